@@ -1,0 +1,297 @@
+"""One capacity model: from the knobs of a scenario to every figure the labs show."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import memory, queueing, timing
+from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, MODELS, TIERS
+from core.result import RESULT_FIELDS, Result
+from core.scenario import KNOBS, Scenario
+from core.validation import check_array, check_choice, knob_error
+from core.vector import as_number, is_array, where
+from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
+
+# A queue that cannot drain has no finite percentile; its TTFT is reported as this many
+# seconds (longer than any peak lasts) and flagged with ``queue_unbounded``.
+UNBOUNDED_WAIT_S = 3600.0
+
+_CHOICES = {
+    "workload": list(WORKLOADS),
+    "tier": list(TIERS),
+    "model": [None, *MODELS],
+    "gpu": list(GPUS),
+    "weight_dtype": list(BYTES_PER_NUMBER),
+    "kv_dtype": list(BYTES_PER_NUMBER),
+}
+_INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens"}
+
+
+def _check_override(knob: str, value):
+    if knob in _CHOICES:
+        return check_choice(knob, value, _CHOICES[knob])
+    spec = Scenario.param[knob]
+    integer = knob in _INTEGER_KNOBS
+    missing = np.equal(np.asarray(value, dtype=object), None)
+    if missing.any():
+        if not spec.allow_None:
+            raise knob_error(knob, None, "a number")
+        if missing.ndim == 0:
+            return None
+        # None entries take the default; the others are checked as numbers.
+        given = np.asarray(value, dtype=object)[~missing]
+        check_array(knob, given, spec.bounds, spec.inclusive_bounds, integer)
+        return np.asarray(value, dtype=object)
+    return check_array(knob, value, spec.bounds, spec.inclusive_bounds, integer)
+
+
+def _factorize(keys):
+    """A name as it is, or an array of names as (unique names, index of each)."""
+    if isinstance(keys, str):
+        return keys
+    keys = np.asarray(keys)
+    if keys.ndim == 0:
+        return keys.item()
+    unique, index = np.unique(
+        keys.astype(str) if keys.dtype == object else keys, return_inverse=True
+    )
+    return unique, index.reshape(keys.shape)
+
+
+def _pick(keys, table: dict, attribute: str):
+    """``table[key].attribute`` for a factorized name or array of names."""
+    if isinstance(keys, str):
+        return np.float64(getattr(table[keys], attribute))
+    unique, index = keys
+    return np.array([getattr(table[key], attribute) for key in unique], dtype=float)[index]
+
+
+def _shape_keys(model, tier):
+    """The catalog key giving the model's dimensions: the named model, else the tier."""
+    if not is_array(model):
+        model = np.asarray(model, dtype=object).item()
+        if model is not None:
+            return model
+        return tier if is_array(tier) else np.asarray(tier, dtype=object).item()
+    model, tier = np.broadcast_arrays(
+        np.asarray(model, dtype=object), np.asarray(tier, dtype=object)
+    )
+    return np.where(np.equal(model, None), tier, model)
+
+
+# Tier names and model names share one table; they never clash.
+_SHAPES = {**TIERS, **MODELS}
+
+
+def _or_default(value, keys, table, attribute):
+    """``value`` where given, else the catalog's figure for ``keys``."""
+    if value is None:
+        return _pick(keys, table, attribute)
+    if not is_array(value):
+        return np.float64(np.asarray(value, dtype=object).item())
+    value = np.asarray(value, dtype=object)
+    default = _pick(keys, table, attribute)
+    missing = np.equal(value, None)
+    return np.where(missing, default, np.where(missing, 0, value).astype(float))
+
+
+def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
+    """Evaluate the capacity model for ``scenario``, with any knob overridden by value or array.
+
+    Parameters
+    ----------
+    scenario : Scenario, optional
+        The knobs; ``Scenario()`` when omitted.
+    **overrides
+        Any knob of :class:`Scenario`, as a scalar or an array. Arrays broadcast together,
+        so ``evaluate(s, seats=np.arange(1, 257))`` sweeps the batch size in one call.
+
+    Returns
+    -------
+    Result
+        Plain Python scalars for a scalar scenario, arrays of the broadcast shape otherwise.
+
+    Raises
+    ------
+    ValueError
+        For an unknown knob, or a value outside a knob's range, naming both and the range.
+
+    Notes
+    -----
+    Memory first: weights :math:`W = P b_w`, KV room :math:`R = (cM - W)(1 - m)`, seats
+    granted :math:`\\min(s, \\lfloor R / (T_{seat} b_{kv}) \\rfloor)`. Then time: prefill of the
+    cache-miss tokens at 50 % of dense peak, decode steps re-reading weights and running
+    cache at 60 % of HBM bandwidth, request duration :math:`D = t_{prefill} + A\\,t_{step}`.
+    Then traffic: nodes :math:`n = \\lceil \\lambda D_{cold} / s_{granted} \\rceil`, sized with
+    every prompt token prefilled (a cold prefix cache), TTFT p95 = prefill + the
+    95th-percentile Erlang C wait over :math:`n\\,s_{granted}` seats at the actual hit rate,
+    and the bill :math:`n \\cdot c \\cdot p \\cdot 730`. Sizing cold keeps the bill honest
+    after a cache flush and makes a better hit rate never slow the first token.
+    """
+    knobs = (scenario or Scenario()).knobs()
+    for knob, value in overrides.items():
+        if knob not in knobs:
+            raise knob_error(knob, value, f"a knob of Scenario: one of {', '.join(KNOBS)}")
+        knobs[knob] = _check_override(knob, value)
+    return _evaluate(knobs)
+
+
+def _is_fp8(dtype):
+    if isinstance(dtype, str):
+        return dtype == "fp8"
+    return np.equal(np.asarray(dtype, dtype=object), "fp8")
+
+
+def _evaluate(knobs: dict) -> Result:
+    shape = _factorize(_shape_keys(knobs["model"], knobs["tier"]))
+    layers = _pick(shape, _SHAPES, "layers")
+    kv_heads = _pick(shape, _SHAPES, "kv_heads")
+    head_dim = _pick(shape, _SHAPES, "head_dim")
+    params = _pick(shape, _SHAPES, "params")
+    active_params = _pick(shape, _SHAPES, "active_params")
+    cards = _or_default(knobs["cards"], shape, _SHAPES, "cards")
+
+    gpu = _factorize(knobs["gpu"])
+    card_memory = _pick(gpu, GPUS, "memory_bytes")
+    bandwidth = _pick(gpu, GPUS, "hbm_bytes_per_s")
+    weight_fp8 = _is_fp8(knobs["weight_dtype"])
+    peak_flops = where(weight_fp8, _pick(gpu, GPUS, "fp8_flops"), _pick(gpu, GPUS, "bf16_flops"))
+    price = _or_default(knobs["usd_per_gpu_hour"], gpu, GPUS, "usd_per_hour")
+
+    workload = _factorize(knobs["workload"])
+    answer = _or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens")
+    arrivals_per_min = _or_default(
+        knobs["arrivals_per_min"], workload, WORKLOADS, "arrivals_per_min"
+    )
+    prompt = as_number(knobs["prompt_tokens"])
+    hit_rate = as_number(knobs["prefix_hit_rate"])
+    seats = as_number(knobs["seats"])
+
+    bytes_kv = where(_is_fp8(knobs["kv_dtype"]), 1.0, 2.0)
+    bytes_weight = where(weight_fp8, 1.0, 2.0)
+
+    # Memory, weights first.
+    kv_per_token = memory.kv_bytes_per_token(layers, kv_heads, head_dim, bytes_kv)
+    weights = memory.weight_bytes(params, bytes_weight)
+    node_memory = cards * card_memory
+    budget = memory.kv_budget_bytes(cards, card_memory, weights)
+    margin = np.maximum(0.0, node_memory - weights) * MEMORY_MARGIN
+    seat_tokens = prompt + answer
+    seat_bytes = seat_tokens * kv_per_token
+    room = memory.seats_that_fit(budget, seat_tokens, kv_per_token)
+    granted = np.minimum(seats, room)
+    tokens_in_use = granted * seat_tokens
+    kv_in_use = tokens_in_use * kv_per_token
+
+    # Time on the cards.
+    hit_tokens = prompt * hit_rate
+    miss_tokens = prompt - hit_tokens
+    prefill_s = timing.prefill_seconds(active_params, miss_tokens, cards, peak_flops)
+    prefix_read_s = timing.kv_read_seconds(hit_tokens * kv_per_token, cards, bandwidth)
+    step_s = timing.decode_step_seconds(
+        weights, kv_in_use, active_params, granted, cards, bandwidth, peak_flops
+    )
+
+    # Traffic at the peak minute.
+    arrivals_per_s = arrivals_per_min / 60.0
+    first_token_work_s = prefill_s + prefix_read_s
+    request_s = first_token_work_s + answer * step_s
+    load = arrivals_per_s * request_s
+    # Nodes are bought for a cold prefix cache: a deploy or an eviction empties it, and a
+    # fleet sized on cache hits fails the morning after. The cache buys first-token time.
+    cold_prefill_s = timing.prefill_seconds(active_params, prompt, cards, peak_flops)
+    sizing_request_s = cold_prefill_s + answer * step_s
+    serving = granted >= 1
+    sizing_load = arrivals_per_s * sizing_request_s
+    nodes = where(
+        serving, np.maximum(1.0, np.ceil(sizing_load / np.maximum(granted, 1.0) - 1e-9)), 1.0
+    )
+    servers = nodes * granted
+    wait_s, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request_s, TTFT_PERCENTILE)
+    ttft_s = where(
+        unbounded, UNBOUNDED_WAIT_S, np.minimum(first_token_work_s + wait_s, UNBOUNDED_WAIT_S)
+    )
+    monthly = nodes * cards * price * HOURS_PER_MONTH
+
+    values = {
+        "cards": cards,
+        "kv_bytes_per_token": kv_per_token,
+        "weight_bytes": weights,
+        "weight_bytes_per_card": weights / cards,
+        "node_memory_bytes": node_memory,
+        "weights_fit": weights <= node_memory,
+        "cards_needed": memory.cards_needed(weights, seat_bytes, card_memory),
+        "kv_budget_bytes": budget,
+        "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
+        "margin_bytes": margin,
+        "seat_tokens": seat_tokens,
+        "seat_kv_bytes": seat_bytes,
+        "seats_requested": seats,
+        "seats_room": room,
+        "seats_granted": granted,
+        "seats_waiting": seats - granted,
+        "kv_tokens_in_use": tokens_in_use,
+        "kv_bytes_in_use": kv_in_use,
+        "free_kv_bytes": np.maximum(0.0, budget - kv_in_use),
+        "kv_share_of_weights": kv_in_use / weights,
+        "outweigh_tokens": np.floor(weights / kv_per_token) + 1,
+        "miss_tokens": miss_tokens,
+        "hit_tokens": hit_tokens,
+        "prefill_flops": timing.prefill_flops(active_params, miss_tokens),
+        "prefill_s": prefill_s,
+        "prefix_read_s": prefix_read_s,
+        "decode_step_s": step_s,
+        "decode_tokens_per_s": granted / step_s,
+        "stream_tokens_per_s": where(serving, 1.0 / step_s, 0.0),
+        "single_stream_tokens_per_s": timing.single_stream_ceiling(weights, cards, bandwidth),
+        "arrivals_per_s": arrivals_per_s,
+        "answer_tokens": answer,
+        "request_s": request_s,
+        "sizing_request_s": sizing_request_s,
+        "offered_load": load,
+        "nodes": nodes,
+        "servers": servers,
+        "utilization": where(unbounded, 1.0, load / np.maximum(servers, 1.0)),
+        "queue_wait_p95_s": where(
+            unbounded, UNBOUNDED_WAIT_S, np.minimum(wait_s, UNBOUNDED_WAIT_S)
+        ),
+        "queue_unbounded": unbounded,
+        "ttft_p95_s": ttft_s,
+        "monthly_usd": monthly,
+        "latency_ok": ~unbounded & (ttft_s < TTFT_SLO_S),
+        "capacity_ok": granted >= seats,
+        "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
+    }
+    return _package(values)
+
+
+_INTEGER_FIELDS = {
+    "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
+    "seats_granted", "seats_waiting", "kv_tokens_in_use", "outweigh_tokens", "answer_tokens",
+    "nodes", "servers",
+}  # fmt: skip
+_BOOL_FIELDS = {"weights_fit", "queue_unbounded", "latency_ok", "capacity_ok", "cost_ok"}
+
+
+def _package(values: dict) -> Result:
+    """Broadcast every figure to one shape and give each field its type."""
+    if not any(is_array(value) for value in values.values()):
+        return Result(**{name: _scalar(name, value) for name, value in values.items()})
+    arrays = np.broadcast_arrays(*(np.asarray(values[name]) for name in RESULT_FIELDS))
+    scalar = arrays[0].ndim == 0
+    packed = {}
+    for name, array in zip(RESULT_FIELDS, arrays, strict=True):
+        kind = bool if name in _BOOL_FIELDS else np.int64 if name in _INTEGER_FIELDS else float
+        if kind is np.int64:
+            array = np.round(array)
+        array = array.astype(kind)
+        packed[name] = array.item() if scalar else array
+    return Result(**packed)
+
+
+def _scalar(name: str, value):
+    if name in _BOOL_FIELDS:
+        return bool(value)
+    if name in _INTEGER_FIELDS:
+        return round(float(value))
+    return float(value)

@@ -1,0 +1,105 @@
+"""The knobs of one serving pool, declared once with their bounds and meaning."""
+
+from __future__ import annotations
+
+import param
+
+from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS
+from core.validation import Amount, Count
+from core.workloads import DEFAULT_WORKLOAD, WORKLOADS
+
+DTYPES = ["bf16", "fp8"]
+
+
+class Scenario(param.Parameterized):
+    """A dedicated serving pool and the traffic it must carry.
+
+    Its defaults are the walkthrough's pool: chat traffic, the 8B-class model on one
+    H100, 16 seats, 1,200-token prompts with 30 % of prompt tokens found in the prefix
+    cache, and a bf16 KV cache. Knobs left as ``None`` are filled in from the workload
+    (answer length, arrival rate), the model (cards) or the GPU (price).
+    """
+
+    workload = param.Selector(
+        default=DEFAULT_WORKLOAD,
+        objects=list(WORKLOADS),
+        doc="Traffic shape: peak-minute arrival rate and answer length.",
+    )
+    tier = param.Selector(
+        default="small",
+        objects=list(TIERS),
+        doc="Model tier: 'small' is the 8B class on 1 card, 'large' the 70B class on 2.",
+    )
+    model = param.Selector(
+        default=None,
+        objects=[None, *MODELS],
+        allow_None=True,
+        doc="A named model from the catalog; when set it replaces the tier's dimensions.",
+    )
+    gpu = param.Selector(default=DEFAULT_GPU, objects=list(GPUS), doc="The accelerator card.")
+    cards = Count(
+        default=None,
+        bounds=(1, 64),
+        allow_None=True,
+        doc="Cards per tensor-parallel node; None takes the model's usual count.",
+    )
+    weight_dtype = param.Selector(
+        default="bf16", objects=DTYPES, doc="Storage of each weight: bf16 (2 bytes) or fp8 (1)."
+    )
+    kv_dtype = param.Selector(
+        default="bf16",
+        objects=DTYPES,
+        doc="Storage of each cached number: bf16 (2 bytes) or fp8 (1).",
+    )
+    seats = Count(
+        default=16,
+        bounds=(1, 4096),
+        doc="Batch size: the most requests the scheduler runs at once on one node.",
+    )
+    prompt_tokens = Count(
+        default=1200,
+        bounds=(1, 4_000_000),
+        doc="Tokens in every request's prompt, shared preamble included.",
+    )
+    answer_tokens = Count(
+        default=None,
+        bounds=(0, 1_000_000),
+        allow_None=True,
+        doc="Tokens in every answer; None takes the workload's.",
+    )
+    prefix_hit_rate = Amount(
+        default=0.30,
+        bounds=(0.0, 1.0),
+        doc="Share of prompt tokens found in the prefix cache (vLLM's definition).",
+    )
+    arrivals_per_min = Amount(
+        default=None,
+        bounds=(0.0, 1_000_000.0),
+        inclusive_bounds=(False, True),
+        allow_None=True,
+        doc="Peak-minute arrivals per minute; None takes the workload's.",
+    )
+    usd_per_gpu_hour = Amount(
+        default=None,
+        bounds=(0.0, 1000.0),
+        allow_None=True,
+        doc="Rental price of one card for one hour; None takes the catalog's assumption.",
+    )
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        # A plain-dict copy of the knobs, kept current by a watcher: reading param
+        # attributes one by one costs more than the whole capacity model.
+        self._knob_values = {name: getattr(self, name) for name in KNOBS}
+        self.param.watch(self._remember, KNOBS)
+
+    def _remember(self, *events):
+        for event in events:
+            self._knob_values[event.name] = event.new
+
+    def knobs(self) -> dict:
+        """The current value of every knob, by name."""
+        return dict(self._knob_values)
+
+
+KNOBS = [name for name in Scenario.param if name != "name"]

@@ -1,0 +1,27 @@
+"""Small helpers that keep scalar evaluation fast while the same code handles arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def where(condition, if_true, if_false):
+    """``np.where`` that returns a plain scalar for scalar inputs.
+
+    Arithmetic on numpy's 0-d arrays costs about ten times that on scalars, and a single
+    evaluation runs a hundred such operations, so scalars stay scalars.
+    """
+    if is_array(condition) or is_array(if_true) or is_array(if_false):
+        return np.where(condition, if_true, if_false)
+    return if_true if condition else if_false
+
+
+def is_array(value) -> bool:
+    """True for a numpy array of one or more dimensions (cheaper than ``np.ndim``)."""
+    return isinstance(value, np.ndarray) and value.ndim > 0
+
+
+def as_number(value):
+    """A float array for array-likes, a numpy float for scalars."""
+    array = np.asarray(value, dtype=float)
+    return array if array.ndim else np.float64(array)

@@ -1,0 +1,108 @@
+"""How numbers read on the page: one place, so every lab writes them the same way."""
+
+from __future__ import annotations
+
+import math
+
+MINUS = "\u2212"  # a real minus sign lines up with the plus
+
+
+def tokens(count: float) -> str:
+    """Token counts the way people say them: 840, 1.4k, 22k, 464k, 1.2M."""
+    count = max(0.0, float(count))
+    if count < 1000:
+        return f"{count:,.0f}"
+    if count < 10_000:
+        return f"{count / 1000:.1f}k".replace(".0k", "k")
+    if count < 999_500:
+        return f"{count / 1000:,.0f}k"
+    return f"{count / 1e6:.1f}M".replace(".0M", "M")
+
+
+def count(value: float) -> str:
+    """A whole number with thousands separators."""
+    return f"{max(0.0, float(value)):,.0f}"
+
+
+def gigabytes(size: float, digits: int | None = None) -> str:
+    """Bytes as decimal GB: two significant decimals below 1 GB, one below 100, none above."""
+    gb = max(0.0, float(size)) / 1e9
+    if digits is None:
+        digits = 2 if gb < 1 else 1 if gb < 100 else 0
+    text = f"{gb:,.{digits}f}"
+    if digits and "." in text:
+        text = text.rstrip("0").rstrip(".") if gb >= 1 else text
+    return f"{text} GB"
+
+
+def duration(seconds: float, unbounded: bool = False) -> str:
+    """Latency: 27 ms, 1.24 s, 12 s, 3.4 min; 'unbounded' for a queue that never drains."""
+    if unbounded:
+        return "unbounded"
+    seconds = max(0.0, float(seconds))
+    if seconds < 0.001:
+        return f"{seconds * 1000:.2f} ms"
+    if seconds < 0.01:
+        return f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 10:
+        return f"{seconds:.2f} s"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.1f} min"
+
+
+def rate(tokens_per_s: float) -> str:
+    """Throughput in tokens per second."""
+    value = max(0.0, float(tokens_per_s))
+    return f"{value:,.1f} tok/s" if 0 < value < 10 else f"{value:,.0f} tok/s"
+
+
+def dollars(amount: float) -> str:
+    """Money, whole dollars."""
+    return f"${max(0.0, float(amount)):,.0f}"
+
+
+def percent(fraction: float, digits: int = 0) -> str:
+    """A fraction as a percentage."""
+    return f"{max(0.0, float(fraction)) * 100:.{digits}f}%"
+
+
+def flops(value: float) -> str:
+    """Floating-point operations with an SI prefix: 13.4 TFLOP."""
+    value = max(0.0, float(value))
+    for scale, prefix in ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M")):
+        if value >= scale:
+            return f"{value / scale:.3g} {prefix}FLOP"
+    return f"{value:.3g} FLOP"
+
+
+def signed(value: float, unit: str = "", digits: int = 0) -> str:
+    """A difference with its sign: +0 seats, +12 ms, -340 tok/s."""
+    rounded = round(float(value), digits)
+    if rounded == 0:
+        rounded = 0.0  # no "-0"
+    sign = "+" if rounded >= 0 else MINUS
+    body = f"{abs(rounded):,.{digits}f}"
+    return f"{sign}{body}{' ' + unit if unit else ''}"
+
+
+def signed_dollars(value: float) -> str:
+    """A difference in money: $0, +$2,913, -$1,200."""
+    rounded = round(float(value))
+    if rounded == 0:
+        return "$0"
+    return f"{'+' if rounded > 0 else MINUS}${abs(rounded):,.0f}"
+
+
+def finite(value: float, fallback: float = 0.0) -> float:
+    """A last guard before a number is written on the page."""
+    value = float(value)
+    return value if math.isfinite(value) else fallback
+
+
+def split_unit(text: str) -> tuple[str, str]:
+    """'27 ms' -> ('27', 'ms'); a word without a unit stays whole."""
+    number, _, unit = text.rpartition(" ")
+    return (number, unit) if number else (text, "")

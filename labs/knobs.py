@@ -1,0 +1,127 @@
+"""Widgets for the shared Scenario's knobs, built with ``from_param`` so they stay in sync."""
+
+from __future__ import annotations
+
+import panel as pn
+
+from core import MODELS, TIERS
+from labs import format as fmt
+
+TIER_LABELS = {f"{key} \u00b7 {shape.name}": key for key, shape in TIERS.items()}
+DTYPE_LABELS = {"bf16 \u00b7 2 bytes": "bf16", "fp8 \u00b7 1 byte": "fp8"}
+
+KNOB_LABELS = {
+    "workload": "workload",
+    "seats": "batch size",
+    "tier": "model tier",
+    "model": "exact model",
+    "prompt_tokens": "prompt length",
+    "prefix_hit_rate": "prefix hit rate",
+    "kv_dtype": "cache storage",
+    "weight_dtype": "weight storage",
+    "gpu": "card",
+    "cards": "cards per node",
+    "answer_tokens": "answer length",
+    "arrivals_per_min": "peak arrivals",
+}
+
+
+def knob_label(knob: str) -> str:
+    """The name a student reads for a knob."""
+    return KNOB_LABELS.get(knob, knob.replace("_", " "))
+
+
+def knob_value(knob: str, value) -> str:
+    """A knob's value as the page writes it."""
+    if value is None:
+        return "from the workload" if knob in ("answer_tokens", "arrivals_per_min") else "default"
+    if knob == "prefix_hit_rate":
+        return fmt.percent(value)
+    if knob == "prompt_tokens":
+        return f"{fmt.count(value)} tokens"
+    if knob == "seats":
+        return f"{fmt.count(value)} seats"
+    if knob == "tier":
+        return f"{value} ({TIERS[value].name})"
+    return str(value)
+
+
+def seats_slider(scenario, end: int = 256, name: str = "Batch size (seats)"):
+    return pn.widgets.EditableIntSlider.from_param(
+        scenario.param.seats,
+        start=1,
+        end=end,
+        fixed_start=1,
+        fixed_end=end,
+        name=name,
+        sizing_mode="stretch_width",
+    )
+
+
+def prompt_slider(scenario, end: int = 64_000):
+    return pn.widgets.EditableIntSlider.from_param(
+        scenario.param.prompt_tokens,
+        start=100,
+        end=end,
+        step=100,
+        fixed_start=1,
+        fixed_end=end,
+        name="Prompt length (tokens)",
+        sizing_mode="stretch_width",
+    )
+
+
+def hit_rate_slider(scenario):
+    return pn.widgets.FloatSlider.from_param(
+        scenario.param.prefix_hit_rate,
+        start=0.0,
+        end=1.0,
+        step=0.01,
+        format="0%",
+        name="Prefix cache hit rate",
+        sizing_mode="stretch_width",
+    )
+
+
+def tier_buttons(scenario):
+    return pn.widgets.RadioButtonGroup.from_param(
+        scenario.param.tier,
+        options=TIER_LABELS,
+        name="Model tier",
+        button_type="primary",
+        button_style="outline",
+        sizing_mode="stretch_width",
+    )
+
+
+def dtype_buttons(scenario, knob: str = "kv_dtype"):
+    return pn.widgets.RadioButtonGroup.from_param(
+        scenario.param[knob],
+        options=DTYPE_LABELS,
+        button_type="primary",
+        button_style="outline",
+        sizing_mode="stretch_width",
+    )
+
+
+def workload_buttons(scenario):
+    return pn.widgets.RadioButtonGroup.from_param(
+        scenario.param.workload,
+        button_type="primary",
+        button_style="outline",
+        sizing_mode="stretch_width",
+    )
+
+
+def model_select(scenario):
+    options = {"\u2014 use the tier \u2014": None, **{name: name for name in MODELS}}
+    return pn.widgets.Select.from_param(
+        scenario.param.model, options=options, name="Exact model", sizing_mode="stretch_width"
+    )
+
+
+def heading(text: str) -> pn.pane.HTML:
+    """A small section heading inside a knob column."""
+    return pn.pane.HTML(
+        f'<div class="lab"><h3>{text}</h3></div>', margin=(8, 0, 0, 0), sizing_mode="stretch_width"
+    )

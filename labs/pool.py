@@ -1,0 +1,395 @@
+"""The pool lab: a dedicated serving pool, its knobs, and what they do to latency, memory and money."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+
+from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
+from core.catalog import GPUS, HOURS_PER_MONTH, TIERS
+from core.sensitivity import knob_effects
+from labs import format as fmt
+from labs import knobs as ui
+from labs.badges import BadgeRow, chips_html, verdicts
+from labs.cards import Card, CardRow, tone
+from labs.ledger import MemoryLedger
+from labs.mattered import Column, MatteredTable
+from labs.pool_presets import POOL_PRESETS
+from labs.presets import PresetPicker
+
+POOL_KNOBS = ("workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
+SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
+HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
+# The smallest change that counts, per output, in its own unit.
+NOISE_FLOORS = {
+    "seats_granted": 0.5,
+    "ttft_p95_s": 0.001,
+    "decode_tokens_per_s": 1.0,
+    "monthly_usd": 1.0,
+}
+
+
+def pool_defaults() -> dict:
+    """The default of every knob the pool lab shows."""
+    return {name: Scenario.param[name].default for name in POOL_KNOBS}
+
+
+def other_workload(name: str) -> str:
+    """The workload that is not ``name``."""
+    return next(other for other in WORKLOADS if other != name)
+
+
+def model_name(scenario: Scenario) -> str:
+    """The model the scenario runs, as the page names it."""
+    return scenario.model if scenario.model else TIERS[scenario.tier].name
+
+
+def binding_sentence(result) -> str:
+    """One sentence naming what binds the pool now, or what will bind next."""
+    asked, granted = fmt.count(result.seats_requested), fmt.count(result.seats_granted)
+    in_use, budget = fmt.tokens(result.kv_tokens_in_use), fmt.tokens(result.kv_budget_tokens)
+    if not result.weights_fit:
+        return (
+            f"Memory binds before any seat exists: the weights need {result.cards_needed} cards and "
+            f"the node has {result.cards}."
+        )
+    if not result.capacity_ok:
+        return (
+            f"Memory binds: it grants {granted} of {asked} requested seats ({in_use} KV tokens fill "
+            f"the {budget}-token budget). Past {granted}, the batch size dial stops mattering and the "
+            "excess waits in the queue."
+        )
+    if not result.latency_ok:
+        if result.queue_unbounded or result.queue_wait_p95_s > result.prefill_s:
+            return (
+                f"Queueing binds: arrivals wait {fmt.duration(result.queue_wait_p95_s, result.queue_unbounded)} "
+                f"at p95 for a free seat, with {fmt.percent(result.utilization)} of seats busy."
+            )
+        return (
+            f"Latency binds in tensor time: prefilling {fmt.tokens(result.miss_tokens)} cache-miss "
+            f"tokens takes {fmt.duration(result.prefill_s)} before any queue."
+        )
+    if not result.cost_ok:
+        return (
+            f"Cost binds: carrying the peak takes {result.nodes} nodes, "
+            f"{fmt.dollars(result.monthly_usd)} a month against {fmt.dollars(BUDGET_USD_PER_MONTH)}."
+        )
+    pressures = {
+        "memory": result.kv_bytes_in_use / max(result.kv_budget_bytes, 1.0),
+        "queueing": result.utilization,
+        "cost": result.monthly_usd / BUDGET_USD_PER_MONTH,
+    }
+    nearest = max(pressures, key=pressures.get)
+    return (
+        f"Memory grants all {asked} requested seats: {in_use} KV tokens in use against {budget} in "
+        f"the budget. The next constraint is {nearest}"
+        f"{', not memory' if nearest != 'memory' else ''} ({fmt.percent(pressures[nearest])} of its limit)."
+    )
+
+
+def explanations(scenario: Scenario, result) -> list[str]:
+    """The story of the numbers, one sentence per step, all from ``result``."""
+    workload = WORKLOADS[scenario.workload]
+    cards = result.cards
+    card_word = "card" if cards == 1 else "cards"
+    price = scenario.usd_per_gpu_hour or GPUS[scenario.gpu].usd_per_hour
+    waiting = result.seats_requested - result.seats_granted
+    lines = [
+        f"The scheduler runs up to {fmt.count(result.seats_requested)} seats at once, and memory grants "
+        + (
+            "all of them."
+            if not waiting
+            else f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
+        ),
+        f"The {model_name(scenario)} spans {cards} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
+        f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after the "
+        f"{fmt.percent(0.05)} margin: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
+        f"Every request carries a {fmt.count(scenario.prompt_tokens)}-token prompt and a "
+        f"{fmt.count(result.answer_tokens)}-token answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
+        f"KV tokens ({fmt.gigabytes(result.seat_kv_bytes)}).",
+        f"{fmt.percent(scenario.prefix_hit_rate)} of each prompt ({fmt.tokens(result.hit_tokens)} tokens) is "
+        f"found in the prefix cache and costs only a memory read; the other {fmt.tokens(result.miss_tokens)} "
+        f"cache-miss tokens are prefilled in tensor time on arrival, {fmt.duration(result.prefill_s)}.",
+        f"Each decode step re-reads {fmt.gigabytes(result.weight_bytes)} of weights and "
+        f"{fmt.gigabytes(result.kv_bytes_in_use)} of running cache: {fmt.duration(result.decode_step_s)} "
+        f"a step, {fmt.rate(result.stream_tokens_per_s)} for each reader, {fmt.rate(result.decode_tokens_per_s)} "
+        "across the batch.",
+        f"A request holds its seat for {fmt.duration(result.request_s)}. At {fmt.count(workload.arrivals_per_min if scenario.arrivals_per_min is None else scenario.arrivals_per_min)} "
+        f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
+        f"prefix cache the pool needs {result.nodes} node{'s' if result.nodes != 1 else ''} of "
+        f"{fmt.count(result.seats_granted)} seats.",
+        f"The bill: {result.nodes} node{'s' if result.nodes != 1 else ''} \u00d7 {cards} {card_word} \u00d7 "
+        f"${price:.2f} per GPU-hour \u00d7 {HOURS_PER_MONTH} hours = {fmt.dollars(result.monthly_usd)} a month.",
+    ]
+    return lines
+
+
+def story_figures(knobs) -> dict:
+    """Figures a preset's story quotes, from the preset's own evaluation."""
+    result = evaluate(Scenario(**{**pool_defaults(), **knobs}))
+    return {
+        "weights": fmt.gigabytes(result.weight_bytes),
+        "granted": fmt.count(result.seats_granted),
+        "waiting": fmt.count(result.seats_waiting),
+        "nodes": fmt.count(result.nodes),
+        "wait": fmt.duration(result.queue_wait_p95_s, result.queue_unbounded),
+        "ttft": fmt.duration(result.ttft_p95_s, result.queue_unbounded),
+        "prefill": fmt.duration(result.prefill_s),
+        "bill": fmt.dollars(result.monthly_usd),
+        "kv_per_token": f"{result.kv_bytes_per_token / 1024:,.0f} KiB",
+    }
+
+
+class PoolLab(pn.viewable.Viewer):
+    """Run the serving pool yourself: knobs in, live seats, TTFT, decode rate, bill and memory out."""
+
+    scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario or Scenario(), **params)
+        s = self.scenario
+        self.widgets = {
+            "workload": ui.workload_buttons(s),
+            "seats": ui.seats_slider(s),
+            "tier": ui.tier_buttons(s),
+            "prompt_tokens": ui.prompt_slider(s),
+            "prefix_hit_rate": ui.hit_rate_slider(s),
+            "kv_dtype": ui.dtype_buttons(s),
+        }
+        self.workload_facts = pn.pane.HTML("", sizing_mode="stretch_width", margin=(2, 0))
+        self.model_note = pn.pane.HTML(
+            "", sizing_mode="stretch_width", margin=(0, 0), visible=False
+        )
+        self.use_tier = pn.widgets.Button(
+            name="Use the tier instead", button_type="light", visible=False, margin=(0, 0)
+        )
+        self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
+        self.cards = CardRow(columns=4)
+        self.badges = BadgeRow()
+        self.binding = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.ledger = MemoryLedger()
+        self.other = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.facts = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.mattered = MatteredTable(
+            [
+                Column("seats_granted", "live seats", lambda d: fmt.signed(d)),
+                Column("ttft_p95_s", "TTFT p95", lambda d: fmt.signed(d * 1000, "ms")),
+                Column("decode_tokens_per_s", "decode rate", lambda d: fmt.signed(d, "tok/s")),
+                Column("monthly_usd", "monthly bill", fmt.signed_dollars),
+            ],
+            ui.knob_label,
+            ui.knob_value,
+        )
+        self.presets = PresetPicker(
+            POOL_PRESETS,
+            apply=self.load_knobs,
+            reset=self.reset,
+            describe=ui.knob_value,
+            defaults=pool_defaults(),
+            figures=story_figures,
+        )
+        self._defaults_cache: dict[str, object] = {}
+        self.result = None
+        self.scenario.param.watch(self._refresh, list(Scenario.param)[1:])
+        self._layout = self._build()
+        self._refresh()
+
+    # -- actions -------------------------------------------------------------------------
+    def load_knobs(self, knobs) -> None:
+        """Load ``knobs`` onto the defaults in one update (one recomputation)."""
+        self.scenario.param.update(**{**pool_defaults(), "model": None, **knobs})
+
+    def reset(self) -> None:
+        """Every knob of the scenario back to its default."""
+        self.scenario.param.update(
+            **{name: Scenario.param[name].default for name in list(Scenario.param)[1:]}
+        )
+
+    # -- computation ---------------------------------------------------------------------
+    def _defaults_for(self, workload: str):
+        if workload not in self._defaults_cache:
+            self._defaults_cache[workload] = evaluate(Scenario(workload=workload))
+        return self._defaults_cache[workload]
+
+    def _refresh(self, *_events) -> None:
+        s = self.scenario
+        result = evaluate(s)
+        self.result = result
+        base = self._defaults_for(s.workload)
+        other_name = other_workload(s.workload)
+        other = evaluate(s, workload=other_name)
+        defaults = pool_defaults()
+        effects = knob_effects(s, {k: defaults[k] for k in SWEPT_KNOBS}, HEADLINES, NOISE_FLOORS)
+        items = verdicts(result)
+        with pn.io.hold():
+            self.cards.update(self._cards(result, base))
+            self.badges.update(items)
+            self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
+            self.ledger.update(result)
+            self.other.object = self._other_html(other_name, other)
+            self.facts.object = (
+                '<div class="lab"><ul class="facts">'
+                + "".join(f"<li>{escape(line)}</li>" for line in explanations(s, result))
+                + "</ul></div>"
+            )
+            self.workload_facts.object = self._workload_html(s)
+            self.model_note.object = (
+                f'<div class="lab"><div class="notice">Exact model <b>{escape(s.model)}</b> (chosen in the KV cache lab) '
+                "replaces the tier.</div></div>"
+                if s.model
+                else ""
+            )
+            self.model_note.visible = self.use_tier.visible = bool(s.model)
+            self.mattered.update(effects)
+            self.presets.update(
+                bool(result.passes),
+                [item.name for item in items if not item.ok],
+                {name: getattr(s, name) for name in POOL_KNOBS},
+            )
+
+    def _cards(self, result, base) -> list[Card]:
+        seats_delta = result.seats_granted - base.seats_granted
+        ttft_delta = (result.ttft_p95_s - base.ttft_p95_s) * 1000
+        rate_delta = result.decode_tokens_per_s - base.decode_tokens_per_s
+        bill_delta = result.monthly_usd - base.monthly_usd
+        value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s, result.queue_unbounded))
+        rate_value = fmt.rate(result.decode_tokens_per_s).removesuffix(" tok/s")
+        return [
+            Card("live seats", fmt.count(result.seats_granted), "", f"vs defaults: {fmt.signed(seats_delta, 'seats')}",
+                 tone(seats_delta, True), alarm=not result.capacity_ok),
+            Card("TTFT p95", value, unit, f"vs defaults: {fmt.signed(ttft_delta, 'ms')}",
+                 tone(ttft_delta, False, 0.5), alarm=not result.latency_ok),
+            Card("aggregate decode rate", rate_value, "tok/s", f"vs defaults: {fmt.signed(rate_delta, 'tok/s')}",
+                 tone(rate_delta, True, 0.5)),
+            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", f"vs defaults: {fmt.signed_dollars(bill_delta)}",
+                 tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
+        ]  # fmt: skip
+
+    def _other_html(self, name: str, other) -> str:
+        items = verdicts(other)
+        words = ", ".join(f"{item.name}: {'pass' if item.ok else 'fail'}" for item in items)
+        return (
+            f'<div class="lab"><p>On <b>{escape(name)}</b> this exact config reads {escape(words)}.</p>'
+            f"<p>{chips_html(items)}</p>"
+            '<p class="small muted">One config rarely fits both: the arrival rate and the answer length '
+            "pull the same knobs in different directions.</p></div>"
+        )
+
+    def _workload_html(self, s: Scenario) -> str:
+        workload = WORKLOADS[s.workload]
+        arrivals = workload.arrivals_per_min if s.arrivals_per_min is None else s.arrivals_per_min
+        answer = workload.answer_tokens if s.answer_tokens is None else s.answer_tokens
+        return (
+            f'<div class="lab small"><p><b>{escape(workload.name.capitalize())}</b>: {escape(workload.description)}. '
+            f"Peak minute: <b>{fmt.count(arrivals)}</b> arrivals ({arrivals / 60:,.1f} a second); answers of "
+            f"<b>{fmt.count(answer)}</b> tokens; prompts usually near {fmt.count(workload.typical_prompt_tokens)} tokens.</p>"
+            f"<p>The SLO: first token in under <b>{fmt.count(TTFT_SLO_S * 1000)} ms</b> at p95, sized at the peak "
+            f"minute. The ceiling: <b>{fmt.dollars(BUDGET_USD_PER_MONTH)}</b> a month.</p></div>"
+        )
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self):
+        w = self.widgets
+        knobs = pn.Column(
+            ui.heading("Famous failures"),
+            self.presets,
+            ui.heading("Pick the workload"),
+            w["workload"],
+            self.workload_facts,
+            ui.heading("Scheduler"),
+            w["seats"],
+            ui.heading("Model tier"),
+            w["tier"],
+            self.model_note,
+            self.use_tier,
+            ui.heading("Request shape"),
+            w["prompt_tokens"],
+            w["prefix_hit_rate"],
+            ui.heading("Cache storage"),
+            w["kv_dtype"],
+            width=330,
+            css_classes=["knob-column"],
+            styles={
+                "background": "#ffffff",
+                "border": "1px solid #dfe3ea",
+                "border-radius": "10px",
+                "padding": "4px 12px 12px",
+            },
+            margin=(0, 16, 0, 0),
+        )
+        ledger = pn.Column(
+            pn.pane.HTML('<div class="lab"><h2>The memory ledger</h2></div>', margin=(0, 0)),
+            self.binding,
+            self.ledger,
+            styles=_PANEL_STYLE,
+            sizing_mode="stretch_width",
+            margin=(8, 0, 0, 0),
+        )
+        results = pn.Column(
+            self.cards,
+            self.badges,
+            self.presets.story,
+            ledger,
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        below = pn.Row(
+            pn.Column(
+                pn.pane.HTML('<div class="lab"><h2>What the numbers say</h2></div>', margin=(0, 0)),
+                self.facts,
+                styles=_PANEL_STYLE,
+                sizing_mode="stretch_width",
+                margin=(0, 8, 0, 0),
+            ),
+            pn.Column(
+                pn.pane.HTML(
+                    '<div class="lab"><h2>Same config, the other workload</h2></div>', margin=(0, 0)
+                ),
+                self.other,
+                styles=_PANEL_STYLE,
+                width=380,
+                margin=(0, 0, 0, 8),
+            ),
+            sizing_mode="stretch_width",
+            margin=(16, 0, 0, 0),
+        )
+        mattered = pn.Column(
+            pn.pane.HTML(
+                '<div class="lab"><h2>Mattered vs noise on this workload</h2>'
+                '<p class="small muted">Which knobs actually moved the pool away from its defaults.</p></div>',
+                margin=(0, 0),
+            ),
+            self.mattered,
+            styles=_PANEL_STYLE,
+            sizing_mode="stretch_width",
+            margin=(16, 0, 0, 0),
+        )
+        intro = pn.pane.HTML(
+            '<div class="lab"><h1>Run the serving pool yourself</h1><p class="lede">One dedicated node of H100 '
+            "cards, rented by the month and sized for the peak minute. Turn a knob and every figure below is "
+            "recomputed from the same arithmetic: a weight read per decode step, KV cache per seat, FLOPs per "
+            "prompt token, and a queue in front of the seats.</p></div>",
+            sizing_mode="stretch_width",
+            margin=(0, 0, 8, 0),
+        )
+        return pn.Column(
+            intro,
+            pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+            below,
+            mattered,
+            sizing_mode="stretch_width",
+            margin=(0, 0, 24, 0),
+        )
+
+    def __panel__(self):
+        return self._layout
+
+
+_PANEL_STYLE = {
+    "background": "#ffffff",
+    "border": "1px solid #dfe3ea",
+    "border-radius": "10px",
+    "padding": "8px 16px",
+}

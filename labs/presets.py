@@ -1,0 +1,136 @@
+"""Famous failures: a broken configuration with its story, loaded in one click, checked live."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+import panel as pn
+import param
+
+NO_PRESET = ""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A configuration that fails in a way worth remembering, and one known way out."""
+
+    key: str
+    title: str
+    story: str  # what went wrong in production
+    goal: str  # what the student should reach
+    hint: str  # a nudge, not the answer
+    knobs: Mapping[str, object]  # knob values the preset loads (all others at their defaults)
+    fix: Mapping[str, object] = field(default_factory=dict)  # one documented fix: knobs to change
+
+
+def changed_knobs(now: Mapping[str, object], loaded: Mapping[str, object]) -> list[str]:
+    """Knobs whose value differs from the one the preset loaded."""
+    return [name for name in loaded if now.get(name) != loaded[name]]
+
+
+class PresetPicker(pn.viewable.Viewer):
+    """A picker for famous failures, the loaded story, and whether the student has fixed it.
+
+    The lab gives ``apply(knobs)``, which loads knob values; ``reset()``, which returns to
+    the defaults; ``describe(knob, value)``, which renders a value for the page; the
+    ``defaults`` of the knobs it watches (a preset loads onto them); and
+    optionally ``figures(knobs)``, the model's figures for a preset's ``{placeholders}``.
+    """
+
+    preset = param.String(default=NO_PRESET, doc="Key of the loaded preset; '' when none.")
+
+    def __init__(
+        self,
+        presets: Sequence[Preset],
+        apply: Callable[[Mapping[str, object]], None],
+        reset: Callable[[], None],
+        describe: Callable[[str, object], str],
+        defaults: Mapping[str, object],
+        figures: Callable[[Mapping[str, object]], Mapping[str, str]] | None = None,
+        **params,
+    ):
+        super().__init__(**params)
+        self.presets = {preset.key: preset for preset in presets}
+        self._apply, self._reset, self._describe = apply, reset, describe
+        self._defaults = dict(defaults)
+        self._figures = figures or (lambda knobs: {})
+        self._story_text = ""
+        self._loaded: dict = {}
+        options = {"Choose a famous failure\u2026": NO_PRESET}
+        options.update({preset.title: preset.key for preset in presets})
+        self.select = pn.widgets.Select(
+            options=options, value=NO_PRESET, sizing_mode="stretch_width", margin=(4, 0)
+        )
+        self.reset_button = pn.widgets.Button(
+            name="Reset to defaults",
+            button_type="default",
+            sizing_mode="stretch_width",
+            margin=(4, 0),
+        )
+        self.story = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0), visible=False)
+        self.select.param.watch(self._picked, "value")
+        self.reset_button.on_click(self._reset_clicked)
+        self.fixed = False
+
+    def _picked(self, event) -> None:
+        self.load(event.new)
+
+    def load(self, key: str) -> None:
+        """Load the preset ``key`` (or clear the story for '')."""
+        if key and key not in self.presets:
+            raise ValueError(
+                f"preset={key!r} is not allowed: preset must be one of {', '.join(self.presets)}"
+            )
+        self.preset = key
+        self.select.value = key
+        if key:
+            preset = self.presets[key]
+            self._loaded = {**self._defaults, **preset.knobs}
+            self._story_text = preset.story.format(**self._figures(preset.knobs))
+            self._apply(preset.knobs)
+        else:
+            self._loaded = {}
+            self.story.visible = False
+
+    def _reset_clicked(self, _event) -> None:
+        self.preset = NO_PRESET
+        self.select.value = NO_PRESET
+        self._loaded = {}
+        self.story.visible = False
+        self._reset()
+
+    def update(self, passes: bool, failing: Sequence[str], knobs_now: Mapping[str, object]) -> None:
+        """Refresh the story box for the current result."""
+        if not self.preset:
+            self.fixed = False
+            return
+        preset = self.presets[self.preset]
+        self.fixed = bool(passes)
+        moved = changed_knobs(knobs_now, self._loaded)
+        if moved:
+            steps = "; ".join(
+                f"{name.replace('_', ' ')} {self._describe(name, self._loaded[name])} \u2192 "
+                f"{self._describe(name, knobs_now.get(name))}"
+                for name in moved
+            )
+            distance = f"You moved {len(moved)} knob{'s' if len(moved) != 1 else ''} from the preset: {steps}."
+        else:
+            distance = "You have not moved a knob from the preset yet."
+        if passes:
+            status = f"<b>Fixed.</b> Every check passes. {escape(distance)}"
+        else:
+            status = f"<b>Still failing:</b> {escape(', '.join(failing))}. {escape(distance)}"
+        self.story.object = (
+            f'<div class="lab"><div class="story{" fixed" if passes else ""}" data-preset="{preset.key}" '
+            f'data-fixed="{str(bool(passes)).lower()}">'
+            f'<div class="title">{escape(preset.title)}</div><div>{escape(self._story_text)}</div>'
+            f'<div class="goal">Goal: {escape(preset.goal)}</div>'
+            f'<div class="small muted">Hint: {escape(preset.hint)}</div>'
+            f'<div style="margin-top:6px">{status}</div></div></div>'
+        )
+        self.story.visible = True
+
+    def __panel__(self):
+        return pn.Column(self.select, self.reset_button, margin=0, sizing_mode="stretch_width")

@@ -1,0 +1,54 @@
+"""`python -m labs.serve`: the whole lab at /, each lab alone at its own route for embedding."""
+
+from __future__ import annotations
+
+import argparse
+from functools import partial
+
+import panel as pn
+
+from labs import theme
+from labs.shell import LABS, create_app, create_embedded
+
+
+def routes() -> dict:
+    """URL route -> a function that builds that page for one new session."""
+    pages = {"/": create_app}
+    for key in LABS:
+        pages[f"/{key}"] = partial(create_embedded, key)
+    return pages
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve LLM Serving Lab.")
+    parser.add_argument("--port", type=int, default=5006)
+    parser.add_argument("--address", default="127.0.0.1", help="0.0.0.0 to let a classroom connect")
+    parser.add_argument(
+        "--allow-websocket-origin",
+        action="append",
+        default=[],
+        help="host[:port] of a page allowed to embed the lab (repeat for each course site)",
+    )
+    parser.add_argument(
+        "--check-unused-sessions", type=int, default=10_000, help="ms between sweeps"
+    )
+    parser.add_argument(
+        "--unused-session-lifetime", type=int, default=30_000, help="ms a closed session is kept"
+    )
+    args = parser.parse_args(argv)
+    origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
+    pn.serve(
+        routes(),
+        port=args.port,
+        address=args.address,
+        websocket_origin=origins,
+        show=False,
+        title="LLM Serving Lab",
+        static_dirs={"assets": str(theme.ASSETS)},
+        check_unused_sessions_milliseconds=args.check_unused_sessions,
+        unused_session_lifetime_milliseconds=args.unused_session_lifetime,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The lab's look: its stylesheet, its colours for charts, and the Panel extension call."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import panel as pn
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+# Chart colours, the same as the CSS variables (Okabe-Ito based, readable for colour-blind eyes).
+WEIGHTS = "#3d5a98"
+KV_IN_USE = "#e69f00"
+FREE_KV = "#9fd8bd"
+MARGIN = "#c9ced8"
+WAITING = "#b3261e"
+GRANTED = "#17703a"
+ACCENT = "#3347b0"
+INK = "#1d2433"
+MUTED = "#5b6578"
+GRID = "#e8ebf1"
+
+PAGE_CSS = """
+body { background: #f5f6f9; margin: 0; }
+"""
+
+
+@cache
+def stylesheet() -> str:
+    """The lab's CSS, read once from assets/ (a constant, not session state)."""
+    return (ASSETS / "lab.css").read_text(encoding="utf-8")
+
+
+def extension() -> None:
+    """Load Panel with the lab's stylesheet applied to every component."""
+    pn.extension(raw_css=[stylesheet()], global_css=[PAGE_CSS], notifications=True)
+
+
+def style_figure(figure) -> None:
+    """Quiet axes and grid for every Bokeh chart in the lab."""
+    figure.toolbar.logo = None
+    figure.outline_line_color = None
+    figure.background_fill_color = "#ffffff"
+    figure.border_fill_color = "#ffffff"
+    for axis in (*figure.xaxis, *figure.yaxis):
+        axis.axis_line_color = "#aab1bf"
+        axis.major_tick_line_color = "#aab1bf"
+        axis.minor_tick_line_color = None
+        axis.major_label_text_color = MUTED
+        axis.axis_label_text_color = MUTED
+        axis.axis_label_text_font_style = "normal"
+        axis.major_label_text_font_size = "12px"
+        axis.axis_label_text_font_size = "12px"
+    figure.xgrid.grid_line_color = GRID
+    figure.ygrid.grid_line_color = GRID
+    figure.title.text_color = INK
+    figure.title.text_font_size = "13px"

@@ -1,0 +1,84 @@
+"""Invariants of the capacity model over every valid scenario."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core import GPUS, RESULT_FIELDS, Scenario, evaluate
+from tests import strategies
+
+settings.register_profile("lab", max_examples=150, deadline=None)
+settings.load_profile("lab")
+
+
+@given(strategies.scenario_knobs())
+def test_granted_never_exceeds_requested(knobs):
+    """Memory can refuse seats but never grants more than the scheduler asks for."""
+    r = evaluate(Scenario(**knobs))
+    assert 0 <= r.seats_granted <= r.seats_requested
+
+
+@given(strategies.scenario_knobs(), st.integers(1, 100_000))
+def test_longer_context_never_grants_more_seats(knobs, extra):
+    """Adding prompt tokens never adds seats."""
+    shorter = evaluate(Scenario(**knobs))
+    knobs["prompt_tokens"] = min(knobs["prompt_tokens"] + extra, 4_000_000)
+    longer = evaluate(Scenario(**knobs))
+    assert longer.seats_granted <= shorter.seats_granted
+
+
+@given(strategies.scenario_knobs())
+def test_fp8_cache_never_grants_fewer_seats(knobs):
+    """Halving the bytes per cached number never costs a seat."""
+    bf16 = evaluate(Scenario(**{**knobs, "kv_dtype": "bf16"}))
+    fp8 = evaluate(Scenario(**{**knobs, "kv_dtype": "fp8"}))
+    assert fp8.seats_granted >= bf16.seats_granted
+
+
+@given(strategies.scenario_knobs(), strategies.hit_rates)
+def test_more_hit_rate_never_raises_ttft(knobs, other_rate):
+    """A higher prefix hit rate never makes the first token later."""
+    low, high = sorted([knobs["prefix_hit_rate"], other_rate])
+    slower = evaluate(Scenario(**{**knobs, "prefix_hit_rate": low}))
+    faster = evaluate(Scenario(**{**knobs, "prefix_hit_rate": high}))
+    assert faster.ttft_p95_s <= slower.ttft_p95_s * (1 + 1e-9)
+
+
+@given(strategies.scenario_knobs())
+def test_bill_is_a_whole_number_of_nodes(knobs):
+    """The bill is nodes x cards x price x 730 for a whole, positive node count."""
+    r = evaluate(Scenario(**knobs))
+    price = GPUS[knobs["gpu"]].usd_per_hour
+    assert isinstance(r.nodes, int) and r.nodes >= 1
+    assert math.isclose(r.monthly_usd, r.nodes * r.cards * price * 730)
+
+
+@given(strategies.scenario_knobs())
+def test_every_output_is_finite_and_non_negative(knobs):
+    """No NaN, infinity or negative quantity ever leaves the model."""
+    r = evaluate(Scenario(**knobs))
+    for name in RESULT_FIELDS:
+        value = getattr(r, name)
+        if isinstance(value, bool):
+            continue
+        assert math.isfinite(value), name
+        assert value >= 0, name
+
+
+@given(st.lists(strategies.scenario_knobs(), min_size=2, max_size=6))
+def test_a_vectorised_sweep_equals_scalar_evaluations(rows):
+    """One array call gives the same figures as evaluating each scenario alone."""
+    names = list(rows[0])
+    overrides = {}
+    for name in names:
+        values = [row[name] for row in rows]
+        overrides[name] = np.array(values, dtype=object if None in values else None)
+    swept = evaluate(Scenario(), **overrides)
+    for index, row in enumerate(rows):
+        alone = evaluate(Scenario(**row))
+        for name in RESULT_FIELDS:
+            np.testing.assert_allclose(
+                getattr(swept, name)[index], getattr(alone, name), rtol=1e-12
+            )

@@ -1,0 +1,58 @@
+"""The Erlang queue against textbook values and the plain recursion."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
+
+from core.queueing import erlang_b, erlang_c, wait_quantile
+
+
+def plain_erlang_b(servers: int, load: float) -> float:
+    blocking = 1.0
+    for k in range(1, servers + 1):
+        blocking = load * blocking / (k + load * blocking)
+    return blocking
+
+
+def test_textbook_values():
+    """B(1, 1) = 1/2 and C(2, 1) = 1/3."""
+    assert_allclose(erlang_b(1, 1.0), 0.5)
+    assert_allclose(erlang_c(2, 1.0), 1 / 3)
+
+
+@given(st.integers(1, 3000), st.floats(0.0, 2.0))
+def test_windowed_recursion_matches_the_plain_one(servers, ratio):
+    """Starting the recursion near the load changes nothing measurable."""
+    load = servers * ratio
+    assert_allclose(erlang_b(servers, load), plain_erlang_b(servers, load), atol=1e-12)
+
+
+def test_arrays_broadcast():
+    """Servers and loads of different sizes evaluate in one call."""
+    servers = np.array([1, 16, 4096])
+    loads = np.array([0.5, 7.6, 600.0])
+    expected = [plain_erlang_b(int(c), a) for c, a in zip(servers, loads, strict=True)]
+    assert_allclose(erlang_b(servers, loads), expected, atol=1e-12)
+
+
+def test_wait_quantile_is_zero_when_few_wait():
+    """When under 5 % of arrivals wait at all, the p95 wait is zero."""
+    wait, unbounded = wait_quantile(16, 4.0, 1.9, 0.95)
+    assert wait == 0 and not unbounded
+
+
+def test_wait_quantile_follows_the_exponential_tail():
+    """With C = 1/3 for two servers at one Erlang, the p95 wait is ln(C / 0.05) / (c mu - lambda)."""
+    wait, _ = wait_quantile(2, 1.0, 1.0, 0.95)
+    assert_allclose(wait, math.log((1 / 3) / 0.05) / (2 - 1))
+
+
+@pytest.mark.parametrize(("servers", "arrivals"), [(4, 4.0), (4, 5.0), (0, 1.0)])
+def test_unstable_or_empty_queue_is_flagged(servers, arrivals):
+    """Load at or over the servers, or no servers at all, is unbounded and reports no number."""
+    wait, unbounded = wait_quantile(servers, arrivals, 1.0, 0.95)
+    assert unbounded and wait == 0

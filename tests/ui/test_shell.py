@@ -1,0 +1,34 @@
+"""The served lab opens on the pool lab with the walkthrough's default figures."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def cards_text(page) -> str:
+    return page.locator("div.cards").first.inner_text()
+
+
+def test_opens_on_pool_with_default_figures(page, lab_url):
+    """16 seats, 27 ms, 1,698 tok/s and $2,913 are on the page, and the console is clean."""
+    page.goto(lab_url + "/")
+    cards = page.locator("div.cards").first
+    expect(cards).to_contain_text("1,698", timeout=20_000)
+    text = cards.inner_text()
+    for figure in ("16", "27", "1,698", "$2,913"):
+        assert figure in text
+    assert re.search(r"27\s*ms", text)
+    assert page.console_log.errors == []
+
+
+def test_navigation_reaches_every_lab(page, lab_url):
+    """Each navigation button shows its lab's heading."""
+    page.goto(lab_url + "/")
+    expect(page.locator("div.cards").first).to_be_visible(timeout=20_000)
+    for label, heading in (
+        ("Sources", "Where the numbers come from"),
+        ("Pool", "Run the serving pool yourself"),
+    ):
+        page.get_by_role("button", name=label, exact=True).click()
+        expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=10_000)
+    assert page.console_log.errors == []
