@@ -2,34 +2,30 @@
 
 from __future__ import annotations
 
+import importlib
+
 import panel as pn
 import param
 
 from core import Scenario
 from labs import theme
-from labs.pool import PoolLab
-from labs.sources import SourcesPage
 
-
-def _placeholder(title: str):
-    class Placeholder(pn.viewable.Viewer):
-        def __init__(self, scenario=None, **params):
-            super().__init__(**params)
-            self._pane = pn.pane.HTML(f'<div class="lab"><h1>{title}</h1><p>Coming soon.</p></div>')
-
-        def __panel__(self):
-            return self._pane
-
-    return Placeholder
-
-
-# Route name -> (navigation label, Viewer class taking the shared scenario).
+# Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
+# first opened, so a session pays only for the labs it visits.
 LABS = {
-    "pool": ("Pool", PoolLab),
-    "kv": ("KV cache", _placeholder("The KV cache calculator")),
-    "prefix": ("Prefix", _placeholder("The prefix lab")),
-    "sources": ("Sources", SourcesPage),
+    "pool": ("Pool", "labs.pool:PoolLab"),
+    "kv": ("KV cache", "labs.kv:KvLab"),
+    "prefix": ("Prefix", "labs.prefix:PrefixLab"),
+    "batching": ("Batching", "labs.batching:BatchingLab"),
+    "practice": ("Practice", "labs.practice:PracticeLab"),
+    "sources": ("Sources", "labs.sources:SourcesPage"),
 }
+
+
+def lab_class(key: str):
+    """The Viewer class of lab ``key``."""
+    module, name = LABS[key][1].split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 class LabShell(pn.viewable.Viewer):
@@ -65,7 +61,7 @@ class LabShell(pn.viewable.Viewer):
     def view(self, key: str):
         """The lab ``key``, built on first use and kept for the session."""
         if key not in self.views:
-            self.views[key] = LABS[key][1](scenario=self.scenario)
+            self.views[key] = lab_class(key)(scenario=self.scenario)
         return self.views[key]
 
     @param.depends("lab", watch=True)
@@ -92,4 +88,4 @@ def create_app() -> LabShell:
 def create_embedded(key: str):
     """One lab alone, without the header, for an iframe in a course page."""
     theme.extension()
-    return LABS[key][1](scenario=Scenario()).__panel__().clone(styles={"padding": "12px 16px"})
+    return lab_class(key)(scenario=Scenario()).__panel__().clone(styles={"padding": "12px 16px"})
