@@ -233,3 +233,8 @@ def sources() -> list[Source]:
         ),
     ]
     return rows
+
+
+def model_shape(model: str | None, tier: str) -> ModelShape:
+    """The dimensions a scenario runs: the named model when given, else the tier's."""
+    return MODELS[model] if model is not None else TIERS[tier]

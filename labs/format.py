@@ -35,6 +35,20 @@ def gigabytes(size: float, digits: int | None = None) -> str:
     return f"{text} GB"
 
 
+def memory(size: float) -> str:
+    """A size for a headline card: 17 MB, 0.5 GB, 8.4 GB, 140 GB, 1.3 TB."""
+    size = max(0.0, float(size))
+    if size < 1e8:
+        return f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"
+    if size < 1e12:
+        return (
+            f"{size / 1e9:,.1f} GB".replace(".0 GB", " GB")
+            if size >= 1e10
+            else f"{size / 1e9:.1f} GB"
+        )
+    return f"{size / 1e12:,.1f} TB"
+
+
 def duration(seconds: float, unbounded: bool = False) -> str:
     """Latency: 27 ms, 1.24 s, 12 s, 3.4 min; 'unbounded' for a queue that never drains."""
     if unbounded:

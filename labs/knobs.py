@@ -46,14 +46,14 @@ def knob_value(knob: str, value) -> str:
     return str(value)
 
 
-def seats_slider(scenario, end: int = 256, name: str = "Batch size (seats)"):
+def seats_slider(scenario, end: int = 256, label: str = "Batch size (seats)"):
     return pn.widgets.EditableIntSlider.from_param(
         scenario.param.seats,
         start=1,
         end=end,
         fixed_start=1,
         fixed_end=end,
-        name=name,
+        label=label,
         sizing_mode="stretch_width",
     )
 
@@ -66,7 +66,7 @@ def prompt_slider(scenario, end: int = 64_000):
         step=100,
         fixed_start=1,
         fixed_end=end,
-        name="Prompt length (tokens)",
+        label="Prompt length (tokens)",
         sizing_mode="stretch_width",
     )
 
@@ -78,7 +78,7 @@ def hit_rate_slider(scenario):
         end=1.0,
         step=0.01,
         format="0%",
-        name="Prefix cache hit rate",
+        label="Prefix cache hit rate",
         sizing_mode="stretch_width",
     )
 
@@ -87,9 +87,9 @@ def tier_buttons(scenario):
     return pn.widgets.RadioButtonGroup.from_param(
         scenario.param.tier,
         options=TIER_LABELS,
-        name="Model tier",
-        button_type="primary",
-        button_style="outline",
+        label="Model tier",
+        color="primary",
+        variant="outline",
         sizing_mode="stretch_width",
     )
 
@@ -98,8 +98,8 @@ def dtype_buttons(scenario, knob: str = "kv_dtype"):
     return pn.widgets.RadioButtonGroup.from_param(
         scenario.param[knob],
         options=DTYPE_LABELS,
-        button_type="primary",
-        button_style="outline",
+        color="primary",
+        variant="outline",
         sizing_mode="stretch_width",
     )
 
@@ -107,17 +107,37 @@ def dtype_buttons(scenario, knob: str = "kv_dtype"):
 def workload_buttons(scenario):
     return pn.widgets.RadioButtonGroup.from_param(
         scenario.param.workload,
-        button_type="primary",
-        button_style="outline",
+        color="primary",
+        variant="outline",
         sizing_mode="stretch_width",
     )
 
 
+USE_TIER = "use the tier"
+
+
 def model_select(scenario):
-    options = {"\u2014 use the tier \u2014": None, **{name: name for name in MODELS}}
-    return pn.widgets.Select.from_param(
-        scenario.param.model, options=options, name="Exact model", sizing_mode="stretch_width"
+    """A picker over the named catalog models; its first entry clears the choice back to the tier.
+
+    Linked by hand rather than with ``from_param``: a ``None`` option renders as a blank
+    entry in the browser, so the widget shows a label and the scenario keeps ``None``.
+    """
+    select = pn.widgets.Select(
+        label="Exact model",
+        options=[USE_TIER, *MODELS],
+        value=scenario.model or USE_TIER,
+        sizing_mode="stretch_width",
     )
+
+    def to_scenario(event):
+        scenario.model = None if event.new == USE_TIER else event.new
+
+    def to_widget(event):
+        select.value = event.new or USE_TIER
+
+    select.param.watch(to_scenario, "value")
+    scenario.param.watch(to_widget, "model")
+    return select
 
 
 def heading(text: str) -> pn.pane.HTML:

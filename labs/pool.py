@@ -14,6 +14,7 @@ from labs import format as fmt
 from labs import knobs as ui
 from labs.badges import BadgeRow, chips_html, verdicts
 from labs.cards import Card, CardRow, tone
+from labs.layout import intro, knob_column, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
 from labs.pool_presets import POOL_PRESETS
@@ -163,7 +164,7 @@ class PoolLab(pn.viewable.Viewer):
             "", sizing_mode="stretch_width", margin=(0, 0), visible=False
         )
         self.use_tier = pn.widgets.Button(
-            name="Use the tier instead", button_type="light", visible=False, margin=(0, 0)
+            label="Use the tier instead", color="light", visible=False, margin=(0, 0)
         )
         self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
         self.cards = CardRow(columns=4)
@@ -292,7 +293,7 @@ class PoolLab(pn.viewable.Viewer):
     # -- layout --------------------------------------------------------------------------
     def _build(self):
         w = self.widgets
-        knobs = pn.Column(
+        knobs = knob_column(
             ui.heading("Famous failures"),
             self.presets,
             ui.heading("Pick the workload"),
@@ -309,76 +310,41 @@ class PoolLab(pn.viewable.Viewer):
             w["prefix_hit_rate"],
             ui.heading("Cache storage"),
             w["kv_dtype"],
-            width=330,
-            css_classes=["knob-column"],
-            styles={
-                "background": "#ffffff",
-                "border": "1px solid #dfe3ea",
-                "border-radius": "10px",
-                "padding": "4px 12px 12px",
-            },
-            margin=(0, 16, 0, 0),
-        )
-        ledger = pn.Column(
-            pn.pane.HTML('<div class="lab"><h2>The memory ledger</h2></div>', margin=(0, 0)),
-            self.binding,
-            self.ledger,
-            styles=_PANEL_STYLE,
-            sizing_mode="stretch_width",
-            margin=(8, 0, 0, 0),
         )
         results = pn.Column(
             self.cards,
             self.badges,
             self.presets.story,
-            ledger,
+            section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
             sizing_mode="stretch_width",
             margin=0,
         )
         below = pn.Row(
-            pn.Column(
-                pn.pane.HTML('<div class="lab"><h2>What the numbers say</h2></div>', margin=(0, 0)),
-                self.facts,
-                styles=_PANEL_STYLE,
-                sizing_mode="stretch_width",
-                margin=(0, 8, 0, 0),
-            ),
-            pn.Column(
-                pn.pane.HTML(
-                    '<div class="lab"><h2>Same config, the other workload</h2></div>', margin=(0, 0)
-                ),
+            section("What the numbers say", self.facts, margin=(0, 8, 0, 0)),
+            section(
+                "Same config, the other workload",
                 self.other,
-                styles=_PANEL_STYLE,
-                width=380,
                 margin=(0, 0, 0, 8),
+                width=380,
+                sizing_mode=None,
             ),
             sizing_mode="stretch_width",
             margin=(16, 0, 0, 0),
-        )
-        mattered = pn.Column(
-            pn.pane.HTML(
-                '<div class="lab"><h2>Mattered vs noise on this workload</h2>'
-                '<p class="small muted">Which knobs actually moved the pool away from its defaults.</p></div>',
-                margin=(0, 0),
-            ),
-            self.mattered,
-            styles=_PANEL_STYLE,
-            sizing_mode="stretch_width",
-            margin=(16, 0, 0, 0),
-        )
-        intro = pn.pane.HTML(
-            '<div class="lab"><h1>Run the serving pool yourself</h1><p class="lede">One dedicated node of H100 '
-            "cards, rented by the month and sized for the peak minute. Turn a knob and every figure below is "
-            "recomputed from the same arithmetic: a weight read per decode step, KV cache per seat, FLOPs per "
-            "prompt token, and a queue in front of the seats.</p></div>",
-            sizing_mode="stretch_width",
-            margin=(0, 0, 8, 0),
         )
         return pn.Column(
-            intro,
+            intro(
+                "Run the serving pool yourself",
+                "One dedicated node of H100 cards, rented by the month and sized for the peak minute. Turn a knob and "
+                "every figure below is recomputed from the same arithmetic: a weight read per decode step, KV cache "
+                "per seat, FLOPs per prompt token, and a queue in front of the seats.",
+            ),
             pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
             below,
-            mattered,
+            section(
+                "Mattered vs noise on this workload",
+                self.mattered,
+                note="Which knobs actually moved the pool away from its defaults.",
+            ),
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
         )

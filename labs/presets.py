@@ -64,8 +64,8 @@ class PresetPicker(pn.viewable.Viewer):
             options=options, value=NO_PRESET, sizing_mode="stretch_width", margin=(4, 0)
         )
         self.reset_button = pn.widgets.Button(
-            name="Reset to defaults",
-            button_type="default",
+            label="Reset to defaults",
+            color="default",
             sizing_mode="stretch_width",
             margin=(4, 0),
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from functools import partial
 
 import panel as pn
 
@@ -15,8 +14,17 @@ def routes() -> dict:
     """URL route -> a function that builds that page for one new session."""
     pages = {"/": create_app}
     for key in LABS:
-        pages[f"/{key}"] = partial(create_embedded, key)
+        pages[f"/{key}"] = _embedded_page(key)
     return pages
+
+
+def _embedded_page(key: str):
+    # Panel serves plain functions per session; a functools.partial would be served as an object.
+    def page():
+        return create_embedded(key)
+
+    page.__name__ = f"embedded_{key}"
+    return page
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -40,9 +40,9 @@ class LabShell(pn.viewable.Viewer):
         self.nav = pn.widgets.RadioButtonGroup.from_param(
             self.param.lab,
             options={label: key for key, (label, _view) in LABS.items()},
-            button_type="light",
+            color="light",
             margin=(0, 0),
-            name="",
+            label="",
         )
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
         self.header = pn.Row(

@@ -1,0 +1,360 @@
+"""The KV cache calculator: what does memory grant once the weights are loaded?"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from html import escape
+
+import panel as pn
+import param
+from bokeh.models import CustomJSTickFormatter
+
+from core import Scenario, evaluate
+from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN, model_shape
+from core.sensitivity import knob_effects
+from labs import format as fmt
+from labs import knobs as ui
+from labs.cards import Card, CardRow
+from labs.kv_presets import KV_PRESETS
+from labs.layout import intro, knob_column, note, section
+from labs.ledger import MemoryLedger
+from labs.mattered import Column, MatteredTable
+from labs.presets import PresetPicker
+
+SHARED_KNOBS = ("tier", "model", "kv_dtype")
+LOCAL_KNOBS = ("sequence_tokens", "requests")
+OUTPUTS = ("seats_granted", "seat_kv_bytes", "seats_room", "kv_share_of_weights")
+NOISE_FLOORS = {
+    "seats_granted": 0.5,
+    "seats_room": 0.5,
+    "seat_kv_bytes": 1e6,
+    "kv_share_of_weights": 0.005,
+}
+SEQUENCE_BOUNDS = (128, 1_000_000)
+
+
+def round_tokens(count: float) -> int:
+    """A slider position as a token count people would type: three significant digits."""
+    count = min(max(float(count), SEQUENCE_BOUNDS[0]), SEQUENCE_BOUNDS[1])
+    digits = 2 - math.floor(math.log10(count))
+    return int(round(count, digits))
+
+
+def kv_defaults() -> dict:
+    """Defaults of every knob this lab shows."""
+    return {
+        "tier": Scenario.param.tier.default,
+        "model": None,
+        "kv_dtype": Scenario.param.kv_dtype.default,
+        "sequence_tokens": KvLab.param.sequence_tokens.default,
+        "requests": KvLab.param.requests.default,
+    }
+
+
+def evaluate_kv(scenario: Scenario, sequence_tokens: int, requests: int, **knobs):
+    """The pool at a sequence length: a prompt of that length with no answer yet."""
+    return evaluate(
+        scenario, prompt_tokens=sequence_tokens, answer_tokens=0, seats=requests, **knobs
+    )
+
+
+def story_figures(knobs) -> dict:
+    """Figures a preset's story quotes, from the preset's own evaluation."""
+    values = {**kv_defaults(), **knobs}
+    shared = {name: values[name] for name in SHARED_KNOBS}
+    result = evaluate_kv(Scenario(**shared), values["sequence_tokens"], values["requests"])
+    return {
+        "room": fmt.gigabytes(result.kv_budget_bytes),
+        "seat": fmt.memory(result.seat_kv_bytes),
+        "granted": fmt.count(result.seats_granted),
+        "waiting": fmt.count(result.seats_waiting),
+        "room_seats": fmt.count(result.seats_room),
+        "max_sequence": fmt.tokens(result.kv_budget_tokens),
+        "outweigh_factor": f"{result.seat_kv_bytes / result.weight_bytes:,.0f}",
+    }
+
+
+def describe(knob: str, value) -> str:
+    if knob == "sequence_tokens":
+        return f"{fmt.count(value)} tokens"
+    if knob == "requests":
+        return f"{fmt.count(value)} requests"
+    return ui.knob_value(knob, value)
+
+
+def label(knob: str) -> str:
+    return {"sequence_tokens": "sequence length", "requests": "concurrent requests"}.get(
+        knob, ui.knob_label(knob)
+    )
+
+
+class KvLab(pn.viewable.Viewer):
+    """Four knobs, six figures and a ledger: who pays for the KV cache, and what memory grants."""
+
+    scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+    sequence_tokens = param.Integer(
+        default=4000,
+        bounds=SEQUENCE_BOUNDS,
+        doc="Tokens every seat holds in cache: prompt plus answer so far.",
+    )
+    requests = param.Integer(
+        default=16, bounds=(1, 1024), doc="Concurrent requests the scheduler asks memory for."
+    )
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario or Scenario(), **params)
+        s = self.scenario
+        self.length_slider = pn.widgets.FloatSlider(
+            label="Sequence length (tokens)",
+            start=math.log10(SEQUENCE_BOUNDS[0]),
+            end=math.log10(SEQUENCE_BOUNDS[1]),
+            step=0.005,
+            value=math.log10(self.sequence_tokens),
+            format=CustomJSTickFormatter(
+                code="return Math.round(10 ** tick).toLocaleString('en-US')"
+            ),
+            sizing_mode="stretch_width",
+            show_value=False,
+        )
+        self.length_input = pn.widgets.IntInput.from_param(
+            self.param.sequence_tokens, label="", width=120, margin=(0, 0, 0, 10)
+        )
+        self.requests_slider = pn.widgets.EditableIntSlider.from_param(
+            self.param.requests,
+            label="Concurrent requests",
+            fixed_start=1,
+            fixed_end=1024,
+            sizing_mode="stretch_width",
+        )
+        self.widgets = {
+            "tier": ui.tier_buttons(s),
+            "model": ui.model_select(s),
+            "kv_dtype": ui.dtype_buttons(s),
+        }
+        self.length_slider.param.watch(self._slid, "value")
+        self.cards = CardRow(columns=3)
+        self.ledger = MemoryLedger()
+        self.binding = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.derivation = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.facts = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.mattered = MatteredTable(
+            [
+                Column("seats_granted", "seats granted", lambda d: fmt.signed(d)),
+                Column("seat_kv_bytes", "one seat's cache", lambda d: fmt.signed(d / 1e9, "GB", 2)),
+                Column("seats_room", "room in seats", lambda d: fmt.signed(d)),
+                Column(
+                    "kv_share_of_weights", "share of weights", lambda d: fmt.signed(d * 100, "pts")
+                ),
+            ],
+            label,
+            describe,
+        )
+        self.presets = PresetPicker(
+            KV_PRESETS, apply=self.load_knobs, reset=self.reset, describe=describe, defaults=kv_defaults(),
+            figures=story_figures,
+        )  # fmt: skip
+        self.result = None
+        s.param.watch(self._refresh, list(Scenario.param)[1:])
+        self.param.watch(self._refresh, list(LOCAL_KNOBS))
+        self.param.watch(self._follow_length, "sequence_tokens")
+        self._layout = self._build()
+        self._refresh()
+
+    # -- knobs ---------------------------------------------------------------------------
+    def _slid(self, event) -> None:
+        self.sequence_tokens = round_tokens(10**event.new)
+
+    def _follow_length(self, event) -> None:
+        position = math.log10(event.new)
+        if abs(position - self.length_slider.value) > 0.003:
+            self.length_slider.value = position
+
+    def load_knobs(self, knobs) -> None:
+        """Load ``knobs`` (shared and local) onto the defaults."""
+        values = {**kv_defaults(), **knobs}
+        with pn.io.hold():
+            self.scenario.param.update(**{name: values[name] for name in SHARED_KNOBS})
+            self.param.update(**{name: values[name] for name in LOCAL_KNOBS})
+
+    def reset(self) -> None:
+        """This lab's knobs back to their defaults."""
+        self.load_knobs({})
+
+    def knob_values(self) -> dict:
+        return {
+            **{name: getattr(self.scenario, name) for name in SHARED_KNOBS},
+            **{name: getattr(self, name) for name in LOCAL_KNOBS},
+        }
+
+    # -- computation ---------------------------------------------------------------------
+    def _refresh(self, *_events) -> None:
+        s = self.scenario
+        result = evaluate_kv(s, self.sequence_tokens, self.requests)
+        self.result = result
+        shape_knob = "model" if s.model else "tier"
+        defaults = kv_defaults()
+        effects = knob_effects(
+            s,
+            {shape_knob: defaults[shape_knob], "kv_dtype": defaults["kv_dtype"],
+             "prompt_tokens": defaults["sequence_tokens"], "seats": defaults["requests"]},
+            OUTPUTS,
+            NOISE_FLOORS,
+            prompt_tokens=self.sequence_tokens,
+            answer_tokens=0,
+            seats=self.requests,
+        )  # fmt: skip
+        effects = [_rename(effect) for effect in effects]
+        with pn.io.hold():
+            self.cards.update(self._cards(result))
+            self.ledger.update(result)
+            self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
+            self.derivation.object = self._derivation(result)
+            self.facts.object = (
+                '<div class="lab"><ul class="facts">'
+                + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
+                + "</ul></div>"
+            )
+            self.mattered.update(effects)
+            self.presets.update(
+                bool(result.capacity_ok),
+                []
+                if result.capacity_ok
+                else [
+                    f"capacity ({fmt.count(result.seats_granted)} of {fmt.count(result.seats_requested)} seats)"
+                ],
+                self.knob_values(),
+            )
+
+    def _cards(self, r) -> list[Card]:
+        granted_all = r.seats_granted >= r.seats_requested
+        return [
+            Card("one cached token", fmt.count(r.kv_bytes_per_token), "bytes", f"{r.kv_bytes_per_token / 1024:,.0f} KiB"),
+            Card("one seat's cache at this length", *fmt.split_unit(fmt.memory(r.seat_kv_bytes)), f"{fmt.count(self.sequence_tokens)} tokens"),
+            Card("seats granted", f"{fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)}", "",
+                 f"room for {fmt.count(r.seats_room)}", "" if granted_all else "worse", alarm=not granted_all),
+            Card("cache share of the weights", fmt.percent(r.kv_share_of_weights), "", f"{fmt.memory(r.kv_bytes_in_use)} of cache in use"),
+            Card("largest sequence the room holds", fmt.tokens(r.kv_budget_tokens), "tokens", f"{fmt.count(r.kv_budget_tokens)} exactly"),
+            Card("one sequence outweighs the model", fmt.tokens(r.outweigh_tokens), "tokens", f"past {fmt.memory(r.weight_bytes)} of weights"),
+        ]  # fmt: skip
+
+    def _binding(self, r) -> str:
+        if not r.weights_fit:
+            return (
+                f"The weights alone overflow this node: {fmt.memory(r.weight_bytes)} against "
+                f"{fmt.memory(r.node_memory_bytes)}. The model needs {r.cards_needed} cards before a single seat exists."
+            )
+        if r.seats_granted == 0:
+            return (
+                f"Memory grants no seat: one {fmt.count(self.sequence_tokens)}-token sequence needs "
+                f"{fmt.memory(r.seat_kv_bytes)} and the room is {fmt.memory(r.kv_budget_bytes)}. Every request waits, and nothing reports an error."
+            )
+        if r.seats_granted < r.seats_requested:
+            return (
+                f"Memory binds: it grants {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats. "
+                f"The other {fmt.count(r.seats_waiting)} wait in the queue with no error anywhere; asking for more seats changes nothing."
+            )
+        return (
+            f"Memory grants all {fmt.count(r.seats_requested)} requested seats: {fmt.memory(r.kv_bytes_in_use)} of cache against a "
+            f"{fmt.memory(r.kv_budget_bytes)} budget. Memory is not what binds here; the limit is elsewhere (compute, queueing or money)."
+        )
+
+    def _derivation(self, r) -> str:
+        s = self.scenario
+        shape = model_shape(s.model, s.tier)
+        number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
+        cards = r.cards
+        lines = [
+            f"one token  = 2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers \u00d7 "
+            f"{shape.kv_heads} KV heads \u00d7 {shape.head_dim} head dim = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
+            f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
+            f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
+            f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.node_memory_bytes / cards)} \u2212 "
+            f"{fmt.gigabytes(r.weight_bytes)} of weights) \u00d7 {1 - MEMORY_MARGIN:.2f} = <b>{fmt.gigabytes(r.kv_budget_bytes)}</b>",
+            f"seats      = \u230a{fmt.gigabytes(r.kv_budget_bytes)} \u00f7 {fmt.gigabytes(r.seat_kv_bytes, 2)}\u230b = "
+            f"{fmt.count(r.seats_room)} \u2192 granted min({fmt.count(r.seats_requested)}, {fmt.count(r.seats_room)}) = "
+            f"<b>{fmt.count(r.seats_granted)}</b>",
+        ]
+        return (
+            '<div class="lab"><div class="derivation">'
+            + "<br>".join(line.replace("  ", "&nbsp;&nbsp;") for line in lines)
+            + "</div></div>"
+        )
+
+    def _facts(self, r) -> list[str]:
+        s = self.scenario
+        shape = model_shape(s.model, s.tier)
+        number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
+        bill = "the full bf16 bill" if s.kv_dtype == "bf16" else "half the bf16 bill"
+        return [
+            f"The {shape.name} spans {r.cards} card{'s' if r.cards != 1 else ''} with {fmt.gigabytes(r.weight_bytes)} of weights, "
+            f"leaving {fmt.gigabytes(r.kv_budget_bytes)} of KV room at the {fmt.percent(MEMORY_MARGIN)} margin. A single "
+            f"sequence outweighs the whole model at about {fmt.tokens(r.outweigh_tokens)} tokens of cache.",
+            f"Storing the cache in {s.kv_dtype} costs {number_bytes} byte{'s' if number_bytes != 1 else ''} per number, so "
+            f"one token of cache is {fmt.count(r.kv_bytes_per_token)} bytes, {bill}.",
+            f"A {fmt.count(self.sequence_tokens)}-token sequence holds {fmt.gigabytes(r.seat_kv_bytes, 2)} of cache; the room "
+            f"grants {fmt.count(r.seats_room)} such seats and holds {fmt.tokens(r.kv_budget_tokens)} tokens in one sequence at most.",
+            (
+                f"All {fmt.count(r.seats_requested)} requested seats run at once, holding {fmt.gigabytes(r.kv_bytes_in_use)} of cache "
+                f"between them, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
+                if r.seats_granted >= r.seats_requested
+                else f"Only {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats run, holding "
+                f"{fmt.gigabytes(r.kv_bytes_in_use)} of cache, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
+            ),
+        ]  # fmt: skip
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self):
+        w = self.widgets
+        knobs = knob_column(
+            ui.heading("Famous failures"),
+            self.presets,
+            ui.heading("Model shape"),
+            w["tier"],
+            w["model"],
+            note("Weights take their share of every card first: a bigger model starts from a smaller KV room."),
+            ui.heading("Cache storage"),
+            w["kv_dtype"],
+            note("fp8 keeps each cached number in one byte instead of two. Only the cache changes: not the weights, not the answers."),
+            ui.heading("The pool"),
+            pn.Row(self.length_slider, self.length_input, sizing_mode="stretch_width", margin=0),
+            note("Every seat pays cache for its whole sequence, prompt plus answer so far."),
+            self.requests_slider,
+            note("The dial is only the ask: memory grants what fits, and the rest waits without an error."),
+        )  # fmt: skip
+        results = pn.Column(
+            self.cards,
+            self.presets.story,
+            section(
+                "The card pool's memory, weights first",
+                self.binding,
+                self.ledger,
+                margin=(8, 0, 0, 0),
+            ),
+            section("The derivation, live", self.derivation, self.facts, margin=(8, 0, 0, 0)),
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        return pn.Column(
+            intro(
+                "The KV cache calculator",
+                "Scheduling decides who runs; memory decides how many can. Every running request keeps a KV cache "
+                "so it can continue its answer, and that cache, not compute, is the resource being handed out. Turn "
+                "the four knobs and watch who pays: one cached token, one running seat, the room left after the weights.",
+            ),
+            pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+            section(
+                "Mattered vs noise", self.mattered, note="Which knobs actually moved the room."
+            ),
+            sizing_mode="stretch_width",
+            margin=(0, 0, 24, 0),
+        )
+
+    def __panel__(self):
+        return self._layout
+
+
+def _rename(effect):
+    """Report the lab's own knob names in the mattered table."""
+    names = {"prompt_tokens": "sequence_tokens", "seats": "requests"}
+    return replace(effect, knob=names.get(effect.knob, effect.knob))

@@ -1,0 +1,53 @@
+"""Page furniture every lab uses: the intro, the knob column, and titled white panels."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+
+PANEL_STYLE = {
+    "background": "#ffffff",
+    "border": "1px solid #dfe3ea",
+    "border-radius": "10px",
+    "padding": "8px 16px",
+}
+KNOB_COLUMN_WIDTH = 330
+
+
+def intro(title: str, lede: str) -> pn.pane.HTML:
+    """The lab's heading and one paragraph saying what it is for."""
+    return pn.pane.HTML(
+        f'<div class="lab"><h1>{escape(title)}</h1><p class="lede">{escape(lede)}</p></div>',
+        sizing_mode="stretch_width",
+        margin=(0, 0, 8, 0),
+    )
+
+
+def section(title: str, *objects, note: str = "", margin=(16, 0, 0, 0), **kwargs) -> pn.Column:
+    """A white panel with a heading (and an optional muted note) above ``objects``."""
+    note_html = f'<p class="small muted">{escape(note)}</p>' if note else ""
+    heading = pn.pane.HTML(
+        f'<div class="lab"><h2>{escape(title)}</h2>{note_html}</div>', margin=(0, 0)
+    )
+    kwargs.setdefault("sizing_mode", "stretch_width")
+    return pn.Column(heading, *objects, styles=PANEL_STYLE, margin=margin, **kwargs)
+
+
+def knob_column(*objects) -> pn.Column:
+    """The fixed-width column of knobs at the left of a lab."""
+    return pn.Column(
+        *objects,
+        width=KNOB_COLUMN_WIDTH,
+        styles={**PANEL_STYLE, "padding": "4px 12px 12px"},
+        margin=(0, 16, 0, 0),
+    )
+
+
+def note(text: str) -> pn.pane.HTML:
+    """A muted explanatory line under a knob."""
+    return pn.pane.HTML(
+        f'<div class="lab small muted">{escape(text)}</div>',
+        sizing_mode="stretch_width",
+        margin=(0, 10),
+    )

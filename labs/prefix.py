@@ -1,0 +1,329 @@
+"""The prefix lab: what a cached preamble buys, and what one fresh value stamped into it costs."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+import numpy as np
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
+from bokeh.plotting import figure
+
+from core import WORKLOADS, Scenario, evaluate
+from core.catalog import GPUS, KV_BLOCK_TOKENS, model_shape
+from core.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
+from labs import format as fmt
+from labs import knobs as ui
+from labs import theme
+from labs.cards import Card, CardRow
+from labs.layout import intro, knob_column, note, section
+
+STATES = ("cached", "edited")
+BLOCK_COLOURS = {0: theme.GRANTED, 1: theme.WAITING, 2: theme.KV_IN_USE, 3: "#c9ced8"}
+BLOCK_NAMES = {
+    0: "cached",
+    1: "edit lands here",
+    2: "invalidated",
+    3: "partial block (never shared)",
+}
+QUESTION_COLOUR = "#9aa6c7"
+MAX_SQUARES = 400
+SQUARES_PER_ROW = 40
+
+
+def prefix_results(
+    scenario: Scenario, preamble_tokens: int, question_tokens: int, edit_position: int
+):
+    """Both states in one vectorised evaluation: index 0 cached, index 1 edited.
+
+    Returns the result and the cached-prefix tokens of each state.
+    """
+    prompt = preamble_tokens + question_tokens
+    hits = cached_prefix_tokens(preamble_tokens, np.array([preamble_tokens, edit_position]))
+    result = evaluate(scenario, prompt_tokens=prompt, prefix_hit_rate=hits / prompt)
+    return result, hits
+
+
+def block_squares(
+    preamble_tokens: int, question_tokens: int, edit_position: int | None
+) -> tuple[dict, int]:
+    """One square per cache block (or per group of blocks when the prompt is long)."""
+    states = block_states(preamble_tokens, edit_position)
+    question_blocks = math.ceil(question_tokens / KV_BLOCK_TOKENS)
+    # 4 marks the question's own blocks, always computed fresh
+    states = np.concatenate([states, np.full(question_blocks, 4)])
+    per_square = max(1, math.ceil(len(states) / MAX_SQUARES))
+    squares = math.ceil(len(states) / per_square)
+    # a grouped square shows its worst state: an edit anywhere inside it colours it
+    grouped = [
+        int(states[index * per_square : (index + 1) * per_square].max()) for index in range(squares)
+    ]
+    colours = {**BLOCK_COLOURS, 4: QUESTION_COLOUR}
+    names = {**BLOCK_NAMES, 4: "the question (always new)"}
+    index = np.arange(squares)
+    first_token = index * per_square * KV_BLOCK_TOKENS
+    data = {
+        "x": (index % SQUARES_PER_ROW).tolist(),
+        "y": (-(index // SQUARES_PER_ROW)).tolist(),
+        "colour": [colours[state] for state in grouped],
+        "state": [names[state] for state in grouped],
+        "tokens": [
+            f"tokens {start:,}\u2013{start + per_square * KV_BLOCK_TOKENS - 1:,}"
+            for start in first_token
+        ],
+        "first_token": first_token.tolist(),
+    }
+    return data, per_square
+
+
+class PrefixLab(pn.viewable.Viewer):
+    """Cached vs edited preamble, side by side, on the session's model, cache and workload."""
+
+    scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+    preamble_tokens = param.Integer(
+        default=1200, bounds=(16, 200_000), doc="Tokens of the preamble every request shares."
+    )
+    question_tokens = param.Integer(
+        default=100, bounds=(0, 100_000), doc="Tokens of each request's own question, always new."
+    )
+    edit_position = param.Integer(
+        default=0,
+        bounds=(0, 200_000),
+        doc="Token where a fresh value is stamped into the preamble.",
+    )
+    state = param.Selector(
+        default="cached", objects=list(STATES), doc="The state the picture and headline show."
+    )
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario or Scenario(), **params)
+        s = self.scenario
+        self.state_buttons = pn.widgets.RadioButtonGroup.from_param(
+            self.param.state,
+            options={"cached preamble": "cached", "edited preamble": "edited"},
+            color="primary",
+            variant="outline",
+            sizing_mode="stretch_width",
+        )
+        self.edit_slider = pn.widgets.EditableIntSlider.from_param(
+            self.param.edit_position, label="Where the edit lands (token)", start=0, end=self.preamble_tokens,
+            fixed_start=0, fixed_end=self.preamble_tokens, sizing_mode="stretch_width",
+        )  # fmt: skip
+        self.preamble_input = pn.widgets.IntInput.from_param(
+            self.param.preamble_tokens, label="Preamble (tokens)", sizing_mode="stretch_width"
+        )
+        self.question_input = pn.widgets.IntInput.from_param(
+            self.param.question_tokens, label="Question (tokens)", sizing_mode="stretch_width"
+        )
+        self.widgets = {
+            "workload": ui.workload_buttons(s),
+            "tier": ui.tier_buttons(s),
+            "kv_dtype": ui.dtype_buttons(s),
+        }
+        self.cards = CardRow(columns=3)
+        self.compare = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.caption = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.context = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.blocks = ColumnDataSource(
+            data={"x": [], "y": [], "colour": [], "state": [], "tokens": [], "first_token": []}
+        )
+        self.block_figure = self._block_figure()
+        self.blocks.selected.on_change("indices", self._tapped)
+        self.results = None
+        s.param.watch(self._refresh, list(Scenario.param)[1:])
+        self.param.watch(
+            self._refresh, ["preamble_tokens", "question_tokens", "edit_position", "state"]
+        )
+        self.param.watch(self._preamble_changed, "preamble_tokens")
+        self._layout = self._build()
+        self._refresh()
+
+    def _block_figure(self):
+        plot = figure(height=120, sizing_mode="stretch_width", x_range=Range1d(-0.6, SQUARES_PER_ROW - 0.4),
+                      y_range=Range1d(-0.6, 0.6), toolbar_location=None, tools="")  # fmt: skip
+        squares = plot.rect(x="x", y="y", width=0.82, height=0.82, source=self.blocks, fill_color="colour",
+                            line_color="#ffffff", nonselection_fill_alpha=1.0, selection_fill_alpha=1.0)  # fmt: skip
+        plot.add_tools(
+            HoverTool(renderers=[squares], tooltips=[("", "@state"), ("", "@tokens")]),
+            TapTool(renderers=[squares]),
+        )
+        theme.style_figure(plot)
+        plot.axis.visible = False
+        plot.xgrid.grid_line_color = None
+        plot.ygrid.grid_line_color = None
+        return plot
+
+    # -- knobs ---------------------------------------------------------------------------
+    def _preamble_changed(self, event) -> None:
+        self.edit_slider.param.update(end=event.new, fixed_end=event.new)
+        if self.edit_position > event.new:
+            self.edit_position = event.new
+
+    def _tapped(self, _attr, _old, new) -> None:
+        if new:
+            first = self.blocks.data["first_token"][new[0]]
+            self.param.update(edit_position=min(first, self.preamble_tokens), state="edited")
+
+    # -- computation ---------------------------------------------------------------------
+    def _refresh(self, *_events) -> None:
+        s = self.scenario
+        edit = min(self.edit_position, self.preamble_tokens)
+        result, hits = prefix_results(s, self.preamble_tokens, self.question_tokens, edit)
+        self.results = result
+        active = STATES.index(self.state)
+        squares, per_square = block_squares(
+            self.preamble_tokens, self.question_tokens, edit if self.state == "edited" else None
+        )
+        rows = max(1, -min(squares["y"]) + 1)
+        with pn.io.hold():
+            self.cards.update(self._cards(result, hits, active))
+            self.compare.object = self._compare_html(result, hits)
+            self.block_figure.y_range.start = -rows + 0.4
+            self.block_figure.height = 24 + 24 * rows
+            self.blocks.data = squares
+            self.caption.object = self._caption_html(hits, active, per_square)
+            self.context.object = self._context_html()
+
+    def _spend(self, result, index: int) -> tuple[float, float]:
+        s = self.scenario
+        workload = WORKLOADS[s.workload]
+        arrivals = workload.arrivals_per_min if s.arrivals_per_min is None else s.arrivals_per_min
+        price = s.usd_per_gpu_hour or GPUS[s.gpu].usd_per_hour
+        hours = float(
+            prefill_card_hours_per_hour(arrivals, result.prefill_s[index], result.cards[index])
+        )
+        return hours, hours * price
+
+    def _cards(self, result, hits, active: int) -> list[Card]:
+        ttft = fmt.split_unit(
+            fmt.duration(result.ttft_p95_s[active], bool(result.queue_unbounded[active]))
+        )
+        other = 1 - active
+        ttft_other = fmt.duration(result.ttft_p95_s[other], bool(result.queue_unbounded[other]))
+        prefill = fmt.split_unit(fmt.duration(result.prefill_s[active]))
+        return [
+            Card("TTFT p95", *ttft, f"{STATES[other]}: {ttft_other}", "better" if result.ttft_p95_s[active] < result.ttft_p95_s[other] else "worse" if result.ttft_p95_s[active] > result.ttft_p95_s[other] else "", alarm=not bool(result.latency_ok[active])),
+            Card("tensor time before the first token", *prefill, f"{fmt.tokens(result.miss_tokens[active])} tokens prefilled"),
+            Card("prompt served from the cache", fmt.percent(hits[active] / (self.preamble_tokens + self.question_tokens)), "", f"{fmt.tokens(hits[active])} tokens, {fmt.count(hits[active] // KV_BLOCK_TOKENS)} blocks"),
+        ]  # fmt: skip
+
+    def _compare_html(self, result, hits) -> str:
+        rows = []
+        spend = [self._spend(result, index) for index in range(2)]
+
+        def row(label: str, values: list[str], emphasis: bool = False) -> str:
+            cells = "".join(
+                f'<td class="num">{"<b>" + v + "</b>" if emphasis else v}</td>' for v in values
+            )
+            return f"<tr><td>{escape(label)}</td>{cells}</tr>"
+
+        rows.append(row("cache-hit tokens (a memory read)", [fmt.count(h) for h in hits]))
+        rows.append(
+            row("cache-miss tokens (prefilled)", [fmt.count(m) for m in result.miss_tokens])
+        )
+        rows.append(row("prefill work", [fmt.flops(f) for f in result.prefill_flops]))
+        rows.append(row("tensor time for the misses", [fmt.duration(t) for t in result.prefill_s]))
+        rows.append(
+            row("KV read of the cached prefix", [fmt.duration(t) for t in result.prefix_read_s])
+        )
+        rows.append(
+            row(
+                "TTFT p95 on this workload",
+                [
+                    fmt.duration(t, bool(u))
+                    for t, u in zip(result.ttft_p95_s, result.queue_unbounded, strict=True)
+                ],
+                True,
+            )
+        )
+        rows.append(
+            row("prefill card-hours per peak hour", [f"{hours:,.3f}" for hours, _ in spend])
+        )
+        rows.append(row("prefill spend per peak hour", [f"${usd:,.2f}" for _, usd in spend], True))
+        ratio = (
+            result.prefill_flops[1] / result.prefill_flops[0]
+            if result.prefill_flops[0] > 0
+            else math.inf
+        )
+        ratio_text = (
+            f"{ratio:,.1f}\u00d7 the prefill work"
+            if math.isfinite(ratio)
+            else "all of the prefill work"
+        )
+        return (
+            '<div class="lab"><table class="grid compare"><thead><tr><th></th><th class="num">cached</th>'
+            f'<th class="num">edited</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<p class="small muted">The edit costs {ratio_text} of the cached preamble on every arrival. Spend counts the '
+            "cards' tensor time used by prefill at the peak arrival rate, at the hourly card price.</p></div>"
+        )  # fmt: skip
+
+    def _caption_html(self, hits, active: int, per_square: int) -> str:
+        items = [(theme.GRANTED, "cached"), (theme.WAITING, "edit lands here"), (theme.KV_IN_USE, "invalidated after the edit"),
+                 ("#c9ced8", "partial block, never shared"), (QUESTION_COLOUR, "the question, always new")]  # fmt: skip
+        legend = "".join(
+            f'<span><span class="swatch" style="background:{c}"></span>{escape(t)}</span>'
+            for c, t in items
+        )
+        unit = (
+            f"one square = {per_square} blocks of {KV_BLOCK_TOKENS} tokens"
+            if per_square > 1
+            else f"one square = one block of {KV_BLOCK_TOKENS} tokens"
+        )
+        if self.state == "cached":
+            say = f"Cached: the {fmt.count(self.preamble_tokens)}-token preamble matches block for block, so {fmt.count(hits[0])} tokens come from memory."
+        else:
+            say = (f"Edited at token {fmt.count(min(self.edit_position, self.preamble_tokens))}: every block from the edit onward misses, "
+                   f"so only {fmt.count(hits[1])} tokens still come from memory. Click a block to move the edit.")  # fmt: skip
+        return f'<div class="lab"><p>{escape(say)}</p><div class="legend">{legend}<span>{unit}</span></div></div>'
+
+    def _context_html(self) -> str:
+        s = self.scenario
+        workload = WORKLOADS[s.workload]
+        shape = model_shape(s.model, s.tier)
+        return (
+            f'<div class="lab small muted">Running the <b>{escape(shape.name)}</b> with a <b>{s.kv_dtype}</b> cache on '
+            f"<b>{escape(workload.name)}</b> traffic, as set in the other labs, with {fmt.count(s.seats)} seats.</div>"
+        )
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self):
+        w = self.widgets
+        knobs = knob_column(
+            ui.heading("Press both states"),
+            self.state_buttons,
+            self.edit_slider,
+            note(
+                "A timestamp at token 0 voids the whole preamble; at the last block it costs almost nothing."
+            ),
+            ui.heading("The prompt"),
+            pn.Row(self.preamble_input, self.question_input, sizing_mode="stretch_width", margin=0),
+            ui.heading("Shared with the other labs"),
+            w["workload"],
+            w["tier"],
+            w["kv_dtype"],
+            self.context,
+        )
+        results = pn.Column(
+            self.cards,
+            section("The prompt as cache blocks", self.caption, pn.pane.Bokeh(self.block_figure, sizing_mode="stretch_width"), margin=(8, 0, 0, 0)),
+            section("Cached vs edited, side by side", self.compare, margin=(8, 0, 0, 0)),
+            sizing_mode="stretch_width",
+            margin=0,
+        )  # fmt: skip
+        return pn.Column(
+            intro(
+                "The prefix lab",
+                "Every request opens with the same preamble: the role, the rules, the shared document. While it stays "
+                "byte-for-byte identical, each arrival finds its KV blocks already stored and pays only a memory read. "
+                "Stamp one fresh value into it and every block after that point must be prefilled again, on every "
+                "arrival. Press both states and compare the first-token bills.",
+            ),
+            pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+            sizing_mode="stretch_width",
+            margin=(0, 0, 24, 0),
+        )
+
+    def __panel__(self):
+        return self._layout

@@ -1,0 +1,142 @@
+"""The pool lab shows what core computes, and its famous failures fail until fixed."""
+
+import pytest
+
+from core import Scenario, evaluate
+from core.sensitivity import knob_effects
+from labs import format as fmt
+from labs.pool import HEADLINES, SWEPT_KNOBS, PoolLab, other_workload, pool_defaults
+from labs.pool_presets import POOL_PRESETS
+
+
+@pytest.fixture
+def lab():
+    return PoolLab(Scenario())
+
+
+def card(lab, label):
+    return next(card for card in lab.cards.cards if card.label == label)
+
+
+def test_defaults_show_the_walkthrough_figures(lab):
+    """At the defaults the cards read 16 seats, 27 ms, 1,698 tok/s and $2,913 with zero deltas."""
+    assert card(lab, "live seats").value == "16"
+    assert (card(lab, "TTFT p95").value, card(lab, "TTFT p95").unit) == ("27", "ms")
+    assert card(lab, "aggregate decode rate").value == "1,698"
+    assert card(lab, "monthly bill").value == "$2,913"
+    notes = [card.note for card in lab.cards.cards]
+    assert notes == [
+        "vs defaults: +0 seats",
+        "vs defaults: +0 ms",
+        "vs defaults: +0 tok/s",
+        "vs defaults: $0",
+    ]
+
+
+def test_seats_knob_moves_the_cards_as_core_predicts(lab):
+    """Raising the batch to 64 seats shows core's seats, decode rate and the difference."""
+    lab.scenario.seats = 64
+    expected = evaluate(Scenario(seats=64))
+    base = evaluate(Scenario())
+    assert card(lab, "live seats").value == fmt.count(expected.seats_granted)
+    assert (
+        card(lab, "aggregate decode rate").value
+        == fmt.rate(expected.decode_tokens_per_s).split()[0]
+    )
+    delta = expected.decode_tokens_per_s - base.decode_tokens_per_s
+    assert card(lab, "aggregate decode rate").note == f"vs defaults: {fmt.signed(delta, 'tok/s')}"
+    assert card(lab, "aggregate decode rate").tone == "better"
+
+
+def test_badges_follow_core_verdicts(lab):
+    """Switching to the 70B tier shows core's latency, capacity and cost verdicts."""
+    lab.scenario.tier = "large"
+    expected = evaluate(Scenario(tier="large"))
+    states = {item.name: item.ok for item in lab.badges.items}
+    assert states == {
+        "latency": expected.latency_ok,
+        "capacity": expected.capacity_ok,
+        "cost": expected.cost_ok,
+    }
+    assert 'data-state="fail"' in lab.badges._pane.object
+
+
+def test_ledger_chart_data_follow_the_result(lab):
+    """The ledger's bars hold the per-card weights and KV in use, in GB, and the seats grid the ask."""
+    lab.scenario.param.update(tier="large", seats=40)
+    result = lab.result
+    bars = lab.ledger.bars.data
+    assert bars["card"] == ["card 1", "card 2"]
+    assert bars["weights"][0] == pytest.approx(result.weight_bytes / 2 / 1e9)
+    assert bars["kv_in_use"][0] == pytest.approx(result.kv_bytes_in_use / 2 / 1e9)
+    granted = lab.ledger.seats.data["state"].count("granted")
+    assert granted == result.seats_granted
+
+
+def test_other_workload_reads_its_own_verdicts(lab):
+    """The other-workload panel shows core's verdicts for the same knobs on the other traffic."""
+    lab.scenario.param.update(seats=4, prompt_tokens=6000)
+    other = evaluate(lab.scenario, workload=other_workload(lab.scenario.workload))
+    for name, ok in (
+        ("latency", other.latency_ok),
+        ("capacity", other.capacity_ok),
+        ("cost", other.cost_ok),
+    ):
+        assert f"{name}: {'pass' if ok else 'fail'}" in lab.other.object
+
+
+def test_mattered_table_matches_core_sensitivity(lab):
+    """Each knob's label is core's verdict on resetting that knob alone."""
+    lab.scenario.param.update(seats=64, kv_dtype="fp8", prompt_tokens=3000)
+    defaults = pool_defaults()
+    effects = knob_effects(lab.scenario, {k: defaults[k] for k in SWEPT_KNOBS}, HEADLINES)
+    shown = {effect.knob: effect.mattered for effect in lab.mattered.effects}
+    assert shown == {effect.knob: effect.mattered for effect in effects}
+
+
+@pytest.mark.parametrize("preset", POOL_PRESETS, ids=lambda preset: preset.key)
+def test_every_preset_fails_when_loaded(lab, preset):
+    """Loading a famous failure fails at least one check and shows its story, not yet fixed."""
+    lab.presets.load(preset.key)
+    assert not lab.result.passes
+    assert lab.presets.story.visible
+    assert 'data-fixed="false"' in lab.presets.story.object
+    assert "Still failing" in lab.presets.story.object
+
+
+@pytest.mark.parametrize("preset", POOL_PRESETS, ids=lambda preset: preset.key)
+def test_documented_fix_passes_and_is_recognised(lab, preset):
+    """Applying the preset's documented fix passes every check and the lab says so."""
+    lab.presets.load(preset.key)
+    lab.scenario.param.update(**preset.fix)
+    assert lab.result.passes
+    assert lab.presets.fixed
+    assert 'data-fixed="true"' in lab.presets.story.object
+    assert f"You moved {len(preset.fix)} knob" in lab.presets.story.object
+
+
+def test_memory_wall_makes_the_seats_dial_noise(lab):
+    """In the memory wall, resetting the seats changes nothing: the dial is noise."""
+    lab.presets.load("memory-wall")
+    seats = next(effect for effect in lab.mattered.effects if effect.knob == "seats")
+    assert not seats.mattered
+    assert "Memory binds" in lab.binding.object
+
+
+def test_reset_returns_every_knob_to_its_default(lab):
+    """The reset button restores the default scenario and clears the story."""
+    lab.presets.load("70b-upgrade")
+    lab.presets._reset_clicked(None)
+    assert lab.scenario.knobs() == Scenario().knobs()
+    assert not lab.presets.story.visible
+    assert card(lab, "monthly bill").value == "$2,913"
+
+
+def test_explanations_quote_the_result(lab):
+    """The generated sentences carry core's cards, KV room, tokens per seat and node count."""
+    text = lab.facts.object
+    result = lab.result
+    assert f"{fmt.gigabytes(result.kv_budget_bytes)} of KV room" in text
+    assert f"holds {fmt.tokens(result.seat_tokens)} KV tokens" in text
+    assert f"other {fmt.tokens(result.miss_tokens)}" in text
+    assert f"needs {result.nodes} node" in text
