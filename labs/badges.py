@@ -33,7 +33,11 @@ def verdicts(result) -> list[Verdict]:
         latency_why = f"p95 first token {ttft} ({prefill} prefill + {wait} queue), over {fmt.count(TTFT_SLO_S * 1000)} ms"
     granted, asked = result.seats_granted, result.seats_requested
     if result.capacity_ok:
-        capacity_why = f"memory grants all {fmt.count(asked)} requested seats"
+        capacity_why = (
+            "memory grants the one requested seat"
+            if asked == 1
+            else f"memory grants all {fmt.count(asked)} requested seats"
+        )
     elif not result.weights_fit:
         capacity_why = (
             f"the weights alone overflow the node; the model needs {result.cards_needed} cards"

@@ -26,6 +26,10 @@ KNOB_LABELS = {
 }
 
 
+# The range each shared knob's widget offers; links are clamped to it too.
+UI_RANGES = {"seats": (1, 256), "prompt_tokens": (1, 64_000)}
+
+
 def knob_label(knob: str) -> str:
     """The name a student reads for a knob."""
     return KNOB_LABELS.get(knob, knob.replace("_", " "))
@@ -46,26 +50,28 @@ def knob_value(knob: str, value) -> str:
     return str(value)
 
 
-def seats_slider(scenario, end: int = 256, label: str = "Batch size (seats)"):
+def seats_slider(scenario, label: str = "Batch size (seats)"):
+    low, high = UI_RANGES["seats"]
     return pn.widgets.EditableIntSlider.from_param(
         scenario.param.seats,
-        start=1,
-        end=end,
-        fixed_start=1,
-        fixed_end=end,
+        start=low,
+        end=high,
+        fixed_start=low,
+        fixed_end=high,
         label=label,
         sizing_mode="stretch_width",
     )
 
 
-def prompt_slider(scenario, end: int = 64_000):
+def prompt_slider(scenario):
+    low, high = UI_RANGES["prompt_tokens"]
     return pn.widgets.EditableIntSlider.from_param(
         scenario.param.prompt_tokens,
         start=100,
-        end=end,
+        end=high,
         step=100,
-        fixed_start=1,
-        fixed_end=end,
+        fixed_start=low,
+        fixed_end=high,
         label="Prompt length (tokens)",
         sizing_mode="stretch_width",
     )

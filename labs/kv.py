@@ -92,6 +92,8 @@ def label(knob: str) -> str:
 class KvLab(pn.viewable.Viewer):
     """Four knobs, six figures and a ledger: who pays for the KV cache, and what memory grants."""
 
+    URL_PARAMS = ("sequence_tokens", "requests")  # kept in shareable links
+
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
     sequence_tokens = param.Integer(
         default=4000,

@@ -81,6 +81,13 @@ def block_squares(
 class PrefixLab(pn.viewable.Viewer):
     """Cached vs edited preamble, side by side, on the session's model, cache and workload."""
 
+    URL_PARAMS = (
+        "preamble_tokens",
+        "question_tokens",
+        "edit_position",
+        "state",
+    )  # kept in shareable links
+
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
     preamble_tokens = param.Integer(
         default=1200, bounds=(16, 200_000), doc="Tokens of the preamble every request shares."

@@ -18,7 +18,7 @@ class Preset:
 
     key: str
     title: str
-    story: str  # what went wrong in production
+    story: str  # what went wrong in production; {placeholders} take the model's figures
     goal: str  # what the student should reach
     hint: str  # a nudge, not the answer
     knobs: Mapping[str, object]  # knob values the preset loads (all others at their defaults)
@@ -35,11 +35,14 @@ class PresetPicker(pn.viewable.Viewer):
 
     The lab gives ``apply(knobs)``, which loads knob values; ``reset()``, which returns to
     the defaults; ``describe(knob, value)``, which renders a value for the page; the
-    ``defaults`` of the knobs it watches (a preset loads onto them); and
-    optionally ``figures(knobs)``, the model's figures for a preset's ``{placeholders}``.
+    ``defaults`` of the knobs it watches (a preset loads onto them); and optionally
+    ``figures(knobs)``, the model's figures for a preset's ``{placeholders}``.
+    Setting ``preset`` (from the picker, a link or a test) loads it.
     """
 
-    preset = param.String(default=NO_PRESET, doc="Key of the loaded preset; '' when none.")
+    preset = param.Selector(
+        default=NO_PRESET, objects=[NO_PRESET], doc="Key of the loaded preset; '' for none."
+    )
 
     def __init__(
         self,
@@ -53,52 +56,46 @@ class PresetPicker(pn.viewable.Viewer):
     ):
         super().__init__(**params)
         self.presets = {preset.key: preset for preset in presets}
+        self.param.preset.objects = [NO_PRESET, *self.presets]
         self._apply, self._reset, self._describe = apply, reset, describe
         self._defaults = dict(defaults)
         self._figures = figures or (lambda knobs: {})
-        self._story_text = ""
         self._loaded: dict = {}
+        self._story_text = ""
+        self.fixed = False
         options = {"Choose a famous failure\u2026": NO_PRESET}
         options.update({preset.title: preset.key for preset in presets})
-        self.select = pn.widgets.Select(
-            options=options, value=NO_PRESET, sizing_mode="stretch_width", margin=(4, 0)
-        )
-        self.reset_button = pn.widgets.Button(
-            label="Reset to defaults",
-            color="default",
+        self.select = pn.widgets.Select.from_param(
+            self.param.preset,
+            options=options,
+            label="",
+            description=None,
             sizing_mode="stretch_width",
             margin=(4, 0),
         )
-        self.story = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0), visible=False)
-        self.select.param.watch(self._picked, "value")
+        self.reset_button = pn.widgets.Button(
+            label="Reset to defaults", sizing_mode="stretch_width", margin=(4, 0)
+        )
         self.reset_button.on_click(self._reset_clicked)
-        self.fixed = False
+        self.story = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0), visible=False)
 
-    def _picked(self, event) -> None:
-        self.load(event.new)
-
-    def load(self, key: str) -> None:
-        """Load the preset ``key`` (or clear the story for '')."""
-        if key and key not in self.presets:
-            raise ValueError(
-                f"preset={key!r} is not allowed: preset must be one of {', '.join(self.presets)}"
-            )
-        self.preset = key
-        self.select.value = key
-        if key:
-            preset = self.presets[key]
-            self._loaded = {**self._defaults, **preset.knobs}
-            self._story_text = preset.story.format(**self._figures(preset.knobs))
-            self._apply(preset.knobs)
-        else:
+    @param.depends("preset", watch=True)
+    def _preset_changed(self) -> None:
+        if not self.preset:
             self._loaded = {}
             self.story.visible = False
+            return
+        preset = self.presets[self.preset]
+        self._loaded = {**self._defaults, **preset.knobs}
+        self._story_text = preset.story.format(**self._figures(preset.knobs))
+        self._apply(preset.knobs)
+
+    def load(self, key: str) -> None:
+        """Load the preset ``key`` ('' clears the story and leaves the knobs)."""
+        self.preset = key
 
     def _reset_clicked(self, _event) -> None:
         self.preset = NO_PRESET
-        self.select.value = NO_PRESET
-        self._loaded = {}
-        self.story.visible = False
         self._reset()
 
     def update(self, passes: bool, failing: Sequence[str], knobs_now: Mapping[str, object]) -> None:

@@ -6,7 +6,7 @@ import argparse
 
 import panel as pn
 
-from labs import theme
+from labs import latency, theme
 from labs.shell import LABS, create_app, create_embedded
 
 
@@ -43,7 +43,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--unused-session-lifetime", type=int, default=30_000, help="ms a closed session is kept"
     )
+    parser.add_argument(
+        "--default-latency",
+        action="store_true",
+        help="keep Panel's 50 ms change debounce and Nagle's algorithm (to compare in bench/)",
+    )
     args = parser.parse_args(argv)
+    if not args.default_latency:
+        latency.configure()
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     pn.serve(
         routes(),

@@ -1,4 +1,4 @@
-"""The page around the labs: a header, navigation, and one shared Scenario per session."""
+"""The page around the labs: a header, navigation, shareable links, and one Scenario per session."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import importlib
 import panel as pn
 import param
 
-from core import Scenario
+from core import KNOBS, Scenario
 from labs import theme
+from labs.knobs import UI_RANGES
+from labs.url import Binding, notice_html, query_for, restore
 
 # Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
 # first opened, so a session pays only for the labs it visits.
@@ -21,6 +23,25 @@ LABS = {
     "sources": ("Sources", "labs.sources:SourcesPage"),
 }
 
+PRESENTER_STYLE = {
+    "--presenter-scale": "1.3",
+    "--presenter-ink": "#000000",
+    "--presenter-muted": "#262c38",
+    "--presenter-line": "#7d869a",
+}
+
+COPY_LINK_JS = """
+const url = window.location.href;
+const done = () => { const label = button.label; button.label = 'Link copied'; setTimeout(() => { button.label = label; }, 1500); };
+if (navigator.clipboard && window.isSecureContext) {
+  navigator.clipboard.writeText(url).then(done);
+} else {
+  const area = document.createElement('textarea');
+  area.value = url; document.body.appendChild(area); area.select();
+  document.execCommand('copy'); document.body.removeChild(area); done();
+}
+"""
+
 
 def lab_class(key: str):
     """The Viewer class of lab ``key``."""
@@ -28,24 +49,119 @@ def lab_class(key: str):
     return getattr(importlib.import_module(module), name)
 
 
-class LabShell(pn.viewable.Viewer):
-    """Navigation between the labs; each lab is built the first time it is opened."""
+def lab_bindings(view, scenario: Scenario) -> list[Binding]:
+    """What a lab keeps in the link: its preset first, then the shared knobs, then its own."""
+    bindings = []
+    presets = getattr(view, "presets", None)
+    if presets is not None:
+        bindings.append(Binding("preset", presets, "preset"))
+    bindings += [Binding(knob, scenario, knob, UI_RANGES.get(knob)) for knob in KNOBS]
+    bindings += [Binding(name, view, name) for name in getattr(view, "URL_PARAMS", ())]
+    return bindings
 
-    lab = param.Selector(default="pool", objects=list(LABS), doc="The lab on screen.")
+
+class LabPage(pn.viewable.Viewer):
+    """What every page shares: the session's Scenario, presenter mode and the link it lives in."""
+
+    presenter = param.Boolean(default=False, doc="Large type and high contrast for a projector.")
 
     def __init__(self, scenario: Scenario | None = None, **params):
         super().__init__(**params)
         self.scenario = scenario or Scenario()
         self.views: dict[str, pn.viewable.Viewer] = {}
+        self.location = None
+        self.notice_text = pn.pane.HTML("", sizing_mode="stretch_width", margin=0)
+        self.dismiss = pn.widgets.Button(label="Dismiss", margin=(8, 0, 0, 8), width=90)
+        self.dismiss.on_click(lambda _event: setattr(self.notice, "visible", False))
+        self.notice = pn.Row(
+            self.notice_text,
+            self.dismiss,
+            sizing_mode="stretch_width",
+            margin=(0, 0, 8, 0),
+            visible=False,
+        )
+        self.presenter_toggle = pn.widgets.Toggle.from_param(
+            self.param.presenter, label="Presenter mode", margin=(0, 6)
+        )
+        self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
+        self.copy_link.js_on_click(args={"button": self.copy_link}, code=COPY_LINK_JS)
+        self.root = pn.Column(sizing_mode="stretch_width", margin=0)
+        self.base_styles: dict = {}
+
+    def view(self, key: str):
+        """The lab ``key``, built on first use and kept for the session."""
+        if key not in self.views:
+            view = lab_class(key)(scenario=self.scenario)
+            self.views[key] = view
+            if self.location is not None:
+                self._watch(view)
+        return self.views[key]
+
+    def active_view(self):
+        raise NotImplementedError
+
+    def page_bindings(self) -> list[Binding]:
+        """Bindings of the page itself (lab, presenter) and of the lab on screen."""
+        return [
+            Binding("presenter", self, "presenter"),
+            *lab_bindings(self.active_view(), self.scenario),
+        ]
+
+    # -- links ---------------------------------------------------------------------------
+    def attach(self, location) -> None:
+        """Restore the state in ``location``'s query, then keep the query in step with the page."""
+        self.location = location
+        self._restore_page_keys(location.search)
+        notices = restore(self.page_bindings(), location.search)
+        self.notice_text.object = notice_html(notices)
+        self.notice.visible = bool(notices)
+        self.param.watch(self._write, ["presenter"])
+        self.scenario.param.watch(self._write, list(KNOBS))
+        for view in self.views.values():
+            self._watch(view)
+        # The browser's own location arrives with the first render; write after it, not before.
+        pn.state.onload(self._write)
+
+    def _restore_page_keys(self, query: str) -> None:
+        """Keys that decide what to build come first; the full restore reports on them."""
+
+    def _watch(self, view) -> None:
+        names = list(getattr(view, "URL_PARAMS", ()))
+        if names:
+            view.param.watch(self._write, names)
+        presets = getattr(view, "presets", None)
+        if presets is not None:
+            presets.param.watch(self._write, ["preset"])
+
+    def _write(self, *_events) -> None:
+        if self.location is not None:
+            self.location.search = query_for(self.page_bindings())
+
+    @param.depends("presenter", watch=True)
+    def _present(self) -> None:
+        self.root.styles = {**self.base_styles, **(PRESENTER_STYLE if self.presenter else {})}
+
+    def __panel__(self):
+        return self.root
+
+
+class LabShell(LabPage):
+    """Navigation between the labs; each lab is built the first time it is opened."""
+
+    lab = param.Selector(default="pool", objects=list(LABS), doc="The lab on screen.")
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario, **params)
         self.nav = pn.widgets.RadioButtonGroup.from_param(
             self.param.lab,
             options={label: key for key, (label, _view) in LABS.items()},
             color="light",
-            margin=(0, 0),
+            description=None,
+            margin=(0, 6),
             label="",
         )
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
-        self.header = pn.Row(
+        header = pn.Row(
             pn.pane.HTML(
                 '<div class="lab header"><span class="brand">LLM Serving Lab</span>'
                 '<span class="tagline">run the arithmetic of serving, not just read it</span></div>',
@@ -53,39 +169,68 @@ class LabShell(pn.viewable.Viewer):
             ),
             pn.layout.HSpacer(),
             self.nav,
+            self.presenter_toggle,
+            self.copy_link,
             styles={"background": "#1f2a52", "padding": "10px 24px", "align-items": "center"},
             sizing_mode="stretch_width",
             margin=0,
         )
+        self.root.objects = [
+            header,
+            pn.Column(
+                self.notice,
+                self.main,
+                styles={"padding": "16px 24px"},
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
+        ]
 
-    def view(self, key: str):
-        """The lab ``key``, built on first use and kept for the session."""
-        if key not in self.views:
-            self.views[key] = lab_class(key)(scenario=self.scenario)
-        return self.views[key]
+    def active_view(self):
+        return self.view(self.lab)
+
+    def page_bindings(self) -> list[Binding]:
+        return [Binding("lab", self, "lab"), *super().page_bindings()]
+
+    def _restore_page_keys(self, query: str) -> None:
+        restore([Binding("lab", self, "lab")], query)
+
+    def attach(self, location) -> None:
+        super().attach(location)
+        self.param.watch(self._write, ["lab"])
 
     @param.depends("lab", watch=True)
-    def _switch(self):
+    def _switch(self) -> None:
         self.main.objects = [self.view(self.lab)]
 
-    def __panel__(self):
-        return pn.Column(
-            self.header,
-            pn.Column(
-                self.main, styles={"padding": "16px 24px"}, sizing_mode="stretch_width", margin=0
-            ),
-            sizing_mode="stretch_width",
-            margin=0,
-        )
+
+class EmbeddedLab(LabPage):
+    """One lab without the site chrome, sized for an iframe in a course page."""
+
+    def __init__(self, key: str, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario, **params)
+        self.key = key
+        self.root.objects = [self.notice, self.view(key)]
+        self.base_styles = {"padding": "12px 16px"}
+        self.root.styles = self.base_styles
+
+    def active_view(self):
+        return self.view(self.key)
+
+
+def _attach_link(page: LabPage) -> LabPage:
+    if pn.state.location is not None:
+        page.attach(pn.state.location)
+    return page
 
 
 def create_app() -> LabShell:
     """A fresh shell and Scenario for one browser session."""
     theme.extension()
-    return LabShell()
+    return _attach_link(LabShell())
 
 
-def create_embedded(key: str):
-    """One lab alone, without the header, for an iframe in a course page."""
+def create_embedded(key: str) -> EmbeddedLab:
+    """One lab alone, for an iframe in a course page."""
     theme.extension()
-    return lab_class(key)(scenario=Scenario()).__panel__().clone(styles={"padding": "12px 16px"})
+    return _attach_link(EmbeddedLab(key))

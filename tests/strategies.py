@@ -3,6 +3,7 @@
 from hypothesis import strategies as st
 
 from core import GPUS, MODELS, TIERS, WORKLOADS
+from core.challenges import CHALLENGES
 
 workloads = st.sampled_from(list(WORKLOADS))
 tiers = st.sampled_from(list(TIERS))
@@ -33,4 +34,36 @@ def scenario_knobs(draw) -> dict:
         "answer_tokens": draw(st.one_of(st.none(), answer_tokens)),
         "prefix_hit_rate": draw(hit_rates),
         "arrivals_per_min": draw(st.one_of(st.none(), arrival_rates)),
+    }
+
+
+# Practice problems: any challenge, any seed (0 is the classic version).
+challenge_keys = st.sampled_from(list(CHALLENGES))
+problem_seeds = st.integers(0, 999_999)
+
+
+# The batching engine (core/engine.py): small runs, tight enough memory to force the wall.
+engine_policies = st.sampled_from(["static", "continuous"])
+engine_layouts = st.sampled_from(["reserved", "paged"])
+engine_arrivals = st.sampled_from(["poisson", "offline"])
+engine_answers = st.sampled_from(["fixed", "exponential", "capped exponential", "uniform"])
+
+
+@st.composite
+def engine_runs(draw) -> dict:
+    """Keyword arguments for a small ``core.engine.simulate`` run, plus ``kv_room_tokens``."""
+    return {
+        "policy": draw(engine_policies),
+        "kv_layout": draw(engine_layouts),
+        "requests": draw(st.integers(1, 40)),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+        "batch_size": draw(st.integers(1, 64)),
+        "wait_cap_s": draw(st.floats(0.0, 2.0, allow_nan=False)),
+        "arrival": draw(engine_arrivals),
+        "arrival_rate_per_s": draw(st.floats(0.1, 50.0, allow_nan=False)),
+        "prompt_tokens": draw(st.integers(1, 600)),
+        "answer": draw(engine_answers),
+        "answer_mean": draw(st.integers(1, 60)),
+        "answer_cap": draw(st.integers(1, 400)),
+        "kv_room_tokens": draw(st.integers(2_000, 40_000)),
     }

@@ -1,0 +1,385 @@
+"""The practice lab: the interview arithmetic as seeded problems, checked against core."""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import panel as pn
+import param
+
+from core import Scenario
+from core.answers import examples
+from core.challenges import (
+    CHALLENGES,
+    CLASSIC_SEED,
+    SEED_BOUNDS,
+    Problem,
+    Verdict,
+    challenge_keys,
+    check_answer,
+    make_problem,
+    new_seed,
+)
+from labs import knobs as ui
+from labs.cards import Card, CardRow
+from labs.layout import PANEL_STYLE, intro, knob_column
+
+GROUP_NOTES = {
+    "walkthrough": "from the walkthrough",
+    "whiteboard": "whiteboard classic",
+}
+
+
+def challenge_options() -> dict[str, str]:
+    """Button label -> challenge key, numbered in page order."""
+    return {
+        f"{number}. {CHALLENGES[key].title}": key
+        for number, key in enumerate(challenge_keys(), start=1)
+    }
+
+
+def groups_note() -> str:
+    """Which numbered challenges close the walkthrough and which are whiteboard classics."""
+    walkthrough = len(challenge_keys("walkthrough"))
+    total = len(challenge_keys())
+    return (
+        f"1\u2013{walkthrough} close the walkthrough; {walkthrough + 1}\u2013{total} are "
+        "whiteboard classics."
+    )
+
+
+def problem_html(problem: Problem) -> str:
+    """The question, its numbers and the rule for judging answers."""
+    rows = "".join(
+        f"<tr><th scope='row'>{escape(what)}</th><td>{escape(value)}</td></tr>"
+        for what, value in problem.givens
+    )
+    note = f'<p class="small muted">{escape(problem.note)}</p>' if problem.note else ""
+    group = GROUP_NOTES[CHALLENGES[problem.challenge].group]
+    return (
+        '<div class="lab practice">'
+        f'<div class="problem-head"><h2>{escape(problem.title)}</h2>'
+        f'<span class="chip neutral" data-seed="{problem.seed}">seed {problem.seed}</span>'
+        f'<span class="small muted">{escape(group)}</span></div>'
+        f'<p class="question" data-question>{escape(problem.question)}</p>'
+        f'<table class="givens"><tbody>{rows}</tbody></table>{note}</div>'
+    )
+
+
+def rule_html(problem: Problem) -> str:
+    """How to write the answer and how it is judged."""
+    return (
+        '<div class="lab practice"><p class="small muted rule">'
+        f"Write it as {escape(examples(problem.kind, problem.unit))}. "
+        f"{escape(problem.tolerance.describe())}</p></div>"
+    )
+
+
+def verdict_html(verdict: Verdict | None, note: str = "") -> str:
+    """The verdict on the last answer, or nothing before the first one."""
+    if verdict is None:
+        return ""
+    if verdict.status == "unreadable":
+        return (
+            '<div class="lab"><div class="notice" data-verdict="unreadable">'
+            f"<b>Can't read that.</b> {escape(verdict.message)}</div></div>"
+        )
+    state = "pass" if verdict.right else "fail"
+    icon, head = ("\u2713", "Right") if verdict.right else ("\u2717", "Not yet")
+    extra = f'<div class="why">{escape(note)}</div>' if note else ""
+    return (
+        f'<div class="lab"><div class="badge {state}" data-verdict="{verdict.status}">'
+        f'<div class="head"><span class="icon">{icon}</span>{head}</div>'
+        f'<div class="why">{escape(verdict.message)}</div>{extra}</div></div>'
+    )
+
+
+def hint_html(problem: Problem) -> str:
+    """The hint for ``problem``."""
+    return (
+        '<div class="lab practice"><div class="hint" data-hint>'
+        f"<b>Hint.</b> {escape(problem.hint)}</div></div>"
+    )
+
+
+def derivation_html(problem: Problem) -> str:
+    """The derivation, one step per line, ending on core's value."""
+    steps = "".join(
+        '<li class="step">'
+        f'<div class="say">{escape(step.say)}</div>'
+        f'<div class="math">{escape(step.formula)}<br>= {escape(step.plugged)} '
+        f"= <b>{escape(step.result)}</b></div></li>"
+        for step in problem.steps
+    )
+    return (
+        '<div class="lab practice"><h3>The derivation</h3>'
+        f'<ol class="derivation steps" data-derivation>{steps}</ol>'
+        f'<p class="small muted">Answer: <b>{escape(problem.exact)}</b>, the same figure the other '
+        "labs compute for this scenario.</p></div>"
+    )
+
+
+class PracticeLab(pn.viewable.Viewer):
+    """Seeded practice problems on the arithmetic of serving, with checking, hints and scores."""
+
+    URL_PARAMS = ("challenge", "seed")  # kept in shareable links
+
+    scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario (unused).")
+    challenge = param.Selector(
+        default=challenge_keys()[0], objects=challenge_keys(), doc="The challenge on screen."
+    )
+    seed = param.Integer(
+        default=CLASSIC_SEED,
+        bounds=SEED_BOUNDS,
+        doc="The seed the problem is drawn from; 0 is the classic version with the walkthrough's "
+        "numbers. The same seed gives the same problem on every screen.",
+    )
+    first_try = param.Integer(
+        default=0, bounds=(0, None), doc="Problems answered right at the first try, no hint."
+    )
+    with_hint = param.Integer(
+        default=0, bounds=(0, None), doc="Problems answered right after a hint or a miss."
+    )
+    revealed = param.Integer(
+        default=0,
+        bounds=(0, None),
+        doc="Problems whose derivation was opened before a right answer.",
+    )
+    misses = param.Integer(default=0, bounds=(0, None), doc="Wrong answers to the current problem.")
+    hint_shown = param.Boolean(default=False, doc="Whether the current problem's hint is showing.")
+    shown = param.Boolean(default=False, doc="Whether the current problem's derivation is showing.")
+    solved = param.Boolean(
+        default=False, doc="Whether the current problem has been answered right."
+    )
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        self._rng = np.random.default_rng()  # this session's own stream of new seeds
+        super().__init__(scenario=scenario or Scenario(), **params)
+        self.problem = make_problem(self.challenge, self.seed)
+        self.verdict: Verdict | None = None
+        self.picker = pn.widgets.RadioButtonGroup.from_param(
+            self.param.challenge,
+            options=challenge_options(),
+            orientation="vertical",
+            color="primary",
+            variant="outline",
+            sizing_mode="stretch_width",
+            label="",
+        )
+        self.seed_input = pn.widgets.IntInput.from_param(
+            self.param.seed, label="Seed", start=SEED_BOUNDS[0], end=SEED_BOUNDS[1],
+            sizing_mode="stretch_width",
+        )  # fmt: skip
+        self.new_button = pn.widgets.Button(
+            label="New problem", color="primary", sizing_mode="stretch_width"
+        )
+        self.classic_button = pn.widgets.Button(
+            label="Classic numbers (seed 0)",
+            color="primary",
+            variant="outline",
+            sizing_mode="stretch_width",
+        )
+        self.answer_input = pn.widgets.TextInput(
+            label="Your answer",
+            placeholder="",
+            sizing_mode="stretch_width",
+            max_width=480,
+            margin=(4, 8, 4, 0),
+        )
+        self.check_button = pn.widgets.Button(label="Check", color="primary", width=90, align="end")
+        self.hint_button = pn.widgets.Button(
+            label="Hint", color="primary", variant="outline", width=80, align="end"
+        )
+        self.show_button = pn.widgets.Button(
+            label="Show me", color="primary", variant="outline", width=100, align="end"
+        )
+        self.new_button.on_click(lambda _event: self.new_problem())
+        self.classic_button.on_click(lambda _event: setattr(self, "seed", CLASSIC_SEED))
+        self.check_button.on_click(lambda _event: self.check())
+        self.hint_button.on_click(lambda _event: self.show_hint())
+        self.show_button.on_click(lambda _event: self.show_me())
+        self.answer_input.param.watch(lambda _event: self.check(), "enter_pressed")
+
+        self.cards = CardRow(columns=3)
+        self.problem_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 0))
+        self.rule_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 0))
+        self.verdict_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.hint_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.derivation_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
+        self.share_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.url_notice = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self._layout = self._build()
+        self._show_problem()
+        self._show_score()
+
+    # -- URL -----------------------------------------------------------------------------
+    def sync_url(self, location) -> None:
+        """Keep ``seed`` and ``challenge`` in ``location``'s query (nothing when it is None).
+
+        Only for serving this lab on its own: inside the app, the page (``labs.shell``)
+        keeps :attr:`URL_PARAMS` in the link and this is not called.
+        """
+        if location is None:
+            return
+        location.sync(self, {"seed": "seed", "challenge": "challenge"}, on_error=self._bad_link)
+
+    def _bad_link(self, values: dict) -> None:
+        """Apply what a link got right; say what it got wrong."""
+        wrong = []
+        for name, value in values.items():
+            try:
+                setattr(self, name, value)
+            except Exception:  # a hand-edited link: any value may arrive
+                wrong.append(f"{name}={value!r}")
+        if wrong:
+            self.url_notice.object = (
+                '<div class="lab"><div class="notice">The link\'s '
+                f"{escape(', '.join(wrong))} isn't valid; showing seed {self.seed} of "
+                f"“{escape(CHALLENGES[self.challenge].title)}” instead.</div></div>"
+            )
+
+    # -- actions -------------------------------------------------------------------------
+    def new_problem(self) -> None:
+        """Draw a fresh seed for the current challenge."""
+        self.seed = new_seed(self._rng)
+
+    @param.depends("challenge", "seed", watch=True)
+    def _on_problem(self) -> None:
+        self.problem = make_problem(self.challenge, self.seed)
+        self.verdict = None
+        self.param.update(misses=0, hint_shown=False, shown=False, solved=False)
+        self.answer_input.value = self.answer_input.value_input = ""
+        self.url_notice.object = ""
+        self._show_problem()
+
+    def check(self, text: str | None = None) -> Verdict:
+        """Judge ``text`` (the answer box when omitted), update the score, show the verdict."""
+        if text is None:
+            text = self.answer_input.value_input or self.answer_input.value or ""
+        verdict = check_answer(self.problem, text)
+        note = ""
+        if verdict.status == "right":
+            if self.solved:
+                note = "Already scored for this problem."
+            elif self.shown:
+                note = "Scored as revealed: the derivation was open first."
+                self.solved = True
+            elif self.misses == 0 and not self.hint_shown:
+                self.first_try += 1
+                self.solved = True
+            else:
+                self.with_hint += 1
+                self.solved = True
+        elif verdict.status == "wrong" and not self.solved:
+            self.misses += 1
+            if not self.hint_shown:
+                self.hint_shown = True
+                note = "The hint is open below."
+        self.verdict = verdict
+        with pn.io.hold():
+            self.verdict_pane.object = verdict_html(verdict, note)
+            self._show_help()
+            self._show_score()
+        return verdict
+
+    def show_hint(self) -> None:
+        """Open the current problem's hint."""
+        self.hint_shown = True
+        self._show_help()
+
+    def show_me(self) -> None:
+        """Open the derivation; before a right answer this scores the problem as revealed."""
+        if not self.shown and not self.solved:
+            self.revealed += 1
+        self.shown = True
+        with pn.io.hold():
+            self._show_help()
+            self._show_score()
+
+    # -- display -------------------------------------------------------------------------
+    def _show_problem(self) -> None:
+        problem = self.problem
+        with pn.io.hold():
+            self.problem_pane.object = problem_html(problem)
+            self.rule_pane.object = rule_html(problem)
+            self.answer_input.placeholder = (
+                f"e.g. {examples(problem.kind, problem.unit).split(';')[0]}"
+            )
+            self.verdict_pane.object = ""
+            self.share_pane.object = (
+                '<div class="lab small muted">Same seed, same problem on every screen: share '
+                f"seed <b>{self.seed}</b> of \u201c{escape(self.problem.title)}\u201d, or this "
+                "page's link.</div>"
+            )
+            self._show_help()
+            self._show_score()
+
+    def _show_help(self) -> None:
+        self.hint_pane.object = hint_html(self.problem) if self.hint_shown else ""
+        self.hint_pane.visible = self.hint_shown
+        self.derivation_pane.object = derivation_html(self.problem) if self.shown else ""
+        self.derivation_pane.visible = self.shown
+
+    def _show_score(self) -> None:
+        self.cards.update(
+            [
+                Card("right first try", str(self.first_try), "", "no hint, no miss",
+                     "better" if self.first_try else ""),
+                Card("right after a hint", str(self.with_hint), "", "after a hint or a miss"),
+                Card("revealed", str(self.revealed), "", "derivation opened before a right answer"),
+            ]
+        )  # fmt: skip
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self):
+        side = knob_column(
+            ui.heading("Challenges"),
+            pn.pane.HTML(
+                f'<div class="lab small muted">{groups_note()}</div>',
+                margin=(0, 10, 4, 10),
+                sizing_mode="stretch_width",
+            ),
+            self.picker,
+            ui.heading("The seed"),
+            self.seed_input,
+            self.new_button,
+            self.classic_button,
+            self.share_pane,
+        )
+        answer_row = pn.Row(
+            self.answer_input,
+            self.check_button,
+            self.hint_button,
+            self.show_button,
+            sizing_mode="stretch_width",
+            margin=(8, 0, 0, 0),
+        )
+        problem = pn.Column(
+            self.url_notice,
+            self.problem_pane,
+            answer_row,
+            self.rule_pane,
+            self.verdict_pane,
+            self.hint_pane,
+            self.derivation_pane,
+            styles={**PANEL_STYLE, "padding": "8px 16px 12px"},
+            sizing_mode="stretch_width",
+            margin=(8, 0, 0, 0),
+        )
+        main = pn.Column(self.cards, problem, sizing_mode="stretch_width", margin=0)
+        lede = (
+            "Problems interviewers ask about serving: cache bytes, seats, prefill time, "
+            "the single-stream ceiling, the bill. Each is drawn from a seed, so a class can work "
+            "the same numbers. Type an answer with or without a unit; it is checked against the "
+            "model the other labs run, and \u201cShow me\u201d works it through step by step."
+        )
+        return pn.Column(
+            intro("Practice the interview arithmetic", lede),
+            pn.Row(side, main, sizing_mode="stretch_width", margin=0),
+            sizing_mode="stretch_width",
+            margin=(0, 0, 24, 0),
+        )
+
+    def __panel__(self):
+        return self._layout

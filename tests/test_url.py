@@ -1,0 +1,94 @@
+"""Links: knob values are parsed by hand, clamped or ignored with a notice, and round-trip."""
+
+import param
+
+from core import Scenario
+from labs.kv import KvLab
+from labs.pool import PoolLab
+from labs.shell import lab_bindings
+from labs.url import Binding, query_for, restore
+
+
+def pool_bindings():
+    scenario = Scenario()
+    return scenario, PoolLab(scenario), lambda view: lab_bindings(view, scenario)
+
+
+def test_bad_values_are_clamped_or_ignored_with_notices():
+    """seats=-3 clamps to 1; tier=huge, prompt_tokens=abc and a 10,000-character value are ignored."""
+    scenario, view, bindings = pool_bindings()
+    long_value = "x" * 10_000
+    notices = restore(
+        bindings(view), f"?seats=-3&tier=huge&prompt_tokens=abc&model={long_value}&warp=9"
+    )
+    assert scenario.seats == 1 and scenario.tier == "small" and scenario.prompt_tokens == 1200
+    text = " | ".join(notices)
+    for word in (
+        "seats='-3'",
+        "using 1",
+        "tier='huge'",
+        "prompt_tokens='abc'",
+        "10,000-character",
+        "warp",
+    ):
+        assert word in text
+
+
+def test_values_beyond_the_widget_range_clamp_to_it():
+    """A link cannot push the pool's batch size past its slider's 256."""
+    scenario, view, bindings = pool_bindings()
+    notices = restore(bindings(view), "?seats=100000&prefix_hit_rate=7")
+    assert scenario.seats == 256 and scenario.prefix_hit_rate == 1.0
+    assert len(notices) == 2
+
+
+def test_non_finite_and_non_numeric_numbers_are_ignored():
+    """nan, inf and words never reach a knob."""
+    scenario, view, bindings = pool_bindings()
+    notices = restore(bindings(view), "?prefix_hit_rate=nan&seats=inf&prompt_tokens=1e400")
+    assert scenario.knobs() == Scenario().knobs()
+    assert len(notices) == 3
+
+
+def test_a_link_round_trips_the_state():
+    """The query written for a moved page restores the same knobs and preset in a fresh session."""
+    scenario, view, bindings = pool_bindings()
+    view.presets.load("timestamp")
+    scenario.param.update(prefix_hit_rate=0.45, seats=24)
+    query = query_for(bindings(view))
+    assert query.startswith("?preset=timestamp")
+    fresh, fresh_view, fresh_bindings = pool_bindings()
+    assert restore(fresh_bindings(fresh_view), query) == []
+    assert fresh.knobs() == scenario.knobs()
+    assert fresh_view.presets.preset == "timestamp"
+    assert fresh_view.presets.story.visible
+
+
+def test_lab_knobs_travel_in_the_link():
+    """The KV lab's sequence length and requests are link keys too."""
+    scenario = Scenario()
+    view = KvLab(scenario)
+    view.param.update(sequence_tokens=32000, requests=64)
+    fresh = KvLab(Scenario())
+    restore(lab_bindings(fresh, fresh.scenario), query_for(lab_bindings(view, scenario)))
+    assert (fresh.sequence_tokens, fresh.requests) == (32000, 64)
+
+
+def test_defaults_write_an_empty_query():
+    """A page at its defaults has a clean link."""
+    _scenario, view, bindings = pool_bindings()
+    assert query_for(bindings(view)) == ""
+
+
+def test_booleans_read_common_spellings():
+    """presenter=1, true, on all switch a boolean on; a word is refused."""
+
+    class Page(param.Parameterized):
+        presenter = param.Boolean(default=False)
+
+    page = Page()
+    for text in ("1", "true", "on"):
+        page.presenter = False
+        assert restore([Binding("presenter", page, "presenter")], f"?presenter={text}") == []
+        assert page.presenter
+    assert restore([Binding("presenter", page, "presenter")], "?presenter=maybe")
