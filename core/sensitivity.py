@@ -32,6 +32,7 @@ def knob_effects(
     defaults: Mapping[str, object],
     outputs: Sequence[str],
     floors: Mapping[str, float] | None = None,
+    verdicts: Sequence[str] = VERDICTS,
     **base,
 ) -> list[KnobEffect]:
     """For each knob in ``defaults``, how much each output changes when it alone is reset.
@@ -46,6 +47,8 @@ def knob_effects(
         Result fields to compare.
     floors : mapping, optional
         The smallest change, per output and in its own unit, that counts as mattering.
+    verdicts : sequence of str
+        The checks whose flip makes a knob matter (a lab shows only some of them).
     **base
         Overrides applied to every row (a lab's own knobs, such as its sequence length).
 
@@ -78,7 +81,7 @@ def knob_effects(
             moved |= abs(now - reset) > max(RELATIVE_NOISE * scale, floors.get(output, 0.0))
         flipped = tuple(
             verdict
-            for verdict in VERDICTS
+            for verdict in verdicts
             if bool(np.asarray(getattr(swept, verdict))[0])
             != bool(np.asarray(getattr(swept, verdict))[row])
         )

@@ -120,3 +120,12 @@ def split_unit(text: str) -> tuple[str, str]:
     """'27 ms' -> ('27', 'ms'); a word without a unit stays whole."""
     number, _, unit = text.rpartition(" ")
     return (number, unit) if number else (text, "")
+
+
+def signed_duration(seconds: float) -> str:
+    """A difference in time: +0 ms, +12 ms, -340 ms, +25.5 s, +4.2 min."""
+    value = float(seconds)
+    if abs(value) < 1:
+        return signed(value * 1000, "ms")
+    sign = "+" if value > 0 else MINUS
+    return sign + duration(abs(value))

@@ -202,6 +202,7 @@ class KvLab(pn.viewable.Viewer):
              "prompt_tokens": defaults["sequence_tokens"], "seats": defaults["requests"]},
             OUTPUTS,
             NOISE_FLOORS,
+            verdicts=("capacity_ok",),
             prompt_tokens=self.sequence_tokens,
             answer_tokens=0,
             seats=self.requests,
@@ -302,6 +303,8 @@ class KvLab(pn.viewable.Viewer):
                 if r.seats_granted >= r.seats_requested
                 else f"Only {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats run, holding "
                 f"{fmt.gigabytes(r.kv_bytes_in_use)} of cache, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
+                if r.seats_granted
+                else f"None of the {fmt.count(r.seats_requested)} requested seats runs: not one sequence of this length fits."
             ),
         ]  # fmt: skip
 

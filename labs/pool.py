@@ -176,7 +176,7 @@ class PoolLab(pn.viewable.Viewer):
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "live seats", lambda d: fmt.signed(d)),
-                Column("ttft_p95_s", "TTFT p95", lambda d: fmt.signed(d * 1000, "ms")),
+                Column("ttft_p95_s", "TTFT p95", fmt.signed_duration),
                 Column("decode_tokens_per_s", "decode rate", lambda d: fmt.signed(d, "tok/s")),
                 Column("monthly_usd", "monthly bill", fmt.signed_dollars),
             ],
@@ -252,7 +252,7 @@ class PoolLab(pn.viewable.Viewer):
 
     def _cards(self, result, base) -> list[Card]:
         seats_delta = result.seats_granted - base.seats_granted
-        ttft_delta = (result.ttft_p95_s - base.ttft_p95_s) * 1000
+        ttft_delta = result.ttft_p95_s - base.ttft_p95_s
         rate_delta = result.decode_tokens_per_s - base.decode_tokens_per_s
         bill_delta = result.monthly_usd - base.monthly_usd
         value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s, result.queue_unbounded))
@@ -260,8 +260,8 @@ class PoolLab(pn.viewable.Viewer):
         return [
             Card("live seats", fmt.count(result.seats_granted), "", f"vs defaults: {fmt.signed(seats_delta, 'seats')}",
                  tone(seats_delta, True), alarm=not result.capacity_ok),
-            Card("TTFT p95", value, unit, f"vs defaults: {fmt.signed(ttft_delta, 'ms')}",
-                 tone(ttft_delta, False, 0.5), alarm=not result.latency_ok),
+            Card("TTFT p95", value, unit, f"vs defaults: {fmt.signed_duration(ttft_delta)}",
+                 tone(ttft_delta, False, 0.0005), alarm=not result.latency_ok),
             Card("aggregate decode rate", rate_value, "tok/s", f"vs defaults: {fmt.signed(rate_delta, 'tok/s')}",
                  tone(rate_delta, True, 0.5)),
             Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", f"vs defaults: {fmt.signed_dollars(bill_delta)}",

@@ -56,10 +56,9 @@ def block_squares(
     states = np.concatenate([states, np.full(question_blocks, 4)])
     per_square = max(1, math.ceil(len(states) / MAX_SQUARES))
     squares = math.ceil(len(states) / per_square)
-    # a grouped square shows its worst state: an edit anywhere inside it colours it
-    grouped = [
-        int(states[index * per_square : (index + 1) * per_square].max()) for index in range(squares)
-    ]
+    # a grouped square shows the edit if it holds it, else its worst state
+    groups = [states[index * per_square : (index + 1) * per_square] for index in range(squares)]
+    grouped = [1 if (group == 1).any() else int(group.max()) for group in groups]
     colours = {**BLOCK_COLOURS, 4: QUESTION_COLOUR}
     names = {**BLOCK_NAMES, 4: "the question (always new)"}
     index = np.arange(squares)

@@ -44,6 +44,12 @@ def main(argv: list[str] | None = None) -> None:
         "--unused-session-lifetime", type=int, default=30_000, help="ms a closed session is kept"
     )
     parser.add_argument(
+        "--session-history",
+        type=int,
+        default=None,
+        help="serve /rest/session_info with this many past sessions (for bench/classroom.py)",
+    )
+    parser.add_argument(
         "--default-latency",
         action="store_true",
         help="keep Panel's 50 ms change debounce and Nagle's algorithm (to compare in bench/)",
@@ -62,6 +68,7 @@ def main(argv: list[str] | None = None) -> None:
         static_dirs={"assets": str(theme.ASSETS)},
         check_unused_sessions_milliseconds=args.check_unused_sessions,
         unused_session_lifetime_milliseconds=args.unused_session_lifetime,
+        session_history=args.session_history,
     )
 
 

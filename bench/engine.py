@@ -1,0 +1,102 @@
+"""Time the step-level engine: 10,000 requests per policy and layout, and the lab's UI-sized runs.
+
+Prints figures; asserts nothing (speed is measured here, never in a timed test).
+Target from the batching issue: simulating 10,000 requests takes under 1 s.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    # Run as a file, this folder would come first on sys.path and this module would
+    # shadow the `core` package it measures.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from core import Scenario
+from core.engine import draw_requests, simulate
+from core.steps import step_costs
+
+
+def timed(function, repeats: int) -> tuple[float, float, object]:
+    """Median and best seconds over ``repeats`` calls, and the last result."""
+    samples, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = function()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples), min(samples), result
+
+
+def report(title: str, scenario: Scenario, repeats: int, batch: int, **stream) -> None:
+    costs = step_costs(scenario)
+    workload = draw_requests(**stream)
+    print(title)
+    for policy in ("static", "continuous"):
+        for layout in ("reserved", "paged"):
+            median, best, r = timed(
+                lambda policy=policy, layout=layout: simulate(
+                    scenario,
+                    policy,
+                    layout,
+                    workload=workload,
+                    costs=costs,
+                    batch_size=batch,
+                ),
+                repeats,
+            )
+            print(
+                f"  {policy:>10} + {layout:<8}  median {median * 1e3:7.1f} ms   best "
+                f"{best * 1e3:7.1f} ms   {r.output_tokens_per_s:8,.0f} tok/s   "
+                f"{r.steps:9,} steps   {r.preemptions:5,} preemptions"
+            )
+
+
+def main() -> None:
+    simulate(Scenario(), requests=50)  # warm imports
+    chat = {
+        "count": 10_000,
+        "seed": 0,
+        "arrival": "poisson",
+        "rate_per_s": 10.0,
+        "prompt_tokens": 512,
+        "answer_mean": 128,
+    }
+    report(
+        "10,000 chat requests, 8B class on an H100, Poisson at 10/s, B = 32",
+        Scenario(),
+        5,
+        batch=32,
+        **chat,
+    )
+    report(
+        "10,000 requests, same stream, B = 1 (one step per token: the longest run)",
+        Scenario(),
+        3,
+        batch=1,
+        **chat,
+    )
+    published = {
+        "count": 10_000,
+        "seed": 0,
+        "arrival": "offline",
+        "prompt_tokens": 512,
+        "answer_mean": 128,
+        "answer_cap": 1536,
+    }
+    report(
+        "10,000 offline requests, Llama-2-13B on an L40S, B = 256 (the published setup)",
+        Scenario(model="Llama-2-13B", gpu="L40S"),
+        3,
+        batch=256,
+        **published,
+    )
+    ui = {**chat, "count": 200}
+    report("the lab's timeline run: 200 requests, B = 32", Scenario(), 15, batch=32, **ui)
+
+
+if __name__ == "__main__":
+    main()

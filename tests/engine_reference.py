@@ -1,0 +1,79 @@
+"""A slow, obvious engine with the same rules as core.engine, one step at a time.
+
+Used only by the tests, to check that the fast engine's event jumps change no token's time.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def reference_token_times(costs, requests, policy, layout, batch, wait_cap):
+    """Every request's token times, simulated step by step with explicit per-seat state."""
+    n = len(requests)
+    arrival = requests.arrival_s.tolist()
+    prompt = requests.prompt_tokens.tolist()
+    answer = requests.answer_tokens.tolist()
+    reserve = (requests.prompt_tokens + requests.max_answer_tokens).tolist()
+    block = costs.block_tokens
+    paged, static = layout == "paged", policy == "static"
+    capacity = costs.kv_budget_blocks if paged else costs.kv_budget_tokens
+    generated = [0] * n
+    tokens: list[list[float]] = [[] for _ in range(n)]
+    queue: list[tuple[float, int]] = []
+    upcoming, running, t, done = 0, [], 0.0, 0
+
+    def cost(request):
+        if paged:
+            return -(-(prompt[request] + generated[request] + 1) // block)
+        return reserve[request]
+
+    while done < n:
+        while upcoming < n and arrival[upcoming] <= t:
+            queue.append((arrival[upcoming], upcoming))
+            upcoming += 1
+        queue.sort()
+        while paged and running and sum(cost(r) for r in running) > capacity:
+            victim = running.pop()
+            queue.append((arrival[victim], victim))
+            queue.sort()
+        new = []
+        room = capacity - (sum(cost(r) for r in running) if running else 0)
+        if static and not running:
+            if not queue:
+                t = arrival[upcoming]
+                continue
+            blocked = False
+            for _, request in queue[:batch]:
+                if cost(request) > room:
+                    blocked = True
+                    break
+                room -= cost(request)
+                new.append(request)
+            if len(new) < batch and not blocked and t < queue[0][0] + wait_cap:
+                later = arrival[upcoming] if upcoming < n else math.inf
+                t = min(later, queue[0][0] + wait_cap)
+                continue
+        elif not static:
+            for _, request in queue:
+                if len(running) + len(new) >= batch or cost(request) > room:
+                    break
+                room -= cost(request)
+                new.append(request)
+            if not running and not new:
+                t = max(t, arrival[upcoming])
+                continue
+        for request in new:
+            queue.remove((arrival[request], request))
+        old_tokens = sum(prompt[r] + generated[r] for r in running)
+        step = float(costs.decode_s(len(running), old_tokens)) if running else 0.0
+        if new:
+            step += float(costs.prefill_s(sum(prompt[r] + generated[r] for r in new)))
+        running = running + new
+        t += step
+        for request in running:
+            generated[request] += 1
+            tokens[request].append(t)
+        done += sum(generated[r] == answer[r] for r in running)
+        running = [r for r in running if generated[r] < answer[r]]
+    return tokens

@@ -1,0 +1,140 @@
+"""The batching lab at the param level: its knobs, caches, preset and error state, no browser."""
+
+import re
+
+import numpy as np
+import pytest
+
+from core import Scenario
+from labs import batching_charts as charts
+from labs import format as fmt
+from labs.batching import PUBLISHED_GPU, PUBLISHED_LAB, PUBLISHED_MODEL, BatchingLab
+
+
+@pytest.fixture(scope="module")
+def lab():
+    return BatchingLab()
+
+
+def page_html(lab) -> str:
+    """Every HTML pane of the lab, joined."""
+    panes = [
+        lab.cards._pane,
+        lab.summary,
+        lab.sweep_text,
+        lab.waste_text,
+        lab.gap_text,
+        lab.speculative_text,
+        lab.roofline_text,
+        lab.ceiling_text,
+        lab.queue_caption,
+        *lab.captions.values(),
+    ]
+    return " ".join(str(pane.object) for pane in panes)
+
+
+def test_headline_shows_the_selected_engine(lab):
+    """The throughput card is the selected policy and layout's simulated figure."""
+    lab.param.update(policy="static", kv_layout="reserved")
+    run = lab.runs["static", "reserved"]
+    value = fmt.rate(run.output_tokens_per_s).removesuffix(" tok/s")
+    assert lab.cards.cards[0].value == value
+    assert lab.cards.cards[1].value == fmt.split_unit(fmt.duration(run.ttft_p95_s))[0]
+
+
+def test_switching_policy_reuses_the_runs_and_swaps_the_timeline(lab):
+    """A policy switch costs no simulation: same runs, the top timeline now shows the other one."""
+    lab.param.update(policy="static")
+    runs = lab.runs
+    assert 'data-timeline-top="static"' in lab.captions["top"].object
+    lab.policy = "continuous"
+    assert lab.runs is runs
+    assert 'data-timeline-top="continuous"' in lab.captions["top"].object
+    assert 'data-timeline-bottom="static"' in lab.captions["bottom"].object
+    top = lab.timelines["top"]["writing"].data
+    assert len(top["left"]) == len(runs["continuous", lab.kv_layout].segments["request"])
+    lab.policy = "static"
+
+
+def test_batch_size_reruns_the_engines_but_not_the_sweep(lab):
+    """Moving B reruns the four engines at the new B and keeps the cached sweep."""
+    sweep = lab.sweep
+    lab.batch_size = 8
+    assert lab.sweep is sweep
+    assert all(run.batch_size == 8 for run in lab.runs.values())
+    assert all(run.peak_seats <= 8 for run in lab.runs.values())
+    lab.batch_size = BatchingLab.param.batch_size.default
+
+
+def test_stragglers_are_the_last_of_each_static_wave(lab):
+    """Each highlighted straggler finishes last in its static wave."""
+    run = lab.runs["static", lab.kv_layout]
+    stays = run.segments
+    for request in charts.stragglers(run):
+        wave = stays["wave"][stays["request"] == request][0]
+        members = stays["wave"] == wave
+        own = stays["end_s"][stays["request"] == request][0]
+        assert own == stays["end_s"][members].max()
+
+
+def test_every_number_on_the_page_is_finite(lab):
+    """No NaN or infinity reaches the page, whatever the policy and layout."""
+    for policy in ("static", "continuous"):
+        for layout in ("reserved", "paged"):
+            lab.param.update(policy=policy, kv_layout=layout)
+            text = page_html(lab)
+            assert not re.search(r"\b(nan|inf)\b", text, flags=re.IGNORECASE)
+    lab.param.update(policy="static", kv_layout="reserved")
+
+
+def test_knobs_refuse_values_outside_their_range(lab):
+    """A knob set outside its bounds raises a ValueError naming it and the allowed range."""
+    with pytest.raises(ValueError, match=r"batch_size=0 is not allowed: batch_size must be"):
+        lab.batch_size = 0
+    with pytest.raises(ValueError, match=r"acceptance=1.5 is not allowed"):
+        lab.acceptance = 1.5
+
+
+def test_published_preset_loads_node_and_knobs():
+    """The preset puts the 13B model on its card and reproduces a several-fold gap."""
+    lab = BatchingLab()
+    lab.load_published()
+    assert (lab.scenario.model, lab.scenario.gpu) == (PUBLISHED_MODEL, PUBLISHED_GPU)
+    assert {name: getattr(lab, name) for name in PUBLISHED_LAB} == PUBLISHED_LAB
+    row = next(row for row in lab._gap_rows if row["gpu"] == PUBLISHED_GPU)
+    static = lab.runs["static", "reserved"].output_tokens_per_s
+    continuous = lab.runs["continuous", "paged"].output_tokens_per_s
+    assert row["ratio"] == pytest.approx(continuous / static)
+    assert row["ratio"] > 3.5
+    assert charts.ratio(row["ratio"]) in lab.gap_story.object
+    lab.restore_defaults()
+    assert lab.scenario.model is None and lab.gap_story.object == ""
+    assert lab.batch_size == BatchingLab.param.batch_size.default
+
+
+def test_a_node_without_kv_room_shows_why_and_recovers():
+    """Weights that fill the node hide the engine and say why; a fitting node brings it back."""
+    lab = BatchingLab(scenario=Scenario(tier="large", cards=1))
+    assert lab.notice.visible and "cannot run" in lab.notice.object
+    assert not any(panel.visible for panel in lab.engine_sections)
+    lab.scenario.cards = 2
+    assert not lab.notice.visible and lab.error == ""
+    assert all(panel.visible for panel in lab.engine_sections)
+
+
+def test_sessions_do_not_share_state():
+    """Two labs own separate scenarios, caches and knobs."""
+    first, second = BatchingLab(), BatchingLab()
+    first.batch_size = 4
+    assert second.batch_size == BatchingLab.param.batch_size.default
+    assert first._runs_cache is not second._runs_cache
+    assert first.scenario is not second.scenario
+
+
+def test_speculative_panel_follows_its_knobs(lab):
+    """The speculative curve starts at the lone-request speed-up the text quotes."""
+    lab.param.update(draft_tokens=6, acceptance=0.8)
+    curve = np.asarray(lab.speculative_source.data["cache"])
+    assert curve[0] == pytest.approx(max(curve))
+    assert charts.ratio(curve[0]) in lab.speculative_text.object
+    lab.param.update(draft_tokens=4, acceptance=0.7)
