@@ -1,13 +1,15 @@
 """Shared pieces of the browser benchmarks: a lab server to measure, and the in-page probe.
 
-The probe times, inside the page with ``performance.now()``, the interval from a keyboard
-step on a slider handle to the moment the lab's headline cards change in the DOM: the whole
-round trip through the websocket, the server's recomputation and the browser's render.
+The probe times, inside the page with ``performance.now()``, the interval from a change of
+a slider's value in the browser (what a drag does) to the moment the lab's headline cards
+change in the DOM: the whole round trip through the websocket, the server's recomputation
+and the browser's update.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import sys
 import time
@@ -19,13 +21,39 @@ if str(ROOT) not in sys.path:
 
 from tests.ui.conftest import CHROMIUM, CHROMIUM_FLAGS, free_port, wait_for_port  # noqa: E402
 
-__all__ = ["CHROMIUM", "CHROMIUM_FLAGS", "PROBE_JS", "lab_server", "percentile", "rss_mb"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_FLAGS",
+    "PROBED_SLIDER",
+    "PROBE_JS",
+    "cpu_seconds",
+    "lab_server",
+    "percentile",
+    "probe_args",
+    "processes_named",
+    "rss_mb",
+]
 
-# Steps the first slider of the page `count` times (right then left, so the value stays in
-# range), waiting `pause_ms` between steps; returns the latency of each step in ms, or null
-# for a step whose change never showed within `timeout_ms`.
+# The slider each route's probe moves: its title and one step of its value.
+PROBED_SLIDER = {
+    "/": ("Batch size (seats)", 1),
+    "/pool": ("Batch size (seats)", 1),
+    "/kv": ("Sequence length (tokens)", 0.02),
+}
+
+
+def probe_args(path: str, count: int, pause_ms: int, timeout_ms: int) -> list:
+    """Arguments of PROBE_JS for the lab at ``path``."""
+    title, step = PROBED_SLIDER[path]
+    return [title, step, count, pause_ms, timeout_ms]
+
+
+# Moves the Bokeh model of the slider titled `title` by `step` (up ten times, then down ten
+# times, so it stays in range) `count` times, waiting `pause_ms` between changes, the way a
+# drag does; returns each change's latency in ms, or null for one never shown within
+# `timeout_ms`.
 PROBE_JS = r"""
-async ([count, pause_ms, timeout_ms]) => {
+async ([title, step, count, pause_ms, timeout_ms]) => {
   const deep = (root, selector) => {
     const hit = root.querySelector(selector);
     if (hit) return hit;
@@ -37,13 +65,15 @@ async ([count, pause_ms, timeout_ms]) => {
     }
     return null;
   };
+  const models = [...Bokeh.documents[0].all_models];
+  const slider = models.find((model) => 'value' in model && 'start' in model && model.title === title);
+  if (!slider) throw new Error(`no slider titled ${title}`);
   const samples = [];
-  for (let step = 0; step < count; step++) {
-    const handle = deep(document, '.noUi-handle');
+  for (let change = 0; change < count; change++) {
     const cards = deep(document, '.cards');
     const root = cards.getRootNode();
     const before = cards.innerHTML;
-    const changed = new Promise((resolve) => {
+    const shown = new Promise((resolve) => {
       const observer = new MutationObserver(() => {
         const now = deep(root, '.cards');
         if (now && now.innerHTML !== before) { observer.disconnect(); resolve(performance.now()); }
@@ -51,10 +81,10 @@ async ([count, pause_ms, timeout_ms]) => {
       observer.observe(root, {subtree: true, childList: true, characterData: true});
       setTimeout(() => { observer.disconnect(); resolve(null); }, timeout_ms);
     });
-    const key = (step % 20) < 10 ? 'ArrowRight' : 'ArrowLeft';
+    const direction = (change % 20) < 10 ? 1 : -1;
     const start = performance.now();
-    handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
-    const end = await changed;
+    slider.value = slider.value + direction * step;
+    const end = await shown;
     samples.push(end === null ? null : end - start);
     await new Promise((resolve) => setTimeout(resolve, pause_ms));
   }
@@ -68,6 +98,32 @@ def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     rank = max(1, round(fraction * len(ordered) + 0.5 - 1e-9))
     return ordered[min(rank, len(ordered)) - 1]
+
+
+def cpu_seconds(pids) -> float:
+    """User plus system CPU seconds consumed so far by the processes ``pids``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def processes_named(name: str) -> list[int]:
+    """Process ids whose command name starts with ``name`` (e.g. the browser's renderers)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip().startswith(name):
+                    pids.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return pids
 
 
 def rss_mb(pid: int) -> float:

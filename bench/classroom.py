@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import time
@@ -25,7 +26,17 @@ if __package__ in (None, ""):
 
 from playwright.async_api import async_playwright
 
-from bench.browser import CHROMIUM, CHROMIUM_FLAGS, PROBE_JS, lab_server, percentile, rss_mb
+from bench.browser import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    PROBE_JS,
+    cpu_seconds,
+    lab_server,
+    percentile,
+    probe_args,
+    processes_named,
+    rss_mb,
+)
 
 
 def live_sessions(base: str) -> int:
@@ -82,9 +93,18 @@ async def run(args) -> None:
             )
 
             changes = args.seconds  # one change a second
+            browsers = processes_named("chrom")
+            server_cpu, browser_cpu = cpu_seconds([server.pid]), cpu_seconds(browsers)
+            started = time.monotonic()
             results = await asyncio.gather(
-                *(page.evaluate(PROBE_JS, [changes, 1000, 5000]) for page in pages)
+                *(
+                    page.evaluate(PROBE_JS, probe_args(args.path, changes, 1000, 5000))
+                    for page in pages
+                )
             )
+            elapsed = time.monotonic() - started
+            server_share = (cpu_seconds([server.pid]) - server_cpu) / elapsed
+            browser_share = (cpu_seconds(browsers) - browser_cpu) / elapsed
             samples = [sample for per_page in results for sample in per_page]
             done = [sample for sample in samples if sample is not None]
             lost = len(samples) - len(done)
@@ -92,6 +112,10 @@ async def run(args) -> None:
                 f"{len(samples)} knob changes from {args.students} sessions over ~{args.seconds} s: "
                 f"median {statistics.median(done):.1f} ms, p95 {percentile(done, 0.95):.1f} ms, "
                 f"p99 {percentile(done, 0.99):.1f} ms, max {max(done):.1f} ms"
+            )
+            print(
+                f"CPU while the class worked: server {server_share:.0%} of a core, the "
+                f"{args.students} browser tabs {browser_share:.0%} ({os.cpu_count()} cores in all)"
             )
             print(
                 f"errors: {lost} changes never shown, {len(errors)} console errors",

@@ -17,16 +17,16 @@ if __package__ in (None, ""):
 
 from playwright.sync_api import sync_playwright
 
-from bench.browser import CHROMIUM, CHROMIUM_FLAGS, PROBE_JS, lab_server, percentile
+from bench.browser import CHROMIUM, CHROMIUM_FLAGS, PROBE_JS, lab_server, percentile, probe_args
 
 
-def measure(base: str, path: str, changes: int, browser) -> list[float]:
+def measure(base: str, path: str, changes: int, pause_ms: int, browser) -> list[float]:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(base + path)
     page.locator(".cards").first.wait_for(timeout=30_000)
     page.wait_for_timeout(1500)
-    page.evaluate(PROBE_JS, [10, 60, 2000])  # warm-up
-    samples = page.evaluate(PROBE_JS, [changes, 60, 2000])
+    page.evaluate(PROBE_JS, probe_args(path, 10, pause_ms, 2000))  # warm-up
+    samples = page.evaluate(PROBE_JS, probe_args(path, changes, pause_ms, 2000))
     page.close()
     return samples
 
@@ -49,6 +49,12 @@ def main() -> None:
     parser.add_argument(
         "--compare", action="store_true", help="also measure Panel's default settings"
     )
+    parser.add_argument(
+        "--pause",
+        type=int,
+        default=300,
+        help="ms between changes (300: each starts from an idle page)",
+    )
     args = parser.parse_args()
     paths = args.path or ["/pool", "/kv"]
     setups = [("lab settings", ())]
@@ -59,7 +65,9 @@ def main() -> None:
         for label, extra in setups:
             with lab_server(*extra) as (base, _process):
                 for path in paths:
-                    report(f"{label}, {path}", measure(base, path, args.changes, browser))
+                    report(
+                        f"{label}, {path}", measure(base, path, args.changes, args.pause, browser)
+                    )
         browser.close()
 
 

@@ -9,6 +9,7 @@ import panel as pn
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S
 from labs import format as fmt
+from labs.text import LiveHTML
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class BadgeRow(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self._pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.items: list[Verdict] = []
 
     def update(self, items: list[Verdict]) -> None:

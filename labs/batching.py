@@ -50,6 +50,7 @@ from labs import format as fmt
 from labs import knobs as ui
 from labs.cards import Card, CardRow
 from labs.layout import intro, knob_column, note, section
+from labs.text import LiveHTML
 
 NODE_KNOBS = ("tier", "model", "gpu", "cards", "weight_dtype", "kv_dtype")
 WORKLOAD_KNOBS = (
@@ -298,7 +299,7 @@ class BatchingLab(pn.viewable.Viewer):
 
     def _panes(self) -> None:
         def html(margin=(4, 0)):
-            return pn.pane.HTML("", sizing_mode="stretch_width", margin=margin)
+            return LiveHTML("", sizing_mode="stretch_width", margin=margin)
 
         self.cards = CardRow(columns=5)
         self.notice = html()
@@ -1041,9 +1042,9 @@ class BatchingLab(pn.viewable.Viewer):
             self.load_preset,
             self.reset,
             ui.heading("Engine"),
-            pn.pane.HTML('<div class="lab small muted">Scheduler</div>', margin=(0, 10)),
+            LiveHTML('<div class="lab small muted">Scheduler</div>', margin=(0, 10)),
             w["policy"],
-            pn.pane.HTML('<div class="lab small muted">KV layout</div>', margin=(4, 10, 0, 10)),
+            LiveHTML('<div class="lab small muted">KV layout</div>', margin=(4, 10, 0, 10)),
             w["kv_layout"],
             w["batch_size"],
             w["wait_cap_s"],

@@ -7,6 +7,8 @@ from html import escape
 
 import panel as pn
 
+from labs.text import LiveHTML
+
 
 @dataclass(frozen=True)
 class Card:
@@ -48,7 +50,7 @@ class CardRow(pn.viewable.Viewer):
     def __init__(self, columns: int | None = None, **params):
         super().__init__(**params)
         self._columns = columns
-        self._pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.cards: list[Card] = []
 
     def update(self, cards: list[Card]) -> None:

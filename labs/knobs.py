@@ -6,6 +6,7 @@ import panel as pn
 
 from core import MODELS, TIERS
 from labs import format as fmt
+from labs.text import LiveHTML
 
 TIER_LABELS = {f"{key} \u00b7 {shape.name}": key for key, shape in TIERS.items()}
 DTYPE_LABELS = {"bf16 \u00b7 2 bytes": "bf16", "fp8 \u00b7 1 byte": "fp8"}
@@ -27,7 +28,7 @@ KNOB_LABELS = {
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
-UI_RANGES = {"seats": (1, 256), "prompt_tokens": (1, 64_000)}
+UI_RANGES = {"seats": (1, 256), "prompt_tokens": (100, 64_000)}
 
 
 def knob_label(knob: str) -> str:
@@ -51,27 +52,21 @@ def knob_value(knob: str, value) -> str:
 
 
 def seats_slider(scenario, label: str = "Batch size (seats)"):
+    # A plain slider: the editable variant adds a linked text box whose echo costs more
+    # server time per change than the whole capacity model.
     low, high = UI_RANGES["seats"]
-    return pn.widgets.EditableIntSlider.from_param(
-        scenario.param.seats,
-        start=low,
-        end=high,
-        fixed_start=low,
-        fixed_end=high,
-        label=label,
-        sizing_mode="stretch_width",
+    return pn.widgets.IntSlider.from_param(
+        scenario.param.seats, start=low, end=high, label=label, sizing_mode="stretch_width"
     )
 
 
 def prompt_slider(scenario):
     low, high = UI_RANGES["prompt_tokens"]
-    return pn.widgets.EditableIntSlider.from_param(
+    return pn.widgets.IntSlider.from_param(
         scenario.param.prompt_tokens,
-        start=100,
+        start=low,
         end=high,
         step=100,
-        fixed_start=low,
-        fixed_end=high,
         label="Prompt length (tokens)",
         sizing_mode="stretch_width",
     )
@@ -148,6 +143,6 @@ def model_select(scenario):
 
 def heading(text: str) -> pn.pane.HTML:
     """A small section heading inside a knob column."""
-    return pn.pane.HTML(
+    return LiveHTML(
         f'<div class="lab"><h3>{text}</h3></div>', margin=(8, 0, 0, 0), sizing_mode="stretch_width"
     )

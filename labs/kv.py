@@ -21,6 +21,8 @@ from labs.layout import intro, knob_column, note, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
 from labs.presets import PresetPicker
+from labs.text import LiveHTML
+from labs.updates import DETAILS_DELAY_MS, Later
 
 SHARED_KNOBS = ("tier", "model", "kv_dtype")
 LOCAL_KNOBS = ("sequence_tokens", "requests")
@@ -137,9 +139,9 @@ class KvLab(pn.viewable.Viewer):
         self.length_slider.param.watch(self._slid, "value")
         self.cards = CardRow(columns=3)
         self.ledger = MemoryLedger()
-        self.binding = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.derivation = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.facts = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "seats granted", lambda d: fmt.signed(d)),
@@ -157,6 +159,7 @@ class KvLab(pn.viewable.Viewer):
             figures=story_figures,
         )  # fmt: skip
         self.result = None
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
         s.param.watch(self._refresh, list(Scenario.param)[1:])
         self.param.watch(self._refresh, list(LOCAL_KNOBS))
         self.param.watch(self._follow_length, "sequence_tokens")
@@ -191,9 +194,15 @@ class KvLab(pn.viewable.Viewer):
 
     # -- computation ---------------------------------------------------------------------
     def _refresh(self, *_events) -> None:
-        s = self.scenario
-        result = evaluate_kv(s, self.sequence_tokens, self.requests)
+        result = evaluate_kv(self.scenario, self.sequence_tokens, self.requests)
         self.result = result
+        with pn.io.hold():
+            self.cards.update(self._cards(result))
+        self._details.request()
+
+    def _refresh_details(self) -> None:
+        """Everything below the cards: ledger, derivation, prose, table, story."""
+        s, result = self.scenario, self.result
         shape_knob = "model" if s.model else "tier"
         defaults = kv_defaults()
         effects = knob_effects(
@@ -208,26 +217,19 @@ class KvLab(pn.viewable.Viewer):
             seats=self.requests,
         )  # fmt: skip
         effects = [_rename(effect) for effect in effects]
-        with pn.io.hold():
-            self.cards.update(self._cards(result))
-            self.ledger.update(result)
-            self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
-            self.derivation.object = self._derivation(result)
-            self.facts.object = (
-                '<div class="lab"><ul class="facts">'
-                + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
-                + "</ul></div>"
-            )
-            self.mattered.update(effects)
-            self.presets.update(
-                bool(result.capacity_ok),
-                []
-                if result.capacity_ok
-                else [
-                    f"capacity ({fmt.count(result.seats_granted)} of {fmt.count(result.seats_requested)} seats)"
-                ],
-                self.knob_values(),
-            )
+        self.ledger.update(result)
+        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
+        self.derivation.object = self._derivation(result)
+        self.facts.object = (
+            '<div class="lab"><ul class="facts">'
+            + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
+            + "</ul></div>"
+        )
+        self.mattered.update(effects)
+        failing = [] if result.capacity_ok else [
+            f"capacity ({fmt.count(result.seats_granted)} of {fmt.count(result.seats_requested)} seats)"
+        ]  # fmt: skip
+        self.presets.update(bool(result.capacity_ok), failing, self.knob_values())
 
     def _cards(self, r) -> list[Card]:
         granted_all = r.seats_granted >= r.seats_requested

@@ -6,6 +6,8 @@ from html import escape
 
 import panel as pn
 
+from labs.text import LiveHTML
+
 PANEL_STYLE = {
     "background": "#ffffff",
     "border": "1px solid #dfe3ea",
@@ -17,7 +19,7 @@ KNOB_COLUMN_WIDTH = 330
 
 def intro(title: str, lede: str) -> pn.pane.HTML:
     """The lab's heading and one paragraph saying what it is for."""
-    return pn.pane.HTML(
+    return LiveHTML(
         f'<div class="lab"><h1>{escape(title)}</h1><p class="lede">{escape(lede)}</p></div>',
         sizing_mode="stretch_width",
         margin=(0, 0, 8, 0),
@@ -27,9 +29,7 @@ def intro(title: str, lede: str) -> pn.pane.HTML:
 def section(title: str, *objects, note: str = "", margin=(16, 0, 0, 0), **kwargs) -> pn.Column:
     """A white panel with a heading (and an optional muted note) above ``objects``."""
     note_html = f'<p class="small muted">{escape(note)}</p>' if note else ""
-    heading = pn.pane.HTML(
-        f'<div class="lab"><h2>{escape(title)}</h2>{note_html}</div>', margin=(0, 0)
-    )
+    heading = LiveHTML(f'<div class="lab"><h2>{escape(title)}</h2>{note_html}</div>', margin=(0, 0))
     kwargs.setdefault("sizing_mode", "stretch_width")
     return pn.Column(heading, *objects, styles=PANEL_STYLE, margin=margin, **kwargs)
 
@@ -46,7 +46,7 @@ def knob_column(*objects) -> pn.Column:
 
 def note(text: str) -> pn.pane.HTML:
     """A muted explanatory line under a knob."""
-    return pn.pane.HTML(
+    return LiveHTML(
         f'<div class="lab small muted">{escape(text)}</div>',
         sizing_mode="stretch_width",
         margin=(0, 10),

@@ -13,6 +13,7 @@ from bokeh.plotting import figure
 
 from labs import format as fmt
 from labs import theme
+from labs.text import LiveHTML
 
 SEGMENTS = ("weights", "kv_in_use", "free_kv", "margin")
 SEGMENT_NAMES = {
@@ -75,8 +76,8 @@ class MemoryLedger(pn.viewable.Viewer):
         self.seats = ColumnDataSource(data={"x": [], "y": [], "fill": [], "line": [], "state": []})
         self.memory_figure = self._memory_figure()
         self.seat_figure = self._seat_figure()
-        self.legend = pn.pane.HTML(_legend_html(), margin=(0, 0, 0, 4), sizing_mode="stretch_width")
-        self.seat_caption = pn.pane.HTML("", margin=(0, 0, 0, 4), sizing_mode="stretch_width")
+        self.legend = LiveHTML(_legend_html(), margin=(0, 0, 0, 4), sizing_mode="stretch_width")
+        self.seat_caption = LiveHTML("", margin=(0, 0, 0, 4), sizing_mode="stretch_width")
         self._layout = pn.Column(
             self.legend,
             pn.pane.Bokeh(self.memory_figure, sizing_mode="stretch_width"),

@@ -9,6 +9,7 @@ from html import escape
 import panel as pn
 
 from core.sensitivity import KnobEffect
+from labs.text import LiveHTML
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class MatteredTable(pn.viewable.Viewer):
     def __init__(self, columns, knob_label, value_text, **params):
         super().__init__(**params)
         self._columns, self._knob_label, self._value_text = columns, knob_label, value_text
-        self._pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.effects: list[KnobEffect] = []
 
     def update(self, effects: Sequence[KnobEffect]) -> None:

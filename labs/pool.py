@@ -19,6 +19,8 @@ from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
 from labs.pool_presets import POOL_PRESETS
 from labs.presets import PresetPicker
+from labs.text import LiveHTML
+from labs.updates import DETAILS_DELAY_MS, Later
 
 POOL_KNOBS = ("workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
@@ -159,20 +161,18 @@ class PoolLab(pn.viewable.Viewer):
             "prefix_hit_rate": ui.hit_rate_slider(s),
             "kv_dtype": ui.dtype_buttons(s),
         }
-        self.workload_facts = pn.pane.HTML("", sizing_mode="stretch_width", margin=(2, 0))
-        self.model_note = pn.pane.HTML(
-            "", sizing_mode="stretch_width", margin=(0, 0), visible=False
-        )
+        self.workload_facts = LiveHTML("", sizing_mode="stretch_width", margin=(2, 0))
+        self.model_note = LiveHTML("", sizing_mode="stretch_width", margin=(0, 0), visible=False)
         self.use_tier = pn.widgets.Button(
             label="Use the tier instead", color="light", visible=False, margin=(0, 0)
         )
         self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
         self.cards = CardRow(columns=4)
         self.badges = BadgeRow()
-        self.binding = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
-        self.other = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.facts = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "live seats", lambda d: fmt.signed(d)),
@@ -193,6 +193,8 @@ class PoolLab(pn.viewable.Viewer):
         )
         self._defaults_cache: dict[str, object] = {}
         self.result = None
+        self.items = []
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
         self.scenario.param.watch(self._refresh, list(Scenario.param)[1:])
         self._layout = self._build()
         self._refresh()
@@ -218,37 +220,41 @@ class PoolLab(pn.viewable.Viewer):
         s = self.scenario
         result = evaluate(s)
         self.result = result
-        base = self._defaults_for(s.workload)
+        self.items = verdicts(result)
+        with pn.io.hold():
+            self.cards.update(self._cards(result, self._defaults_for(s.workload)))
+            self.badges.update(self.items)
+        self._details.request()
+
+    def _refresh_details(self) -> None:
+        """Everything below the headline: ledger, prose, other workload, table, story."""
+        s, result, items = self.scenario, self.result, self.items
         other_name = other_workload(s.workload)
         other = evaluate(s, workload=other_name)
         defaults = pool_defaults()
         effects = knob_effects(s, {k: defaults[k] for k in SWEPT_KNOBS}, HEADLINES, NOISE_FLOORS)
-        items = verdicts(result)
-        with pn.io.hold():
-            self.cards.update(self._cards(result, base))
-            self.badges.update(items)
-            self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
-            self.ledger.update(result)
-            self.other.object = self._other_html(other_name, other)
-            self.facts.object = (
-                '<div class="lab"><ul class="facts">'
-                + "".join(f"<li>{escape(line)}</li>" for line in explanations(s, result))
-                + "</ul></div>"
-            )
-            self.workload_facts.object = self._workload_html(s)
-            self.model_note.object = (
-                f'<div class="lab"><div class="notice">Exact model <b>{escape(s.model)}</b> (chosen in the KV cache lab) '
-                "replaces the tier.</div></div>"
-                if s.model
-                else ""
-            )
-            self.model_note.visible = self.use_tier.visible = bool(s.model)
-            self.mattered.update(effects)
-            self.presets.update(
-                bool(result.passes),
-                [item.name for item in items if not item.ok],
-                {name: getattr(s, name) for name in POOL_KNOBS},
-            )
+        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
+        self.ledger.update(result)
+        self.other.object = self._other_html(other_name, other)
+        self.facts.object = (
+            '<div class="lab"><ul class="facts">'
+            + "".join(f"<li>{escape(line)}</li>" for line in explanations(s, result))
+            + "</ul></div>"
+        )
+        self.workload_facts.object = self._workload_html(s)
+        self.model_note.object = (
+            f'<div class="lab"><div class="notice">Exact model <b>{escape(s.model)}</b> (chosen in the KV cache lab) '
+            "replaces the tier.</div></div>"
+            if s.model
+            else ""
+        )
+        self.model_note.visible = self.use_tier.visible = bool(s.model)
+        self.mattered.update(effects)
+        self.presets.update(
+            bool(result.passes),
+            [item.name for item in items if not item.ok],
+            {name: getattr(s, name) for name in POOL_KNOBS},
+        )
 
     def _cards(self, result, base) -> list[Card]:
         seats_delta = result.seats_granted - base.seats_granted

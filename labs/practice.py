@@ -24,6 +24,7 @@ from core.challenges import (
 from labs import knobs as ui
 from labs.cards import Card, CardRow
 from labs.layout import PANEL_STYLE, intro, knob_column
+from labs.text import LiveHTML
 
 GROUP_NOTES = {
     "walkthrough": "from the walkthrough",
@@ -202,13 +203,13 @@ class PracticeLab(pn.viewable.Viewer):
         self.answer_input.param.watch(lambda _event: self.check(), "enter_pressed")
 
         self.cards = CardRow(columns=3)
-        self.problem_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 0))
-        self.rule_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 0))
-        self.verdict_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.hint_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.derivation_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
-        self.share_pane = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.url_notice = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.problem_pane = LiveHTML("", sizing_mode="stretch_width", margin=(0, 0))
+        self.rule_pane = LiveHTML("", sizing_mode="stretch_width", margin=(0, 0))
+        self.verdict_pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.hint_pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.derivation_pane = LiveHTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
+        self.share_pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.url_notice = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self._layout = self._build()
         self._show_problem()
         self._show_score()
@@ -335,7 +336,7 @@ class PracticeLab(pn.viewable.Viewer):
     def _build(self):
         side = knob_column(
             ui.heading("Challenges"),
-            pn.pane.HTML(
+            LiveHTML(
                 f'<div class="lab small muted">{groups_note()}</div>',
                 margin=(0, 10, 4, 10),
                 sizing_mode="stretch_width",

@@ -19,6 +19,8 @@ from labs import knobs as ui
 from labs import theme
 from labs.cards import Card, CardRow
 from labs.layout import intro, knob_column, note, section
+from labs.text import LiveHTML
+from labs.updates import DETAILS_DELAY_MS, Later
 
 STATES = ("cached", "edited")
 BLOCK_COLOURS = {0: theme.GRANTED, 1: theme.WAITING, 2: theme.KV_IN_USE, 3: "#c9ced8"}
@@ -129,15 +131,17 @@ class PrefixLab(pn.viewable.Viewer):
             "kv_dtype": ui.dtype_buttons(s),
         }
         self.cards = CardRow(columns=3)
-        self.compare = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.caption = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.context = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.compare = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.context = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.blocks = ColumnDataSource(
             data={"x": [], "y": [], "colour": [], "state": [], "tokens": [], "first_token": []}
         )
         self.block_figure = self._block_figure()
         self.blocks.selected.on_change("indices", self._tapped)
         self.results = None
+        self.hits = None
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
         s.param.watch(self._refresh, list(Scenario.param)[1:])
         self.param.watch(
             self._refresh, ["preamble_tokens", "question_tokens", "edit_position", "state"]
@@ -174,23 +178,29 @@ class PrefixLab(pn.viewable.Viewer):
 
     # -- computation ---------------------------------------------------------------------
     def _refresh(self, *_events) -> None:
-        s = self.scenario
         edit = min(self.edit_position, self.preamble_tokens)
-        result, hits = prefix_results(s, self.preamble_tokens, self.question_tokens, edit)
-        self.results = result
-        active = STATES.index(self.state)
+        result, hits = prefix_results(
+            self.scenario, self.preamble_tokens, self.question_tokens, edit
+        )
+        self.results, self.hits = result, hits
+        with pn.io.hold():
+            self.cards.update(self._cards(result, hits, STATES.index(self.state)))
+        self._details.request()
+
+    def _refresh_details(self) -> None:
+        """The block picture, the side-by-side table and the captions."""
+        result, hits = self.results, self.hits
+        edit = min(self.edit_position, self.preamble_tokens)
         squares, per_square = block_squares(
             self.preamble_tokens, self.question_tokens, edit if self.state == "edited" else None
         )
         rows = max(1, -min(squares["y"]) + 1)
-        with pn.io.hold():
-            self.cards.update(self._cards(result, hits, active))
-            self.compare.object = self._compare_html(result, hits)
-            self.block_figure.y_range.start = -rows + 0.4
-            self.block_figure.height = 24 + 24 * rows
-            self.blocks.data = squares
-            self.caption.object = self._caption_html(hits, active, per_square)
-            self.context.object = self._context_html()
+        self.compare.object = self._compare_html(result, hits)
+        self.block_figure.y_range.start = -rows + 0.4
+        self.block_figure.height = 24 + 24 * rows
+        self.blocks.data = squares
+        self.caption.object = self._caption_html(hits, STATES.index(self.state), per_square)
+        self.context.object = self._context_html()
 
     def _spend(self, result, index: int) -> tuple[float, float]:
         s = self.scenario

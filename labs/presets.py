@@ -9,6 +9,8 @@ from html import escape
 import panel as pn
 import param
 
+from labs.text import LiveHTML
+
 NO_PRESET = ""
 
 
@@ -77,7 +79,7 @@ class PresetPicker(pn.viewable.Viewer):
             label="Reset to defaults", sizing_mode="stretch_width", margin=(4, 0)
         )
         self.reset_button.on_click(self._reset_clicked)
-        self.story = pn.pane.HTML("", sizing_mode="stretch_width", margin=(4, 0), visible=False)
+        self.story = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0), visible=False)
 
     @param.depends("preset", watch=True)
     def _preset_changed(self) -> None:

@@ -10,6 +10,8 @@ import param
 from core import KNOBS, Scenario
 from labs import theme
 from labs.knobs import UI_RANGES
+from labs.text import LiveHTML
+from labs.updates import Later
 from labs.url import Binding, notice_html, query_for, restore
 
 # Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
@@ -23,6 +25,10 @@ LABS = {
     "sources": ("Sources", "labs.sources:SourcesPage"),
 }
 
+# The address bar follows the knobs once they have rested this long: rewriting the URL
+# costs the browser about as much as redrawing the lab, so a drag must not do it per step.
+LINK_DELAY_MS = 1500
+
 PRESENTER_STYLE = {
     "--presenter-scale": "1.3",
     "--presenter-ink": "#000000",
@@ -30,16 +36,24 @@ PRESENTER_STYLE = {
     "--presenter-line": "#7d869a",
 }
 
+# The server writes the current state into the address bar on the same click; the copy
+# waits for it, well inside the browser's few-second allowance for clipboard writes.
 COPY_LINK_JS = """
-const url = window.location.href;
-const done = () => { const label = button.label; button.label = 'Link copied'; setTimeout(() => { button.label = label; }, 1500); };
-if (navigator.clipboard && window.isSecureContext) {
-  navigator.clipboard.writeText(url).then(done);
-} else {
-  const area = document.createElement('textarea');
-  area.value = url; document.body.appendChild(area); area.select();
-  document.execCommand('copy'); document.body.removeChild(area); done();
-}
+setTimeout(() => {
+  const url = window.location.href;
+  const done = () => {
+    const label = button.label;
+    button.label = 'Link copied';
+    setTimeout(() => { button.label = label; }, 1500);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(url).then(done);
+  } else {
+    const area = document.createElement('textarea');
+    area.value = url; document.body.appendChild(area); area.select();
+    document.execCommand('copy'); document.body.removeChild(area); done();
+  }
+}, 400);
 """
 
 
@@ -70,7 +84,7 @@ class LabPage(pn.viewable.Viewer):
         self.scenario = scenario or Scenario()
         self.views: dict[str, pn.viewable.Viewer] = {}
         self.location = None
-        self.notice_text = pn.pane.HTML("", sizing_mode="stretch_width", margin=0)
+        self.notice_text = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.dismiss = pn.widgets.Button(label="Dismiss", margin=(8, 0, 0, 8), width=90)
         self.dismiss.on_click(lambda _event: setattr(self.notice, "visible", False))
         self.notice = pn.Row(
@@ -85,7 +99,9 @@ class LabPage(pn.viewable.Viewer):
         )
         self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
         self.copy_link.js_on_click(args={"button": self.copy_link}, code=COPY_LINK_JS)
+        self.copy_link.on_click(lambda _event: self._write_now())
         self.root = pn.Column(sizing_mode="stretch_width", margin=0)
+        self._link_writer = Later(self._write_now, delay_ms=LINK_DELAY_MS, settle=True)
         self.base_styles: dict = {}
 
     def view(self, key: str):
@@ -120,7 +136,7 @@ class LabPage(pn.viewable.Viewer):
         for view in self.views.values():
             self._watch(view)
         # The browser's own location arrives with the first render; write after it, not before.
-        pn.state.onload(self._write)
+        pn.state.onload(self._write_now)
 
     def _restore_page_keys(self, query: str) -> None:
         """Keys that decide what to build come first; the full restore reports on them."""
@@ -134,6 +150,10 @@ class LabPage(pn.viewable.Viewer):
             presets.param.watch(self._write, ["preset"])
 
     def _write(self, *_events) -> None:
+        # The link follows a burst of changes once it settles, off the knob's critical path.
+        self._link_writer.request()
+
+    def _write_now(self) -> None:
         if self.location is not None:
             self.location.search = query_for(self.page_bindings())
 
@@ -162,7 +182,7 @@ class LabShell(LabPage):
         )
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
         header = pn.Row(
-            pn.pane.HTML(
+            LiveHTML(
                 '<div class="lab header"><span class="brand">LLM Serving Lab</span>'
                 '<span class="tagline">run the arithmetic of serving, not just read it</span></div>',
                 margin=(6, 12, 0, 0),

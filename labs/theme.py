@@ -34,7 +34,7 @@ def stylesheet() -> str:
 
 def extension() -> None:
     """Load Panel with the lab's stylesheet applied to every component."""
-    pn.extension(raw_css=[stylesheet()], global_css=[PAGE_CSS], notifications=True)
+    pn.extension(raw_css=[stylesheet()], global_css=[PAGE_CSS])
 
 
 def style_figure(figure) -> None:

@@ -110,3 +110,17 @@ def test_presenter_flag_enlarges_the_type(page, lab_url):
     expect(title).to_be_visible(timeout=20_000)
     normal = title.evaluate("element => parseFloat(getComputedStyle(element).fontSize)")
     assert large > normal * 1.2
+
+
+def test_copy_link_copies_the_current_state(browser, lab_url):
+    """Copy link puts a link to the state on screen on the clipboard, at once."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(lab_url + "/")
+    expect(page.locator('[data-card="live seats"]')).to_be_visible(timeout=20_000)
+    page.locator("select").first.select_option(label="The batch of one")
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.get_by_role("button", name="Link copied")).to_be_visible(timeout=5_000)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert "preset=batch-of-one" in copied and "seats=1" in copied
+    context.close()

@@ -1,0 +1,19 @@
+"""An HTML pane for text that changes on every knob move.
+
+Panel's HTML pane answers a change of its ``object`` by recomputing every property of its
+model (stylesheets and design included, with a file-system check per stylesheet) and
+sending them all. Only the text changes here, so only the text is set.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+
+
+class LiveHTML(pn.pane.HTML):
+    """``pn.pane.HTML`` whose updates send its text and nothing else."""
+
+    def _update(self, ref, model) -> None:
+        text = self._transform_object(self.object)["object"]
+        if model.text != text:
+            model.text = text

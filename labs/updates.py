@@ -1,0 +1,60 @@
+"""When a lab's outputs reach the page: headline numbers at once, everything else just after.
+
+A knob change is answered in two messages. The first carries what the student is watching
+(the headline cards and the checks); the second, a few milliseconds later, carries the
+charts, the prose and the tables. The delay matters: the first message is written to the
+socket by a task on the same event loop, so a second stage run on the very next tick would
+be computed before the first message left. Several changes arriving together share one
+second stage. Outside a server session (tests, notebooks) both stages run at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+import panel as pn
+
+# Long enough for the first stage's message to reach the socket, short enough to go unseen.
+DETAILS_DELAY_MS = 15
+
+
+def _session_doc():
+    doc = pn.state.curdoc
+    return doc if doc is not None and doc.session_context is not None else None
+
+
+class Later:
+    """Run ``callback`` once, soon after requests for it, on this session's event loop.
+
+    With ``settle=False`` the call comes ``delay_ms`` after the first request of a burst
+    (0: the next tick); with ``settle=True`` every request restarts the wait, so the call
+    comes once the requests have stopped for ``delay_ms``.
+    """
+
+    def __init__(self, callback: Callable[[], None], delay_ms: int = 0, settle: bool = False):
+        self._callback = callback
+        self._delay_ms = delay_ms
+        self._settle = settle
+        self._pending = None  # the scheduled callback, if any
+
+    def request(self) -> None:
+        """Ask for one run of the callback."""
+        doc = _session_doc()
+        if doc is None:
+            self._callback()
+            return
+        if self._pending is not None:
+            if not self._settle:
+                return
+            with contextlib.suppress(ValueError):  # it has just run
+                doc.remove_timeout_callback(self._pending)
+        if self._delay_ms:
+            self._pending = doc.add_timeout_callback(self._run, self._delay_ms)
+        else:
+            self._pending = doc.add_next_tick_callback(self._run)
+
+    def _run(self) -> None:
+        self._pending = None
+        with pn.io.hold():
+            self._callback()
