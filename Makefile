@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 5006
+SERVE_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve test lint format bench chromium
@@ -20,7 +21,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 serve: $(VENV)/.installed-app
-	$(BIN)/python -m labs.serve --port $(PORT)
+	$(BIN)/python -m labs.serve --port $(PORT) $(SERVE_ARGS)
 
 chromium:
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
@@ -38,3 +39,6 @@ test: $(VENV)/.installed-test chromium lint
 
 bench: $(VENV)/.installed-test chromium
 	$(BIN)/python bench/core.py
+	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/ui_latency.py
+	$(BIN)/python bench/classroom.py

@@ -77,6 +77,16 @@ GPUS: dict[str, Gpu] = {
             "assumed on-demand rate",
         ),
         Gpu(
+            "A100 40GB SXM",
+            40 * GB,
+            1.555e12,
+            312e12,
+            312e12,  # no fp8 tensor cores: fp8 weights run at the bf16 rate
+            1.29,
+            "NVIDIA A100 Tensor Core GPU datasheet (40 GB SXM, dense; no fp8 tensor cores)",
+            "assumed on-demand rate",
+        ),
+        Gpu(
             "L40S",
             48 * GB,
             864e9,
@@ -218,18 +228,6 @@ def sources() -> list[Source]:
             "2",
             "FLOPs per parameter per token",
             "forward-pass estimate, Kaplan et al. 2020, 'Scaling Laws for Neural Language Models'",
-        ),
-        Source(
-            "static vs continuous batching",
-            "81 vs 1,900",
-            "tok/s, one 13B model",
-            "vLLM launch post, 'vLLM: Easy, Fast, and Cheap LLM Serving with PagedAttention', 2023",
-        ),
-        Source(
-            "KV waste under static reservation",
-            "60-80 %",
-            "of reserved KV memory",
-            "Kwon et al., PagedAttention, SOSP 2023 (under 4 % with paging)",
         ),
     ]
     return rows

@@ -46,8 +46,8 @@ def batching_sources() -> list[Source]:
         Source(
             "static vs continuous batching",
             f"{STATIC_BATCHING_TOK_S:,.0f} vs {CONTINUOUS_BATCHING_TOK_S:,.0f}",
-            "tok/s, one 13B model",
-            _ANYSCALE,
+            "tok/s, one 13B model on a 40 GB A100",
+            _ANYSCALE + " (vLLM against naive static batching; often quoted as vLLM's own)",
         ),
         Source(
             "optimised kernels, static batching",

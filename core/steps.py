@@ -8,7 +8,7 @@ cache at ``BANDWIDTH_EFFICIENCY`` of HBM bandwidth, never faster than its arithm
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -52,6 +52,18 @@ class StepCosts:
             cards=result.cards,
             hbm_bytes_per_s=gpu.hbm_bytes_per_s,
             peak_flops=gpu.fp8_flops if fp8 else gpu.bf16_flops,
+        )
+
+    def slowed(self, factor: float) -> StepCosts:
+        """The same node run by kernels ``factor`` times slower at both reading and arithmetic.
+
+        Every step then lasts ``factor`` times as long, so an engine on these costs models a
+        less optimised implementation (the published naive baseline) on the same card.
+        """
+        if not np.isfinite(factor) or factor < 1:
+            raise knob_error("factor", factor, "a slowdown of at least 1")
+        return replace(
+            self, hbm_bytes_per_s=self.hbm_bytes_per_s / factor, peak_flops=self.peak_flops / factor
         )
 
     @property

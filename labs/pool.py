@@ -106,7 +106,7 @@ def explanations(scenario: Scenario, result) -> list[str]:
             if not waiting
             else f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
         ),
-        f"The {model_name(scenario)} spans {cards} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
+        f"The {model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
         f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after the "
         f"{fmt.percent(0.05)} margin: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
         f"Every request carries a {fmt.count(scenario.prompt_tokens)}-token prompt and a "
@@ -340,7 +340,7 @@ class PoolLab(pn.viewable.Viewer):
         return pn.Column(
             intro(
                 "Run the serving pool yourself",
-                "One dedicated node of H100 cards, rented by the month and sized for the peak minute. Turn a knob and "
+                "One dedicated serving node, rented by the month and sized for the peak minute. Turn a knob and "
                 "every figure below is recomputed from the same arithmetic: a weight read per decode step, KV cache "
                 "per seat, FLOPs per prompt token, and a queue in front of the seats.",
             ),

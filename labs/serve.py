@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
         "--allow-websocket-origin",
         action="append",
         default=[],
-        help="host[:port] of a page allowed to embed the lab (repeat for each course site)",
+        help="host[:port] browsers reach the lab by, or of a page embedding it by script (repeatable)",
     )
     parser.add_argument(
         "--check-unused-sessions", type=int, default=10_000, help="ms between sweeps"

@@ -7,21 +7,32 @@ from html import escape
 import panel as pn
 
 from core import sources
+from core.published import batching_sources
+
+
+def _table(rows) -> str:
+    body = "".join(
+        f"<tr><td><b>{escape(row.constant)}</b></td><td class='num'>{escape(row.value)}</td>"
+        f"<td>{escape(row.unit)}</td><td class='small'>{escape(row.source)}</td></tr>"
+        for row in rows
+    )
+    return (
+        '<div class="panel"><table class="grid"><thead><tr><th>constant</th><th>value</th>'
+        f"<th>unit</th><th>source</th></tr></thead><tbody>{body}</tbody></table></div>"
+    )
 
 
 def sources_html() -> str:
-    rows = "".join(
-        f"<tr><td><b>{escape(row.constant)}</b></td><td class='num'>{escape(row.value)}</td>"
-        f"<td>{escape(row.unit)}</td><td class='small'>{escape(row.source)}</td></tr>"
-        for row in sources()
-    )
     return (
-        '<div class="lab"><h1>Where the numbers come from</h1><p class="lede">Every figure in the labs is '
-        "computed from these constants by the model in <code>core/</code>. Hardware figures are the "
-        "vendors' dense (no sparsity) peaks; prices are assumptions you can change in a scenario; model "
-        "shapes are the published configurations.</p>"
-        '<div class="panel"><table class="grid"><thead><tr><th>constant</th><th>value</th><th>unit</th>'
-        f"<th>source</th></tr></thead><tbody>{rows}</tbody></table></div></div>"
+        '<div class="lab"><h1>Where the numbers come from</h1><p class="lede">Every figure in the '
+        "labs is computed from these constants by the model in <code>core/</code>. Hardware "
+        "figures are the vendors' dense (no sparsity) peaks; prices are assumptions you can "
+        "change in a scenario; model shapes are the published configurations.</p>"
+        f"{_table(sources())}"
+        '<h2 style="margin-top:24px">What others measured</h2><p class="lede">Published '
+        "measurements the batching lab sets its engine beside. They are not inputs of the "
+        "capacity model: they show what it reproduces and what it leaves out.</p>"
+        f"{_table(batching_sources())}</div>"
     )
 
 

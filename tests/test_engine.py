@@ -19,7 +19,7 @@ from tests import strategies
 from tests.engine_reference import reference_token_times
 
 COMBOS = list(itertools.product(("static", "continuous"), ("reserved", "paged")))
-PRESET = {"model": "Llama-2-13B", "gpu": "L40S"}
+PRESET = {"model": "Llama-2-13B", "gpu": "A100 40GB SXM"}
 
 
 def tight(scenario, room_tokens):
@@ -197,6 +197,19 @@ def test_preset_continuous_paged_several_times_static_reserved(preset_runs):
         / preset_runs["static", "reserved"].output_tokens_per_s
     )
     assert ratio > 3.5
+
+
+def test_slowed_kernels_stretch_every_step_by_the_factor():
+    """Kernels k times slower divide an offline batch's throughput by exactly k."""
+    scenario = Scenario(**PRESET)
+    costs = step_costs(scenario)
+    workload = draw_requests(80, 1, arrival="offline", prompt_tokens=512, answer_mean=128)
+    base = simulate(scenario, "static", "reserved", workload=workload, costs=costs)
+    slow = simulate(scenario, "static", "reserved", workload=workload, costs=costs.slowed(4.0))
+    np.testing.assert_allclose(slow.output_tokens_per_s * 4.0, base.output_tokens_per_s, rtol=1e-9)
+    assert slow.peak_seats == base.peak_seats
+    with pytest.raises(ValueError, match=r"^factor=0.5 is not allowed: factor must be"):
+        costs.slowed(0.5)
 
 
 def test_static_waves_admit_only_between_waves():

@@ -1,6 +1,8 @@
 """Classroom use in the browser: links restore state, sessions stay apart, nothing leaves localhost."""
 
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse
 
 from playwright.sync_api import expect
@@ -88,16 +90,52 @@ def test_no_request_leaves_localhost(page, lab_url):
 
 
 def test_each_lab_is_served_alone_for_embedding(page, lab_url):
-    """/pool, /kv and /prefix render their lab without the site header."""
+    """Every lab's own route renders that lab without the site header."""
     for route, heading in (
         ("pool", "Run the serving pool yourself"),
         ("kv", "The KV cache calculator"),
         ("prefix", "The prefix lab"),
+        ("batching", "Run the engine yourself"),
+        ("practice", "Practice the interview arithmetic"),
     ):
         page.goto(f"{lab_url}/{route}")
         expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=20_000)
         expect(page.get_by_text("LLM Serving Lab")).to_have_count(0)
     assert page.console_log.errors == []
+
+
+def test_a_course_page_on_another_site_embeds_a_live_lab(page, lab_url):
+    """An iframe on another origin shows the KV lab, and its knobs still recompute."""
+    iframe = f'<iframe src="{lab_url}/kv?requests=200" width="1200" height="900"></iframe>'
+
+    class CoursePage(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(iframe.encode())
+
+        def log_message(self, *args):
+            pass
+
+    # A real server on another port: another origin, as a course site is.
+    course = ThreadingHTTPServer(("127.0.0.1", 0), CoursePage)
+    threading.Thread(target=course.serve_forever, daemon=True).start()
+    try:
+        page.goto(f"http://127.0.0.1:{course.server_port}/lesson")
+        frame = page.frame_locator("iframe")
+        heading = frame.get_by_role("heading", name="The KV cache calculator")
+        expect(heading).to_be_visible(timeout=20_000)
+        token = frame.locator('[data-card="one cached token"] .value')
+        expect(token).to_contain_text(
+            fmt.count(evaluate_kv(Scenario(), 4000, 200).kv_bytes_per_token)
+        )
+        frame.get_by_role("button", name="fp8 \u00b7 1 byte").click()
+        fp8 = evaluate_kv(Scenario(kv_dtype="fp8"), 4000, 200)
+        expect(token).to_contain_text(fmt.count(fp8.kv_bytes_per_token), timeout=10_000)
+        assert page.console_log.errors == []
+    finally:
+        course.shutdown()
 
 
 def test_presenter_flag_enlarges_the_type(page, lab_url):
