@@ -1,0 +1,44 @@
+"""The lab's websocket handler: a reply's frames leave together and never hold the socket."""
+
+import asyncio
+
+from bokeh.protocol import Protocol
+from tornado.concurrent import Future
+from tornado.locks import Lock
+from tornado.websocket import WebSocketHandler
+
+from labs.latency import NoDelayWSHandler
+
+
+class FakeSocket:
+    """Just what ``send_message`` touches: the write lock Bokeh and Panel share."""
+
+    def __init__(self):
+        self.write_lock = Lock()
+
+
+def test_reply_frames_are_queued_in_order_and_the_lock_is_free_at_once(monkeypatch):
+    """All frames are written before any is awaited, so Panel never finds the lock taken."""
+    written, pending = [], []
+
+    def write_message(socket, data, binary=False):
+        written.append(data)
+        future = Future()
+        pending.append(future)
+        return future
+
+    monkeypatch.setattr(WebSocketHandler, "write_message", write_message)
+    message = Protocol().create("OK", "request-1")
+    socket = FakeSocket()
+
+    async def scenario():
+        task = asyncio.ensure_future(NoDelayWSHandler.send_message(socket, message))
+        await asyncio.sleep(0)
+        assert written == [message.header_json, message.metadata_json, message.content_json]
+        assert socket.write_lock._block._value == 1  # free while the frames are in flight
+        assert not task.done()
+        for future in pending:
+            future.set_result(None)
+        await task
+
+    asyncio.run(scenario())
