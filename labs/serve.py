@@ -6,8 +6,8 @@ import argparse
 
 import panel as pn
 
-from labs import latency, theme
-from labs.shell import LABS, create_app, create_embedded
+from labs import collector, latency, theme
+from labs.shell import LABS, create_app, create_embedded, lab_class
 
 
 def routes() -> dict:
@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not args.default_latency:
         latency.configure()
+        for key in LABS:  # import every lab now, so the collector freezes their modules too
+            lab_class(key)
+        collector.configure()
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     pn.serve(
         routes(),

@@ -9,6 +9,7 @@ import param
 
 from core import KNOBS, Scenario
 from labs import theme
+from labs.cleanup import panel_objects, release_js_callbacks
 from labs.knobs import UI_RANGES
 from labs.text import LiveHTML
 from labs.updates import Later
@@ -42,9 +43,9 @@ COPY_LINK_JS = """
 setTimeout(() => {
   const url = window.location.href;
   const done = () => {
-    const label = button.label;
-    button.label = 'Link copied';
-    setTimeout(() => { button.label = label; }, 1500);
+    const label = source.label;
+    source.label = 'Link copied';
+    setTimeout(() => { source.label = label; }, 1500);
   };
   if (navigator.clipboard && window.isSecureContext) {
     navigator.clipboard.writeText(url).then(done);
@@ -98,7 +99,9 @@ class LabPage(pn.viewable.Viewer):
             self.param.presenter, label="Presenter mode", margin=(0, 6)
         )
         self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
-        self.copy_link.js_on_click(args={"button": self.copy_link}, code=COPY_LINK_JS)
+        # The button reaches the code as `source`: args naming it would pin it in Panel's
+        # callback registry (see labs/cleanup.py).
+        self.copy_link.js_on_click(code=COPY_LINK_JS)
         self.copy_link.on_click(lambda _event: self._write_now())
         self.root = pn.Column(sizing_mode="stretch_width", margin=0)
         self._link_writer = Later(self._write_now, delay_ms=LINK_DELAY_MS, settle=True)
@@ -115,6 +118,10 @@ class LabPage(pn.viewable.Viewer):
 
     def active_view(self):
         raise NotImplementedError
+
+    def release(self) -> None:
+        """Let the server forget this page once its session is closed (see labs/cleanup.py)."""
+        release_js_callbacks(panel_objects(self.root, *self.views.values()))
 
     def page_bindings(self) -> list[Binding]:
         """Bindings of the page itself (lab, presenter) and of the lab on screen."""
@@ -241,6 +248,12 @@ class EmbeddedLab(LabPage):
 def _attach_link(page: LabPage) -> LabPage:
     if pn.state.location is not None:
         page.attach(pn.state.location)
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+
+        def release(session_context) -> None:  # Bokeh checks the argument's name
+            page.release()
+
+        pn.state.on_session_destroyed(release)
     return page
 
 

@@ -56,7 +56,7 @@ def test_extremes_render_without_errors(lab):
     lab.param.update(sequence_tokens=1_000_000, requests=1024)
     assert shown(lab)["seats granted"].value == "0 of 1,024"
     assert "Memory grants no seat" in lab.binding.object
-    squares = lab.ledger.seats.data
+    squares = lab.ledger.seats
     assert 0 < len(squares["x"]) <= 256 and set(squares["state"]) == {"waiting"}
 
 

@@ -69,7 +69,7 @@ def test_ledger_chart_data_follow_the_result(lab):
     assert bars["card"] == ["card 1", "card 2"]
     assert bars["weights"][0] == pytest.approx(result.weight_bytes / 2 / 1e9)
     assert bars["kv_in_use"][0] == pytest.approx(result.kv_bytes_in_use / 2 / 1e9)
-    granted = lab.ledger.seats.data["state"].count("granted")
+    granted = lab.ledger.seats["state"].count("granted")
     assert granted == result.seats_granted
 
 
