@@ -175,9 +175,10 @@ def seat_grid_svg(squares: dict) -> str:
         )
     )
     width, height = SQUARES_PER_ROW * SQUARE_PX, rows * SQUARE_PX
+    # Sized in em (one cell per em), so the grid grows with the type in presenter mode.
     return (
         f'<svg class="seat-grid" role="img" aria-label="seats granted and waiting" '
-        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">{cells}</svg>'
+        f'width="{SQUARES_PER_ROW}em" height="{rows}em" viewBox="0 0 {width} {height}">{cells}</svg>'
     )
 
 
