@@ -1,11 +1,11 @@
 """A class of 30 on one lab server: latency under load, errors, and memory per session.
 
 One browser, 30 contexts (30 students), each opening the lab and moving a knob once a
-second for a minute. Students work independently, so each starts at its own moment within the
-first second (seeded); ``--lockstep`` makes them all move at the same instant instead, the
-worst case of an instructor saying "everyone, now". Prints the latency distribution of every change, the errors, the
-server's memory per session, and whether that memory comes back once the sessions close
-(with the same session clean-up settings ``make serve`` uses).
+second for a minute. Students work independently, so each starts at its own moment within
+the first second (seeded); ``--lockstep`` makes them all move at the same instant instead,
+the worst case of an instructor saying "everyone, now". Prints the latency distribution of
+every change, the errors, the server's memory per session, and whether that memory comes
+back once the sessions close (with the same session clean-up settings ``make serve`` uses).
 Targets (issue 7): p95 at most 120 ms, zero errors, at most 5 MB per session.
 
 Usage: ``python bench/classroom.py [--students 30] [--seconds 60] [--path /] [--lockstep]``

@@ -12,7 +12,7 @@ from labs import theme
 from labs.cleanup import panel_objects, release_js_callbacks
 from labs.knobs import UI_RANGES
 from labs.text import LiveHTML
-from labs.updates import Later
+from labs.updates import Later, session_doc
 from labs.url import Binding, notice_html, query_for, restore
 
 # Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
@@ -248,7 +248,7 @@ class EmbeddedLab(LabPage):
 def _attach_link(page: LabPage) -> LabPage:
     if pn.state.location is not None:
         page.attach(pn.state.location)
-    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+    if session_doc() is not None:
 
         def release(session_context) -> None:  # Bokeh checks the argument's name
             page.release()

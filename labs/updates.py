@@ -19,7 +19,8 @@ import panel as pn
 DETAILS_DELAY_MS = 15
 
 
-def _session_doc():
+def session_doc():
+    """The Bokeh document of the server session being built or served, else None."""
     doc = pn.state.curdoc
     return doc if doc is not None and doc.session_context is not None else None
 
@@ -40,7 +41,7 @@ class Later:
 
     def request(self) -> None:
         """Ask for one run of the callback."""
-        doc = _session_doc()
+        doc = session_doc()
         if doc is None:
             self._callback()
             return
