@@ -1,6 +1,7 @@
 """The capacity model of a dedicated LLM serving pool: numpy and param only, no UI."""
 
-from core.catalog import GPUS, MODELS, TIERS, sources
+from core.catalog import GPUS, MODELS, TIERS
+from core.sources import sources
 from core.evaluate import UNBOUNDED_WAIT_S, evaluate
 from core.result import RESULT_FIELDS, Result
 from core.scenario import KNOBS, Scenario

@@ -6,15 +6,15 @@ import numpy as np
 
 from core import memory, queueing, timing
 from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, MODELS, TIERS
+from core.engine_level import Node
+from core.engine_pool import engine_values
+from core.queueing import UNBOUNDED_WAIT_S
+from core.realism import ALL_TERMS
 from core.result import RESULT_FIELDS, Result
-from core.scenario import KNOBS, Scenario
+from core.scenario import KNOBS, REALISMS, Scenario
 from core.validation import check_array, check_choice, knob_error
 from core.vector import as_number, is_array, where
 from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
-
-# A queue that cannot drain has no finite percentile; its TTFT is reported as this many
-# seconds (longer than any peak lasts) and flagged with ``queue_unbounded``.
-UNBOUNDED_WAIT_S = 3600.0
 
 _CHOICES = {
     "workload": list(WORKLOADS),
@@ -23,8 +23,9 @@ _CHOICES = {
     "gpu": list(GPUS),
     "weight_dtype": list(BYTES_PER_NUMBER),
     "kv_dtype": list(BYTES_PER_NUMBER),
+    "realism": REALISMS,
 }
-_INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens"}
+_INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
 
 
 def _check_override(knob: str, value):
@@ -136,13 +137,39 @@ def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
     return _evaluate(knobs)
 
 
+def evaluate_terms(scenario: Scenario, terms: frozenset) -> Result:
+    """Evaluate ``scenario`` at the engine level with only ``terms`` of :data:`core.realism.TERMS`.
+
+    With every term this is ``realism="engine"``; the waterfall of :mod:`core.fidelity` adds
+    them one at a time.
+    """
+    knobs = scenario.knobs()
+    knobs["realism"] = "engine"
+    return _evaluate(knobs, terms)
+
+
 def _is_fp8(dtype):
-    if isinstance(dtype, str):
-        return dtype == "fp8"
-    return np.equal(np.asarray(dtype, dtype=object), "fp8")
+    return _is(dtype, "fp8")
 
 
-def _evaluate(knobs: dict) -> Result:
+def _is(value, name):
+    if isinstance(value, str):
+        return value == name
+    return np.equal(np.asarray(value, dtype=object), name)
+
+
+def _users(concurrency):
+    """Closed-loop users as floats, NaN where the load is open-loop arrivals."""
+    if concurrency is None:
+        return np.nan
+    if not is_array(concurrency):
+        return np.float64(np.asarray(concurrency, dtype=object).item())
+    values = np.asarray(concurrency, dtype=object)
+    missing = np.equal(values, None)
+    return np.where(missing, np.nan, np.where(missing, 0, values).astype(float))
+
+
+def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     shape = _factorize(_shape_keys(knobs["model"], knobs["tier"]))
     layers = _pick(shape, _SHAPES, "layers")
     kv_heads = _pick(shape, _SHAPES, "kv_heads")
@@ -213,6 +240,42 @@ def _evaluate(knobs: dict) -> Result:
     )
     monthly = nodes * cards * price * HOURS_PER_MONTH
 
+    # The load a benchmark measures: closed-loop users on one node, or the peak's arrivals.
+    users = _users(knobs["concurrency"])
+    running = np.where(np.isfinite(users), np.minimum(users, granted), granted)
+    running_step_s = timing.decode_step_seconds(
+        weights, running * seat_bytes, active_params, running, cards, bandwidth, peak_flops
+    )
+    seat_median_s, _ = queueing.wait_quantile(servers, arrivals_per_s, request_s, 0.5)
+    closed_wait_s = np.maximum(users - running, 0.0) * request_s / np.maximum(running, 1.0)
+    closed = np.isfinite(users)
+    load_fields = {
+        # the whiteboard treats prefill as free: the cards only ever decode
+        "throughput_tokens_per_s": np.where(
+            serving,
+            np.where(
+                closed,
+                running / running_step_s,
+                np.where(unbounded, granted / step_s, arrivals_per_s / nodes * answer),
+            ),
+            0.0,
+        ),
+        "itl_s": np.where(closed, running_step_s, step_s),
+        "ttft_p50_s": np.where(
+            closed,
+            first_token_work_s + closed_wait_s,
+            np.where(
+                unbounded,
+                UNBOUNDED_WAIT_S,
+                np.minimum(first_token_work_s + seat_median_s, UNBOUNDED_WAIT_S),
+            ),
+        ),
+        "running_requests": np.where(
+            closed, running, np.minimum(granted, arrivals_per_s / nodes * request_s)
+        ),
+        "closed_request_s": first_token_work_s + closed_wait_s + answer * running_step_s,
+    }
+
     values = {
         "cards": cards,
         "kv_bytes_per_token": kv_per_token,
@@ -262,6 +325,43 @@ def _evaluate(knobs: dict) -> Result:
         "capacity_ok": granted >= seats,
         "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
     }
+    closed_request_s = load_fields.pop("closed_request_s")
+    values.update(load_fields)
+    values["request_s"] = np.where(closed, closed_request_s, request_s)
+    engine = _is(knobs["realism"], "engine")
+    if np.any(engine):
+        node = Node(
+            layers=layers,
+            kv_heads=kv_heads,
+            head_dim=head_dim,
+            query_heads=_pick(shape, _SHAPES, "query_heads"),
+            hidden=_pick(shape, _SHAPES, "hidden"),
+            intermediate=_pick(shape, _SHAPES, "intermediate"),
+            params=params,
+            active_params=active_params,
+            experts=_pick(shape, _SHAPES, "experts"),
+            experts_per_token=_pick(shape, _SHAPES, "experts_per_token"),
+            cards=cards,
+            card_memory_bytes=card_memory,
+            weight_bytes=weights,
+            kv_bytes_per_token=kv_per_token,
+            peak_bandwidth=bandwidth,
+            peak_flops=peak_flops,
+            measured_bandwidth=_pick(gpu, GPUS, "achieved_hbm_bytes_per_s"),
+            measured_flops=where(
+                weight_fp8,
+                _pick(gpu, GPUS, "achieved_fp8_flops"),
+                _pick(gpu, GPUS, "achieved_bf16_flops"),
+            ),
+            measured_bf16_flops=_pick(gpu, GPUS, "achieved_bf16_flops"),
+            link_bytes_per_s=_pick(gpu, GPUS, "link_bytes_per_s"),
+        )
+        overlay = engine_values(
+            node, prompt, answer, hit_rate, seats, arrivals_per_s, users, price, terms
+        )
+        overlay["prefill_flops"] = values["prefill_flops"]  # the whiteboard's count, for display
+        for name, figure in overlay.items():
+            values[name] = where(engine, figure, values[name])
     return _package(values)
 
 

@@ -7,7 +7,7 @@ leaves out. :func:`batching_sources` gives them as rows for the sources table.
 
 from __future__ import annotations
 
-from core.catalog import Source
+from core.sources import Source
 
 _ANYSCALE = (
     "Daniel, Shen, Liang and Liaw, 'How continuous batching enables 23x throughput in LLM "

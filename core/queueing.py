@@ -19,6 +19,10 @@ import numpy as np
 
 from core.vector import as_number, is_array, where
 
+# A queue that cannot drain has no finite percentile; its TTFT is reported as this many
+# seconds (longer than any peak lasts) and flagged with ``queue_unbounded``.
+UNBOUNDED_WAIT_S = 3600.0
+
 # Width, in standard deviations of the offered load, of the window in which the Erlang B
 # recursion is run; outside it the answer is fixed to better than 1e-12.
 _WINDOW_SIGMAS = 8.0

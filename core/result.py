@@ -61,6 +61,11 @@ class Result:
     queue_unbounded: bool
     ttft_p95_s: float
     monthly_usd: float
+    # the load a benchmark measures (closed-loop users, or the peak's arrivals on one node)
+    throughput_tokens_per_s: float
+    itl_s: float
+    ttft_p50_s: float
+    running_requests: float
     # verdicts
     latency_ok: bool
     capacity_ok: bool

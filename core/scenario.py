@@ -9,6 +9,7 @@ from core.validation import Amount, Count
 from core.workloads import DEFAULT_WORKLOAD, WORKLOADS
 
 DTYPES = ["bf16", "fp8"]
+REALISMS = ["whiteboard", "engine"]
 
 
 class Scenario(param.Parameterized):
@@ -78,6 +79,18 @@ class Scenario(param.Parameterized):
         inclusive_bounds=(False, True),
         allow_None=True,
         doc="Peak-minute arrivals per minute; None takes the workload's.",
+    )
+    realism = param.Selector(
+        default="whiteboard",
+        objects=REALISMS,
+        doc="Level of detail: the whiteboard's arithmetic, or what a real engine would measure.",
+    )
+    concurrency = Count(
+        default=None,
+        bounds=(1, 1_000_000),
+        allow_None=True,
+        doc="Closed-loop users, each sending a request when its last answer ends (a benchmark's "
+        "load); None is open-loop arrivals at the peak-minute rate.",
     )
     usd_per_gpu_hour = Amount(
         default=None,

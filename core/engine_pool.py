@@ -1,0 +1,140 @@
+"""The pool's figures at the engine level: memory, time, sizing and verdicts as engines measure.
+
+:func:`engine_values` returns, for the fields of :class:`core.result.Result` that the engine
+level changes, what ``realism="engine"`` reports; :func:`core.evaluate.evaluate` lays them over
+the whiteboard's. The shape of the argument follows the whiteboard's: the same knobs, already
+resolved to numbers (scalars or broadcastable arrays).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import queueing
+from core.catalog import HOURS_PER_MONTH
+from core.queueing import UNBOUNDED_WAIT_S
+from core.engine_level import Node, closed_loop, open_loop, prefill_wait_quantile
+from core.realism import ALL_TERMS
+from core.vector import where
+from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
+
+
+def engine_values(
+    node: Node,
+    prompt,
+    answer,
+    hit_rate,
+    seats,
+    arrivals_per_s,
+    users,
+    price,
+    terms=ALL_TERMS,
+) -> dict:
+    """The engine level's figures for one node design under open-loop peak traffic.
+
+    Parameters
+    ----------
+    node : Node
+        The model, cards and storage.
+    prompt, answer, hit_rate, seats, arrivals_per_s, price
+        Resolved knobs, as in the whiteboard.
+    users : float or ndarray
+        Closed-loop users (``concurrency``); NaN where the load is open-loop arrivals.
+    terms : frozenset of str
+        The physical terms in force (:data:`core.realism.TERMS`).
+
+    Notes
+    -----
+    Sizing buys nodes for a cold prefix cache, as the whiteboard does, at the request time a
+    full node reaches: :math:`n = \\lceil \\lambda R_{full} / s \\rceil`. The p95 first token adds
+    the Erlang C wait for a seat over every node and the M/M/1 p95 wait for the prefill stage.
+    """
+    memory, budget = node.kv_budget(terms)
+    kv_per_token = node.kv_bytes_per_token
+    seat_tokens = prompt + answer
+    room = np.floor(budget / (seat_tokens * kv_per_token) + 1e-9)
+    granted = np.minimum(seats, room)
+    serving = granted >= 1
+    full = np.maximum(granted, 1.0)
+    hit_tokens = prompt * hit_rate
+    context = prompt + (answer / 2.0 if "live_context" in terms else answer)
+    step_full = node.step_s(full, context, terms)
+
+    # Size for a cold cache with every seat busy, then run each node at its share of traffic.
+    _, _, _, cold_request, _ = closed_loop(node, full, full, prompt, answer, 0.0, terms)
+    nodes = where(
+        serving, np.maximum(1.0, np.ceil(arrivals_per_s * cold_request / full - 1e-9)), 1.0
+    )
+    per_node = arrivals_per_s / nodes
+    running, itl, ttft, request, busy, company = open_loop(
+        node, per_node, granted, prompt, answer, hit_tokens, terms
+    )
+    added = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=False)
+    servers = nodes * granted
+    seat_wait, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request, TTFT_PERCENTILE)
+    unbounded = unbounded | (busy >= 0.999) | ~serving
+    mean_prefill_wait = company * added * busy / (1.0 - np.minimum(busy, 0.999))
+    tail_prefill_wait = company * prefill_wait_quantile(added, busy, TTFT_PERCENTILE)
+    ttft_p95 = where(
+        unbounded,
+        UNBOUNDED_WAIT_S,
+        np.minimum(ttft - mean_prefill_wait + tail_prefill_wait + seat_wait, UNBOUNDED_WAIT_S),
+    )
+    seat_median, _ = queueing.wait_quantile(servers, arrivals_per_s, request, 0.5)
+    open_values = (
+        np.where(unbounded, running * answer / request, per_node * answer),
+        itl,
+        np.where(unbounded, UNBOUNDED_WAIT_S, np.minimum(ttft + seat_median, UNBOUNDED_WAIT_S)),
+        request,
+        running,
+    )
+    closed = np.isfinite(users)
+    if np.any(closed):
+        closed_values = closed_loop(
+            node, np.where(closed, users, 1.0), granted, prompt, answer, hit_tokens, terms
+        )
+        load = [np.where(closed, c, o) for c, o in zip(closed_values, open_values, strict=True)]
+    else:
+        load = open_values
+    throughput, itl_load, ttft_typical, request_load, running_load = (
+        np.where(serving, value, 0.0) for value in load
+    )
+    monthly = nodes * node.cards * price * HOURS_PER_MONTH
+    kv_in_use = granted * seat_tokens * kv_per_token
+    prefill_alone = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=True)
+    return {
+        "node_memory_bytes": memory,
+        "kv_budget_bytes": budget,
+        "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
+        "margin_bytes": np.maximum(0.0, memory - node.weight_bytes - budget),
+        "seats_room": room,
+        "seats_granted": granted,
+        "seats_waiting": seats - granted,
+        "kv_tokens_in_use": granted * seat_tokens,
+        "kv_bytes_in_use": kv_in_use,
+        "free_kv_bytes": np.maximum(0.0, budget - kv_in_use),
+        "kv_share_of_weights": kv_in_use / node.weight_bytes,
+        "prefill_s": prefill_alone,
+        "decode_step_s": step_full,
+        "decode_tokens_per_s": np.where(serving, granted / step_full, 0.0),
+        "stream_tokens_per_s": np.where(serving, 1.0 / step_full, 0.0),
+        "request_s": request_load,
+        "sizing_request_s": cold_request,
+        "offered_load": arrivals_per_s * request,
+        "nodes": nodes,
+        "servers": servers,
+        "utilization": where(unbounded, 1.0, arrivals_per_s * request / np.maximum(servers, 1.0)),
+        "queue_wait_p95_s": where(
+            unbounded, UNBOUNDED_WAIT_S, np.minimum(seat_wait + tail_prefill_wait, UNBOUNDED_WAIT_S)
+        ),
+        "queue_unbounded": unbounded,
+        "ttft_p95_s": ttft_p95,
+        "monthly_usd": monthly,
+        "latency_ok": ~unbounded & (ttft_p95 < TTFT_SLO_S),
+        "capacity_ok": granted >= seats,
+        "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
+        "throughput_tokens_per_s": throughput,
+        "itl_s": itl_load,
+        "ttft_p50_s": ttft_typical,
+        "running_requests": running_load,
+    }

@@ -1,0 +1,200 @@
+"""The 'where the numbers come from' table: every constant of the catalog with its source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.catalog import (
+    ALLREDUCE_LATENCY_S,
+    BANDWIDTH_EFFICIENCY,
+    ENGINE_KV_FRACTION,
+    ENGINE_MAX_NUM_TOKENS,
+    GB,
+    GPUS,
+    HOST_STEP_S,
+    HOURS_PER_MONTH,
+    KERNEL_FLOOR_S,
+    KERNELS_PER_LAYER,
+    KV_BLOCK_TOKENS,
+    MEMORY_MARGIN,
+    MODELS,
+    NVLINK_PROTOCOL_EFFICIENCY,
+    PREFILL_EFFICIENCY,
+    TIERS,
+    Gpu,
+    ModelShape,
+)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One row of the 'where the numbers come from' table."""
+
+    constant: str
+    value: str
+    unit: str
+    source: str
+
+
+def _gpu_rows(gpu: Gpu) -> list[Source]:
+    name = gpu.name
+    return [
+        Source(f"{name} memory", f"{gpu.memory_bytes / GB:g}", "GB per card", gpu.source),
+        Source(f"{name} HBM bandwidth", f"{gpu.hbm_bytes_per_s / 1e12:g}", "TB/s", gpu.source),
+        Source(f"{name} bf16 dense", f"{gpu.bf16_flops / 1e12:,.0f}", "TFLOP/s", gpu.source),
+        Source(f"{name} fp8 dense", f"{gpu.fp8_flops / 1e12:,.0f}", "TFLOP/s", gpu.source),
+        Source(f"{name} price", f"{gpu.usd_per_hour:.2f}", "$ per GPU-hour", gpu.price_source),
+        Source(
+            f"{name} measured bandwidth",
+            f"{gpu.achieved_hbm_bytes_per_s / 1e12:.3g}",
+            "TB/s (engine level)",
+            gpu.achieved_source,
+        ),
+        Source(
+            f"{name} measured matmul",
+            f"{gpu.achieved_bf16_flops / 1e12:,.0f} bf16 / {gpu.achieved_fp8_flops / 1e12:,.0f} fp8",
+            "TFLOP/s (engine level)",
+            gpu.achieved_source,
+        ),
+        Source(
+            f"{name} card-to-card link",
+            f"{gpu.link_bytes_per_s / 1e9:g}",
+            "GB/s each way",
+            gpu.link_source,
+        ),
+    ]
+
+
+def _model_row(model: ModelShape, label: str) -> Source:
+    active = (
+        "" if model.active_params == model.params else f", {model.active_params / 1e9:g}B active"
+    )
+    experts = (
+        ""
+        if model.experts == 1
+        else f", {model.experts} experts ({model.experts_per_token} per token)"
+    )
+    value = (
+        f"{model.layers} layers, {model.query_heads} query / {model.kv_heads} KV heads, head dim "
+        f"{model.head_dim}, hidden {model.hidden:,}, MLP {model.intermediate:,}{experts}, "
+        f"{model.params / 1e9:g}B parameters{active}, {model.cards} card(s)"
+    )
+    return Source(label, value, "shape", model.source)
+
+
+def _engine_rows() -> list[Source]:
+    return [
+        Source(
+            "card memory as engines see it",
+            "GiB",
+            "2^30 bytes per 'GB'",
+            "CUDA and nvidia-smi report memory in binary units (an H100 80GB shows 81,559 MiB)",
+        ),
+        Source(
+            "engine KV share of free memory",
+            f"{ENGINE_KV_FRACTION:.0%}",
+            "of memory left after weights and activations",
+            "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction default (vLLM's "
+            "gpu_memory_utilization default is also 0.9)",
+        ),
+        Source(
+            "engine tokens per step",
+            f"{ENGINE_MAX_NUM_TOKENS:,}",
+            "tokens (sizes the activation workspace)",
+            "TensorRT-LLM BuildConfig.max_num_tokens default (tensorrt_llm/builder.py)",
+        ),
+        Source(
+            "admission reserves",
+            "prompt + answer",
+            "tokens per request",
+            "TensorRT-LLM's default GUARANTEED_NO_EVICT scheduler reserves blocks for prompt "
+            "plus max new tokens (kvCacheManager.cpp getRemainingBlocksToCompletion)",
+        ),
+        Source(
+            "all-reduce latency",
+            f"{ALLREDUCE_LATENCY_S * 1e6:.1f}",
+            "µs per all-reduce",
+            "vLLM custom all-reduce, 512 B on 8 x H100 (sgl-project/sglang PR #2904)",
+        ),
+        Source(
+            "NVLink protocol efficiency",
+            f"{NVLINK_PROTOCOL_EFFICIENCY:.0%}",
+            "of line rate",
+            "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (NVIDIA/nccl-tests #212)",
+        ),
+        Source(
+            "kernel floor",
+            f"{KERNEL_FLOOR_S * 1e6:g}",
+            "µs per kernel",
+            "null-kernel launch overhead on recent hardware, about 3 µs (NVIDIA developer forum, "
+            "'Too much time for kernel launch latency')",
+        ),
+        Source(
+            "kernels per layer",
+            f"{KERNELS_PER_LAYER}",
+            "kernels",
+            "counted from a decoder layer: two norms, QKV, rotary and cache write, attention, "
+            "output, gate-up, activation, down projection",
+        ),
+        Source(
+            "host time per step",
+            f"{HOST_STEP_S * 1e3:.2f}",
+            "ms per step",
+            "H100 step 7.31 ms against a 6.45 ms forward pass (sgl-project/sglang-omni PR #783)",
+        ),
+        Source(
+            "attention FLOPs",
+            "2 x layers x heads x head dim x T²",
+            "FLOPs for a causal prompt of T tokens",
+            "QK^T and AV each 2 T² d per layer, halved by the causal mask",
+        ),
+    ]
+
+
+def sources() -> list[Source]:
+    """Every constant the model uses, with value, unit and source, in display order."""
+    rows: list[Source] = []
+    for gpu in GPUS.values():
+        rows.extend(_gpu_rows(gpu))
+    rows += [_model_row(model, f"tier '{key}'") for key, model in TIERS.items()]
+    rows += [_model_row(model, model.name) for model in MODELS.values()]
+    rows += [
+        Source("bf16 number", "2", "bytes", "IEEE-style bfloat16: 16 bits"),
+        Source(
+            "fp8 number", "1", "bytes", "OCP FP8 (E4M3) as used for vLLM's fp8 KV cache: 8 bits"
+        ),
+        Source(
+            "hours in a month", f"{HOURS_PER_MONTH}", "h", "8,760 h a year / 12, cloud price sheets"
+        ),
+        Source(
+            "prefill efficiency",
+            f"{PREFILL_EFFICIENCY:.0%}",
+            "of dense peak (whiteboard)",
+            "assumption: typical model-FLOPs utilisation of a large prefill",
+        ),
+        Source(
+            "decode bandwidth efficiency",
+            f"{BANDWIDTH_EFFICIENCY:.0%}",
+            "of peak HBM (whiteboard)",
+            "assumption: achieved share of HBM bandwidth in a decode step",
+        ),
+        Source(
+            "memory margin",
+            f"{MEMORY_MARGIN:.0%}",
+            "of free memory (whiteboard)",
+            "assumption: held back for activations, CUDA graphs and fragmentation",
+        ),
+        Source(
+            "KV block",
+            f"{KV_BLOCK_TOKENS}",
+            "tokens",
+            "vLLM default block size (Kwon et al., PagedAttention, SOSP 2023)",
+        ),
+        Source(
+            "prefill cost",
+            "2",
+            "FLOPs per parameter per token",
+            "forward-pass estimate, Kaplan et al. 2020, 'Scaling Laws for Neural Language Models'",
+        ),
+    ]
+    return rows + _engine_rows()
