@@ -181,7 +181,9 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
             total = cycle + ttft + later * step
             solved = 0.5 * (total + np.sqrt(np.maximum(total**2 - 4.0 * ttft * cycle, 0.0)))
             request = 0.5 * (request + solved)
-        itl = (request - ttft) / later
+        share = np.minimum(cycle / request, _SATURATED)
+        itl = step / (1.0 - share)
+        request = ttft + later * itl
         busy_time = request
     seat_wait = np.maximum(users - running, 0.0) * request / np.maximum(running, 1.0)
     throughput = np.where(running >= 1, running * answer / busy_time, 0.0)
@@ -220,7 +222,8 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
         else:
             ttft = alone
         request = 0.5 * (request + ttft + later * step / (1.0 - busy_prefill))
-    itl = (request - ttft) / later
+    itl = step / (1.0 - busy_prefill)
+    request = ttft + later * itl
     return running, itl, ttft, request, busy_prefill, company if counts else 0.0
 
 

@@ -16,6 +16,8 @@ answer_tokens = st.integers(0, 100_000)
 hit_rates = st.floats(0.0, 1.0, allow_nan=False)
 arrival_rates = st.floats(0.01, 100_000.0, allow_nan=False)
 cards = st.one_of(st.none(), st.integers(1, 16))
+realisms = st.sampled_from(["whiteboard", "engine"])
+concurrencies = st.one_of(st.none(), st.integers(1, 1_000_000))
 
 
 @st.composite
@@ -34,6 +36,8 @@ def scenario_knobs(draw) -> dict:
         "answer_tokens": draw(st.one_of(st.none(), answer_tokens)),
         "prefix_hit_rate": draw(hit_rates),
         "arrivals_per_min": draw(st.one_of(st.none(), arrival_rates)),
+        "realism": draw(realisms),
+        "concurrency": draw(concurrencies),
     }
 
 
