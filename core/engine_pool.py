@@ -12,8 +12,8 @@ import numpy as np
 
 from core import queueing
 from core.catalog import HOURS_PER_MONTH
-from core.queueing import UNBOUNDED_WAIT_S
 from core.engine_level import Node, closed_loop, open_loop, prefill_wait_quantile
+from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS
 from core.vector import where
 from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S

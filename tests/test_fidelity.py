@@ -8,7 +8,7 @@ from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
 from core.evaluate import evaluate_terms
-from core.fidelity import BAND, figure_with_terms, predict, score, waterfall
+from core.fidelity import BAND, predict, score, waterfall, with_terms
 from core.published_cases import DEVELOPMENT
 from core.published_check import CHECK
 from core.realism import ALL_TERMS, TERMS
@@ -64,7 +64,7 @@ def test_engine_level_without_terms_is_the_whiteboard_under_a_benchmark_load():
     """With every term off, a saturated closed loop gives the whiteboard's own throughput."""
     for case in DEVELOPMENT:
         if case.load == "saturated":
-            assert figure_with_terms(case, ()) == pytest.approx(predict(case, "whiteboard"))
+            assert with_terms((case,), ())[0] == pytest.approx(predict(case, "whiteboard"))
 
 
 @pytest.mark.parametrize("term", list(TERMS))
@@ -77,7 +77,7 @@ def test_every_term_moves_some_published_case(term):
     mixtral = next(case for case in DEVELOPMENT if case.model == "Mixtral-8x7B")
     alone = replace(mixtral, metric="itl", load="users", load_value=1)
     moved = [
-        figure_with_terms(case, ALL_TERMS - {term}) / predict(case, "engine")
+        with_terms((case,), ALL_TERMS - {term})[0] / predict(case, "engine")
         for case in (*DEVELOPMENT, alone)
     ]
     assert np.max(np.abs(np.log(moved))) > 0.01
