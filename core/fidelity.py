@@ -155,3 +155,38 @@ def term_effects(cases: tuple[PublishedCase, ...] = tuple(DEVELOPMENT)) -> list[
             )
         )  # fmt: skip
     return sorted(effects, key=lambda effect: -abs(np.log(effect.largest)))
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the Reality check lab shows, computed once per process."""
+
+    cases: tuple[PublishedCase, ...]  # the development set
+    whiteboard: np.ndarray  # each case's whiteboard prediction
+    engine: np.ndarray  # each case's engine-level prediction
+    steps: np.ndarray  # waterfalls as prediction / measurement, a row per case
+    development: dict[str, Score]  # by realism
+    check: dict[str, Score]  # by realism, over the held-apart check set
+    effects: list[TermEffect]
+
+
+@cache
+def report() -> Report:
+    """The development set's predictions, waterfalls and scores, and the check set's scores."""
+    from core.published_check import CHECK
+
+    cases = tuple(DEVELOPMENT)
+    measured = np.array([case.measured for case in cases])
+    table = waterfalls(cases)
+    steps = table / measured[:, None]
+    steps.setflags(write=False)
+    levels = ("whiteboard", "engine")
+    return Report(
+        cases=cases,
+        whiteboard=table[:, 0],
+        engine=table[:, -1],
+        steps=steps,
+        development={level: score(cases, level) for level in levels},
+        check={level: score(CHECK, level) for level in levels},
+        effects=term_effects(cases),
+    )

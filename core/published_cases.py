@@ -30,6 +30,11 @@ _SGLANG = (
 # What each metric is compared with.
 FIELDS = {"throughput": "throughput_tokens_per_s", "ttft": "ttft_p50_s", "itl": "itl_s"}
 UNITS = {"throughput": "output tok/s", "ttft": "s to first token", "itl": "s between tokens"}
+METRIC_NAMES = {
+    "throughput": "output throughput",
+    "ttft": "time to first token",
+    "itl": "time between tokens",
+}
 # A saturated benchmark: more users than any node has seats.
 SATURATED_USERS = 100_000
 SATURATED_SEATS = 4096

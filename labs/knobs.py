@@ -24,7 +24,10 @@ KNOB_LABELS = {
     "cards": "cards per node",
     "answer_tokens": "answer length",
     "arrivals_per_min": "peak arrivals",
+    "realism": "level of detail",
+    "concurrency": "closed-loop users",
 }
+REALISM_LABELS = {"whiteboard": "whiteboard", "real engine": "engine"}
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
@@ -145,4 +148,15 @@ def heading(text: str) -> pn.pane.HTML:
     """A small section heading inside a knob column."""
     return LiveHTML(
         f'<div class="lab"><h3>{text}</h3></div>', margin=(8, 0, 0, 0), sizing_mode="stretch_width"
+    )
+
+
+def realism_buttons(scenario):
+    """Whiteboard arithmetic or what a real engine would measure, for every lab at once."""
+    return pn.widgets.RadioButtonGroup.from_param(
+        scenario.param.realism,
+        options=REALISM_LABELS,
+        color="primary",
+        variant="outline",
+        sizing_mode="stretch_width",
     )

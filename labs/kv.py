@@ -12,10 +12,12 @@ from bokeh.models import CustomJSTickFormatter
 
 from core import Scenario, evaluate
 from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN, model_shape
+from core.level_gap import level_gaps
 from core.sensitivity import knob_effects
 from labs import format as fmt
 from labs import knobs as ui
 from labs.cards import Card, CardRow
+from labs.engine_note import EngineNote
 from labs.kv_presets import KV_PRESETS
 from labs.layout import intro, knob_column, note, section
 from labs.ledger import MemoryLedger
@@ -34,6 +36,7 @@ NOISE_FLOORS = {
     "kv_share_of_weights": 0.005,
 }
 SEQUENCE_BOUNDS = (128, 1_000_000)
+ENGINE_FIELDS = ("seats_granted", "seats_room", "kv_budget_bytes")
 
 
 def round_tokens(count: float) -> int:
@@ -138,6 +141,12 @@ class KvLab(pn.viewable.Viewer):
         }
         self.length_slider.param.watch(self._slid, "value")
         self.cards = CardRow(columns=3)
+        self.engine_note = EngineNote(
+            {"seats_granted": "seats granted", "seats_room": "room for",
+             "kv_budget_bytes": "KV room"},
+            {"seats_granted": fmt.count, "seats_room": lambda n: f"{fmt.count(n)} seats",
+             "kv_budget_bytes": fmt.memory},
+        )  # fmt: skip
         self.ledger = MemoryLedger()
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -226,6 +235,11 @@ class KvLab(pn.viewable.Viewer):
             + "</ul></div>"
         )
         self.mattered.update(effects)
+        self.engine_note.update(
+            level_gaps(s, ENGINE_FIELDS, prompt_tokens=self.sequence_tokens, answer_tokens=0,
+                       seats=self.requests),
+            s.realism == "engine",
+        )  # fmt: skip
         failing = [] if result.capacity_ok else [
             f"capacity ({fmt.count(result.seats_granted)} of {fmt.count(result.seats_requested)} seats)"
         ]  # fmt: skip
@@ -331,6 +345,7 @@ class KvLab(pn.viewable.Viewer):
         )  # fmt: skip
         results = pn.Column(
             self.cards,
+            self.engine_note,
             self.presets.story,
             section(
                 "The card pool's memory, weights first",

@@ -9,11 +9,14 @@ import param
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
 from core.catalog import GPUS, HOURS_PER_MONTH, TIERS
+from core.level_gap import level_gaps
+from core.queueing import UNBOUNDED_WAIT_S
 from core.sensitivity import knob_effects
 from labs import format as fmt
 from labs import knobs as ui
 from labs.badges import BadgeRow, chips_html, verdicts
 from labs.cards import Card, CardRow, tone
+from labs.engine_note import EngineNote
 from labs.layout import intro, knob_column, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
@@ -145,6 +148,13 @@ def story_figures(knobs) -> dict:
     }
 
 
+ENGINE_FIELDS = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
+
+
+def _ttft_text(seconds: float) -> str:
+    return fmt.duration(seconds, seconds >= UNBOUNDED_WAIT_S)
+
+
 class PoolLab(pn.viewable.Viewer):
     """Run the serving pool yourself: knobs in, live seats, TTFT, decode rate, bill and memory out."""
 
@@ -169,6 +179,12 @@ class PoolLab(pn.viewable.Viewer):
         self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
         self.cards = CardRow(columns=4)
         self.badges = BadgeRow()
+        self.engine_note = EngineNote(
+            {"seats_granted": "live seats", "ttft_p95_s": "TTFT p95",
+             "decode_tokens_per_s": "decode rate", "monthly_usd": "monthly bill"},
+            {"seats_granted": fmt.count, "ttft_p95_s": _ttft_text,
+             "decode_tokens_per_s": fmt.rate, "monthly_usd": fmt.dollars},
+        )  # fmt: skip
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
         self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -250,6 +266,7 @@ class PoolLab(pn.viewable.Viewer):
         )
         self.model_note.visible = self.use_tier.visible = bool(s.model)
         self.mattered.update(effects)
+        self.engine_note.update(level_gaps(s, ENGINE_FIELDS), s.realism == "engine")
         self.presets.update(
             bool(result.passes),
             [item.name for item in items if not item.ok],
@@ -316,10 +333,13 @@ class PoolLab(pn.viewable.Viewer):
             w["prefix_hit_rate"],
             ui.heading("Cache storage"),
             w["kv_dtype"],
+            ui.heading("Level of detail"),
+            ui.realism_buttons(self.scenario),
         )
         results = pn.Column(
             self.cards,
             self.badges,
+            self.engine_note,
             self.presets.story,
             section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
             sizing_mode="stretch_width",
@@ -357,11 +377,3 @@ class PoolLab(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
-
-
-_PANEL_STYLE = {
-    "background": "#ffffff",
-    "border": "1px solid #dfe3ea",
-    "border-radius": "10px",
-    "padding": "8px 16px",
-}

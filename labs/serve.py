@@ -6,6 +6,7 @@ import argparse
 
 import panel as pn
 
+from core.fidelity import report
 from labs import collector, latency, theme
 from labs.shell import LABS, create_app, create_embedded, lab_class
 
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> None:
         latency.configure()
         for key in LABS:  # import every lab now, so the collector freezes their modules too
             lab_class(key)
+        report()  # the published cases' predictions: computed once, before the first student
         collector.configure()
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     pn.serve(

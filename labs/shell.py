@@ -23,6 +23,7 @@ LABS = {
     "prefix": ("Prefix", "labs.prefix:PrefixLab"),
     "batching": ("Batching", "labs.batching:BatchingLab"),
     "practice": ("Practice", "labs.practice:PracticeLab"),
+    "reality": ("Reality check", "labs.reality:RealityLab"),
     "sources": ("Sources", "labs.sources:SourcesPage"),
 }
 

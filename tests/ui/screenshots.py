@@ -36,6 +36,9 @@ def pages() -> dict[str, str]:
     )
     shots["batching"] = "/?lab=batching"
     shots["practice"] = "/?lab=practice"
+    shots["reality"] = "/?lab=reality"
+    shots["reality-n3"] = "/?lab=reality&case=N3"
+    shots["reality-presenter"] = "/?lab=reality&case=T10&presenter=1"
     shots["sources"] = "/?lab=sources"
     shots["presenter"] = "/?lab=pool&presenter=1"
     shots["embed-pool"] = "/pool"

@@ -1,0 +1,86 @@
+"""The Reality check lab at the parameter level: cases, selection, link state and text."""
+
+import pytest
+
+from core.fidelity import report
+from labs.reality import RealityLab
+from labs.reality_charts import waterfall_data
+from labs.shell import LabShell, lab_bindings
+from labs.url import query_for, restore
+
+
+@pytest.fixture
+def lab():
+    return RealityLab()
+
+
+def test_every_development_case_is_listed_with_both_levels(lab):
+    """The table names every case, and each row carries a whiteboard and an engine ratio."""
+    html = lab.table.object
+    for case in report().cases:
+        assert f"<b>{case.key}</b>" in html
+    assert html.count('class="chip') == 2 * len(report().cases)
+
+
+def test_summary_cards_quote_the_scores_from_core(lab):
+    """The headline cards state core's geometric-mean errors and counts within the band."""
+    engine = report().development["engine"]
+    card = next(card for card in lab.cards.cards if card.label.startswith("engine level"))
+    assert card.value == f"{engine.geometric_mean_error:.0%}"
+    assert f"{engine.within_band} of {engine.cases}" in card.note
+
+
+def test_choosing_a_case_redraws_its_waterfall_and_marks_it(lab):
+    """Selecting N3 refills the waterfall with N3's steps and highlights its row and point."""
+    lab.case = "N3"
+    index = [case.key for case in report().cases].index("N3")
+    assert list(lab.waterfall_source.data["value"]) == list(
+        waterfall_data(report().steps[index])["value"]
+    )
+    assert '<tr class="here"><td><b>N3</b>' in lab.table.object
+    assert "N3: Llama-3-70B" in lab.case_text.object
+    keys = list(lab.latency_points.data["key"])
+    assert lab.latency_points.selected.indices == [keys.index("N3")]
+    assert lab.throughput_points.selected.indices == []
+
+
+def test_clicking_a_point_selects_its_case(lab):
+    """A tap on a scatter point (its selection changing) makes it the lab's case."""
+    keys = list(lab.throughput_points.data["key"])
+    callback = lab._tapped(lab.throughput_points)
+    callback("indices", [], [keys.index("T10")])
+    assert lab.case == "T10"
+
+
+def test_waterfall_bars_start_at_the_whiteboard_and_end_at_the_engine_level():
+    """First bar is the whiteboard's ratio, last the engine level's, both standing from the axis."""
+    steps = report().steps[0]
+    data = waterfall_data(steps)
+    assert data["value"][0] == pytest.approx(steps[0])
+    assert data["value"][-1] == pytest.approx(steps[-1])
+    assert data["bottom"][0] == data["bottom"][-1]
+    assert len(data["step"]) == len(steps) + 1
+
+
+def test_case_lives_in_the_link_and_a_link_restores_it():
+    """?lab=reality&case=N5 opens N5; a bad case is ignored with a notice."""
+    shell = LabShell()
+    shell.lab = "reality"
+    view = shell.view("reality")
+    view.case = "N5"
+    query = query_for(lab_bindings(view, shell.scenario))
+    assert "case=N5" in query
+    other = LabShell()
+    other.lab = "reality"
+    restore(lab_bindings(other.view("reality"), other.scenario), query)
+    assert other.view("reality").case == "N5"
+    notices = restore(lab_bindings(other.view("reality"), other.scenario), "?case=Z9")
+    assert other.view("reality").case == "N5"
+    assert any("case" in notice for notice in notices)
+
+
+def test_lessons_name_the_terms_that_move_cases(lab):
+    """'What holds' lists each term that moves a case, with its count and largest effect."""
+    for effect in report().effects:
+        if effect.cases_moved:
+            assert f"Moves {effect.cases_moved} of" in lab.lessons.object

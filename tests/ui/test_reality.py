@@ -1,0 +1,42 @@
+"""In the browser: the Reality check lab and the engine level's line in the pool lab."""
+
+from playwright.sync_api import expect
+
+from core import Scenario, evaluate
+from core.fidelity import report
+from labs import format as fmt
+from labs.reality_charts import times
+
+
+def test_reality_opens_the_linked_case_and_follows_the_picker(page, lab_url):
+    """?case=N3 opens N3's waterfall; picking T10 redraws it and writes case=T10 in the link."""
+    page.goto(lab_url + "/?lab=reality&case=N3")
+    heading = page.get_by_role("heading", name="N3: Llama-3-70B", exact=False)
+    expect(heading).to_be_visible(timeout=20_000)
+    index = [case.key for case in report().cases].index("N3")
+    expect(page.locator("body")).to_contain_text(times(report().steps[index, -1]))
+    chart = page.locator("canvas").nth(2)
+    page.wait_for_timeout(300)
+    before = chart.screenshot()
+    page.get_by_label("Published case").select_option(
+        label=page.locator("option", has_text="T10 ").inner_text()
+    )
+    expect(page.get_by_role("heading", name="T10: Llama-3-70B", exact=False)).to_be_visible()
+    page.wait_for_timeout(300)
+    assert chart.screenshot() != before
+    page.wait_for_url("**case=T10**", timeout=5_000)
+    assert page.console_log.errors == []
+
+
+def test_pool_level_toggle_shows_the_engine_figures_and_the_whiteboard_line(page, lab_url):
+    """'real engine' puts the engine level's TTFT on the card and the whiteboard's in the line."""
+    page.goto(lab_url + "/pool")
+    ttft = page.locator('[data-card="TTFT p95"] .value')
+    expect(ttft).to_contain_text("27", timeout=20_000)
+    note = page.locator("[data-engine-note]")
+    expect(note).to_contain_text("A real engine would see")
+    page.get_by_role("button", name="real engine").click()
+    engine = evaluate(Scenario(realism="engine"))
+    expect(ttft).to_contain_text(fmt.split_unit(fmt.duration(engine.ttft_p95_s))[0])
+    expect(note).to_contain_text("On the whiteboard these would read")
+    assert page.console_log.errors == []
