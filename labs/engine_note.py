@@ -39,7 +39,7 @@ class EngineNote(pn.viewable.Viewer):
                 )
             text = f"{lead}: " + "; ".join(parts) + ". The Reality check tab shows why."
         self._pane.object = (
-            f'<div class="lab small"><div class="engine-note" data-engine-note>{text}</div></div>'
+            f'<div class="lab"><div class="engine-note" data-engine-note>{text}</div></div>'
         )
 
     def __panel__(self):

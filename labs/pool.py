@@ -8,7 +8,7 @@ import panel as pn
 import param
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
-from core.catalog import GPUS, HOURS_PER_MONTH, TIERS
+from core.catalog import ENGINE_KV_FRACTION, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, TIERS
 from core.level_gap import level_gaps
 from core.queueing import UNBOUNDED_WAIT_S
 from core.sensitivity import knob_effects
@@ -95,6 +95,16 @@ def binding_sentence(result) -> str:
     )
 
 
+def _held_back(scenario: Scenario) -> str:
+    """What memory each level keeps back from the cache, in words."""
+    if scenario.realism == "engine":
+        return (
+            f"the engine's activation workspace, keeping {fmt.percent(1 - ENGINE_KV_FRACTION)} "
+            "of the rest in reserve"
+        )
+    return f"the {fmt.percent(MEMORY_MARGIN)} margin"
+
+
 def explanations(scenario: Scenario, result) -> list[str]:
     """The story of the numbers, one sentence per step, all from ``result``."""
     workload = WORKLOADS[scenario.workload]
@@ -110,8 +120,8 @@ def explanations(scenario: Scenario, result) -> list[str]:
             else f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
         ),
         f"The {model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
-        f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after the "
-        f"{fmt.percent(0.05)} margin: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
+        f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after "
+        f"{_held_back(scenario)}: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
         f"Every request carries a {fmt.count(scenario.prompt_tokens)}-token prompt and a "
         f"{fmt.count(result.answer_tokens)}-token answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
         f"KV tokens ({fmt.gigabytes(result.seat_kv_bytes)}).",

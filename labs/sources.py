@@ -27,7 +27,11 @@ def sources_html() -> str:
         '<div class="lab"><h1>Where the numbers come from</h1><p class="lede">Every figure in the '
         "labs is computed from these constants by the model in <code>core/</code>. Hardware "
         "figures are the vendors' dense (no sparsity) peaks; prices are assumptions you can "
-        "change in a scenario; model shapes are the published configurations.</p>"
+        "change in a scenario; model shapes are the published configurations. Rows marked "
+        "engine level feed the second level of detail: rates measured on the cards, engines' "
+        "documented defaults and fixed costs, each from a published source. The measurements "
+        "the two levels are checked against are listed, with their sources, in the Reality "
+        "check lab.</p>"
         f"{_table(sources())}"
         '<h2 style="margin-top:24px">What others measured</h2><p class="lede">Published '
         "measurements the batching lab sets its engine beside. They are not inputs of the "
