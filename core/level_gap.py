@@ -49,3 +49,24 @@ def level_gaps(scenario: Scenario, fields, **overrides) -> list[Gap]:
         {field: getattr(white, field) for field in fields},
         {field: getattr(real, field) for field in fields},
     )
+
+
+def stream_gaps(scenario: Scenario, simulated: dict, prompt_tokens: int, answer_tokens: int,
+                batch_size: int, arrivals_per_s: float | None) -> list[Gap]:  # fmt: skip
+    """:func:`gaps` between a simulated run (priced like the whiteboard) and the engine level.
+
+    ``simulated`` holds the run's ``throughput_tokens_per_s`` and ``itl_s``. The engine level
+    runs the same node, prompt, mean answer and batch: at the stream's arrival rate when one
+    node carries it, else (an offline batch, or more traffic than a node can take) with every
+    seat kept busy.
+    """
+    knobs = dict(prompt_tokens=prompt_tokens, answer_tokens=answer_tokens, seats=batch_size,
+                 realism="engine")  # fmt: skip
+    real = None
+    if arrivals_per_s:
+        real = evaluate(scenario, arrivals_per_min=60.0 * arrivals_per_s, **knobs)
+        if real.nodes > 1 or real.queue_unbounded:
+            real = None
+    if real is None:
+        real = evaluate(scenario, concurrency=batch_size, **knobs)
+    return gaps(simulated, {field: getattr(real, field) for field in simulated})

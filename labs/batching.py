@@ -28,6 +28,7 @@ from core.engine import (
     draw_requests,
     simulate,
 )
+from core.level_gap import stream_gaps
 from core.published import (
     CONTINUOUS_BATCHING_TOK_S,
     DEFAULT_ACCEPTANCE,
@@ -49,6 +50,7 @@ from labs import batching_charts as charts
 from labs import format as fmt
 from labs import knobs as ui
 from labs.cards import Card, CardRow
+from labs.engine_note import EngineNote
 from labs.layout import intro, knob_column, note, section
 from labs.text import LiveHTML
 
@@ -312,6 +314,10 @@ class BatchingLab(pn.viewable.Viewer):
             return LiveHTML("", sizing_mode="stretch_width", margin=margin)
 
         self.cards = CardRow(columns=5)
+        self.engine_note = EngineNote(
+            {"throughput_tokens_per_s": "output throughput", "itl_s": "inter-token p50"},
+            {"throughput_tokens_per_s": fmt.rate, "itl_s": fmt.duration},
+        )
         self.notice = html()
         self.notice.visible = False
         self.summary = html()
@@ -584,10 +590,31 @@ class BatchingLab(pn.viewable.Viewer):
                 ),
             ]
         )
+        self._update_engine_note(run)
         self.summary.object = (
             f'<div class="lab"><div class="binding" data-summary>{escape(self._summary(runs))}'
             "</div></div>"
         )
+
+    def _update_engine_note(self, run) -> None:
+        """What a real engine would see, beside the simulation (priced like the whiteboard)."""
+        if self.policy != "continuous":
+            self.engine_note.say(
+                "The engine level models continuous batching, as real engines run: switch the "
+                "scheduler to continuous to see what one would measure here."
+            )
+            return
+        # With arrivals the stream sets the throughput; only an offline batch measures it.
+        simulated = {"itl_s": run.itl_p50_s}
+        rate = None
+        if self.arrival == "offline":
+            simulated["throughput_tokens_per_s"] = run.output_tokens_per_s
+        else:
+            rate = self.arrival_rate
+        self.engine_note.update(
+            stream_gaps(self.scenario, simulated, self.prompt_tokens, self.answer_mean,
+                        self.batch_size, rate)
+        )  # fmt: skip
 
     def _gain_note(self, gain: float) -> str:
         """How the other scheduler compares, on the same layout."""
@@ -1115,6 +1142,7 @@ class BatchingLab(pn.viewable.Viewer):
         results = pn.Column(
             self.notice,
             self.cards,
+            self.engine_note,
             self.summary,
             self.gap_story,
             timeline,

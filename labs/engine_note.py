@@ -42,5 +42,11 @@ class EngineNote(pn.viewable.Viewer):
             f'<div class="lab"><div class="engine-note" data-engine-note>{text}</div></div>'
         )
 
+    def say(self, text: str) -> None:
+        """Show ``text`` instead, where the two levels cannot be compared."""
+        self._pane.object = (
+            f'<div class="lab"><div class="engine-note" data-engine-note>{escape(text)}</div></div>'
+        )
+
     def __panel__(self):
         return self._pane
