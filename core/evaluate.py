@@ -245,39 +245,32 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     monthly = nodes * cards * price * HOURS_PER_MONTH
 
     # The load a benchmark measures: closed-loop users on one node, or the peak's arrivals.
+    # The whiteboard treats prefill as free: the cards only ever decode.
     users = _users(knobs["concurrency"])
-    running = np.where(np.isfinite(users), np.minimum(users, granted), granted)
+    closed = np.isfinite(users)
+    running = where(closed, np.minimum(users, granted), granted)
     running_step_s = timing.decode_step_seconds(
         weights, running * seat_bytes, active_params, running, cards, bandwidth, peak_flops
     )
+    closed_request_s = first_token_work_s + answer * running_step_s
+    closed_wait_s = np.maximum(users - running, 0.0) * closed_request_s / np.maximum(running, 1.0)
     seat_median_s, _ = queueing.wait_quantile(servers, arrivals_per_s, request_s, 0.5)
-    closed_wait_s = np.maximum(users - running, 0.0) * request_s / np.maximum(running, 1.0)
-    closed = np.isfinite(users)
+    open_throughput = where(unbounded, granted / step_s, arrivals_per_s / nodes * answer)
+    open_ttft = where(
+        unbounded,
+        UNBOUNDED_WAIT_S,
+        np.minimum(first_token_work_s + seat_median_s, UNBOUNDED_WAIT_S),
+    )
     load_fields = {
-        # the whiteboard treats prefill as free: the cards only ever decode
-        "throughput_tokens_per_s": np.where(
-            serving,
-            np.where(
-                closed,
-                running / running_step_s,
-                np.where(unbounded, granted / step_s, arrivals_per_s / nodes * answer),
-            ),
-            0.0,
+        "throughput_tokens_per_s": where(
+            serving, where(closed, running / running_step_s, open_throughput), 0.0
         ),
-        "itl_s": np.where(closed, running_step_s, step_s),
-        "ttft_p50_s": np.where(
-            closed,
-            first_token_work_s + closed_wait_s,
-            np.where(
-                unbounded,
-                UNBOUNDED_WAIT_S,
-                np.minimum(first_token_work_s + seat_median_s, UNBOUNDED_WAIT_S),
-            ),
-        ),
-        "running_requests": np.where(
+        "itl_s": where(closed, running_step_s, step_s),
+        "ttft_p50_s": where(closed, first_token_work_s + closed_wait_s, open_ttft),
+        "running_requests": where(
             closed, running, np.minimum(granted, arrivals_per_s / nodes * request_s)
         ),
-        "closed_request_s": first_token_work_s + closed_wait_s + answer * running_step_s,
+        "request_s": where(closed, closed_request_s + closed_wait_s, request_s),
     }
 
     values = {
@@ -329,9 +322,7 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "capacity_ok": granted >= seats,
         "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
     }
-    closed_request_s = load_fields.pop("closed_request_s")
     values.update(load_fields)
-    values["request_s"] = np.where(closed, closed_request_s, request_s)
     engine = _is(knobs["realism"], "engine")
     if np.any(engine):
         node = Node(
