@@ -243,6 +243,7 @@ KV_BLOCK_TOKENS = 16  # vLLM's default PagedAttention block size
 # to a benchmark result; core/sources.py lists them with their sources.
 GIB = 2**30  # CUDA reports memory in binary units: an "80 GB" card holds 80 GiB
 ENGINE_KV_FRACTION = 0.9  # TensorRT-LLM free_gpu_memory_fraction, vLLM gpu_memory_utilization
+ENGINE_MAX_BATCH = 2048  # TensorRT-LLM BuildConfig.max_batch_size: requests one engine may run
 ENGINE_MAX_NUM_TOKENS = 8192  # TensorRT-LLM BuildConfig.max_num_tokens: tokens one step may run
 ACTIVATION_BYTES = 2  # activations stay in bf16 whatever the weights' storage
 ALLREDUCE_LATENCY_S = 10.1e-6  # a small custom all-reduce on 8 x H100 (SGLang PR #2904)

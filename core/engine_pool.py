@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import queueing
-from core.catalog import HOURS_PER_MONTH
+from core.catalog import ENGINE_MAX_BATCH, HOURS_PER_MONTH
 from core.engine_level import Node, closed_loop, open_loop, prefill_wait_quantile
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS
@@ -39,7 +39,9 @@ def engine_values(
     prompt, answer, hit_rate, seats, arrivals_per_s, price
         Resolved knobs, as in the whiteboard.
     users : float or ndarray
-        Closed-loop users (``concurrency``); NaN where the load is open-loop arrivals.
+        Closed-loop users (``concurrency``); NaN where the load is open-loop arrivals. A
+        benchmark drives the engine at its own batch limit: the larger of ``seats`` and
+        TensorRT-LLM's default ``max_batch_size``, within what memory holds.
     terms : frozenset of str
         The physical terms in force (:data:`core.realism.TERMS`).
 
@@ -90,8 +92,10 @@ def engine_values(
     )
     closed = np.isfinite(users)
     if np.any(closed):
+        # A benchmark drives the engine at its configured batch limit, not the pool's dial.
+        batch_limit = np.minimum(room, np.maximum(seats, ENGINE_MAX_BATCH))
         closed_values = closed_loop(
-            node, np.where(closed, users, 1.0), granted, prompt, answer, hit_tokens, terms
+            node, np.where(closed, users, 1.0), batch_limit, prompt, answer, hit_tokens, terms
         )
         load = [np.where(closed, c, o) for c, o in zip(closed_values, open_values, strict=True)]
     else:

@@ -8,6 +8,7 @@ from core.catalog import (
     ALLREDUCE_LATENCY_S,
     BANDWIDTH_EFFICIENCY,
     ENGINE_KV_FRACTION,
+    ENGINE_MAX_BATCH,
     ENGINE_MAX_NUM_TOKENS,
     GB,
     GPUS,
@@ -96,6 +97,12 @@ def _engine_rows() -> list[Source]:
             "of memory left after weights and activations",
             "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction default (vLLM's "
             "gpu_memory_utilization default is also 0.9)",
+        ),
+        Source(
+            "engine batch limit under a benchmark",
+            f"{ENGINE_MAX_BATCH:,}",
+            "requests (or the seats knob, if larger)",
+            "TensorRT-LLM BuildConfig.max_batch_size default (tensorrt_llm/builder.py)",
         ),
         Source(
             "engine tokens per step",

@@ -120,3 +120,12 @@ def test_bad_engine_knobs_name_the_knob_and_the_range(knob, value):
     """A bad realism or concurrency raises ValueError naming the knob and what is allowed."""
     with pytest.raises(ValueError, match=knob):
         evaluate(Scenario(), **{knob: value})
+
+
+def test_a_benchmark_runs_at_the_engines_batch_limit_not_the_pool_dial():
+    """50 closed-loop users all run on an engine even with the pool's dial at 16 seats."""
+    knobs = dict(tier="large", prompt_tokens=5000, answer_tokens=500, realism="engine")
+    dial = evaluate(Scenario(seats=16, concurrency=50, **knobs))
+    wide = evaluate(Scenario(seats=4096, concurrency=50, **knobs))
+    assert dial.running_requests == wide.running_requests == 50
+    assert dial.itl_s == pytest.approx(wide.itl_s)
