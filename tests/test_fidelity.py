@@ -124,7 +124,15 @@ def test_bad_engine_knobs_name_the_knob_and_the_range(knob, value):
 
 def test_a_benchmark_runs_at_the_engines_batch_limit_not_the_pool_dial():
     """50 closed-loop users all run on an engine even with the pool's dial at 16 seats."""
-    knobs = dict(tier="large", prompt_tokens=5000, answer_tokens=500, realism="engine")
+    knobs = dict(
+        model="Llama-3-70B",
+        cards=2,
+        weight_dtype="fp8",
+        kv_dtype="fp8",
+        prompt_tokens=5000,
+        answer_tokens=500,
+        realism="engine",
+    )
     dial = evaluate(Scenario(seats=16, concurrency=50, **knobs))
     wide = evaluate(Scenario(seats=4096, concurrency=50, **knobs))
     assert dial.running_requests == wide.running_requests == 50
