@@ -117,7 +117,7 @@ class RealityLab(pn.viewable.Viewer):
                  f"{white.within_band} of {white.cases} cases {band}", "worse"),
             Card("engine level: typical miss", fmt.percent(engine.geometric_mean_error), "",
                  f"{engine.within_band} of {engine.cases} cases {band}", "better"),
-            Card("cases it never saw", fmt.percent(check.geometric_mean_error), "",
+            Card("engine level, cases it never saw", fmt.percent(check.geometric_mean_error), "",
                  f"{check.within_band} of {check.cases} more published rows {band}"),
             Card("whiteboard on those", fmt.percent(r.check["whiteboard"].geometric_mean_error), "",
                  f"{r.check['whiteboard'].within_band} of {r.check['whiteboard'].cases} {band}"),
