@@ -98,14 +98,19 @@ def tier_buttons(scenario):
     )
 
 
-def dtype_buttons(scenario, knob: str = "kv_dtype"):
+def choice_buttons(scenario, knob: str, options: dict):
+    """A full-width row of outlined buttons for one of ``scenario``'s choice knobs."""
     return pn.widgets.RadioButtonGroup.from_param(
         scenario.param[knob],
-        options=DTYPE_LABELS,
+        options=options,
         color="primary",
         variant="outline",
         sizing_mode="stretch_width",
     )
+
+
+def dtype_buttons(scenario, knob: str = "kv_dtype"):
+    return choice_buttons(scenario, knob, DTYPE_LABELS)
 
 
 def workload_buttons(scenario):
@@ -153,10 +158,4 @@ def heading(text: str) -> pn.pane.HTML:
 
 def realism_buttons(scenario):
     """Whiteboard arithmetic or what a real engine would measure, for every lab at once."""
-    return pn.widgets.RadioButtonGroup.from_param(
-        scenario.param.realism,
-        options=REALISM_LABELS,
-        color="primary",
-        variant="outline",
-        sizing_mode="stretch_width",
-    )
+    return choice_buttons(scenario, "realism", REALISM_LABELS)
