@@ -1,8 +1,10 @@
 """The engine level of the capacity model: one node priced the way real engines measure it.
 
-:func:`node_figures` turns a node (model, cards, storage) and a load into the figures the
-labs show, with each physical term of :mod:`core.realism` switched on or off by name. With
-no term on it is the whiteboard's arithmetic; with every term on it is ``realism="engine"``.
+:class:`Node` prices a decode step and a prefill on one node (model, cards, storage), with each
+physical term of :mod:`core.realism` switched on or off by name; :func:`closed_loop` and
+:func:`open_loop` turn those prices and a load into throughput, time between tokens, time to
+first token and request time. With no term on the prices are the whiteboard's; with every
+term on they are ``realism="engine"`` (:mod:`core.engine_pool` builds the pool's figures).
 
 The load is one of two shapes, both solved in closed form inside a short fixed-point loop:
 
