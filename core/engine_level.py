@@ -30,7 +30,7 @@ from core.memory import kv_budget_bytes
 # 30 leave about a part in ten million (measured on the published cases).
 _ITERATIONS = 30
 # A queue whose utilisation reaches this is treated as unable to drain.
-_SATURATED = 0.999
+SATURATED = 0.999
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ class Node:
         return seconds
 
 
-def _context(prompt, answer, terms):
+def decode_context(prompt, answer, terms):
     """Tokens of cache a running request holds on average while it decodes."""
     return prompt + (answer / 2.0 if "live_context" in terms else answer)
 
@@ -166,7 +166,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
     added = node.prefill_s(miss, hit_tokens, terms, alone=False)
-    step = node.step_s(np.maximum(running, 1.0), _context(prompt, answer, terms), terms)
+    step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
     if "prefill_time" not in terms:
         # Prefill is free: the cards only ever decode, as on the whiteboard.
@@ -178,12 +178,12 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
         request = ttft + later * step
         cycle = others * added
         for _ in range(_ITERATIONS):
-            share = np.minimum(cycle / request, _SATURATED)
+            share = np.minimum(cycle / request, SATURATED)
             ttft = np.where(others > 0, added * (1.0 + share / (1.0 - share)) + 1.5 * step, alone)
             total = cycle + ttft + later * step
             solved = 0.5 * (total + np.sqrt(np.maximum(total**2 - 4.0 * ttft * cycle, 0.0)))
             request = 0.5 * (request + solved)
-        share = np.minimum(cycle / request, _SATURATED)
+        share = np.minimum(cycle / request, SATURATED)
         itl = step / (1.0 - share)
         request = ttft + later * itl
         busy_time = request
@@ -207,10 +207,10 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
     added = node.prefill_s(miss, hit_tokens, terms, alone=False)
-    context = _context(prompt, answer, terms)
+    context = decode_context(prompt, answer, terms)
     later = np.maximum(answer - 1.0, 1.0)
     counts = "prefill_time" in terms
-    busy_prefill = np.minimum(arrivals_per_s * added, _SATURATED) if counts else 0.0
+    busy_prefill = np.minimum(arrivals_per_s * added, SATURATED) if counts else 0.0
     step = node.step_s(1.0, context, terms)
     request = alone + later * step
     company = 0.0

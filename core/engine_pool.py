@@ -12,7 +12,15 @@ import numpy as np
 
 from core import queueing
 from core.catalog import ENGINE_MAX_BATCH, HOURS_PER_MONTH
-from core.engine_level import Node, closed_loop, open_loop, prefill_wait_quantile
+from core.engine_level import (
+    SATURATED,
+    Node,
+    closed_loop,
+    decode_context,
+    open_loop,
+    prefill_wait_quantile,
+)
+from core.memory import seats_that_fit
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS
 from core.vector import where
@@ -51,16 +59,15 @@ def engine_values(
     full node reaches: :math:`n = \\lceil \\lambda R_{full} / s \\rceil`. The p95 first token adds
     the Erlang C wait for a seat over every node and the M/M/1 p95 wait for the prefill stage.
     """
-    memory, budget = node.kv_budget(terms)
+    node_memory, budget = node.kv_budget(terms)
     kv_per_token = node.kv_bytes_per_token
     seat_tokens = prompt + answer
-    room = np.floor(budget / (seat_tokens * kv_per_token) + 1e-9)
+    room = seats_that_fit(budget, seat_tokens, kv_per_token)
     granted = np.minimum(seats, room)
     serving = granted >= 1
     full = np.maximum(granted, 1.0)
     hit_tokens = prompt * hit_rate
-    context = prompt + (answer / 2.0 if "live_context" in terms else answer)
-    step_full = node.step_s(full, context, terms)
+    step_full = node.step_s(full, decode_context(prompt, answer, terms), terms)
 
     # Size for a cold cache with every seat busy, then run each node at its share of traffic.
     _, _, _, cold_request, _ = closed_loop(node, full, full, prompt, answer, 0.0, terms)
@@ -74,8 +81,8 @@ def engine_values(
     added = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=False)
     servers = nodes * granted
     seat_wait, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request, TTFT_PERCENTILE)
-    unbounded = unbounded | (busy >= 0.999) | ~serving
-    mean_prefill_wait = company * added * busy / (1.0 - np.minimum(busy, 0.999))
+    unbounded = unbounded | (busy >= SATURATED) | ~serving
+    mean_prefill_wait = company * added * busy / (1.0 - np.minimum(busy, SATURATED))
     tail_prefill_wait = company * prefill_wait_quantile(added, busy, TTFT_PERCENTILE)
     ttft_p95 = where(
         unbounded,
@@ -107,10 +114,10 @@ def engine_values(
     kv_in_use = granted * seat_tokens * kv_per_token
     prefill_alone = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=True)
     return {
-        "node_memory_bytes": memory,
+        "node_memory_bytes": node_memory,
         "kv_budget_bytes": budget,
         "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
-        "margin_bytes": np.maximum(0.0, memory - node.weight_bytes - budget),
+        "margin_bytes": np.maximum(0.0, node_memory - node.weight_bytes - budget),
         "seats_room": room,
         "seats_granted": granted,
         "seats_waiting": seats - granted,

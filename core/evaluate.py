@@ -354,7 +354,6 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         overlay = engine_values(
             node, prompt, answer, hit_rate, seats, arrivals_per_s, users, price, terms
         )
-        overlay["prefill_flops"] = values["prefill_flops"]  # the whiteboard's count, for display
         for name, figure in overlay.items():
             values[name] = where(engine, figure, values[name])
     return _package(values)

@@ -27,6 +27,11 @@ _SET_UP = ("model", "gpu", "cards", "weight_dtype", "kv_dtype", "prompt_tokens",
            "answer_tokens", "prefix_hit_rate", "seats", "concurrency", "arrivals_per_min")  # fmt: skip
 
 
+def within_band(ratio):
+    """True where a prediction over a measurement (scalar or array) lies within :data:`BAND`."""
+    return (np.asarray(ratio) >= BAND[0]) & (np.asarray(ratio) <= BAND[1])
+
+
 def _overrides(cases) -> dict:
     """Every case's set-up as arrays of knobs, one entry per case."""
     scenarios = [case.scenario() for case in cases]
@@ -78,8 +83,7 @@ def score(cases, realism: str = "engine") -> Score:
     """
     ratios = predictions(cases, realism) / np.array([case.measured for case in cases])
     error = float(np.exp(np.mean(np.abs(np.log(ratios)))) - 1.0)
-    low, high = BAND
-    inside = int(np.sum((ratios >= low) & (ratios <= high)))
+    inside = int(np.sum(within_band(ratios)))
     return Score(ratios, error, inside, len(ratios))
 
 

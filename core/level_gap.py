@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.evaluate import evaluate
-from core.fidelity import BAND
+from core.fidelity import within_band
 from core.scenario import Scenario
 
 
@@ -34,7 +34,7 @@ def gaps(whiteboard: dict, engine: dict) -> list[Gap]:
     found = []
     for field, value in whiteboard.items():
         gap = Gap(field, float(value), float(engine[field]))
-        if not BAND[0] <= gap.ratio <= BAND[1]:
+        if not within_band(gap.ratio):
             found.append(gap)
     return found
 

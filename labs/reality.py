@@ -7,7 +7,7 @@ from html import escape
 import panel as pn
 import param
 
-from core.fidelity import BAND, MOVED, STEP_LABELS, report
+from core.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
 from core.published_cases import METRIC_NAMES
 from labs import format as fmt
 from labs.cards import Card, CardRow
@@ -28,12 +28,8 @@ from labs.text import LiveHTML
 LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
 
 
-def _inside(ratio: float) -> bool:
-    return BAND[0] <= ratio <= BAND[1]
-
-
 def _chip(ratio: float) -> str:
-    tone = "pass" if _inside(ratio) else "fail"
+    tone = "pass" if within_band(ratio) else "fail"
     return f'<span class="chip {tone}">{escape(times(ratio))}</span>'
 
 
@@ -169,7 +165,9 @@ class RealityLab(pn.viewable.Viewer):
 
     def _lessons_html(self) -> str:
         r = self.report
-        holds = [c.key for c, ratio in zip(r.cases, r.steps[:, 0], strict=True) if _inside(ratio)]
+        holds = [
+            c.key for c, ratio in zip(r.cases, r.steps[:, 0], strict=True) if within_band(ratio)
+        ]
         items = "".join(
             f"<li><b>{escape(SHORT[e.term])}</b>: {escape(e.label)}. Moves {e.cases_moved} of "
             f"{len(r.cases)} cases by more than 10 %; most in {escape(e.largest_case)} "
