@@ -22,6 +22,7 @@ LABS = {
     "kv": ("KV cache", "labs.kv:KvLab"),
     "prefix": ("Prefix", "labs.prefix:PrefixLab"),
     "batching": ("Batching", "labs.batching:BatchingLab"),
+    "frontier": ("Frontier", "labs.frontier:FrontierLab"),
     "practice": ("Practice", "labs.practice:PracticeLab"),
     "reality": ("Reality check", "labs.reality:RealityLab"),
     "sources": ("Sources", "labs.sources:SourcesPage"),
@@ -213,6 +214,16 @@ class LabShell(LabPage):
                 margin=0,
             ),
         ]
+
+    def view(self, key: str):
+        view = super().view(key)
+        if hasattr(view, "navigate") and view.navigate is None:
+            # A lab that sends the student elsewhere (the frontier's click) switches the tab.
+            view.navigate = self._navigate
+        return view
+
+    def _navigate(self, key: str) -> None:
+        self.lab = key
 
     def active_view(self):
         return self.view(self.lab)
