@@ -40,7 +40,7 @@ def axis_text(measure: str, value: float) -> str:
     if measure == "ttft":
         return fmt.duration(value)
     if measure == "cost":
-        return f"${value:,.3f}" if value < 1 else f"${value:,.2f}"
+        return fmt.token_price(value)
     return fmt.rate(value)
 
 
