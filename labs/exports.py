@@ -61,10 +61,11 @@ def frontier_frame(points, on_frontier) -> pd.DataFrame:
     return frame
 
 
-def frontier_table(points, rows_mask) -> str:
-    """The frontier's points at one level as an HTML table, fastest for each user first."""
+def frontier_table(points, rows_mask, x_measure: str = "user") -> str:
+    """The frontier's points at one level as an HTML table, best on the x measure first."""
     rows = np.flatnonzero(rows_mask)
-    rows = rows[np.argsort(-points.user_tokens_per_s[rows], kind="stable")]
+    key = -points.user_tokens_per_s[rows] if x_measure == "user" else points.ttft_p95_s[rows]
+    rows = rows[np.argsort(key, kind="stable")]
     body = "".join(
         f'<tr data-frontier-row><td class="num">{points.seats[i]}</td><td class="num">{points.cards[i]}</td>'
         f"<td>{escape(points.weight_dtype[i])}</td><td>{escape(points.kv_dtype[i])}</td>"

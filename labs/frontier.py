@@ -122,6 +122,7 @@ class FrontierLab(pn.viewable.Viewer):
             "sweep_cache": pn.widgets.Checkbox.from_param(self.param.sweep_cache, label="cache storage"),
         }  # fmt: skip
         self._stale = True
+        self._rendered = False
         s.param.watch(self._refresh, list(KNOBS))
         self.param.watch(self._refresh, list(self.URL_PARAMS))
         self._layout = self._build()
@@ -129,8 +130,15 @@ class FrontierLab(pn.viewable.Viewer):
 
     # -- computation ---------------------------------------------------------------------
     def _on_screen(self) -> bool:
-        """Whether the chart is on a page now (always, outside a server session)."""
-        return session_doc() is None or bool(self.plot_pane._models)
+        """Whether the chart is on a page now, or about to be (always, outside a session).
+
+        Before its first render the chart has no models yet, and a link's knobs arrive then:
+        those must be drawn. Once rendered, no models means another lab took its place.
+        """
+        if session_doc() is None or self.plot_pane._models:
+            self._rendered = self._rendered or session_doc() is not None
+            return True
+        return not self._rendered
 
     def _refresh(self, *_events) -> None:
         if not self._on_screen():
@@ -154,7 +162,7 @@ class FrontierLab(pn.viewable.Viewer):
             self.point_source.data = chart_data(points, mask, s.realism, x, y)
             for level, source in self.line_sources.items():
                 source.data = line_data(points, mask & (points.realism == level), x, y)
-            self.curve.data = line_data(family, family.feasible, x, y)
+            self.curve.data = line_data(family, family.feasible, x, y, by_seats=True)
             self.current.data = line_data(here, here.feasible, x, y)
             self.slo.right = TTFT_SLO_S
             self.slo.visible = x == "ttft"
@@ -163,7 +171,7 @@ class FrontierLab(pn.viewable.Viewer):
             self.hover.tooltips = tooltips(x, y)
             self.cards.update(self._cards(here))
             self.summary.object = self._summary_html(points)
-            self.table.object = frontier_table(points, mask & (points.realism == s.realism))
+            self.table.object = frontier_table(points, mask & (points.realism == s.realism), x)
 
     def _cards(self, here) -> list[Card]:
         if not here.feasible[0]:
@@ -281,7 +289,7 @@ class FrontierLab(pn.viewable.Viewer):
                 "Frontier points at this level",
                 self.table,
                 self.download,
-                note="The configurations no other beats on both axes, best speed per user first.",
+                note="The configurations no other beats on both axes, best on the horizontal axis first.",
             ),
             sizing_mode="stretch_width",
             margin=0,

@@ -80,11 +80,11 @@ def chart_data(points, on_frontier, level: str, x_measure: str, y_measure: str) 
     }
 
 
-def line_data(points, mask, x_measure: str, y_measure: str) -> dict:
-    """A line through the points of ``mask``, in order along the x axis."""
+def line_data(points, mask, x_measure: str, y_measure: str, by_seats: bool = False) -> dict:
+    """A line through the points of ``mask``, in order along the x axis (or of batch size)."""
     x, y, shown = _xy(points, x_measure, y_measure)
     rows = np.flatnonzero(mask & shown)
-    rows = rows[np.argsort(x[rows], kind="stable")]
+    rows = rows[np.argsort(points.seats[rows] if by_seats else x[rows], kind="stable")]
     return {"x": x[rows], "y": y[rows]}
 
 
@@ -138,6 +138,10 @@ def frontier_figure():
             line_width=3,
             line_alpha=0.85,
             line_dash="solid" if level == "whiteboard" else "dashed",
+        )
+        # Markers too: a frontier of one point has no line to draw.
+        plot.scatter(
+            "x", "y", source=lines[level], size=6, fill_color=colour, line_color=colour, alpha=0.85
         )
     curve = ColumnDataSource(data={"x": [], "y": []})
     plot.line("x", "y", source=curve, line_color=theme.ACCENT, line_width=1.5, line_dash="dotted")
