@@ -46,9 +46,15 @@ def compare(title: str, prompt: int, answer: int, rate_per_s: float, seats: int)
                 "decode_nodes": closed.nodes - closed.prefill_nodes,
             }
         run = simulate(
-            scenario, "continuous", "paged", workload=workload, costs=costs, batch_size=seats,
-            mode=mode, **nodes,
-        )  # fmt: skip
+            scenario,
+            "continuous",
+            "paged",
+            workload=workload,
+            costs=costs,
+            batch_size=seats,
+            mode=mode,
+            **nodes,
+        )
         gaps = run.itl_s()
         rows = {
             "closed form": (closed.ttft_p50_s, closed.ttft_p95_s, closed.itl_s, closed.itl_p99_s),

@@ -96,8 +96,9 @@ def link_rate(kv_link):
     return np.where(links == "nvlink", np.nan, INFINIBAND_NDR_BYTES_PER_S)
 
 
-def disaggregated_values(node, prompt, answer, hit_rate, granted, arrivals_per_s, price,
-                         terms, link_bytes_per_s) -> dict:  # fmt: skip
+def disaggregated_values(
+    node, prompt, answer, hit_rate, granted, arrivals_per_s, price, terms, link_bytes_per_s
+) -> dict:
     """The pool's figures when prefill and decode run on separate nodes.
 
     Notes

@@ -125,9 +125,16 @@ def engine_values(
     chunked = chunked & serving
     if np.any(chunked):
         chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
-            node, terms, decode_context(prompt, answer, terms), steps_alone, added,
-            prompt - hit_tokens, running_load, joining, company,
-        )  # fmt: skip
+            node,
+            terms,
+            decode_context(prompt, answer, terms),
+            steps_alone,
+            added,
+            prompt - hit_tokens,
+            running_load,
+            joining,
+            company,
+        )
         itl_load = np.where(chunked, chunk_itl, itl_load)
         itl_tail = np.where(chunked, chunk_tail, itl_tail)
         ttft_p95 = np.where(chunked, np.minimum(ttft_p95 + chunk_shift, UNBOUNDED_WAIT_S), ttft_p95)
@@ -180,9 +187,16 @@ def engine_values(
     }
     if np.any(disaggregated):
         apart = disaggregated_values(
-            node, prompt, answer, hit_rate, granted, arrivals_per_s, price, terms,
+            node,
+            prompt,
+            answer,
+            hit_rate,
+            granted,
+            arrivals_per_s,
+            price,
+            terms,
             link_bytes_per_s,
-        )  # fmt: skip
+        )
         # A benchmark's closed loop drives one node: its figures stay the aggregated node's.
         load_only = {
             "throughput_tokens_per_s",

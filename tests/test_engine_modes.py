@@ -55,13 +55,26 @@ def test_chunked_engine_matches_step_by_step_reference(layout, arrival):
         tight = dataclasses.replace(costs, kv_budget_bytes=costs.kv_bytes_per_token * room)
         for seed, batch, chunk in ((0, 1, 64), (1, 5, 100), (2, 64, 256), (3, 8, 7)):
             workload = draw_requests(
-                30, seed, arrival=arrival, rate_per_s=3.0, prompt_tokens=300, answer_mean=50,
-                answer_cap=400, long_every=7, long_prompt_tokens=900,
-            )  # fmt: skip
+                30,
+                seed,
+                arrival=arrival,
+                rate_per_s=3.0,
+                prompt_tokens=300,
+                answer_mean=50,
+                answer_cap=400,
+                long_every=7,
+                long_prompt_tokens=900,
+            )
             r = simulate(
-                scenario, "continuous", layout, workload=workload, batch_size=batch, costs=tight,
-                mode="chunked", chunk_tokens=chunk,
-            )  # fmt: skip
+                scenario,
+                "continuous",
+                layout,
+                workload=workload,
+                batch_size=batch,
+                costs=tight,
+                mode="chunked",
+                chunk_tokens=chunk,
+            )
             expected = reference_token_times(tight, workload, "continuous", layout, batch, 0, chunk)
             np.testing.assert_allclose(r.token_s, np.concatenate(expected), rtol=1e-9)
 
@@ -106,9 +119,16 @@ def test_kv_transfer_is_bytes_over_the_link():
     prompt = 4096
     for link, rate in (("nvlink", costs.link_bytes_per_s), ("infiniband", 400e9 / 8)):
         r = simulate(
-            scenario, "continuous", "paged", requests=1, prompt_tokens=prompt, answer="fixed",
-            answer_mean=4, mode="disaggregated", link=link,
-        )  # fmt: skip
+            scenario,
+            "continuous",
+            "paged",
+            requests=1,
+            prompt_tokens=prompt,
+            answer="fixed",
+            answer_mean=4,
+            mode="disaggregated",
+            link=link,
+        )
         shipped = (prompt + 1) * costs.kv_bytes_per_token / (costs.cards * rate)
         assert r.transfer_s[0] == pytest.approx(shipped, rel=1e-12)
         assert float(transfer_seconds(costs, prompt + 1, link)) == pytest.approx(shipped)
@@ -130,9 +150,16 @@ def test_a_lone_chunked_prompt_takes_its_chunks():
     scenario = Scenario()
     costs = step_costs(scenario)
     r = simulate(
-        scenario, "continuous", "paged", requests=1, prompt_tokens=2000, answer="fixed",
-        answer_mean=2, mode="chunked", chunk_tokens=512,
-    )  # fmt: skip
+        scenario,
+        "continuous",
+        "paged",
+        requests=1,
+        prompt_tokens=2000,
+        answer="fixed",
+        answer_mean=2,
+        mode="chunked",
+        chunk_tokens=512,
+    )
     chunks = [512, 512, 512, 464]
     expected = sum(max(float(costs.read_s(0)), float(costs.compute_s(c))) for c in chunks)
     assert r.ttft_s[0] == pytest.approx(expected, rel=1e-12)

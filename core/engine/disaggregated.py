@@ -98,8 +98,9 @@ def prefill_parts(req: Requests, stage: dict, nodes: int) -> list[Part]:
     return parts
 
 
-def decode_parts(costs: StepCosts, req: Requests, stage: dict, nodes: int, layout: str,
-                 batch: int) -> tuple[list[Part], np.ndarray]:  # fmt: skip
+def decode_parts(
+    costs: StepCosts, req: Requests, stage: dict, nodes: int, layout: str, batch: int
+) -> tuple[list[Part], np.ndarray]:
     """The decode nodes: requests join round-robin as their cache lands, and decode on.
 
     Returns the parts and the moments requests joined a decode node's queue.

@@ -9,6 +9,10 @@ import numpy as np
 from core.engine.requests import Requests
 from core.steps import StepCosts
 
+# A gap this many times the median ITL is drawn as a stall (a display threshold, not a constant
+# of the model: at 3x no ordinary step, whose read grows slowly, comes close).
+STALL_FACTOR = 3.0
+
 
 @dataclass(frozen=True)
 class EngineResult:
@@ -86,6 +90,42 @@ class EngineResult:
         """Every gap between two consecutive tokens of one request, pooled over the requests."""
         return token_gaps(self.token_s, self.token_offsets)
 
+    def stalls(self, factor: float = STALL_FACTOR) -> dict:
+        """Gaps of at least ``factor`` times the median ITL inside one stay, with their seats.
+
+        A stay's tokens come one a step, so such a gap is a step some other work stretched:
+        a whole prompt's prefill on an aggregated node, a chunk on a chunked one. Returns
+        arrays ``request``, ``seat``, ``start_s`` and ``end_s``, longest first.
+        """
+        gaps = np.diff(self.token_s)
+        within = np.ones(gaps.size, dtype=bool)
+        within[self.token_offsets[1:-1] - 1] = False
+        index = np.flatnonzero(within & (gaps >= factor * self.itl_p50_s) & (gaps > 0))
+        request = np.searchsorted(self.token_offsets, index, side="right") - 1
+        start, end = self.token_s[index], self.token_s[index + 1]
+        seg = self.segments
+        order = np.lexsort((seg["start_s"], seg["request"]))
+        stay_request, stay_start = seg["request"][order], seg["start_s"][order]
+        # The stay holding the gap: the request's last stay admitted before the gap began.
+        last = np.searchsorted(stay_request, request, side="right") - 1
+        first = np.searchsorted(stay_request, request, side="left")
+        seat = np.full(index.size, -1, dtype=np.int64)
+        for k in range(index.size):
+            stays = slice(first[k], last[k] + 1)
+            here = np.searchsorted(stay_start[stays], start[k], side="right") - 1
+            if here >= 0:
+                stay = order[first[k] + here]
+                if seg["first_token_s"][stay] <= start[k]:
+                    seat[k] = seg["seat"][stay]
+        keep = seat >= 0
+        longest = np.argsort(-(end - start)[keep], kind="stable")
+        return {
+            "request": request[keep][longest],
+            "seat": seat[keep][longest],
+            "start_s": start[keep][longest],
+            "end_s": end[keep][longest],
+        }
+
     def time_split(self) -> dict:
         """Mean seconds of a request's life by phase: waiting, first token, transfer, decoding.
 
@@ -147,9 +187,19 @@ def node_tokens(trace: dict) -> np.ndarray:
     return ends[step_index]
 
 
-def assemble(costs: StepCosts, req: Requests, parts: list[Part], *, policy: str, layout: str,
-             batch: int, mode: str, chunk_tokens: int = 0, transfer_s=None,
-             joins=None) -> EngineResult:  # fmt: skip
+def assemble(
+    costs: StepCosts,
+    req: Requests,
+    parts: list[Part],
+    *,
+    policy: str,
+    layout: str,
+    batch: int,
+    mode: str,
+    chunk_tokens: int = 0,
+    transfer_s=None,
+    joins=None,
+) -> EngineResult:
     """Put the nodes' traces together into one :class:`EngineResult`.
 
     ``transfer_s`` is each request's time on the link; ``joins`` the extra moments requests
@@ -161,10 +211,19 @@ def assemble(costs: StepCosts, req: Requests, parts: list[Part], *, policy: str,
     segments: dict[str, list] = {
         key: []
         for key in (
-            "request", "node", "seat", "start_s", "end_s", "first_step", "tokens", "preempted",
-            "wave", "first_token_s", "held_s",
+            "request",
+            "node",
+            "seat",
+            "start_s",
+            "end_s",
+            "first_step",
+            "tokens",
+            "preempted",
+            "wave",
+            "first_token_s",
+            "held_s",
         )
-    }  # fmt: skip
+    }
     admit_s = np.full(n, np.inf)
     seat_base = 0
     totals = {"busy_s": 0.0, "used": 0.0, "allocated": 0.0, "seat_s": 0.0}

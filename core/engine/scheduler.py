@@ -37,8 +37,17 @@ class Scheduler:
     node): they start decoding at once, unless a preemption throws their cache away.
     """
 
-    def __init__(self, costs: StepCosts, req: Requests, policy: str, layout: str, batch: int,
-                 wait_cap: float, chunk_tokens: int = 0, prefilled: bool = False):  # fmt: skip
+    def __init__(
+        self,
+        costs: StepCosts,
+        req: Requests,
+        policy: str,
+        layout: str,
+        batch: int,
+        wait_cap: float,
+        chunk_tokens: int = 0,
+        prefilled: bool = False,
+    ):
         n = len(req)
         self.n, self.batch, self.wait_cap, self.chunk = n, batch, wait_cap, chunk_tokens
         self.arrival = req.arrival_s.tolist()
