@@ -30,6 +30,7 @@ KV_LINKS = ("nvlink", "infiniband")
 ITL_TAIL = 0.99  # the inter-token latency percentile reported
 _POISSON_TERMS = 64  # prompts joining one step: far more than any step ever admits
 _ITERATIONS = 20
+_SLO_SEARCH = 16  # prefill pools looked at past the smallest that keeps up
 
 
 def poisson_quantile(mean, quantile):
@@ -96,6 +97,30 @@ def link_rate(kv_link):
     return np.where(links == "nvlink", np.nan, INFINIBAND_NDR_BYTES_PER_S)
 
 
+def prefill_nodes_for_slo(arrivals_per_s, prefill_s):
+    """The fewest prefill nodes whose first token meets the SLO at its percentile.
+
+    Notes
+    -----
+    Each node prefills one prompt at a time, so the pool is an M/M/c queue of service
+    :math:`t_p`: at least :math:`c_0 = \\lceil \\lambda t_p \rceil` nodes keep up, and the
+    pool takes the first :math:`c \\ge c_0` with
+    :math:`t_p + W_{95}(c) < \\mathrm{SLO}` (Erlang C), looking up to
+    ``_SLO_SEARCH`` nodes past :math:`c_0`; where no count can (a prefill alone misses the
+    SLO), :math:`c_0`.
+    """
+    arrivals, service = np.asarray(arrivals_per_s, dtype=float), np.asarray(prefill_s, dtype=float)
+    stable = np.maximum(1.0, np.ceil(arrivals * service - 1e-9))
+    stable = np.where(arrivals * service >= stable, stable + 1.0, stable)
+    candidates = stable[..., None] + np.arange(_SLO_SEARCH)
+    wait, unbounded = queueing.wait_quantile(
+        candidates, arrivals[..., None], service[..., None], TTFT_PERCENTILE
+    )
+    meets = ~unbounded & (service[..., None] + wait < TTFT_SLO_S)
+    first = np.where(meets.any(axis=-1), meets.argmax(axis=-1), 0)
+    return stable + first
+
+
 def disaggregated_values(
     node, prompt, answer, hit_rate, granted, arrivals_per_s, price, terms, link_bytes_per_s
 ) -> dict:
@@ -103,8 +128,9 @@ def disaggregated_values(
 
     Notes
     -----
-    Prefill nodes run one prompt at a time: :math:`n_p = \\lceil \\lambda t_{p,cold} \\rceil`
-    of them, and a first token waits the M/M/c (Erlang C) wait for one plus its own prefill.
+    Prefill nodes run one prompt at a time; the pool buys the fewest that meet the first-token
+    SLO with a cold cache (:func:`prefill_nodes_for_slo`), and a first token waits the M/M/c
+    (Erlang C) wait for one plus its own prefill.
     The cache, :math:`T b_{kv}` bytes, crosses the link at :math:`c\\,\\beta_{link}`. Decode
     nodes hold :math:`s` streams each and never prefill: ITL is one decode step of the
     running batch, :math:`n_d = \\lceil \\lambda (A - 1) t_s(s) / s \\rceil`.
@@ -115,7 +141,7 @@ def disaggregated_values(
     hit = prompt * hit_rate
     alone = node.prefill_s(prompt - hit, hit, terms, alone=True)
     alone_cold = node.prefill_s(prompt, 0.0, terms, alone=True)
-    prefill_nodes = np.maximum(1.0, np.ceil(arrivals_per_s * alone_cold - 1e-9))
+    prefill_nodes = prefill_nodes_for_slo(arrivals_per_s, alone_cold)
     wait_tail, prefill_unbounded = queueing.wait_quantile(
         prefill_nodes, arrivals_per_s, alone, TTFT_PERCENTILE
     )

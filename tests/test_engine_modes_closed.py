@@ -3,11 +3,12 @@
 import numpy as np
 import pytest
 
-from core import Scenario, evaluate
+from core import Scenario, evaluate, queueing
 from core.catalog import GPUS, INFINIBAND_NDR_BYTES_PER_S
-from core.engine_modes import poisson_quantile
+from core.engine_modes import poisson_quantile, prefill_nodes_for_slo
 from core.evaluate import evaluate_terms
 from core.realism import ALL_TERMS
+from core.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 
 MODES = np.array(["aggregated", "chunked", "disaggregated"])
 
@@ -101,3 +102,16 @@ def test_poisson_quantile_matches_its_definition():
     assert poisson_quantile(0.005, 0.99) == 0
     assert poisson_quantile(0.2, 0.99) == 2  # P(K<=1)=0.9825, P(K<=2)=0.9989
     np.testing.assert_array_equal(poisson_quantile(np.array([1.0, 5.0]), 0.5), [1, 5])
+
+
+@pytest.mark.parametrize(("rate", "prefill"), [(2.0, 0.3), (10.0, 0.25), (40.0, 0.12), (5.0, 0.9)])
+def test_prefill_pool_is_the_fewest_nodes_meeting_the_slo(rate, prefill):
+    """The prefill pool meets the first-token SLO at p95, and one node fewer would not."""
+    nodes = float(prefill_nodes_for_slo(rate, prefill))
+
+    def ttft(count):
+        wait, unbounded = queueing.wait_quantile(count, rate, prefill, TTFT_PERCENTILE)
+        return np.inf if unbounded else prefill + wait
+
+    assert ttft(nodes) < TTFT_SLO_S
+    assert nodes == 1 or ttft(nodes - 1) >= TTFT_SLO_S
