@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from core import Scenario
-from labs import serving_modes_charts as charts
-from labs.serving_modes import STALL_PRESET, ServingModesCard
+from labs.batching import modes_charts as charts
+from labs.batching.modes import STALL_PRESET, ServingModesCard
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +23,8 @@ def test_the_preset_stalls_without_chunking_and_not_with_either_fix(card):
     assert longest["aggregated"] > 10 * longest["chunked"]
     assert longest["aggregated"] > 10 * longest["disaggregated"]
     assert len(r["aggregated"].stalls()["request"]) > 0
-    assert "0 stream(s) stalled" in card.captions["chunked"].object
-    assert "0 stream(s) stalled" not in card.captions["aggregated"].object
+    assert "; 0 stream(s) stalled" in card.captions["chunked"].object
+    assert "; 0 stream(s) stalled" not in card.captions["aggregated"].object
 
 
 def test_every_design_serves_the_same_stream_on_the_same_cards(card):
@@ -89,3 +89,21 @@ def test_more_prefill_nodes_cut_disaggregated_ttft_only(card):
     card.prefill_cards = 1
     assert after.ttft_p95_s < before.ttft_p95_s
     assert after.itl_p50_s == pytest.approx(before.itl_p50_s, rel=0.05)
+
+
+def test_the_cards_knobs_travel_in_the_batching_labs_link():
+    """The card's knobs go in the link as pd_* keys and a link restores them."""
+    from labs.batching import BatchingLab
+    from labs.shell import lab_bindings
+    from labs.url import query_for, restore
+
+    scenario = Scenario()
+    lab = BatchingLab(scenario)
+    lab.modes.param.update(prefill_cards=2, chunk_tokens=1024, link="infiniband")
+    query = query_for(lab_bindings(lab, scenario))
+    assert "pd_prefill_cards=2" in query and "pd_link=infiniband" in query
+    other_scenario = Scenario()
+    other = BatchingLab(other_scenario)
+    restore(lab_bindings(other, other_scenario), "?" + query.lstrip("?"))
+    assert other.modes.prefill_cards == 2 and other.modes.chunk_tokens == 1024
+    assert other.modes.link == "infiniband"

@@ -126,6 +126,11 @@ class EngineResult:
             "end_s": end[keep][longest],
         }
 
+    def mean_ttft(self, min_prompt_tokens: int = 0) -> float:
+        """Mean TTFT of the requests whose prompt has at least ``min_prompt_tokens`` (0: none)."""
+        chosen = self.prompt_tokens >= min_prompt_tokens
+        return float(self.ttft_s[chosen].mean()) if chosen.any() else 0.0
+
     def time_split(self) -> dict:
         """Mean seconds of a request's life by phase: waiting, first token, transfer, decoding.
 

@@ -19,7 +19,7 @@ from core.engine import LINKS, MODES, draw_requests, simulate
 from core.steps import step_costs
 from core.validation import Amount, Count
 from labs import format as fmt
-from labs import serving_modes_charts as charts
+from labs.batching import modes_charts as charts
 from labs.layout import note, section
 from labs.text import LiveHTML
 
@@ -35,7 +35,7 @@ STREAM_KNOBS = (
 )
 DESIGN_KNOBS = ("prefill_cards", "decode_cards", "chunk_tokens", "link")
 NODE_KNOBS = ("tier", "model", "gpu", "cards", "weight_dtype", "kv_dtype")
-LINK_LABELS = {"NVLink (one server)": "nvlink", "InfiniBand NDR (two servers)": "infiniband"}
+LINK_LABELS = {"NVLink": "nvlink", "InfiniBand": "infiniband"}
 
 # "One long prompt stalls everyone": a busy chat stream on two nodes, one 16k-token prompt
 # in the middle of it.
@@ -291,19 +291,26 @@ class ServingModesCard(pn.viewable.Viewer):
         worst = {
             mode: r.itl_s().max() if r.token_s.size > 1 else 0.0 for mode, r in results.items()
         }
+        long_text = ""
+        if self.long_every:
+            firsts = {mode: r.mean_ttft(self.long_prompt_tokens) for mode, r in results.items()}
+            long_text = (
+                f" The long prompts' own first token takes {fmt.duration(firsts['aggregated'])} "
+                f"unchunked, {fmt.duration(firsts['chunked'])} chunked and "
+                f"{fmt.duration(firsts['disaggregated'])} on a prefill node."
+            )
         return (
             '<div class="lab small">'
             f"Without chunking, every whole prompt stops the streams that share its node for "
             f"its whole prefill: the longest gap is {fmt.duration(worst['aggregated'])} and ITL "
             f"p99 {fmt.duration(whole.itl_p99_s)}. Chunked prefill spreads each prompt over "
             f"steps of at most {self.chunk_tokens:,} tokens: the longest gap falls to "
-            f"{fmt.duration(worst['chunked'])} (ITL p99 {fmt.duration(chunked.itl_p99_s)}), "
-            f"and a long prompt's first token comes later. Disaggregation takes prompts off the "
-            f"decode nodes altogether: ITL p99 {fmt.duration(apart.itl_p99_s)}, whatever the "
-            f"prompts, while TTFT p95 ({fmt.duration(apart.ttft_p95_s)}) now depends only on "
-            f"the {self.prefill_cards} prefill node(s) and the cache pays "
-            f"{fmt.duration(apart.time_split()['KV transfer'])} on the link on average."
-            "</div>"
+            f"{fmt.duration(worst['chunked'])} (ITL p99 {fmt.duration(chunked.itl_p99_s)}). "
+            f"Disaggregation takes prompts off the decode nodes altogether: ITL p99 "
+            f"{fmt.duration(apart.itl_p99_s)}, while TTFT p95 ({fmt.duration(apart.ttft_p95_s)}) "
+            f"now depends only on the {self.prefill_cards} prefill node(s), and each cache "
+            f"spends {fmt.duration(apart.time_split()['KV transfer'])} on the link on average."
+            f"{long_text}</div>"
         )
 
     # -- layout ----------------------------------------------------------------------------
@@ -325,7 +332,7 @@ class ServingModesCard(pn.viewable.Viewer):
             w["prefill_cards"],
             w["decode_cards"],
             w["chunk_tokens"],
-            note("The disaggregated cache crosses:"),
+            note("The disaggregated cache crosses NVLink (one server) or InfiniBand NDR (two):"),
             w["link"],
             width=300,
             margin=(0, 16, 0, 0),
@@ -344,6 +351,7 @@ class ServingModesCard(pn.viewable.Viewer):
             self.story,
             LiveHTML(charts.TIMELINE_LEGEND, margin=(8, 0, 0, 0)),
             *timelines,
+            LiveHTML(charts.PATH_LEGEND, margin=(8, 0, 0, 0)),
             pn.Row(
                 pn.pane.Bokeh(self.ttft_plot, sizing_mode="stretch_width"),
                 pn.pane.Bokeh(self.itl_plot, sizing_mode="stretch_width"),

@@ -24,7 +24,7 @@ DECODING = "#6f86c6"
 LONG = "#3d2a6e"  # a long prompt's request, decoding
 STALL = theme.WAITING
 PERCENTILES = ("p50", "p95", "p99")
-PATH = ("waiting", "first token", "KV transfer")
+PATH = ("wait", "prefill", "KV transfer")
 
 
 def legend_html(items) -> str:
@@ -169,11 +169,12 @@ def path_figure(modes) -> tuple:
         x_range=FactorRange(*factors, group_padding=0.6),
         toolbar_location=None,
         tools="",
-        title="Mean time by phase until the stream runs",
+        title="To the first token and the link (mean)",
     )
     theme.style_figure(fig)
     fig.yaxis.axis_label = "milliseconds"
     fig.y_range.start = 0
+    fig.xaxis.major_label_text_alpha = 0.0  # the phases are told by colour (PATH_LEGEND)
     source = ColumnDataSource(
         {
             "x": factors,
@@ -187,7 +188,18 @@ def path_figure(modes) -> tuple:
     return fig, source
 
 
-PATH_COLOURS = {"waiting": theme.WAITING, "first token": PREFILLING, "KV transfer": "#e69f00"}
+PATH_COLOURS = {"wait": theme.WAITING, "prefill": PREFILLING, "KV transfer": "#e69f00"}
+# The phases of EngineResult.time_split each bar shows.
+PATH_PHASES = {"wait": "waiting", "prefill": "first token", "KV transfer": "KV transfer"}
+
+
+PATH_LEGEND = legend_html(
+    [
+        (PATH_COLOURS["wait"], "waiting to start"),
+        (PATH_COLOURS["prefill"], "admission to first token"),
+        (PATH_COLOURS["KV transfer"], "KV transfer to a decode node"),
+    ]
+)
 
 
 def path_data(results: dict) -> dict:
@@ -196,8 +208,9 @@ def path_data(results: dict) -> dict:
     for mode, result in results.items():
         split = result.time_split()
         for phase in PATH:
+            seconds = split[PATH_PHASES[phase]]
             xs.append((MODE_LABELS[mode], phase))
-            ms.append(fmt.finite(split[phase]) * 1e3)
+            ms.append(fmt.finite(seconds) * 1e3)
             colours.append(PATH_COLOURS[phase])
-            labels.append(fmt.duration(split[phase]))
+            labels.append(fmt.duration(seconds))
     return {"x": xs, "ms": ms, "colour": colours, "label": labels}
