@@ -174,16 +174,14 @@ class FrontierLab(pn.viewable.Viewer):
             self.table.object = frontier_table(points, mask & (points.realism == s.realism), x)
 
     def _cards(self, here) -> list[Card]:
-        if not here.feasible[0]:
-            return [
-                Card(
-                    "this configuration",
-                    "does not fit",
-                    "",
-                    "the weights or the batch overflow memory",
-                    alarm=True,
-                )
-            ]
+        if self.scenario.answer_tokens == 0:
+            why = ("no output", "answers of 0 tokens: no throughput to plot")
+        elif not here.feasible[0]:
+            why = ("does not fit", "the weights or the batch overflow memory")
+        else:
+            why = None
+        if why:
+            return [Card("this configuration", why[0], "", why[1], alarm=True)]
         ttft_ok = bool(here.latency_ok[0])
         return [
             Card("per GPU", fmt.rate(here.gpu_tokens_per_s[0]).removesuffix(" tok/s"), "tok/s", "output, at a full batch"),
