@@ -282,7 +282,14 @@ class FrontierLab(pn.viewable.Viewer):
             self.cards,
             self.summary,
             self.loaded,
-            section("The frontier", self.legend, self.plot_pane, margin=(8, 0, 0, 0)),
+            section(
+                "The frontier",
+                self.legend,
+                self.plot_pane,
+                margin=(8, 0, 0, 0),
+                note="The SLO bounds the first token: on the p95-first-token axis the region it "
+                "allows is shaded green; on the per-user axis the points that break it are hollow.",
+            ),
             section(
                 "Frontier points at this level",
                 self.table,
