@@ -28,6 +28,7 @@ from labs.layout import intro, knob_column, note, section
 from labs.pool import model_name
 from labs.text import LiveHTML
 from labs.updates import session_doc
+from labs.url import Binding, query_for
 
 X_OPTIONS = {"tokens/s per user": "user", "p95 first token": "ttft"}
 Y_OPTIONS = {"tokens/s per GPU": "gpu", "$ per M output": "cost"}
@@ -241,11 +242,20 @@ class FrontierLab(pn.viewable.Viewer):
             f'<div class="lab"><div class="notice" data-loaded>Loaded {p.seats[index]} seats on '
             f"{p.cards[index]} card(s), weights {escape(p.weight_dtype[index])}, cache "
             f"{escape(p.kv_dtype[index])}, {escape(p.realism[index])} level. "
-            + ("" if self.navigate else 'Open the <a href="./pool">pool lab</a> to see it run.')
+            + (
+                ""
+                if self.navigate
+                else f'Open the <a href="./pool{escape(self._pool_query())}">'
+                "pool lab</a> to see it run."
+            )
             + "</div></div>"
         )
         if self.navigate is not None:
             self.navigate("pool")
+
+    def _pool_query(self) -> str:
+        """The link query that opens the pool lab on the scenario's knobs."""
+        return query_for([Binding(knob, self.scenario, knob) for knob in KNOBS])
 
     # -- layout --------------------------------------------------------------------------
     def _build(self):

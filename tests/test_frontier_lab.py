@@ -138,3 +138,11 @@ def test_hopeless_scenarios_draw_finite_points_or_none(lab):
                 assert np.all(np.isfinite(values)) and np.all(values > 0)
             assert "nan" not in lab.table.object and "inf" not in lab.table.object
         lab.scenario.param.update(**{k: Scenario.param[k].default for k in knobs})
+
+
+def test_embedded_click_links_to_the_pool_with_the_point(lab):
+    """Alone in an iframe, a loaded point says so and links to the pool lab with its knobs."""
+    index = int(np.flatnonzero(lab.points.feasible & (lab.points.seats == 64))[0])
+    lab.load_point(index)
+    assert lab.navigate is None
+    assert "./pool?" in lab.loaded.object and "seats=64" in lab.loaded.object
