@@ -18,7 +18,8 @@ import param
 from bokeh.models import Range1d
 
 from core import GPUS, TIERS, Scenario, evaluate, timing
-from core.catalog import BANDWIDTH_EFFICIENCY, model_shape
+from core.catalog import BANDWIDTH_EFFICIENCY
+from core.custom import scenario_shape
 from core.engine import (
     ANSWER_SHAPES,
     ARRIVALS,
@@ -105,7 +106,7 @@ ARRIVAL_LABELS = {"Poisson stream": "poisson", "offline batch": "offline"}
 
 def node_name(scenario: Scenario) -> str:
     """The model and node the scenario runs, as the page names them."""
-    shape = model_shape(scenario.model, scenario.tier)
+    shape = scenario_shape(scenario)
     cards = evaluate(scenario).cards
     return f"{shape.name} on {cards} \u00d7 {scenario.gpu}"
 
@@ -124,7 +125,10 @@ def published_gap(requests: int = PUBLISHED_LAB["requests"]) -> list[dict]:
     rows = []
     for gpu in GPUS:
         scenario = Scenario(**{**PUBLISHED_NODE, "gpu": gpu})
-        costs = step_costs(scenario)
+        try:
+            costs = step_costs(scenario)
+        except ValueError:  # a card too small to hold the published node (the L4)
+            continue
         runs = {
             (policy, layout): simulate(
                 scenario,
@@ -1052,10 +1056,8 @@ class BatchingLab(pn.viewable.Viewer):
         stream = np.where(served, result.stream_tokens_per_s, np.nan)
         refused = np.flatnonzero(result.seats_granted < result.seats_requested)
         wall = int(seats[refused[0]] - 1) if refused.size else None
-        ceiling = float(
-            timing.single_stream_ceiling(one.weight_bytes, one.cards, GPUS[s.gpu].hbm_bytes_per_s)
-        )
-        name = model_shape(s.model, s.tier).name
+        ceiling = float(one.single_stream_tokens_per_s)
+        name = scenario_shape(s).name
         with pn.io.hold():
             self.ceiling_source.data = {"seats": seats, "aggregate": aggregate, "stream": stream}
             self.ceiling_wall.visible = bool(wall)

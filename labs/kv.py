@@ -11,7 +11,8 @@ import param
 from bokeh.models import CustomJSTickFormatter
 
 from core import Scenario, evaluate
-from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN, model_shape
+from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN
+from core.custom import scenario_shape
 from core.level_gap import level_gaps
 from core.sensitivity import knob_effects
 from labs import format as fmt
@@ -280,7 +281,7 @@ class KvLab(pn.viewable.Viewer):
 
     def _derivation(self, r) -> str:
         s = self.scenario
-        shape = model_shape(s.model, s.tier)
+        shape = scenario_shape(s)
         number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
         cards = r.cards
         lines = [
@@ -302,7 +303,7 @@ class KvLab(pn.viewable.Viewer):
 
     def _facts(self, r) -> list[str]:
         s = self.scenario
-        shape = model_shape(s.model, s.tier)
+        shape = scenario_shape(s)
         number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
         bill = "the full bf16 bill" if s.kv_dtype == "bf16" else "half the bf16 bill"
         return [

@@ -8,7 +8,8 @@ import panel as pn
 import param
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
-from core.catalog import ENGINE_KV_FRACTION, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, TIERS
+from core.catalog import ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN, TIERS
+from core.custom import scenario_gpu, scenario_shape
 from core.level_gap import level_gaps
 from core.queueing import UNBOUNDED_WAIT_S
 from core.sensitivity import knob_effects
@@ -49,7 +50,7 @@ def other_workload(name: str) -> str:
 
 def model_name(scenario: Scenario) -> str:
     """The model the scenario runs, as the page names it."""
-    return scenario.model if scenario.model else TIERS[scenario.tier].name
+    return scenario_shape(scenario).name if scenario.model else TIERS[scenario.tier].name
 
 
 def binding_sentence(result) -> str:
@@ -110,7 +111,7 @@ def explanations(scenario: Scenario, result) -> list[str]:
     workload = WORKLOADS[scenario.workload]
     cards = result.cards
     card_word = "card" if cards == 1 else "cards"
-    price = scenario.usd_per_gpu_hour or GPUS[scenario.gpu].usd_per_hour
+    price = scenario.usd_per_gpu_hour or scenario_gpu(scenario).usd_per_hour
     waiting = result.seats_requested - result.seats_granted
     lines = [
         f"The scheduler runs up to {fmt.count(result.seats_requested)} seats at once, and memory grants "
