@@ -81,10 +81,22 @@ class KvVariant:
     factors: tuple[tuple[str, float], ...]
     bytes_per_token: float
     the_models_own: bool
+    seat_bytes: float = 0.0  # one sequence of ``tokens`` tokens
+    seats_room: float = 0.0  # such sequences the KV room holds
 
 
-def attention_variants(shape: ModelShape, bytes_per_number: float) -> list[KvVariant]:
+def seats_for(room_bytes, tokens, bytes_per_token):
+    """Whole sequences of ``tokens`` tokens that ``room_bytes`` of KV room holds."""
+    return np.floor(np.divide(room_bytes, np.multiply(tokens, bytes_per_token)) + 1e-9)
+
+
+def attention_variants(
+    shape: ModelShape, bytes_per_number: float, tokens: float = 0.0, room_bytes: float = 0.0
+) -> list[KvVariant]:
     """The same model's KV bytes per token under MHA, GQA and MLA, side by side.
+
+    With ``tokens`` and ``room_bytes`` each variant also reports one sequence's cache and how
+    many such sequences the room holds.
 
     Notes
     -----
@@ -113,13 +125,21 @@ def attention_variants(shape: ModelShape, bytes_per_number: float) -> list[KvVar
     variants = []
     for name, what, per_layer in rows:
         numbers = float(np.prod([value for _, value in per_layer]))
+        per_token = float(bytes_per_number * layers * numbers)
         variants.append(
             KvVariant(
                 name=name,
                 what=what,
                 factors=(("bytes per number", bytes_per_number), ("layers", layers), *per_layer),
-                bytes_per_token=float(bytes_per_number * layers * numbers),
+                bytes_per_token=per_token,
                 the_models_own=name == own,
+                seat_bytes=float(tokens * per_token),
+                seats_room=float(seats_for(room_bytes, tokens, per_token)) if tokens else 0.0,
             )
         )
     return variants
+
+
+def own_variant(shape: ModelShape, bytes_per_number: float) -> KvVariant:
+    """The model's own attention among :func:`attention_variants` (its derivation line)."""
+    return next(v for v in attention_variants(shape, bytes_per_number) if v.the_models_own)

@@ -366,6 +366,7 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "single_stream_tokens_per_s": timing.single_stream_ceiling(
             weights_read(1.0), cards, bandwidth
         ),
+        "weight_bytes_read": weights_read(granted),
         "arrivals_per_s": arrivals_per_s,
         "answer_tokens": answer,
         "request_s": request_s,

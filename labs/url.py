@@ -18,6 +18,7 @@ import param
 from core.validation import describe_range
 
 MAX_VALUE_LENGTH = 64  # longer query values are never a knob value; they are dropped
+MAX_CONFIG_LENGTH = 8000  # a pasted config.json, kept compact, is the one long value
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Binding:
     owner: param.Parameterized
     name: str
     bounds: tuple | None = None  # a narrower range than the parameter's (the widget's range)
+    max_length: int = MAX_VALUE_LENGTH
 
     @property
     def spec(self) -> param.Parameter:
@@ -53,7 +55,7 @@ def parse(binding: Binding, text: str):
     """``(value, notice)`` for a query value: the value to set (``_IGNORE`` to leave it) and what to report."""
     spec = binding.spec
     key = binding.key
-    if len(text) > MAX_VALUE_LENGTH:
+    if len(text) > binding.max_length:
         return _IGNORE, f"{key}: ignored a {len(text):,}-character value"
     if isinstance(spec, param.Boolean):
         if text.lower() in ("1", "true", "yes", "on"):
