@@ -6,7 +6,7 @@ from html import escape
 
 import numpy as np
 import panel as pn
-from bokeh.models import ColumnDataSource, Range1d, Span
+from bokeh.models import ColumnDataSource, FixedTicker, Range1d, Span
 from bokeh.plotting import figure
 
 from core.catalog import ModelShape
@@ -64,6 +64,7 @@ class MoeReadChart(pn.viewable.Viewer):
                            line_dash="dotdash")  # fmt: skip
         plot.add_layout(self.marker)
         plot.y_range.start = 0
+        plot.xaxis.ticker = FixedTicker(ticks=[2**i for i in range(11)])
         theme.style_figure(plot)
         self.plot = plot
         self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))

@@ -78,7 +78,7 @@ class NodePicker(pn.viewable.Viewer):
         self.config_text = pn.widgets.TextAreaInput(
             placeholder=CONFIG_PLACEHOLDER, height=120, max_length=200_000, **wide
         )
-        self.use_config = pn.widgets.Button(label="Use this config.json", button_type="primary")
+        self.use_config = pn.widgets.Button(label="Use this config.json", color="primary")
         self.config_status = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         form = {"sizing_mode": "stretch_width"}
         self.card_inputs = {
