@@ -41,6 +41,7 @@ class StepCosts:
     params: float = 0.0
     experts: int = 1
     experts_per_token: int = 1
+    link_bytes_per_s: float = 0.0  # each card's link to the others of its server, each way
 
     @classmethod
     def from_scenario(cls, scenario: Scenario | None = None) -> StepCosts:
@@ -62,6 +63,7 @@ class StepCosts:
             params=shape.params,
             experts=shape.experts,
             experts_per_token=shape.experts_per_token,
+            link_bytes_per_s=gpu.link_bytes_per_s,
         )
 
     def slowed(self, factor: float) -> StepCosts:

@@ -87,7 +87,14 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
         for knob in KNOBS
     ]  # fmt: skip
     bindings += [Binding(name, view, name) for name in getattr(view, "URL_PARAMS", ())]
+    for prefix, part in url_parts(view):
+        bindings += [Binding(prefix + name, part, name) for name in part.URL_PARAMS]
     return bindings
+
+
+def url_parts(view) -> list[tuple]:
+    """(key prefix, part) for each part of a lab that keeps its own knobs in the link."""
+    return [(prefix, getattr(view, name)) for prefix, name in getattr(view, "URL_PARTS", ())]
 
 
 class LabPage(pn.viewable.Viewer):
@@ -179,6 +186,8 @@ class LabPage(pn.viewable.Viewer):
         names = list(getattr(view, "URL_PARAMS", ()))
         if names:
             view.param.watch(self._write, names)
+        for _prefix, part in url_parts(view):
+            part.param.watch(self._write, list(part.URL_PARAMS))
         presets = getattr(view, "presets", None)
         if presets is not None:
             presets.param.watch(self._write, ["preset"])
