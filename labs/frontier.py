@@ -273,6 +273,7 @@ class FrontierLab(pn.viewable.Viewer):
             w["sweep_cache"],
             ui.heading("Model, card and traffic"),
             ui.tier_buttons(s),
+            ui.model_select(s),
             pn.widgets.Select.from_param(s.param.gpu, label="Card", sizing_mode="stretch_width"),
             ui.workload_buttons(s),
             ui.prompt_slider(s),
