@@ -6,6 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import panel as pn
+from bokeh.models import SaveTool
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -37,8 +38,17 @@ def extension() -> None:
     pn.extension(raw_css=[stylesheet()], global_css=[PAGE_CSS])
 
 
-def style_figure(figure) -> None:
-    """Quiet axes and grid for every Bokeh chart in the lab."""
+def style_figure(figure, filename: str = "chart") -> None:
+    """Quiet axes and grid for every Bokeh chart in the lab, and a button that saves it as PNG.
+
+    The save button is Bokeh's own SaveTool (``filename``.png); a chart built without a
+    toolbar gets one that shows only while the pointer is over the chart.
+    """
+    if figure.toolbar_location is None:
+        figure.toolbar_location = "right"
+        figure.toolbar.autohide = True
+    if not any(isinstance(tool, SaveTool) for tool in figure.tools):
+        figure.add_tools(SaveTool(filename=filename))
     figure.toolbar.logo = None
     figure.outline_line_color = None
     figure.background_fill_color = "#ffffff"
