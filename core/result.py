@@ -48,6 +48,7 @@ class Result:
     decode_tokens_per_s: float
     stream_tokens_per_s: float
     single_stream_tokens_per_s: float
+    weight_bytes_read: float  # per decode step: a mixture of experts reads the experts it touches
     # traffic and queue
     arrivals_per_s: float
     answer_tokens: int
@@ -69,6 +70,10 @@ class Result:
     itl_s: float
     ttft_p50_s: float
     running_requests: float
+    # serving mode (engine level): the ITL tail, the cache's trip, nodes that only prefill
+    itl_p99_s: float
+    kv_transfer_s: float
+    prefill_nodes: int
     # verdicts
     latency_ok: bool
     capacity_ok: bool

@@ -15,7 +15,14 @@ from labs.knobs import UI_RANGES
 from labs.pins import PinBar, PinBoard
 from labs.text import LiveHTML
 from labs.updates import Later, session_doc
-from labs.url import Binding, notice_html, query_for, restore
+from labs.url import (
+    MAX_CONFIG_LENGTH,
+    MAX_VALUE_LENGTH,
+    Binding,
+    notice_html,
+    query_for,
+    restore,
+)
 
 # Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
 # first opened, so a session pays only for the labs it visits.
@@ -74,9 +81,20 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
     presets = getattr(view, "presets", None)
     if presets is not None:
         bindings.append(Binding("preset", presets, "preset"))
-    bindings += [Binding(knob, scenario, knob, UI_RANGES.get(knob)) for knob in KNOBS]
+    bindings += [
+        Binding(knob, scenario, knob, UI_RANGES.get(knob),
+                MAX_CONFIG_LENGTH if knob == "model_config" else MAX_VALUE_LENGTH)
+        for knob in KNOBS
+    ]  # fmt: skip
     bindings += [Binding(name, view, name) for name in getattr(view, "URL_PARAMS", ())]
+    for prefix, part in url_parts(view):
+        bindings += [Binding(prefix + name, part, name) for name in part.URL_PARAMS]
     return bindings
+
+
+def url_parts(view) -> list[tuple]:
+    """(key prefix, part) for each part of a lab that keeps its own knobs in the link."""
+    return [(prefix, getattr(view, name)) for prefix, name in getattr(view, "URL_PARTS", ())]
 
 
 class LabPage(pn.viewable.Viewer):
@@ -168,6 +186,8 @@ class LabPage(pn.viewable.Viewer):
         names = list(getattr(view, "URL_PARAMS", ()))
         if names:
             view.param.watch(self._write, names)
+        for _prefix, part in url_parts(view):
+            part.param.watch(self._write, list(part.URL_PARAMS))
         presets = getattr(view, "presets", None)
         if presets is not None:
             presets.param.watch(self._write, ["preset"])

@@ -3,6 +3,7 @@
 from hypothesis import strategies as st
 
 from core import GPUS, MODELS, TIERS, WORKLOADS
+from core.catalog import WEIGHT_FORMATS
 from core.challenges import CHALLENGES
 
 workloads = st.sampled_from(list(WORKLOADS))
@@ -10,6 +11,8 @@ tiers = st.sampled_from(list(TIERS))
 models = st.sampled_from([None, *MODELS])
 gpus = st.sampled_from(list(GPUS))
 dtypes = st.sampled_from(["bf16", "fp8"])
+weight_dtypes = st.sampled_from(list(WEIGHT_FORMATS))
+batches = st.integers(1, 4096)
 seats = st.integers(1, 4096)
 prompt_tokens = st.integers(1, 1_000_000)
 answer_tokens = st.integers(0, 100_000)
@@ -29,7 +32,7 @@ def scenario_knobs(draw) -> dict:
         "model": draw(models),
         "gpu": draw(gpus),
         "cards": draw(cards),
-        "weight_dtype": draw(dtypes),
+        "weight_dtype": draw(weight_dtypes),
         "kv_dtype": draw(dtypes),
         "seats": draw(seats),
         "prompt_tokens": draw(prompt_tokens),
@@ -69,6 +72,35 @@ def engine_runs(draw) -> dict:
         "answer": draw(engine_answers),
         "answer_mean": draw(st.integers(1, 60)),
         "answer_cap": draw(st.integers(1, 400)),
+        "kv_room_tokens": draw(st.integers(2_000, 40_000)),
+    }
+
+
+engine_modes = st.sampled_from(["aggregated", "chunked", "disaggregated"])
+
+
+@st.composite
+def engine_mode_runs(draw) -> dict:
+    """Keyword arguments for a small continuous run in any serving mode, plus ``kv_room_tokens``."""
+    return {
+        "mode": draw(engine_modes),
+        "kv_layout": draw(engine_layouts),
+        "requests": draw(st.integers(1, 40)),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+        "batch_size": draw(st.integers(1, 64)),
+        "arrival": draw(engine_arrivals),
+        "arrival_rate_per_s": draw(st.floats(0.1, 50.0, allow_nan=False)),
+        "prompt_tokens": draw(st.integers(1, 600)),
+        "answer": draw(engine_answers),
+        "answer_mean": draw(st.integers(1, 60)),
+        "answer_cap": draw(st.integers(1, 400)),
+        "long_every": draw(st.integers(0, 10)),
+        "long_prompt_tokens": draw(st.integers(1, 3000)),
+        "chunk_tokens": draw(st.integers(1, 2048)),
+        "replicas": draw(st.integers(1, 3)),
+        "prefill_nodes": draw(st.integers(1, 3)),
+        "decode_nodes": draw(st.integers(1, 3)),
+        "link": draw(st.sampled_from(["nvlink", "infiniband"])),
         "kv_room_tokens": draw(st.integers(2_000, 40_000)),
     }
 

@@ -20,6 +20,8 @@ from labs.batching import controls
 from labs.batching.ceiling import CeilingView
 from labs.batching.gap import GapView
 from labs.batching.headline import HeadlineView
+from labs.batching.modes import ServingModesCard
+from labs.batching.moe import MoeView
 from labs.batching.roofline import RooflineView
 from labs.batching.session import EngineRuns
 from labs.batching.speculative import SpeculativeView
@@ -41,6 +43,8 @@ LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
 
 class BatchingLab(pn.viewable.Viewer):
     """Run the engine yourself: a scheduler, a KV layout, and every request's tokens in time."""
+
+    URL_PARTS = (("pd_", "modes"),)  # the serving-modes card keeps its knobs in the link
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
     policy = param.Selector(
@@ -97,7 +101,9 @@ class BatchingLab(pn.viewable.Viewer):
             "speculative": SpeculativeView(self, speculative),
             "roofline": RooflineView(self),
             "ceiling": CeilingView(self),
+            "moe": MoeView(self),
         }
+        self.modes = ServingModesCard(self.scenario)
         self._layout = self._build()
         self.param.watch(self._changed, list(LAB_KNOBS))
         self.scenario.param.watch(self._changed, list(NODE_KNOBS))
@@ -199,9 +205,11 @@ class BatchingLab(pn.viewable.Viewer):
                 margin=0,
             ),
             v["sweep"],
+            self.modes,
             pn.Row(v["waste"], v["gap"], sizing_mode="stretch_width", margin=0),
             pn.Row(v["speculative"], v["roofline"], sizing_mode="stretch_width", margin=0),
             v["ceiling"],
+            v["moe"],
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
         )
