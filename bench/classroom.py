@@ -189,16 +189,16 @@ async def run(args, base: str, parent: int, times_dir: str) -> None:
             f"({per_session:.2f} MB per session)"
         )
 
+        get_url = base + args.get_path
+        if args.get_clients:  # each worker builds one lab for a route's first page, once
+            for _ in range(2 * args.workers):
+                urllib.request.urlopen(get_url, timeout=120).read()
         for path in Path(times_dir).glob("*.txt"):
             path.unlink()  # page loads and warm-up are not knob changes
         server_pids = [parent, *children(parent)]
         browsers = [pid for pid in descendants(os.getpid()) if pid not in server_pids]
         server_cpu, browser_cpu = cpu_seconds(server_pids), cpu_seconds(browsers)
         stop, codes = threading.Event(), Counter()
-        get_url = base + args.get_path
-        if args.get_clients:  # each worker builds one lab for a route's first page, once
-            for _ in range(2 * args.workers):
-                urllib.request.urlopen(get_url, timeout=120).read()
         flood = get_loop(get_url, args.get_clients, stop, codes) if args.get_clients else []
         starts = random.Random(0)
         offsets = [0.0 if args.lockstep else starts.uniform(0, 1) for _ in students.pages]
