@@ -9,8 +9,7 @@ import panel as pn
 import param
 
 from core import Scenario
-from core.answers import examples
-from core.challenges import (
+from core.practice import (
     CHALLENGES,
     CLASSIC_SEED,
     SEED_BOUNDS,
@@ -18,6 +17,7 @@ from core.challenges import (
     Verdict,
     challenge_keys,
     check_answer,
+    examples,
     make_problem,
     new_seed,
 )

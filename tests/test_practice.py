@@ -3,7 +3,7 @@
 import pytest
 from numpy.testing import assert_allclose
 
-from core.challenges import make_problem
+from core.practice import make_problem
 from labs.practice import PracticeLab, derivation_html, problem_html
 
 
