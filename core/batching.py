@@ -161,3 +161,9 @@ def decode_context_tokens(prompt_tokens, answer_mean):
     .. math:: T = T_p + \\bar{A} / 2
     """
     return prompt_tokens + answer_mean / 2
+
+
+def stay_waits(run: EngineResult) -> np.ndarray:
+    """Seconds each seat stay's request waited between its arrival and taking that seat."""
+    stays = run.segments
+    return stays["start_s"] - run.arrival_s[stays["request"]]

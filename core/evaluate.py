@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from core import memory, queueing, timing
-from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, MODELS, TIERS
+from core.catalog import (
+    BYTES_PER_NUMBER,
+    ENGINE_KV_FRACTION,
+    GPUS,
+    HOURS_PER_MONTH,
+    MEMORY_MARGIN,
+    MODELS,
+    TIERS,
+)
 from core.engine_level import Node
 from core.engine_pool import engine_values
 from core.queueing import UNBOUNDED_WAIT_S
@@ -318,6 +326,13 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "queue_unbounded": unbounded,
         "ttft_p95_s": ttft_s,
         "monthly_usd": monthly,
+        "usd_per_gpu_hour": price,
+        "arrivals_per_min": arrivals_per_min,
+        "hours_per_month": HOURS_PER_MONTH,
+        "card_memory_bytes": card_memory,
+        "kv_bytes_per_number": bytes_kv,
+        "margin_share": MEMORY_MARGIN,
+        "kv_reserve_share": 1.0 - ENGINE_KV_FRACTION,
         "latency_ok": ~unbounded & (ttft_s < TTFT_SLO_S),
         "capacity_ok": granted >= seats,
         "cost_ok": monthly <= BUDGET_USD_PER_MONTH,

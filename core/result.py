@@ -6,13 +6,17 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from core.workloads import BUDGET_USD_PER_MONTH
+
 
 @dataclass(frozen=True)
 class Result:
     """Every figure the labs show for one scenario, or arrays of them for a sweep.
 
     Sizes are in bytes and tokens, times in seconds, money in US dollars a month.
-    Scalars are plain Python numbers when the scenario was scalar.
+    Scalars are plain Python numbers when the scenario was scalar. The resolved knobs (price,
+    arrivals, answer length, margin) are what the model used, so a lab quotes them instead of
+    resolving a default again.
     """
 
     # model and memory, per node
@@ -66,6 +70,14 @@ class Result:
     itl_s: float
     ttft_p50_s: float
     running_requests: float
+    # the knobs as the model resolved them (a None knob takes its card's or workload's default)
+    usd_per_gpu_hour: float
+    arrivals_per_min: float
+    hours_per_month: float
+    card_memory_bytes: float
+    kv_bytes_per_number: float
+    margin_share: float
+    kv_reserve_share: float
     # verdicts
     latency_ok: bool
     capacity_ok: bool
@@ -75,6 +87,39 @@ class Result:
     def passes(self):
         """True where all three checks pass."""
         return np.logical_and(np.logical_and(self.latency_ok, self.capacity_ok), self.cost_ok)
+
+    @property
+    def prompt_s(self):
+        """Seconds a prompt costs before its first token: prefill plus reading cached prefix."""
+        return self.prefill_s + self.prefix_read_s
+
+    @property
+    def kept_share(self) -> float:
+        """Share of the memory the weights leave that the whiteboard keeps for the KV cache."""
+        return 1.0 - self.margin_share
+
+    @property
+    def kv_share_of_budget(self):
+        """KV bytes in use over the KV room (0 when there is no room)."""
+        return self.kv_bytes_in_use / np.maximum(self.kv_budget_bytes, 1.0)
+
+    @property
+    def bill_share_of_budget(self):
+        """The monthly bill over the budget."""
+        return self.monthly_usd / BUDGET_USD_PER_MONTH
+
+    @property
+    def seat_share_of_weights(self):
+        """One seat's KV bytes over the weights' bytes."""
+        return self.seat_kv_bytes / self.weight_bytes
+
+    def per_card(self, name: str):
+        """Field ``name`` (a node's bytes) split evenly across the node's cards."""
+        return getattr(self, name) / self.cards
+
+    def change_from(self, base: Result, name: str):
+        """How far field ``name`` moved from ``base``'s: this minus base."""
+        return getattr(self, name) - getattr(base, name)
 
     def as_dict(self) -> dict:
         """The fields by name."""

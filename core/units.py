@@ -14,11 +14,17 @@ from core.validation import knob_error
 
 GIGA = 1e9
 TERA = 1e12
+KIB = 2**10
 
 
 def giga(value):
     """A quantity in units of 10^9 (bytes to GB, FLOP/s to GFLOP/s)."""
     return value / GIGA
+
+
+def kib(value):
+    """Bytes in KiB (2^10 bytes)."""
+    return value / KIB
 
 
 def tera(value):

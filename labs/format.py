@@ -78,6 +78,11 @@ def dollars(amount: float) -> str:
     return f"${max(0.0, float(amount)):,.0f}"
 
 
+def price(usd: float) -> str:
+    """A price in dollars and cents: $3.99."""
+    return f"${max(0.0, float(usd)):,.2f}"
+
+
 def percent(fraction: float, digits: int = 0) -> str:
     """A fraction as a percentage."""
     return f"{max(0.0, float(fraction)) * 100:.{digits}f}%"

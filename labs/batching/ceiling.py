@@ -19,6 +19,7 @@ from labs.batching.chart_kit import (
     legend_html,
     lines,
     log2_axis,
+    log_span,
     marker,
     marker_label,
 )
@@ -86,8 +87,7 @@ class CeilingView(BatchingView):
         self.wall_label.text = f"memory wall: {curve.wall} seats" if curve.wall else ""
         if curve.best > 0:
             # room above the best aggregate and below the slowest stream, on a log axis
-            self.plot.y_range.start = float(np.nanmin(curve.stream)) * 0.5
-            self.plot.y_range.end = curve.best * 2.5
+            log_span(self.plot, float(np.nanmin(curve.stream)), curve.best)
         self.text.object = self._html(curve)
 
     def _html(self, curve) -> str:

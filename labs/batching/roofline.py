@@ -14,7 +14,7 @@ from core.steps import step_costs
 from core.units import tera
 from labs import format as fmt
 from labs import theme
-from labs.batching.chart_kit import chart, marker, marker_label
+from labs.batching.chart_kit import chart, log_span, marker, marker_label
 from labs.batching.view import NODE_KNOBS, BatchingView, html_pane
 from labs.layout import section
 
@@ -105,9 +105,8 @@ class RooflineView(BatchingView):
             ],
             "text": [f"decode, B = {lab.batch_size}", "prefill"],
         }
-        # the roof's top with room for the labels, down to a quarter of the slope's start
-        self.plot.y_range.end = tera(roof.peak_flops) * 2.5
-        self.plot.y_range.start = tera(roof.hbm_bytes_per_s) * 0.25
+        # from a quarter of the slope's start (1 FLOP/byte) up past the roof, room for labels
+        log_span(self.plot, tera(roof.hbm_bytes_per_s), tera(roof.peak_flops), below=0.25)
         self.ridge.location = roof.ridge
         self.ridge_label.x = roof.ridge
         self.ridge_label.text = f"ridge {fmt.intensity(roof.ridge)}"
