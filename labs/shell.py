@@ -72,7 +72,10 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
     if presets is not None:
         bindings.append(Binding("preset", presets, "preset"))
     bindings += [Binding(knob, scenario, knob, UI_RANGES.get(knob)) for knob in KNOBS]
-    bindings += [Binding(name, view, name) for name in getattr(view, "URL_PARAMS", ())]
+    keys = getattr(view, "URL_KEYS", {})  # a lab knob named like a shared one gets its own key
+    bindings += [
+        Binding(keys.get(name, name), view, name) for name in getattr(view, "URL_PARAMS", ())
+    ]
     return bindings
 
 

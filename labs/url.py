@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from html import escape
 from urllib.parse import parse_qsl, urlencode
 
 import param
+from param.parameterized import batch_call_watchers
 
 from core.validation import describe_range
 
@@ -117,18 +119,26 @@ def restore(bindings: Sequence[Binding], query: str) -> list[str]:
     notices = [
         f"{_short(key)}: not a setting this page reads" for key in values if key not in by_key
     ]
-    for binding in bindings:
-        if binding.key not in values:
-            continue
-        value, notice = parse(binding, values[binding.key])
-        if notice:
-            notices.append(notice)
-        if value is _IGNORE:
-            continue
-        try:
-            setattr(binding.owner, binding.name, value)
-        except ValueError as error:  # a last line of defence: report, never crash
-            notices.append(f"{binding.key}: {error}")
+    with ExitStack() as stack:
+        # Each owner hears its knobs once, together, when the link has been read (a lab that
+        # reruns an engine per change would otherwise rerun it per key). A preset is the
+        # exception: it loads first and the knobs after it must land on top of it.
+        presets = {id(b.owner) for b in bindings if b.key == "preset"}
+        owners = {id(b.owner): b.owner for b in bindings if id(b.owner) not in presets}
+        for owner in owners.values():
+            stack.enter_context(batch_call_watchers(owner))
+        for binding in bindings:
+            if binding.key not in values:
+                continue
+            value, notice = parse(binding, values[binding.key])
+            if notice:
+                notices.append(notice)
+            if value is _IGNORE:
+                continue
+            try:
+                setattr(binding.owner, binding.name, value)
+            except ValueError as error:  # a last line of defence: report, never crash
+                notices.append(f"{binding.key}: {error}")
     return notices
 
 

@@ -23,7 +23,7 @@ from labs.batching.chart_kit import (
     marker,
     marker_label,
 )
-from labs.batching.view import NODE_KNOBS, BatchingView, html_pane
+from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
 
 
@@ -31,7 +31,7 @@ def ceiling_figure():
     """Aggregate and per-stream decode rate against the seats requested."""
     source = ColumnDataSource(data={"seats": [], "aggregate": [], "stream": []})
     plot = chart(
-        240,
+        CHART_HEIGHT,
         x_axis_type="log",
         x_range=Range1d(0.8, 560),
         y_axis_type="log",
@@ -69,6 +69,7 @@ class CeilingView(BatchingView):
             legend,
             pn.pane.Bokeh(self.plot, sizing_mode="stretch_width"),
             self.text,
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:

@@ -15,7 +15,7 @@ from core.units import tera
 from labs import format as fmt
 from labs import theme
 from labs.batching.chart_kit import chart, log_span, marker, marker_label
-from labs.batching.view import NODE_KNOBS, BatchingView, html_pane
+from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
 
 
@@ -27,7 +27,7 @@ def roofline_figure():
         data={"intensity": [], "tflops": [], "colour": [], "name": [], "text": []}
     )
     plot = chart(
-        240,
+        CHART_HEIGHT,
         x_axis_type="log",
         y_axis_type="log",
         x_range=Range1d(*ROOF_INTENSITIES),
@@ -82,7 +82,7 @@ class RooflineView(BatchingView):
             "The roofline: why decode waits on memory",
             pn.pane.Bokeh(self.plot, sizing_mode="stretch_width"),
             self.text,
-            margin=(16, 0, 0, 8),
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:

@@ -23,7 +23,14 @@ from labs.batching.chart_kit import (
     log2_axis,
     marker,
 )
-from labs.batching.view import NODE_KNOBS, SPECULATIVE_KNOBS, BatchingView, html_pane
+from labs.batching.view import (
+    CHART_HEIGHT,
+    NODE_KNOBS,
+    SPECULATIVE_KNOBS,
+    TAB_MARGIN,
+    BatchingView,
+    html_pane,
+)
 from labs.layout import section
 
 MOST_SEATS = 1024  # the curve runs from one seat to this many
@@ -34,7 +41,7 @@ def speculative_figure():
     """Speed-up per stream against the batch: with this cache, and with weights only."""
     source = ColumnDataSource(data={"batch": [], "cache": [], "weights": []})
     plot = chart(
-        240,
+        CHART_HEIGHT,
         x_axis_type="log",
         x_range=Range1d(0.8, 1300),
         y_range=Range1d(0, MIN_TOP),
@@ -76,7 +83,7 @@ class SpeculativeView(BatchingView):
             self.text,
             note="A small draft model proposes k tokens; the target checks them in one pass. "
             "Draft step cost is one draft step as a share of a target step.",
-            margin=(16, 8, 0, 0),
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:

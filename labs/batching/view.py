@@ -23,6 +23,8 @@ VIEW_KNOBS = ("policy", "kv_layout")
 SPECULATIVE_KNOBS = ("draft_tokens", "acceptance", "draft_cost")
 ENGINE_KNOBS = frozenset((*NODE_KNOBS, *WORKLOAD_KNOBS, *VIEW_KNOBS))
 RUNS = "runs"  # stands in a view's WATCHES for "the engine ran again"
+TAB_MARGIN = (8, 0, 0, 0)  # a view's panel inside the lab's tabs
+CHART_HEIGHT = 300  # px of a full-width chart in a tab: room for a long y-axis title
 
 
 def html_pane(margin=(4, 0)) -> LiveHTML:
