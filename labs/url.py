@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlencode
 import param
 from param.parameterized import batch_call_watchers
 
+from core.scenario import Scenario
 from core.validation import describe_range
 
 MAX_VALUE_LENGTH = 64  # longer query values are never a knob value; they are dropped
@@ -120,13 +121,13 @@ def restore(bindings: Sequence[Binding], query: str) -> list[str]:
         f"{_short(key)}: not a setting this page reads" for key in values if key not in by_key
     ]
     with ExitStack() as stack:
-        # Each owner hears its knobs once, together, when the link has been read (a lab that
-        # reruns an engine per change would otherwise rerun it per key). A preset is the
-        # exception: it loads first and the knobs after it must land on top of it.
-        presets = {id(b.owner) for b in bindings if b.key == "preset"}
-        owners = {id(b.owner): b.owner for b in bindings if id(b.owner) not in presets}
-        for owner in owners.values():
-            stack.enter_context(batch_call_watchers(owner))
+        # The shared scenario, and a lab that asks for it (one that reruns an engine per
+        # change), hear the link's knobs once, together, when it has been read. Other owners
+        # hear each knob in turn: a preset loads before the knobs after it, a new problem
+        # clears what was open before the link opens it again.
+        for owner in {id(b.owner): b.owner for b in bindings}.values():
+            if isinstance(owner, Scenario) or getattr(owner, "RESTORE_TOGETHER", False):
+                stack.enter_context(batch_call_watchers(owner))
         for binding in bindings:
             if binding.key not in values:
                 continue

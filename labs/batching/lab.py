@@ -54,6 +54,7 @@ class BatchingLab(pn.viewable.Viewer):
     """Run the engine yourself: a scheduler, a KV layout, and every request's tokens in time."""
 
     URL_PARAMS = LAB_KNOBS  # every knob of the lab is kept in shareable links
+    RESTORE_TOGETHER = True  # a link's knobs land at once: one engine run, not one per key
     URL_KEYS = MappingProxyType(
         {"prompt_tokens": "engine_prompt_tokens"}
     )  # the Scenario's prompt keeps its key
