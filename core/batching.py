@@ -49,22 +49,32 @@ class Stream:
         )
 
 
-def run_engines(
-    scenario: Scenario, stream: Stream, requests: int, batch_size: int, wait_cap_s: float
-) -> dict:
-    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals."""
+def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float):
+    """A function running one engine on ``requests`` of ``stream`` (drawn once) on one node."""
     costs = step_costs(scenario)
     workload = stream.draw(requests)
-    return {
-        (policy, layout): simulate(
+
+    def run(policy: str, kv_layout: str, batch_size: int) -> EngineResult:
+        return simulate(
             scenario,
             policy,
-            layout,
+            kv_layout,
             workload=workload,
             costs=costs,
             batch_size=batch_size,
             wait_cap_s=wait_cap_s,
         )
+
+    return run
+
+
+def run_engines(
+    scenario: Scenario, stream: Stream, requests: int, batch_size: int, wait_cap_s: float
+) -> dict:
+    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals."""
+    run = _runner(scenario, stream, requests, wait_cap_s)
+    return {
+        (policy, layout): run(policy, layout, batch_size)
         for policy in POLICIES
         for layout in KV_LAYOUTS
     }
@@ -74,22 +84,9 @@ def run_sweep(
     scenario: Scenario, stream: Stream, requests: int, kv_layout: str, wait_cap_s: float
 ) -> dict:
     """Both schedulers at every batch size of :data:`SWEEP_BATCHES`, on one KV layout."""
-    costs = step_costs(scenario)
-    workload = stream.draw(min(requests, SWEEP_REQUESTS))
+    run = _runner(scenario, stream, min(requests, SWEEP_REQUESTS), wait_cap_s)
     return {
-        policy: [
-            simulate(
-                scenario,
-                policy,
-                kv_layout,
-                workload=workload,
-                costs=costs,
-                batch_size=batch,
-                wait_cap_s=wait_cap_s,
-            )
-            for batch in SWEEP_BATCHES
-        ]
-        for policy in POLICIES
+        policy: [run(policy, kv_layout, batch) for batch in SWEEP_BATCHES] for policy in POLICIES
     }
 
 

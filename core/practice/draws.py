@@ -77,13 +77,21 @@ def peak(gpu: str, weight_dtype: str) -> float:
     return card.fp8_flops if weight_dtype == "fp8" else card.bf16_flops
 
 
-def seat_knobs(drawn: dict) -> dict:
-    """The knobs of a seat problem's draw (every seat memory can grant is asked for)."""
+def node_knobs(drawn: dict, **more) -> dict:
+    """The knobs of a drawn node (model, card, card count, weight storage), with ``more``."""
     return knobs(
         drawn["name"],
         gpu=drawn["gpu"],
         cards=drawn["cards"],
         weight_dtype=drawn["weight_dtype"],
+        **more,
+    )
+
+
+def seat_knobs(drawn: dict) -> dict:
+    """The knobs of a seat problem's draw (every seat memory can grant is asked for)."""
+    return node_knobs(
+        drawn,
         kv_dtype=drawn.get("kv_dtype", "bf16"),
         prompt_tokens=drawn.get("prompt", 1),
         answer_tokens=drawn.get("answer", 0),
@@ -110,11 +118,8 @@ def prefill_draw(rng) -> dict:
 
 def prefill_knobs(drawn: dict) -> dict:
     """The knobs of a prefill problem's draw."""
-    return knobs(
-        drawn["name"],
-        gpu=drawn["gpu"],
-        cards=drawn["cards"],
-        weight_dtype=drawn["weight_dtype"],
+    return node_knobs(
+        drawn,
         prompt_tokens=drawn["prompt"],
         prefix_hit_rate=drawn["hit"],
     )
@@ -122,12 +127,9 @@ def prefill_knobs(drawn: dict) -> dict:
 
 def bill_knobs(drawn: dict) -> dict:
     """The knobs of a monthly-bill problem's draw."""
-    return knobs(
-        drawn["name"],
+    return node_knobs(
+        drawn,
         workload=drawn["workload"],
-        gpu=drawn["gpu"],
-        cards=drawn["cards"],
-        weight_dtype=drawn["weight_dtype"],
         seats=drawn["seats"],
         prompt_tokens=drawn["prompt"],
         prefix_hit_rate=drawn["hit"],

@@ -8,9 +8,7 @@ from html import escape
 import panel as pn
 from bokeh.models import ColumnDataSource, HoverTool, LabelSet, Range1d
 
-from core.batching import decode_context_tokens
 from core.roofline import ROOF_INTENSITIES, roofline
-from core.steps import step_costs
 from core.units import tera
 from labs import format as fmt
 from labs import theme
@@ -86,12 +84,11 @@ class RooflineView(BatchingView):
         )
 
     def refresh(self) -> None:
-        try:
-            costs = step_costs(self.scenario)
-        except ValueError:
+        terms = self.step_terms()
+        if terms is None:
             return
+        costs, context = terms
         lab = self.lab
-        context = decode_context_tokens(lab.prompt_tokens, lab.answer_mean)
         roof = roofline(costs, lab.batch_size, context, lab.prompt_tokens)
         self.roof.data = {"intensity": roof.intensity, "tflops": tera(roof.attainable)}
         self.path.data = {"intensity": roof.path, "tflops": tera(roof.path_attainable)}

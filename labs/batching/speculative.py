@@ -7,10 +7,8 @@ import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
 
-from core.batching import decode_context_tokens
 from core.published import SPECULATIVE_SPEEDUP_HIGH, SPECULATIVE_SPEEDUP_LOW
 from core.speculative import pass_terms, speedup
-from core.steps import step_costs
 from labs import format as fmt
 from labs import theme
 from labs.batching.chart_kit import (
@@ -87,13 +85,12 @@ class SpeculativeView(BatchingView):
         )
 
     def refresh(self) -> None:
-        try:
-            costs = step_costs(self.scenario)
-        except ValueError:
+        terms = self.step_terms()
+        if terms is None:
             return
+        costs, context = terms
         lab = self.lab
         batches = np.unique(np.round(np.geomspace(1, MOST_SEATS, 80)))
-        context = decode_context_tokens(lab.prompt_tokens, lab.answer_mean)
         knobs = (lab.draft_tokens, lab.acceptance, lab.draft_cost)
         curve = speedup(costs, batches, *knobs, context_tokens=context)
         bare = speedup(costs, batches, *knobs, context_tokens=0)
