@@ -15,11 +15,12 @@ from core.catalog import (
     TIERS,
 )
 from core.engine_level import Node
+from core.engine_modes import link_rate
 from core.engine_pool import engine_values
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS
 from core.result import RESULT_FIELDS, Result
-from core.scenario import KNOBS, REALISMS, Scenario
+from core.scenario import KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
 from core.validation import check_array, check_choice, knob_error
 from core.vector import as_number, is_array, where
 from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
@@ -32,6 +33,8 @@ _CHOICES = {
     "weight_dtype": list(BYTES_PER_NUMBER),
     "kv_dtype": list(BYTES_PER_NUMBER),
     "realism": REALISMS,
+    "serving_mode": SERVING_MODES,
+    "kv_link": KV_LINKS,
 }
 _INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
 
@@ -280,6 +283,10 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         ),
         "request_s": where(closed, closed_request_s + closed_wait_s, request_s),
     }
+    # The whiteboard's prefill is free: no stream ever waits for one, whatever the mode.
+    load_fields["itl_p99_s"] = load_fields["itl_s"]
+    load_fields["kv_transfer_s"] = 0.0
+    load_fields["prefill_nodes"] = 0.0
 
     values = {
         "cards": cards,
@@ -366,16 +373,43 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
             measured_bf16_flops=_pick(gpu, GPUS, "achieved_bf16_flops"),
             link_bytes_per_s=_pick(gpu, GPUS, "link_bytes_per_s"),
         )
+        link = link_rate(knobs["kv_link"])
         overlay = engine_values(
-            node, prompt, answer, hit_rate, seats, arrivals_per_s, users, price, terms
-        )
+            node, prompt, answer, hit_rate, seats, arrivals_per_s, users, price, terms,
+            chunked=_is(knobs["serving_mode"], "chunked"),
+            disaggregated=_is(knobs["serving_mode"], "disaggregated"),
+            link_bytes_per_s=where(np.isnan(link), node.link_bytes_per_s, link),
+        )  # fmt: skip
         for name, figure in overlay.items():
             values[name] = where(engine, figure, values[name])
+    values.update(token_prices(values["monthly_usd"], arrivals_per_s, prompt, answer))
     return _package(values)
 
 
+def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> dict:
+    """Dollars per million output tokens and per million input tokens at the modelled load.
+
+    Notes
+    -----
+    The pool carries the peak minute's :math:`\\lambda` requests a second; held all month it
+    serves :math:`N = 3600 \\cdot 730 \\cdot \\lambda \\cdot T` tokens of each kind (:math:`T` the
+    answer or the prompt length), and each price is the whole bill over them,
+    :math:`10^6 \\cdot \\text{bill} / N`, the way serving benchmarks quote cost per million
+    tokens. Real traffic sits below its peak most of the month, so a real price per token is
+    higher. Zero tokens of a kind have no price: 0 is returned.
+    """
+    monthly_seconds = 3600.0 * HOURS_PER_MONTH
+    prices = {}
+    for name, tokens in (("output", answer_tokens), ("input", prompt_tokens)):
+        per_month = arrivals_per_s * tokens * monthly_seconds
+        prices[f"usd_per_million_{name}_tokens"] = where(
+            per_month > 0, 1e6 * monthly_usd / where(per_month > 0, per_month, 1.0), 0.0
+        )
+    return prices
+
+
 _INTEGER_FIELDS = {
-    "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
+    "prefill_nodes", "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
     "seats_granted", "seats_waiting", "kv_tokens_in_use", "outweigh_tokens", "answer_tokens",
     "nodes", "servers",
 }  # fmt: skip

@@ -65,6 +65,9 @@ class Result:
     queue_unbounded: bool
     ttft_p95_s: float
     monthly_usd: float
+    # the bill per token, at the peak-minute load sustained all month
+    usd_per_million_output_tokens: float
+    usd_per_million_input_tokens: float
     # the load a benchmark measures (closed-loop users, or the peak's arrivals on one node)
     throughput_tokens_per_s: float
     itl_s: float
@@ -78,6 +81,10 @@ class Result:
     kv_bytes_per_number: float
     margin_share: float
     kv_reserve_share: float
+    # serving mode (engine level): the ITL tail, the cache's trip, nodes that only prefill
+    itl_p99_s: float
+    kv_transfer_s: float
+    prefill_nodes: int
     # verdicts
     latency_ok: bool
     capacity_ok: bool

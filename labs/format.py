@@ -141,6 +141,12 @@ def signed_dollars(value: float) -> str:
     return f"{'+' if rounded > 0 else MINUS}${abs(rounded):,.0f}"
 
 
+def token_price(usd: float) -> str:
+    """Dollars per million tokens: $0.068, $0.65, $1.39, $12.40."""
+    value = max(0.0, float(usd))
+    return f"${value:,.3f}" if value < 0.1 else f"${value:,.2f}"
+
+
 def finite(value: float, fallback: float = 0.0) -> float:
     """A last guard before a number is written on the page."""
     value = float(value)

@@ -137,6 +137,9 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"{fmt.count(result.seats_granted)} seats.",
         f"The bill: {result.nodes} node{'s' if result.nodes != 1 else ''} \u00d7 {cards} {card_word} \u00d7 "
         f"{fmt.price(result.usd_per_gpu_hour)} per GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month.",
+        f"Held at the peak rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
+        f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
+        "input tokens (the whole bill over each kind; quieter hours make both dearer).",
     ]
     return lines
 
@@ -158,6 +161,13 @@ def story_figures(knobs) -> dict:
 
 
 ENGINE_FIELDS = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
+
+
+def _per_million(result) -> str:
+    """The bill per million output tokens, as the card beside it says it."""
+    if result.answer_tokens == 0:
+        return "no output tokens"
+    return f"{fmt.token_price(result.usd_per_million_output_tokens)} per M output"
 
 
 def _ttft_text(seconds: float) -> str:
@@ -294,7 +304,8 @@ class PoolLab(pn.viewable.Viewer):
                  tone(ttft_delta, False, 0.0005), alarm=not result.latency_ok),
             Card("aggregate decode rate", rate_value, "tok/s", f"vs defaults: {fmt.signed(rate_delta, 'tok/s')}",
                  tone(rate_delta, True, 0.5)),
-            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", f"vs defaults: {fmt.signed_dollars(bill_delta)}",
+            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo",
+                 f"vs defaults: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}",
                  tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
         ]  # fmt: skip
 

@@ -31,6 +31,7 @@ class Binding:
     owner: param.Parameterized
     name: str
     bounds: tuple | None = None  # a narrower range than the parameter's (the widget's range)
+    max_length: int = 0  # the longest value read from a link; 0 means MAX_VALUE_LENGTH
 
     @property
     def spec(self) -> param.Parameter:
@@ -56,7 +57,7 @@ def parse(binding: Binding, text: str):
     """``(value, notice)`` for a query value: the value to set (``_IGNORE`` to leave it) and what to report."""
     spec = binding.spec
     key = binding.key
-    if len(text) > MAX_VALUE_LENGTH:
+    if len(text) > (binding.max_length or MAX_VALUE_LENGTH):
         return _IGNORE, f"{key}: ignored a {len(text):,}-character value"
     if isinstance(spec, param.Boolean):
         if text.lower() in ("1", "true", "yes", "on"):

@@ -33,7 +33,7 @@ def test_a_free_card_bills_nothing_in_core_and_in_the_pool_lab():
     scenario = Scenario(usd_per_gpu_hour=0)
     result = evaluate(scenario)
     assert result.monthly_usd == 0.0
-    bill = explanations(scenario, result)[-1]
+    bill = next(line for line in explanations(scenario, result) if "per GPU-hour" in line)
     assert "$0.00 per GPU-hour" in bill
     assert f"{GPUS['H100 SXM'].usd_per_hour:.2f}" not in bill
     lab = PoolLab(scenario)

@@ -63,7 +63,7 @@ class Problem:
     givens : tuple of (str, str)
         The numbers the student works from, as (what, value) rows.
     kind : str
-        The quantity asked for, a key of :data:`core.answers.KINDS`.
+        The quantity asked for, a key of :data:`core.units.KINDS`.
     unit : str
         The unit the question states; a bare number is read in it.
     shown : str

@@ -22,6 +22,7 @@ from labs.batching import controls
 from labs.batching.ceiling import CeilingView
 from labs.batching.gap import GapView
 from labs.batching.headline import HeadlineView, node_name
+from labs.batching.modes import ServingModesCard
 from labs.batching.roofline import RooflineView
 from labs.batching.session import EngineRuns
 from labs.batching.speculative import SpeculativeView
@@ -42,6 +43,7 @@ from labs.text import LiveHTML
 LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
 TABS = (
     ("sweep", "Batch size"),
+    ("modes", "Serving modes"),
     ("waste", "Reserved vs paged"),
     ("gap", "Published gap"),
     ("speculative", "Speculative decoding"),
@@ -58,6 +60,7 @@ class BatchingLab(pn.viewable.Viewer):
     URL_KEYS = MappingProxyType(
         {"prompt_tokens": "engine_prompt_tokens"}
     )  # the Scenario's prompt keeps its key
+    URL_PARTS = (("pd_", "modes"),)  # the serving-modes card keeps its knobs in the link
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
     policy = param.Selector(
@@ -116,6 +119,7 @@ class BatchingLab(pn.viewable.Viewer):
             "roofline": RooflineView(self),
             "ceiling": CeilingView(self),
         }
+        self.modes = ServingModesCard(self.scenario)
         self._layout = self._build()
         self.param.watch(self._changed, list(LAB_KNOBS))
         self.scenario.param.watch(self._changed, list(NODE_KNOBS))
@@ -206,7 +210,7 @@ class BatchingLab(pn.viewable.Viewer):
         # The deeper views share one full-width strip of tabs: the page stays about two
         # screens tall at 1280 px, and the published gap's seven columns get the whole width.
         self.tabs = pn.Tabs(
-            *((title, v[key]) for key, title in TABS),
+            *((title, self.modes if key == "modes" else v[key]) for key, title in TABS),
             dynamic=False,
             sizing_mode="stretch_width",
             margin=(16, 0, 0, 0),

@@ -30,6 +30,7 @@ AXIS_TITLES_JS = """
 """
 TABS = (
     "Batch size",
+    "Serving modes",
     "Reserved vs paged",
     "Published gap",
     "Speculative decoding",
