@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from core.vector import is_array
 from core.workloads import BUDGET_USD_PER_MONTH
 
 
@@ -134,3 +135,35 @@ class Result:
 
 
 RESULT_FIELDS = [field.name for field in fields(Result)]
+
+_INTEGER_FIELDS = {
+    "prefill_nodes", "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
+    "seats_granted", "seats_waiting", "kv_tokens_in_use", "outweigh_tokens", "answer_tokens",
+    "nodes", "servers",
+}  # fmt: skip
+_BOOL_FIELDS = {"weights_fit", "queue_unbounded", "latency_ok", "capacity_ok", "cost_ok"}
+
+
+def package(values: dict) -> Result:
+    """A :class:`Result` from every field's value: broadcast to one shape, each field its type."""
+    if not any(is_array(value) for value in values.values()):
+        return Result(**{name: _scalar(name, value) for name, value in values.items()})
+    arrays = np.broadcast_arrays(*(np.asarray(values[name]) for name in RESULT_FIELDS))
+    scalar = arrays[0].ndim == 0
+    packed = {}
+    for name, array in zip(RESULT_FIELDS, arrays, strict=True):
+        kind = bool if name in _BOOL_FIELDS else np.int64 if name in _INTEGER_FIELDS else float
+        if kind is np.int64:
+            array = np.round(array)
+        array = array.astype(kind)
+        packed[name] = array.item() if scalar else array
+    return Result(**packed)
+
+
+def _scalar(name: str, value):
+    """One field of a scalar result as a plain Python bool, int or float."""
+    if name in _BOOL_FIELDS:
+        return bool(value)
+    if name in _INTEGER_FIELDS:
+        return round(float(value))
+    return float(value)

@@ -209,9 +209,10 @@ class BatchingLab(pn.viewable.Viewer):
         )
         # The deeper views share one full-width strip of tabs: the page stays about two
         # screens tall at 1280 px, and the published gap's seven columns get the whole width.
+        # Only the open tab is in the browser, so a knob change ships only what is on screen.
         self.tabs = pn.Tabs(
             *((title, self.modes if key == "modes" else v[key]) for key, title in TABS),
-            dynamic=False,
+            dynamic=True,
             sizing_mode="stretch_width",
             margin=(16, 0, 0, 0),
         )

@@ -118,8 +118,10 @@ def test_axis_titles_fit_their_charts_at_1280(page, lab_url, presenter):
     """Every axis title of every batching chart fits along its chart at 1280 px, with room."""
     open_batching(page, lab_url + "/batching" + ("?presenter=1" if presenter else ""))
     for tab in TABS:
-        page.locator(".bk-tab").filter(has_text=re.compile(f"^{tab}$")).click()
-        page.wait_for_timeout(400)
+        header = page.locator(".bk-tab").filter(has_text=re.compile(f"^{tab}$"))
+        if header.count():  # (a page without tabs shows every chart at once)
+            header.click()
+            page.wait_for_timeout(300)
         for title in page.evaluate(AXIS_TITLES_JS):
             assert title["width"] <= 0.85 * title["room"], (tab, title)
 
