@@ -53,6 +53,7 @@ class Result:
     decode_tokens_per_s: float
     stream_tokens_per_s: float
     single_stream_tokens_per_s: float
+    weight_bytes_read: float  # per decode step: a mixture of experts reads the experts it touches
     # traffic and queue
     arrivals_per_s: float
     answer_tokens: int
@@ -80,6 +81,7 @@ class Result:
     hours_per_month: float
     card_memory_bytes: float
     kv_bytes_per_number: float
+    weight_bytes_per_number: float
     margin_share: float
     kv_reserve_share: float
     # serving mode (engine level): the ITL tail, the cache's trip, nodes that only prefill

@@ -108,6 +108,12 @@ def billions(count: float) -> str:
     return f"{units.significant(giga(finite(count)))}B"
 
 
+def bar_widths(values) -> list[str]:
+    """CSS widths of bars drawn to one scale, the largest full width: ['100.0%', '50.0%']."""
+    widest = max(values)
+    return [f"{100 * value / widest:.1f}%" if widest > 0 else "0%" for value in values]
+
+
 def ratio(value: float) -> str:
     """A ratio of two figures, two significant figures: 4.8x, 23x, 150x."""
     return f"{units.significant(finite(value), 2, 1)}\u00d7"

@@ -12,7 +12,7 @@ from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from bokeh.plotting import figure
 
 from core import KNOBS, WORKLOADS, Scenario, evaluate
-from core.catalog import model_shape
+from core.custom import scenario_shape
 from core.prefix import (
     BLOCK_TOKENS,
     blocks_of,
@@ -288,7 +288,7 @@ class PrefixLab(pn.viewable.Viewer):
     def _context_html(self) -> str:
         s = self.scenario
         workload = WORKLOADS[s.workload]
-        shape = model_shape(s.model, s.tier)
+        shape = scenario_shape(s)
         return (
             f'<div class="lab small muted">Running the <b>{escape(shape.name)}</b> with a <b>{s.kv_dtype}</b> cache on '
             f"<b>{escape(workload.name)}</b> traffic, as set in the other labs, with {fmt.count(s.seats)} seats.</div>"

@@ -23,6 +23,7 @@ from labs.batching.ceiling import CeilingView
 from labs.batching.gap import GapView
 from labs.batching.headline import HeadlineView, node_name
 from labs.batching.modes import ServingModesCard
+from labs.batching.moe import MoeView
 from labs.batching.roofline import RooflineView
 from labs.batching.session import EngineRuns
 from labs.batching.speculative import SpeculativeView
@@ -49,6 +50,7 @@ TABS = (
     ("speculative", "Speculative decoding"),
     ("roofline", "Roofline"),
     ("ceiling", "Decode ceiling"),
+    ("moe", "Mixture of experts"),
 )
 
 
@@ -118,6 +120,7 @@ class BatchingLab(pn.viewable.Viewer):
             "speculative": SpeculativeView(self, speculative),
             "roofline": RooflineView(self),
             "ceiling": CeilingView(self),
+            "moe": MoeView(self),
         }
         self.modes = ServingModesCard(self.scenario)
         self._layout = self._build()
