@@ -139,7 +139,7 @@ class Challenge:
 
     key: str
     title: str
-    group: str  # "walkthrough" (the seed's three) or "whiteboard"
+    group: str  # "walkthrough" (the seed's three), "whiteboard" or "engine" (past batching)
     summary: str
     kind: str
     unit: str

@@ -17,6 +17,14 @@ NEW_SEED_BOUNDS = (1000, 1_000_000)  # "new problem" draws a 4 to 6 digit seed
 _CLOSE_ENOUGH = Tolerance(0.02)
 _WHOLE = Tolerance(0.0, whole=True)
 
+
+def _pd_split(rng) -> dict:
+    # Imported here: the builder imports this wing's Step and Trap.
+    from core.challenge_pd_split import build
+
+    return build(rng)
+
+
 CHALLENGES: dict[str, Challenge] = {
     challenge.key: challenge
     for challenge in (
@@ -42,6 +50,9 @@ CHALLENGES: dict[str, Challenge] = {
         Challenge("monthly_bill", "Nodes behind the bill", "whiteboard",
                   "the node count and what it costs a month", "dollars", "$", _CLOSE_ENOUGH,
                   bill_problems.monthly_bill),
+        Challenge("pd_split", "Prefill nodes for the SLO", "engine",
+                  "the prefill side of a disaggregated pool's x:y split", "nodes", "nodes",
+                  _WHOLE, _pd_split),
     )
 }  # fmt: skip
 
@@ -55,6 +66,7 @@ _FIELDS = {
     "prefill_flops": "prefill_flops",
     "fp8_seats": "seats_room",
     "monthly_bill": "monthly_usd",
+    "pd_split": "prefill_nodes",
 }
 
 
