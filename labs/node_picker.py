@@ -9,6 +9,7 @@ import panel as pn
 
 from core import GPUS, Scenario
 from core.catalog import WEIGHT_FORMATS
+from core.catalog_cards import CUSTOM_CARD_USD_PER_HOUR
 from core.custom import CUSTOM
 from core.hf_config import DerivedModel, compact_config, parse_config
 from labs import format as fmt
@@ -155,8 +156,8 @@ class NodePicker(pn.viewable.Viewer):
             pn.Row(w["card_tflops"], w["usd_per_gpu_hour"], sizing_mode="stretch_width", margin=0),
             LiveHTML(
                 '<div class="lab small muted">Pick "my own card" above to run on it. The '
-                "peak is used whatever the weight storage; an empty price means the "
-                "catalog's.</div>",
+                "peak is used whatever the weight storage; with no price the lab assumes "
+                f"${CUSTOM_CARD_USD_PER_HOUR:.2f} an hour.</div>",
                 margin=(0, 0),
             ),
             sizing_mode="stretch_width",
