@@ -374,6 +374,7 @@ class PoolLab(pn.viewable.Viewer):
             w["kv_dtype"],
             ui.heading("Level of detail"),
             ui.realism_buttons(self.scenario),
+            ui.serving_mode_buttons(self.scenario),
         )
         results = pn.Column(
             self.cards,
