@@ -9,10 +9,14 @@ import panel as pn
 from core import sources
 from core.published import batching_sources
 
+# A figure stays on one line, right-aligned; a model's shape is prose and wraps.
+SHORT_VALUE = 28
+
 
 def _table(rows) -> str:
     body = "".join(
-        f"<tr><td><b>{escape(row.constant)}</b></td><td class='num'>{escape(row.value)}</td>"
+        f"<tr><td><b>{escape(row.constant)}</b></td>"
+        f"<td class='{'num' if len(row.value) <= SHORT_VALUE else 'small'}'>{escape(row.value)}</td>"
         f"<td>{escape(row.unit)}</td><td class='small'>{escape(row.source)}</td></tr>"
         for row in rows
     )
