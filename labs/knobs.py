@@ -46,9 +46,9 @@ def knob_value(knob: str, value) -> str:
     if knob == "prefix_hit_rate":
         return fmt.percent(value)
     if knob == "prompt_tokens":
-        return f"{fmt.count(value)} tokens"
+        return fmt.plural(value, "token")
     if knob == "seats":
-        return f"{fmt.count(value)} seats"
+        return fmt.plural(value, "seat")
     if knob == "tier":
         return f"{value} ({TIERS[value].name})"
     return str(value)

@@ -82,9 +82,9 @@ def story_figures(knobs) -> dict:
 
 def describe(knob: str, value) -> str:
     if knob == "sequence_tokens":
-        return f"{fmt.count(value)} tokens"
+        return fmt.plural(value, "token")
     if knob == "requests":
-        return f"{fmt.count(value)} requests"
+        return fmt.plural(value, "request")
     return ui.knob_value(knob, value)
 
 
@@ -144,7 +144,7 @@ class KvLab(pn.viewable.Viewer):
         self.engine_note = EngineNote(
             {"seats_granted": "seats granted", "seats_room": "room for",
              "kv_budget_bytes": "KV room"},
-            {"seats_granted": fmt.count, "seats_room": lambda n: f"{fmt.count(n)} seats",
+            {"seats_granted": fmt.count, "seats_room": lambda n: fmt.plural(n, "seat"),
              "kv_budget_bytes": fmt.memory},
         )  # fmt: skip
         self.ledger = MemoryLedger()
@@ -165,7 +165,7 @@ class KvLab(pn.viewable.Viewer):
         )
         self.presets = PresetPicker(
             KV_PRESETS, apply=self.load_knobs, reset=self.reset, describe=describe, defaults=kv_defaults(),
-            figures=story_figures,
+            figures=story_figures, label=label,
         )  # fmt: skip
         self.result = None
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
@@ -261,7 +261,7 @@ class KvLab(pn.viewable.Viewer):
         if not r.weights_fit:
             return (
                 f"The weights alone overflow this node: {fmt.memory(r.weight_bytes)} against "
-                f"{fmt.memory(r.node_memory_bytes)}. The model needs {r.cards_needed} cards before a single seat exists."
+                f"{fmt.memory(r.node_memory_bytes)}. The model needs {fmt.plural(r.cards_needed, 'card')} before a single seat exists."
             )
         if r.seats_granted == 0:
             return (
@@ -311,10 +311,10 @@ class KvLab(pn.viewable.Viewer):
             f"sequence outweighs the whole model at about {fmt.tokens(r.outweigh_tokens)} tokens of cache.",
             f"Storing the cache in {s.kv_dtype} costs {number_bytes} byte{'s' if number_bytes != 1 else ''} per number, so "
             f"one token of cache is {fmt.count(r.kv_bytes_per_token)} bytes, {bill}.",
-            f"A {fmt.count(self.sequence_tokens)}-token sequence holds {fmt.gigabytes(r.seat_kv_bytes, 2)} of cache; the room "
-            f"grants {fmt.count(r.seats_room)} such seats and holds {fmt.tokens(r.kv_budget_tokens)} tokens in one sequence at most.",
+            f"{_sentence_start(fmt.article(fmt.count(self.sequence_tokens) + '-token'))} sequence holds {fmt.gigabytes(r.seat_kv_bytes, 2)} of cache; the room "
+            f"grants {fmt.plural(r.seats_room, 'such seat')} and holds {fmt.tokens(r.kv_budget_tokens)} tokens in one sequence at most.",
             (
-                f"All {fmt.count(r.seats_requested)} requested seats run at once, holding {fmt.gigabytes(r.kv_bytes_in_use)} of cache "
+                f"{'The one requested seat runs' if r.seats_requested == 1 else f'All {fmt.count(r.seats_requested)} requested seats run'} at once, holding {fmt.gigabytes(r.kv_bytes_in_use)} of cache "
                 f"between them, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
                 if r.seats_granted >= r.seats_requested
                 else f"Only {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats run, holding "
@@ -374,6 +374,10 @@ class KvLab(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _rename(effect):

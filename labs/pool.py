@@ -58,8 +58,15 @@ def binding_sentence(result) -> str:
     in_use, budget = fmt.tokens(result.kv_tokens_in_use), fmt.tokens(result.kv_budget_tokens)
     if not result.weights_fit:
         return (
-            f"Memory binds before any seat exists: the weights need {result.cards_needed} cards and "
+            f"Memory binds before any seat exists: the weights need {fmt.plural(result.cards_needed, 'card')} and "
             f"the node has {result.cards}."
+        )
+    if result.seats_granted < 1:
+        return (
+            f"Nothing can be served: one request's cache ({fmt.gigabytes(result.seat_kv_bytes)} for "
+            f"{fmt.tokens(result.seat_tokens)} tokens) is larger than all {fmt.gigabytes(result.kv_budget_bytes)} "
+            "of KV room, so memory grants no seat at any batch size. Shorter prompts, a smaller cache "
+            "number or more cards per node are the ways back."
         )
     if not result.capacity_ok:
         return (
@@ -79,7 +86,7 @@ def binding_sentence(result) -> str:
         )
     if not result.cost_ok:
         return (
-            f"Cost binds: carrying the peak takes {result.nodes} nodes, "
+            f"Cost binds: carrying the peak takes {fmt.plural(result.nodes, 'node')}, "
             f"{fmt.dollars(result.monthly_usd)} a month against {fmt.dollars(BUDGET_USD_PER_MONTH)}."
         )
     pressures = {
@@ -112,19 +119,31 @@ def explanations(scenario: Scenario, result) -> list[str]:
     card_word = "card" if cards == 1 else "cards"
     price = scenario.usd_per_gpu_hour or GPUS[scenario.gpu].usd_per_hour
     waiting = result.seats_requested - result.seats_granted
+    if not waiting:
+        granted = "all of them." if result.seats_requested != 1 else "it."
+    elif result.seats_granted < 1:
+        granted = "none: not one request's cache fits."
+    else:
+        granted = f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
+    nodes = fmt.plural(result.nodes, "node")
     lines = [
-        f"The scheduler runs up to {fmt.count(result.seats_requested)} seats at once, and memory grants "
-        + (
-            "all of them."
-            if not waiting
-            else f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
-        ),
+        f"The scheduler runs up to {fmt.plural(result.seats_requested, 'seat')} at once, and memory grants {granted}",
         f"The {model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
         f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after "
         f"{_held_back(scenario)}: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
-        f"Every request carries a {fmt.count(scenario.prompt_tokens)}-token prompt and a "
-        f"{fmt.count(result.answer_tokens)}-token answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
+        f"Every request carries {fmt.article(fmt.count(scenario.prompt_tokens) + '-token')} prompt and "
+        f"{fmt.article(fmt.count(result.answer_tokens) + '-token')} answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
         f"KV tokens ({fmt.gigabytes(result.seat_kv_bytes)}).",
+    ]
+    if result.seats_granted < 1:
+        return [
+            *lines,
+            "Nothing can be served: no request ever starts, so there is no first token, no decode "
+            "rate and no number of nodes that carries the traffic.",
+            f"Renting {nodes} anyway: {nodes} \u00d7 {cards} {card_word} \u00d7 ${price:.2f} per "
+            f"GPU-hour \u00d7 {HOURS_PER_MONTH} hours = {fmt.dollars(result.monthly_usd)} a month for no answers.",
+        ]
+    lines += [
         f"{fmt.percent(scenario.prefix_hit_rate)} of each prompt ({fmt.tokens(result.hit_tokens)} tokens) is "
         f"found in the prefix cache and costs only a memory read; the other {fmt.tokens(result.miss_tokens)} "
         f"cache-miss tokens are prefilled in tensor time on arrival, {fmt.duration(result.prefill_s)}.",
@@ -134,9 +153,9 @@ def explanations(scenario: Scenario, result) -> list[str]:
         "across the batch.",
         f"A request holds its seat for {fmt.duration(result.request_s)}. At {fmt.count(workload.arrivals_per_min if scenario.arrivals_per_min is None else scenario.arrivals_per_min)} "
         f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
-        f"prefix cache the pool needs {result.nodes} node{'s' if result.nodes != 1 else ''} of "
-        f"{fmt.count(result.seats_granted)} seats.",
-        f"The bill: {result.nodes} node{'s' if result.nodes != 1 else ''} \u00d7 {cards} {card_word} \u00d7 "
+        f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
+        f"{fmt.plural(result.seats_granted, 'seat')}.",
+        f"The bill: {nodes} \u00d7 {cards} {card_word} \u00d7 "
         f"${price:.2f} per GPU-hour \u00d7 {HOURS_PER_MONTH} hours = {fmt.dollars(result.monthly_usd)} a month.",
     ]
     return lines
@@ -202,7 +221,7 @@ class PoolLab(pn.viewable.Viewer):
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "live seats", lambda d: fmt.signed(d)),
-                Column("ttft_p95_s", "TTFT p95", fmt.signed_duration),
+                Column("ttft_p95_s", "TTFT p95", fmt.signed_duration, UNBOUNDED_WAIT_S),
                 Column("decode_tokens_per_s", "decode rate", lambda d: fmt.signed(d, "tok/s")),
                 Column("monthly_usd", "monthly bill", fmt.signed_dollars),
             ],
@@ -216,6 +235,7 @@ class PoolLab(pn.viewable.Viewer):
             describe=ui.knob_value,
             defaults=pool_defaults(),
             figures=story_figures,
+            label=ui.knob_label,
         )
         self._defaults_cache: dict[str, object] = {}
         self.result = None
@@ -280,7 +300,11 @@ class PoolLab(pn.viewable.Viewer):
         self.presets.update(
             bool(result.passes),
             [item.name for item in items if not item.ok],
-            {name: getattr(s, name) for name in POOL_KNOBS},
+            {
+                **{name: getattr(s, name) for name in POOL_KNOBS},
+                "model": s.model,
+                "nodes": result.nodes,
+            },
         )
 
     def _cards(self, result, base) -> list[Card]:
@@ -288,17 +312,29 @@ class PoolLab(pn.viewable.Viewer):
         ttft_delta = result.ttft_p95_s - base.ttft_p95_s
         rate_delta = result.decode_tokens_per_s - base.decode_tokens_per_s
         bill_delta = result.monthly_usd - base.monthly_usd
-        value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s, result.queue_unbounded))
+        serves = result.seats_granted >= 1
         rate_value = fmt.rate(result.decode_tokens_per_s).removesuffix(" tok/s")
+        if not serves:
+            value, unit, ttft_note = "none", "", "no seat fits: no first token"
+        elif result.queue_unbounded:
+            value, unit, ttft_note = "unbounded", "", "the queue never drains"
+        else:
+            value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s))
+            ttft_note = f"vs defaults: {fmt.signed_duration(ttft_delta)}"
+        bill_note = (
+            f"vs defaults: {fmt.signed_dollars(bill_delta)}"
+            if serves
+            else "pays for a node that serves nothing"
+        )
         return [
             Card("live seats", fmt.count(result.seats_granted), "", f"vs defaults: {fmt.signed(seats_delta, 'seats')}",
                  tone(seats_delta, True), alarm=not result.capacity_ok),
-            Card("TTFT p95", value, unit, f"vs defaults: {fmt.signed_duration(ttft_delta)}",
-                 tone(ttft_delta, False, 0.0005), alarm=not result.latency_ok),
+            Card("TTFT p95", value, unit, ttft_note, "worse" if result.queue_unbounded else tone(ttft_delta, False, 0.0005),
+                 alarm=not result.latency_ok),
             Card("aggregate decode rate", rate_value, "tok/s", f"vs defaults: {fmt.signed(rate_delta, 'tok/s')}",
                  tone(rate_delta, True, 0.5)),
-            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", f"vs defaults: {fmt.signed_dollars(bill_delta)}",
-                 tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
+            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", bill_note,
+                 "worse" if not serves else tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
         ]  # fmt: skip
 
     def _other_html(self, name: str, other) -> str:

@@ -6,6 +6,8 @@ import importlib
 
 import panel as pn
 import param
+from bokeh.events import DocumentReady
+from bokeh.models import CustomJS
 
 from core import KNOBS, Scenario
 from labs import theme
@@ -59,6 +61,19 @@ setTimeout(() => {
 """
 
 
+# Panel writes the address with history.pushState, one entry per write; Back would then
+# name an older state than the page shows. The lab replaces the entry instead: the address
+# always names what is on screen, and Back leaves the lab. Installed once per window, before
+# Panel's first write (which waits for the document to be idle, after this event).
+REPLACE_HISTORY_JS = """
+if (!window.labReplacesHistory) {
+  window.labReplacesHistory = true;
+  const replace = window.history.replaceState.bind(window.history);
+  window.history.pushState = (state, title, url) => replace(state, title, url);
+}
+"""
+
+
 def lab_class(key: str):
     """The Viewer class of lab ``key``."""
     module, name = LABS[key][1].split(":")
@@ -72,8 +87,17 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
     if presets is not None:
         bindings.append(Binding("preset", presets, "preset"))
     bindings += [Binding(knob, scenario, knob, UI_RANGES.get(knob)) for knob in KNOBS]
-    bindings += [Binding(name, view, name) for name in getattr(view, "URL_PARAMS", ())]
+    bindings += [
+        Binding(name, view, name, _link_bounds(view, name))
+        for name in getattr(view, "URL_PARAMS", ())
+    ]
     return bindings
+
+
+def _link_bounds(view, name: str):
+    """The range a lab allows ``name`` given its other settings, if it narrows the parameter's."""
+    bounds = getattr(view, "link_bounds", None)
+    return None if bounds is None else lambda: bounds(name)
 
 
 class LabPage(pn.viewable.Viewer):
@@ -249,7 +273,9 @@ class EmbeddedLab(LabPage):
 def _attach_link(page: LabPage) -> LabPage:
     if pn.state.location is not None:
         page.attach(pn.state.location)
-    if session_doc() is not None:
+    doc = session_doc()
+    if doc is not None:
+        doc.js_on_event(DocumentReady, CustomJS(code=REPLACE_HISTORY_JS))
 
         def release(session_context) -> None:  # Bokeh checks the argument's name
             page.release()
