@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from html import escape
 
 import panel as pn
 import param
-from bokeh.models import CustomJSTickFormatter
 
 from core import Scenario, evaluate
 from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN, model_shape
@@ -41,9 +39,7 @@ ENGINE_FIELDS = ("seats_granted", "seats_room", "kv_budget_bytes")
 
 def round_tokens(count: float) -> int:
     """A slider position as a token count people would type: three significant digits."""
-    count = min(max(float(count), SEQUENCE_BOUNDS[0]), SEQUENCE_BOUNDS[1])
-    digits = 2 - math.floor(math.log10(count))
-    return int(round(count, digits))
+    return ui.round_figures(count, SEQUENCE_BOUNDS)
 
 
 def kv_defaults() -> dict:
@@ -112,20 +108,8 @@ class KvLab(pn.viewable.Viewer):
     def __init__(self, scenario: Scenario | None = None, **params):
         super().__init__(scenario=scenario or Scenario(), **params)
         s = self.scenario
-        self.length_slider = pn.widgets.FloatSlider(
-            label="Sequence length (tokens)",
-            start=math.log10(SEQUENCE_BOUNDS[0]),
-            end=math.log10(SEQUENCE_BOUNDS[1]),
-            step=0.005,
-            value=math.log10(self.sequence_tokens),
-            format=CustomJSTickFormatter(
-                code="return Math.round(10 ** tick).toLocaleString('en-US')"
-            ),
-            sizing_mode="stretch_width",
-            show_value=False,
-        )
-        self.length_input = pn.widgets.IntInput.from_param(
-            self.param.sequence_tokens, label="", width=120, margin=(0, 0, 0, 10)
+        self.length = ui.LogSlider(
+            self, "sequence_tokens", SEQUENCE_BOUNDS, "Sequence length (tokens)"
         )
         self.requests_slider = pn.widgets.EditableIntSlider.from_param(
             self.param.requests,
@@ -139,7 +123,6 @@ class KvLab(pn.viewable.Viewer):
             "model": ui.model_select(s),
             "kv_dtype": ui.dtype_buttons(s),
         }
-        self.length_slider.param.watch(self._slid, "value")
         self.cards = CardRow(columns=3)
         self.engine_note = EngineNote(
             {"seats_granted": "seats granted", "seats_room": "room for",
@@ -171,19 +154,10 @@ class KvLab(pn.viewable.Viewer):
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
         s.param.watch(self._refresh, list(Scenario.param)[1:])
         self.param.watch(self._refresh, list(LOCAL_KNOBS))
-        self.param.watch(self._follow_length, "sequence_tokens")
         self._layout = self._build()
         self._refresh()
 
     # -- knobs ---------------------------------------------------------------------------
-    def _slid(self, event) -> None:
-        self.sequence_tokens = round_tokens(10**event.new)
-
-    def _follow_length(self, event) -> None:
-        position = math.log10(event.new)
-        if abs(position - self.length_slider.value) > 0.003:
-            self.length_slider.value = position
-
     def load_knobs(self, knobs) -> None:
         """Load ``knobs`` (shared and local) onto the defaults."""
         values = {**kv_defaults(), **knobs}
@@ -338,7 +312,7 @@ class KvLab(pn.viewable.Viewer):
             w["kv_dtype"],
             note("fp8 keeps each cached number in one byte instead of two. Only the cache changes: not the weights, not the answers."),
             ui.heading("The pool"),
-            pn.Row(self.length_slider, self.length_input, sizing_mode="stretch_width", margin=0),
+            self.length,
             note("Every seat pays cache for its whole sequence, prompt plus answer so far."),
             self.requests_slider,
             note("The dial is only the ask: memory grants what fits, and the rest waits without an error."),

@@ -278,7 +278,14 @@ class PoolLab(pn.viewable.Viewer):
         other_name = other_workload(s.workload)
         other = evaluate(s, workload=other_name)
         defaults = pool_defaults()
-        effects = knob_effects(s, {k: defaults[k] for k in SWEPT_KNOBS}, HEADLINES, NOISE_FLOORS)
+        # An exact model replaces the tier: its row is the one that can matter.
+        swept = {k: defaults[k] for k in SWEPT_KNOBS}
+        if s.model:
+            swept = {
+                ("model" if k == "tier" else k): (None if k == "tier" else v)
+                for k, v in swept.items()
+            }
+        effects = knob_effects(s, swept, HEADLINES, NOISE_FLOORS)
         self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
         self.ledger.update(result)
         self.other.object = self._other_html(other_name, other)
@@ -382,26 +389,22 @@ class PoolLab(pn.viewable.Viewer):
             ui.heading("Level of detail"),
             ui.realism_buttons(self.scenario),
         )
+        # The prose sits under the ledger, so the results column runs as long as the knobs.
         results = pn.Column(
             self.cards,
             self.badges,
             self.engine_note,
             self.presets.story,
             section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
+            section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
+            section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
             sizing_mode="stretch_width",
             margin=0,
         )
-        below = pn.Row(
-            section("What the numbers say", self.facts, margin=(0, 8, 0, 0)),
-            section(
-                "Same config, the other workload",
-                self.other,
-                margin=(0, 0, 0, 8),
-                width=380,
-                sizing_mode=None,
-            ),
-            sizing_mode="stretch_width",
-            margin=(16, 0, 0, 0),
+        below = section(
+            "Mattered vs noise on this workload",
+            self.mattered,
+            note="Which knobs actually moved the pool away from its defaults.",
         )
         return pn.Column(
             intro(
@@ -412,11 +415,6 @@ class PoolLab(pn.viewable.Viewer):
             ),
             pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
             below,
-            section(
-                "Mattered vs noise on this workload",
-                self.mattered,
-                note="Which knobs actually moved the pool away from its defaults.",
-            ),
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
         )
