@@ -41,5 +41,6 @@ bench: $(VENV)/.installed-test chromium
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/fidelity.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/frontier.py
 	$(BIN)/python bench/ui_latency.py
 	$(BIN)/python bench/classroom.py

@@ -361,7 +361,30 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         )
         for name, figure in overlay.items():
             values[name] = where(engine, figure, values[name])
+    values.update(token_prices(values["monthly_usd"], arrivals_per_s, prompt, answer))
     return _package(values)
+
+
+def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> dict:
+    """Dollars per million output tokens and per million input tokens at the modelled load.
+
+    Notes
+    -----
+    The pool carries the peak minute's :math:`\\lambda` requests a second; held all month it
+    serves :math:`N = 3600 \\cdot 730 \\cdot \\lambda \\cdot T` tokens of each kind (:math:`T` the
+    answer or the prompt length), and each price is the whole bill over them,
+    :math:`10^6 \\cdot \\text{bill} / N`, the way serving benchmarks quote cost per million
+    tokens. Real traffic sits below its peak most of the month, so a real price per token is
+    higher. Zero tokens of a kind have no price: 0 is returned.
+    """
+    monthly_seconds = 3600.0 * HOURS_PER_MONTH
+    prices = {}
+    for name, tokens in (("output", answer_tokens), ("input", prompt_tokens)):
+        per_month = arrivals_per_s * tokens * monthly_seconds
+        prices[f"usd_per_million_{name}_tokens"] = where(
+            per_month > 0, 1e6 * monthly_usd / where(per_month > 0, per_month, 1.0), 0.0
+        )
+    return prices
 
 
 _INTEGER_FIELDS = {

@@ -61,6 +61,9 @@ class Result:
     queue_unbounded: bool
     ttft_p95_s: float
     monthly_usd: float
+    # the bill per token, at the peak-minute load sustained all month
+    usd_per_million_output_tokens: float
+    usd_per_million_input_tokens: float
     # the load a benchmark measures (closed-loop users, or the peak's arrivals on one node)
     throughput_tokens_per_s: float
     itl_s: float

@@ -14,6 +14,8 @@ parameter per token, the weights read once per step, and the cache each seat rea
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from core.steps import StepCosts
@@ -74,4 +76,62 @@ def prefill_intensity(costs: StepCosts, prompt_tokens):
         * costs.active_params
         * tokens
         / (costs.weight_bytes + tokens * costs.kv_bytes_per_token)
+    )
+
+
+@dataclass(frozen=True)
+class Roofline:
+    """A card's roof, and where a decode step and a prefill sit under it.
+
+    ``intensity``/``attainable`` trace the roof; ``path``/``path_attainable`` the decode
+    step from 1 to :data:`PATH_SEATS` seats; ``decode`` and ``prefill`` are the two steps'
+    intensities with their attainable FLOP/s; ``ridge`` the ridge point.
+    """
+
+    peak_flops: float
+    hbm_bytes_per_s: float
+    ridge: float
+    intensity: np.ndarray
+    attainable: np.ndarray
+    path: np.ndarray
+    path_attainable: np.ndarray
+    decode: float
+    decode_attainable: float
+    prefill: float
+    prefill_attainable: float
+
+    @property
+    def decode_memory_bound(self) -> bool:
+        """True when the decode step sits left of the ridge: it waits on memory."""
+        return self.decode < self.ridge
+
+    @property
+    def prefill_compute_bound(self) -> bool:
+        """True when the prefill reaches the flat compute roof."""
+        return self.prefill >= self.ridge
+
+
+PATH_SEATS = 256
+ROOF_INTENSITIES = (0.5, 20_000)  # FLOP/byte span of the roof drawn
+
+
+def roofline(costs: StepCosts, batch, context_tokens, prompt_tokens) -> Roofline:
+    """The roof of ``costs``' card and its decode (``batch`` seats) and prefill points."""
+    peak, bandwidth = costs.peak_flops, costs.hbm_bytes_per_s
+    intensity = np.geomspace(*ROOF_INTENSITIES, 120)
+    path = decode_intensity(costs, np.arange(1, PATH_SEATS + 1), context_tokens)
+    decode = float(decode_intensity(costs, batch, context_tokens))
+    prefill = float(prefill_intensity(costs, prompt_tokens))
+    return Roofline(
+        peak_flops=peak,
+        hbm_bytes_per_s=bandwidth,
+        ridge=float(ridge_point(peak, bandwidth)),
+        intensity=intensity,
+        attainable=attainable_flops(intensity, peak, bandwidth),
+        path=path,
+        path_attainable=attainable_flops(path, peak, bandwidth),
+        decode=decode,
+        decode_attainable=float(attainable_flops(decode, peak, bandwidth)),
+        prefill=prefill,
+        prefill_attainable=float(attainable_flops(prefill, peak, bandwidth)),
     )

@@ -17,6 +17,8 @@ costs a little). A long cache keeps the pass read-bound longer, so the fade come
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from core.steps import StepCosts
@@ -110,3 +112,51 @@ def speedup(costs: StepCosts, batch, draft_tokens, acceptance, draft_cost, conte
     plain = plain_step_seconds(costs, batch, context_tokens)
     result = tokens * plain / pass_seconds(costs, batch, draft_tokens, draft_cost, context_tokens)
     return float(result) if np.ndim(result) == 0 else result
+
+
+@dataclass(frozen=True)
+class PassTerms:
+    """One speculative pass at one batch, term by term, as a derivation shows it.
+
+    ``tokens`` a pass yields on average, the ``plain`` decode step, the whole ``pass_s``, its
+    ``draft_s`` and ``verify_s`` parts, the verify pass's ``read_s`` and ``arithmetic_s`` (the
+    larger one sets it: ``read_bound``), and the resulting ``speedup``.
+    """
+
+    tokens: float
+    plain_s: float
+    pass_s: float
+    draft_s: float
+    verify_s: float
+    read_s: float
+    arithmetic_s: float
+    read_bound: bool
+    speedup: float
+
+
+def pass_terms(costs: StepCosts, batch, draft_tokens, acceptance, draft_cost, context_tokens):
+    """The terms of :func:`speedup` at one batch size (see :func:`pass_seconds` for the pass).
+
+    Notes
+    -----
+    :math:`t_{draft} = k\\,c_d\\,t(s)`, :math:`t_{verify} = t_{pass} - t_{draft}`,
+    read :math:`= (W + s\\,T\\,b_{kv}) / (c B \\eta_B)`, arithmetic
+    :math:`= 2 P s (k + 1) / (c F \\eta_F)`.
+    """
+    tokens = expected_tokens_per_pass(draft_tokens, acceptance)
+    plain = float(plain_step_seconds(costs, batch, context_tokens))
+    whole = float(pass_seconds(costs, batch, draft_tokens, draft_cost, context_tokens))
+    draft = draft_tokens * draft_cost * plain
+    read = float(costs.read_s(batch * context_tokens))
+    arithmetic = float(costs.compute_s(batch * (draft_tokens + 1)))
+    return PassTerms(
+        tokens=tokens,
+        plain_s=plain,
+        pass_s=whole,
+        draft_s=draft,
+        verify_s=whole - draft,
+        read_s=read,
+        arithmetic_s=arithmetic,
+        read_bound=read >= arithmetic,
+        speedup=speedup(costs, batch, draft_tokens, acceptance, draft_cost, context_tokens),
+    )

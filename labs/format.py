@@ -92,6 +92,38 @@ def flops(value: float) -> str:
     return f"{value:.3g} FLOP"
 
 
+def fraction(value: float) -> str:
+    """A number between 0 and a few, to two decimals: 0.70, 2.77."""
+    return f"{finite(value):.2f}"
+
+
+def bandwidth(bytes_per_s: float) -> str:
+    """Memory bandwidth in TB/s, to two decimals: 3.35 TB/s."""
+    return f"{finite(bytes_per_s) / 1e12:,.2f} TB/s"
+
+
+def billions(count: float) -> str:
+    """A parameter count in billions: 70B, 13B, 1.5B."""
+    return f"{finite(count) / 1e9:g}B"
+
+
+def ratio(value: float) -> str:
+    """A ratio of two figures: 4.8x, 23x."""
+    value = finite(value)
+    return f"{value:,.1f}\u00d7" if value < 10 else f"{value:,.0f}\u00d7"
+
+
+def intensity(value: float) -> str:
+    """Arithmetic intensity in FLOPs per byte."""
+    value = finite(value)
+    return f"{value:,.1f} FLOP/B" if value < 10 else f"{value:,.0f} FLOP/B"
+
+
+def teraflops(value: float) -> str:
+    """FLOP/s in TFLOP/s."""
+    return f"{finite(value) / 1e12:,.0f} TFLOP/s"
+
+
 def signed(value: float, unit: str = "", digits: int = 0) -> str:
     """A difference with its sign: +0 seats, +12 ms, -340 tok/s."""
     rounded = round(float(value), digits)
@@ -108,6 +140,12 @@ def signed_dollars(value: float) -> str:
     if rounded == 0:
         return "$0"
     return f"{'+' if rounded > 0 else MINUS}${abs(rounded):,.0f}"
+
+
+def token_price(usd: float) -> str:
+    """Dollars per million tokens: $0.068, $0.65, $1.39, $12.40."""
+    value = max(0.0, float(usd))
+    return f"${value:,.3f}" if value < 0.1 else f"${value:,.2f}"
 
 
 def finite(value: float, fallback: float = 0.0) -> float:

@@ -157,6 +157,9 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"{fmt.plural(result.seats_granted, 'seat')}.",
         f"The bill: {nodes} \u00d7 {cards} {card_word} \u00d7 "
         f"${price:.2f} per GPU-hour \u00d7 {HOURS_PER_MONTH} hours = {fmt.dollars(result.monthly_usd)} a month.",
+        f"Held at the peak rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
+        f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
+        "input tokens (the whole bill over each kind; quieter hours make both dearer).",
     ]
     return lines
 
@@ -178,6 +181,13 @@ def story_figures(knobs) -> dict:
 
 
 ENGINE_FIELDS = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
+
+
+def _per_million(result) -> str:
+    """The bill per million output tokens, as the card beside it says it."""
+    if result.answer_tokens == 0:
+        return "no output tokens"
+    return f"{fmt.token_price(result.usd_per_million_output_tokens)} per M output"
 
 
 def _ttft_text(seconds: float) -> str:
@@ -329,7 +339,7 @@ class PoolLab(pn.viewable.Viewer):
             value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s))
             ttft_note = f"vs defaults: {fmt.signed_duration(ttft_delta)}"
         bill_note = (
-            f"vs defaults: {fmt.signed_dollars(bill_delta)}"
+            f"vs defaults: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}"
             if serves
             else "pays for a node that serves nothing"
         )

@@ -12,7 +12,9 @@ from bokeh.models import CustomJS
 from core import KNOBS, Scenario
 from labs import theme
 from labs.cleanup import panel_objects, release_js_callbacks
+from labs.compare import Comparison
 from labs.knobs import UI_RANGES
+from labs.pins import PinBar, PinBoard
 from labs.text import LiveHTML
 from labs.updates import Later, session_doc
 from labs.url import Binding, notice_html, query_for, restore
@@ -24,6 +26,7 @@ LABS = {
     "kv": ("KV cache", "labs.kv:KvLab"),
     "prefix": ("Prefix", "labs.prefix:PrefixLab"),
     "batching": ("Batching", "labs.batching:BatchingLab"),
+    "frontier": ("Frontier", "labs.frontier:FrontierLab"),
     "practice": ("Practice", "labs.practice:PracticeLab"),
     "reality": ("Reality check", "labs.reality:RealityLab"),
     "sources": ("Sources", "labs.sources:SourcesPage"),
@@ -135,6 +138,16 @@ class LabPage(pn.viewable.Viewer):
         # callback registry (see labs/cleanup.py).
         self.copy_link.js_on_click(code=COPY_LINK_JS)
         self.copy_link.on_click(lambda _event: self._write_now())
+        # Pins hold whole configurations of the shared knobs, so every lab compares them.
+        self.pin_board = PinBoard()
+        self.comparison = Comparison(self.pin_board, self.scenario)
+        self.pin_bar = PinBar(self.pin_board, self.scenario)
+        self.pins = pn.Column(
+            self.pin_bar,
+            self.comparison,
+            sizing_mode="stretch_width",
+            margin=0,
+        )
         self.root = pn.Column(sizing_mode="stretch_width", margin=0, styles=dict(PAGE_STYLE))
         self._link_writer = Later(self._write_now, delay_ms=LINK_DELAY_MS, settle=True)
         self.base_styles: dict = {}
@@ -162,6 +175,7 @@ class LabPage(pn.viewable.Viewer):
         return [
             Binding("presenter", self, "presenter"),
             *lab_bindings(self.active_view(), self.scenario),
+            self.pin_board.binding(),
         ]
 
     # -- links ---------------------------------------------------------------------------
@@ -169,10 +183,11 @@ class LabPage(pn.viewable.Viewer):
         """Restore the state in ``location``'s query, then keep the query in step with the page."""
         self.location = location
         self._restore_page_keys(location.search)
-        notices = restore(self.page_bindings(), location.search)
+        notices = restore(self.page_bindings(), location.search) + self.pin_board.notices
         self.notice_text.object = notice_html(notices)
         self.notice.visible = bool(notices)
         self.param.watch(self._write, ["presenter"])
+        self.pin_board.param.watch(self._write, ["pins"])
         self.scenario.param.watch(self._write, list(KNOBS))
         for view in self.views.values():
             self._watch(view)
@@ -205,7 +220,7 @@ class LabPage(pn.viewable.Viewer):
             **self.base_styles,
             **(PRESENTER_STYLE if self.presenter else {}),
         }
-        for view in self.views.values():
+        for view in (self.pins, *self.views.values()):
             theme.present(view, self.presenter)
 
     def __panel__(self):
@@ -255,12 +270,23 @@ class LabShell(LabPage):
             header,
             pn.Column(
                 self.notice,
+                self.pins,
                 self.main,
                 styles={"padding": "16px 24px"},
                 sizing_mode="stretch_width",
                 margin=0,
             ),
         ]
+
+    def view(self, key: str):
+        view = super().view(key)
+        if hasattr(view, "navigate") and view.navigate is None:
+            # A lab that sends the student elsewhere (the frontier's click) switches the tab.
+            view.navigate = self._navigate
+        return view
+
+    def _navigate(self, key: str) -> None:
+        self.lab = key
 
     def active_view(self):
         return self.view(self.lab)
@@ -286,7 +312,7 @@ class EmbeddedLab(LabPage):
     def __init__(self, key: str, scenario: Scenario | None = None, **params):
         super().__init__(scenario=scenario, **params)
         self.key = key
-        self.root.objects = [self.notice, self.view(key)]
+        self.root.objects = [self.notice, self.pins, self.view(key)]
         self.base_styles = {"padding": "12px 16px"}
         self.root.styles = {**PAGE_STYLE, **self.base_styles}
 

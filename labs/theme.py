@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import panel as pn
-from bokeh.models import Axis, Legend, Title
+from bokeh.models import Axis, Legend, SaveTool, Title
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -63,8 +63,17 @@ def present(view, presenter: bool) -> None:
             chart_text(pane.object, presenter)
 
 
-def style_figure(figure) -> None:
-    """Quiet axes and grid for every Bokeh chart in the lab."""
+def style_figure(figure, filename: str = "chart") -> None:
+    """Quiet axes and grid for every Bokeh chart in the lab, and a button that saves it as PNG.
+
+    The save button is Bokeh's own SaveTool (``filename``.png); a chart built without a
+    toolbar gets one that shows only while the pointer is over the chart.
+    """
+    if figure.toolbar_location is None:
+        figure.toolbar_location = "right"
+        figure.toolbar.autohide = True
+    if not any(isinstance(tool, SaveTool) for tool in figure.tools):
+        figure.add_tools(SaveTool(filename=filename))
     figure.toolbar.logo = None
     figure.outline_line_color = None
     figure.background_fill_color = "#ffffff"

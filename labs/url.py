@@ -30,6 +30,7 @@ class Binding:
     # A narrower range than the parameter's (the widget's range); a callable gives a range
     # that depends on other settings, read when the link is applied.
     bounds: tuple | Callable[[], tuple] | None = None
+    max_length: int = 0  # the longest value read from a link; 0 means MAX_VALUE_LENGTH
 
     @property
     def spec(self) -> param.Parameter:
@@ -60,7 +61,7 @@ def parse(binding: Binding, text: str):
     """``(value, notice)`` for a query value: the value to set (``_IGNORE`` to leave it) and what to report."""
     spec = binding.spec
     key = binding.key
-    if len(text) > MAX_VALUE_LENGTH:
+    if len(text) > (binding.max_length or MAX_VALUE_LENGTH):
         return _IGNORE, f"{key}: ignored a {len(text):,}-character value"
     if isinstance(spec, param.Boolean):
         if text.lower() in ("1", "true", "yes", "on"):

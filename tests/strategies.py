@@ -71,3 +71,15 @@ def engine_runs(draw) -> dict:
         "answer_cap": draw(st.integers(1, 400)),
         "kv_room_tokens": draw(st.integers(2_000, 40_000)),
     }
+
+
+# The Pareto frontier (core/frontier.py): clouds of points on two measures, some ineligible.
+@st.composite
+def point_clouds(draw) -> tuple:
+    """``(x, y, eligible)`` lists of one length, with ties likely."""
+    size = draw(st.integers(0, 40))
+    values = st.integers(0, 12).map(float)
+    x = draw(st.lists(values, min_size=size, max_size=size))
+    y = draw(st.lists(values, min_size=size, max_size=size))
+    eligible = draw(st.lists(st.booleans(), min_size=size, max_size=size))
+    return x, y, eligible

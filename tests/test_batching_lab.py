@@ -7,9 +7,9 @@ import pytest
 
 from core import Scenario
 from core.published import OPTIMISED_KERNELS_FACTOR
-from labs import batching_charts as charts
 from labs import format as fmt
 from labs.batching import PUBLISHED_GPU, PUBLISHED_LAB, PUBLISHED_MODEL, BatchingLab
+from labs.batching.timeline_charts import stragglers
 
 
 @pytest.fixture(scope="module")
@@ -19,17 +19,18 @@ def lab():
 
 def page_html(lab) -> str:
     """Every HTML pane of the lab, joined."""
+    v = lab.views
     panes = [
-        lab.cards._pane,
-        lab.summary,
-        lab.sweep_text,
-        lab.waste_text,
-        lab.gap_text,
-        lab.speculative_text,
-        lab.roofline_text,
-        lab.ceiling_text,
-        lab.queue_caption,
-        *lab.captions.values(),
+        v["headline"].cards._pane,
+        v["headline"].summary,
+        v["sweep"].text,
+        v["waste"].text,
+        v["gap"].text,
+        v["speculative"].text,
+        v["roofline"].text,
+        v["ceiling"].text,
+        v["timeline"].queue_caption,
+        *v["timeline"].captions.values(),
     ]
     return " ".join(str(pane.object) for pane in panes)
 
@@ -39,20 +40,22 @@ def test_headline_shows_the_selected_engine(lab):
     lab.param.update(policy="static", kv_layout="reserved")
     run = lab.runs["static", "reserved"]
     value = fmt.rate(run.output_tokens_per_s).removesuffix(" tok/s")
-    assert lab.cards.cards[0].value == value
-    assert lab.cards.cards[1].value == fmt.split_unit(fmt.duration(run.ttft_p95_s))[0]
+    cards = lab.views["headline"].cards.cards
+    assert cards[0].value == value
+    assert cards[1].value == fmt.split_unit(fmt.duration(run.ttft_p95_s))[0]
 
 
 def test_switching_policy_reuses_the_runs_and_swaps_the_timeline(lab):
     """A policy switch costs no simulation: same runs, the top timeline now shows the other one."""
     lab.param.update(policy="static")
     runs = lab.runs
-    assert 'data-timeline-top="static"' in lab.captions["top"].object
+    timeline = lab.views["timeline"]
+    assert 'data-timeline-top="static"' in timeline.captions["top"].object
     lab.policy = "continuous"
     assert lab.runs is runs
-    assert 'data-timeline-top="continuous"' in lab.captions["top"].object
-    assert 'data-timeline-bottom="static"' in lab.captions["bottom"].object
-    top = lab.timelines["top"]["writing"].data
+    assert 'data-timeline-top="continuous"' in timeline.captions["top"].object
+    assert 'data-timeline-bottom="static"' in timeline.captions["bottom"].object
+    top = timeline.timelines["top"]["writing"].data
     assert len(top["left"]) == len(runs["continuous", lab.kv_layout].segments["request"])
     lab.policy = "static"
 
@@ -71,7 +74,7 @@ def test_stragglers_are_the_last_of_each_static_wave(lab):
     """Each highlighted straggler finishes last in its static wave."""
     run = lab.runs["static", lab.kv_layout]
     stays = run.segments
-    for request in charts.stragglers(run):
+    for request in stragglers(run):
         wave = stays["wave"][stays["request"] == request][0]
         members = stays["wave"] == wave
         own = stays["end_s"][stays["request"] == request][0]
@@ -102,7 +105,8 @@ def test_published_preset_loads_node_and_knobs():
     lab.load_published()
     assert (lab.scenario.model, lab.scenario.gpu) == (PUBLISHED_MODEL, PUBLISHED_GPU)
     assert {name: getattr(lab, name) for name in PUBLISHED_LAB} == PUBLISHED_LAB
-    row = next(row for row in lab._gap_rows if row["gpu"] == PUBLISHED_GPU)
+    gap = lab.views["gap"]
+    row = next(row for row in gap.rows if row["gpu"] == PUBLISHED_GPU)
     static = lab.runs["static", "reserved"].output_tokens_per_s
     continuous = lab.runs["continuous", "paged"].output_tokens_per_s
     assert row["ratio"] == pytest.approx(continuous / static)
@@ -110,22 +114,24 @@ def test_published_preset_loads_node_and_knobs():
     # Against the benchmark's naive baseline (kernels OPTIMISED_KERNELS_FACTOR slower): >= 10x.
     assert row["naive_ratio"] == pytest.approx(row["ratio"] * OPTIMISED_KERNELS_FACTOR)
     assert row["naive_ratio"] >= 10
-    assert charts.ratio(row["ratio"]) in lab.gap_story.object
-    assert charts.ratio(row["naive_ratio"]) in lab.gap_story.object
-    assert charts.ratio(row["naive_ratio"]) in lab.gap_text.object
+    assert fmt.ratio(row["ratio"]) in gap.story.object
+    assert fmt.ratio(row["naive_ratio"]) in gap.story.object
+    assert fmt.ratio(row["naive_ratio"]) in gap.text.object
     lab.restore_defaults()
-    assert lab.scenario.model is None and lab.gap_story.object == ""
+    assert lab.scenario.model is None and gap.story.object == ""
     assert lab.batch_size == BatchingLab.param.batch_size.default
 
 
 def test_a_node_without_kv_room_shows_why_and_recovers():
     """Weights that fill the node hide the engine and say why; a fitting node brings it back."""
     lab = BatchingLab(scenario=Scenario(tier="large", cards=1))
-    assert lab.notice.visible and "cannot run" in lab.notice.object
-    assert not any(panel.visible for panel in lab.engine_sections)
+    notice = lab.views["headline"].notice
+    engine_views = [view.panel for view in lab.views.values() if view.NEEDS_RUNS]
+    assert notice.visible and "cannot run" in notice.object
+    assert not any(panel.visible for panel in engine_views)
     lab.scenario.cards = 2
-    assert not lab.notice.visible and lab.error == ""
-    assert all(panel.visible for panel in lab.engine_sections)
+    assert not notice.visible and lab.error == ""
+    assert all(panel.visible for panel in engine_views)
 
 
 def test_sessions_do_not_share_state():
@@ -133,14 +139,15 @@ def test_sessions_do_not_share_state():
     first, second = BatchingLab(), BatchingLab()
     first.batch_size = 4
     assert second.batch_size == BatchingLab.param.batch_size.default
-    assert first._runs_cache is not second._runs_cache
+    assert first.engine.runs_cache is not second.engine.runs_cache
     assert first.scenario is not second.scenario
 
 
 def test_speculative_panel_follows_its_knobs(lab):
     """The speculative curve starts at the lone-request speed-up the text quotes."""
     lab.param.update(draft_tokens=6, acceptance=0.8)
-    curve = np.asarray(lab.speculative_source.data["cache"])
+    speculative = lab.views["speculative"]
+    curve = np.asarray(speculative.source.data["cache"])
     assert curve[0] == pytest.approx(max(curve))
-    assert charts.ratio(curve[0]) in lab.speculative_text.object
+    assert fmt.ratio(curve[0]) in speculative.text.object
     lab.param.update(draft_tokens=4, acceptance=0.7)

@@ -49,8 +49,9 @@ def test_kv_line_says_when_both_levels_agree():
 def test_batching_line_compares_only_continuous_batching():
     """Under static batching the line explains; under continuous it compares."""
     lab = BatchingLab(scenario=Scenario())
+    note = lab.views["headline"].engine_note
     lab.policy = "static"
-    assert "continuous batching" in lab.engine_note._pane.object
+    assert "continuous batching" in note._pane.object
     lab.policy = "continuous"
     lab.arrival = "offline"
-    assert "output throughput" in lab.engine_note._pane.object
+    assert "output throughput" in note._pane.object

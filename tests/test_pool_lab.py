@@ -29,7 +29,7 @@ def test_defaults_show_the_walkthrough_figures(lab):
         "vs defaults: +0 seats",
         "vs defaults: +0 ms",
         "vs defaults: +0 tok/s",
-        "vs defaults: $0",
+        f"vs defaults: $0 \u00b7 {fmt.token_price(evaluate(Scenario()).usd_per_million_output_tokens)} per M output",
     ]
 
 
@@ -140,3 +140,11 @@ def test_explanations_quote_the_result(lab):
     assert f"holds {fmt.tokens(result.seat_tokens)} KV tokens" in text
     assert f"other {fmt.tokens(result.miss_tokens)}" in text
     assert f"needs {result.nodes} node" in text
+
+
+def test_bill_card_quotes_core_price_per_million_output_tokens():
+    """Beside the monthly bill: core's dollars per million output tokens; the story adds input."""
+    lab = PoolLab()
+    result = evaluate(lab.scenario)
+    assert fmt.token_price(result.usd_per_million_output_tokens) in card(lab, "monthly bill").note
+    assert fmt.token_price(result.usd_per_million_input_tokens) in lab.facts.object

@@ -35,6 +35,9 @@ def pages() -> dict[str, str]:
         "/?lab=prefix&tier=large&preamble_tokens=32000&state=edited&edit_position=20000"
     )
     shots["batching"] = "/?lab=batching"
+    shots["frontier"] = "/?lab=frontier"
+    shots["frontier-large-ttft"] = "/?lab=frontier&tier=large&x_axis=ttft&y_axis=cost"
+    shots["frontier-held"] = "/?lab=frontier&sweep_cards=0&sweep_cache=0&realism=engine"
     shots["practice"] = "/?lab=practice"
     shots["reality"] = "/?lab=reality"
     shots["reality-n3"] = "/?lab=reality&case=N3"

@@ -1,0 +1,114 @@
+"""The batching lab's knobs as widgets, and the column that holds them."""
+
+from __future__ import annotations
+
+import panel as pn
+
+from labs import knobs as ui
+from labs.layout import knob_column, note
+from labs.text import LiveHTML
+
+POLICY_LABELS = {"static": "static", "continuous": "continuous"}
+LAYOUT_LABELS = {"reserved": "reserved", "paged": "paged"}
+ARRIVAL_LABELS = {"Poisson stream": "poisson", "offline batch": "offline"}
+BUTTONS = {"color": "primary", "variant": "outline", "sizing_mode": "stretch_width"}
+WIDE = {"sizing_mode": "stretch_width"}
+
+
+def _editable(parameter, label: str, **options):
+    """A slider with a number box, fixed to the parameter's whole range."""
+    low, high = parameter.bounds
+    options = {"start": low, "end": high, **options}
+    return pn.widgets.EditableIntSlider.from_param(
+        parameter, label=label, fixed_start=low, fixed_end=high, **options, **WIDE
+    )
+
+
+def widgets(lab) -> dict:
+    """Every widget of the lab, by the knob it drives."""
+    p, s = lab.param, lab.scenario
+    return {
+        "policy": pn.widgets.RadioButtonGroup.from_param(
+            p.policy, options=POLICY_LABELS, label="Scheduler", **BUTTONS
+        ),
+        "kv_layout": pn.widgets.RadioButtonGroup.from_param(
+            p.kv_layout, options=LAYOUT_LABELS, label="KV layout", **BUTTONS
+        ),
+        "batch_size": _editable(p.batch_size, "Batch size B (seats)"),
+        "wait_cap_s": pn.widgets.FloatSlider.from_param(
+            p.wait_cap_s, label="Static wave wait cap (s)", step=0.05, **WIDE
+        ),
+        "arrival": pn.widgets.RadioButtonGroup.from_param(
+            p.arrival, options=ARRIVAL_LABELS, **BUTTONS
+        ),
+        "arrival_rate": pn.widgets.FloatSlider.from_param(
+            p.arrival_rate, label="Arrivals per second", step=0.5, **WIDE
+        ),
+        "requests": pn.widgets.IntSlider.from_param(p.requests, label="Requests", step=10, **WIDE),
+        "seed": pn.widgets.IntInput.from_param(p.seed, label="Seed", **WIDE),
+        "prompt_tokens": _editable(p.prompt_tokens, "Prompt (tokens)", step=16),
+        "answer": pn.widgets.Select.from_param(p.answer, label="Answer lengths", **WIDE),
+        "answer_mean": _editable(p.answer_mean, "Mean answer (tokens)"),
+        # the slider stops at 4,096 (a drag's useful range); the box takes the whole range
+        "answer_cap": _editable(p.answer_cap, "Answer cap (max_tokens)", end=4096),
+        "tier": ui.tier_buttons(s),
+        "model": ui.model_select(s),
+        "gpu": pn.widgets.Select.from_param(s.param.gpu, label="Card", **WIDE),
+        "kv_dtype": ui.dtype_buttons(s),
+        "draft_tokens": pn.widgets.IntSlider.from_param(
+            p.draft_tokens, label="Draft length k", **WIDE
+        ),
+        "acceptance": pn.widgets.FloatSlider.from_param(
+            p.acceptance, label="Acceptance", step=0.01, format="0%", **WIDE
+        ),
+        "draft_cost": pn.widgets.FloatSlider.from_param(
+            p.draft_cost, label="Draft step cost", step=0.01, format="0%", **WIDE
+        ),
+    }
+
+
+def _button(label: str, colour: str, action) -> pn.widgets.Button:
+    button = pn.widgets.Button(
+        label=label, color=colour, sizing_mode="stretch_width", margin=(4, 0)
+    )
+    button.on_click(lambda _event: action())
+    return button
+
+
+def _caption(text: str, margin) -> LiveHTML:
+    return LiveHTML(f'<div class="lab small muted">{text}</div>', margin=margin)
+
+
+def knob_panel(lab, w: dict) -> pn.Column:
+    """The knob column: the preset buttons, then engine, traffic, request shape and node."""
+    return knob_column(
+        ui.heading("The published comparison"),
+        _button("Load the published 13B comparison", "primary", lab.load_published),
+        _button("Back to the defaults", "default", lab.restore_defaults),
+        ui.heading("Engine"),
+        _caption("Scheduler", (0, 10)),
+        w["policy"],
+        _caption("KV layout", (4, 10, 0, 10)),
+        w["kv_layout"],
+        w["batch_size"],
+        w["wait_cap_s"],
+        ui.heading("Traffic"),
+        w["arrival"],
+        w["arrival_rate"],
+        w["requests"],
+        w["seed"],
+        ui.heading("Request shape"),
+        w["prompt_tokens"],
+        w["answer"],
+        w["answer_mean"],
+        w["answer_cap"],
+        ui.heading("Node (shared with every lab)"),
+        w["tier"],
+        w["model"],
+        w["gpu"],
+        w["kv_dtype"],
+        note(
+            "The engine prefills new prompts and writes one token per running seat each "
+            "step, priced by the same timing model as the pool lab."
+        ),
+    )

@@ -1,0 +1,210 @@
+"""The batching lab: a step-level engine to watch, static against continuous batching.
+
+:class:`BatchingLab` owns the knobs, the session's engine runs (:mod:`labs.batching.session`)
+and the views, one per part of the page; every figure comes from ``core``. One watcher hears
+every knob: it reruns the engines when the workload or node changed, then asks each view
+whose knobs moved to redraw, all in one held update.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from core import Scenario
+from core.engine import ANSWER_SHAPES, ARRIVALS, KV_LAYOUTS, POLICIES
+from core.published import DEFAULT_ACCEPTANCE, DEFAULT_DRAFT_COST, DEFAULT_DRAFT_TOKENS
+from core.published_gap import PUBLISHED_LAB, PUBLISHED_NODE
+from core.validation import Amount, Count
+from labs.batching import controls
+from labs.batching.ceiling import CeilingView
+from labs.batching.gap import GapView
+from labs.batching.headline import HeadlineView
+from labs.batching.roofline import RooflineView
+from labs.batching.session import EngineRuns
+from labs.batching.speculative import SpeculativeView
+from labs.batching.sweep import SweepView
+from labs.batching.timeline import TimelineView
+from labs.batching.view import (
+    ENGINE_KNOBS,
+    NODE_KNOBS,
+    RUNS,
+    SPECULATIVE_KNOBS,
+    VIEW_KNOBS,
+    WORKLOAD_KNOBS,
+)
+from labs.batching.waste import WasteView
+from labs.layout import intro
+
+LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
+
+
+class BatchingLab(pn.viewable.Viewer):
+    """Run the engine yourself: a scheduler, a KV layout, and every request's tokens in time."""
+
+    scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+    policy = param.Selector(
+        default="static", objects=list(POLICIES), doc="The scheduler the headline figures show."
+    )
+    kv_layout = param.Selector(
+        default="reserved", objects=list(KV_LAYOUTS), doc="How the engine sets KV memory aside."
+    )
+    batch_size = Count(default=32, bounds=(1, 256), doc="B: the most seats the scheduler runs.")
+    wait_cap_s = Amount(
+        default=0.5, bounds=(0.0, 5.0), doc="Static only: how long a wave waits to fill."
+    )
+    arrival = param.Selector(
+        default="poisson", objects=list(ARRIVALS), doc="A Poisson stream or an offline batch."
+    )
+    arrival_rate = Amount(
+        default=10.0, bounds=(0.1, 50.0), doc="Mean arrivals per second of the Poisson stream."
+    )
+    prompt_tokens = Count(default=512, bounds=(16, 8192), doc="Tokens of every prompt.")
+    answer = param.Selector(
+        default="capped exponential", objects=list(ANSWER_SHAPES), doc="Shape of answer lengths."
+    )
+    answer_mean = Count(default=128, bounds=(1, 2048), doc="Mean answer tokens.")
+    answer_cap = Count(
+        default=1536, bounds=(1, 16384), doc="The capped exponential's cap (its max_tokens)."
+    )
+    requests = Count(default=200, bounds=(20, 1000), doc="Requests each engine serves.")
+    seed = Count(default=0, bounds=(0, 9999), doc="Seed of the arrivals and answer lengths.")
+    draft_tokens = Count(
+        default=DEFAULT_DRAFT_TOKENS, bounds=(1, 16), doc="k: tokens the draft proposes a pass."
+    )
+    acceptance = Amount(
+        default=DEFAULT_ACCEPTANCE, bounds=(0.0, 1.0), doc="Chance each drafted token is kept."
+    )
+    draft_cost = Amount(
+        default=DEFAULT_DRAFT_COST,
+        bounds=(0.0, 1.0),
+        doc="A draft step as a share of a target step.",
+    )
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario or Scenario(), **params)
+        self._suspended = False
+        self._running = False
+        self.engine = EngineRuns(self)
+        self.widgets = controls.widgets(self)
+        speculative = [self.widgets[name] for name in SPECULATIVE_KNOBS]
+        self.views = {
+            "headline": HeadlineView(self),
+            "gap": GapView(self),
+            "timeline": TimelineView(self),
+            "sweep": SweepView(self),
+            "waste": WasteView(self),
+            "speculative": SpeculativeView(self, speculative),
+            "roofline": RooflineView(self),
+            "ceiling": CeilingView(self),
+        }
+        self._layout = self._build()
+        self.param.watch(self._changed, list(LAB_KNOBS))
+        self.scenario.param.watch(self._changed, list(NODE_KNOBS))
+        self._arrival_changed()
+        self.refresh(set(LAB_KNOBS) | set(NODE_KNOBS))
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def runs(self) -> dict | None:
+        """The four engines of the current knobs, keyed (policy, kv_layout)."""
+        return self.engine.runs
+
+    @property
+    def sweep(self) -> dict | None:
+        """Both policies at every batch size of the sweep."""
+        return self.engine.sweep
+
+    @property
+    def error(self) -> str:
+        """Why the engine cannot run ('' when it can)."""
+        return self.engine.error
+
+    def load_published(self) -> None:
+        """Load the published comparison: its node on the shared scenario, its knobs here."""
+        self._load(PUBLISHED_NODE, PUBLISHED_LAB)
+        self.views["gap"].tell(loaded=True)
+
+    def restore_defaults(self) -> None:
+        """Every knob of this lab, and the node's knobs, back to their defaults."""
+        lab = {name: self.param[name].default for name in LAB_KNOBS}
+        node = {name: Scenario.param[name].default for name in NODE_KNOBS}
+        self._load(node, lab)
+        self.views["gap"].tell(loaded=False)
+
+    def _load(self, node: dict, lab: dict) -> None:
+        """Set node and lab knobs together, then recompute once."""
+        self._suspended = True
+        try:
+            with pn.io.hold():
+                self.scenario.param.update(**node)
+                self.param.update(**lab)
+        finally:
+            self._suspended = False
+        self.refresh(set(LAB_KNOBS) | set(NODE_KNOBS))
+
+    def _changed(self, *events) -> None:
+        names = {event.name for event in events}
+        if names & {"arrival", "answer"}:
+            self._arrival_changed()
+        if not self._suspended:
+            self.refresh(names)
+
+    def _arrival_changed(self) -> None:
+        self.widgets["arrival_rate"].disabled = self.arrival == "offline"
+        self.widgets["wait_cap_s"].disabled = self.arrival == "offline"
+        self.widgets["answer_cap"].disabled = self.answer != "capped exponential"
+
+    def refresh(self, changed: set) -> None:
+        """Rerun the engines if ``changed`` knobs move them, then redraw the views they touch."""
+        if changed & ENGINE_KNOBS:
+            self.engine.rerun()
+            changed = changed | {RUNS}
+        running = self.engine.runs is not None
+        if running and not self._running:  # back from an error: every view is stale
+            changed = changed | set(LAB_KNOBS) | set(NODE_KNOBS)
+        self._running = running
+        with pn.io.hold():
+            for view in self.views.values():
+                if view.NEEDS_RUNS:
+                    view.panel.visible = running
+                    if not running:
+                        continue
+                if view.wants(changed):
+                    view.refresh()
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self):
+        v = self.views
+        results = pn.Column(
+            v["headline"],
+            v["gap"].story,
+            v["timeline"],
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        return pn.Column(
+            intro(
+                "Run the engine yourself",
+                "A small inference engine, simulated one step at a time: requests arrive, a "
+                "scheduler seats them, each step prefills new prompts and writes one token for "
+                "every running seat. Watch a static wave wait for its slowest request, watch "
+                "continuous batching refill seats the moment they free up, and see what memory, "
+                "not the batch size, finally allows.",
+            ),
+            pn.Row(
+                controls.knob_panel(self, self.widgets),
+                results,
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
+            v["sweep"],
+            pn.Row(v["waste"], v["gap"], sizing_mode="stretch_width", margin=0),
+            pn.Row(v["speculative"], v["roofline"], sizing_mode="stretch_width", margin=0),
+            v["ceiling"],
+            sizing_mode="stretch_width",
+            margin=(0, 0, 24, 0),
+        )
+
+    def __panel__(self):
+        return self._layout

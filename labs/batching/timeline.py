@@ -1,0 +1,110 @@
+"""The batching lab's timelines: both schedulers' seats over time on the same arrivals, and
+the queue each one kept."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+from bokeh.models import Range1d
+
+from core.engine import POLICIES
+from labs import format as fmt
+from labs.batching import timeline_charts as charts
+from labs.batching.chart_kit import POLICY_COLOURS, legend_html
+from labs.batching.view import RUNS, BatchingView, html_pane
+from labs.layout import section
+
+MIN_HEIGHT, MAX_HEIGHT = 150, 380  # px of a timeline, whatever the seats
+ROW_PX, FRAME_PX = 7, 70  # px a seat row adds, and the axes' share
+OUTLINE_ROWS = 48  # above this many seats the bars lose their white outline
+
+
+class TimelineView(BatchingView):
+    """The selected scheduler's timeline on top, the other below, and both queues."""
+
+    WATCHES = frozenset({RUNS})
+
+    def __init__(self, lab, **params):
+        super().__init__(lab, **params)
+        self.x_range = Range1d(0, 1)
+        self.timelines = {}
+        for slot in ("top", "bottom"):
+            plot, writing, held, prefill, bars = charts.timeline_figure(self.x_range)
+            self.timelines[slot] = {
+                "figure": plot,
+                "writing": writing,
+                "held": held,
+                "prefill": prefill,
+                "bars": bars,
+            }
+        self.queue_plot, self.queue_sources = charts.queue_figure(self.x_range)
+        self.captions = {"top": html_pane((6, 0, 0, 0)), "bottom": html_pane((10, 0, 0, 0))}
+        self.queue_caption = html_pane((10, 0, 0, 0))
+        legend = html_pane((0, 0))
+        legend.object = charts.timeline_legend()
+        queue_legend = html_pane((0, 0))
+        queue_legend.object = legend_html(
+            [(colour, policy, "solid") for policy, colour in POLICY_COLOURS.items()]
+        )
+        self.panel = section(
+            "Seats over time, on the same arrivals",
+            legend,
+            self.captions["top"],
+            pn.pane.Bokeh(self.timelines["top"]["figure"], sizing_mode="stretch_width"),
+            self.captions["bottom"],
+            pn.pane.Bokeh(self.timelines["bottom"]["figure"], sizing_mode="stretch_width"),
+            self.queue_caption,
+            queue_legend,
+            pn.pane.Bokeh(self.queue_plot, sizing_mode="stretch_width"),
+            note="One bar per request in its seat. Hover a bar for its arrival, wait and tokens.",
+            margin=(8, 0, 0, 0),
+        )
+
+    def refresh(self) -> None:
+        runs, layout = self.runs, self.lab.kv_layout
+        policy = self.lab.policy
+        other = "continuous" if policy == "static" else "static"
+        long_ones = charts.stragglers(runs["static", layout])
+        end = max(float(runs[p, layout].segments["held_s"].max()) for p in POLICIES)
+        self.x_range.start, self.x_range.end = 0.0, end * 1.01
+        rows = max(runs[p, layout].peak_seats for p in POLICIES)
+        height = int(min(MAX_HEIGHT, max(MIN_HEIGHT, FRAME_PX + ROW_PX * rows)))
+        for slot, shown in (("top", policy), ("bottom", other)):
+            run = runs[shown, layout]
+            writing, held, prefill = charts.timeline_data(run, long_ones)
+            target = self.timelines[slot]
+            target["figure"].y_range.end = rows - 0.4
+            target["figure"].y_range.start = -0.6
+            target["figure"].height = height
+            target["bars"].glyph.line_alpha = 1.0 if rows <= OUTLINE_ROWS else 0.0
+            target["writing"].data = writing
+            target["held"].data = held
+            target["prefill"].data = prefill
+            self.captions[slot].object = self._caption(run, slot)
+        for shown, source in self.queue_sources.items():
+            source.data = charts.queue_data(runs[shown, layout])
+        waiting = {p: int(runs[p, layout].queue_length.max()) for p in POLICIES}
+        self.queue_caption.object = (
+            '<div class="lab small muted">Requests waiting for a seat. At worst '
+            f"{fmt.count(waiting['static'])} waited under static batching and "
+            f"{fmt.count(waiting['continuous'])} under continuous batching.</div>"
+        )
+
+    @staticmethod
+    def _caption(run, slot: str) -> str:
+        role = "selected" if slot == "top" else "compared"
+        if run.policy == "static":
+            detail = (
+                f"{fmt.count(run.waves)} waves; grey hatching is a seat held idle until its "
+                f"wave's straggler (orange) finishes"
+            )
+        else:
+            detail = "every finished seat is refilled at the next step"
+            if run.preemptions:
+                detail += f"; {fmt.count(run.preemptions)} stays were preempted (red)"
+        return (
+            f'<div class="lab" data-timeline-{slot}="{run.policy}"><b>{run.policy.capitalize()} '
+            f'batching</b> <span class="muted small">({role}, {run.kv_layout} KV)</span> \u00b7 '
+            f"{fmt.rate(run.output_tokens_per_s)} \u00b7 {escape(detail)}</div>"
+        )

@@ -1,0 +1,121 @@
+"""The Frontier lab at the parameter level: figures from core, axes, clicks, link state, CSV."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from core import TTFT_SLO_S, Scenario
+from core.frontier import frontiers, sweep
+from labs import format as fmt
+from labs.frontier import FrontierLab
+from labs.shell import LabShell, lab_bindings
+from labs.url import query_for, restore
+
+
+@pytest.fixture
+def lab():
+    return FrontierLab()
+
+
+def test_cards_state_this_configuration_from_core(lab):
+    """The per-GPU card is the sweep's figure for the scenario's own batch, cards and storage."""
+    points = sweep(Scenario())
+    i = np.flatnonzero(
+        (points.seats == 16)
+        & (points.cards == 1)
+        & (points.weight_dtype == "bf16")
+        & (points.kv_dtype == "bf16")
+        & (points.realism == "whiteboard")
+    )[0]
+    card = next(card for card in lab.cards.cards if card.label == "per GPU")
+    assert card.value == fmt.rate(points.gpu_tokens_per_s[i]).removesuffix(" tok/s")
+    assert_allclose(lab.current.data["x"], [points.user_tokens_per_s[i]])
+
+
+def test_each_level_has_its_frontier_line(lab):
+    """Both frontier lines hold the core frontier's points of their level, in x order."""
+    mask = frontiers(lab.points)
+    for level, source in lab.line_sources.items():
+        expected = np.sort(lab.points.user_tokens_per_s[mask & (lab.points.realism == level)])
+        assert_allclose(source.data["x"], expected)
+
+
+def test_ttft_axis_shades_the_slo_and_drops_unbounded_points(lab):
+    """On the TTFT axis the SLO region is shown up to the target and every x is finite."""
+    assert not lab.slo.visible
+    lab.x_axis = "ttft"
+    assert lab.slo.visible and lab.slo.right == TTFT_SLO_S
+    assert np.all(np.asarray(lab.point_source.data["x"]) < 3600)
+    assert "first token" in lab.plot.xaxis[0].axis_label
+
+
+def test_cost_axis_shows_dollars_per_million(lab):
+    """The $ axis plots core's cost per million output tokens."""
+    lab.y_axis = "cost"
+    rows = lab.point_source.data["index"]
+    assert_allclose(lab.point_source.data["y"], lab.points.usd_per_million_output[rows])
+
+
+def _line(lab, level="whiteboard"):
+    data = lab.line_sources[level].data
+    return np.concatenate([np.asarray(data["x"]), np.asarray(data["y"])])
+
+
+def _moved(before, after) -> bool:
+    return before.shape != after.shape or not np.allclose(before, after)
+
+
+def test_frontier_moves_with_kv_dtype_and_cards_when_held(lab):
+    """With cards and cache held, switching either knob redraws both levels' frontiers elsewhere."""
+    lab.param.update(sweep_cards=False, sweep_cache=False)
+    for level in ("whiteboard", "engine"):
+        lab.scenario.param.update(kv_dtype="bf16", cards=None)
+        before = _line(lab, level)
+        lab.scenario.kv_dtype = "fp8"
+        after_cache = _line(lab, level)
+        lab.scenario.cards = 2
+        assert _moved(before, after_cache)
+        assert _moved(after_cache, _line(lab, level))
+
+
+def test_a_click_loads_the_point_and_opens_the_pool():
+    """Tapping a point sets its knobs on the shared scenario and switches the shell to the pool."""
+    shell = LabShell()
+    shell.lab = "frontier"
+    lab = shell.view("frontier")
+    source = lab.point_source
+    row = int(np.flatnonzero(np.asarray(source.data["level"]) == "engine")[3])
+    index = source.data["index"][row]
+    source.selected.indices = [row]
+    s = shell.scenario
+    assert (s.seats, s.cards, s.weight_dtype, s.kv_dtype, s.realism) == (
+        lab.points.seats[index],
+        lab.points.cards[index],
+        lab.points.weight_dtype[index],
+        lab.points.kv_dtype[index],
+        "engine",
+    )
+    assert shell.lab == "pool"
+    assert source.selected.indices == []
+
+
+def test_lab_knobs_live_in_the_link():
+    """Axes and held sweeps are written to the link and restored from it."""
+    shell = LabShell()
+    shell.lab = "frontier"
+    lab = shell.view("frontier")
+    lab.param.update(x_axis="ttft", y_axis="cost", sweep_cache=False)
+    query = query_for(lab_bindings(lab, shell.scenario))
+    fresh = LabShell()
+    fresh.lab = "frontier"
+    restore(lab_bindings(fresh.view("frontier"), fresh.scenario), query)
+    again = fresh.view("frontier")
+    assert (again.x_axis, again.y_axis, again.sweep_cache) == ("ttft", "cost", False)
+
+
+def test_points_table_downloads_every_configuration(lab):
+    """The CSV frame has one row per configuration, with the frontier flag from core."""
+    frame = lab._table_frame()
+    assert len(frame) == len(lab.points)
+    assert frame["on_frontier"].sum() == lab.mask.sum()
+    assert_allclose(frame["output_tokens_per_s_per_gpu"], lab.points.gpu_tokens_per_s)
