@@ -107,7 +107,7 @@ class LogSlider(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         self.box = pn.widgets.IntInput(
-            name=label, value=value, start=low, end=high, width=150, margin=(5, 10, 0, 10)
+            label=label, value=value, start=low, end=high, width=150, margin=(5, 10, 0, 10)
         )
         self.slider.param.watch(self._slid, "value")
         self.box.param.watch(self._typed, "value")
