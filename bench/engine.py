@@ -1,7 +1,8 @@
-"""Time the step-level engine: 10,000 requests per policy and layout, and the lab's UI-sized runs.
+"""Time the step-level engine: 10,000 requests per policy, layout and serving mode, and UI-sized runs.
 
 Prints figures; asserts nothing (speed is measured here, never in a timed test).
-Target from the batching issue: simulating 10,000 requests takes under 1 s.
+Target from the batching issue (and issue 14 for the serving modes): simulating 10,000 requests
+takes under 1 s.
 """
 
 from __future__ import annotations
@@ -55,6 +56,37 @@ def report(title: str, scenario: Scenario, repeats: int, batch: int, **stream) -
             )
 
 
+def report_modes(title: str, scenario: Scenario, repeats: int, batch: int, **stream) -> None:
+    """Time the three serving modes on the same stream and the same two nodes."""
+    costs = step_costs(scenario)
+    workload = draw_requests(**stream)
+    print(title)
+    modes = {
+        "aggregated x2": {"mode": "aggregated", "replicas": 2},
+        "chunked x2": {"mode": "chunked", "replicas": 2},
+        "disaggregated 1:1": {"mode": "disaggregated"},
+        "disagg. 1:1 over IB": {"mode": "disaggregated", "link": "infiniband"},
+    }
+    for name, knobs in modes.items():
+        median, best, r = timed(
+            lambda knobs=knobs: simulate(
+                scenario,
+                "continuous",
+                "paged",
+                workload=workload,
+                costs=costs,
+                batch_size=batch,
+                **knobs,
+            ),
+            repeats,
+        )
+        print(
+            f"  {name:>20}  median {median * 1e3:7.1f} ms   best {best * 1e3:7.1f} ms   "
+            f"TTFT p99 {r.ttft_p99_s * 1e3:6.0f} ms   ITL p50/p99 {r.itl_p50_s * 1e3:5.1f}/"
+            f"{r.itl_p99_s * 1e3:5.1f} ms   {r.steps:9,} steps"
+        )
+
+
 def main() -> None:
     simulate(Scenario(), requests=50)  # warm imports
     chat = {
@@ -93,6 +125,14 @@ def main() -> None:
         3,
         batch=256,
         **published,
+    )
+    mixed = {**chat, "rate_per_s": 6.0, "long_every": 50, "long_prompt_tokens": 16_384}
+    report_modes(
+        "10,000 mixed requests (one prompt in 50 of 16k tokens), 6/s, two H100s, B = 32",
+        Scenario(),
+        5,
+        batch=32,
+        **mixed,
     )
     ui = {**chat, "count": 200}
     report("the lab's timeline run: 200 requests, B = 32", Scenario(), 15, batch=32, **ui)

@@ -252,6 +252,15 @@ KERNEL_FLOOR_S = 3e-6  # the least a kernel costs, even an empty one (NVIDIA dev
 KERNELS_PER_LAYER = 9  # 2 norms, QKV, rotary + cache write, attention, out, gate-up, act, down
 HOST_STEP_S = 0.86e-3  # step time outside the forward pass on an H100 (sglang-omni PR #783)
 
+# -- After continuous batching: chunked prefill and prefill/decode disaggregation.
+# vLLM's documented max_num_batched_tokens when chunked prefill is on (docs "Performance and
+# Tuning: Chunked Prefill", vLLM 0.5; chosen in PR #4580 as the best inter-token latency on A100).
+CHUNKED_PREFILL_TOKENS = 512
+# One NDR InfiniBand port carries 400 Gb/s each way (NVIDIA ConnectX-7 adapter datasheet and
+# user manual: "single-port OSFP, NDR 400Gb/s"); a node between two servers sends each card's
+# share of the cache over that card's own port.
+INFINIBAND_NDR_BYTES_PER_S = 400e9 / 8
+
 
 def model_shape(model: str | None, tier: str) -> ModelShape:
     """The dimensions a scenario runs: the named model when given, else the tier's."""

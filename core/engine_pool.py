@@ -20,6 +20,7 @@ from core.engine_level import (
     open_loop,
     prefill_wait_quantile,
 )
+from core.engine_modes import aggregated_itl_tail, chunked_figures, disaggregated_values
 from core.memory import seats_that_fit
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS
@@ -37,6 +38,9 @@ def engine_values(
     users,
     price,
     terms=ALL_TERMS,
+    chunked=False,
+    disaggregated=False,
+    link_bytes_per_s=np.nan,
 ) -> dict:
     """The engine level's figures for one node design under open-loop peak traffic.
 
@@ -52,6 +56,10 @@ def engine_values(
         TensorRT-LLM's default ``max_batch_size``, within what memory holds.
     terms : frozenset of str
         The physical terms in force (:data:`core.realism.TERMS`).
+    chunked, disaggregated : bool or ndarray of bool
+        The serving mode (:mod:`core.engine_modes`); neither is aggregated.
+    link_bytes_per_s : float or ndarray
+        Disaggregated: each card's link to the decode pool.
 
     Notes
     -----
@@ -110,10 +118,35 @@ def engine_values(
     throughput, itl_load, ttft_typical, request_load, running_load = (
         np.where(serving, value, 0.0) for value in load
     )
+    # The tail of ITL: the steps that carry prompts, whole or in chunks.
+    steps_alone = itl_load * (1.0 - np.where(closed, 0.0, busy))
+    joining = np.where(closed, running_load / np.maximum(request_load, 1e-12), per_node)
+    itl_tail = aggregated_itl_tail(steps_alone, added, joining, itl_load)
+    chunked = chunked & serving
+    if np.any(chunked):
+        chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
+            node,
+            terms,
+            decode_context(prompt, answer, terms),
+            steps_alone,
+            added,
+            prompt - hit_tokens,
+            running_load,
+            joining,
+            company,
+        )
+        itl_load = np.where(chunked, chunk_itl, itl_load)
+        itl_tail = np.where(chunked, chunk_tail, itl_tail)
+        ttft_p95 = np.where(chunked, np.minimum(ttft_p95 + chunk_shift, UNBOUNDED_WAIT_S), ttft_p95)
+        ttft_typical = np.where(
+            chunked, np.minimum(ttft_typical + chunk_shift, UNBOUNDED_WAIT_S), ttft_typical
+        )
+        unbounded = unbounded | (chunked & starved)
+    ttft_p95 = np.where(unbounded, UNBOUNDED_WAIT_S, ttft_p95)
     monthly = nodes * node.cards * price * HOURS_PER_MONTH
     kv_in_use = granted * seat_tokens * kv_per_token
     prefill_alone = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=True)
-    return {
+    values = {
         "node_memory_bytes": node_memory,
         "kv_budget_bytes": budget,
         "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
@@ -148,4 +181,31 @@ def engine_values(
         "itl_s": itl_load,
         "ttft_p50_s": ttft_typical,
         "running_requests": running_load,
+        "itl_p99_s": itl_tail,
+        "kv_transfer_s": 0.0,
+        "prefill_nodes": 0.0,
     }
+    if np.any(disaggregated):
+        apart = disaggregated_values(
+            node,
+            prompt,
+            answer,
+            hit_rate,
+            granted,
+            arrivals_per_s,
+            price,
+            terms,
+            link_bytes_per_s,
+        )
+        # A benchmark's closed loop drives one node: its figures stay the aggregated node's.
+        load_only = {
+            "throughput_tokens_per_s",
+            "itl_s",
+            "itl_p99_s",
+            "ttft_p50_s",
+            "running_requests",
+        }
+        for name, figure in apart.items():
+            use = disaggregated & ~closed if name in load_only else disaggregated
+            values[name] = np.where(use, figure, values[name])
+    return values

@@ -7,11 +7,12 @@ import numpy as np
 from core import memory, queueing, timing
 from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, MODELS, TIERS
 from core.engine_level import Node
+from core.engine_modes import link_rate
 from core.engine_pool import engine_values
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS
 from core.result import RESULT_FIELDS, Result
-from core.scenario import KNOBS, REALISMS, Scenario
+from core.scenario import KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
 from core.validation import check_array, check_choice, knob_error
 from core.vector import as_number, is_array, where
 from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
@@ -24,6 +25,8 @@ _CHOICES = {
     "weight_dtype": list(BYTES_PER_NUMBER),
     "kv_dtype": list(BYTES_PER_NUMBER),
     "realism": REALISMS,
+    "serving_mode": SERVING_MODES,
+    "kv_link": KV_LINKS,
 }
 _INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
 
@@ -276,6 +279,10 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         ),
         "request_s": where(closed, closed_request_s + closed_wait_s, request_s),
     }
+    # The whiteboard's prefill is free: no stream ever waits for one, whatever the mode.
+    load_fields["itl_p99_s"] = load_fields["itl_s"]
+    load_fields["kv_transfer_s"] = 0.0
+    load_fields["prefill_nodes"] = 0.0
 
     values = {
         "cards": cards,
@@ -356,9 +363,13 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
             measured_bf16_flops=_pick(gpu, GPUS, "achieved_bf16_flops"),
             link_bytes_per_s=_pick(gpu, GPUS, "link_bytes_per_s"),
         )
+        link = link_rate(knobs["kv_link"])
         overlay = engine_values(
-            node, prompt, answer, hit_rate, seats, arrivals_per_s, users, price, terms
-        )
+            node, prompt, answer, hit_rate, seats, arrivals_per_s, users, price, terms,
+            chunked=_is(knobs["serving_mode"], "chunked"),
+            disaggregated=_is(knobs["serving_mode"], "disaggregated"),
+            link_bytes_per_s=where(np.isnan(link), node.link_bytes_per_s, link),
+        )  # fmt: skip
         for name, figure in overlay.items():
             values[name] = where(engine, figure, values[name])
     values.update(token_prices(values["monthly_usd"], arrivals_per_s, prompt, answer))
@@ -388,7 +399,7 @@ def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> d
 
 
 _INTEGER_FIELDS = {
-    "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
+    "prefill_nodes", "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
     "seats_granted", "seats_waiting", "kv_tokens_in_use", "outweigh_tokens", "answer_tokens",
     "nodes", "servers",
 }  # fmt: skip

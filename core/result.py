@@ -69,6 +69,10 @@ class Result:
     itl_s: float
     ttft_p50_s: float
     running_requests: float
+    # serving mode (engine level): the ITL tail, the cache's trip, nodes that only prefill
+    itl_p99_s: float
+    kv_transfer_s: float
+    prefill_nodes: int
     # verdicts
     latency_ok: bool
     capacity_ok: bool

@@ -10,6 +10,8 @@ from core.workloads import DEFAULT_WORKLOAD, WORKLOADS
 
 DTYPES = ["bf16", "fp8"]
 REALISMS = ["whiteboard", "engine"]
+SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
+KV_LINKS = ["nvlink", "infiniband"]
 
 
 class Scenario(param.Parameterized):
@@ -84,6 +86,18 @@ class Scenario(param.Parameterized):
         default="whiteboard",
         objects=REALISMS,
         doc="Level of detail: the whiteboard's arithmetic, or what a real engine would measure.",
+    )
+    serving_mode = param.Selector(
+        default="aggregated",
+        objects=SERVING_MODES,
+        doc="Engine level: prompts prefilled whole between decode steps, in chunks inside them, "
+        "or on nodes of their own that ship the cache to decode nodes.",
+    )
+    kv_link = param.Selector(
+        default="nvlink",
+        objects=KV_LINKS,
+        doc="Disaggregated: the link the cache crosses, NVLink inside a server or one 400 Gb/s "
+        "InfiniBand port per card between servers.",
     )
     concurrency = Count(
         default=None,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from core.catalog import (
     ALLREDUCE_LATENCY_S,
     BANDWIDTH_EFFICIENCY,
+    CHUNKED_PREFILL_TOKENS,
     ENGINE_KV_FRACTION,
     ENGINE_MAX_BATCH,
     ENGINE_MAX_NUM_TOKENS,
@@ -14,6 +15,7 @@ from core.catalog import (
     GPUS,
     HOST_STEP_S,
     HOURS_PER_MONTH,
+    INFINIBAND_NDR_BYTES_PER_S,
     KERNEL_FLOOR_S,
     KERNELS_PER_LAYER,
     KV_BLOCK_TOKENS,
@@ -158,6 +160,24 @@ def _engine_rows() -> list[Source]:
     ]
 
 
+def _serving_mode_rows() -> list[Source]:
+    return [
+        Source(
+            "chunked prefill token budget",
+            f"{CHUNKED_PREFILL_TOKENS:,}",
+            "tokens per step, decodes included",
+            "vLLM max_num_batched_tokens default with chunked prefill on (vLLM docs, "
+            "'Performance and Tuning: Chunked Prefill', v0.5; vllm-project/vllm PR #4580)",
+        ),
+        Source(
+            "InfiniBand NDR port",
+            f"{INFINIBAND_NDR_BYTES_PER_S / 1e9:g}",
+            "GB/s each way, one port per card",
+            "NVIDIA ConnectX-7 adapter datasheet and user manual: single-port OSFP, NDR 400Gb/s",
+        ),
+    ]
+
+
 def sources() -> list[Source]:
     """Every constant the model uses, with value, unit and source, in display order."""
     rows: list[Source] = []
@@ -204,4 +224,4 @@ def sources() -> list[Source]:
             "forward-pass estimate, Kaplan et al. 2020, 'Scaling Laws for Neural Language Models'",
         ),
     ]
-    return rows + _engine_rows()
+    return rows + _engine_rows() + _serving_mode_rows()

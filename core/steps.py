@@ -35,6 +35,7 @@ class StepCosts:
     hbm_bytes_per_s: float
     peak_flops: float
     block_tokens: int = KV_BLOCK_TOKENS
+    link_bytes_per_s: float = 0.0  # each card's link to the others of its server, each way
 
     @classmethod
     def from_scenario(cls, scenario: Scenario | None = None) -> StepCosts:
@@ -52,6 +53,7 @@ class StepCosts:
             cards=result.cards,
             hbm_bytes_per_s=gpu.hbm_bytes_per_s,
             peak_flops=gpu.fp8_flops if fp8 else gpu.bf16_flops,
+            link_bytes_per_s=gpu.link_bytes_per_s,
         )
 
     def slowed(self, factor: float) -> StepCosts:

@@ -101,6 +101,8 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
         Binding(name, view, name, _link_bounds(view, name))
         for name in getattr(view, "URL_PARAMS", ())
     ]
+    for prefix, part in url_parts(view):
+        bindings += [Binding(prefix + name, part, name) for name in part.URL_PARAMS]
     return bindings
 
 
@@ -108,6 +110,11 @@ def _link_bounds(view, name: str):
     """The range a lab allows ``name`` given its other settings, if it narrows the parameter's."""
     bounds = getattr(view, "link_bounds", None)
     return None if bounds is None else lambda: bounds(name)
+
+
+def url_parts(view) -> list[tuple]:
+    """(key prefix, part) for each part of a lab that keeps its own knobs in the link."""
+    return [(prefix, getattr(view, name)) for prefix, name in getattr(view, "URL_PARTS", ())]
 
 
 class LabPage(pn.viewable.Viewer):
@@ -201,6 +208,8 @@ class LabPage(pn.viewable.Viewer):
         names = list(getattr(view, "URL_PARAMS", ()))
         if names:
             view.param.watch(self._write, names)
+        for _prefix, part in url_parts(view):
+            part.param.watch(self._write, list(part.URL_PARAMS))
         presets = getattr(view, "presets", None)
         if presets is not None:
             presets.param.watch(self._write, ["preset"])

@@ -8,8 +8,12 @@ from __future__ import annotations
 import math
 
 
-def reference_token_times(costs, requests, policy, layout, batch, wait_cap):
-    """Every request's token times, simulated step by step with explicit per-seat state."""
+def reference_token_times(costs, requests, policy, layout, batch, wait_cap, chunk=0):
+    """Every request's token times, simulated step by step with explicit per-seat state.
+
+    ``chunk`` > 0 is chunked prefill: a step holds one token per writing seat and up to the
+    rest of ``chunk`` prompt tokens, in admission order, and lasts max(read, arithmetic).
+    """
     n = len(requests)
     arrival = requests.arrival_s.tolist()
     prompt = requests.prompt_tokens.tolist()
@@ -22,10 +26,12 @@ def reference_token_times(costs, requests, policy, layout, batch, wait_cap):
     tokens: list[list[float]] = [[] for _ in range(n)]
     queue: list[tuple[float, int]] = []
     upcoming, running, t, done = 0, [], 0.0, 0
+    left = [0] * n  # prompt tokens still to prefill (chunked)
 
     def cost(request):
         if paged:
-            return -(-(prompt[request] + generated[request] + 1) // block)
+            ahead = 0 if left[request] else 1
+            return -(-(prompt[request] + generated[request] + ahead) // block)
         return reserve[request]
 
     while done < n:
@@ -35,6 +41,7 @@ def reference_token_times(costs, requests, policy, layout, batch, wait_cap):
         queue.sort()
         while paged and running and sum(cost(r) for r in running) > capacity:
             victim = running.pop()
+            left[victim] = 0
             queue.append((arrival[victim], victim))
             queue.sort()
         new = []
@@ -65,6 +72,27 @@ def reference_token_times(costs, requests, policy, layout, batch, wait_cap):
                 continue
         for request in new:
             queue.remove((arrival[request], request))
+        if chunk:
+            for request in new:
+                left[request] = prompt[request] + generated[request]
+            running = running + new
+            writers = [r for r in running if not left[r]]
+            budget, fresh, ready = chunk - len(writers), 0, []
+            for request in running:
+                if left[request] and budget - fresh > 0:
+                    take = min(left[request], budget - fresh)
+                    left[request] -= take
+                    fresh += take
+                    if not left[request]:
+                        ready.append(request)
+            read = sum(prompt[r] + generated[r] for r in writers)
+            t += max(float(costs.read_s(read)), float(costs.compute_s(len(writers) + fresh)))
+            for request in writers + ready:
+                generated[request] += 1
+                tokens[request].append(t)
+            done += sum(generated[r] == answer[r] for r in writers + ready)
+            running = [r for r in running if left[r] or generated[r] < answer[r]]
+            continue
         old_tokens = sum(prompt[r] + generated[r] for r in running)
         step = float(costs.decode_s(len(running), old_tokens)) if running else 0.0
         if new:

@@ -73,6 +73,35 @@ def engine_runs(draw) -> dict:
     }
 
 
+engine_modes = st.sampled_from(["aggregated", "chunked", "disaggregated"])
+
+
+@st.composite
+def engine_mode_runs(draw) -> dict:
+    """Keyword arguments for a small continuous run in any serving mode, plus ``kv_room_tokens``."""
+    return {
+        "mode": draw(engine_modes),
+        "kv_layout": draw(engine_layouts),
+        "requests": draw(st.integers(1, 40)),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+        "batch_size": draw(st.integers(1, 64)),
+        "arrival": draw(engine_arrivals),
+        "arrival_rate_per_s": draw(st.floats(0.1, 50.0, allow_nan=False)),
+        "prompt_tokens": draw(st.integers(1, 600)),
+        "answer": draw(engine_answers),
+        "answer_mean": draw(st.integers(1, 60)),
+        "answer_cap": draw(st.integers(1, 400)),
+        "long_every": draw(st.integers(0, 10)),
+        "long_prompt_tokens": draw(st.integers(1, 3000)),
+        "chunk_tokens": draw(st.integers(1, 2048)),
+        "replicas": draw(st.integers(1, 3)),
+        "prefill_nodes": draw(st.integers(1, 3)),
+        "decode_nodes": draw(st.integers(1, 3)),
+        "link": draw(st.sampled_from(["nvlink", "infiniband"])),
+        "kv_room_tokens": draw(st.integers(2_000, 40_000)),
+    }
+
+
 # The Pareto frontier (core/frontier.py): clouds of points on two measures, some ineligible.
 @st.composite
 def point_clouds(draw) -> tuple:

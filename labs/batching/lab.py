@@ -20,6 +20,7 @@ from labs.batching import controls
 from labs.batching.ceiling import CeilingView
 from labs.batching.gap import GapView
 from labs.batching.headline import HeadlineView
+from labs.batching.modes import ServingModesCard
 from labs.batching.roofline import RooflineView
 from labs.batching.session import EngineRuns
 from labs.batching.speculative import SpeculativeView
@@ -41,6 +42,8 @@ LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
 
 class BatchingLab(pn.viewable.Viewer):
     """Run the engine yourself: a scheduler, a KV layout, and every request's tokens in time."""
+
+    URL_PARTS = (("pd_", "modes"),)  # the serving-modes card keeps its knobs in the link
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
     policy = param.Selector(
@@ -98,6 +101,7 @@ class BatchingLab(pn.viewable.Viewer):
             "roofline": RooflineView(self),
             "ceiling": CeilingView(self),
         }
+        self.modes = ServingModesCard(self.scenario)
         self._layout = self._build()
         self.param.watch(self._changed, list(LAB_KNOBS))
         self.scenario.param.watch(self._changed, list(NODE_KNOBS))
@@ -199,6 +203,7 @@ class BatchingLab(pn.viewable.Viewer):
                 margin=0,
             ),
             v["sweep"],
+            self.modes,
             pn.Row(v["waste"], v["gap"], sizing_mode="stretch_width", margin=0),
             pn.Row(v["speculative"], v["roofline"], sizing_mode="stretch_width", margin=0),
             v["ceiling"],
