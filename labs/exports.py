@@ -37,6 +37,68 @@ def csv_button(frame: Callable[[], pd.DataFrame], filename: str, label: str = "D
     )
 
 
+def mattered_frame(effects, fields) -> pd.DataFrame:
+    """The mattered-vs-noise table: each knob, its setting and default, each output's change."""
+    rows = []
+    for effect in effects:
+        row = {"knob": effect.knob, "setting": effect.current, "default": effect.default}
+        row.update({f"change_in_{field}": effect.changes[field] for field in fields})
+        row["verdict"] = (
+            "at default"
+            if effect.current == effect.default
+            else "mattered"
+            if effect.mattered
+            else "noise"
+        )
+        row["flips"] = " ".join(effect.flipped)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def cases_frame(report) -> pd.DataFrame:
+    """Every published case: its set-up, the measurement and both levels' predictions."""
+    rows = []
+    for index, case in enumerate(report.cases):
+        rows.append(
+            {
+                "case": case.key,
+                "model": case.model,
+                "gpu": case.gpu,
+                "cards": case.cards,
+                "storage": case.dtype,
+                "prompt_tokens": case.prompt_tokens,
+                "answer_tokens": case.answer_tokens,
+                "load": case.load_text,
+                "figure": case.metric,
+                "measured": case.measured,
+                "whiteboard": report.whiteboard[index],
+                "engine_level": report.engine[index],
+                "whiteboard_over_measured": report.steps[index, 0],
+                "engine_over_measured": report.steps[index, -1],
+                "source": case.source,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def batch_sweep_frame(batches, sweep: dict) -> pd.DataFrame:
+    """The batching lab's sweep: one row per batch size and scheduler, as the engine ran it."""
+    rows = []
+    for policy, runs in sweep.items():
+        for batch, run in zip(batches, runs, strict=True):
+            rows.append(
+                {
+                    "batch_size": batch,
+                    "scheduler": policy,
+                    "requests": run.requests,
+                    "output_tokens_per_s": run.output_tokens_per_s,
+                    "ttft_p95_s": run.ttft_p95_s,
+                    "itl_p95_s": run.itl_p95_s,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def frontier_frame(points, on_frontier) -> pd.DataFrame:
     """Every configuration of a frontier sweep, whether it is on its level's frontier."""
     if points is None:

@@ -129,7 +129,7 @@ class MemoryLedger(pn.viewable.Viewer):
             )
         )
         plot.ygrid.grid_line_color = None
-        theme.style_figure(plot)
+        theme.style_figure(plot, "memory-ledger")
         return plot
 
     def update(self, result) -> None:

@@ -9,6 +9,7 @@ from html import escape
 import panel as pn
 
 from core.sensitivity import KnobEffect
+from labs.exports import csv_button, mattered_frame
 from labs.text import LiveHTML
 
 
@@ -86,6 +87,12 @@ class MatteredTable(pn.viewable.Viewer):
         self._columns, self._knob_label, self._value_text = columns, knob_label, value_text
         self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.effects: list[KnobEffect] = []
+        self.download = csv_button(self.frame, "mattered-vs-noise.csv", "Download table (CSV)")
+        self._layout = pn.Column(self._pane, self.download, sizing_mode="stretch_width", margin=0)
+
+    def frame(self):
+        """The table as numbers, for download."""
+        return mattered_frame(self.effects, [column.field for column in self._columns])
 
     def update(self, effects: Sequence[KnobEffect]) -> None:
         """Show ``effects``."""
@@ -95,4 +102,4 @@ class MatteredTable(pn.viewable.Viewer):
         )
 
     def __panel__(self):
-        return self._pane
+        return self._layout

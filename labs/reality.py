@@ -11,6 +11,7 @@ from core.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
 from core.published_cases import METRIC_NAMES
 from labs import format as fmt
 from labs.cards import Card, CardRow
+from labs.exports import cases_frame, csv_button
 from labs.layout import intro, section
 from labs.reality_charts import (
     ENGINE,
@@ -223,6 +224,9 @@ class RealityLab(pn.viewable.Viewer):
             section(
                 "Every published case",
                 self.table,
+                csv_button(
+                    lambda: cases_frame(self.report), "published-cases.csv", "Download cases (CSV)"
+                ),
                 note="Ratios are prediction \u00f7 measurement; green within \u00b125 %. Sources "
                 "are on each case's waterfall and the Sources page.",
             ),

@@ -176,7 +176,7 @@ def waterfall_figure(data: dict):
         toolbar_location=None,
         tools="",
     )
-    theme.style_figure(chart)
+    theme.style_figure(chart, "waterfall")
     chart.add_layout(BoxAnnotation(bottom=BAND[0], top=BAND[1], fill_color=theme.FREE_KV,
                                    fill_alpha=0.3, line_alpha=0))  # fmt: skip
     chart.add_layout(Span(location=1.0, dimension="width", line_color=theme.INK, line_width=1.5,

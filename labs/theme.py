@@ -63,16 +63,34 @@ def present(view, presenter: bool) -> None:
             chart_text(pane.object, presenter)
 
 
-def style_figure(figure, filename: str = "chart") -> None:
+def chart_name(figure) -> str:
+    """A file name for a chart: its title, else its vertical axis label, as a slug."""
+    label = figure.title.text if figure.title is not None and figure.title.text else ""
+    if not label and figure.yaxis and figure.yaxis[0].axis_label:
+        label = figure.yaxis[0].axis_label
+    slug = "-".join("".join(c if c.isalnum() else " " for c in label.lower()).split())
+    return slug[:48] or "chart"
+
+
+def style_figure(figure, filename: str | None = None) -> None:
     """Quiet axes and grid for every Bokeh chart in the lab, and a button that saves it as PNG.
 
-    The save button is Bokeh's own SaveTool (``filename``.png); a chart built without a
-    toolbar gets one that shows only while the pointer is over the chart.
+    The save button is Bokeh's own SaveTool (``filename``.png, by default named after the
+    chart's title or vertical axis); a chart built without a toolbar gets one that shows
+    only while the pointer is over the chart.
     """
+    filename = filename or chart_name(figure)
     if figure.toolbar_location is None:
+        # The chart was drawn without a toolbar: its tools keep working unseen, and the
+        # toolbar that appears on hover holds the save button alone.
+        for tool in figure.tools:
+            tool.visible = isinstance(tool, SaveTool)
         figure.toolbar_location = "right"
         figure.toolbar.autohide = True
-    if not any(isinstance(tool, SaveTool) for tool in figure.tools):
+    saves = [tool for tool in figure.tools if isinstance(tool, SaveTool)]
+    if saves:
+        saves[0].filename = filename
+    else:
         figure.add_tools(SaveTool(filename=filename))
     figure.toolbar.logo = None
     figure.outline_line_color = None

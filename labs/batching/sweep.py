@@ -23,6 +23,7 @@ from labs.batching.chart_kit import (
     marker,
 )
 from labs.batching.view import RUNS, BatchingView, html_pane
+from labs.exports import batch_sweep_frame, csv_button
 from labs.layout import section
 
 
@@ -103,6 +104,11 @@ class SweepView(BatchingView):
                 sizing_mode="stretch_width",
             ),
             self.text,
+            csv_button(
+                lambda: batch_sweep_frame(SWEEP_BATCHES, self.lab.engine.sweep),
+                "batch-size-sweep.csv",
+                "Download sweep (CSV)",
+            ),
             note="Each point is a fresh run of both schedulers at that B, on the layout you "
             "picked (a smaller sample of requests than the timeline).",
         )

@@ -1,0 +1,66 @@
+"""CSV downloads: each table's frame holds the figures the page shows, and every chart can save a PNG."""
+
+import io
+
+import pandas as pd
+from bokeh.models import SaveTool
+from numpy.testing import assert_allclose
+
+from core.batching import SWEEP_BATCHES
+from core.fidelity import report
+from labs.batching import BatchingLab
+from labs.exports import batch_sweep_frame, cases_frame, csv_button
+from labs.pool import PoolLab
+from labs.reality import RealityLab
+
+
+def test_csv_button_writes_what_pandas_reads_back():
+    """The download is plain CSV: read back, it is the same table."""
+    frame = pd.DataFrame({"seats": [1, 2], "label": ["a, b", "c"]})
+    button = csv_button(lambda: frame, "t.csv")
+    text = button.callback().read()
+    assert_allclose(pd.read_csv(io.StringIO(text))["seats"], [1, 2])
+    assert pd.read_csv(io.StringIO(text))["label"].tolist() == ["a, b", "c"]
+    assert button.filename == "t.csv"
+
+
+def test_mattered_table_downloads_its_effects():
+    """Pool's mattered-vs-noise CSV has a row per knob with core's changes and the verdict shown."""
+    lab = PoolLab()
+    lab.scenario.seats = 64
+    frame = lab.mattered.frame()
+    assert frame["knob"].tolist() == [effect.knob for effect in lab.mattered.effects]
+    seats = frame.set_index("knob").loc["seats"]
+    effect = next(e for e in lab.mattered.effects if e.knob == "seats")
+    assert_allclose(seats["change_in_monthly_usd"], effect.changes["monthly_usd"])
+    assert seats["verdict"] == ("mattered" if effect.mattered else "noise")
+
+
+def test_published_cases_download_with_both_levels():
+    """Every published case is a row with its measurement and both levels' ratios."""
+    r = report()
+    frame = cases_frame(r)
+    assert frame["case"].tolist() == [case.key for case in r.cases]
+    assert_allclose(frame["engine_over_measured"], r.steps[:, -1])
+    assert_allclose(frame["measured"], [case.measured for case in r.cases])
+
+
+def test_batch_sweep_downloads_every_run():
+    """One row per batch size and scheduler, with the engine's measured figures."""
+    lab = BatchingLab()
+    frame = batch_sweep_frame(SWEEP_BATCHES, lab.engine.sweep)
+    assert len(frame) == len(SWEEP_BATCHES) * len(lab.engine.sweep)
+    continuous = frame[frame["scheduler"] == "continuous"]
+    assert_allclose(
+        continuous["output_tokens_per_s"],
+        [run.output_tokens_per_s for run in lab.engine.sweep["continuous"]],
+    )
+
+
+def test_every_chart_has_a_save_button():
+    """Each Bokeh figure of the pool and reality labs carries Bokeh's SaveTool."""
+    figures = [PoolLab().ledger.memory_figure]
+    reality = RealityLab()
+    figures += [reality.throughput_chart, reality.latency_chart, reality.waterfall_chart]
+    for figure in figures:
+        assert any(isinstance(tool, SaveTool) for tool in figure.tools)
