@@ -1,6 +1,7 @@
 """Hardware, model and efficiency constants, each with the source it comes from.
 
-Everything the capacity model multiplies by lives here, so the app can show one table of
+Everything the capacity model multiplies by lives here or in the two catalogs it re-exports
+(:mod:`core.catalog_cards`, :mod:`core.catalog_models`), so the app can show one table of
 "where the numbers come from" (:mod:`core.sources`) and a reader can check each figure against
 its spec sheet.
 Prices are assumptions (on-demand rates vary by provider and month); a scenario can override them.
@@ -10,227 +11,59 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-GB = 1e9  # spec sheets quote decimal gigabytes
+from core.catalog_cards import DEFAULT_GPU, GB, GPUS, Gpu
+from core.catalog_models import MODELS, TIERS, ModelShape
+
 KIB = 1024
 
 
-@dataclass(frozen=True)
-class Gpu:
-    """One accelerator card: memory, bandwidth, dense tensor throughput and an hourly price."""
-
-    name: str
-    memory_bytes: float
-    hbm_bytes_per_s: float
-    bf16_flops: float
-    fp8_flops: float
-    usd_per_hour: float
-    source: str
-    price_source: str
-    # engine level: what kernels measurably reach, and the card-to-card link
-    achieved_hbm_bytes_per_s: float
-    achieved_bf16_flops: float
-    achieved_fp8_flops: float
-    achieved_source: str
-    link_bytes_per_s: float  # per direction, line rate
-    link_source: str
-
-
-@dataclass(frozen=True)
-class ModelShape:
-    """The dimensions of a decoder-only transformer that the capacity model needs."""
-
-    name: str
-    layers: int
-    kv_heads: int
-    head_dim: int
-    params: float
-    active_params: float
-    cards: int
-    source: str
-    # the rest of the shape, used by the engine level (attention FLOPs, activations, experts)
-    query_heads: int
-    hidden: int
-    intermediate: int
-    vocab: int
-    experts: int = 1
-    experts_per_token: int = 1
-
-
-_H100_SHEET = "NVIDIA H100 Tensor Core GPU datasheet (SXM5, dense, without sparsity)"
-_MAMF = (
-    "Bekman, ml-engineering, 'Maximum Achievable Matmul FLOPS' table "
-    "(stas00/ml-engineering compute/accelerator/README.md)"
-)
-_FLASHMLA = "deepseek-ai/FlashMLA README: 3,000 GB/s in a memory-bound decode kernel on H800 SXM5"
-_GPU_BENCHES = "te42kyfo/gpu-benches"
-_NVLINK4 = "NVIDIA H100 datasheet: NVLink 900 GB/s per GPU, i.e. 450 GB/s each way"
-_NVLINK3 = "NVIDIA A100 datasheet: NVLink 600 GB/s per GPU, i.e. 300 GB/s each way"
-_PCIE4 = "PCIe Gen4 x16: 32 GB/s each way (the L40S has no NVLink)"
-# Cards without a published measurement take the measured H100's fractions of peak.
-_H100_BW_SHARE = 3.0e12 / 3.35e12
-_H100_BF16_SHARE = 794.5e12 / 989e12
-_H100_FP8_SHARE = 1402.6e12 / 1979e12
-
-GPUS: dict[str, Gpu] = {
-    gpu.name: gpu
-    for gpu in (
-        Gpu(
-            "H100 SXM",
-            memory_bytes=80 * GB,
-            hbm_bytes_per_s=3.35e12,
-            bf16_flops=989e12,
-            fp8_flops=1979e12,
-            usd_per_hour=3.99,
-            source=_H100_SHEET,
-            price_source="assumed on-demand rate; 2,913 $/month for one card at 730 h matches the walkthrough's bill",
-            achieved_hbm_bytes_per_s=3.0e12,
-            achieved_bf16_flops=794.5e12,
-            achieved_fp8_flops=1402.6e12,
-            achieved_source=f"bandwidth: {_FLASHMLA}; matmul: {_MAMF}",
-            link_bytes_per_s=450e9,
-            link_source=_NVLINK4,
-        ),
-        Gpu(
-            "H200",
-            memory_bytes=141 * GB,
-            hbm_bytes_per_s=4.8e12,
-            bf16_flops=989e12,
-            fp8_flops=1979e12,
-            usd_per_hour=4.99,
-            source="NVIDIA H200 Tensor Core GPU datasheet (SXM, dense)",
-            price_source="assumed on-demand rate",
-            achieved_hbm_bytes_per_s=3.76e12,
-            achieved_bf16_flops=794.5e12,
-            achieved_fp8_flops=1453.4e12,
-            achieved_source=(
-                f"bandwidth: {_GPU_BENCHES} gpu-roofline/h200.txt (3,759 GB/s at the memory-bound "
-                f"end); matmul: {_MAMF} (bf16 as the H100's, which the table says it matches)"
-            ),
-            link_bytes_per_s=450e9,
-            link_source="NVIDIA H200 datasheet: NVLink 900 GB/s per GPU, i.e. 450 GB/s each way",
-        ),
-        Gpu(
-            "A100 80GB SXM",
-            memory_bytes=80 * GB,
-            hbm_bytes_per_s=2.039e12,
-            bf16_flops=312e12,
-            fp8_flops=312e12,  # no fp8 tensor cores: fp8 weights run at the bf16 rate
-            usd_per_hour=1.79,
-            source="NVIDIA A100 Tensor Core GPU datasheet (80 GB SXM, dense; no fp8 tensor cores)",
-            price_source="assumed on-demand rate",
-            achieved_hbm_bytes_per_s=1.769e12,
-            achieved_bf16_flops=271.2e12,
-            achieved_fp8_flops=271.2e12,
-            achieved_source=(
-                f"bandwidth: {_GPU_BENCHES} cuda-stream/a100_80.txt (read 1,769 GB/s); "
-                f"matmul: {_MAMF}"
-            ),
-            link_bytes_per_s=300e9,
-            link_source=_NVLINK3,
-        ),
-        Gpu(
-            "A100 40GB SXM",
-            memory_bytes=40 * GB,
-            hbm_bytes_per_s=1.555e12,
-            bf16_flops=312e12,
-            fp8_flops=312e12,  # no fp8 tensor cores: fp8 weights run at the bf16 rate
-            usd_per_hour=1.29,
-            source="NVIDIA A100 Tensor Core GPU datasheet (40 GB SXM, dense; no fp8 tensor cores)",
-            price_source="assumed on-demand rate",
-            achieved_hbm_bytes_per_s=1.555e12 * 1.769e12 / 2.039e12,
-            achieved_bf16_flops=271.2e12,
-            achieved_fp8_flops=271.2e12,
-            achieved_source=(
-                "the A100 80GB's measured share of peak bandwidth; the same chip's matmul rate "
-                f"({_MAMF})"
-            ),
-            link_bytes_per_s=300e9,
-            link_source=_NVLINK3,
-        ),
-        Gpu(
-            "L40S",
-            memory_bytes=48 * GB,
-            hbm_bytes_per_s=864e9,
-            bf16_flops=362e12,
-            fp8_flops=733e12,
-            usd_per_hour=1.19,
-            source="NVIDIA L40S datasheet (dense, without sparsity)",
-            price_source="assumed on-demand rate",
-            achieved_hbm_bytes_per_s=864e9 * _H100_BW_SHARE,
-            achieved_bf16_flops=362e12 * _H100_BF16_SHARE,
-            achieved_fp8_flops=733e12 * _H100_FP8_SHARE,
-            achieved_source="no published measurement found: the H100's measured shares of peak",
-            link_bytes_per_s=32e9,
-            link_source=_PCIE4,
-        ),
-    )
-}
-DEFAULT_GPU = "H100 SXM"
-
-_LLAMA3 = {"vocab": 128256}
-_LLAMA3_8B_DIMS = {"query_heads": 32, "hidden": 4096, "intermediate": 14336, **_LLAMA3}
-_LLAMA3_70B_DIMS = {"query_heads": 64, "hidden": 8192, "intermediate": 28672, **_LLAMA3}
-
-# The two tiers of the walkthrough: round numbers for an 8B and a 70B class model.
-TIERS: dict[str, ModelShape] = {
-    "small": ModelShape(
-        "8B class", 32, 8, 128, 8e9, 8e9, 1, "Llama-3-8B-like shape, rounded to 8e9 parameters",
-        **_LLAMA3_8B_DIMS,
-    ),
-    "large": ModelShape(
-        "70B class", 80, 8, 128, 70e9, 70e9, 2, "Llama-3-70B-like shape, rounded to 70e9 parameters",
-        **_LLAMA3_70B_DIMS,
-    ),
-}  # fmt: skip
-
-_HF = "published config.json on the Hugging Face Hub"
-# Parameter counts as reported in each model card; Mixtral's active count is two of eight experts.
-# Columns: layers, KV heads, head dim, parameters, active parameters, usual cards, source.
-MODELS: dict[str, ModelShape] = {
-    model.name: model
-    for model in (
-        ModelShape(
-            "Llama-2-7B", 32, 32, 128, 6.74e9, 6.74e9, 1, f"meta-llama/Llama-2-7b-hf {_HF}",
-            query_heads=32, hidden=4096, intermediate=11008, vocab=32000,
-        ),
-        ModelShape(
-            "Llama-2-13B", 40, 40, 128, 13.0e9, 13.0e9, 1, f"meta-llama/Llama-2-13b-hf {_HF}",
-            query_heads=40, hidden=5120, intermediate=13824, vocab=32000,
-        ),
-        ModelShape(
-            "Llama-2-70B", 80, 8, 128, 68.98e9, 68.98e9, 2, f"meta-llama/Llama-2-70b-hf {_HF}",
-            query_heads=64, hidden=8192, intermediate=28672, vocab=32000,
-        ),
-        ModelShape(
-            "Llama-3-8B", 32, 8, 128, 8.03e9, 8.03e9, 1, f"meta-llama/Meta-Llama-3-8B {_HF}",
-            **_LLAMA3_8B_DIMS,
-        ),
-        ModelShape(
-            "Llama-3-70B", 80, 8, 128, 70.55e9, 70.55e9, 2, f"meta-llama/Meta-Llama-3-70B {_HF}",
-            **_LLAMA3_70B_DIMS,
-        ),
-        ModelShape(
-            "Mistral-7B", 32, 8, 128, 7.24e9, 7.24e9, 1, f"mistralai/Mistral-7B-v0.1 {_HF}",
-            query_heads=32, hidden=4096, intermediate=14336, vocab=32000,
-        ),
-        ModelShape(
-            "Mixtral-8x7B", 32, 8, 128, 46.7e9, 12.9e9, 2,
-            f"mistralai/Mixtral-8x7B-v0.1 {_HF}; 12.9e9 active per token",
-            query_heads=32, hidden=4096, intermediate=14336, vocab=32000,
-            experts=8, experts_per_token=2,
-        ),
-        ModelShape(
-            "Qwen2-7B", 28, 4, 128, 7.62e9, 7.62e9, 1, f"Qwen/Qwen2-7B {_HF}",
-            query_heads=28, hidden=3584, intermediate=18944, vocab=152064,
-        ),
-        ModelShape(
-            "Qwen2-72B", 80, 8, 128, 72.7e9, 72.7e9, 2, f"Qwen/Qwen2-72B {_HF}",
-            query_heads=64, hidden=8192, intermediate=29568, vocab=152064,
-        ),
-    )
-}  # fmt: skip
-
 BYTES_PER_NUMBER: dict[str, int] = {"bf16": 2, "fp8": 1}
+
+
+@dataclass(frozen=True)
+class WeightFormat:
+    """How a weight is stored, and which tensor-core rate multiplies it.
+
+    ``compute`` names the card's peak the matmul runs at: "bf16", "fp8", or "fp4" (which falls
+    back to bf16 on a card without fp4 tensor cores, the weights unpacked before the multiply).
+    """
+
+    name: str
+    bits_per_weight: float
+    compute: str
+    source: str
+
+    @property
+    def bytes_per_weight(self) -> float:
+        """Bytes one weight takes, block scales included."""
+        return self.bits_per_weight / 8
+
+
+# Group-quantised formats pay for their scales: bits of scale (and zero point) per group.
+WEIGHT_FORMATS: dict[str, WeightFormat] = {
+    fmt.name: fmt
+    for fmt in (
+        WeightFormat("bf16", 16, "bf16", "IEEE-style bfloat16: 16 bits"),
+        WeightFormat("fp8", 8, "fp8", "OCP FP8 E4M3, one scale per tensor or 128 x 128 block"),
+        WeightFormat(
+            "int4", 4 + 32 / 128, "bf16",
+            "AWQ/GPTQ int4, group size 128 with an fp16 scale and zero point per group "
+            "(4 + 32/128 = 4.25 bits); the multiply runs in bf16 (W4A16 kernels such as Marlin)",
+        ),
+        WeightFormat(
+            "mxfp4", 4 + 8 / 32, "fp4",
+            "OCP Microscaling MXFP4: E2M1 values, one 8-bit power-of-two scale per 32 "
+            "(4 + 8/32 = 4.25 bits); the format gpt-oss ships its experts in",
+        ),
+        WeightFormat(
+            "nvfp4", 4 + 8 / 16, "fp4",
+            "NVIDIA NVFP4: E2M1 values, one FP8 E4M3 scale per 16 (4 + 8/16 = 4.5 bits)",
+        ),
+    )
+}  # fmt: skip
+BYTES_PER_WEIGHT: dict[str, float] = {
+    name: fmt.bytes_per_weight for name, fmt in WEIGHT_FORMATS.items()
+}
 
 HOURS_PER_MONTH = 730  # 8,760 hours a year / 12: the convention cloud price sheets use
 PREFILL_EFFICIENCY = 0.5  # share of dense peak FLOP/s a prefill reaches (model FLOPs utilisation)
@@ -265,3 +98,19 @@ INFINIBAND_NDR_BYTES_PER_S = 400e9 / 8
 def model_shape(model: str | None, tier: str) -> ModelShape:
     """The dimensions a scenario runs: the named model when given, else the tier's."""
     return MODELS[model] if model is not None else TIERS[tier]
+
+
+__all__ = [
+    "BYTES_PER_NUMBER",
+    "BYTES_PER_WEIGHT",
+    "DEFAULT_GPU",
+    "GB",
+    "GPUS",
+    "MODELS",
+    "TIERS",
+    "WEIGHT_FORMATS",
+    "Gpu",
+    "ModelShape",
+    "WeightFormat",
+    "model_shape",
+]

@@ -241,7 +241,13 @@ def _plural(count: float, word: str) -> str:
 # Every model the catalog knows: display name -> (knobs that select it, its shape).
 SHAPES: dict[str, tuple[dict, ModelShape]] = {
     **{shape.name: ({"tier": key, "model": None}, shape) for key, shape in TIERS.items()},
-    **{name: ({"model": name}, shape) for name, shape in MODELS.items()},
+    # Practice derives by hand the dense formulas: mixtures, latent attention and windows
+    # have their own labs.
+    **{
+        name: ({"model": name}, shape)
+        for name, shape in MODELS.items()
+        if not shape.is_moe and shape.attention != "MLA" and not shape.window_layers
+    },
 }
 DTYPES = tuple(BYTES_PER_NUMBER)
 SEAT_PROMPTS = (1000, 1500, 2000, 3000, 4000, 6000, 8000, 12000, 16000, 24000, 32000)

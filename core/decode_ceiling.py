@@ -76,7 +76,8 @@ def decode_ceiling(scenario: Scenario, prompt_tokens: int, answer_tokens: int) -
     -----
     At :math:`s` granted seats a step reads :math:`W + s\\,T\\,b_{kv}` bytes, so the aggregate
     :math:`s / t(s)` climbs almost linearly while the weights dominate; the single-stream
-    ceiling is :math:`c\\,B / W` (:func:`core.timing.single_stream_ceiling`).
+    ceiling is :math:`c\\,B / W_1`, :math:`W_1` the weights one token reads (all of them for a
+    dense model; :func:`core.timing.single_stream_ceiling`).
     """
     seats = np.arange(1, MOST_SEATS + 1)
     shape = {"prompt_tokens": prompt_tokens, "answer_tokens": answer_tokens, "prefix_hit_rate": 0.0}
@@ -87,10 +88,6 @@ def decode_ceiling(scenario: Scenario, prompt_tokens: int, answer_tokens: int) -
     stream = np.where(served, result.stream_tokens_per_s, np.nan)
     refused = np.flatnonzero(result.seats_granted < result.seats_requested)
     wall = int(seats[refused[0]] - 1) if refused.size else None
-    ceiling = float(
-        timing.single_stream_ceiling(
-            one.weight_bytes, one.cards, GPUS[scenario.gpu].hbm_bytes_per_s
-        )
-    )
+    ceiling = float(one.single_stream_tokens_per_s)
     best = float(np.nanmax(aggregate)) if np.isfinite(aggregate).any() else 0.0
     return DecodeCeiling(seats, aggregate, stream, wall or None, ceiling, one, best)

@@ -5,14 +5,24 @@ from __future__ import annotations
 import numpy as np
 
 from core import memory, queueing, timing
-from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, MODELS, TIERS
+from core.attention import kv_bytes_per_token, kv_numbers_per_layer
+from core.catalog import (
+    BYTES_PER_NUMBER,
+    GPUS,
+    HOURS_PER_MONTH,
+    MEMORY_MARGIN,
+    MODELS,
+    TIERS,
+    WEIGHT_FORMATS,
+)
+from core.custom import custom_gpu, with_custom
 from core.engine_level import Node
 from core.engine_modes import link_rate
 from core.engine_pool import engine_values
 from core.queueing import UNBOUNDED_WAIT_S
-from core.realism import ALL_TERMS
+from core.realism import ALL_TERMS, expert_weight_bytes_read
 from core.result import RESULT_FIELDS, Result
-from core.scenario import KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
+from core.scenario import CUSTOM, KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
 from core.validation import check_array, check_choice, knob_error
 from core.vector import as_number, is_array, where
 from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
@@ -20,20 +30,28 @@ from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WO
 _CHOICES = {
     "workload": list(WORKLOADS),
     "tier": list(TIERS),
-    "model": [None, *MODELS],
-    "gpu": list(GPUS),
-    "weight_dtype": list(BYTES_PER_NUMBER),
+    "model": [None, *MODELS, CUSTOM],
+    "gpu": [*GPUS, CUSTOM],
+    "weight_dtype": list(WEIGHT_FORMATS),
     "kv_dtype": list(BYTES_PER_NUMBER),
     "realism": REALISMS,
     "serving_mode": SERVING_MODES,
     "kv_link": KV_LINKS,
 }
 _INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
+# The custom card's knobs and the pasted config are one value per evaluation, never swept.
+_SCALAR_KNOBS = {"model_config", "card_memory_gb", "card_tb_per_s", "card_tflops"}
 
 
 def _check_override(knob: str, value):
     if knob in _CHOICES:
         return check_choice(knob, value, _CHOICES[knob])
+    if knob in _SCALAR_KNOBS:
+        if is_array(value):
+            raise knob_error(knob, value, "a single value (it cannot be swept)")
+        spec = Scenario.param[knob]
+        spec._validate(value)
+        return value
     spec = Scenario.param[knob]
     integer = knob in _INTEGER_KNOBS
     missing = np.equal(np.asarray(value, dtype=object), None)
@@ -178,21 +196,47 @@ def _users(concurrency):
     return np.where(missing, np.nan, np.where(missing, 0, values).astype(float))
 
 
+def _peak(gpu, gpus, weight, prefix):
+    """The tensor rate a weight format multiplies at: bf16, fp8, or fp4 where the card has it.
+
+    ``prefix`` is "" for datasheet peaks and "achieved_" for measured rates. A 4-bit weight on
+    a card without fp4 tensor cores is unpacked and multiplied at the bf16 rate.
+    """
+    compute = _pick_text(weight, WEIGHT_FORMATS, "compute")
+    bf16 = _pick(gpu, gpus, f"{prefix}bf16_flops")
+    fp4 = _pick(gpu, gpus, f"{prefix}fp4_flops")
+    fp4 = where(fp4 > 0, fp4, bf16)
+    return where(_is(compute, "fp8"), _pick(gpu, gpus, f"{prefix}fp8_flops"),
+                 where(_is(compute, "fp4"), fp4, bf16))  # fmt: skip
+
+
+def _pick_text(keys, table: dict, attribute: str):
+    """``table[key].attribute`` for text attributes, as a name or an object array of names."""
+    if isinstance(keys, str):
+        return getattr(table[keys], attribute)
+    unique, index = keys
+    return np.array([getattr(table[key], attribute) for key in unique], dtype=object)[index]
+
+
 def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     shape = _factorize(_shape_keys(knobs["model"], knobs["tier"]))
-    layers = _pick(shape, _SHAPES, "layers")
-    kv_heads = _pick(shape, _SHAPES, "kv_heads")
-    head_dim = _pick(shape, _SHAPES, "head_dim")
-    params = _pick(shape, _SHAPES, "params")
-    active_params = _pick(shape, _SHAPES, "active_params")
-    cards = _or_default(knobs["cards"], shape, _SHAPES, "cards")
+    shapes = with_custom(_SHAPES, shape, knobs)
+    layers = _pick(shape, shapes, "layers")
+    kv_heads = _pick(shape, shapes, "kv_heads")
+    head_dim = _pick(shape, shapes, "head_dim")
+    params = _pick(shape, shapes, "params")
+    active_params = _pick(shape, shapes, "active_params")
+    experts = _pick(shape, shapes, "experts")
+    experts_per_token = _pick(shape, shapes, "experts_per_token")
+    cards = _or_default(knobs["cards"], shape, shapes, "cards")
 
     gpu = _factorize(knobs["gpu"])
-    card_memory = _pick(gpu, GPUS, "memory_bytes")
-    bandwidth = _pick(gpu, GPUS, "hbm_bytes_per_s")
-    weight_fp8 = _is_fp8(knobs["weight_dtype"])
-    peak_flops = where(weight_fp8, _pick(gpu, GPUS, "fp8_flops"), _pick(gpu, GPUS, "bf16_flops"))
-    price = _or_default(knobs["usd_per_gpu_hour"], gpu, GPUS, "usd_per_hour")
+    gpus = with_custom(GPUS, gpu, knobs, custom_gpu)
+    card_memory = _pick(gpu, gpus, "memory_bytes")
+    bandwidth = _pick(gpu, gpus, "hbm_bytes_per_s")
+    weight = _factorize(knobs["weight_dtype"])
+    peak_flops = _peak(gpu, gpus, weight, "")
+    price = _or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour")
 
     workload = _factorize(knobs["workload"])
     answer = _or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens")
@@ -204,15 +248,23 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     seats = as_number(knobs["seats"])
 
     bytes_kv = where(_is_fp8(knobs["kv_dtype"]), 1.0, 2.0)
-    bytes_weight = where(weight_fp8, 1.0, 2.0)
+    bytes_weight = _pick(weight, WEIGHT_FORMATS, "bytes_per_weight")
 
-    # Memory, weights first.
-    kv_per_token = memory.kv_bytes_per_token(layers, kv_heads, head_dim, bytes_kv)
+    # Memory, weights first. A token's cache is averaged over a seat's whole length, since
+    # sliding-window layers stop growing once the window is full.
+    seat_tokens = prompt + answer
+    numbers_per_layer = kv_numbers_per_layer(
+        kv_heads, head_dim, _pick(shape, shapes, "kv_lora_rank"),
+        _pick(shape, shapes, "qk_rope_head_dim"),
+    )  # fmt: skip
+    kv_per_token = kv_bytes_per_token(
+        layers, numbers_per_layer, bytes_kv, seat_tokens,
+        _pick(shape, shapes, "sliding_window"), _pick(shape, shapes, "window_layers"),
+    )  # fmt: skip
     weights = memory.weight_bytes(params, bytes_weight)
     node_memory = cards * card_memory
     budget = memory.kv_budget_bytes(cards, card_memory, weights)
     margin = np.maximum(0.0, node_memory - weights) * MEMORY_MARGIN
-    seat_tokens = prompt + answer
     seat_bytes = seat_tokens * kv_per_token
     room = memory.seats_that_fit(budget, seat_tokens, kv_per_token)
     granted = np.minimum(seats, room)
@@ -224,8 +276,15 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     miss_tokens = prompt - hit_tokens
     prefill_s = timing.prefill_seconds(active_params, miss_tokens, cards, peak_flops)
     prefix_read_s = timing.kv_read_seconds(hit_tokens * kv_per_token, cards, bandwidth)
+
+    # A mixture of experts reads the experts its batch touches; a dense model reads them all.
+    def weights_read(batch):
+        return expert_weight_bytes_read(
+            weights, params, active_params, experts, experts_per_token, batch
+        )
+
     step_s = timing.decode_step_seconds(
-        weights, kv_in_use, active_params, granted, cards, bandwidth, peak_flops
+        weights_read(granted), kv_in_use, active_params, granted, cards, bandwidth, peak_flops
     )
 
     # Traffic at the peak minute.
@@ -257,8 +316,9 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     closed = np.isfinite(users)
     running = where(closed, np.minimum(users, granted), granted)
     running_step_s = timing.decode_step_seconds(
-        weights, running * seat_bytes, active_params, running, cards, bandwidth, peak_flops
-    )
+        weights_read(running), running * seat_bytes, active_params, running, cards, bandwidth,
+        peak_flops,
+    )  # fmt: skip
     closed_request_s = first_token_work_s + answer * running_step_s
     closed_wait_s = np.maximum(users - running, 0.0) * closed_request_s / np.maximum(running, 1.0)
     seat_median_s, _ = queueing.wait_quantile(servers, arrivals_per_s, request_s, 0.5)
@@ -314,7 +374,10 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "decode_step_s": step_s,
         "decode_tokens_per_s": granted / step_s,
         "stream_tokens_per_s": where(serving, 1.0 / step_s, 0.0),
-        "single_stream_tokens_per_s": timing.single_stream_ceiling(weights, cards, bandwidth),
+        "single_stream_tokens_per_s": timing.single_stream_ceiling(
+            weights_read(1.0), cards, bandwidth
+        ),
+        "weight_bytes_read": weights_read(granted),
         "arrivals_per_s": arrivals_per_s,
         "answer_tokens": answer,
         "request_s": request_s,
@@ -341,27 +404,23 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
             layers=layers,
             kv_heads=kv_heads,
             head_dim=head_dim,
-            query_heads=_pick(shape, _SHAPES, "query_heads"),
-            hidden=_pick(shape, _SHAPES, "hidden"),
-            intermediate=_pick(shape, _SHAPES, "intermediate"),
+            query_heads=_pick(shape, shapes, "query_heads"),
+            hidden=_pick(shape, shapes, "hidden"),
+            intermediate=_pick(shape, shapes, "intermediate"),
             params=params,
             active_params=active_params,
-            experts=_pick(shape, _SHAPES, "experts"),
-            experts_per_token=_pick(shape, _SHAPES, "experts_per_token"),
+            experts=experts,
+            experts_per_token=experts_per_token,
             cards=cards,
             card_memory_bytes=card_memory,
             weight_bytes=weights,
             kv_bytes_per_token=kv_per_token,
             peak_bandwidth=bandwidth,
             peak_flops=peak_flops,
-            measured_bandwidth=_pick(gpu, GPUS, "achieved_hbm_bytes_per_s"),
-            measured_flops=where(
-                weight_fp8,
-                _pick(gpu, GPUS, "achieved_fp8_flops"),
-                _pick(gpu, GPUS, "achieved_bf16_flops"),
-            ),
-            measured_bf16_flops=_pick(gpu, GPUS, "achieved_bf16_flops"),
-            link_bytes_per_s=_pick(gpu, GPUS, "link_bytes_per_s"),
+            measured_bandwidth=_pick(gpu, gpus, "achieved_hbm_bytes_per_s"),
+            measured_flops=_peak(gpu, gpus, weight, "achieved_"),
+            measured_bf16_flops=_pick(gpu, gpus, "achieved_bf16_flops"),
+            link_bytes_per_s=_pick(gpu, gpus, "link_bytes_per_s"),
         )
         link = link_rate(knobs["kv_link"])
         overlay = engine_values(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from core.catalog import GPUS
+from core.custom import scenario_gpu
 from core.evaluate import evaluate
 from core.scenario import REALISMS, Scenario
 
@@ -172,7 +172,7 @@ def _price(scenario: Scenario) -> float:
     """Dollars per card-hour: the scenario's override, else the catalog's price for its card."""
     if scenario.usd_per_gpu_hour is not None:
         return float(scenario.usd_per_gpu_hour)
-    return GPUS[scenario.gpu].usd_per_hour
+    return scenario_gpu(scenario).usd_per_hour
 
 
 def pareto(x, y, eligible, x_higher=True, y_higher=True) -> np.ndarray:

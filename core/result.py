@@ -48,6 +48,7 @@ class Result:
     decode_tokens_per_s: float
     stream_tokens_per_s: float
     single_stream_tokens_per_s: float
+    weight_bytes_read: float  # per decode step: a mixture of experts reads the experts it touches
     # traffic and queue
     arrivals_per_s: float
     answer_tokens: int

@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import param
 
-from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS
+from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
+from core.custom import CUSTOM
+from core.hf_config import parse_config
 from core.validation import Amount, Count
 from core.workloads import DEFAULT_WORKLOAD, WORKLOADS
 
-DTYPES = ["bf16", "fp8"]
+DTYPES = ["bf16", "fp8"]  # cache storage
+WEIGHT_DTYPES = list(WEIGHT_FORMATS)
 REALISMS = ["whiteboard", "engine"]
 SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
+
+
+class ConfigText(param.String):
+    """A pasted config.json: empty, or one :func:`core.hf_config.parse_config` reads."""
+
+    def _validate_value(self, val, allow_None):
+        super()._validate_value(val, allow_None)
+        if val:
+            parse_config(val)
 
 
 class Scenario(param.Parameterized):
@@ -33,13 +45,33 @@ class Scenario(param.Parameterized):
         objects=list(TIERS),
         doc="Model tier: 'small' is the 8B class on 1 card, 'large' the 70B class on 2.",
     )
+    model_config = ConfigText(
+        default="",
+        doc="A pasted Hugging Face config.json (kept compact), the model when model='custom'.",
+    )
     model = param.Selector(
         default=None,
-        objects=[None, *MODELS],
+        objects=[None, *MODELS, CUSTOM],
         allow_None=True,
-        doc="A named model from the catalog; when set it replaces the tier's dimensions.",
+        doc="A named model from the catalog, or 'custom' for the pasted config.json; when set "
+        "it replaces the tier's dimensions.",
     )
-    gpu = param.Selector(default=DEFAULT_GPU, objects=list(GPUS), doc="The accelerator card.")
+    gpu = param.Selector(
+        default=DEFAULT_GPU,
+        objects=[*GPUS, CUSTOM],
+        doc="The accelerator card, or 'custom' for the card entered by hand.",
+    )
+    card_memory_gb = Amount(
+        default=80.0, bounds=(1.0, 4096.0), doc="The custom card's memory in GB (1e9 bytes)."
+    )
+    card_tb_per_s = Amount(
+        default=3.35, bounds=(0.01, 100.0), doc="The custom card's memory bandwidth in TB/s."
+    )
+    card_tflops = Amount(
+        default=989.0,
+        bounds=(1.0, 100_000.0),
+        doc="The custom card's dense peak in TFLOP/s, used whatever the weight storage.",
+    )
     cards = Count(
         default=None,
         bounds=(1, 64),
@@ -47,7 +79,10 @@ class Scenario(param.Parameterized):
         doc="Cards per tensor-parallel node; None takes the model's usual count.",
     )
     weight_dtype = param.Selector(
-        default="bf16", objects=DTYPES, doc="Storage of each weight: bf16 (2 bytes) or fp8 (1)."
+        default="bf16",
+        objects=WEIGHT_DTYPES,
+        doc="Storage of each weight: bf16 (2 bytes), fp8 (1), int4 with group scales (4.25 "
+        "bits), MXFP4 (4.25 bits) or NVFP4 (4.5 bits).",
     )
     kv_dtype = param.Selector(
         default="bf16",
@@ -119,10 +154,19 @@ class Scenario(param.Parameterized):
         # attributes one by one costs more than the whole capacity model.
         self._knob_values = {name: getattr(self, name) for name in KNOBS}
         self.param.watch(self._remember, KNOBS)
+        self._keep_custom_model_whole()
 
     def _remember(self, *events):
         for event in events:
             self._knob_values[event.name] = event.new
+        if any(event.name in ("model", "model_config") for event in events):
+            self._keep_custom_model_whole()
+
+    def _keep_custom_model_whole(self):
+        # A pasted model needs its config: without one the scenario falls back to the tier.
+        if self.model == CUSTOM and not self.model_config:
+            self.param.warning("model='custom' needs a pasted config.json; using the tier")
+            self.model = None
 
     def knobs(self) -> dict:
         """The current value of every knob, by name."""

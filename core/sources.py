@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.attention import GQA_KV_HEADS, MLA_LATENT_PER_HEAD_DIM, MLA_ROPE_PER_HEAD_DIM
 from core.catalog import (
     ALLREDUCE_LATENCY_S,
     BANDWIDTH_EFFICIENCY,
@@ -24,9 +25,11 @@ from core.catalog import (
     NVLINK_PROTOCOL_EFFICIENCY,
     PREFILL_EFFICIENCY,
     TIERS,
+    WEIGHT_FORMATS,
     Gpu,
     ModelShape,
 )
+from core.catalog_cards import CUSTOM_CARD_LINK_BYTES_PER_S, CUSTOM_CARD_USD_PER_HOUR
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,12 @@ def _gpu_rows(gpu: Gpu) -> list[Source]:
         Source(f"{name} HBM bandwidth", f"{gpu.hbm_bytes_per_s / 1e12:g}", "TB/s", gpu.source),
         Source(f"{name} bf16 dense", f"{gpu.bf16_flops / 1e12:,.0f}", "TFLOP/s", gpu.source),
         Source(f"{name} fp8 dense", f"{gpu.fp8_flops / 1e12:,.0f}", "TFLOP/s", gpu.source),
+        Source(
+            f"{name} fp4 dense",
+            f"{gpu.fp4_flops / 1e12:,.0f}" if gpu.fp4_flops else "none",
+            "TFLOP/s" if gpu.fp4_flops else "(4-bit weights multiply at the bf16 rate)",
+            gpu.source,
+        ),
         Source(f"{name} price", f"{gpu.usd_per_hour:.2f}", "$ per GPU-hour", gpu.price_source),
         Source(
             f"{name} measured bandwidth",
@@ -82,7 +91,16 @@ def _model_row(model: ModelShape, label: str) -> Source:
         f"{model.head_dim}, hidden {model.hidden:,}, MLP {model.intermediate:,}{experts}, "
         f"{model.params / 1e9:g}B parameters{active}, {model.cards} card(s)"
     )
-    return Source(label, value, "shape", model.source)
+    attention = model.attention
+    if model.kv_lora_rank:
+        attention += f" (latent {model.kv_lora_rank} + rotary key {model.qk_rope_head_dim})"
+    if model.window_layers:
+        attention += (
+            f"; {model.window_layers} of {model.layers} layers keep a {model.sliding_window:,}"
+            "-token window"
+        )
+    source = model.source + (f"; KV: {model.kv_source}" if model.kv_source else "")
+    return Source(label, f"{value}; {attention}", "shape", source)
 
 
 def _engine_rows() -> list[Source]:
@@ -186,6 +204,41 @@ def sources() -> list[Source]:
     rows += [_model_row(model, f"tier '{key}'") for key, model in TIERS.items()]
     rows += [_model_row(model, model.name) for model in MODELS.values()]
     rows += [
+        Source(f"{fmt.name} weight", f"{fmt.bits_per_weight:g}", "bits per weight", fmt.source)
+        for fmt in WEIGHT_FORMATS.values()
+    ]
+    rows += [
+        Source(
+            "MLA latent, for a model built without it",
+            f"{MLA_LATENT_PER_HEAD_DIM:g} x head dim + {MLA_ROPE_PER_HEAD_DIM:g} x head dim",
+            "numbers per layer per token",
+            "DeepSeek-V2 (arXiv 2405.04434), section 2.1: d_c = 4 d_h, d_h^R = d_h / 2",
+        ),
+        Source(
+            "GQA KV heads, for a model built without it",
+            f"{GQA_KV_HEADS}",
+            "KV heads",
+            "Llama 3's grouping (8 KV heads at 8B, 70B and 405B; Meta, 'The Llama 3 Herd of "
+            "Models', Table 3)",
+        ),
+        Source(
+            "experts a batch touches",
+            "E x (1 - (1 - k/E)^B)",
+            "distinct experts per layer",
+            "each of B tokens picks k of E experts, taken as independent and uniform",
+        ),
+        Source(
+            "custom card price",
+            f"{CUSTOM_CARD_USD_PER_HOUR:.2f}",
+            "$ per GPU-hour when the form's price is empty",
+            "assumption",
+        ),
+        Source(
+            "custom card link",
+            f"{CUSTOM_CARD_LINK_BYTES_PER_S / 1e9:g}",
+            "GB/s each way (engine level)",
+            "assumption: NVLink-class, as the H100's",
+        ),
         Source("bf16 number", "2", "bytes", "IEEE-style bfloat16: 16 bits"),
         Source(
             "fp8 number", "1", "bytes", "OCP FP8 (E4M3) as used for vLLM's fp8 KV cache: 8 bits"

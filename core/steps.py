@@ -13,8 +13,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from core import timing
-from core.catalog import GPUS, KV_BLOCK_TOKENS, model_shape
+from core.catalog import KV_BLOCK_TOKENS, WEIGHT_FORMATS
+from core.custom import scenario_gpu, scenario_shape
 from core.evaluate import evaluate
+from core.realism import expert_weight_bytes_read
 from core.scenario import Scenario
 from core.validation import knob_error
 
@@ -35,6 +37,10 @@ class StepCosts:
     hbm_bytes_per_s: float
     peak_flops: float
     block_tokens: int = KV_BLOCK_TOKENS
+    # a mixture of experts reads only the experts a step's seats touch (dense: E = 1)
+    params: float = 0.0
+    experts: int = 1
+    experts_per_token: int = 1
     link_bytes_per_s: float = 0.0  # each card's link to the others of its server, each way
 
     @classmethod
@@ -42,9 +48,10 @@ class StepCosts:
         """The step costs of ``scenario``'s model, card, card count and storage types."""
         scenario = scenario or Scenario()
         result = evaluate(scenario)
-        shape = model_shape(scenario.model, scenario.tier)
-        gpu = GPUS[scenario.gpu]
-        fp8 = scenario.weight_dtype == "fp8"
+        shape = scenario_shape(scenario)
+        gpu = scenario_gpu(scenario)
+        compute = WEIGHT_FORMATS[scenario.weight_dtype].compute
+        peak = {"fp8": gpu.fp8_flops, "fp4": gpu.fp4_flops or gpu.bf16_flops}
         return cls(
             weight_bytes=result.weight_bytes,
             kv_bytes_per_token=result.kv_bytes_per_token,
@@ -52,7 +59,10 @@ class StepCosts:
             active_params=shape.active_params,
             cards=result.cards,
             hbm_bytes_per_s=gpu.hbm_bytes_per_s,
-            peak_flops=gpu.fp8_flops if fp8 else gpu.bf16_flops,
+            peak_flops=peak.get(compute, gpu.bf16_flops),
+            params=shape.params,
+            experts=shape.experts,
+            experts_per_token=shape.experts_per_token,
             link_bytes_per_s=gpu.link_bytes_per_s,
         )
 
@@ -99,7 +109,7 @@ class StepCosts:
                   \\frac{2 P s}{c \\cdot F \\cdot \\eta_F}\\right)
         """
         step = timing.decode_step_seconds(
-            self.weight_bytes,
+            self.weights_read(seats),
             np.multiply(kv_tokens, self.kv_bytes_per_token),
             self.active_params,
             seats,
@@ -117,16 +127,33 @@ class StepCosts:
         :meth:`decode_s` is :math:`\\max(a + b K, f)` for ``K`` cached tokens read: ``a`` the
         weight read, ``b`` the read of one cached token, ``f`` the arithmetic of ``seats``
         tokens. An engine run whose cache grows by ``seats`` tokens a step prices its whole
-        run from these three numbers.
+        run from these three numbers. ``a`` reads every weight, a mixture's idle experts too
+        (:meth:`weights_read` gives what a batch of a given size touches).
         """
         base = float(self.read_s(0.0))
         per_token = float(self.read_s(1.0)) - base
         return base, per_token, float(self.compute_s(seats))
 
-    def read_s(self, kv_tokens):
-        """The bandwidth side of a decode step alone: weights plus ``kv_tokens`` cached tokens."""
+    def weights_read(self, seats=None):
+        """Weight bytes a decode step of ``seats`` seats reads (all of them for a dense model).
+
+        Notes
+        -----
+        A mixture of experts reads its shared weights and the experts its seats touch,
+        :math:`E (1 - (1 - k/E)^s)` of :math:`E` (:func:`core.moe.distinct_experts`).
+        """
+        if seats is None or self.experts <= 1:
+            return self.weight_bytes
+        return expert_weight_bytes_read(
+            self.weight_bytes, self.params, self.active_params, self.experts,
+            self.experts_per_token, seats,
+        )  # fmt: skip
+
+    def read_s(self, kv_tokens, seats=None):
+        """The bandwidth side of a decode step alone: the weights ``seats`` seats read (all of
+        them when None) plus ``kv_tokens`` cached tokens."""
         return timing.kv_read_seconds(
-            self.weight_bytes + np.multiply(kv_tokens, self.kv_bytes_per_token),
+            self.weights_read(seats) + np.multiply(kv_tokens, self.kv_bytes_per_token),
             self.cards,
             self.hbm_bytes_per_s,
         )
@@ -147,7 +174,7 @@ def step_costs(scenario: Scenario | None = None) -> StepCosts:
     costs = StepCosts.from_scenario(scenario)
     if costs.kv_budget_tokens < costs.block_tokens:
         scenario = scenario or Scenario()
-        name = scenario.model or f"tier {scenario.tier}"
+        name = scenario_shape(scenario).name if scenario.model else f"tier {scenario.tier}"
         raise knob_error(
             "scenario",
             f"{name} on {costs.cards} x {scenario.gpu}",

@@ -8,6 +8,7 @@ import panel as pn
 from bokeh.models import CustomJSTickFormatter
 
 from core import MODELS, TIERS
+from core.custom import CUSTOM
 from labs import format as fmt
 from labs.text import LiveHTML
 
@@ -214,30 +215,43 @@ def workload_buttons(scenario):
 
 
 USE_TIER = "use the tier"
+PASTED = "pasted config.json"
+
+
+def _model_options(scenario) -> list[str]:
+    return [USE_TIER, *MODELS, *([PASTED] if scenario.model_config else [])]
 
 
 def model_select(scenario):
     """A picker over the named catalog models; its first entry clears the choice back to the tier.
 
     Linked by hand rather than with ``from_param``: a ``None`` option renders as a blank
-    entry in the browser, so the widget shows a label and the scenario keeps ``None``.
+    entry in the browser, so the widget shows a label and the scenario keeps ``None``. A
+    pasted config.json, once there is one, is the last entry.
     """
     select = pn.widgets.Select(
         label="Exact model",
-        options=[USE_TIER, *MODELS],
-        value=scenario.model or USE_TIER,
+        options=_model_options(scenario),
+        value=_model_label(scenario.model),
         sizing_mode="stretch_width",
     )
 
     def to_scenario(event):
-        scenario.model = None if event.new == USE_TIER else event.new
+        value = {USE_TIER: None, PASTED: CUSTOM}.get(event.new, event.new)
+        if scenario.model != value:
+            scenario.model = value
 
-    def to_widget(event):
-        select.value = event.new or USE_TIER
+    def to_widget(*_events):
+        select.options = _model_options(scenario)
+        select.value = _model_label(scenario.model)
 
     select.param.watch(to_scenario, "value")
-    scenario.param.watch(to_widget, "model")
+    scenario.param.watch(to_widget, ["model", "model_config"])
     return select
+
+
+def _model_label(model) -> str:
+    return PASTED if model == CUSTOM else model or USE_TIER
 
 
 def heading(text: str) -> pn.pane.HTML:

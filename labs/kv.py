@@ -9,17 +9,20 @@ import panel as pn
 import param
 
 from core import Scenario, evaluate
-from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN, model_shape
+from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN
+from core.custom import scenario_shape
 from core.level_gap import level_gaps
 from core.sensitivity import knob_effects
 from labs import format as fmt
 from labs import knobs as ui
+from labs.attention_compare import AttentionComparison
 from labs.cards import Card, CardRow
 from labs.engine_note import EngineNote
 from labs.kv_presets import KV_PRESETS
 from labs.layout import intro, knob_column, note, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
+from labs.node_picker import NodePicker
 from labs.presets import PresetPicker
 from labs.text import LiveHTML
 from labs.updates import DETAILS_DELAY_MS, Later
@@ -134,6 +137,8 @@ class KvLab(pn.viewable.Viewer):
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.attention = AttentionComparison()
+        self.node = NodePicker(s, show_model=False)
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "seats granted", lambda d: fmt.signed(d)),
@@ -203,6 +208,10 @@ class KvLab(pn.viewable.Viewer):
         self.ledger.update(result)
         self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
         self.derivation.object = self._derivation(result)
+        self.attention.update(
+            scenario_shape(s), s.kv_dtype, BYTES_PER_NUMBER[s.kv_dtype], self.sequence_tokens,
+            result.kv_budget_bytes, result.kv_bytes_per_token,
+        )  # fmt: skip
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
             + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
@@ -254,12 +263,27 @@ class KvLab(pn.viewable.Viewer):
 
     def _derivation(self, r) -> str:
         s = self.scenario
-        shape = model_shape(s.model, s.tier)
+        shape = scenario_shape(s)
         number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
         cards = r.cards
+        if shape.kv_lora_rank:
+            per_token = (
+                f"{number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers \u00d7 "
+                f"({shape.kv_lora_rank} latent + {shape.qk_rope_head_dim} rotary key)"
+            )
+        else:
+            per_token = (
+                f"2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers "
+                f"\u00d7 {shape.kv_heads} KV heads \u00d7 {shape.head_dim} head dim"
+            )
+        if shape.window_layers:
+            per_token += (
+                f" \u00d7 ({shape.layers - shape.window_layers} full layers + {shape.window_layers} keeping "
+                f"{fmt.count(shape.sliding_window)} of {fmt.count(self.sequence_tokens)} tokens) \u00f7 "
+                f"{shape.layers} layers"
+            )
         lines = [
-            f"one token  = 2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers \u00d7 "
-            f"{shape.kv_heads} KV heads \u00d7 {shape.head_dim} head dim = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
+            f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
             f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
             f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
             f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.node_memory_bytes / cards)} \u2212 "
@@ -276,7 +300,7 @@ class KvLab(pn.viewable.Viewer):
 
     def _facts(self, r) -> list[str]:
         s = self.scenario
-        shape = model_shape(s.model, s.tier)
+        shape = scenario_shape(s)
         number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
         bill = "the full bf16 bill" if s.kv_dtype == "bf16" else "half the bf16 bill"
         return [
@@ -307,6 +331,7 @@ class KvLab(pn.viewable.Viewer):
             ui.heading("Model shape"),
             w["tier"],
             w["model"],
+            self.node,
             note("Weights take their share of every card first: a bigger model starts from a smaller KV room."),
             ui.heading("Cache storage"),
             w["kv_dtype"],
@@ -328,6 +353,13 @@ class KvLab(pn.viewable.Viewer):
                 margin=(8, 0, 0, 0),
             ),
             section("The derivation, live", self.derivation, self.facts, margin=(8, 0, 0, 0)),
+            section(
+                "Same model, three attention designs",
+                self.attention,
+                note="Multi-head, grouped-query and latent attention store very different caches "
+                "for the same model.",
+                margin=(8, 0, 0, 0),
+            ),
             sizing_mode="stretch_width",
             margin=0,
         )

@@ -21,12 +21,18 @@ MAX_PINS = 3
 LETTERS = "ABC"
 # Three pins of every knob fit comfortably; anything longer is not a link this page wrote.
 MAX_PINS_LENGTH = 1200
+# A pasted config.json is full of commas and colons and too long for a pin: pins leave it out.
+UNPINNED = frozenset({"model_config"})
 
 
 def encode(configurations: list[dict]) -> str:
     """Pins as they appear in a link: each pin's non-default knobs, in the Scenario's order."""
     return "|".join(
-        ",".join(f"{knob}:{serialise(knobs[knob])}" for knob in KNOBS if knob in knobs)
+        ",".join(
+            f"{knob}:{serialise(knobs[knob])}"
+            for knob in KNOBS
+            if knob in knobs and knob not in UNPINNED
+        )
         or "defaults"
         for knobs in configurations
     )

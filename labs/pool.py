@@ -8,7 +8,8 @@ import panel as pn
 import param
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
-from core.catalog import ENGINE_KV_FRACTION, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, TIERS
+from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN, TIERS
+from core.custom import scenario_gpu, scenario_shape
 from core.level_gap import level_gaps
 from core.queueing import UNBOUNDED_WAIT_S
 from core.sensitivity import knob_effects
@@ -20,6 +21,8 @@ from labs.engine_note import EngineNote
 from labs.layout import intro, knob_column, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
+from labs.moe_chart import MoeReadChart
+from labs.node_picker import NodePicker
 from labs.pool_presets import POOL_PRESETS
 from labs.presets import PresetPicker
 from labs.text import LiveHTML
@@ -49,7 +52,7 @@ def other_workload(name: str) -> str:
 
 def model_name(scenario: Scenario) -> str:
     """The model the scenario runs, as the page names it."""
-    return scenario.model if scenario.model else TIERS[scenario.tier].name
+    return scenario_shape(scenario).name if scenario.model else TIERS[scenario.tier].name
 
 
 def binding_sentence(result) -> str:
@@ -117,7 +120,7 @@ def explanations(scenario: Scenario, result) -> list[str]:
     workload = WORKLOADS[scenario.workload]
     cards = result.cards
     card_word = "card" if cards == 1 else "cards"
-    price = scenario.usd_per_gpu_hour or GPUS[scenario.gpu].usd_per_hour
+    price = scenario.usd_per_gpu_hour or scenario_gpu(scenario).usd_per_hour
     waiting = result.seats_requested - result.seats_granted
     if not waiting:
         granted = "all of them." if result.seats_requested != 1 else "it."
@@ -147,7 +150,13 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"{fmt.percent(scenario.prefix_hit_rate)} of each prompt ({fmt.tokens(result.hit_tokens)} tokens) is "
         f"found in the prefix cache and costs only a memory read; the other {fmt.tokens(result.miss_tokens)} "
         f"cache-miss tokens are prefilled in tensor time on arrival, {fmt.duration(result.prefill_s)}.",
-        f"Each decode step re-reads {fmt.gigabytes(result.weight_bytes)} of weights and "
+        f"Each decode step re-reads {fmt.gigabytes(result.weight_bytes_read)} of weights"
+        + (
+            f" (the experts its batch touches, of {fmt.gigabytes(result.weight_bytes)})"
+            if result.weight_bytes_read < result.weight_bytes
+            else ""
+        )
+        + " and "
         f"{fmt.gigabytes(result.kv_bytes_in_use)} of running cache: {fmt.duration(result.decode_step_s)} "
         f"a step, {fmt.rate(result.stream_tokens_per_s)} for each reader, {fmt.rate(result.decode_tokens_per_s)} "
         "across the batch.",
@@ -216,6 +225,8 @@ class PoolLab(pn.viewable.Viewer):
             label="Use the tier instead", color="light", visible=False, margin=(0, 0)
         )
         self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
+        self.node = NodePicker(s, show_model=False)
+        self.moe_chart = MoeReadChart()
         self.cards = CardRow(columns=4)
         self.badges = BadgeRow()
         self.engine_note = EngineNote(
@@ -306,7 +317,7 @@ class PoolLab(pn.viewable.Viewer):
         )
         self.workload_facts.object = self._workload_html(s)
         self.model_note.object = (
-            f'<div class="lab"><div class="notice">Exact model <b>{escape(s.model)}</b> (chosen in the KV cache lab) '
+            f'<div class="lab"><div class="notice">Exact model <b>{escape(model_name(s))}</b> '
             "replaces the tier.</div></div>"
             if s.model
             else ""
@@ -314,6 +325,10 @@ class PoolLab(pn.viewable.Viewer):
         self.model_note.visible = self.use_tier.visible = bool(s.model)
         self.mattered.update(effects)
         self.engine_note.update(level_gaps(s, ENGINE_FIELDS), s.realism == "engine")
+        self.moe_chart.update(
+            scenario_shape(s), s.weight_dtype, BYTES_PER_WEIGHT[s.weight_dtype],
+            max(result.seats_granted, 1), result.cards, scenario_gpu(s).memory_bytes,
+        )  # fmt: skip
         self.presets.update(
             bool(result.passes),
             [item.name for item in items if not item.ok],
@@ -391,6 +406,9 @@ class PoolLab(pn.viewable.Viewer):
             w["tier"],
             self.model_note,
             self.use_tier,
+            ui.heading("Model, card and weights"),
+            ui.model_select(self.scenario),
+            self.node,
             ui.heading("Request shape"),
             w["prompt_tokens"],
             w["prefix_hit_rate"],
@@ -424,6 +442,12 @@ class PoolLab(pn.viewable.Viewer):
                 "per seat, FLOPs per prompt token, and a queue in front of the seats.",
             ),
             pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+            section(
+                "Weight bytes read per decode step, dense vs mixture of experts",
+                self.moe_chart,
+                note="The ledger pays for every weight; a decode step reads only what its batch "
+                "routes to.",
+            ),
             below,
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),

@@ -12,7 +12,8 @@ from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from bokeh.plotting import figure
 
 from core import WORKLOADS, Scenario, evaluate
-from core.catalog import GPUS, KV_BLOCK_TOKENS, model_shape
+from core.catalog import KV_BLOCK_TOKENS
+from core.custom import scenario_gpu, scenario_shape
 from core.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
 from labs import format as fmt
 from labs import knobs as ui
@@ -210,7 +211,7 @@ class PrefixLab(pn.viewable.Viewer):
         s = self.scenario
         workload = WORKLOADS[s.workload]
         arrivals = workload.arrivals_per_min if s.arrivals_per_min is None else s.arrivals_per_min
-        price = s.usd_per_gpu_hour or GPUS[s.gpu].usd_per_hour
+        price = s.usd_per_gpu_hour or scenario_gpu(s).usd_per_hour
         hours = float(
             prefill_card_hours_per_hour(arrivals, result.prefill_s[index], result.cards[index])
         )
@@ -301,7 +302,7 @@ class PrefixLab(pn.viewable.Viewer):
     def _context_html(self) -> str:
         s = self.scenario
         workload = WORKLOADS[s.workload]
-        shape = model_shape(s.model, s.tier)
+        shape = scenario_shape(s)
         return (
             f'<div class="lab small muted">Running the <b>{escape(shape.name)}</b> with a <b>{s.kv_dtype}</b> cache on '
             f"<b>{escape(workload.name)}</b> traffic, as set in the other labs, with {fmt.plural(s.seats, 'seat')}.</div>"

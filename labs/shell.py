@@ -17,7 +17,14 @@ from labs.knobs import UI_RANGES
 from labs.pins import PinBar, PinBoard
 from labs.text import LiveHTML
 from labs.updates import Later, session_doc
-from labs.url import Binding, notice_html, query_for, restore
+from labs.url import (
+    MAX_CONFIG_LENGTH,
+    MAX_VALUE_LENGTH,
+    Binding,
+    notice_html,
+    query_for,
+    restore,
+)
 
 # Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
 # first opened, so a session pays only for the labs it visits.
@@ -96,7 +103,11 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
     presets = getattr(view, "presets", None)
     if presets is not None:
         bindings.append(Binding("preset", presets, "preset"))
-    bindings += [Binding(knob, scenario, knob, UI_RANGES.get(knob)) for knob in KNOBS]
+    bindings += [
+        Binding(knob, scenario, knob, UI_RANGES.get(knob),
+                MAX_CONFIG_LENGTH if knob == "model_config" else MAX_VALUE_LENGTH)
+        for knob in KNOBS
+    ]  # fmt: skip
     bindings += [
         Binding(name, view, name, _link_bounds(view, name))
         for name in getattr(view, "URL_PARAMS", ())

@@ -18,6 +18,7 @@ import param
 from core.validation import describe_range
 
 MAX_VALUE_LENGTH = 64  # longer query values are never a knob value; they are dropped
+MAX_CONFIG_LENGTH = 8000  # a pasted config.json, kept compact, is the one long value
 
 
 @dataclass(frozen=True)

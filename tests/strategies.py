@@ -3,6 +3,7 @@
 from hypothesis import strategies as st
 
 from core import GPUS, MODELS, TIERS, WORKLOADS
+from core.catalog import WEIGHT_FORMATS
 from core.challenges import CHALLENGES
 
 workloads = st.sampled_from(list(WORKLOADS))
@@ -10,6 +11,8 @@ tiers = st.sampled_from(list(TIERS))
 models = st.sampled_from([None, *MODELS])
 gpus = st.sampled_from(list(GPUS))
 dtypes = st.sampled_from(["bf16", "fp8"])
+weight_dtypes = st.sampled_from(list(WEIGHT_FORMATS))
+batches = st.integers(1, 4096)
 seats = st.integers(1, 4096)
 prompt_tokens = st.integers(1, 1_000_000)
 answer_tokens = st.integers(0, 100_000)
@@ -29,7 +32,7 @@ def scenario_knobs(draw) -> dict:
         "model": draw(models),
         "gpu": draw(gpus),
         "cards": draw(cards),
-        "weight_dtype": draw(dtypes),
+        "weight_dtype": draw(weight_dtypes),
         "kv_dtype": draw(dtypes),
         "seats": draw(seats),
         "prompt_tokens": draw(prompt_tokens),

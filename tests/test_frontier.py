@@ -61,7 +61,8 @@ def test_sweep_point_is_the_pool_run_as_a_benchmark():
     """Each point's figures are evaluate()'s with as many closed-loop users as seats."""
     scenario = Scenario()
     points = sweep(scenario)
-    assert len(points) == len(FRONTIER_SEATS) * len(FRONTIER_CARDS) * 2 * 2 * 2
+    formats = len(Scenario.param.weight_dtype.objects)
+    assert len(points) == len(FRONTIER_SEATS) * len(FRONTIER_CARDS) * formats * 2 * 2
     for level in ("whiteboard", "engine"):
         i = _row(points, seats=16, cards=1, weight_dtype="bf16", kv_dtype="bf16", realism=level)
         result = evaluate(scenario, concurrency=16, realism=level)

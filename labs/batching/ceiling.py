@@ -9,7 +9,7 @@ import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
 
-from core.catalog import model_shape
+from core.custom import scenario_shape
 from core.decode_ceiling import MOST_SEATS, decode_ceiling, reference_ceiling
 from labs import format as fmt
 from labs import theme
@@ -93,7 +93,7 @@ class CeilingView(BatchingView):
     def _html(self, curve) -> str:
         s = self.scenario
         ref = reference_ceiling()
-        name = model_shape(s.model, s.tier).name
+        name = scenario_shape(s).name
         one = curve.one
         read = fmt.gigabytes(ref.weight_bytes)
         return (
@@ -104,7 +104,7 @@ class CeilingView(BatchingView):
             f"{fmt.bandwidth(ref.gpu.hbm_bytes_per_s)} \u00f7 {read}"
             f" = <b>{fmt.rate(ref.tokens_per_s)}</b> for one request, whatever the FLOPs<br>"
             f"{escape(name)} on {one.cards} \u00d7 {escape(s.gpu)}: "
-            f"{fmt.gigabytes(one.weight_bytes)} \u2192 at most <b>{fmt.rate(curve.ceiling)}</b> "
+            f"{fmt.gigabytes(one.weight_bytes_read)} read a token \u2192 at most <b>{fmt.rate(curve.ceiling)}</b> "
             f"(the model's {fmt.percent(curve.bandwidth_share)} of bandwidth: "
             f"{fmt.rate(one.stream_tokens_per_s)})</div>"
             '<ul class="facts"><li>Batching shares that read: the aggregate climbs almost '

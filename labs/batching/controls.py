@@ -6,6 +6,7 @@ import panel as pn
 
 from labs import knobs as ui
 from labs.layout import knob_column, note
+from labs.node_picker import NodePicker
 from labs.text import LiveHTML
 
 POLICY_LABELS = {"static": "static", "continuous": "continuous"}
@@ -105,7 +106,7 @@ def knob_panel(lab, w: dict) -> pn.Column:
         ui.heading("Node (shared with every lab)"),
         w["tier"],
         w["model"],
-        w["gpu"],
+        NodePicker(lab.scenario, show_model=False),
         w["kv_dtype"],
         note(
             "The engine prefills new prompts and writes one token per running seat each "

@@ -9,7 +9,7 @@ import panel as pn
 
 from core import Scenario, evaluate
 from core.batching import IDLE_NOTICE, gain, idle_share
-from core.catalog import model_shape
+from core.custom import scenario_shape
 from core.level_gap import stream_gaps
 from labs import format as fmt
 from labs.batching.view import RUNS, BatchingView, html_pane
@@ -19,7 +19,7 @@ from labs.engine_note import EngineNote
 
 def node_name(scenario: Scenario) -> str:
     """The model and node the scenario runs, as the page names them."""
-    shape = model_shape(scenario.model, scenario.tier)
+    shape = scenario_shape(scenario)
     cards = evaluate(scenario).cards
     return f"{shape.name} on {cards} \u00d7 {scenario.gpu}"
 

@@ -21,6 +21,7 @@ from labs.batching.ceiling import CeilingView
 from labs.batching.gap import GapView
 from labs.batching.headline import HeadlineView
 from labs.batching.modes import ServingModesCard
+from labs.batching.moe import MoeView
 from labs.batching.roofline import RooflineView
 from labs.batching.session import EngineRuns
 from labs.batching.speculative import SpeculativeView
@@ -100,6 +101,7 @@ class BatchingLab(pn.viewable.Viewer):
             "speculative": SpeculativeView(self, speculative),
             "roofline": RooflineView(self),
             "ceiling": CeilingView(self),
+            "moe": MoeView(self),
         }
         self.modes = ServingModesCard(self.scenario)
         self._layout = self._build()
@@ -207,6 +209,7 @@ class BatchingLab(pn.viewable.Viewer):
             pn.Row(v["waste"], v["gap"], sizing_mode="stretch_width", margin=0),
             pn.Row(v["speculative"], v["roofline"], sizing_mode="stretch_width", margin=0),
             v["ceiling"],
+            v["moe"],
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
         )

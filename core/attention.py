@@ -1,0 +1,145 @@
+"""What one token costs in the KV cache under each attention variant: MHA, GQA, MQA, MLA, windows.
+
+Multi-head attention caches a key and a value vector for every query head; grouped-query
+attention shares each key/value pair among a group of query heads (multi-query attention is the
+one-group extreme); multi-head latent attention (DeepSeek) caches one compressed latent per layer
+and rebuilds keys and values from it. A sliding-window layer keeps only its last ``w`` tokens,
+so past ``w`` its cache stops growing. Every function takes scalars or numpy arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.catalog import ModelShape
+
+# DeepSeek-V2 sizes its latent at four head dims and its decoupled rotary key at half of one
+# (d_c = 4 d_h, d_h^R = d_h / 2; arXiv 2405.04434, section 2.1): used to show what MLA would
+# store for a model that was not built with it.
+MLA_LATENT_PER_HEAD_DIM = 4
+MLA_ROPE_PER_HEAD_DIM = 0.5
+# Llama 3 and most GQA models of 2024-26 share each key/value pair among groups to 8 KV heads.
+GQA_KV_HEADS = 8
+
+
+def kv_numbers_per_layer(kv_heads, head_dim, kv_lora_rank=0, qk_rope_head_dim=0):
+    """Numbers one layer caches for one token.
+
+    Notes
+    -----
+    Keys and values for each KV head, or, with multi-head latent attention (rank :math:`r > 0`),
+    the latent and the shared rotary key:
+
+    .. math:: n = 2 H_{kv} d_{head} \\quad\\text{or}\\quad n = r + d_{rope}
+    """
+    latent = np.add(kv_lora_rank, qk_rope_head_dim)
+    return np.where(np.asarray(kv_lora_rank) > 0, latent, 2.0 * np.multiply(kv_heads, head_dim))
+
+
+def kv_bytes_per_token(
+    layers, numbers_per_layer, bytes_per_number, tokens, sliding_window=0, window_layers=0
+):
+    """Bytes of cache per token of a sequence ``tokens`` long, averaged over the sequence.
+
+    Notes
+    -----
+    Of :math:`L` layers, :math:`L_w` keep at most :math:`w` tokens:
+
+    .. math:: b_{kv} = b_{num}\\, n \\left((L - L_w) + L_w \\frac{\\min(T, w)}{T}\\right)
+
+    With no windowed layer this is :math:`b_{num}\\, n\\, L` whatever the length: for an 8B-class
+    model, :math:`2 \\cdot 2 \\cdot 8 \\cdot 128 \\cdot 32 = 131{,}072` bytes.
+    """
+    tokens = np.maximum(np.asarray(tokens, dtype=float), 1.0)
+    windowed = np.where(np.asarray(sliding_window) > 0, np.minimum(tokens, sliding_window), tokens)
+    layers_paid = np.subtract(layers, window_layers) + np.multiply(window_layers, windowed / tokens)
+    return np.multiply(bytes_per_number, numbers_per_layer) * layers_paid
+
+
+def shape_kv_bytes_per_token(shape: ModelShape, bytes_per_number, tokens):
+    """:func:`kv_bytes_per_token` for a catalog shape at a sequence length of ``tokens``."""
+    numbers = kv_numbers_per_layer(
+        shape.kv_heads, shape.head_dim, shape.kv_lora_rank, shape.qk_rope_head_dim
+    )
+    return kv_bytes_per_token(
+        shape.layers, numbers, bytes_per_number, tokens, shape.sliding_window, shape.window_layers
+    )
+
+
+@dataclass(frozen=True)
+class KvVariant:
+    """One attention variant's cache for one model: the figure and the factors that give it.
+
+    ``factors`` multiply to ``bytes_per_token`` (for a model without windowed layers); each is
+    ``(what it counts, value)`` so a lab can write the derivation line.
+    """
+
+    name: str
+    what: str
+    factors: tuple[tuple[str, float], ...]
+    bytes_per_token: float
+    the_models_own: bool
+    seat_bytes: float = 0.0  # one sequence of ``tokens`` tokens
+    seats_room: float = 0.0  # such sequences the KV room holds
+
+
+def seats_for(room_bytes, tokens, bytes_per_token):
+    """Whole sequences of ``tokens`` tokens that ``room_bytes`` of KV room holds."""
+    return np.floor(np.divide(room_bytes, np.multiply(tokens, bytes_per_token)) + 1e-9)
+
+
+def attention_variants(
+    shape: ModelShape, bytes_per_number: float, tokens: float = 0.0, room_bytes: float = 0.0
+) -> list[KvVariant]:
+    """The same model's KV bytes per token under MHA, GQA and MLA, side by side.
+
+    With ``tokens`` and ``room_bytes`` each variant also reports one sequence's cache and how
+    many such sequences the room holds.
+
+    Notes
+    -----
+    The query heads and head dim stay the model's. MHA caches a key and value per query head;
+    GQA one per group (the model's own KV heads if it groups, else :data:`GQA_KV_HEADS`); MLA
+    the model's own latent if it has one, else one sized as DeepSeek-V2 sizes its own,
+    :math:`4 d_h + d_h/2` numbers per layer. Window layers are left out here (every layer sees
+    the whole context), so the variants compare like with like.
+    """
+    heads, dim, layers = shape.query_heads, shape.head_dim, shape.layers
+    own = shape.attention
+    gqa_heads = shape.kv_heads if own in ("GQA", "MQA") else min(GQA_KV_HEADS, heads)
+    if own == "MLA":
+        rank, rope = shape.kv_lora_rank, shape.qk_rope_head_dim
+    else:
+        rank, rope = MLA_LATENT_PER_HEAD_DIM * dim, MLA_ROPE_PER_HEAD_DIM * dim
+    rows = [
+        ("MHA", "a key and a value for every query head",
+         (("K and V", 2), ("heads", heads), ("head dim", dim))),
+        ("GQA" if gqa_heads > 1 else "MQA",
+         f"{heads // max(gqa_heads, 1)} query heads share each key/value head",
+         (("K and V", 2), ("KV heads", gqa_heads), ("head dim", dim))),
+        ("MLA", f"one latent of {rank:g} numbers plus a shared rotary key of {rope:g}",
+         (("latent + rotary key", rank + rope),)),
+    ]  # fmt: skip
+    variants = []
+    for name, what, per_layer in rows:
+        numbers = float(np.prod([value for _, value in per_layer]))
+        per_token = float(bytes_per_number * layers * numbers)
+        variants.append(
+            KvVariant(
+                name=name,
+                what=what,
+                factors=(("bytes per number", bytes_per_number), ("layers", layers), *per_layer),
+                bytes_per_token=per_token,
+                the_models_own=name == own,
+                seat_bytes=float(tokens * per_token),
+                seats_room=float(seats_for(room_bytes, tokens, per_token)) if tokens else 0.0,
+            )
+        )
+    return variants
+
+
+def own_variant(shape: ModelShape, bytes_per_number: float) -> KvVariant:
+    """The model's own attention among :func:`attention_variants` (its derivation line)."""
+    return next(v for v in attention_variants(shape, bytes_per_number) if v.the_models_own)

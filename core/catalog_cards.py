@@ -1,0 +1,273 @@
+"""The accelerator cards the lab knows, each figure with the datasheet it comes from.
+
+Peaks are dense (without 2:4 sparsity). Prices are assumptions: on-demand rates vary by provider
+and month, and a scenario can override them. :mod:`core.catalog` re-exports everything here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GB = 1e9  # spec sheets quote decimal gigabytes
+
+
+@dataclass(frozen=True)
+class Gpu:
+    """One accelerator card: memory, bandwidth, dense tensor throughput and an hourly price."""
+
+    name: str
+    memory_bytes: float
+    hbm_bytes_per_s: float
+    bf16_flops: float
+    fp8_flops: float
+    usd_per_hour: float
+    source: str
+    price_source: str
+    # engine level: what kernels measurably reach, and the card-to-card link
+    achieved_hbm_bytes_per_s: float
+    achieved_bf16_flops: float
+    achieved_fp8_flops: float
+    achieved_source: str
+    link_bytes_per_s: float  # per direction, line rate
+    link_source: str
+    # 4-bit floating point (NVFP4/MXFP4) tensor cores; 0 where the card has none, and a
+    # 4-bit weight then multiplies at the bf16 rate after it is unpacked
+    fp4_flops: float = 0.0
+    achieved_fp4_flops: float = 0.0
+
+
+_H100_SHEET = "NVIDIA H100 Tensor Core GPU datasheet (SXM5, dense, without sparsity)"
+_MAMF = (
+    "Bekman, ml-engineering, 'Maximum Achievable Matmul FLOPS' table "
+    "(stas00/ml-engineering compute/accelerator/README.md)"
+)
+_FLASHMLA = "deepseek-ai/FlashMLA README: 3,000 GB/s in a memory-bound decode kernel on H800 SXM5"
+_GPU_BENCHES = "te42kyfo/gpu-benches"
+_NVLINK4 = "NVIDIA H100 datasheet: NVLink 900 GB/s per GPU, i.e. 450 GB/s each way"
+_NVLINK3 = "NVIDIA A100 datasheet: NVLink 600 GB/s per GPU, i.e. 300 GB/s each way"
+_PCIE4 = "PCIe Gen4 x16: 32 GB/s each way (the L40S has no NVLink)"
+# Cards without a published measurement take the measured H100's fractions of peak.
+_H100_BW_SHARE = 3.0e12 / 3.35e12
+_H100_BF16_SHARE = 794.5e12 / 989e12
+_H100_FP8_SHARE = 1402.6e12 / 1979e12
+_NO_MEASUREMENT = "no published measurement found: the H100's measured shares of peak"
+_ASSUMED = "assumed on-demand rate"
+_B200_SHEET = (
+    "NVIDIA DGX B200 datasheet (1,440 GB and 64 TB/s over 8 GPUs: 180 GB and 8 TB/s each); "
+    "HGX B200 tensor peaks at 1,000 W, dense: 2.25 PFLOP/s bf16, 4.5 fp8, 9 fp4"
+)
+_INFINITY_FABRIC = (
+    "AMD Instinct MI300-series datasheet: 7 Infinity Fabric links of 128 GB/s, 896 GB/s both "
+    "ways, i.e. 448 GB/s each way"
+)
+
+GPUS: dict[str, Gpu] = {
+    gpu.name: gpu
+    for gpu in (
+        Gpu(
+            "H100 SXM",
+            memory_bytes=80 * GB,
+            hbm_bytes_per_s=3.35e12,
+            bf16_flops=989e12,
+            fp8_flops=1979e12,
+            usd_per_hour=3.99,
+            source=_H100_SHEET,
+            price_source="assumed on-demand rate; 2,913 $/month for one card at 730 h matches the walkthrough's bill",
+            achieved_hbm_bytes_per_s=3.0e12,
+            achieved_bf16_flops=794.5e12,
+            achieved_fp8_flops=1402.6e12,
+            achieved_source=f"bandwidth: {_FLASHMLA}; matmul: {_MAMF}",
+            link_bytes_per_s=450e9,
+            link_source=_NVLINK4,
+        ),
+        Gpu(
+            "H200",
+            memory_bytes=141 * GB,
+            hbm_bytes_per_s=4.8e12,
+            bf16_flops=989e12,
+            fp8_flops=1979e12,
+            usd_per_hour=4.99,
+            source="NVIDIA H200 Tensor Core GPU datasheet (SXM, dense)",
+            price_source="assumed on-demand rate",
+            achieved_hbm_bytes_per_s=3.76e12,
+            achieved_bf16_flops=794.5e12,
+            achieved_fp8_flops=1453.4e12,
+            achieved_source=(
+                f"bandwidth: {_GPU_BENCHES} gpu-roofline/h200.txt (3,759 GB/s at the memory-bound "
+                f"end); matmul: {_MAMF} (bf16 as the H100's, which the table says it matches)"
+            ),
+            link_bytes_per_s=450e9,
+            link_source="NVIDIA H200 datasheet: NVLink 900 GB/s per GPU, i.e. 450 GB/s each way",
+        ),
+        Gpu(
+            "A100 80GB SXM",
+            memory_bytes=80 * GB,
+            hbm_bytes_per_s=2.039e12,
+            bf16_flops=312e12,
+            fp8_flops=312e12,  # no fp8 tensor cores: fp8 weights run at the bf16 rate
+            usd_per_hour=1.79,
+            source="NVIDIA A100 Tensor Core GPU datasheet (80 GB SXM, dense; no fp8 tensor cores)",
+            price_source="assumed on-demand rate",
+            achieved_hbm_bytes_per_s=1.769e12,
+            achieved_bf16_flops=271.2e12,
+            achieved_fp8_flops=271.2e12,
+            achieved_source=(
+                f"bandwidth: {_GPU_BENCHES} cuda-stream/a100_80.txt (read 1,769 GB/s); "
+                f"matmul: {_MAMF}"
+            ),
+            link_bytes_per_s=300e9,
+            link_source=_NVLINK3,
+        ),
+        Gpu(
+            "A100 40GB SXM",
+            memory_bytes=40 * GB,
+            hbm_bytes_per_s=1.555e12,
+            bf16_flops=312e12,
+            fp8_flops=312e12,  # no fp8 tensor cores: fp8 weights run at the bf16 rate
+            usd_per_hour=1.29,
+            source="NVIDIA A100 Tensor Core GPU datasheet (40 GB SXM, dense; no fp8 tensor cores)",
+            price_source="assumed on-demand rate",
+            achieved_hbm_bytes_per_s=1.555e12 * 1.769e12 / 2.039e12,
+            achieved_bf16_flops=271.2e12,
+            achieved_fp8_flops=271.2e12,
+            achieved_source=(
+                "the A100 80GB's measured share of peak bandwidth; the same chip's matmul rate "
+                f"({_MAMF})"
+            ),
+            link_bytes_per_s=300e9,
+            link_source=_NVLINK3,
+        ),
+        Gpu(
+            "L40S",
+            memory_bytes=48 * GB,
+            hbm_bytes_per_s=864e9,
+            bf16_flops=362e12,
+            fp8_flops=733e12,
+            usd_per_hour=1.19,
+            source="NVIDIA L40S datasheet (dense, without sparsity)",
+            price_source="assumed on-demand rate",
+            achieved_hbm_bytes_per_s=864e9 * _H100_BW_SHARE,
+            achieved_bf16_flops=362e12 * _H100_BF16_SHARE,
+            achieved_fp8_flops=733e12 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            link_bytes_per_s=32e9,
+            link_source=_PCIE4,
+        ),
+        Gpu(
+            "B200",
+            memory_bytes=180 * GB,
+            hbm_bytes_per_s=8.0e12,
+            bf16_flops=2.25e15,
+            fp8_flops=4.5e15,
+            usd_per_hour=6.25,
+            source=_B200_SHEET,
+            price_source=_ASSUMED,
+            achieved_hbm_bytes_per_s=8.0e12 * _H100_BW_SHARE,
+            achieved_bf16_flops=2.25e15 * _H100_BF16_SHARE,
+            achieved_fp8_flops=4.5e15 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            link_bytes_per_s=900e9,
+            link_source="NVIDIA DGX B200 datasheet: fifth-generation NVLink, 1.8 TB/s per GPU, "
+            "i.e. 900 GB/s each way",
+            fp4_flops=9.0e15,
+            achieved_fp4_flops=9.0e15 * _H100_FP8_SHARE,
+        ),
+        Gpu(
+            "H20",
+            memory_bytes=96 * GB,
+            hbm_bytes_per_s=4.0e12,
+            bf16_flops=148e12,
+            fp8_flops=296e12,
+            usd_per_hour=1.49,
+            source="NVIDIA HGX H20 product brief (96 GB HBM3, 4.0 TB/s; 148 TFLOP/s bf16 and "
+            "296 TFLOP/s fp8 dense)",
+            price_source=_ASSUMED + "; sold mainly in China, few public on-demand rates",
+            achieved_hbm_bytes_per_s=4.0e12 * _H100_BW_SHARE,
+            achieved_bf16_flops=148e12 * _H100_BF16_SHARE,
+            achieved_fp8_flops=296e12 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            link_bytes_per_s=450e9,
+            link_source="NVIDIA HGX H20 product brief: NVLink 900 GB/s per GPU, i.e. 450 GB/s "
+            "each way",
+        ),
+        Gpu(
+            "L4",
+            memory_bytes=24 * GB,
+            hbm_bytes_per_s=300e9,
+            bf16_flops=121e12,
+            fp8_flops=242.5e12,
+            usd_per_hour=0.80,
+            source="NVIDIA L4 Tensor Core GPU datasheet (24 GB GDDR6, 300 GB/s; 242 bf16 and 485 "
+            "fp8 TFLOP/s quoted with sparsity, halved here for dense)",
+            price_source=_ASSUMED,
+            achieved_hbm_bytes_per_s=300e9 * _H100_BW_SHARE,
+            achieved_bf16_flops=121e12 * _H100_BF16_SHARE,
+            achieved_fp8_flops=242.5e12 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            link_bytes_per_s=32e9,
+            link_source="NVIDIA L4 datasheet: PCIe Gen4 x16, 64 GB/s both ways, i.e. 32 GB/s each "
+            "way (no NVLink)",
+        ),
+        Gpu(
+            "MI300X",
+            memory_bytes=192 * GB,
+            hbm_bytes_per_s=5.3e12,
+            bf16_flops=1307.4e12,
+            fp8_flops=2614.9e12,
+            usd_per_hour=2.99,
+            source="AMD Instinct MI300X accelerator datasheet (192 GB HBM3, 5.3 TB/s; dense "
+            "matrix peaks; no fp4)",
+            price_source=_ASSUMED,
+            achieved_hbm_bytes_per_s=5.3e12 * _H100_BW_SHARE,
+            achieved_bf16_flops=1307.4e12 * _H100_BF16_SHARE,
+            achieved_fp8_flops=2614.9e12 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            link_bytes_per_s=448e9,
+            link_source=_INFINITY_FABRIC,
+        ),
+        Gpu(
+            "MI325X",
+            memory_bytes=256 * GB,
+            hbm_bytes_per_s=6.0e12,
+            bf16_flops=1307.4e12,
+            fp8_flops=2614.9e12,
+            usd_per_hour=3.49,
+            source="AMD Instinct MI325X accelerator datasheet (256 GB HBM3E, 6 TB/s; the "
+            "MI300X's dense matrix peaks; no fp4)",
+            price_source=_ASSUMED,
+            achieved_hbm_bytes_per_s=6.0e12 * _H100_BW_SHARE,
+            achieved_bf16_flops=1307.4e12 * _H100_BF16_SHARE,
+            achieved_fp8_flops=2614.9e12 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            link_bytes_per_s=448e9,
+            link_source=_INFINITY_FABRIC,
+        ),
+        Gpu(
+            "MI355X",
+            memory_bytes=288 * GB,
+            hbm_bytes_per_s=8.0e12,
+            bf16_flops=2516.6e12,
+            fp8_flops=5033.2e12,
+            usd_per_hour=4.99,
+            source="AMD Instinct MI355X accelerator datasheet (288 GB HBM3E, 8 TB/s; dense "
+            "matrix peaks, MXFP4 at twice fp8)",
+            price_source=_ASSUMED,
+            achieved_hbm_bytes_per_s=8.0e12 * _H100_BW_SHARE,
+            achieved_bf16_flops=2516.6e12 * _H100_BF16_SHARE,
+            achieved_fp8_flops=5033.2e12 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            link_bytes_per_s=537.6e9,
+            link_source="AMD Instinct MI355X datasheet: 7 Infinity Fabric links of 153.6 GB/s, "
+            "1,075 GB/s both ways, i.e. about 538 GB/s each way",
+            fp4_flops=10066.3e12,
+            achieved_fp4_flops=10066.3e12 * _H100_FP8_SHARE,
+        ),
+    )
+}
+DEFAULT_GPU = "H100 SXM"
+
+
+# A card entered by hand has no datasheet: what the lab assumes for the figures its form omits.
+CUSTOM_CARD_USD_PER_HOUR = 2.00  # when the price box is left empty
+CUSTOM_CARD_LINK_BYTES_PER_S = 450e9  # an NVLink-class link, as on the H100 and H200
+H100_MEASURED_SHARES = {"bw": _H100_BW_SHARE, "bf16": _H100_BF16_SHARE, "fp8": _H100_FP8_SHARE}

@@ -1,0 +1,227 @@
+"""The models the lab knows: the walkthrough's two tiers and named models, each with its source.
+
+A model is the handful of dimensions the capacity model multiplies: layers, KV heads and head
+dim for the cache (or the latent of multi-head latent attention, and the layers that keep only a
+sliding window), parameters in total and per token for the weights and the arithmetic, and the
+experts of a mixture. :mod:`core.catalog` re-exports everything here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    """The dimensions of a decoder-only transformer that the capacity model needs.
+
+    ``intermediate`` is one expert's MLP width in a mixture of experts. ``kv_lora_rank`` above
+    zero means multi-head latent attention: a layer caches ``kv_lora_rank + qk_rope_head_dim``
+    numbers per token instead of keys and values per head. ``window_layers`` of the ``layers``
+    keep only the last ``sliding_window`` tokens (0 when every layer sees the whole context).
+    """
+
+    name: str
+    layers: int
+    kv_heads: int
+    head_dim: int
+    params: float
+    active_params: float
+    cards: int
+    source: str
+    # the rest of the shape, used by the engine level (attention FLOPs, activations, experts)
+    query_heads: int
+    hidden: int
+    intermediate: int
+    vocab: int
+    experts: int = 1
+    experts_per_token: int = 1
+    # attention variants: multi-head latent attention and sliding-window layers
+    kv_lora_rank: int = 0
+    qk_rope_head_dim: int = 0
+    sliding_window: int = 0
+    window_layers: int = 0
+    # where a published KV-per-token figure or statement comes from, when there is one
+    kv_source: str = ""
+
+    @property
+    def is_moe(self) -> bool:
+        """True for a mixture of experts."""
+        return self.experts > 1
+
+    @property
+    def attention(self) -> str:
+        """The attention variant by its usual name: MHA, GQA, MQA or MLA."""
+        if self.kv_lora_rank > 0:
+            return "MLA"
+        if self.kv_heads == self.query_heads:
+            return "MHA"
+        return "MQA" if self.kv_heads == 1 else "GQA"
+
+
+_LLAMA3 = {"vocab": 128256}
+_LLAMA3_8B_DIMS = {"query_heads": 32, "hidden": 4096, "intermediate": 14336, **_LLAMA3}
+_LLAMA3_70B_DIMS = {"query_heads": 64, "hidden": 8192, "intermediate": 28672, **_LLAMA3}
+
+# The two tiers of the walkthrough: round numbers for an 8B and a 70B class model.
+TIERS: dict[str, ModelShape] = {
+    "small": ModelShape(
+        "8B class", 32, 8, 128, 8e9, 8e9, 1, "Llama-3-8B-like shape, rounded to 8e9 parameters",
+        **_LLAMA3_8B_DIMS,
+    ),
+    "large": ModelShape(
+        "70B class", 80, 8, 128, 70e9, 70e9, 2, "Llama-3-70B-like shape, rounded to 70e9 parameters",
+        **_LLAMA3_70B_DIMS,
+    ),
+}  # fmt: skip
+
+_HF = "published config.json on the Hugging Face Hub"
+# Parameter counts as reported in each model card; Mixtral's active count is two of eight experts.
+# Columns: layers, KV heads, head dim, parameters, active parameters, usual cards, source.
+MODELS: dict[str, ModelShape] = {
+    model.name: model
+    for model in (
+        ModelShape(
+            "Llama-2-7B", 32, 32, 128, 6.74e9, 6.74e9, 1, f"meta-llama/Llama-2-7b-hf {_HF}",
+            query_heads=32, hidden=4096, intermediate=11008, vocab=32000,
+        ),
+        ModelShape(
+            "Llama-2-13B", 40, 40, 128, 13.0e9, 13.0e9, 1, f"meta-llama/Llama-2-13b-hf {_HF}",
+            query_heads=40, hidden=5120, intermediate=13824, vocab=32000,
+        ),
+        ModelShape(
+            "Llama-2-70B", 80, 8, 128, 68.98e9, 68.98e9, 2, f"meta-llama/Llama-2-70b-hf {_HF}",
+            query_heads=64, hidden=8192, intermediate=28672, vocab=32000,
+        ),
+        ModelShape(
+            "Llama-3-8B", 32, 8, 128, 8.03e9, 8.03e9, 1, f"meta-llama/Meta-Llama-3-8B {_HF}",
+            **_LLAMA3_8B_DIMS,
+        ),
+        ModelShape(
+            "Llama-3-70B", 80, 8, 128, 70.55e9, 70.55e9, 2, f"meta-llama/Meta-Llama-3-70B {_HF}",
+            **_LLAMA3_70B_DIMS,
+        ),
+        ModelShape(
+            "Mistral-7B", 32, 8, 128, 7.24e9, 7.24e9, 1, f"mistralai/Mistral-7B-v0.1 {_HF}",
+            query_heads=32, hidden=4096, intermediate=14336, vocab=32000,
+        ),
+        ModelShape(
+            "Mixtral-8x7B", 32, 8, 128, 46.7e9, 12.9e9, 2,
+            f"mistralai/Mixtral-8x7B-v0.1 {_HF}; 12.9e9 active per token",
+            query_heads=32, hidden=4096, intermediate=14336, vocab=32000,
+            experts=8, experts_per_token=2,
+        ),
+        ModelShape(
+            "Qwen2-7B", 28, 4, 128, 7.62e9, 7.62e9, 1, f"Qwen/Qwen2-7B {_HF}",
+            query_heads=28, hidden=3584, intermediate=18944, vocab=152064,
+        ),
+        ModelShape(
+            "Qwen2-72B", 80, 8, 128, 72.7e9, 72.7e9, 2, f"Qwen/Qwen2-72B {_HF}",
+            query_heads=64, hidden=8192, intermediate=29568, vocab=152064,
+        ),
+    )
+}  # fmt: skip
+
+_MLA_PAPER = (
+    "DeepSeek-V2 paper (arXiv 2405.04434), Table 1: MLA caches (d_c + d_h^R) = 4.5 d_h numbers "
+    "per layer per token, 512 + 64 = 576 with d_h = 128"
+)
+_GPT_OSS_CARD = (
+    "gpt-oss model card: grouped-query attention with 8 KV heads of 64, layers alternating "
+    "between full attention and a 128-token banded window"
+)
+_LLAMA4_CARD = (
+    "Llama 4 config.json: attention_chunk_size 8192 on three layers of four (every fourth layer "
+    "attends to the whole context); a chunk holds at most 8,192 tokens"
+)
+_QWEN3_CARD = "Qwen3 model cards: 4 KV heads (GQA), head dim 128"
+
+_DEEPSEEK_V3_DIMS = {
+    "query_heads": 128,
+    "hidden": 7168,
+    "intermediate": 2048,
+    "vocab": 129280,
+    "experts": 256,
+    "experts_per_token": 8,
+    "kv_lora_rank": 512,
+    "qk_rope_head_dim": 64,
+    "kv_source": _MLA_PAPER,
+}
+_GPT_OSS = {
+    "query_heads": 64,
+    "hidden": 2880,
+    "intermediate": 2880,
+    "vocab": 201088,
+    "experts_per_token": 4,
+    "sliding_window": 128,
+    "kv_source": _GPT_OSS_CARD,
+}
+_LLAMA4 = {
+    "query_heads": 40,
+    "hidden": 5120,
+    "intermediate": 8192,
+    "vocab": 202048,
+    "experts_per_token": 1,
+    "sliding_window": 8192,
+    "window_layers": 36,
+    "kv_source": _LLAMA4_CARD,
+}
+_QWEN3_MOE = {"vocab": 151936, "experts": 128, "experts_per_token": 8, "kv_source": _QWEN3_CARD}
+
+# Mixtures of experts and attention variants of 2025-26. Parameter counts are the model
+# cards'; the dimensions are each config.json's (tests/fixtures holds four of them).
+MODELS.update({
+    model.name: model
+    for model in (
+        ModelShape(
+            "DeepSeek-V3", 61, 128, 128, 671e9, 37e9, 8,
+            f"deepseek-ai/DeepSeek-V3 {_HF}; 671B total and 37B active per the model card (the "
+            "14B multi-token-prediction module left out)",
+            **_DEEPSEEK_V3_DIMS,
+        ),
+        ModelShape(
+            "DeepSeek-R1", 61, 128, 128, 671e9, 37e9, 8,
+            f"deepseek-ai/DeepSeek-R1 {_HF} (DeepSeek-V3's shape); 671B total, 37B active",
+            **_DEEPSEEK_V3_DIMS,
+        ),
+        ModelShape(
+            "Kimi-K2", 61, 64, 128, 1.0e12, 32e9, 16,
+            f"moonshotai/Kimi-K2-Instruct {_HF} (DeepSeek-V3's design, 384 experts, 64 heads); "
+            "1T total and 32B active per the model card",
+            query_heads=64, hidden=7168, intermediate=2048, vocab=163840, experts=384,
+            experts_per_token=8, kv_lora_rank=512, qk_rope_head_dim=64, kv_source=_MLA_PAPER,
+        ),
+        ModelShape(
+            "Qwen3-235B-A22B", 94, 4, 128, 235e9, 22e9, 8,
+            f"Qwen/Qwen3-235B-A22B {_HF}; 235B total, 22B active per the model card",
+            query_heads=64, hidden=4096, intermediate=1536, **_QWEN3_MOE,
+        ),
+        ModelShape(
+            "Qwen3-30B-A3B", 48, 4, 128, 30.5e9, 3.3e9, 1,
+            f"Qwen/Qwen3-30B-A3B {_HF}; 30.5B total, 3.3B active per the model card",
+            query_heads=32, hidden=2048, intermediate=768, **_QWEN3_MOE,
+        ),
+        ModelShape(
+            "gpt-oss-120b", 36, 8, 64, 116.83e9, 5.13e9, 1,
+            f"openai/gpt-oss-120b {_HF}; 116.83B total, 5.13B active (gpt-oss model card, "
+            "Table 1)",
+            experts=128, window_layers=18, **_GPT_OSS,
+        ),
+        ModelShape(
+            "gpt-oss-20b", 24, 8, 64, 20.91e9, 3.61e9, 1,
+            f"openai/gpt-oss-20b {_HF}; 20.91B total, 3.61B active (gpt-oss model card, Table 1)",
+            experts=32, window_layers=12, **_GPT_OSS,
+        ),
+        ModelShape(
+            "Llama-4-Scout", 48, 8, 128, 109e9, 17e9, 4,
+            f"meta-llama/Llama-4-Scout-17B-16E {_HF}; 109B total, 17B active per the model card",
+            experts=16, **_LLAMA4,
+        ),
+        ModelShape(
+            "Llama-4-Maverick", 48, 8, 128, 400e9, 17e9, 8,
+            f"meta-llama/Llama-4-Maverick-17B-128E {_HF}; 400B total, 17B active per the model "
+            "card (experts in every other layer)",
+            experts=128, **_LLAMA4,
+        ),
+    )
+})  # fmt: skip

@@ -1,0 +1,34 @@
+"""The batching lab's mixture-of-experts view: weight bytes a step reads against the batch."""
+
+from __future__ import annotations
+
+from core import evaluate
+from core.catalog import BYTES_PER_WEIGHT
+from core.custom import scenario_gpu, scenario_shape
+from labs.batching.view import NODE_KNOBS, BatchingView
+from labs.layout import section
+from labs.moe_chart import MoeReadChart
+
+
+class MoeView(BatchingView):
+    """The read curve of the node's model, marked at the lab's batch size."""
+
+    WATCHES = frozenset({*NODE_KNOBS, "batch_size"})
+    NEEDS_RUNS = False
+
+    def __init__(self, lab, **params):
+        super().__init__(lab, **params)
+        self.chart = MoeReadChart()
+        self.panel = section(
+            "What a decode step reads: dense against mixture of experts",
+            self.chart,
+            note="A mixture of experts holds every expert in memory but reads only those its "
+            "batch routes to, so batching costs it more reads than it costs a dense model.",
+        )
+
+    def refresh(self) -> None:
+        s = self.scenario
+        self.chart.update(
+            scenario_shape(s), s.weight_dtype, BYTES_PER_WEIGHT[s.weight_dtype],
+            self.lab.batch_size, evaluate(s).cards, scenario_gpu(s).memory_bytes,
+        )  # fmt: skip

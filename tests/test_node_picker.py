@@ -1,0 +1,101 @@
+"""The node picker, the attention comparison and the MoE read curve at the param level."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core import MODELS, TIERS, Scenario, evaluate
+from core.hf_config import compact_config
+from labs.attention_compare import AttentionComparison
+from labs.kv import KvLab
+from labs.moe_chart import MoeReadChart
+from labs.node_picker import TYPED, NodePicker
+from labs.pool import PoolLab
+from labs.shell import lab_bindings
+from labs.url import query_for, restore
+
+CONFIGS = Path(__file__).parent / "fixtures" / "configs"
+
+
+def test_pasting_a_config_runs_the_pasted_model():
+    """A pasted gpt-oss config.json becomes the scenario's model, with its shape shown."""
+    scenario = Scenario()
+    picker = NodePicker(scenario)
+    picker.config_text.value = (CONFIGS / "gpt-oss-120b.json").read_text()
+    picker._paste()
+    assert scenario.model == "custom"
+    assert picker.model.value == "pasted config.json"
+    html = picker.config_status.object
+    assert "116.79B total" in html and "gpt-oss-120b" in html and "128 tokens on 18" in html
+
+
+def test_a_bad_config_shows_the_error_and_keeps_the_model():
+    """Broken JSON leaves the scenario alone and says what is wrong."""
+    scenario = Scenario(model="Llama-3-8B")
+    picker = NodePicker(scenario)
+    picker.config_text.value = '{"num_hidden_layers": 2}'
+    picker._paste()
+    assert scenario.model == "Llama-3-8B"
+    assert "data-config-error" in picker.config_status.object
+    assert "hidden_size" in picker.config_status.object
+
+
+def test_picker_sets_card_cards_and_weights():
+    """Card, card count and weight storage go to the shared scenario; 0 cards means usual."""
+    scenario = Scenario()
+    picker = NodePicker(scenario)
+    picker.gpu.value = TYPED
+    picker.cards.value = 4
+    assert (scenario.gpu, scenario.cards) == ("custom", 4)
+    picker.cards.value = 0
+    assert scenario.cards is None
+    scenario.weight_dtype = "nvfp4"
+    assert picker.weights.value == "nvfp4"
+
+
+def test_a_link_carries_the_pasted_model_and_the_typed_card():
+    """The compact config and the card form survive a link round trip."""
+    text = compact_config((CONFIGS / "deepseek-v3.json").read_text())
+    source = Scenario(model_config=text, model="custom", gpu="custom", card_memory_gb=192,
+                      card_tb_per_s=5.3, card_tflops=2615, cards=8, weight_dtype="fp8")  # fmt: skip
+    lab = PoolLab(source)
+    query = query_for(lab_bindings(lab, source))
+    target = Scenario()
+    notices = restore(lab_bindings(PoolLab(target), target), query)
+    assert notices == []
+    assert target.knobs() == source.knobs()
+    assert evaluate(target) == evaluate(source)
+
+
+def test_attention_comparison_shows_each_variant_and_its_derivation():
+    """The KV lab's row lists MHA, GQA and MLA with a derivation ending on core's figure."""
+    lab = KvLab(Scenario(model="DeepSeek-V3", gpu="H200", weight_dtype="fp8", cards=8))
+    lab._refresh_details()
+    html = lab.attention._pane.object
+    for name in ("MHA", "GQA", "MLA"):
+        assert f'data-variant="{name}"' in html
+    assert "= <b>70,272 B</b>" in html and "= <b>3,997,696 B</b>" in html
+    assert "512 latent + 64 rotary key" in lab.derivation.object
+
+
+def test_moe_chart_bends_for_a_mixture_and_stays_flat_for_a_dense_model():
+    """The read curve rises from one token's share to all weights; a dense model's is flat."""
+    lab = PoolLab(Scenario(model="gpt-oss-120b", weight_dtype="mxfp4"))
+    lab._refresh_details()
+    data = lab.moe_chart.source.data
+    assert data["moe"][0] < 0.1 * data["dense"][0]
+    assert data["moe"][-1] == pytest.approx(data["dense"][-1], rel=1e-3)
+    assert np.all(np.diff(data["moe"]) >= 0)
+    assert "of 128" in lab.moe_chart.caption.object
+    chart = MoeReadChart()
+    chart.update(TIERS["small"], "bf16", 2, 16, 1, 80e9)
+    assert np.all(chart.source.data["moe"] == chart.source.data["dense"])
+    assert "is dense" in chart.caption.object
+
+
+def test_attention_comparison_notes_a_windowed_model():
+    """gpt-oss's 128-token window is named with the average its own cache pays."""
+    view = AttentionComparison()
+    view.update(MODELS["gpt-oss-120b"], "bf16", 2, 4000, 17e9, 38044.0)
+    assert "last 128" in view._pane.object and "38,044 B" in view._pane.object

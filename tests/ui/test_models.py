@@ -1,0 +1,32 @@
+"""In the browser: a 2025-26 model from a link, and a config.json pasted into the text box."""
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+from playwright.sync_api import expect
+
+from core.hf_config import compact_config
+
+CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
+
+
+def test_kv_lab_compares_attention_designs_for_deepseek(page, lab_url):
+    """DeepSeek-V3 on 8 H200s in fp8: the KV lab shows its 70,272-byte latent beside MHA and GQA."""
+    page.goto(lab_url + "/kv?model=DeepSeek-V3&gpu=H200&cards=8&weight_dtype=fp8")
+    token = page.locator('[data-card="one cached token"] .value')
+    expect(token).to_contain_text("70,272", timeout=20_000)
+    mla = page.locator('[data-variant="MLA"]')
+    expect(mla).to_contain_text("this model", timeout=20_000)
+    expect(page.locator('[data-variant="MHA"]')).to_contain_text("3,997,696 B")
+    assert page.console_log.errors == []
+
+
+def test_a_link_with_a_pasted_config_runs_it_in_the_pool(page, lab_url):
+    """The pool lab restores a pasted gpt-oss config from its link and draws the MoE curve."""
+    text = compact_config((CONFIGS / "gpt-oss-120b.json").read_text())
+    query = urlencode({"model_config": text, "model": "custom", "weight_dtype": "mxfp4"})
+    page.goto(f"{lab_url}/pool?{query}")
+    caption = page.locator("[data-moe-caption]")
+    expect(caption).to_contain_text("4 of 128 experts", timeout=20_000)
+    expect(page.locator("[data-url-notice]")).to_have_count(0)
+    assert page.console_log.errors == []
