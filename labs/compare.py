@@ -12,7 +12,7 @@ from core import Scenario, evaluate
 from labs import format as fmt
 from labs.badges import chips_html, verdicts
 from labs.exports import csv_button
-from labs.ledger import MemoryLedger
+from labs.ledger import SEGMENT_COLOURS, SEGMENT_NAMES, SEGMENTS, MemoryLedger
 from labs.pins import LETTERS, MAX_PINS, PinBoard, describe
 from labs.text import LiveHTML
 from labs.updates import DETAILS_DELAY_MS, Later
@@ -105,11 +105,13 @@ class Comparison(pn.viewable.Viewer):
         ]
         self.ledgers: list[MemoryLedger] = []  # built on the first pin
         self.columns = pn.Row(sizing_mode="stretch_width", margin=0)
+        self.legend = LiveHTML(_legend_html(), sizing_mode="stretch_width", margin=(0, 6))
         self.table = LiveHTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
         self.download = csv_button(self.frame, "comparison.csv", "Download comparison (CSV)")
         self._later = Later(self._refresh, delay_ms=DETAILS_DELAY_MS)
         self._layout = pn.Card(
             self.columns,
+            self.legend,
             self.table,
             self.download,
             title="Pinned configurations side by side",
@@ -154,9 +156,13 @@ class Comparison(pn.viewable.Viewer):
             for ledger, result in zip(self.ledgers, self.results, strict=False):
                 ledger.update(result)
             count = len(self.knobs)
+            # Only the ledger's chart: its legend is given once, below the columns.
             wanted = [
                 pn.Column(
-                    self.heads[i], self.ledgers[i], sizing_mode="stretch_width", margin=(0, 6)
+                    self.heads[i],
+                    pn.pane.Bokeh(self.ledgers[i].memory_figure, sizing_mode="stretch_width"),
+                    sizing_mode="stretch_width",
+                    margin=(0, 6),
                 )
                 for i in range(count)
             ]
@@ -176,7 +182,15 @@ def _head_html(name: str, knobs: dict, result) -> str:
         for figure in FIGURES[:4]
     )
     return (
-        f'<div class="lab" data-pin-column="{escape(name)}"><h3>{escape(name)}</h3>'
+        f'<div class="lab compare" data-pin-column="{escape(name)}"><h3>{escape(name)}</h3>'
         f'<p class="small muted">{escape(describe(knobs))}</p>'
         f'<div class="cards" style="--cols:2">{cards}</div><p>{chips_html(verdicts(result))}</p></div>'
     )
+
+
+def _legend_html() -> str:
+    items = "".join(
+        f'<span><span class="swatch" style="background:{colour}"></span>{SEGMENT_NAMES[segment]}</span>'
+        for segment, colour in zip(SEGMENTS, SEGMENT_COLOURS, strict=True)
+    )
+    return f'<div class="lab"><div class="legend"><span>Memory per card:</span>{items}</div></div>'

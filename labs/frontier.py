@@ -28,6 +28,7 @@ from labs.layout import intro, knob_column, note, section
 from labs.pool import model_name
 from labs.text import LiveHTML
 from labs.updates import session_doc
+from labs.url import Binding, query_for
 
 X_OPTIONS = {"tokens/s per user": "user", "p95 first token": "ttft"}
 Y_OPTIONS = {"tokens/s per GPU": "gpu", "$ per M output": "cost"}
@@ -174,16 +175,14 @@ class FrontierLab(pn.viewable.Viewer):
             self.table.object = frontier_table(points, mask & (points.realism == s.realism), x)
 
     def _cards(self, here) -> list[Card]:
-        if not here.feasible[0]:
-            return [
-                Card(
-                    "this configuration",
-                    "does not fit",
-                    "",
-                    "the weights or the batch overflow memory",
-                    alarm=True,
-                )
-            ]
+        if self.scenario.answer_tokens == 0:
+            why = ("no output", "answers of 0 tokens: no throughput to plot")
+        elif not here.feasible[0]:
+            why = ("does not fit", "the weights or the batch overflow memory")
+        else:
+            why = None
+        if why:
+            return [Card("this configuration", why[0], "", why[1], alarm=True)]
         ttft_ok = bool(here.latency_ok[0])
         return [
             Card("per GPU", fmt.rate(here.gpu_tokens_per_s[0]).removesuffix(" tok/s"), "tok/s", "output, at a full batch"),
@@ -243,11 +242,20 @@ class FrontierLab(pn.viewable.Viewer):
             f'<div class="lab"><div class="notice" data-loaded>Loaded {p.seats[index]} seats on '
             f"{p.cards[index]} card(s), weights {escape(p.weight_dtype[index])}, cache "
             f"{escape(p.kv_dtype[index])}, {escape(p.realism[index])} level. "
-            + ("" if self.navigate else 'Open the <a href="./pool">pool lab</a> to see it run.')
+            + (
+                ""
+                if self.navigate
+                else f'Open the <a href="./pool{escape(self._pool_query())}">'
+                "pool lab</a> to see it run."
+            )
             + "</div></div>"
         )
         if self.navigate is not None:
             self.navigate("pool")
+
+    def _pool_query(self) -> str:
+        """The link query that opens the pool lab on the scenario's knobs."""
+        return query_for([Binding(knob, self.scenario, knob) for knob in KNOBS])
 
     # -- layout --------------------------------------------------------------------------
     def _build(self):
@@ -265,6 +273,7 @@ class FrontierLab(pn.viewable.Viewer):
             w["sweep_cache"],
             ui.heading("Model, card and traffic"),
             ui.tier_buttons(s),
+            ui.model_select(s),
             pn.widgets.Select.from_param(s.param.gpu, label="Card", sizing_mode="stretch_width"),
             ui.workload_buttons(s),
             ui.prompt_slider(s),
@@ -284,7 +293,14 @@ class FrontierLab(pn.viewable.Viewer):
             self.cards,
             self.summary,
             self.loaded,
-            section("The frontier", self.legend, self.plot_pane, margin=(8, 0, 0, 0)),
+            section(
+                "The frontier",
+                self.legend,
+                self.plot_pane,
+                margin=(8, 0, 0, 0),
+                note="The SLO bounds the first token: on the p95-first-token axis the region it "
+                "allows is shaded green; on the per-user axis the points that break it are hollow.",
+            ),
             section(
                 "Frontier points at this level",
                 self.table,

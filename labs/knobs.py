@@ -30,8 +30,11 @@ KNOB_LABELS = {
     "arrivals_per_min": "peak arrivals",
     "realism": "level of detail",
     "concurrency": "closed-loop users",
+    "serving_mode": "serving mode",
+    "kv_link": "KV link",
 }
 REALISM_LABELS = {"whiteboard": "whiteboard", "real engine": "engine"}
+SERVING_MODE_LABELS = {"whole": "aggregated", "chunked": "chunked", "split P/D": "disaggregated"}
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
@@ -198,6 +201,22 @@ def choice_buttons(scenario, knob: str, options: dict):
         color="primary",
         variant="outline",
         sizing_mode="stretch_width",
+    )
+
+
+def serving_mode_buttons(scenario):
+    """Prompts whole, in chunks, or on prefill nodes of their own (the engine level only)."""
+    return pn.Column(
+        choice_buttons(scenario, "serving_mode", SERVING_MODE_LABELS),
+        LiveHTML(
+            '<div class="lab small muted">How prompts share the cards: whole between decode '
+            "steps, in chunks inside them, or on prefill nodes that ship the cache to decode "
+            "nodes. The real engine level prices it; the whiteboard's prefill is free.</div>",
+            sizing_mode="stretch_width",
+            margin=(0, 10),
+        ),
+        sizing_mode="stretch_width",
+        margin=0,
     )
 
 

@@ -416,6 +416,7 @@ class PoolLab(pn.viewable.Viewer):
             w["kv_dtype"],
             ui.heading("Level of detail"),
             ui.realism_buttons(self.scenario),
+            ui.serving_mode_buttons(self.scenario),
         )
         # The prose sits under the ledger, so the results column runs as long as the knobs.
         results = pn.Column(

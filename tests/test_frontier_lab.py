@@ -119,3 +119,30 @@ def test_points_table_downloads_every_configuration(lab):
     assert len(frame) == len(lab.points)
     assert frame["on_frontier"].sum() == lab.mask.sum()
     assert_allclose(frame["output_tokens_per_s_per_gpu"], lab.points.gpu_tokens_per_s)
+
+
+def test_hopeless_scenarios_draw_finite_points_or_none(lab):
+    """A context no node holds, a tiny card or a zero answer draws only finite, positive figures."""
+    for knobs in (
+        {"prompt_tokens": 64_000, "tier": "large", "gpu": "L40S"},
+        {"answer_tokens": 0},
+        {"arrivals_per_min": 1e6, "workload": "document analysis"},
+    ):
+        lab.scenario.param.update(**knobs)
+        for measures in (("user", "gpu"), ("ttft", "cost")):
+            lab.param.update(x_axis=measures[0], y_axis=measures[1])
+            for data in (lab.point_source.data, lab.line_sources["engine"].data, lab.current.data):
+                values = np.concatenate(
+                    [np.asarray(data["x"], float), np.asarray(data["y"], float)]
+                )
+                assert np.all(np.isfinite(values)) and np.all(values > 0)
+            assert "nan" not in lab.table.object and "inf" not in lab.table.object
+        lab.scenario.param.update(**{k: Scenario.param[k].default for k in knobs})
+
+
+def test_embedded_click_links_to_the_pool_with_the_point(lab):
+    """Alone in an iframe, a loaded point says so and links to the pool lab with its knobs."""
+    index = int(np.flatnonzero(lab.points.feasible & (lab.points.seats == 64))[0])
+    lab.load_point(index)
+    assert lab.navigate is None
+    assert "./pool?" in lab.loaded.object and "seats=64" in lab.loaded.object

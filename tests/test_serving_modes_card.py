@@ -107,3 +107,17 @@ def test_the_cards_knobs_travel_in_the_batching_labs_link():
     restore(lab_bindings(other, other_scenario), "?" + query.lstrip("?"))
     assert other.modes.prefill_cards == 2 and other.modes.chunk_tokens == 1024
     assert other.modes.link == "infiniband"
+
+
+def test_the_pool_lab_prices_a_disaggregated_pool():
+    """At the engine level the pool lab's bill and verdicts follow the serving mode."""
+    from core import evaluate
+    from labs.pool import PoolLab
+
+    scenario = Scenario(realism="engine")
+    lab = PoolLab(scenario)
+    whole = lab.result
+    scenario.serving_mode = "disaggregated"
+    apart = lab.result
+    assert apart.monthly_usd == evaluate(scenario).monthly_usd > whole.monthly_usd
+    assert apart.prefill_nodes >= 1 and whole.prefill_nodes == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -15,33 +17,36 @@ class Runs:
     ``blocks`` blocks and gains, at global step ``g``, ``phases[g % block]`` more.
     """
 
+    FIELDS = ("start_s", "steps", "first_s", "alpha", "beta", "gamma", "held", "writers",
+              "seats", "alloc")  # fmt: skip
+
     def __init__(self):
-        self.start_s: list[float] = []
-        self.steps: list[int] = []
-        self.first_s: list[float] = []
-        self.alpha: list[float] = []
-        self.beta: list[float] = []
-        self.gamma: list[float] = []
-        self.held: list[int] = []
-        self.writers: list[int] = []
-        self.seats: list[int] = []
-        self.alloc: list[float] = []  # reserved tokens set aside during the run
+        self.rows: list[tuple] = []  # one tuple of FIELDS per run (alloc: reserved tokens)
         self.blocks: list[int] = []
         self.phases: list[list[int]] = []
 
+    def columns(self) -> dict:
+        """Each field of every run as an array."""
+        table = np.array(self.rows, dtype=float).reshape(-1, len(self.FIELDS))
+        return dict(zip(self.FIELDS, table.T, strict=True))
+
 
 class Stays:
-    """One row per stay of a request in a seat."""
+    """One row per stay of a request in a seat (a tuple of :attr:`FIELDS`)."""
+
+    FIELDS = ("request", "seat", "start_s", "end_s", "first_step", "tokens", "preempted", "wave")
+    TYPES = (np.int64, np.int64, float, float, np.int64, np.int64, bool, np.int64)
 
     def __init__(self):
-        self.request: list[int] = []
-        self.seat: list[int] = []
-        self.start_s: list[float] = []
-        self.end_s: list[float] = []
-        self.first_step: list[int] = []
-        self.tokens: list[int] = []
-        self.preempted: list[bool] = []
-        self.wave: list[int] = []
+        self.rows: list[tuple] = []
+
+    def columns(self) -> dict:
+        """Each field of every stay as an array of its type."""
+        columns = list(zip(*self.rows, strict=True)) or [()] * len(self.FIELDS)
+        return {
+            name: np.asarray(values, dtype=kind)
+            for name, values, kind in zip(self.FIELDS, columns, self.TYPES, strict=True)
+        }
 
 
 def tail_s(steps: int, alpha: float, beta: float, gamma: float, knee: float) -> float:
@@ -69,27 +74,24 @@ def knee_of(alpha: float, beta: float, gamma: float) -> float:
     """The first step ``j >= 1`` of a run whose read ``alpha + beta j`` reaches ``gamma``."""
     if alpha + beta >= gamma:
         return 1.0
-    return float(np.ceil((gamma - alpha) / beta)) if beta else np.inf
+    return math.ceil((gamma - alpha) / beta) if beta else math.inf
 
 
 def rebuild_steps(runs: Runs, paged: bool, block: int) -> dict:
     """Every step's end time, and the runs' KV and seat integrals, in one vectorised pass."""
-    steps = np.asarray(runs.steps, dtype=np.int64)
+    run = runs.columns()
+    steps = run["steps"].astype(np.int64)
     if steps.size == 0:
         return {"ends": np.zeros(0), "busy_s": 0.0, "used": 0.0, "allocated": 0.0, "seat_s": 0.0}
     first_step = np.cumsum(steps) - steps
     run_of = np.repeat(np.arange(steps.size), steps)
     j = np.arange(int(steps.sum())) - first_step[run_of]
-    alpha, beta, gamma = (
-        np.asarray(values)[run_of] for values in (runs.alpha, runs.beta, runs.gamma)
-    )
-    dt = np.maximum(alpha + beta * j, gamma)
-    del alpha, beta, gamma
-    dt[first_step] = runs.first_s
+    dt = np.maximum(run["alpha"][run_of] + run["beta"][run_of] * j, run["gamma"][run_of])
+    dt[first_step] = run["first_s"]
     total = np.cumsum(dt)
-    ends = total - (total[first_step] - dt[first_step])[run_of] + np.asarray(runs.start_s)[run_of]
-    writers = np.asarray(runs.writers, dtype=float)[run_of]
-    used = float(dt @ (np.asarray(runs.held, dtype=float)[run_of] + writers * (j + 1)))
+    ends = total - (total[first_step] - dt[first_step])[run_of] + run["start_s"][run_of]
+    writers = run["writers"][run_of]
+    used = float(dt @ (run["held"][run_of] + writers * (j + 1)))
     if paged:
         phases = np.asarray(runs.phases, dtype=np.int64)
         gained = np.cumsum(phases[run_of, (first_step[run_of] + j + 1) % block])
@@ -100,11 +102,11 @@ def rebuild_steps(runs: Runs, paged: bool, block: int) -> dict:
         held_blocks += np.asarray(runs.blocks, dtype=np.int64)[run_of]
         allocated = float(dt @ held_blocks) * block
     else:
-        allocated = float(dt @ np.asarray(runs.alloc)[run_of])
+        allocated = float(dt @ run["alloc"][run_of])
     return {
         "ends": ends,
         "busy_s": float(dt.sum()),
         "used": used,
         "allocated": allocated,
-        "seat_s": float(dt @ np.asarray(runs.seats, dtype=float)[run_of]),
+        "seat_s": float(dt @ run["seats"][run_of]),
     }

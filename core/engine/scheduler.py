@@ -144,35 +144,33 @@ class Scheduler:
 
     def leave(self, request: int, preempted: bool) -> None:
         """The request gives its seat and memory back: finished, or preempted."""
-        tokens = self.prompt[request] + self.generated[request]
+        generated = self.generated
+        tokens = self.prompt[request] + generated[request]
         written = 0
+        steps_done = self.steps_done
         if self.finish_step_of[request] >= 0:
-            written = self.steps_done - self.first_step_of[request]
+            written = steps_done - self.first_step_of[request]
             tokens += written
             self.held -= tokens
             if self.paged:
                 self.phases[self.phase_of[request]] -= 1
         else:
-            self.first_step_of[request] = self.steps_done
+            self.first_step_of[request] = steps_done
             self.prefilling = [entry for entry in self.prefilling if entry[0] != request]
         if self.paged:
             self.blocks -= -(-tokens // self.block)
         else:
             self.reserved -= self.reserve[request]
-        stays = self.stays
-        stays.request.append(request)
-        stays.seat.append(self.seat_of[request])
-        stays.start_s.append(self.start_of[request])
-        stays.end_s.append(self.t)
-        stays.first_step.append(self.first_step_of[request])
-        stays.tokens.append(written)
-        stays.preempted.append(preempted)
-        stays.wave.append(self.wave if self.static else -1)
-        self.generated[request] += written
+        seat = self.seat_of[request]
+        self.stays.rows.append(
+            (request, seat, self.start_of[request], self.t, self.first_step_of[request], written,
+             preempted, self.wave if self.static else -1)
+        )  # fmt: skip
+        generated[request] += written
         self.finish_step_of[request] = -1
         del self.running[request]
         if not self.static:
-            heapq.heappush(self.free_seats, self.seat_of[request])
+            heapq.heappush(self.free_seats, seat)
 
     def preempt(self) -> None:
         """Paged memory runs out as the seats grow: preempt the newest until the next step fits.
@@ -239,11 +237,14 @@ class Scheduler:
 
     def first_step(self) -> tuple[float, int]:
         """Prompts finished in the run's first step begin writing; its seconds and chunk tokens."""
-        old = len(self.running) - len(self.prefilling)
+        prefilling = self.prefilling
+        if not prefilling:  # most runs: every seat decodes
+            writers = len(self.running)
+            return max(self.base + self.per_token * self.held, self.flop * writers), 0
+        old = len(self.running) - len(prefilling)
         read_tokens = self.held
         fresh = 0
         ready = 0  # prompts finished in this step by prefilling
-        prefilling = self.prefilling
         left = self.chunk - old if self.chunk else math.inf
         while prefilling and prefilling[0][1] <= left - fresh:
             request, tokens = prefilling.pop(0)
@@ -324,16 +325,10 @@ class Scheduler:
             runs.blocks.append(self.blocks)
             runs.phases.append(list(phases))
             self.blocks += (steps // block) * writers + partial[steps % block]
-        runs.start_s.append(self.t)
-        runs.steps.append(steps)
-        runs.first_s.append(first)
-        runs.alpha.append(alpha)
-        runs.beta.append(beta)
-        runs.gamma.append(gamma)
-        runs.held.append(self.held)
-        runs.writers.append(writers)
-        runs.seats.append(len(self.running))
-        runs.alloc.append(self.wave_alloc if self.static else float(self.reserved))
+        alloc = self.wave_alloc if self.static else self.reserved
+        runs.rows.append(
+            (self.t, steps, first, alpha, beta, gamma, self.held, writers, len(self.running), alloc)
+        )
 
         self.t += first + tail_s(steps - 1, alpha, beta, gamma, knee)
         self.held += writers * steps
@@ -349,18 +344,11 @@ class Scheduler:
     def trace(self) -> dict:
         """What the node did: its stays, every step's end, and the run integrals."""
         rebuilt = rebuild_steps(self.runs, self.paged, self.block)
-        stays = self.stays
+        stays = self.stays.columns()
         return {
             **rebuilt,
-            "request": np.asarray(stays.request, dtype=np.int64),
-            "seat": np.asarray(stays.seat, dtype=np.int64),
-            "start_s": np.asarray(stays.start_s, dtype=float),
-            "end_s": np.asarray(stays.end_s, dtype=float),
-            "first_step": np.asarray(stays.first_step, dtype=np.int64),
-            "tokens": np.asarray(stays.tokens, dtype=np.int64),
-            "preempted": np.asarray(stays.preempted, dtype=bool),
-            "wave": np.asarray(stays.wave, dtype=np.int64),
+            **stays,
             "admit_s": np.asarray(self.admit_s),
-            "peak_seats": max(self.runs.seats, default=0),
+            "peak_seats": max((row[8] for row in self.runs.rows), default=0),
             "stalls": self.stalls,
         }

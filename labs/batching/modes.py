@@ -351,13 +351,13 @@ class ServingModesCard(pn.viewable.Viewer):
             self.story,
             LiveHTML(charts.TIMELINE_LEGEND, margin=(8, 0, 0, 0)),
             *timelines,
-            LiveHTML(charts.PATH_LEGEND, margin=(8, 0, 0, 0)),
             pn.Row(
                 pn.pane.Bokeh(self.ttft_plot, sizing_mode="stretch_width"),
                 pn.pane.Bokeh(self.itl_plot, sizing_mode="stretch_width"),
-                pn.pane.Bokeh(self.path_plot, sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
+            LiveHTML(charts.PATH_LEGEND, margin=(8, 0, 0, 0)),
+            pn.pane.Bokeh(self.path_plot, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
             margin=0,
         )
