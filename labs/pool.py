@@ -418,7 +418,7 @@ class PoolLab(pn.viewable.Viewer):
             ui.realism_buttons(self.scenario),
             ui.serving_mode_buttons(self.scenario),
         )
-        # The prose sits under the ledger, so the results column runs as long as the knobs.
+        # Prose and charts sit beside the knobs, so the results column runs as long as they do.
         results = pn.Column(
             self.cards,
             self.badges,
@@ -427,6 +427,13 @@ class PoolLab(pn.viewable.Viewer):
             section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
             section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
             section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
+            section(
+                "Weight bytes read per decode step, dense vs mixture of experts",
+                self.moe_chart,
+                note="The ledger pays for every weight; a decode step reads only what its batch "
+                "routes to.",
+                margin=(8, 0, 0, 0),
+            ),
             sizing_mode="stretch_width",
             margin=0,
         )
@@ -443,12 +450,6 @@ class PoolLab(pn.viewable.Viewer):
                 "per seat, FLOPs per prompt token, and a queue in front of the seats.",
             ),
             pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
-            section(
-                "Weight bytes read per decode step, dense vs mixture of experts",
-                self.moe_chart,
-                note="The ledger pays for every weight; a decode step reads only what its batch "
-                "routes to.",
-            ),
             below,
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
