@@ -175,7 +175,7 @@ class Challenge:
 
     key: str
     title: str
-    group: str  # "walkthrough" (the seed's three) or "whiteboard"
+    group: str  # "walkthrough" (the seed's three), "whiteboard" or "engine" (past batching)
     summary: str
     kind: str
     unit: str
@@ -1047,6 +1047,14 @@ def _bill_knobs(drawn: dict) -> dict:
 _CLOSE_ENOUGH = Tolerance(0.02)
 _WHOLE = Tolerance(0.0, whole=True)
 
+
+def _pd_split(rng) -> dict:
+    # Imported here: the builder uses this module's Step and Trap.
+    from core.challenge_pd_split import build
+
+    return build(rng)
+
+
 CHALLENGES: dict[str, Challenge] = {
     challenge.key: challenge
     for challenge in (
@@ -1072,6 +1080,9 @@ CHALLENGES: dict[str, Challenge] = {
         Challenge("monthly_bill", "Nodes behind the bill", "whiteboard",
                   "the node count and what it costs a month", "dollars", "$", _CLOSE_ENOUGH,
                   _monthly_bill),
+        Challenge("pd_split", "Prefill nodes for the SLO", "engine",
+                  "the prefill side of a disaggregated pool's x:y split", "nodes", "nodes",
+                  _WHOLE, _pd_split),
     )
 }  # fmt: skip
 
@@ -1085,6 +1096,7 @@ _FIELDS = {
     "prefill_flops": "prefill_flops",
     "fp8_seats": "seats_room",
     "monthly_bill": "monthly_usd",
+    "pd_split": "prefill_nodes",
 }
 
 

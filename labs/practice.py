@@ -29,6 +29,7 @@ from labs.text import LiveHTML
 GROUP_NOTES = {
     "walkthrough": "from the walkthrough",
     "whiteboard": "whiteboard classic",
+    "engine": "after continuous batching",
 }
 
 
@@ -43,10 +44,12 @@ def challenge_options() -> dict[str, str]:
 def groups_note() -> str:
     """Which numbered challenges close the walkthrough and which are whiteboard classics."""
     walkthrough = len(challenge_keys("walkthrough"))
+    whiteboard = walkthrough + len(challenge_keys("whiteboard"))
     total = len(challenge_keys())
+    later = f"; {whiteboard + 1} goes past continuous batching" if total > whiteboard else ""
     return (
-        f"1\u2013{walkthrough} close the walkthrough; {walkthrough + 1}\u2013{total} are "
-        "whiteboard classics."
+        f"1\u2013{walkthrough} close the walkthrough; {walkthrough + 1}\u2013{whiteboard} are "
+        f"whiteboard classics{later}."
     )
 
 

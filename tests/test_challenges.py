@@ -95,6 +95,7 @@ CLASSIC_FORMS = {
     "prefill_flops": ("13.4 TFLOP", "1.344e13", "13,440,000,000,000"),
     "fp8_seats": ("82", "82 seats"),
     "monthly_bill": ("$2,913", "2913", "$2.9k", "2,913 USD/month"),
+    "pd_split": ("3", "3 nodes"),
 }
 
 
@@ -197,7 +198,8 @@ def test_new_seed_is_four_to_six_digits_from_the_callers_generator():
 
 
 def test_challenge_groups():
-    """The walkthrough's three come first; the whiteboard set covers the other five."""
+    """The walkthrough's three come first, then five whiteboard classics, then the engine's."""
     assert challenge_keys("walkthrough") == ["kv_bytes", "seat_budget", "prefill_time"]
     assert len(challenge_keys("whiteboard")) == 5
+    assert challenge_keys("engine") == ["pd_split"]
     assert challenge_keys() == KEYS
