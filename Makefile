@@ -3,10 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 5006
+WORKERS ?= 1
 SERVE_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test lint format bench chromium
+.PHONY: serve test lint format bench chromium nginx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +22,14 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 serve: $(VENV)/.installed-app
-	$(BIN)/python -m labs.serve --port $(PORT) $(SERVE_ARGS)
+	$(BIN)/python -m labs.serve --port $(PORT) --workers $(WORKERS) $(SERVE_ARGS)
 
 chromium:
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
+# The deployment test runs deploy/nginx.conf in front of two lab processes.
+nginx:
+	@[ -x /usr/sbin/nginx ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nginx; }
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -34,10 +39,10 @@ format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: $(VENV)/.installed-test chromium lint
+test: $(VENV)/.installed-test chromium nginx lint
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.installed-test chromium
+bench: $(VENV)/.installed-test chromium nginx
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/fidelity.py
 	$(BIN)/python bench/engine.py

@@ -1,27 +1,45 @@
-"""A class of 30 on one lab server: latency under load, errors, and memory per session.
+"""A class on the lab server: knob latency under load, lost changes, errors, memory per session.
 
-One browser, 30 contexts (30 students), each opening the lab and moving a knob once a
-second for a minute. Students work independently, so each starts at its own moment within
-the first second (seeded); ``--lockstep`` makes them all move at the same instant instead,
-the worst case of an instructor saying "everyone, now". Prints the latency distribution of
-every change, the errors, the server's memory per session, and whether that memory comes
-back once the sessions close (with the same session clean-up settings ``make serve`` uses).
-Targets (issue 7): p95 at most 120 ms, zero errors, at most 5 MB per session.
+Each student opens the lab and moves a knob once a second. Students work independently, so
+each starts at its own moment within the first second (seeded); ``--lockstep`` makes them
+all move at the same instant, the worst case of an instructor saying "everyone, now".
 
-Usage: ``python bench/classroom.py [--students 30] [--seconds 60] [--path /] [--lockstep]``
+Printed: the latency of every change (median, p95, p99; from the browser's change to the
+updated cards, or, with ``--client protocol``, to the server's first update on the wire),
+changes never shown, console errors, the server's memory per session and per worker (and
+whether each worker gives it back once the sessions close), and the server's own time per
+change, measured inside the server (``labs/change_timing.py``), with its CPU time per
+change: on a small machine the students' browsers compete with the server for the cores,
+and these two figures say how much of the latency is the server's.
+
+Usage::
+
+    python bench/classroom.py [--sessions 30] [--workers 1] [--via-nginx] [--seconds 60]
+        [--path /pool] [--lockstep] [--client browser|protocol] [--get-clients 0]
+
+``--via-nginx`` puts deploy/nginx.conf in front (its page-load rate limit raised, since all
+simulated students share one address, as behind a NAT). ``--get-clients N`` runs N plain
+HTTP clients fetching ``--get-path`` in a loop while the class works (load that is not a
+class). ``--client protocol`` drives sessions over Bokeh's websocket protocol without a
+browser (bench/protocol_client.py), for classes too big to open as browser tabs here.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
 import sys
+import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
+from collections import Counter
+from functools import partial
+from math import nan
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -33,136 +51,233 @@ from bench.browser import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     PROBE_JS,
+    PROBED_SLIDER,
     cpu_seconds,
-    lab_server,
     percentile,
     probe_args,
-    processes_named,
     rss_mb,
 )
+from bench.protocol_client import Student
+from labs import change_timing
+from labs.workers import children
+from tests.ui.nginx import free_port, lab_processes, nginx
+
+# Session sweeps run every 2 s and drop a session 10 s after its browser left (labs/serve.py).
+CLOSE_WAIT_S = 16
 
 
-def live_sessions(base: str) -> int:
-    with urllib.request.urlopen(base + "/rest/session_info", timeout=5) as response:
-        return int(json.load(response)["session_info"]["live"])
+def spread(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    return (
+        f"median {statistics.median(values):.1f} ms, p95 {percentile(values, 0.95):.1f} ms, "
+        f"p99 {percentile(values, 0.99):.1f} ms, max {max(values):.1f} ms (n={len(values)})"
+    )
 
 
-async def open_class(browser, base: str, path: str, students: int, errors: list):
-    contexts, pages = [], []
-    for _ in range(students):
-        context = await browser.new_context(viewport={"width": 1280, "height": 800})
-        page = await context.new_page()
-        page.on(
-            "console",
-            lambda message: errors.append(message.text) if message.type == "error" else None,
+class Browsers:
+    """Students as Chromium tabs, each in its own browser context."""
+
+    def __init__(self, browser, base: str, path: str, errors: list):
+        self.browser, self.base, self.path, self.errors = browser, base, path, errors
+        self.contexts, self.pages = [], []
+
+    async def open(self, count: int) -> None:
+        for _ in range(count):  # one at a time, as a class arrives
+            context = await self.browser.new_context(viewport={"width": 1280, "height": 800})
+            page = await context.new_page()
+            page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+            page.on("pageerror", lambda error: self.errors.append(str(error)))
+            await page.goto(self.base + self.path)
+            await page.locator(".cards").first.wait_for(timeout=120_000)
+            self.contexts.append(context)
+            self.pages.append(page)
+
+    async def run(self, index: int, changes: int) -> list:
+        return await self.pages[index].evaluate(
+            PROBE_JS, probe_args(self.path, changes, 1000, 5000)
         )
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        contexts.append(context)
-        pages.append(page)
-    for page in pages:  # one at a time, as a class arrives
-        await page.goto(base + path)
-        await page.locator(".cards").first.wait_for(timeout=60_000)
-    return contexts, pages
+
+    async def close(self) -> None:
+        for context in self.contexts:
+            await context.close()
+        self.contexts, self.pages = [], []
 
 
-async def wait_until_closed(base: str, timeout_s: float) -> float:
-    start = time.monotonic()
-    while time.monotonic() - start < timeout_s:
-        if live_sessions(base) == 0:
-            return time.monotonic() - start
-        await asyncio.sleep(1.0)
-    return float("nan")
+class Sockets:
+    """Students as protocol clients (bench/protocol_client.py)."""
+
+    def __init__(self, base: str, path: str, errors: list):
+        self.base, self.path, self.errors = base, path, errors
+        self.pages: list[Student] = []
+
+    async def open(self, count: int) -> None:
+        for index in range(count):
+            student = Student(self.base, self.path, cookie=f"lab_backend=student{index}")
+            await student.open(PROBED_SLIDER[self.path][0])
+            self.pages.append(student)
+
+    async def run(self, index: int, changes: int) -> list:
+        return await self.pages[index].run(PROBED_SLIDER[self.path], changes, 1000, 5000)
+
+    async def close(self) -> None:
+        for student in self.pages:
+            student.close()
+        self.pages = []
 
 
-async def run(args) -> None:
-    with lab_server("--session-history", "1000") as (base, server):
-        async with async_playwright() as playwright:
+def get_loop(url: str, clients: int, stop: threading.Event, codes: Counter) -> list:
+    """``clients`` threads fetching ``url`` until ``stop``; ``codes`` counts their answers."""
+
+    def loop() -> None:
+        while not stop.is_set():
+            try:
+                with urllib.request.urlopen(url, timeout=30) as response:
+                    response.read()
+                    codes[response.status] += 1
+            except urllib.error.HTTPError as error:
+                codes[error.code] += 1
+            except OSError:
+                codes["failed"] += 1
+
+    threads = [threading.Thread(target=loop, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process started, directly or not, by process ``pid``."""
+    found = children(pid)
+    for child in list(found):
+        found += descendants(child)
+    return found
+
+
+def memory(parent: int) -> dict[int, float]:
+    """RSS in MB of the server's processes that hold sessions (its workers, or itself)."""
+    pids = children(parent) or [parent]
+    return {pid: rss_mb(pid) for pid in pids}
+
+
+async def run(args, base: str, parent: int, times_dir: str) -> None:
+    errors: list[str] = []
+    async with async_playwright() as playwright:
+        browser = None
+        if args.client == "browser":
             browser = await playwright.chromium.launch(
                 executable_path=CHROMIUM, args=CHROMIUM_FLAGS
             )
-            errors: list[str] = []
-            # warm the server's imports with one session, then let it close
-            contexts, _pages = await open_class(browser, base, args.path, 1, errors)
-            for context in contexts:
-                await context.close()
-            await wait_until_closed(base, 120)
-            baseline = rss_mb(server.pid)
+            make = partial(Browsers, browser, base, args.path, errors)
+        else:
+            make = partial(Sockets, base, args.path, errors)
 
-            contexts, pages = await open_class(browser, base, args.path, args.students, errors)
-            opened = rss_mb(server.pid)
-            print(
-                f"server RSS: {baseline:.1f} MB idle, {opened:.1f} MB with {args.students} sessions "
-                f"-> {(opened - baseline) / args.students:.2f} MB per session"
-            )
+        warm = make()  # each worker builds the first page of the route once
+        await warm.open(2 * args.workers)
+        await warm.close()
+        await asyncio.sleep(CLOSE_WAIT_S)
+        idle = memory(parent)
 
-            changes = args.seconds  # one change a second
-            browsers = processes_named("chrom")
-            server_cpu, browser_cpu = cpu_seconds([server.pid]), cpu_seconds(browsers)
-            started = time.monotonic()
-            starts = random.Random(0)
-            offsets = [
-                0.0 if args.lockstep else starts.uniform(0.0, 1.0) for _ in range(len(pages))
-            ]
+        started_opening = time.monotonic()
+        students = make()
+        await students.open(args.sessions)
+        opened = memory(parent)
+        per_session = (sum(opened.values()) - sum(idle.values())) / args.sessions
+        print(
+            f"{args.sessions} sessions opened in {time.monotonic() - started_opening:.0f} s; "
+            f"server RSS {sum(idle.values()):.0f} MB idle -> {sum(opened.values()):.0f} MB "
+            f"({per_session:.2f} MB per session)"
+        )
 
-            async def student(page, offset_s: float) -> list:
-                await asyncio.sleep(offset_s)
-                return await page.evaluate(PROBE_JS, probe_args(args.path, changes, 1000, 5000))
+        for path in Path(times_dir).glob("*.txt"):
+            path.unlink()  # page loads and warm-up are not knob changes
+        server_pids = [parent, *children(parent)]
+        browsers = [pid for pid in descendants(os.getpid()) if pid not in server_pids]
+        server_cpu, browser_cpu = cpu_seconds(server_pids), cpu_seconds(browsers)
+        stop, codes = threading.Event(), Counter()
+        get_url = base + args.get_path
+        flood = get_loop(get_url, args.get_clients, stop, codes) if args.get_clients else []
+        starts = random.Random(0)
+        offsets = [0.0 if args.lockstep else starts.uniform(0, 1) for _ in students.pages]
+        started = time.monotonic()
 
-            results = await asyncio.gather(
-                *(student(page, offset) for page, offset in zip(pages, offsets, strict=True))
-            )
-            elapsed = time.monotonic() - started
-            server_share = (cpu_seconds([server.pid]) - server_cpu) / elapsed
-            browser_share = (cpu_seconds(browsers) - browser_cpu) / elapsed
-            samples = [sample for per_page in results for sample in per_page]
-            done = [sample for sample in samples if sample is not None]
-            lost = len(samples) - len(done)
-            print(
-                f"{len(samples)} knob changes from {args.students} sessions over ~{args.seconds} s: "
-                f"median {statistics.median(done):.1f} ms, p95 {percentile(done, 0.95):.1f} ms, "
-                f"p99 {percentile(done, 0.99):.1f} ms, max {max(done):.1f} ms"
-            )
-            print(
-                f"CPU while the class worked: server {server_share:.0%} of a core, the "
-                f"{args.students} browser tabs {browser_share:.0%} ({os.cpu_count()} cores in all)"
-            )
-            print(
-                f"errors: {lost} changes never shown, {len(errors)} console errors",
-                *errors[:5],
-                sep="\n  ",
-            )
-            loaded = rss_mb(server.pid)
+        async def student(index: int, offset_s: float) -> list:
+            await asyncio.sleep(offset_s)
+            return await students.run(index, args.seconds)
 
-            for context in contexts:
-                await context.close()
-            waited = await wait_until_closed(base, 180)
-            closed = rss_mb(server.pid)
-            print(
-                f"after closing: live sessions 0 after {waited:.0f} s; RSS {loaded:.1f} MB under load -> "
-                f"{closed:.1f} MB"
-            )
+        results = await asyncio.gather(*(student(i, o) for i, o in enumerate(offsets)))
+        elapsed = time.monotonic() - started
+        stop.set()
+        for thread in flood:
+            thread.join(timeout=30)
+        server_share = (cpu_seconds(server_pids) - server_cpu) / elapsed
+        browser_share = (cpu_seconds(browsers) - browser_cpu) / elapsed
+        samples = [sample for per_page in results for sample in per_page]
+        done = [sample for sample in samples if sample is not None]
+        what = (
+            "browser change -> cards updated" if browser else "change -> first update on the wire"
+        )
+        print(f"knob latency ({what}): {spread(done)}")
+        print(f"lost changes: {len(samples) - len(done)} of {len(samples)}")
+        server_times = change_timing.read(times_dir)
+        print(f"server's own time per change (message in -> update out): {spread(server_times)}")
+        cpu_ms = server_share * elapsed * 1000 / max(len(samples), 1)
+        print(
+            f"server CPU: {server_share:.0%} of a core in all, {cpu_ms:.1f} ms per change; "
+            f"this bench's students {browser_share:.0%} ({os.cpu_count()} cores in all)"
+        )
+        if args.get_clients:
+            print(f"GET loop on {get_url}: {dict(codes)} in {elapsed:.0f} s")
+        print(f"console errors: {len(errors)}", *errors[:5], sep="\n  ")
 
-            contexts, _pages = await open_class(browser, base, args.path, args.students, errors)
-            reopened = rss_mb(server.pid)
-            for context in contexts:
-                await context.close()
-            await wait_until_closed(base, 180)
+        loaded = memory(parent)
+        await students.close()
+        await asyncio.sleep(CLOSE_WAIT_S)
+        closed = memory(parent)
+        # Memory a closed session leaves behind would pile up class after class.
+        again = make()
+        await again.open(args.sessions)
+        await again.close()
+        await asyncio.sleep(CLOSE_WAIT_S)
+        second = memory(parent)
+        for pid in sorted(loaded):
             print(
-                f"a second class of {args.students}: RSS {reopened:.1f} MB open, {rss_mb(server.pid):.1f} MB "
-                "after it closed (memory is reused, not accumulated)"
+                f"worker {pid}: RSS {idle.get(pid, nan):.0f} MB idle, {loaded[pid]:.0f} MB "
+                f"under load, {closed.get(pid, nan):.0f} MB once the class closed, "
+                f"{second.get(pid, nan):.0f} MB after a second class came and went"
             )
+        if browser is not None:
             await browser.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=30)
-    parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--path", default="/")
-    parser.add_argument(
-        "--lockstep", action="store_true", help="every student moves at the same instant"
-    )
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--sessions", "--students", type=int, default=30)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--via-nginx", action="store_true")
+    parser.add_argument("--seconds", type=int, default=60, help="changes per student (1 a second)")
+    parser.add_argument("--path", default="/pool", choices=sorted(PROBED_SLIDER))
+    parser.add_argument("--lockstep", action="store_true", help="everyone moves at once")
+    parser.add_argument("--client", choices=["browser", "protocol"], default="browser")
+    parser.add_argument("--get-clients", type=int, default=0)
+    parser.add_argument("--get-path", default="/batching")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(scratch)
+        times_dir = work / "change-times"
+        times_dir.mkdir()
+        proxy_port = free_port()
+        extra = ["--allow-websocket-origin", f"127.0.0.1:{proxy_port}", "--use-xheaders"]
+        with lab_processes(
+            1, work, *extra, workers=args.workers, env={change_timing.ENV: str(times_dir)}
+        ) as (ports, processes):
+            time.sleep(2 * args.workers)  # workers start after the port opens
+            if args.via_nginx:
+                with nginx(ports, work / "nginx", proxy_port, page_rate="1000r/s") as url:
+                    asyncio.run(run(args, url, processes[0].pid, str(times_dir)))
+            else:
+                base = f"http://127.0.0.1:{ports[0]}"
+                asyncio.run(run(args, base, processes[0].pid, str(times_dir)))
 
 
 if __name__ == "__main__":

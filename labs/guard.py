@@ -1,0 +1,73 @@
+"""What the lab's server refuses to do: import a module a URL names, or log raw request text.
+
+Two behaviours of the stack that a server on a campus network must not keep:
+
+* Panel's ``/components/<module>/<class>/<attribute>/<file>`` route imports whatever installed
+  module the URL names before checking anything (``/components/this/...`` prints the Zen of
+  Python into the log, ``/components/app/...`` builds a whole lab). No page of the lab asks
+  for a component resource, so the route answers 404 unless the module is one the server has
+  already imported from Panel, Bokeh or the lab itself; nothing is imported on request.
+* Log messages carry request text verbatim: Panel reports an unparsable query value with
+  the query key unescaped (a key holding a newline writes a second, forged log line) and the
+  value whole (tens of kilobytes). Every record is reduced to one line, control characters
+  escaped, and cut to ``MAX_LOG_CHARS``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+
+from panel.io import server as panel_server
+from tornado.web import HTTPError
+
+# Top-level packages whose already-imported modules may serve a listed component resource.
+COMPONENT_PACKAGES = ("panel", "bokeh", "labs")
+
+# Longest log message kept whole; a query problem needs far less to be diagnosed.
+MAX_LOG_CHARS = 600
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+
+
+class ImportedComponentsOnly(panel_server.ComponentResourceHandler):
+    """Panel's component-resource route, limited to modules already imported by the lab."""
+
+    def parse_url_path(self, path: str) -> str:
+        module = path.split("/", 1)[0]
+        if module.split(".", 1)[0] not in COMPONENT_PACKAGES or module not in sys.modules:
+            raise HTTPError(404)
+        return super().parse_url_path(path)
+
+
+def close_component_imports() -> None:
+    """Serve ``/components/...`` with :class:`ImportedComponentsOnly` in this process."""
+    panel_server.ComponentResourceHandler = ImportedComponentsOnly
+
+
+def one_line(text: str, limit: int = MAX_LOG_CHARS) -> str:
+    """``text`` with control characters escaped (``\\n`` as ``\\x0a``), cut to ``limit`` characters."""
+    escaped = _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+    if len(escaped) <= limit:
+        return escaped
+    return f"{escaped[:limit]}... [cut: {len(escaped):,} characters in all]"
+
+
+def safe_log_records() -> None:
+    """Make every log record of this process one escaped, bounded line (see the module notes)."""
+    make_record = logging.getLogRecordFactory()
+    if getattr(make_record, "lab_safe", False):
+        return
+
+    def record(*args, **kwargs) -> logging.LogRecord:
+        made = make_record(*args, **kwargs)
+        try:
+            message = made.getMessage()
+        except Exception:  # a malformed call is logging's to report, as it would anyway
+            return made
+        made.msg, made.args = one_line(message), None
+        return made
+
+    record.lab_safe = True
+    logging.setLogRecordFactory(record)

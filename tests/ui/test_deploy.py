@@ -1,0 +1,124 @@
+"""deploy/nginx.conf in front of two lab processes: knobs work, sessions stay on their process."""
+
+from __future__ import annotations
+
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.ui.nginx import access_log, free_port, lab_processes, nginx
+
+# access-log fields (tests/ui/nginx.py LOG_FORMAT)
+KEY, UPSTREAM, STATUS, METHOD, URI = range(5)
+
+
+@pytest.fixture(scope="module")
+def proxied(tmp_path_factory):
+    """nginx on a free port before two lab processes; yields (nginx URL, lab ports, workdir)."""
+    workdir = tmp_path_factory.mktemp("deploy")
+    port = free_port()
+    origin = ("--allow-websocket-origin", f"127.0.0.1:{port}", "--use-xheaders")
+    with (
+        lab_processes(2, workdir, *origin) as (backends, _processes),
+        nginx(backends, workdir / "nginx", port) as url,
+    ):
+        yield url, backends, workdir
+
+
+def fetch(url: str, cookie: str | None = None) -> int:
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def key_per_backend(url: str, workdir) -> dict[str, str]:
+    """A sticky-cookie value that nginx sends to each lab process, found by asking it."""
+    found: dict[str, str] = {}
+    for attempt in range(40):
+        key = f"probe{attempt}"
+        fetch(url + "/assets/lab.css", cookie=f"lab_backend={key}")
+        found.setdefault(requests_of(workdir, key, "/assets/lab.css")[0][UPSTREAM], key)
+        if len(found) == 2:
+            break
+    return found
+
+
+def test_sessions_through_nginx_work_and_stay_on_their_process(browser, proxied):
+    """Two students, one per lab process: knobs recompute, and every request keeps its process."""
+    url, backends, workdir = proxied
+    logs = workdir / "nginx"
+    keys = key_per_backend(url, logs)
+    assert sorted(keys) == sorted(f"127.0.0.1:{port}" for port in backends)
+    for upstream, key in keys.items():
+        assert move_a_knob(browser, url, key) == []
+        mine = requests_of(logs, key, "/pool/ws")  # nginx logs a websocket once it has closed
+        assert {line[UPSTREAM] for line in mine} == {upstream}
+        assert any(line[URI] == "/pool/ws" and line[STATUS] == "101" for line in mine)
+
+
+def requests_of(logs, key: str, last: str, timeout_s: float = 10) -> list[list[str]]:
+    """Access-log lines of sticky ``key`` answered by a lab process, once ``last`` is logged."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        # "-" in the upstream field: answered from nginx's cache, by no lab process
+        mine = [line for line in access_log(logs) if line[KEY] == key and line[UPSTREAM] != "-"]
+        if any(line[URI] == last for line in mine) or time.monotonic() > deadline:
+            return mine
+        time.sleep(0.2)
+
+
+def move_a_knob(browser, url: str, key: str) -> list[str]:
+    """A student whose sticky cookie is ``key`` opens /pool and moves seats to 256; console errors."""
+    context = browser.new_context()
+    context.add_cookies([{"name": "lab_backend", "value": key, "url": url}])
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(url + "/pool")
+    seats = page.locator('[data-card="live seats"] .value')
+    expect(seats).to_have_text("16", timeout=30_000)
+    handle = page.locator(".noUi-handle").first
+    handle.focus()
+    handle.press("End")
+    expect(seats).to_have_text("256", timeout=10_000)
+    context.close()
+    return errors
+
+
+def test_a_first_visit_gets_a_sticky_cookie(proxied):
+    """A browser without the cookie is handed one, so its websocket follows its page."""
+    url, _backends, _workdir = proxied
+    with urllib.request.urlopen(url + "/assets/lab.css", timeout=20) as response:
+        assert response.headers["Set-Cookie"].startswith("lab_backend=")
+
+
+def test_nginx_refuses_component_imports_and_caches_static_files(proxied):
+    """/components/... stops at nginx; Bokeh's script is fetched from a lab process once."""
+    url, _backends, workdir = proxied
+    assert fetch(url + "/components/this/x/_css/y") == 404
+    script = "/static/js/bokeh.min.js"
+    before = len(access_log(workdir / "nginx"))
+    for _ in range(3):
+        assert fetch(url + script + "?v=deploy-test") == 200
+    time.sleep(0.5)  # nginx logs a request just after answering it
+    asked = [line[UPSTREAM] for line in access_log(workdir / "nginx")[before:]]
+    assert len(asked) == 3 and asked[1:] == ["-", "-"]  # "-": answered from nginx's cache
+    assert not any(
+        line[URI].startswith("/components")
+        for line in access_log(workdir / "nginx")
+        if line[UPSTREAM] != "-"
+    )
+
+
+def test_a_page_loop_from_one_address_is_rate_limited(proxied):
+    """Fetching pages in a tight loop from one address gets 429 past the burst nginx allows."""
+    url, _backends, _workdir = proxied
+    codes = [fetch(url + "/no-such-page") for _ in range(40)]
+    assert 429 in codes and codes[0] != 429
