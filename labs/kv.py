@@ -23,7 +23,6 @@ from labs.kv_presets import KV_PRESETS
 from labs.layout import intro, knob_column, note, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
-from labs.node_picker import NodePicker
 from labs.presets import PresetPicker
 from labs.text import LiveHTML
 from labs.updates import DETAILS_DELAY_MS, Later
@@ -139,7 +138,6 @@ class KvLab(pn.viewable.Viewer):
         self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.attention = AttentionComparison()
-        self.node = NodePicker(s, show_model=False)
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "seats granted", lambda d: fmt.signed(d)),
@@ -332,7 +330,6 @@ class KvLab(pn.viewable.Viewer):
             ui.heading("Model shape"),
             w["tier"],
             w["model"],
-            self.node,
             note("Weights take their share of every card first: a bigger model starts from a smaller KV room."),
             ui.heading("Cache storage"),
             w["kv_dtype"],
