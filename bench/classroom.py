@@ -15,13 +15,14 @@ and these two figures say how much of the latency is the server's.
 Usage::
 
     python bench/classroom.py [--sessions 30] [--workers 1] [--via-nginx] [--seconds 60]
-        [--path /pool] [--lockstep] [--client browser|protocol] [--get-clients 0]
+        [--path /pool] [--lockstep] [--client browser|protocol] [--get-clients 0] [--again]
 
 ``--via-nginx`` puts deploy/nginx.conf in front (its page-load rate limit raised, since all
 simulated students share one address, as behind a NAT). ``--get-clients N`` runs N plain
 HTTP clients fetching ``--get-path`` in a loop while the class works (load that is not a
 class). ``--client protocol`` drives sessions over Bokeh's websocket protocol without a
 browser (bench/protocol_client.py), for classes too big to open as browser tabs here.
+``--again`` then opens and closes a second class, to show each worker reuses the memory.
 """
 
 from __future__ import annotations
@@ -189,13 +190,16 @@ async def run(args, base: str, parent: int, times_dir: str) -> None:
             f"({per_session:.2f} MB per session)"
         )
 
+        get_url = base + args.get_path
+        if args.get_clients:  # each worker builds one lab for a route's first page, once
+            for _ in range(2 * args.workers):
+                urllib.request.urlopen(get_url, timeout=120).read()
         for path in Path(times_dir).glob("*.txt"):
             path.unlink()  # page loads and warm-up are not knob changes
         server_pids = [parent, *children(parent)]
         browsers = [pid for pid in descendants(os.getpid()) if pid not in server_pids]
         server_cpu, browser_cpu = cpu_seconds(server_pids), cpu_seconds(browsers)
         stop, codes = threading.Event(), Counter()
-        get_url = base + args.get_path
         flood = get_loop(get_url, args.get_clients, stop, codes) if args.get_clients else []
         starts = random.Random(0)
         offsets = [0.0 if args.lockstep else starts.uniform(0, 1) for _ in students.pages]
@@ -234,17 +238,18 @@ async def run(args, base: str, parent: int, times_dir: str) -> None:
         await students.close()
         await asyncio.sleep(CLOSE_WAIT_S)
         closed = memory(parent)
-        # Memory a closed session leaves behind would pile up class after class.
-        again = make()
-        await again.open(args.sessions)
-        await again.close()
-        await asyncio.sleep(CLOSE_WAIT_S)
-        second = memory(parent)
+        second = {}
+        if args.again:  # memory a closed session left behind would pile up class after class
+            again = make()
+            await again.open(args.sessions)
+            await again.close()
+            await asyncio.sleep(CLOSE_WAIT_S)
+            second = memory(parent)
         for pid in sorted(loaded):
             print(
                 f"worker {pid}: RSS {idle.get(pid, nan):.0f} MB idle, {loaded[pid]:.0f} MB "
-                f"under load, {closed.get(pid, nan):.0f} MB once the class closed, "
-                f"{second.get(pid, nan):.0f} MB after a second class came and went"
+                f"under load, {closed.get(pid, nan):.0f} MB once the class closed"
+                + (f", {second[pid]:.0f} MB after a second class came and went" if second else "")
             )
         if browser is not None:
             await browser.close()
@@ -261,6 +266,7 @@ def main() -> None:
     parser.add_argument("--client", choices=["browser", "protocol"], default="browser")
     parser.add_argument("--get-clients", type=int, default=0)
     parser.add_argument("--get-path", default="/batching")
+    parser.add_argument("--again", action="store_true", help="then open and close a second class")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)

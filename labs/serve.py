@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
             "basic_login_template": str(LOGIN_TEMPLATE),
         }
     print(
-        f"LLM Serving Lab: {args.workers} server process(es)"
+        f"LLM Serving Lab: {args.workers} server process{'es' if args.workers > 1 else ''}"
         + (", class password required" if args.password else ""),
         *route_lines(args.address, args.port),
         "This terminal now runs the lab server; press Ctrl+C here to stop it.",
