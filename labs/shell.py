@@ -108,8 +108,9 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
                 MAX_CONFIG_LENGTH if knob == "model_config" else MAX_VALUE_LENGTH)
         for knob in KNOBS
     ]  # fmt: skip
+    keys = getattr(view, "URL_KEYS", {})  # a lab knob named like a shared one gets its own key
     bindings += [
-        Binding(name, view, name, _link_bounds(view, name))
+        Binding(keys.get(name, name), view, name, _link_bounds(view, name))
         for name in getattr(view, "URL_PARAMS", ())
     ]
     for prefix, part in url_parts(view):
