@@ -127,6 +127,10 @@ def explanations(scenario: Scenario, result) -> list[str]:
     else:
         granted = f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
     nodes = fmt.plural(result.nodes, "node")
+    bill = (
+        f"{nodes} \u00d7 {cards} {card_word} \u00d7 {fmt.price(result.usd_per_gpu_hour)} per "
+        f"GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month"
+    )
     lines = [
         f"The scheduler runs up to {fmt.plural(result.seats_requested, 'seat')} at once, and memory grants {granted}",
         f"The {model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
@@ -141,8 +145,7 @@ def explanations(scenario: Scenario, result) -> list[str]:
             *lines,
             "Nothing can be served: no request ever starts, so there is no first token, no decode "
             "rate and no number of nodes that carries the traffic.",
-            f"Renting {nodes} anyway: {nodes} \u00d7 {cards} {card_word} \u00d7 {fmt.price(result.usd_per_gpu_hour)} per "
-            f"GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month for no answers.",
+            f"Renting {nodes} anyway: {bill} for no answers.",
         ]
     lines += [
         f"{fmt.percent(scenario.prefix_hit_rate)} of each prompt ({fmt.tokens(result.hit_tokens)} tokens) is "
@@ -162,8 +165,7 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
         f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
         f"{fmt.plural(result.seats_granted, 'seat')}.",
-        f"The bill: {nodes} \u00d7 {cards} {card_word} \u00d7 "
-        f"{fmt.price(result.usd_per_gpu_hour)} per GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month.",
+        f"The bill: {bill}.",
         f"Held at the peak rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
         f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
         "input tokens (the whole bill over each kind; quieter hours make both dearer).",
