@@ -8,6 +8,7 @@ from core import memory, queueing, timing
 from core.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.catalog import (
     BYTES_PER_NUMBER,
+    ENGINE_KV_FRACTION,
     GPUS,
     HOURS_PER_MONTH,
     MEMORY_MARGIN,
@@ -21,7 +22,7 @@ from core.engine_modes import link_rate
 from core.engine_pool import engine_values
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS, expert_weight_bytes_read
-from core.result import RESULT_FIELDS, Result
+from core.result import Result, package
 from core.scenario import CUSTOM, KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
 from core.validation import check_array, check_choice, knob_error
 from core.vector import as_number, is_array, where
@@ -143,9 +144,11 @@ def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
     Memory first: weights :math:`W = P b_w`, KV room :math:`R = (cM - W)(1 - m)`, seats
     granted :math:`\\min(s, \\lfloor R / (T_{seat} b_{kv}) \\rfloor)`. Then time: prefill of the
     cache-miss tokens at 50 % of dense peak, decode steps re-reading weights and running
-    cache at 60 % of HBM bandwidth, request duration :math:`D = t_{prefill} + A\\,t_{step}`.
+    cache at 60 % of HBM bandwidth. The first token needs at least one step, however much of
+    the prompt is cached: :math:`t_{first} = \\max(t_{prefill} + t_{prefix}, t_{step})`, and the
+    request lasts :math:`D = t_{first} + A\\,t_{step}`.
     Then traffic: nodes :math:`n = \\lceil \\lambda D_{cold} / s_{granted} \\rceil`, sized with
-    every prompt token prefilled (a cold prefix cache), TTFT p95 = prefill + the
+    every prompt token prefilled (a cold prefix cache), TTFT p95 = :math:`t_{first}` + the
     95th-percentile Erlang C wait over :math:`n\\,s_{granted}` seats at the actual hit rate,
     and the bill :math:`n \\cdot c \\cdot p \\cdot 730`. Sizing cold keeps the bill honest
     after a cache flush and makes a better hit rate never slow the first token.
@@ -287,7 +290,9 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
 
     # Traffic at the peak minute.
     arrivals_per_s = arrivals_per_min / 60.0
-    first_token_work_s = prefill_s + prefix_read_s
+    # The first token leaves a forward pass like any other: even a fully cached prompt
+    # waits for one step's read of the weights and the running cache.
+    first_token_work_s = np.maximum(prefill_s + prefix_read_s, step_s)
     request_s = first_token_work_s + answer * step_s
     load = arrivals_per_s * request_s
     # Nodes are bought for a cold prefix cache: a deploy or an eviction empties it, and a
@@ -388,9 +393,18 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "queue_unbounded": unbounded,
         "ttft_p95_s": ttft_s,
         "monthly_usd": monthly,
+        "usd_per_gpu_hour": price,
+        "arrivals_per_min": arrivals_per_min,
+        "hours_per_month": HOURS_PER_MONTH,
+        "card_memory_bytes": card_memory,
+        "kv_bytes_per_number": bytes_kv,
+        "weight_bytes_per_number": bytes_weight,
+        "margin_share": MEMORY_MARGIN,
+        "kv_reserve_share": 1.0 - ENGINE_KV_FRACTION,
         "latency_ok": ~unbounded & (ttft_s < TTFT_SLO_S),
         "capacity_ok": granted >= seats,
-        "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
+        # A node that serves nothing is never worth its bill.
+        "cost_ok": serving & (monthly <= BUDGET_USD_PER_MONTH),
     }
     values.update(load_fields)
     engine = _is(knobs["realism"], "engine")
@@ -427,7 +441,7 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         for name, figure in overlay.items():
             values[name] = where(engine, figure, values[name])
     values.update(token_prices(values["monthly_usd"], arrivals_per_s, prompt, answer))
-    return _package(values)
+    return package(values)
 
 
 def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> dict:
@@ -450,35 +464,3 @@ def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> d
             per_month > 0, 1e6 * monthly_usd / where(per_month > 0, per_month, 1.0), 0.0
         )
     return prices
-
-
-_INTEGER_FIELDS = {
-    "prefill_nodes", "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
-    "seats_granted", "seats_waiting", "kv_tokens_in_use", "outweigh_tokens", "answer_tokens",
-    "nodes", "servers",
-}  # fmt: skip
-_BOOL_FIELDS = {"weights_fit", "queue_unbounded", "latency_ok", "capacity_ok", "cost_ok"}
-
-
-def _package(values: dict) -> Result:
-    """Broadcast every figure to one shape and give each field its type."""
-    if not any(is_array(value) for value in values.values()):
-        return Result(**{name: _scalar(name, value) for name, value in values.items()})
-    arrays = np.broadcast_arrays(*(np.asarray(values[name]) for name in RESULT_FIELDS))
-    scalar = arrays[0].ndim == 0
-    packed = {}
-    for name, array in zip(RESULT_FIELDS, arrays, strict=True):
-        kind = bool if name in _BOOL_FIELDS else np.int64 if name in _INTEGER_FIELDS else float
-        if kind is np.int64:
-            array = np.round(array)
-        array = array.astype(kind)
-        packed[name] = array.item() if scalar else array
-    return Result(**packed)
-
-
-def _scalar(name: str, value):
-    if name in _BOOL_FIELDS:
-        return bool(value)
-    if name in _INTEGER_FIELDS:
-        return round(float(value))
-    return float(value)

@@ -19,6 +19,10 @@ ENV = "LAB_CHANGE_TIMES"
 
 _STARTED = "lab_change_started"
 
+# A change that changed nothing on screen gets no update; its clock must not run on into the
+# next change's. bench/classroom.py gives up on a change after 5 s as well.
+STALE_S = 5.0
+
 
 def enabled() -> bool:
     """Whether this process records change times."""
@@ -27,8 +31,10 @@ def enabled() -> bool:
 
 def received(socket) -> None:
     """A change message arrived on ``socket``; its clock starts unless one is running."""
-    if getattr(socket, _STARTED, None) is None:
-        setattr(socket, _STARTED, time.perf_counter())
+    now = time.perf_counter()
+    started = getattr(socket, _STARTED, None)
+    if started is None or now - started > STALE_S:
+        setattr(socket, _STARTED, now)
 
 
 def replied(socket) -> None:

@@ -9,8 +9,7 @@ import panel as pn
 import param
 
 from core import Scenario
-from core.answers import examples
-from core.challenges import (
+from core.practice import (
     CHALLENGES,
     CLASSIC_SEED,
     SEED_BOUNDS,
@@ -18,6 +17,7 @@ from core.challenges import (
     Verdict,
     challenge_keys,
     check_answer,
+    examples,
     make_problem,
     new_seed,
 )
@@ -127,7 +127,7 @@ def derivation_html(problem: Problem) -> str:
 class PracticeLab(pn.viewable.Viewer):
     """Seeded practice problems on the arithmetic of serving, with checking, hints and scores."""
 
-    URL_PARAMS = ("challenge", "seed")  # kept in shareable links
+    URL_PARAMS = ("challenge", "seed", "hint_shown", "shown")  # kept in shareable links
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario (unused).")
     challenge = param.Selector(
@@ -212,6 +212,13 @@ class PracticeLab(pn.viewable.Viewer):
         self.hint_pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.derivation_pane = LiveHTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
         self.share_pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.working_note = LiveHTML(
+            '<div class="lab practice"><h3>Working</h3><p class="muted" data-working>'
+            "A hint and the step-by-step derivation open here. Try the problem first: "
+            "\u201cShow me\u201d before a right answer counts as revealed.</p></div>",
+            sizing_mode="stretch_width",
+            margin=(4, 0),
+        )
         self.url_notice = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self._layout = self._build()
         self._show_problem()
@@ -219,14 +226,14 @@ class PracticeLab(pn.viewable.Viewer):
 
     # -- URL -----------------------------------------------------------------------------
     def sync_url(self, location) -> None:
-        """Keep ``seed`` and ``challenge`` in ``location``'s query (nothing when it is None).
+        """Keep :attr:`URL_PARAMS` in ``location``'s query (nothing when it is None).
 
         Only for serving this lab on its own: inside the app, the page (``labs.shell``)
         keeps :attr:`URL_PARAMS` in the link and this is not called.
         """
         if location is None:
             return
-        location.sync(self, {"seed": "seed", "challenge": "challenge"}, on_error=self._bad_link)
+        location.sync(self, {name: name for name in self.URL_PARAMS}, on_error=self._bad_link)
 
     def _bad_link(self, values: dict) -> None:
         """Apply what a link got right; say what it got wrong."""
@@ -319,11 +326,13 @@ class PracticeLab(pn.viewable.Viewer):
             self._show_help()
             self._show_score()
 
+    @param.depends("hint_shown", "shown", watch=True)
     def _show_help(self) -> None:
         self.hint_pane.object = hint_html(self.problem) if self.hint_shown else ""
         self.hint_pane.visible = self.hint_shown
         self.derivation_pane.object = derivation_html(self.problem) if self.shown else ""
         self.derivation_pane.visible = self.shown
+        self.working_note.visible = not (self.hint_shown or self.shown)
 
     def _show_score(self) -> None:
         self.cards.update(
@@ -365,13 +374,28 @@ class PracticeLab(pn.viewable.Viewer):
             answer_row,
             self.rule_pane,
             self.verdict_pane,
+            styles={**PANEL_STYLE, "padding": "8px 16px 12px", "flex": "1 1 560px"},
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        # Beside the problem on a wide screen, under it on a laptop: the hint and the steps.
+        working = pn.Column(
+            self.working_note,
             self.hint_pane,
             self.derivation_pane,
-            styles={**PANEL_STYLE, "padding": "8px 16px 12px"},
+            styles={**PANEL_STYLE, "padding": "8px 16px 12px", "flex": "1 1 420px"},
             sizing_mode="stretch_width",
-            margin=(8, 0, 0, 0),
+            margin=0,
         )
-        main = pn.Column(self.cards, problem, sizing_mode="stretch_width", margin=0)
+        main = pn.Column(
+            self.cards,
+            pn.FlexBox(
+                problem, working, flex_wrap="wrap", gap="12px", margin=(8, 0, 0, 0),
+                sizing_mode="stretch_width",
+            ),
+            sizing_mode="stretch_width",
+            margin=0,
+        )  # fmt: skip
         lede = (
             "Problems interviewers ask about serving: cache bytes, seats, prefill time, "
             "the single-stream ceiling, the bill. Each is drawn from a seed, so a class can work "
