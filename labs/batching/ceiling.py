@@ -37,7 +37,7 @@ def ceiling_figure():
         y_axis_type="log",
         y_range=Range1d(1, 10),
         x_axis_label="seats requested",
-        y_axis_label="tokens per second (log)",
+        y_axis_label="tokens/s (log)",
     )
     lines(plot, source, "seats", "aggregate", "stream", theme.ACCENT, STATIC_COLOUR)
     wall = marker(plot, theme.WAITING, dash="dashed", visible=False)
