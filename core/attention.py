@@ -85,6 +85,11 @@ class KvVariant:
     seats_room: float = 0.0  # such sequences the KV room holds
 
 
+def full_attention_layers(shape: ModelShape) -> int:
+    """Layers that attend to the whole sequence: all but the sliding-window ones."""
+    return shape.layers - shape.window_layers
+
+
 def seats_for(room_bytes, tokens, bytes_per_token):
     """Whole sequences of ``tokens`` tokens that ``room_bytes`` of KV room holds."""
     return np.floor(np.divide(room_bytes, np.multiply(tokens, bytes_per_token)) + 1e-9)

@@ -10,13 +10,18 @@ model quantities, so they live here and the lab only words them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
+from core.catalog import CHUNKED_PREFILL_TOKENS
 from core.engine import KV_LAYOUTS, POLICIES, EngineResult, draw_requests, simulate
 from core.scenario import Scenario
 from core.steps import step_costs
 
+# What the step engine does when a lab leaves a knob alone (labs read defaults here, not in
+# the catalog: the catalog's numbers reach a page only through core).
+ENGINE_DEFAULTS = MappingProxyType({"chunk_tokens": CHUNKED_PREFILL_TOKENS})
 SWEEP_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 SWEEP_REQUESTS = 100  # requests per point of the batch-size sweep (keeps a rerun near 100 ms)
 KNEE_FACTOR = 2.0  # the latency knee: where the p95 gap between tokens has doubled
@@ -49,22 +54,32 @@ class Stream:
         )
 
 
-def run_engines(
-    scenario: Scenario, stream: Stream, requests: int, batch_size: int, wait_cap_s: float
-) -> dict:
-    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals."""
+def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float):
+    """A function running one engine on ``requests`` of ``stream`` (drawn once) on one node."""
     costs = step_costs(scenario)
     workload = stream.draw(requests)
-    return {
-        (policy, layout): simulate(
+
+    def run(policy: str, kv_layout: str, batch_size: int) -> EngineResult:
+        return simulate(
             scenario,
             policy,
-            layout,
+            kv_layout,
             workload=workload,
             costs=costs,
             batch_size=batch_size,
             wait_cap_s=wait_cap_s,
         )
+
+    return run
+
+
+def run_engines(
+    scenario: Scenario, stream: Stream, requests: int, batch_size: int, wait_cap_s: float
+) -> dict:
+    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals."""
+    run = _runner(scenario, stream, requests, wait_cap_s)
+    return {
+        (policy, layout): run(policy, layout, batch_size)
         for policy in POLICIES
         for layout in KV_LAYOUTS
     }
@@ -74,22 +89,9 @@ def run_sweep(
     scenario: Scenario, stream: Stream, requests: int, kv_layout: str, wait_cap_s: float
 ) -> dict:
     """Both schedulers at every batch size of :data:`SWEEP_BATCHES`, on one KV layout."""
-    costs = step_costs(scenario)
-    workload = stream.draw(min(requests, SWEEP_REQUESTS))
+    run = _runner(scenario, stream, min(requests, SWEEP_REQUESTS), wait_cap_s)
     return {
-        policy: [
-            simulate(
-                scenario,
-                policy,
-                kv_layout,
-                workload=workload,
-                costs=costs,
-                batch_size=batch,
-                wait_cap_s=wait_cap_s,
-            )
-            for batch in SWEEP_BATCHES
-        ]
-        for policy in POLICIES
+        policy: [run(policy, kv_layout, batch) for batch in SWEEP_BATCHES] for policy in POLICIES
     }
 
 
@@ -161,3 +163,9 @@ def decode_context_tokens(prompt_tokens, answer_mean):
     .. math:: T = T_p + \\bar{A} / 2
     """
     return prompt_tokens + answer_mean / 2
+
+
+def stay_waits(run: EngineResult) -> np.ndarray:
+    """Seconds each seat stay's request waited between its arrival and taking that seat."""
+    stays = run.segments
+    return stays["start_s"] - run.arrival_s[stays["request"]]

@@ -7,10 +7,10 @@ import math
 import numpy as np
 
 from core import queueing
-from core.answers import number_text
-from core.challenges import Step, Trap
 from core.engine_modes import prefill_nodes_for_slo
 from core.evaluate import evaluate
+from core.practice.problems import Step, Trap
+from core.units import number_text
 from core.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 
 KEY = "pd_split"

@@ -8,6 +8,7 @@ from core import memory, queueing, timing
 from core.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.catalog import (
     BYTES_PER_NUMBER,
+    ENGINE_KV_FRACTION,
     GPUS,
     HOURS_PER_MONTH,
     MEMORY_MARGIN,
@@ -21,7 +22,7 @@ from core.engine_modes import link_rate
 from core.engine_pool import engine_values
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS, expert_weight_bytes_read
-from core.result import RESULT_FIELDS, Result
+from core.result import Result, package
 from core.scenario import CUSTOM, KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
 from core.validation import check_array, check_choice, knob_error
 from core.vector import as_number, is_array, where
@@ -388,6 +389,14 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "queue_unbounded": unbounded,
         "ttft_p95_s": ttft_s,
         "monthly_usd": monthly,
+        "usd_per_gpu_hour": price,
+        "arrivals_per_min": arrivals_per_min,
+        "hours_per_month": HOURS_PER_MONTH,
+        "card_memory_bytes": card_memory,
+        "kv_bytes_per_number": bytes_kv,
+        "weight_bytes_per_number": bytes_weight,
+        "margin_share": MEMORY_MARGIN,
+        "kv_reserve_share": 1.0 - ENGINE_KV_FRACTION,
         "latency_ok": ~unbounded & (ttft_s < TTFT_SLO_S),
         "capacity_ok": granted >= seats,
         "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
@@ -427,7 +436,7 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         for name, figure in overlay.items():
             values[name] = where(engine, figure, values[name])
     values.update(token_prices(values["monthly_usd"], arrivals_per_s, prompt, answer))
-    return _package(values)
+    return package(values)
 
 
 def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> dict:
@@ -450,35 +459,3 @@ def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> d
             per_month > 0, 1e6 * monthly_usd / where(per_month > 0, per_month, 1.0), 0.0
         )
     return prices
-
-
-_INTEGER_FIELDS = {
-    "prefill_nodes", "cards", "cards_needed", "kv_budget_tokens", "seat_tokens", "seats_requested", "seats_room",
-    "seats_granted", "seats_waiting", "kv_tokens_in_use", "outweigh_tokens", "answer_tokens",
-    "nodes", "servers",
-}  # fmt: skip
-_BOOL_FIELDS = {"weights_fit", "queue_unbounded", "latency_ok", "capacity_ok", "cost_ok"}
-
-
-def _package(values: dict) -> Result:
-    """Broadcast every figure to one shape and give each field its type."""
-    if not any(is_array(value) for value in values.values()):
-        return Result(**{name: _scalar(name, value) for name, value in values.items()})
-    arrays = np.broadcast_arrays(*(np.asarray(values[name]) for name in RESULT_FIELDS))
-    scalar = arrays[0].ndim == 0
-    packed = {}
-    for name, array in zip(RESULT_FIELDS, arrays, strict=True):
-        kind = bool if name in _BOOL_FIELDS else np.int64 if name in _INTEGER_FIELDS else float
-        if kind is np.int64:
-            array = np.round(array)
-        array = array.astype(kind)
-        packed[name] = array.item() if scalar else array
-    return Result(**packed)
-
-
-def _scalar(name: str, value):
-    if name in _BOOL_FIELDS:
-        return bool(value)
-    if name in _INTEGER_FIELDS:
-        return round(float(value))
-    return float(value)

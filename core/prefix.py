@@ -5,6 +5,8 @@ Every function takes scalars or numpy arrays and broadcasts.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.catalog import KV_BLOCK_TOKENS
@@ -65,3 +67,47 @@ def prefill_card_hours_per_hour(arrivals_per_min, prefill_s, cards):
     .. math:: h = 60\\,\\lambda_{min} \\cdot t_{prefill} \\cdot c / 3600
     """
     return np.asarray(arrivals_per_min, dtype=float) * 60.0 * prefill_s * cards / 3600.0
+
+
+def prefill_spend_per_hour(result, index: int) -> tuple[float, float]:
+    """Card-hours and dollars of prefill per hour of peak traffic for row ``index`` of ``result``.
+
+    Notes
+    -----
+    Card-hours as :func:`prefill_card_hours_per_hour`; dollars are those hours at the price
+    the model billed (``result.usd_per_gpu_hour``, $0 when the price knob is 0).
+    """
+    hours = float(
+        prefill_card_hours_per_hour(
+            result.arrivals_per_min[index], result.prefill_s[index], result.cards[index]
+        )
+    )
+    return hours, hours * float(result.usd_per_gpu_hour[index])
+
+
+def work_ratio(result) -> float:
+    """Prefill FLOPs of row 1 (edited) over row 0 (cached); infinite when row 0 does none."""
+    flops = result.prefill_flops
+    return float(flops[1] / flops[0]) if flops[0] > 0 else math.inf
+
+
+def prompt_blocks(preamble_tokens: int, question_tokens: int, edit_position: int | None):
+    """States of every block of the prompt: the preamble's (:func:`block_states`), then 4 for
+    each block of the question, always computed fresh."""
+    states = block_states(preamble_tokens, edit_position)
+    question = math.ceil(question_tokens / KV_BLOCK_TOKENS)
+    return np.concatenate([states, np.full(question, 4)])
+
+
+def square_tokens(squares: int, blocks_per_square: int) -> tuple[np.ndarray, np.ndarray]:
+    """First and last token of each square of ``blocks_per_square`` blocks."""
+    first = np.arange(squares) * blocks_per_square * KV_BLOCK_TOKENS
+    return first, first + blocks_per_square * KV_BLOCK_TOKENS - 1
+
+
+def blocks_of(tokens) -> int:
+    """Whole cache blocks ``tokens`` fill."""
+    return int(tokens // KV_BLOCK_TOKENS)
+
+
+BLOCK_TOKENS = KV_BLOCK_TOKENS  # tokens one cache block holds, as the prefix lab words it

@@ -8,6 +8,7 @@ import panel as pn
 
 from core.attention import attention_variants
 from core.catalog import ModelShape
+from core.units import kib
 from labs import format as fmt
 from labs.text import LiveHTML
 
@@ -35,18 +36,17 @@ class AttentionComparison(pn.viewable.Viewer):
     ) -> None:  # fmt: skip
         """Redraw for ``shape`` with ``tokens``-token sequences in ``room_bytes`` of KV room."""
         rows = attention_variants(shape, bytes_per_number, tokens, room_bytes)
-        widest = max(row.bytes_per_token for row in rows)
+        widths = fmt.bar_widths([row.bytes_per_token for row in rows])
         body = []
-        for row in rows:
-            share = row.bytes_per_token / widest
+        for row, width in zip(rows, widths, strict=True):
             derivation = " \u00d7 ".join(_factor(label, value) for label, value in row.factors)
             own = ' <span class="chip neutral">this model</span>' if row.the_models_own else ""
             body.append(
                 f'<tr class="{"here" if row.the_models_own else ""}" data-variant="{row.name}">'
                 f"<td><b>{row.name}</b>{own}<div class='small muted'>{escape(row.what)}</div></td>"
                 f'<td class="mono small">{derivation} = <b>{fmt.count(row.bytes_per_token)} B</b></td>'
-                f'<td class="num">{fmt.count(row.bytes_per_token / 1024)} KiB'
-                f'<div class="attn-bar" style="width:{100 * share:.1f}%"></div></td>'
+                f'<td class="num">{fmt.count(kib(row.bytes_per_token))} KiB'
+                f'<div class="attn-bar" style="width:{width}"></div></td>'
                 f'<td class="num">{fmt.memory(row.seat_bytes)}</td>'
                 f'<td class="num">{fmt.count(row.seats_room)}</td></tr>'
             )

@@ -30,7 +30,7 @@ def verdicts(result) -> list[Verdict]:
         latency_why = f"p95 first token {ttft}, under {fmt.count(TTFT_SLO_S * 1000)} ms"
     else:
         wait = fmt.duration(result.queue_wait_p95_s)
-        prefill = fmt.duration(result.prefill_s + result.prefix_read_s)
+        prefill = fmt.duration(result.prompt_s)
         latency_why = f"p95 first token {ttft} ({prefill} prefill + {wait} queue), over {fmt.count(TTFT_SLO_S * 1000)} ms"
     granted, asked = result.seats_granted, result.seats_requested
     if result.capacity_ok:

@@ -1,8 +1,12 @@
-"""How numbers read on the page: one place, so every lab writes them the same way."""
+"""How numbers read on the page: every lab writes them the same way, rounding with
+:func:`core.units.significant` (the vocabulary derivations and answer checking share)."""
 
 from __future__ import annotations
 
 import math
+
+from core import units
+from core.units import giga, tera
 
 MINUS = "\u2212"  # a real minus sign lines up with the plus
 
@@ -25,28 +29,20 @@ def count(value: float) -> str:
 
 
 def gigabytes(size: float, digits: int | None = None) -> str:
-    """Bytes as decimal GB: two significant decimals below 1 GB, one below 100, none above."""
-    gb = max(0.0, float(size)) / 1e9
-    if digits is None:
-        digits = 2 if gb < 1 else 1 if gb < 100 else 0
-    text = f"{gb:,.{digits}f}"
-    if digits and "." in text:
-        text = text.rstrip("0").rstrip(".") if gb >= 1 else text
+    """Bytes as decimal GB, to three significant figures (or ``digits`` decimals): 0.52 GB, 60.8 GB."""
+    gb = giga(max(0.0, float(size)))
+    text = f"{gb:,.{digits}f}" if digits is not None else units.significant(gb)
     return f"{text} GB"
 
 
 def memory(size: float) -> str:
-    """A size for a headline card: 17 MB, 0.5 GB, 8.4 GB, 140 GB, 1.3 TB."""
+    """A size for a headline card: 17 MB, 0.52 GB, 8.39 GB, 140 GB, 1.31 TB (three figures)."""
     size = max(0.0, float(size))
     if size < 1e8:
         return f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} kB"
     if size < 1e12:
-        return (
-            f"{size / 1e9:,.1f} GB".replace(".0 GB", " GB")
-            if size >= 1e10
-            else f"{size / 1e9:.1f} GB"
-        )
-    return f"{size / 1e12:,.1f} TB"
+        return gigabytes(size)
+    return f"{units.significant(tera(size))} TB"
 
 
 def duration(seconds: float, unbounded: bool = False) -> str:
@@ -78,6 +74,11 @@ def dollars(amount: float) -> str:
     return f"${max(0.0, float(amount)):,.0f}"
 
 
+def price(usd: float) -> str:
+    """A price in dollars and cents: $3.99."""
+    return f"${max(0.0, float(usd)):,.2f}"
+
+
 def percent(fraction: float, digits: int = 0) -> str:
     """A fraction as a percentage."""
     return f"{max(0.0, float(fraction)) * 100:.{digits}f}%"
@@ -98,30 +99,34 @@ def fraction(value: float) -> str:
 
 
 def bandwidth(bytes_per_s: float) -> str:
-    """Memory bandwidth in TB/s, to two decimals: 3.35 TB/s."""
-    return f"{finite(bytes_per_s) / 1e12:,.2f} TB/s"
+    """Memory bandwidth in TB/s, three significant figures: 3.35 TB/s, 2 TB/s."""
+    return f"{units.significant(tera(finite(bytes_per_s)))} TB/s"
 
 
 def billions(count: float) -> str:
-    """A parameter count in billions: 70B, 13B, 1.5B."""
-    return f"{finite(count) / 1e9:g}B"
+    """A parameter count in billions, three significant figures: 70B, 13B, 1.5B."""
+    return f"{units.significant(giga(finite(count)))}B"
+
+
+def bar_widths(values) -> list[str]:
+    """CSS widths of bars drawn to one scale, the largest full width: ['100.0%', '50.0%']."""
+    widest = max(values)
+    return [f"{100 * value / widest:.1f}%" if widest > 0 else "0%" for value in values]
 
 
 def ratio(value: float) -> str:
-    """A ratio of two figures: 4.8x, 23x."""
-    value = finite(value)
-    return f"{value:,.1f}\u00d7" if value < 10 else f"{value:,.0f}\u00d7"
+    """A ratio of two figures, two significant figures: 4.8x, 23x, 150x."""
+    return f"{units.significant(finite(value), 2, 1)}\u00d7"
 
 
 def intensity(value: float) -> str:
-    """Arithmetic intensity in FLOPs per byte."""
-    value = finite(value)
-    return f"{value:,.1f} FLOP/B" if value < 10 else f"{value:,.0f} FLOP/B"
+    """Arithmetic intensity in FLOPs per byte, three significant figures: 7.62 FLOP/B, 295 FLOP/B."""
+    return f"{units.significant(finite(value))} FLOP/B"
 
 
 def teraflops(value: float) -> str:
-    """FLOP/s in TFLOP/s."""
-    return f"{finite(value) / 1e12:,.0f} TFLOP/s"
+    """FLOP/s in TFLOP/s, three significant figures: 989 TFLOP/s."""
+    return f"{units.significant(tera(finite(value)))} TFLOP/s"
 
 
 def signed(value: float, unit: str = "", digits: int = 0) -> str:

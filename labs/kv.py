@@ -10,11 +10,12 @@ import panel as pn
 import param
 from bokeh.models import CustomJSTickFormatter
 
-from core import Scenario, evaluate
-from core.catalog import BYTES_PER_NUMBER, MEMORY_MARGIN
+from core import KNOBS, Scenario, evaluate
+from core.attention import full_attention_layers
 from core.custom import scenario_shape
 from core.level_gap import level_gaps
 from core.sensitivity import knob_effects
+from core.units import kib
 from labs import format as fmt
 from labs import knobs as ui
 from labs.attention_compare import AttentionComparison
@@ -79,7 +80,7 @@ def story_figures(knobs) -> dict:
         "waiting": fmt.count(result.seats_waiting),
         "room_seats": fmt.count(result.seats_room),
         "max_sequence": fmt.tokens(result.kv_budget_tokens),
-        "outweigh_factor": f"{result.seat_kv_bytes / result.weight_bytes:,.0f}",
+        "outweigh_factor": f"{result.seat_share_of_weights:,.0f}",
     }
 
 
@@ -174,7 +175,7 @@ class KvLab(pn.viewable.Viewer):
         )  # fmt: skip
         self.result = None
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
-        s.param.watch(self._refresh, list(Scenario.param)[1:])
+        s.param.watch(self._refresh, KNOBS)
         self.param.watch(self._refresh, list(LOCAL_KNOBS))
         self.param.watch(self._follow_length, "sequence_tokens")
         self._layout = self._build()
@@ -235,7 +236,7 @@ class KvLab(pn.viewable.Viewer):
         self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
         self.derivation.object = self._derivation(result)
         self.attention.update(
-            scenario_shape(s), s.kv_dtype, BYTES_PER_NUMBER[s.kv_dtype], self.sequence_tokens,
+            scenario_shape(s), s.kv_dtype, round(result.kv_bytes_per_number), self.sequence_tokens,
             result.kv_budget_bytes, result.kv_bytes_per_token,
         )  # fmt: skip
         self.facts.object = (
@@ -257,7 +258,7 @@ class KvLab(pn.viewable.Viewer):
     def _cards(self, r) -> list[Card]:
         granted_all = r.seats_granted >= r.seats_requested
         return [
-            Card("one cached token", fmt.count(r.kv_bytes_per_token), "bytes", f"{r.kv_bytes_per_token / 1024:,.0f} KiB"),
+            Card("one cached token", fmt.count(r.kv_bytes_per_token), "bytes", f"{kib(r.kv_bytes_per_token):,.0f} KiB"),
             Card("one seat's cache at this length", *fmt.split_unit(fmt.memory(r.seat_kv_bytes)), f"{fmt.count(self.sequence_tokens)} tokens"),
             Card("seats granted", f"{fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)}", "",
                  f"room for {fmt.count(r.seats_room)}", "" if granted_all else "worse", alarm=not granted_all),
@@ -290,7 +291,7 @@ class KvLab(pn.viewable.Viewer):
     def _derivation(self, r) -> str:
         s = self.scenario
         shape = scenario_shape(s)
-        number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
+        number_bytes = round(r.kv_bytes_per_number)
         cards = r.cards
         if shape.kv_lora_rank:
             per_token = (
@@ -304,7 +305,7 @@ class KvLab(pn.viewable.Viewer):
             )
         if shape.window_layers:
             per_token += (
-                f" \u00d7 ({shape.layers - shape.window_layers} full layers + {shape.window_layers} keeping "
+                f" \u00d7 ({full_attention_layers(shape)} full layers + {shape.window_layers} keeping "
                 f"{fmt.count(shape.sliding_window)} of {fmt.count(self.sequence_tokens)} tokens) \u00f7 "
                 f"{shape.layers} layers"
             )
@@ -312,8 +313,8 @@ class KvLab(pn.viewable.Viewer):
             f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
             f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
             f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
-            f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.node_memory_bytes / cards)} \u2212 "
-            f"{fmt.gigabytes(r.weight_bytes)} of weights) \u00d7 {1 - MEMORY_MARGIN:.2f} = <b>{fmt.gigabytes(r.kv_budget_bytes)}</b>",
+            f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.per_card('node_memory_bytes'))} \u2212 "
+            f"{fmt.gigabytes(r.weight_bytes)} of weights) \u00d7 {r.kept_share:.2f} = <b>{fmt.gigabytes(r.kv_budget_bytes)}</b>",
             f"seats      = \u230a{fmt.gigabytes(r.kv_budget_bytes)} \u00f7 {fmt.gigabytes(r.seat_kv_bytes, 2)}\u230b = "
             f"{fmt.count(r.seats_room)} \u2192 granted min({fmt.count(r.seats_requested)}, {fmt.count(r.seats_room)}) = "
             f"<b>{fmt.count(r.seats_granted)}</b>",
@@ -327,11 +328,11 @@ class KvLab(pn.viewable.Viewer):
     def _facts(self, r) -> list[str]:
         s = self.scenario
         shape = scenario_shape(s)
-        number_bytes = BYTES_PER_NUMBER[s.kv_dtype]
+        number_bytes = round(r.kv_bytes_per_number)
         bill = "the full bf16 bill" if s.kv_dtype == "bf16" else "half the bf16 bill"
         return [
             f"The {shape.name} spans {r.cards} card{'s' if r.cards != 1 else ''} with {fmt.gigabytes(r.weight_bytes)} of weights, "
-            f"leaving {fmt.gigabytes(r.kv_budget_bytes)} of KV room at the {fmt.percent(MEMORY_MARGIN)} margin. A single "
+            f"leaving {fmt.gigabytes(r.kv_budget_bytes)} of KV room at the {fmt.percent(r.margin_share)} margin. A single "
             f"sequence outweighs the whole model at about {fmt.tokens(r.outweigh_tokens)} tokens of cache.",
             f"Storing the cache in {s.kv_dtype} costs {number_bytes} byte{'s' if number_bytes != 1 else ''} per number, so "
             f"one token of cache is {fmt.count(r.kv_bytes_per_token)} bytes, {bill}.",

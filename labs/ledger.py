@@ -14,6 +14,7 @@ import panel as pn
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool, LabelSet, Range1d, Span
 from bokeh.plotting import figure
 
+from core.units import giga
 from labs import format as fmt
 from labs import theme
 from labs.text import LiveHTML
@@ -37,10 +38,10 @@ def card_rows(result) -> dict:
     cards = int(result.cards)
     shown = min(cards, MAX_CARD_ROWS)
     per_card = {
-        "weights": result.weight_bytes / cards / 1e9,
-        "kv_in_use": result.kv_bytes_in_use / cards / 1e9,
-        "free_kv": result.free_kv_bytes / cards / 1e9,
-        "margin": result.margin_bytes / cards / 1e9,
+        "weights": giga(result.per_card("weight_bytes")),
+        "kv_in_use": giga(result.per_card("kv_bytes_in_use")),
+        "free_kv": giga(result.per_card("free_kv_bytes")),
+        "margin": giga(result.per_card("margin_bytes")),
     }
     names = [f"card {index + 1}" for index in range(shown)]
     if cards > shown:
@@ -135,7 +136,7 @@ class MemoryLedger(pn.viewable.Viewer):
     def update(self, result) -> None:
         """Redraw for ``result`` (a scalar :class:`core.Result`)."""
         bars = card_rows(result)
-        card_gb = result.node_memory_bytes / result.cards / 1e9
+        card_gb = giga(result.per_card("node_memory_bytes"))
         width = max(card_gb, bars["weights"][0]) * 1.04
         self.memory_figure.y_range.factors = list(reversed(bars["card"]))
         self.memory_figure.x_range.end = width

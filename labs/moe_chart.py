@@ -11,6 +11,7 @@ from bokeh.plotting import figure
 
 from core.catalog import ModelShape
 from core.moe import experts_per_card, needs_expert_parallelism, read_curve
+from core.units import giga
 from labs import format as fmt
 from labs import theme
 from labs.text import LiveHTML
@@ -86,9 +87,9 @@ class MoeReadChart(pn.viewable.Viewer):
         with pn.io.hold():
             self.source.data = {
                 "batch": curve.batch,
-                "moe": curve.moe_bytes / 1e9,
-                "dense": curve.dense_bytes / 1e9,
-                "active": np.full(curve.batch.shape, curve.active_bytes / 1e9),
+                "moe": giga(curve.moe_bytes),
+                "dense": giga(curve.dense_bytes),
+                "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
             }
             self.marker.location = max(seats, 1)
             self.caption.object = self._caption(shape, weight_dtype, seats, cards,

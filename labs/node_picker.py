@@ -11,6 +11,7 @@ from core import GPUS, Scenario
 from core.catalog import WEIGHT_FORMATS
 from core.custom import CUSTOM
 from core.hf_config import DerivedModel, compact_config, parse_config
+from core.units import giga
 from labs import format as fmt
 from labs import knobs as ui
 from labs.text import LiveHTML
@@ -43,12 +44,12 @@ def derived_html(derived: DerivedModel) -> str:
         rows.append(("sliding window", f"{fmt.count(shape.sliding_window)} tokens on "
                                        f"{shape.window_layers} of {shape.layers} layers"))  # fmt: skip
     counted = (
-        f"{derived.params_total / 1e9:,.2f}B total, {derived.params_active / 1e9:,.2f}B active"
+        f"{giga(derived.params_total):,.2f}B total, {giga(derived.params_active):,.2f}B active"
     )
     rows.append(("parameters, counted", counted))
     if derived.stated is not None:
         stated = derived.stated
-        card = f"{stated.params / 1e9:,.4g}B total, {stated.active_params / 1e9:,.4g}B active"
+        card = f"{giga(stated.params):,.4g}B total, {giga(stated.active_params):,.4g}B active"
         rows.append((f"model card ({escape(stated.name)})", card))
     body = "".join(f"<tr><th>{escape(k)}</th><td>{v}</td></tr>" for k, v in rows)
     notes = "".join(f"<li>{escape(n)}</li>" for n in derived.notes)

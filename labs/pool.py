@@ -7,12 +7,12 @@ from html import escape
 import panel as pn
 import param
 
-from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
-from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN, TIERS
-from core.custom import scenario_gpu, scenario_shape
+from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
+from core.custom import scenario_shape
 from core.level_gap import level_gaps
 from core.queueing import UNBOUNDED_WAIT_S
 from core.sensitivity import knob_effects
+from core.units import kib
 from labs import format as fmt
 from labs import knobs as ui
 from labs.badges import BadgeRow, chips_html, verdicts
@@ -52,7 +52,7 @@ def other_workload(name: str) -> str:
 
 def model_name(scenario: Scenario) -> str:
     """The model the scenario runs, as the page names it."""
-    return scenario_shape(scenario).name if scenario.model else TIERS[scenario.tier].name
+    return scenario_shape(scenario).name
 
 
 def binding_sentence(result) -> str:
@@ -86,9 +86,9 @@ def binding_sentence(result) -> str:
             f"{fmt.dollars(result.monthly_usd)} a month against {fmt.dollars(BUDGET_USD_PER_MONTH)}."
         )
     pressures = {
-        "memory": result.kv_bytes_in_use / max(result.kv_budget_bytes, 1.0),
+        "memory": result.kv_share_of_budget,
         "queueing": result.utilization,
-        "cost": result.monthly_usd / BUDGET_USD_PER_MONTH,
+        "cost": result.bill_share_of_budget,
     }
     nearest = max(pressures, key=pressures.get)
     return (
@@ -98,23 +98,21 @@ def binding_sentence(result) -> str:
     )
 
 
-def _held_back(scenario: Scenario) -> str:
+def _held_back(scenario: Scenario, result) -> str:
     """What memory each level keeps back from the cache, in words."""
     if scenario.realism == "engine":
         return (
-            f"the engine's activation workspace, keeping {fmt.percent(1 - ENGINE_KV_FRACTION)} "
+            f"the engine's activation workspace, keeping {fmt.percent(result.kv_reserve_share)} "
             "of the rest in reserve"
         )
-    return f"the {fmt.percent(MEMORY_MARGIN)} margin"
+    return f"the {fmt.percent(result.margin_share)} margin"
 
 
 def explanations(scenario: Scenario, result) -> list[str]:
     """The story of the numbers, one sentence per step, all from ``result``."""
-    workload = WORKLOADS[scenario.workload]
     cards = result.cards
     card_word = "card" if cards == 1 else "cards"
-    price = scenario.usd_per_gpu_hour or scenario_gpu(scenario).usd_per_hour
-    waiting = result.seats_requested - result.seats_granted
+    waiting = result.seats_waiting
     lines = [
         f"The scheduler runs up to {fmt.count(result.seats_requested)} seats at once, and memory grants "
         + (
@@ -124,7 +122,7 @@ def explanations(scenario: Scenario, result) -> list[str]:
         ),
         f"The {model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
         f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after "
-        f"{_held_back(scenario)}: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
+        f"{_held_back(scenario, result)}: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
         f"Every request carries a {fmt.count(scenario.prompt_tokens)}-token prompt and a "
         f"{fmt.count(result.answer_tokens)}-token answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
         f"KV tokens ({fmt.gigabytes(result.seat_kv_bytes)}).",
@@ -141,12 +139,12 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"{fmt.gigabytes(result.kv_bytes_in_use)} of running cache: {fmt.duration(result.decode_step_s)} "
         f"a step, {fmt.rate(result.stream_tokens_per_s)} for each reader, {fmt.rate(result.decode_tokens_per_s)} "
         "across the batch.",
-        f"A request holds its seat for {fmt.duration(result.request_s)}. At {fmt.count(workload.arrivals_per_min if scenario.arrivals_per_min is None else scenario.arrivals_per_min)} "
+        f"A request holds its seat for {fmt.duration(result.request_s)}. At {fmt.count(result.arrivals_per_min)} "
         f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
         f"prefix cache the pool needs {result.nodes} node{'s' if result.nodes != 1 else ''} of "
         f"{fmt.count(result.seats_granted)} seats.",
         f"The bill: {result.nodes} node{'s' if result.nodes != 1 else ''} \u00d7 {cards} {card_word} \u00d7 "
-        f"${price:.2f} per GPU-hour \u00d7 {HOURS_PER_MONTH} hours = {fmt.dollars(result.monthly_usd)} a month.",
+        f"{fmt.price(result.usd_per_gpu_hour)} per GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month.",
         f"Held at the peak rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
         f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
         "input tokens (the whole bill over each kind; quieter hours make both dearer).",
@@ -166,7 +164,7 @@ def story_figures(knobs) -> dict:
         "ttft": fmt.duration(result.ttft_p95_s, result.queue_unbounded),
         "prefill": fmt.duration(result.prefill_s),
         "bill": fmt.dollars(result.monthly_usd),
-        "kv_per_token": f"{result.kv_bytes_per_token / 1024:,.0f} KiB",
+        "kv_per_token": f"{kib(result.kv_bytes_per_token):,.0f} KiB",
     }
 
 
@@ -242,7 +240,7 @@ class PoolLab(pn.viewable.Viewer):
         self.result = None
         self.items = []
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
-        self.scenario.param.watch(self._refresh, list(Scenario.param)[1:])
+        self.scenario.param.watch(self._refresh, KNOBS)
         self._layout = self._build()
         self._refresh()
 
@@ -253,9 +251,7 @@ class PoolLab(pn.viewable.Viewer):
 
     def reset(self) -> None:
         """Every knob of the scenario back to its default."""
-        self.scenario.param.update(
-            **{name: Scenario.param[name].default for name in list(Scenario.param)[1:]}
-        )
+        self.scenario.param.update(**{name: Scenario.param[name].default for name in KNOBS})
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
@@ -288,7 +284,7 @@ class PoolLab(pn.viewable.Viewer):
             + "".join(f"<li>{escape(line)}</li>" for line in explanations(s, result))
             + "</ul></div>"
         )
-        self.workload_facts.object = self._workload_html(s)
+        self.workload_facts.object = self._workload_html(s, result)
         self.model_note.object = (
             f'<div class="lab"><div class="notice">Exact model <b>{escape(model_name(s))}</b> '
             "replaces the tier.</div></div>"
@@ -299,8 +295,8 @@ class PoolLab(pn.viewable.Viewer):
         self.mattered.update(effects)
         self.engine_note.update(level_gaps(s, ENGINE_FIELDS), s.realism == "engine")
         self.moe_chart.update(
-            scenario_shape(s), s.weight_dtype, BYTES_PER_WEIGHT[s.weight_dtype],
-            max(result.seats_granted, 1), result.cards, scenario_gpu(s).memory_bytes,
+            scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
+            max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
         )  # fmt: skip
         self.presets.update(
             bool(result.passes),
@@ -309,10 +305,10 @@ class PoolLab(pn.viewable.Viewer):
         )
 
     def _cards(self, result, base) -> list[Card]:
-        seats_delta = result.seats_granted - base.seats_granted
-        ttft_delta = result.ttft_p95_s - base.ttft_p95_s
-        rate_delta = result.decode_tokens_per_s - base.decode_tokens_per_s
-        bill_delta = result.monthly_usd - base.monthly_usd
+        seats_delta = result.change_from(base, "seats_granted")
+        ttft_delta = result.change_from(base, "ttft_p95_s")
+        rate_delta = result.change_from(base, "decode_tokens_per_s")
+        bill_delta = result.change_from(base, "monthly_usd")
         value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s, result.queue_unbounded))
         rate_value = fmt.rate(result.decode_tokens_per_s).removesuffix(" tok/s")
         return [
@@ -337,13 +333,12 @@ class PoolLab(pn.viewable.Viewer):
             "pull the same knobs in different directions.</p></div>"
         )
 
-    def _workload_html(self, s: Scenario) -> str:
+    def _workload_html(self, s: Scenario, result) -> str:
         workload = WORKLOADS[s.workload]
-        arrivals = workload.arrivals_per_min if s.arrivals_per_min is None else s.arrivals_per_min
-        answer = workload.answer_tokens if s.answer_tokens is None else s.answer_tokens
+        arrivals, answer = result.arrivals_per_min, result.answer_tokens
         return (
             f'<div class="lab small"><p><b>{escape(workload.name.capitalize())}</b>: {escape(workload.description)}. '
-            f"Peak minute: <b>{fmt.count(arrivals)}</b> arrivals ({arrivals / 60:,.1f} a second); answers of "
+            f"Peak minute: <b>{fmt.count(arrivals)}</b> arrivals ({result.arrivals_per_s:,.1f} a second); answers of "
             f"<b>{fmt.count(answer)}</b> tokens; prompts usually near {fmt.count(workload.typical_prompt_tokens)} tokens.</p>"
             f"<p>The SLO: first token in under <b>{fmt.count(TTFT_SLO_S * 1000)} ms</b> at p95, sized at the peak "
             f"minute. The ceiling: <b>{fmt.dollars(BUDGET_USD_PER_MONTH)}</b> a month.</p></div>"

@@ -9,8 +9,7 @@ import panel as pn
 import param
 
 from core import Scenario
-from core.answers import examples
-from core.challenges import (
+from core.practice import (
     CHALLENGES,
     CLASSIC_SEED,
     SEED_BOUNDS,
@@ -18,6 +17,7 @@ from core.challenges import (
     Verdict,
     challenge_keys,
     check_answer,
+    examples,
     make_problem,
     new_seed,
 )
@@ -127,7 +127,7 @@ def derivation_html(problem: Problem) -> str:
 class PracticeLab(pn.viewable.Viewer):
     """Seeded practice problems on the arithmetic of serving, with checking, hints and scores."""
 
-    URL_PARAMS = ("challenge", "seed")  # kept in shareable links
+    URL_PARAMS = ("challenge", "seed", "hint_shown", "shown")  # kept in shareable links
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario (unused).")
     challenge = param.Selector(
@@ -219,14 +219,14 @@ class PracticeLab(pn.viewable.Viewer):
 
     # -- URL -----------------------------------------------------------------------------
     def sync_url(self, location) -> None:
-        """Keep ``seed`` and ``challenge`` in ``location``'s query (nothing when it is None).
+        """Keep :attr:`URL_PARAMS` in ``location``'s query (nothing when it is None).
 
         Only for serving this lab on its own: inside the app, the page (``labs.shell``)
         keeps :attr:`URL_PARAMS` in the link and this is not called.
         """
         if location is None:
             return
-        location.sync(self, {"seed": "seed", "challenge": "challenge"}, on_error=self._bad_link)
+        location.sync(self, {name: name for name in self.URL_PARAMS}, on_error=self._bad_link)
 
     def _bad_link(self, values: dict) -> None:
         """Apply what a link got right; say what it got wrong."""
@@ -319,6 +319,7 @@ class PracticeLab(pn.viewable.Viewer):
             self._show_help()
             self._show_score()
 
+    @param.depends("hint_shown", "shown", watch=True)
     def _show_help(self) -> None:
         self.hint_pane.object = hint_html(self.problem) if self.hint_shown else ""
         self.hint_pane.visible = self.hint_shown

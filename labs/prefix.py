@@ -11,10 +11,17 @@ import param
 from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from bokeh.plotting import figure
 
-from core import WORKLOADS, Scenario, evaluate
-from core.catalog import KV_BLOCK_TOKENS
-from core.custom import scenario_gpu, scenario_shape
-from core.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
+from core import KNOBS, WORKLOADS, Scenario, evaluate
+from core.custom import scenario_shape
+from core.prefix import (
+    BLOCK_TOKENS,
+    blocks_of,
+    cached_prefix_tokens,
+    prefill_spend_per_hour,
+    prompt_blocks,
+    square_tokens,
+    work_ratio,
+)
 from labs import format as fmt
 from labs import knobs as ui
 from labs import theme
@@ -53,10 +60,7 @@ def block_squares(
     preamble_tokens: int, question_tokens: int, edit_position: int | None
 ) -> tuple[dict, int]:
     """One square per cache block (or per group of blocks when the prompt is long)."""
-    states = block_states(preamble_tokens, edit_position)
-    question_blocks = math.ceil(question_tokens / KV_BLOCK_TOKENS)
-    # 4 marks the question's own blocks, always computed fresh
-    states = np.concatenate([states, np.full(question_blocks, 4)])
+    states = prompt_blocks(preamble_tokens, question_tokens, edit_position)
     per_square = max(1, math.ceil(len(states) / MAX_SQUARES))
     squares = math.ceil(len(states) / per_square)
     # a grouped square shows the edit if it holds it, else its worst state
@@ -65,15 +69,15 @@ def block_squares(
     colours = {**BLOCK_COLOURS, 4: QUESTION_COLOUR}
     names = {**BLOCK_NAMES, 4: "the question (always new)"}
     index = np.arange(squares)
-    first_token = index * per_square * KV_BLOCK_TOKENS
+    first_token, last_token = square_tokens(squares, per_square)
     data = {
         "x": (index % SQUARES_PER_ROW).tolist(),
         "y": (-(index // SQUARES_PER_ROW)).tolist(),
         "colour": [colours[state] for state in grouped],
         "state": [names[state] for state in grouped],
         "tokens": [
-            f"tokens {start:,}\u2013{start + per_square * KV_BLOCK_TOKENS - 1:,}"
-            for start in first_token
+            f"tokens {start:,}\u2013{end:,}"
+            for start, end in zip(first_token, last_token, strict=True)
         ],
         "first_token": first_token.tolist(),
     }
@@ -143,7 +147,7 @@ class PrefixLab(pn.viewable.Viewer):
         self.results = None
         self.hits = None
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
-        s.param.watch(self._refresh, list(Scenario.param)[1:])
+        s.param.watch(self._refresh, KNOBS)
         self.param.watch(
             self._refresh, ["preamble_tokens", "question_tokens", "edit_position", "state"]
         )
@@ -203,16 +207,6 @@ class PrefixLab(pn.viewable.Viewer):
         self.caption.object = self._caption_html(hits, STATES.index(self.state), per_square)
         self.context.object = self._context_html()
 
-    def _spend(self, result, index: int) -> tuple[float, float]:
-        s = self.scenario
-        workload = WORKLOADS[s.workload]
-        arrivals = workload.arrivals_per_min if s.arrivals_per_min is None else s.arrivals_per_min
-        price = s.usd_per_gpu_hour or scenario_gpu(s).usd_per_hour
-        hours = float(
-            prefill_card_hours_per_hour(arrivals, result.prefill_s[index], result.cards[index])
-        )
-        return hours, hours * price
-
     def _cards(self, result, hits, active: int) -> list[Card]:
         ttft = fmt.split_unit(
             fmt.duration(result.ttft_p95_s[active], bool(result.queue_unbounded[active]))
@@ -223,12 +217,12 @@ class PrefixLab(pn.viewable.Viewer):
         return [
             Card("TTFT p95", *ttft, f"{STATES[other]}: {ttft_other}", "better" if result.ttft_p95_s[active] < result.ttft_p95_s[other] else "worse" if result.ttft_p95_s[active] > result.ttft_p95_s[other] else "", alarm=not bool(result.latency_ok[active])),
             Card("tensor time before the first token", *prefill, f"{fmt.tokens(result.miss_tokens[active])} tokens prefilled"),
-            Card("prompt served from the cache", fmt.percent(hits[active] / (self.preamble_tokens + self.question_tokens)), "", f"{fmt.tokens(hits[active])} tokens, {fmt.count(hits[active] // KV_BLOCK_TOKENS)} blocks"),
+            Card("prompt served from the cache", fmt.percent(hits[active] / (self.preamble_tokens + self.question_tokens)), "", f"{fmt.tokens(hits[active])} tokens, {fmt.count(blocks_of(hits[active]))} blocks"),
         ]  # fmt: skip
 
     def _compare_html(self, result, hits) -> str:
         rows = []
-        spend = [self._spend(result, index) for index in range(2)]
+        spend = [prefill_spend_per_hour(result, index) for index in range(2)]
 
         def row(label: str, values: list[str], emphasis: bool = False) -> str:
             cells = "".join(
@@ -259,11 +253,7 @@ class PrefixLab(pn.viewable.Viewer):
             row("prefill card-hours per peak hour", [f"{hours:,.3f}" for hours, _ in spend])
         )
         rows.append(row("prefill spend per peak hour", [f"${usd:,.2f}" for _, usd in spend], True))
-        ratio = (
-            result.prefill_flops[1] / result.prefill_flops[0]
-            if result.prefill_flops[0] > 0
-            else math.inf
-        )
+        ratio = work_ratio(result)
         ratio_text = (
             f"{ratio:,.1f}\u00d7 the prefill work"
             if math.isfinite(ratio)
@@ -284,9 +274,9 @@ class PrefixLab(pn.viewable.Viewer):
             for c, t in items
         )
         unit = (
-            f"one square = {per_square} blocks of {KV_BLOCK_TOKENS} tokens"
+            f"one square = {per_square} blocks of {BLOCK_TOKENS} tokens"
             if per_square > 1
-            else f"one square = one block of {KV_BLOCK_TOKENS} tokens"
+            else f"one square = one block of {BLOCK_TOKENS} tokens"
         )
         if self.state == "cached":
             say = f"Cached: the {fmt.count(self.preamble_tokens)}-token preamble matches block for block, so {fmt.count(hits[0])} tokens come from memory."

@@ -86,7 +86,10 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
                 MAX_CONFIG_LENGTH if knob == "model_config" else MAX_VALUE_LENGTH)
         for knob in KNOBS
     ]  # fmt: skip
-    bindings += [Binding(name, view, name) for name in getattr(view, "URL_PARAMS", ())]
+    keys = getattr(view, "URL_KEYS", {})  # a lab knob named like a shared one gets its own key
+    bindings += [
+        Binding(keys.get(name, name), view, name) for name in getattr(view, "URL_PARAMS", ())
+    ]
     for prefix, part in url_parts(view):
         bindings += [Binding(prefix + name, part, name) for name in part.URL_PARAMS]
     return bindings

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from html import escape
 from urllib.parse import parse_qsl, urlencode
 
 import param
+from param.parameterized import batch_call_watchers
 
+from core.scenario import Scenario
 from core.validation import describe_range
 
 MAX_VALUE_LENGTH = 64  # longer query values are never a knob value; they are dropped
@@ -119,18 +122,26 @@ def restore(bindings: Sequence[Binding], query: str) -> list[str]:
     notices = [
         f"{_short(key)}: not a setting this page reads" for key in values if key not in by_key
     ]
-    for binding in bindings:
-        if binding.key not in values:
-            continue
-        value, notice = parse(binding, values[binding.key])
-        if notice:
-            notices.append(notice)
-        if value is _IGNORE:
-            continue
-        try:
-            setattr(binding.owner, binding.name, value)
-        except ValueError as error:  # a last line of defence: report, never crash
-            notices.append(f"{binding.key}: {error}")
+    with ExitStack() as stack:
+        # The shared scenario, and a lab that asks for it (one that reruns an engine per
+        # change), hear the link's knobs once, together, when it has been read. Other owners
+        # hear each knob in turn: a preset loads before the knobs after it, a new problem
+        # clears what was open before the link opens it again.
+        for owner in {id(b.owner): b.owner for b in bindings}.values():
+            if isinstance(owner, Scenario) or getattr(owner, "RESTORE_TOGETHER", False):
+                stack.enter_context(batch_call_watchers(owner))
+        for binding in bindings:
+            if binding.key not in values:
+                continue
+            value, notice = parse(binding, values[binding.key])
+            if notice:
+                notices.append(notice)
+            if value is _IGNORE:
+                continue
+            try:
+                setattr(binding.owner, binding.name, value)
+            except ValueError as error:  # a last line of defence: report, never crash
+                notices.append(f"{binding.key}: {error}")
     return notices
 
 

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from core import GPUS, MODELS, TIERS, WORKLOADS
 from core.catalog import WEIGHT_FORMATS
-from core.challenges import CHALLENGES
+from core.practice import CHALLENGES
 
 workloads = st.sampled_from(list(WORKLOADS))
 tiers = st.sampled_from(list(TIERS))

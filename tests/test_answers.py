@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from core.answers import KINDS, Tolerance, express, number_text, read_answer
+from core.practice import Tolerance, read_answer
+from core.units import KINDS, express, number_text
 
 READABLE = [
     ("131072", "bytes", "B", 131_072),

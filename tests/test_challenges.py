@@ -7,8 +7,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from core import evaluate
-from core.answers import KINDS, express
-from core.challenges import (
+from core.practice import (
     CHALLENGES,
     CLASSIC_SEED,
     challenge_keys,
@@ -16,6 +15,7 @@ from core.challenges import (
     make_problem,
     new_seed,
 )
+from core.units import KINDS, express
 from tests import strategies
 
 KEYS = list(CHALLENGES)

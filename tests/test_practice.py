@@ -3,7 +3,7 @@
 import pytest
 from numpy.testing import assert_allclose
 
-from core.challenges import make_problem
+from core.practice import make_problem
 from labs.practice import PracticeLab, derivation_html, problem_html
 
 
@@ -86,8 +86,8 @@ def test_derivation_shown_ends_on_the_answer(lab):
 
 
 def test_link_keys_and_standalone_sync():
-    """challenge and seed are the link's keys; sync_url(None) does nothing, a location syncs both."""
-    assert PracticeLab.URL_PARAMS == ("challenge", "seed")
+    """The problem and what is open keep their keys; sync_url(None) does nothing, a location syncs all."""
+    assert PracticeLab.URL_PARAMS == ("challenge", "seed", "hint_shown", "shown")
 
     class Location:
         def __init__(self):
@@ -100,7 +100,7 @@ def test_link_keys_and_standalone_sync():
     lab.sync_url(None)
     location = Location()
     lab.sync_url(location)
-    assert location.calls == [(lab, {"seed": "seed", "challenge": "challenge"})]
+    assert location.calls == [(lab, {name: name for name in PracticeLab.URL_PARAMS})]
 
 
 def test_bad_link_values_leave_a_notice(lab):

@@ -19,10 +19,11 @@ from labs.batching.chart_kit import (
     legend_html,
     lines,
     log2_axis,
+    log_span,
     marker,
     marker_label,
 )
-from labs.batching.view import NODE_KNOBS, BatchingView, html_pane
+from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
 
 
@@ -30,7 +31,7 @@ def ceiling_figure():
     """Aggregate and per-stream decode rate against the seats requested."""
     source = ColumnDataSource(data={"seats": [], "aggregate": [], "stream": []})
     plot = chart(
-        240,
+        CHART_HEIGHT,
         x_axis_type="log",
         x_range=Range1d(0.8, 560),
         y_axis_type="log",
@@ -68,6 +69,7 @@ class CeilingView(BatchingView):
             legend,
             pn.pane.Bokeh(self.plot, sizing_mode="stretch_width"),
             self.text,
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:
@@ -86,8 +88,7 @@ class CeilingView(BatchingView):
         self.wall_label.text = f"memory wall: {curve.wall} seats" if curve.wall else ""
         if curve.best > 0:
             # room above the best aggregate and below the slowest stream, on a log axis
-            self.plot.y_range.start = float(np.nanmin(curve.stream)) * 0.5
-            self.plot.y_range.end = curve.best * 2.5
+            log_span(self.plot, float(np.nanmin(curve.stream)), curve.best)
         self.text.object = self._html(curve)
 
     def _html(self, curve) -> str:

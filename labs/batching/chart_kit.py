@@ -76,6 +76,12 @@ def marker_label(plot, colour: str):
     return label
 
 
+def log_span(plot, low: float, high: float, below: float = 0.5, above: float = 2.5) -> None:
+    """Fit ``plot``'s log y axis to ``low``..``high``, with room below and above for labels."""
+    plot.y_range.start = low * below
+    plot.y_range.end = high * above
+
+
 def log2_axis(plot, end: int) -> None:
     """Ticks at the powers of two up to ``end``, written in full (1, 2, ... 1,024)."""
     plot.xaxis.ticker = FixedTicker(ticks=[b for b in POWERS_OF_TWO if b <= end])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 import panel as pn
 
 from labs import knobs as ui
@@ -52,7 +54,7 @@ def widgets(lab) -> dict:
         "answer_mean": _editable(p.answer_mean, "Mean answer (tokens)"),
         # the slider stops at 4,096 (a drag's useful range); the box takes the whole range
         "answer_cap": _editable(p.answer_cap, "Answer cap (max_tokens)", end=4096),
-        "tier": ui.tier_buttons(s),
+        "tier": tier_buttons(s),
         "model": ui.model_select(s),
         "gpu": pn.widgets.Select.from_param(s.param.gpu, label="Card", **WIDE),
         "kv_dtype": ui.dtype_buttons(s),
@@ -66,6 +68,36 @@ def widgets(lab) -> dict:
             p.draft_cost, label="Draft step cost", step=0.01, format="0%", **WIDE
         ),
     }
+
+
+def tier_buttons(scenario) -> pn.widgets.RadioButtonGroup:
+    """The tier buttons, showing no tier while an exact model runs; a click on any tier runs it.
+
+    Linked by hand: with an exact model set, the scenario's tier does not say what runs, so
+    the buttons show none selected, and choosing a tier clears the exact model with it.
+    """
+    buttons = pn.widgets.RadioButtonGroup(
+        options=ui.TIER_LABELS,
+        value=None if scenario.model else scenario.tier,
+        label="Model tier",
+        **BUTTONS,
+    )
+
+    def to_scenario(event):
+        if event.new is not None:
+            scenario.param.update(tier=event.new, model=None)
+
+    def to_widget(*_events):
+        buttons.value = None if scenario.model else scenario.tier
+
+    buttons.param.watch(to_scenario, "value")
+    scenario.param.watch(to_widget, ["tier", "model"])
+    return buttons
+
+
+def running_html(name: str) -> str:
+    """The line under the node's knobs naming what runs."""
+    return f'<div class="lab small" data-running>Running: <b>{escape(name)}</b></div>'
 
 
 def _button(label: str, colour: str, action) -> pn.widgets.Button:
@@ -108,6 +140,7 @@ def knob_panel(lab, w: dict) -> pn.Column:
         w["model"],
         NodePicker(lab.scenario, show_model=False),
         w["kv_dtype"],
+        lab.running,
         note(
             "The engine prefills new prompts and writes one token per running seat each "
             "step, priced by the same timing model as the pool lab."

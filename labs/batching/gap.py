@@ -19,7 +19,7 @@ from core.published_gap import (
     published_row,
 )
 from labs import format as fmt
-from labs.batching.view import RUNS, BatchingView, html_pane
+from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
 
 
@@ -38,7 +38,7 @@ class GapView(BatchingView):
             "The published gap: static vs continuous",
             self.text,
             note="The same workload on every card in the catalog, simulated.",
-            margin=(16, 0, 0, 8),
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:

@@ -8,6 +8,8 @@ whose knobs moved to redraw, all in one held update.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import panel as pn
 import param
 
@@ -19,7 +21,7 @@ from core.validation import Amount, Count
 from labs.batching import controls
 from labs.batching.ceiling import CeilingView
 from labs.batching.gap import GapView
-from labs.batching.headline import HeadlineView
+from labs.batching.headline import HeadlineView, node_name
 from labs.batching.modes import ServingModesCard
 from labs.batching.moe import MoeView
 from labs.batching.roofline import RooflineView
@@ -37,13 +39,29 @@ from labs.batching.view import (
 )
 from labs.batching.waste import WasteView
 from labs.layout import intro
+from labs.text import LiveHTML
 
 LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
+TABS = (
+    ("sweep", "Batch size"),
+    ("modes", "Serving modes"),
+    ("waste", "Reserved vs paged"),
+    ("gap", "Published gap"),
+    ("speculative", "Speculative decoding"),
+    ("roofline", "Roofline"),
+    ("ceiling", "Decode ceiling"),
+    ("moe", "Mixture of experts"),
+)
 
 
 class BatchingLab(pn.viewable.Viewer):
     """Run the engine yourself: a scheduler, a KV layout, and every request's tokens in time."""
 
+    URL_PARAMS = LAB_KNOBS  # every knob of the lab is kept in shareable links
+    RESTORE_TOGETHER = True  # a link's knobs land at once: one engine run, not one per key
+    URL_KEYS = MappingProxyType(
+        {"prompt_tokens": "engine_prompt_tokens"}
+    )  # the Scenario's prompt keeps its key
     URL_PARTS = (("pd_", "modes"),)  # the serving-modes card keeps its knobs in the link
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
@@ -90,6 +108,7 @@ class BatchingLab(pn.viewable.Viewer):
         self._suspended = False
         self._running = False
         self.engine = EngineRuns(self)
+        self.running = LiveHTML("", sizing_mode="stretch_width", margin=(4, 10))
         self.widgets = controls.widgets(self)
         speculative = [self.widgets[name] for name in SPECULATIVE_KNOBS]
         self.views = {
@@ -171,6 +190,8 @@ class BatchingLab(pn.viewable.Viewer):
             changed = changed | set(LAB_KNOBS) | set(NODE_KNOBS)
         self._running = running
         with pn.io.hold():
+            if changed & set(NODE_KNOBS):
+                self.running.object = controls.running_html(node_name(self.scenario))
             for view in self.views.values():
                 if view.NEEDS_RUNS:
                     view.panel.visible = running
@@ -189,6 +210,15 @@ class BatchingLab(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=0,
         )
+        # The deeper views share one full-width strip of tabs: the page stays about two
+        # screens tall at 1280 px, and the published gap's seven columns get the whole width.
+        # Only the open tab is in the browser, so a knob change ships only what is on screen.
+        self.tabs = pn.Tabs(
+            *((title, self.modes if key == "modes" else v[key]) for key, title in TABS),
+            dynamic=True,
+            sizing_mode="stretch_width",
+            margin=(16, 0, 0, 0),
+        )
         return pn.Column(
             intro(
                 "Run the engine yourself",
@@ -204,12 +234,7 @@ class BatchingLab(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
                 margin=0,
             ),
-            v["sweep"],
-            self.modes,
-            pn.Row(v["waste"], v["gap"], sizing_mode="stretch_width", margin=0),
-            pn.Row(v["speculative"], v["roofline"], sizing_mode="stretch_width", margin=0),
-            v["ceiling"],
-            v["moe"],
+            self.tabs,
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
         )

@@ -14,7 +14,7 @@ import param
 from bokeh.models import Range1d
 
 from core import Scenario
-from core.catalog import CHUNKED_PREFILL_TOKENS
+from core.batching import ENGINE_DEFAULTS
 from core.engine import LINKS, MODES, draw_requests, simulate
 from core.steps import step_costs
 from core.validation import Amount, Count
@@ -49,7 +49,7 @@ STALL_PRESET = {
     "batch_size": 32,
     "prefill_cards": 1,
     "decode_cards": 1,
-    "chunk_tokens": CHUNKED_PREFILL_TOKENS,
+    "chunk_tokens": ENGINE_DEFAULTS["chunk_tokens"],
     "link": "nvlink",
     "seed": 0,
 }
@@ -77,7 +77,7 @@ class ServingModesCard(pn.viewable.Viewer):
         default=1, bounds=(1, 4), doc="Disaggregated: nodes that only decode (y of x:y)."
     )
     chunk_tokens = Count(
-        default=CHUNKED_PREFILL_TOKENS,
+        default=ENGINE_DEFAULTS["chunk_tokens"],
         bounds=(64, 8192),
         doc="Chunked: tokens one step may hold, decodes included (max_num_batched_tokens).",
     )

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from core import evaluate
-from core.catalog import BYTES_PER_WEIGHT
-from core.custom import scenario_gpu, scenario_shape
+from core.custom import scenario_shape
 from labs.batching.view import NODE_KNOBS, BatchingView
 from labs.layout import section
 from labs.moe_chart import MoeReadChart
@@ -28,7 +27,8 @@ class MoeView(BatchingView):
 
     def refresh(self) -> None:
         s = self.scenario
+        result = evaluate(s)
         self.chart.update(
-            scenario_shape(s), s.weight_dtype, BYTES_PER_WEIGHT[s.weight_dtype],
-            self.lab.batch_size, evaluate(s).cards, scenario_gpu(s).memory_bytes,
+            scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
+            self.lab.batch_size, result.cards, result.card_memory_bytes,
         )  # fmt: skip

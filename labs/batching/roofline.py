@@ -8,14 +8,12 @@ from html import escape
 import panel as pn
 from bokeh.models import ColumnDataSource, HoverTool, LabelSet, Range1d
 
-from core.batching import decode_context_tokens
 from core.roofline import ROOF_INTENSITIES, roofline
-from core.steps import step_costs
 from core.units import tera
 from labs import format as fmt
 from labs import theme
-from labs.batching.chart_kit import chart, marker, marker_label
-from labs.batching.view import NODE_KNOBS, BatchingView, html_pane
+from labs.batching.chart_kit import chart, log_span, marker, marker_label
+from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
 
 
@@ -27,7 +25,7 @@ def roofline_figure():
         data={"intensity": [], "tflops": [], "colour": [], "name": [], "text": []}
     )
     plot = chart(
-        240,
+        CHART_HEIGHT,
         x_axis_type="log",
         y_axis_type="log",
         x_range=Range1d(*ROOF_INTENSITIES),
@@ -82,16 +80,15 @@ class RooflineView(BatchingView):
             "The roofline: why decode waits on memory",
             pn.pane.Bokeh(self.plot, sizing_mode="stretch_width"),
             self.text,
-            margin=(16, 0, 0, 8),
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:
-        try:
-            costs = step_costs(self.scenario)
-        except ValueError:
+        terms = self.step_terms()
+        if terms is None:
             return
+        costs, context = terms
         lab = self.lab
-        context = decode_context_tokens(lab.prompt_tokens, lab.answer_mean)
         roof = roofline(costs, lab.batch_size, context, lab.prompt_tokens)
         self.roof.data = {"intensity": roof.intensity, "tflops": tera(roof.attainable)}
         self.path.data = {"intensity": roof.path, "tflops": tera(roof.path_attainable)}
@@ -105,9 +102,8 @@ class RooflineView(BatchingView):
             ],
             "text": [f"decode, B = {lab.batch_size}", "prefill"],
         }
-        # the roof's top with room for the labels, down to a quarter of the slope's start
-        self.plot.y_range.end = tera(roof.peak_flops) * 2.5
-        self.plot.y_range.start = tera(roof.hbm_bytes_per_s) * 0.25
+        # from a quarter of the slope's start (1 FLOP/byte) up past the roof, room for labels
+        log_span(self.plot, tera(roof.hbm_bytes_per_s), tera(roof.peak_flops), below=0.25)
         self.ridge.location = roof.ridge
         self.ridge_label.x = roof.ridge
         self.ridge_label.text = f"ridge {fmt.intensity(roof.ridge)}"

@@ -7,10 +7,8 @@ import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
 
-from core.batching import decode_context_tokens
 from core.published import SPECULATIVE_SPEEDUP_HIGH, SPECULATIVE_SPEEDUP_LOW
 from core.speculative import pass_terms, speedup
-from core.steps import step_costs
 from labs import format as fmt
 from labs import theme
 from labs.batching.chart_kit import (
@@ -23,7 +21,14 @@ from labs.batching.chart_kit import (
     log2_axis,
     marker,
 )
-from labs.batching.view import NODE_KNOBS, SPECULATIVE_KNOBS, BatchingView, html_pane
+from labs.batching.view import (
+    CHART_HEIGHT,
+    NODE_KNOBS,
+    SPECULATIVE_KNOBS,
+    TAB_MARGIN,
+    BatchingView,
+    html_pane,
+)
 from labs.layout import section
 
 MOST_SEATS = 1024  # the curve runs from one seat to this many
@@ -34,7 +39,7 @@ def speculative_figure():
     """Speed-up per stream against the batch: with this cache, and with weights only."""
     source = ColumnDataSource(data={"batch": [], "cache": [], "weights": []})
     plot = chart(
-        240,
+        CHART_HEIGHT,
         x_axis_type="log",
         x_range=Range1d(0.8, 1300),
         y_range=Range1d(0, MIN_TOP),
@@ -76,17 +81,16 @@ class SpeculativeView(BatchingView):
             self.text,
             note="A small draft model proposes k tokens; the target checks them in one pass. "
             "Draft step cost is one draft step as a share of a target step.",
-            margin=(16, 8, 0, 0),
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:
-        try:
-            costs = step_costs(self.scenario)
-        except ValueError:
+        terms = self.step_terms()
+        if terms is None:
             return
+        costs, context = terms
         lab = self.lab
         batches = np.unique(np.round(np.geomspace(1, MOST_SEATS, 80)))
-        context = decode_context_tokens(lab.prompt_tokens, lab.answer_mean)
         knobs = (lab.draft_tokens, lab.acceptance, lab.draft_cost)
         curve = speedup(costs, batches, *knobs, context_tokens=context)
         bare = speedup(costs, batches, *knobs, context_tokens=0)

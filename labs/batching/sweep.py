@@ -22,7 +22,7 @@ from labs.batching.chart_kit import (
     log2_axis,
     marker,
 )
-from labs.batching.view import RUNS, BatchingView, html_pane
+from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
 from labs.exports import batch_sweep_frame, csv_button
 from labs.layout import section
 
@@ -111,6 +111,7 @@ class SweepView(BatchingView):
             ),
             note="Each point is a fresh run of both schedulers at that B, on the layout you "
             "picked (a smaller sample of requests than the timeline).",
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:

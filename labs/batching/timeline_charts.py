@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from bokeh.models import BasicTicker, ColumnDataSource, HoverTool, Range1d
 
+from core.batching import stay_waits
 from labs import format as fmt
 from labs import theme
 from labs.batching.chart_kit import IDLE, POLICY_COLOURS, chart, legend_html
@@ -89,7 +90,7 @@ def timeline_data(result, long_ones: set[int]) -> tuple[dict, dict, dict]:
         "ended": [fmt.duration(value) for value in stays["end_s"]],
         "tokens": stays["tokens"],
         "answer": result.answer_tokens[request],
-        "waited": [fmt.duration(value) for value in stays["start_s"] - result.arrival_s[request]],
+        "waited": [fmt.duration(value) for value in stay_waits(result)],
     }
     idle = stays["held_s"] > stays["end_s"]
     held = _bars(stays["end_s"][idle], stays["held_s"][idle], seat[idle]) | {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import panel as pn
 
+from core.batching import decode_context_tokens
+from core.steps import step_costs
 from labs.text import LiveHTML
 
 NODE_KNOBS = ("tier", "model", "gpu", "cards", "weight_dtype", "kv_dtype")
@@ -23,6 +25,8 @@ VIEW_KNOBS = ("policy", "kv_layout")
 SPECULATIVE_KNOBS = ("draft_tokens", "acceptance", "draft_cost")
 ENGINE_KNOBS = frozenset((*NODE_KNOBS, *WORKLOAD_KNOBS, *VIEW_KNOBS))
 RUNS = "runs"  # stands in a view's WATCHES for "the engine ran again"
+TAB_MARGIN = (8, 0, 0, 0)  # a view's panel inside the lab's tabs
+CHART_HEIGHT = 300  # px of a full-width chart in a tab: room for a long y-axis title
 
 
 def html_pane(margin=(4, 0)) -> LiveHTML:
@@ -55,6 +59,15 @@ class BatchingView(pn.viewable.Viewer):
     def runs(self) -> dict | None:
         """The four engines of the current knobs (None while they cannot run)."""
         return self.lab.engine.runs
+
+    def step_terms(self):
+        """``(costs, context)``: the node's step costs and the cache a decoding seat holds on
+        average; None when the node cannot hold the model (the headline says why)."""
+        try:
+            costs = step_costs(self.scenario)
+        except ValueError:
+            return None
+        return costs, decode_context_tokens(self.lab.prompt_tokens, self.lab.answer_mean)
 
     def wants(self, changed: set) -> bool:
         """True when a change of ``changed`` (knob names, :data:`RUNS`) concerns this view."""

@@ -14,7 +14,7 @@ from core.units import giga
 from labs import format as fmt
 from labs import theme
 from labs.batching.chart_kit import IDLE, chart, legend_html
-from labs.batching.view import RUNS, BatchingView, html_pane
+from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
 
 LAYOUTS = ("reserved", "paged")
@@ -87,7 +87,7 @@ class WasteView(BatchingView):
             pn.pane.Bokeh(self.plot, sizing_mode="stretch_width"),
             self.text,
             note="The selected scheduler, both layouts, time-averaged over the run.",
-            margin=(16, 8, 0, 0),
+            margin=TAB_MARGIN,
         )
 
     def refresh(self) -> None:

@@ -1,0 +1,329 @@
+"""Practice problems about memory: bytes per cached token, KV room, seats memory grants, seats with an fp8 cache."""
+
+from __future__ import annotations
+
+import math
+
+from core import memory
+from core.catalog import (
+    BYTES_PER_NUMBER,
+    GPUS,
+    MEMORY_MARGIN,
+    TIERS,
+)
+from core.evaluate import evaluate
+from core.practice import draws
+from core.practice import wording as say
+from core.practice.problems import Step, Trap
+from core.units import express, number_text
+
+
+def kv_bytes(rng) -> dict:
+    if rng is None:
+        name, dtype = TIERS["small"].name, "bf16"
+    else:
+        name, dtype = draws.pick(rng, draws.SHAPES), draws.pick(rng, draws.DTYPES)
+    shape = draws.SHAPES[name][1]
+    knobs = draws.knobs(name, kv_dtype=dtype)
+    size = BYTES_PER_NUMBER[dtype]
+    layers, heads, dim = shape.layers, shape.kv_heads, shape.head_dim
+    per_layer = memory.kv_bytes_per_token(1, heads, dim, size)
+    total = memory.kv_bytes_per_token(layers, heads, dim, size)
+    traps = [
+        Trap(total / 2, "That is half: every layer stores a key and a value vector, and each "
+             f"number takes {size} byte{'s' if size != 1 else ''}."),
+        Trap(total * 8, "That counts bits. Divide by 8: the question asks for bytes."),
+        Trap(per_layer, f"That is one layer. The model has {layers} of them, each with its own cache."),
+    ]  # fmt: skip
+    if dtype == "fp8":
+        traps.append(Trap(total * 2, "That is the bf16 figure; fp8 stores each number in 1 byte."))
+    return {
+        "question": "How many bytes of KV cache does one token of one running sequence occupy?",
+        "givens": (
+            ("model", say.model(name)),
+            ("KV cache stored in", say.dtype(dtype, "number")),
+        ),
+        "hint": "Each layer keeps two vectors per KV head, a key and a value, each head-dim "
+        "numbers long. Work out one layer, then multiply by the layers.",
+        "steps": (
+            Step(
+                "One layer stores a key and a value vector for each KV head",
+                "2 \u00d7 bytes per number \u00d7 KV heads \u00d7 head dim",
+                f"2 \u00d7 {size} B \u00d7 {heads} \u00d7 {dim}",
+                per_layer,
+                express(per_layer, "B", "bytes"),
+            ),
+            Step(
+                "Every layer keeps its own",
+                "one layer \u00d7 layers",
+                f"{say.figure(per_layer)} B \u00d7 {layers}",
+                total,
+                say.size(total),
+            ),
+        ),
+        "traps": traps,
+        "knobs": knobs,
+    }
+
+
+def seat_budget(rng) -> dict:
+    if rng is None:
+        drawn = {"name": TIERS["small"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
+                 "cards": 1, "kv_dtype": "bf16", "prompt": 4000, "answer": 0}  # fmt: skip
+    else:
+
+        def make(rng):
+            node = draws.draw_node(rng)
+            if node is None:
+                return None
+            node.update(
+                kv_dtype=draws.pick(rng, draws.DTYPES),
+                prompt=draws.pick(rng, draws.SEAT_PROMPTS),
+                answer=draws.pick(rng, draws.SEAT_ANSWERS),
+            )
+            result = evaluate(**draws.seat_knobs(node))
+            room = result.kv_budget_bytes / (result.seat_tokens * result.kv_bytes_per_token)
+            if not (2 <= result.seats_room <= 400 and 0.1 <= draws.fraction(room) <= 0.9):
+                return None
+            return node
+
+        drawn = draws.draw(rng, make)
+    knobs = draws.seat_knobs(drawn)
+    steps, parts = room_steps(drawn)
+    budget, per_token = parts["budget"], parts["per_token"]
+    seat_tokens = drawn["prompt"] + drawn["answer"]
+    seat_bytes = seat_tokens * per_token
+    seats = memory.seats_that_fit(budget, seat_tokens, per_token)
+    steps += (
+        Step(
+            "Bytes of cache one token occupies",
+            "2 \u00d7 bytes per number \u00d7 layers \u00d7 KV heads \u00d7 head dim",
+            parts["per_token_plugged"],
+            per_token,
+            say.size(per_token),
+        ),
+        Step(
+            "One seat holds its prompt and its answer",
+            "(prompt + answer tokens) \u00d7 bytes per token",
+            f"({number_text(drawn['prompt'])} + {number_text(drawn['answer'])}) \u00d7 "
+            f"{say.figure(per_token)} B",
+            seat_bytes,
+            say.size(seat_bytes),
+        ),
+        Step(
+            "Whole seats that fit: round down, a part-seat can't run",
+            "\u230aKV room / one seat\u230b",
+            f"\u230a{say.figure(budget)} B / {say.figure(seat_bytes)} B\u230b = "
+            f"\u230a{number_text(budget / seat_bytes, 5)}\u230b",
+            seats,
+            say.plural(seats, "seat"),
+        ),
+    )
+    free = parts["free"]
+    traps = [
+        Trap(math.floor(free / seat_bytes), "That uses all the free memory. Hold back the "
+             f"{say.percent(MEMORY_MARGIN)} margin first."),
+        Trap(math.floor(drawn["cards"] * GPUS[drawn["gpu"]].memory_bytes * (1 - MEMORY_MARGIN)
+                        / seat_bytes), "That forgets the weights: they load first."),
+        Trap(seats + 1, f"One too many: {budget / seat_bytes:.2f} seats fit, and a "
+             "part-seat can't run, so round down. (Rounded figures in the working can also "
+             "push you over: keep four significant figures.)"),
+    ]  # fmt: skip
+    if drawn["answer"]:
+        traps.append(
+            Trap(
+                math.floor(budget / (drawn["prompt"] * per_token)),
+                "That counts the prompt only. A seat also caches its answer tokens.",
+            )
+        )
+    tokens = say.seat(drawn["prompt"], drawn["answer"])
+    return {
+        "question": "How many seats can the node's memory grant at once, each holding a full "
+        "sequence in its KV cache?",
+        "givens": (
+            ("model", say.model(drawn["name"])),
+            ("parameters", say.params(drawn["name"])),
+            ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
+            ("KV cache stored in", say.dtype(drawn["kv_dtype"], "number")),
+            ("node", say.node(drawn["cards"], drawn["gpu"])),
+            ("held back", f"{say.percent(MEMORY_MARGIN)} of the memory the weights leave free"),
+            ("one seat holds", tokens),
+        ),
+        "hint": f"Weights load first; {say.percent(1 - MEMORY_MARGIN)} of what they leave is KV "
+        "room. Divide the room by "
+        "the bytes one seat's whole sequence occupies, and round down.",
+        "steps": steps,
+        "traps": traps,
+        "knobs": knobs,
+    }
+
+
+def room_steps(drawn: dict) -> tuple[tuple[Step, ...], dict]:
+    """Weights, node memory and KV room, as steps, plus the figures later steps need."""
+    shape = draws.SHAPES[drawn["name"]][1]
+    weight_size = BYTES_PER_NUMBER[drawn["weight_dtype"]]
+    card_memory = GPUS[drawn["gpu"]].memory_bytes
+    cards = drawn["cards"]
+    weights = memory.weight_bytes(shape.params, weight_size)
+    node = cards * card_memory
+    free = node - weights
+    budget = memory.kv_budget_bytes(cards, card_memory, weights)
+    kv_size = BYTES_PER_NUMBER[drawn.get("kv_dtype", "bf16")]
+    per_token = memory.kv_bytes_per_token(shape.layers, shape.kv_heads, shape.head_dim, kv_size)
+    steps = (
+        Step(
+            "The weights load first",
+            "parameters \u00d7 bytes per parameter",
+            f"{say.figure(shape.params)} \u00d7 {weight_size} B",
+            weights,
+            say.size(weights),
+        ),
+        Step(
+            "The node's memory",
+            "cards \u00d7 memory per card",
+            f"{cards} \u00d7 {say.size(card_memory)}",
+            node,
+            say.size(node),
+        ),
+        Step(
+            f"KV room: what the weights leave, less the {say.percent(MEMORY_MARGIN)} margin",
+            "(node memory \u2212 weights) \u00d7 (1 \u2212 margin)",
+            f"({say.size(node)} \u2212 {say.size(weights)}) \u00d7 (1 \u2212 {number_text(MEMORY_MARGIN)})",
+            budget,
+            say.size(budget),
+        ),
+    )
+    parts = {
+        "weights": weights,
+        "free": free,
+        "budget": budget,
+        "per_token": per_token,
+        "per_token_plugged": f"2 \u00d7 {kv_size} B \u00d7 {shape.layers} \u00d7 "
+        f"{shape.kv_heads} \u00d7 {shape.head_dim}",
+    }
+    return steps, parts
+
+
+def kv_room(rng) -> dict:
+    if rng is None:
+        drawn = {"name": TIERS["large"].name, "gpu": "H100 SXM", "weight_dtype": "bf16", "cards": 2}
+    else:
+        drawn = draws.draw(rng, draws.draw_node)
+    steps, parts = room_steps(drawn)
+    cards = drawn["cards"]
+    shape = draws.SHAPES[drawn["name"]][1]
+    card_memory = GPUS[drawn["gpu"]].memory_bytes
+    traps = [
+        Trap(parts["free"], f"That is all the free memory. Hold back the {say.percent(MEMORY_MARGIN)} "
+             "margin for activations and fragmentation."),
+        Trap(memory.kv_budget_bytes(cards, card_memory, shape.params), "That counts one byte "
+             f"per parameter; {drawn['weight_dtype']} stores "
+             f"{BYTES_PER_NUMBER[drawn['weight_dtype']]}."),
+    ]  # fmt: skip
+    if cards > 1:
+        traps.append(
+            Trap(
+                parts["budget"] / cards, "That is one card's share; the question asks for the node."
+            )
+        )
+    return {
+        "question": "How much memory is left for the KV cache on the whole node once the weights "
+        "are loaded?",
+        "givens": (
+            ("model", f"{drawn['name']}, {say.params(drawn['name'])} parameters"),
+            ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
+            ("node", say.node(cards, drawn["gpu"])),
+            ("held back", f"{say.percent(MEMORY_MARGIN)} of the memory the weights leave free"),
+        ),
+        "hint": "Weights first: parameters \u00d7 bytes each, split across the cards. Take "
+        f"them from the node's memory, then keep {say.percent(1 - MEMORY_MARGIN)} of what is left.",
+        "steps": steps,
+        "traps": traps,
+        "knobs": draws.knobs(
+            drawn["name"], gpu=drawn["gpu"], cards=cards, weight_dtype=drawn["weight_dtype"]
+        ),
+    }
+
+
+def fp8_seats(rng) -> dict:
+    if rng is None:
+        drawn = {"name": TIERS["large"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
+                 "cards": 2, "prompt": 1200, "answer": 200}  # fmt: skip
+    else:
+
+        def make(rng):
+            node = draws.draw_node(rng, weight_dtypes=("bf16",))
+            if node is None:
+                return None
+            node.update(
+                prompt=draws.pick(rng, draws.SEAT_PROMPTS),
+                answer=draws.pick(rng, draws.SEAT_ANSWERS),
+            )
+            bf16 = evaluate(**draws.seat_knobs({**node, "kv_dtype": "bf16"}))
+            fp8 = evaluate(**draws.seat_knobs({**node, "kv_dtype": "fp8"}))
+            room = bf16.kv_budget_bytes / (bf16.seat_tokens * bf16.kv_bytes_per_token)
+            doubles = fp8.seats_room == 2 * bf16.seats_room
+            if not (doubles and 2 <= bf16.seats_room <= 200 and 0.1 <= draws.fraction(room) <= 0.4):
+                return None
+            return node
+
+        drawn = draws.draw(rng, make)
+    bf16 = evaluate(**draws.seat_knobs({**drawn, "kv_dtype": "bf16"}))
+    steps, parts = room_steps({**drawn, "kv_dtype": "fp8"})
+    shape = draws.SHAPES[drawn["name"]][1]
+    budget = parts["budget"]
+    seat_tokens = drawn["prompt"] + drawn["answer"]
+    wide = memory.kv_bytes_per_token(shape.layers, shape.kv_heads, shape.head_dim, 2)
+    narrow = parts["per_token"]
+    seat_bytes = seat_tokens * narrow
+    seats = memory.seats_that_fit(budget, seat_tokens, narrow)
+    steps = (
+        steps[-1],
+        Step(
+            "fp8 stores each cached number in 1 byte instead of 2",
+            "bf16 bytes per token \u00d7 1/2",
+            f"{say.figure(wide)} B \u00d7 1/2",
+            narrow,
+            say.size(narrow),
+        ),
+        Step(
+            "One seat's cache halves with it",
+            "(prompt + answer tokens) \u00d7 bytes per token",
+            f"({number_text(drawn['prompt'])} + {number_text(drawn['answer'])}) \u00d7 "
+            f"{say.figure(narrow)} B",
+            seat_bytes,
+            say.size(seat_bytes),
+        ),
+        Step(
+            "The same room holds twice the seats, rounded down",
+            "\u230aKV room / one seat\u230b",
+            f"\u230a{say.figure(budget)} B / {say.figure(seat_bytes)} B\u230b = "
+            f"\u230a{number_text(budget / seat_bytes, 5)}\u230b",
+            seats,
+            say.plural(seats, "seat"),
+        ),
+    )
+    granted = bf16.seats_room
+    traps = [
+        Trap(granted, "That is the bf16 count. fp8 halves the bytes of every cached number, so "
+             "each seat costs half as much memory."),
+        Trap(math.floor(granted / 2), "Smaller numbers mean more seats, not fewer."),
+        Trap(4 * granted, "Only the cache changes storage; its bytes halve once, not twice."),
+    ]  # fmt: skip
+    tokens = say.seat(drawn["prompt"], drawn["answer"])
+    return {
+        "question": f"With a bf16 KV cache this node grants {say.plural(granted, 'seat')}. Store the "
+        "cache in fp8 instead, weights unchanged: how many seats now?",
+        "givens": (
+            ("model", say.model(drawn["name"])),
+            ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
+            ("node", say.node(drawn["cards"], drawn["gpu"])),
+            ("one seat holds", tokens),
+            ("with a bf16 cache", f"{say.plural(granted, 'seat')} fit"),
+        ),
+        "hint": "The KV room doesn't change: the weights are the same. What happens to the bytes "
+        "one seat needs?",
+        "steps": steps,
+        "traps": traps,
+        "knobs": draws.seat_knobs({**drawn, "kv_dtype": "fp8"}),
+    }
