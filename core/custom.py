@@ -7,12 +7,16 @@ owns its own and a link carries them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from core.catalog_cards import (
     CUSTOM_CARD_LINK_BYTES_PER_S,
     CUSTOM_CARD_USD_PER_HOUR,
+    DEFAULT_GPU,
     GB,
+    GPUS,
     H100_MEASURED_SHARES,
     Gpu,
 )
@@ -53,18 +57,46 @@ def custom_gpu(knobs: dict) -> Gpu:
     )
 
 
+# Headroom a pasted model's usual node leaves beside its weights: a tenth of its memory.
+USUAL_CARDS_HEADROOM = 0.9
+MOST_CARDS = 64
+
+
+def usual_cards(weight_bytes: float, card_memory_bytes: float) -> int:
+    """Fewest cards, a power of two, whose memory holds the weights with a tenth to spare.
+
+    Notes
+    -----
+    .. math:: c = \\min\\{2^i : W \\le 0.9\\, c\\, M\\}, \\quad c \\le 64
+    """
+    cards = 1
+    while cards < MOST_CARDS and weight_bytes > USUAL_CARDS_HEADROOM * cards * card_memory_bytes:
+        cards *= 2
+    return cards
+
+
 def custom_model(knobs: dict) -> ModelShape:
     """The model the scenario's pasted config.json describes.
+
+    Its usual card count is :func:`usual_cards` on the scenario's card and weight storage
+    (an H100 in bf16 when either is swept).
 
     Raises
     ------
     ValueError
         Naming ``model_config`` when no config is pasted or it does not parse.
     """
+    from core.catalog import BYTES_PER_WEIGHT
+
     text = knobs.get("model_config") or ""
     if not text:
         raise knob_error("model_config", "", "a pasted config.json when model is 'custom'")
-    return parse_config(text).shape
+    shape = parse_config(text).shape
+    gpu, dtype = knobs.get("gpu", DEFAULT_GPU), knobs.get("weight_dtype", "bf16")
+    if not isinstance(gpu, str) or not isinstance(dtype, str):
+        gpu, dtype = DEFAULT_GPU, "bf16"
+    memory = custom_gpu(knobs).memory_bytes if gpu == CUSTOM else GPUS[gpu].memory_bytes
+    return replace(shape, cards=usual_cards(shape.params * BYTES_PER_WEIGHT[dtype], memory))
 
 
 def _names(keys) -> set:

@@ -176,7 +176,7 @@ def engine_values(
         "monthly_usd": monthly,
         "latency_ok": ~unbounded & (ttft_p95 < TTFT_SLO_S),
         "capacity_ok": granted >= seats,
-        "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
+        "cost_ok": serving & (monthly <= BUDGET_USD_PER_MONTH),
         "throughput_tokens_per_s": throughput,
         "itl_s": itl_load,
         "ttft_p50_s": ttft_typical,

@@ -144,9 +144,11 @@ def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
     Memory first: weights :math:`W = P b_w`, KV room :math:`R = (cM - W)(1 - m)`, seats
     granted :math:`\\min(s, \\lfloor R / (T_{seat} b_{kv}) \\rfloor)`. Then time: prefill of the
     cache-miss tokens at 50 % of dense peak, decode steps re-reading weights and running
-    cache at 60 % of HBM bandwidth, request duration :math:`D = t_{prefill} + A\\,t_{step}`.
+    cache at 60 % of HBM bandwidth. The first token needs at least one step, however much of
+    the prompt is cached: :math:`t_{first} = \\max(t_{prefill} + t_{prefix}, t_{step})`, and the
+    request lasts :math:`D = t_{first} + A\\,t_{step}`.
     Then traffic: nodes :math:`n = \\lceil \\lambda D_{cold} / s_{granted} \\rceil`, sized with
-    every prompt token prefilled (a cold prefix cache), TTFT p95 = prefill + the
+    every prompt token prefilled (a cold prefix cache), TTFT p95 = :math:`t_{first}` + the
     95th-percentile Erlang C wait over :math:`n\\,s_{granted}` seats at the actual hit rate,
     and the bill :math:`n \\cdot c \\cdot p \\cdot 730`. Sizing cold keeps the bill honest
     after a cache flush and makes a better hit rate never slow the first token.
@@ -288,7 +290,9 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
 
     # Traffic at the peak minute.
     arrivals_per_s = arrivals_per_min / 60.0
-    first_token_work_s = prefill_s + prefix_read_s
+    # The first token leaves a forward pass like any other: even a fully cached prompt
+    # waits for one step's read of the weights and the running cache.
+    first_token_work_s = np.maximum(prefill_s + prefix_read_s, step_s)
     request_s = first_token_work_s + answer * step_s
     load = arrivals_per_s * request_s
     # Nodes are bought for a cold prefix cache: a deploy or an eviction empties it, and a
@@ -399,7 +403,8 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "kv_reserve_share": 1.0 - ENGINE_KV_FRACTION,
         "latency_ok": ~unbounded & (ttft_s < TTFT_SLO_S),
         "capacity_ok": granted >= seats,
-        "cost_ok": monthly <= BUDGET_USD_PER_MONTH,
+        # A node that serves nothing is never worth its bill.
+        "cost_ok": serving & (monthly <= BUDGET_USD_PER_MONTH),
     }
     values.update(load_fields)
     engine = _is(knobs["realism"], "engine")

@@ -117,8 +117,8 @@ def sweep(scenario: Scenario, axes: Mapping[str, Sequence] | None = None) -> Fro
 
     Notes
     -----
-    One vectorised call of :func:`core.evaluate.evaluate`, with ``concurrency`` set to the batch
-    size so each node runs full as a benchmark runs it. With :math:`T` the node's output tokens
+    One vectorised call of :func:`core.evaluate.evaluate` per level of detail, with
+    ``concurrency`` set to the batch size so each node runs full as a benchmark runs it. With :math:`T` the node's output tokens
     per second, :math:`c` cards at :math:`p` dollars an hour and :math:`t_{itl}` the time
     between a user's tokens:
 
@@ -132,20 +132,21 @@ def sweep(scenario: Scenario, axes: Mapping[str, Sequence] | None = None) -> Fro
 
 
 def sweeps(scenario: Scenario, *axes: Mapping[str, Sequence]) -> list[Frontier]:
-    """Several sweeps of :func:`sweep` evaluated in one vectorised call, split back apart.
+    """Several sweeps of :func:`sweep` evaluated together, split back apart.
 
     The engine level costs a fixed few milliseconds per call whatever its size, so a lab that
-    needs the whole space and its own configuration's batch sizes asks for both at once.
+    needs the whole space and its own configuration's batch sizes asks for both at once: one
+    vectorised call per level of detail for all of them.
     """
     grids = [_grid(each) for each in axes]
     sizes = np.cumsum([len(grid["seats"]) for grid in grids])[:-1]
     grid = {name: np.concatenate([each[name] for each in grids]) for name in AXES}
-    result = evaluate(scenario, **grid, concurrency=grid["seats"])
-    throughput = np.asarray(result.throughput_tokens_per_s, dtype=float)
-    used_cards = np.asarray(result.cards, dtype=float)
-    feasible = np.asarray(result.weights_fit & result.capacity_ok) & (throughput > 0)
+    result = _by_level(scenario, grid)
+    throughput = result["throughput_tokens_per_s"]
+    used_cards = result["cards"]
+    feasible = result["weights_fit"] & result["capacity_ok"] & (throughput > 0)
     safe_throughput = np.where(feasible, throughput, 1.0)
-    itl = np.asarray(result.itl_s, dtype=float)
+    itl = result["itl_s"]
     price = _price(scenario)
     columns = {
         "seats": grid["seats"].astype(int),
@@ -155,17 +156,44 @@ def sweeps(scenario: Scenario, *axes: Mapping[str, Sequence]) -> list[Frontier]:
         "realism": grid["realism"].astype(str),
         "gpu_tokens_per_s": np.where(feasible, throughput / used_cards, 0.0),
         "user_tokens_per_s": np.where(feasible & (itl > 0), 1.0 / np.where(itl > 0, itl, 1.0), 0.0),
-        "ttft_p95_s": np.asarray(result.ttft_p95_s, dtype=float),
+        "ttft_p95_s": result["ttft_p95_s"],
         "usd_per_million_output": np.where(
             feasible, PER_MILLION * used_cards * price / (SECONDS_PER_HOUR * safe_throughput), 0.0
         ),
         "feasible": feasible,
-        "bounded": ~np.asarray(result.queue_unbounded),
-        "latency_ok": np.asarray(result.latency_ok),
-        "passes": np.asarray(result.passes),
+        "bounded": ~result["queue_unbounded"],
+        "latency_ok": result["latency_ok"],
+        "passes": result["latency_ok"] & result["capacity_ok"] & result["cost_ok"],
     }
     parts = {name: np.split(values, sizes) for name, values in columns.items()}
     return [Frontier(**{name: parts[name][i] for name in columns}) for i in range(len(grids))]
+
+
+# The Result fields a sweep reads.
+_FIELDS = (
+    "throughput_tokens_per_s", "cards", "weights_fit", "capacity_ok", "itl_s", "ttft_p95_s",
+    "queue_unbounded", "latency_ok", "cost_ok",
+)  # fmt: skip
+
+
+def _by_level(scenario: Scenario, grid: dict) -> dict:
+    """The fields of :data:`_FIELDS` for every row of ``grid``: one vectorised call per level.
+
+    ``evaluate`` runs the engine level over the whole array as soon as one row asks for it,
+    so the rows of each level are evaluated apart (the whiteboard's call costs little).
+    """
+    size = len(grid["seats"])
+    out = {}
+    for level in np.unique(grid["realism"].astype(str)):
+        rows = np.flatnonzero(grid["realism"] == level)
+        knobs = {name: values[rows] for name, values in grid.items()}
+        result = evaluate(scenario, **knobs, concurrency=knobs["seats"])
+        for name in _FIELDS:
+            values = np.asarray(getattr(result, name))
+            if name not in out:
+                out[name] = np.zeros(size, dtype=bool if values.dtype == bool else float)
+            out[name][rows] = values
+    return out
 
 
 def _price(scenario: Scenario) -> float:

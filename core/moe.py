@@ -64,14 +64,13 @@ def read_curve(shape: ModelShape, bytes_per_weight: float, batch) -> ReadCurve:
     active = expert_weight_bytes_read(
         weights, shape.params, shape.active_params, shape.experts, shape.experts_per_token, 1.0
     )
+    zeros = np.zeros(batch.shape)  # every figure as an array of the batch's shape
     return ReadCurve(
         batch=batch,
-        moe_bytes=np.broadcast_to(read, batch.shape).astype(float),
-        dense_bytes=np.full(batch.shape, weights),
+        moe_bytes=zeros + read,
+        dense_bytes=zeros + weights,
         active_bytes=float(active),
-        experts_read=np.broadcast_to(
-            distinct_experts(shape.experts, shape.experts_per_token, batch), batch.shape
-        ).astype(float),
+        experts_read=zeros + distinct_experts(shape.experts, shape.experts_per_token, batch),
     )
 
 

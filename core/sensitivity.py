@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +25,9 @@ class KnobEffect:
     changes: dict  # output -> current value minus the value with this knob at its default
     flipped: tuple  # verdicts that differ between the two
     mattered: bool
+    values: dict = field(
+        default_factory=dict
+    )  # output -> (current value, value with this knob reset)
 
 
 def knob_effects(
@@ -72,11 +75,12 @@ def knob_effects(
     effects = []
     for column, name in enumerate(names):
         row = column + 1
-        changes, moved = {}, False
+        changes, values, moved = {}, {}, False
         for output in outputs:
             array = np.asarray(getattr(swept, output), dtype=float)
             now, reset = float(array[0]), float(array[row])
             changes[output] = now - reset
+            values[output] = (now, reset)
             scale = max(abs(now), abs(reset))
             moved |= abs(now - reset) > max(RELATIVE_NOISE * scale, floors.get(output, 0.0))
         flipped = tuple(
@@ -86,7 +90,9 @@ def knob_effects(
             != bool(np.asarray(getattr(swept, verdict))[row])
         )
         effects.append(
-            KnobEffect(name, knobs[name], defaults[name], changes, flipped, moved or bool(flipped))
+            KnobEffect(
+                name, knobs[name], defaults[name], changes, flipped, moved or bool(flipped), values
+            )
         )
     return effects
 

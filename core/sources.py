@@ -91,16 +91,17 @@ def _model_row(model: ModelShape, label: str) -> Source:
         f"{model.head_dim}, hidden {model.hidden:,}, MLP {model.intermediate:,}{experts}, "
         f"{model.params / 1e9:g}B parameters{active}, {model.cards} card(s)"
     )
-    attention = model.attention
+    return Source(label, value, "shape", model.source)
+
+
+def _attention_row(model: ModelShape, label: str) -> Source:
+    """What one layer caches per token, for a model whose attention is not plain GQA/MHA."""
+    value = model.attention
     if model.kv_lora_rank:
-        attention += f" (latent {model.kv_lora_rank} + rotary key {model.qk_rope_head_dim})"
+        value += f": latent {model.kv_lora_rank} + rotary key {model.qk_rope_head_dim}"
     if model.window_layers:
-        attention += (
-            f"; {model.window_layers} of {model.layers} layers keep a {model.sliding_window:,}"
-            "-token window"
-        )
-    source = model.source + (f"; KV: {model.kv_source}" if model.kv_source else "")
-    return Source(label, f"{value}; {attention}", "shape", source)
+        value += f"; {model.window_layers} of {model.layers} layers keep {model.sliding_window:,}"
+    return Source(f"{label} attention", value, "KV per layer per token", model.kv_source)
 
 
 def _engine_rows() -> list[Source]:
@@ -202,7 +203,10 @@ def sources() -> list[Source]:
     for gpu in GPUS.values():
         rows.extend(_gpu_rows(gpu))
     rows += [_model_row(model, f"tier '{key}'") for key, model in TIERS.items()]
-    rows += [_model_row(model, model.name) for model in MODELS.values()]
+    for model in MODELS.values():
+        rows.append(_model_row(model, model.name))
+        if model.kv_source:
+            rows.append(_attention_row(model, model.name))
     rows += [
         Source(f"{fmt.name} weight", f"{fmt.bits_per_weight:g}", "bits per weight", fmt.source)
         for fmt in WEIGHT_FORMATS.values()

@@ -24,7 +24,10 @@ class Verdict:
 def verdicts(result) -> list[Verdict]:
     """The three checks of a pool result, each with the figure behind it."""
     ttft = fmt.duration(result.ttft_p95_s, result.queue_unbounded)
-    if result.queue_unbounded:
+    serves = result.seats_granted >= 1
+    if not serves:
+        latency_why = "no seat fits in memory, so no request ever gets a first token"
+    elif result.queue_unbounded:
         latency_why = "the queue never drains: no seat can be granted or load exceeds the seats"
     elif result.latency_ok:
         latency_why = f"p95 first token {ttft}, under {fmt.count(TTFT_SLO_S * 1000)} ms"
@@ -40,17 +43,21 @@ def verdicts(result) -> list[Verdict]:
             else f"memory grants all {fmt.count(asked)} requested seats"
         )
     elif not result.weights_fit:
+        capacity_why = f"the weights alone overflow the node; the model needs {fmt.plural(result.cards_needed, 'card')}"
+    elif not serves:
         capacity_why = (
-            f"the weights alone overflow the node; the model needs {result.cards_needed} cards"
+            f"memory grants none of the {fmt.plural(asked, 'requested seat')}: "
+            "one request's cache is larger than all the room"
         )
     else:
         capacity_why = f"memory grants {fmt.count(granted)} of {fmt.count(asked)} seats; the rest queue silently"
     bill = fmt.dollars(result.monthly_usd)
     budget = fmt.dollars(BUDGET_USD_PER_MONTH)
-    nodes = f"{result.nodes} node{'s' if result.nodes != 1 else ''}"
-    cost_why = (
-        f"{nodes}, {bill} a month, {'within' if result.cost_ok else 'over'} the {budget} ceiling"
-    )
+    nodes = fmt.plural(result.nodes, "node")
+    if serves:
+        cost_why = f"{nodes}, {bill} a month, {'within' if result.cost_ok else 'over'} the {budget} ceiling"
+    else:
+        cost_why = f"nothing is served, so {bill} a month for {nodes} would buy no answers"
     return [
         Verdict("latency", bool(result.latency_ok), latency_why),
         Verdict("capacity", bool(result.capacity_ok), capacity_why),

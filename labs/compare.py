@@ -125,7 +125,10 @@ class Comparison(pn.viewable.Viewer):
         self._refresh()
 
     def _request(self, *_events) -> None:
-        if self.board.configurations:
+        if self.board.configurations and not self.ledgers:
+            # The first pin builds the columns at once, in step with the change that asked.
+            self._refresh()
+        elif self.board.configurations:
             self._later.request()
         else:
             self._layout.visible = False
@@ -143,11 +146,8 @@ class Comparison(pn.viewable.Viewer):
         self.knobs = [*pins, now]
         self.names = [*(f"pin {LETTERS[i]}" for i in range(len(pins))), "now"]
         self.results = [evaluate(Scenario(**knobs)) for knobs in self.knobs]
-        while len(self.ledgers) < len(self.knobs):
-            ledger = MemoryLedger()
-            # Four ledgers share a row: let each chart shrink below Bokeh's default width.
-            ledger.memory_figure.min_width = 160
-            self.ledgers.append(ledger)
+        if not self.ledgers:
+            self._build_columns()
         with pn.io.hold():
             for head, name, knobs, result in zip(
                 self.heads, self.names, self.knobs, self.results, strict=False
@@ -155,21 +155,33 @@ class Comparison(pn.viewable.Viewer):
                 head.object = _head_html(name, knobs, result)
             for ledger, result in zip(self.ledgers, self.results, strict=False):
                 ledger.update(result)
-            count = len(self.knobs)
-            # Only the ledger's chart: its legend is given once, below the columns.
-            wanted = [
-                pn.Column(
-                    self.heads[i],
-                    pn.pane.Bokeh(self.ledgers[i].memory_figure, sizing_mode="stretch_width"),
-                    sizing_mode="stretch_width",
-                    margin=(0, 6),
-                )
-                for i in range(count)
-            ]
-            if len(self.columns.objects) != count:
-                self.columns.objects = wanted
+            for index, column in enumerate(self.columns.objects):
+                column.visible = index < len(self.knobs)
             self.table.object = difference_html(self.names, self.results)
             self._layout.visible = True
+
+    def _build_columns(self) -> None:
+        """Every column at once, on the first pin; later refreshes only fill and show them.
+
+        A Panel object moved from one parent to another in a live page loses its link to
+        the browser, so columns are never rebuilt, only hidden.
+        """
+        for _ in range(MAX_PINS + 1):
+            ledger = MemoryLedger()
+            # Four ledgers share a row: let each chart shrink below Bokeh's default width.
+            ledger.memory_figure.min_width = 160
+            self.ledgers.append(ledger)
+        # Only each ledger's chart: its legend is given once, below the columns.
+        self.columns.objects = [
+            pn.Column(
+                head,
+                pn.pane.Bokeh(ledger.memory_figure, sizing_mode="stretch_width"),
+                sizing_mode="stretch_width",
+                margin=(0, 6),
+                visible=False,
+            )
+            for head, ledger in zip(self.heads, self.ledgers, strict=True)
+        ]
 
     def __panel__(self):
         return self._layout

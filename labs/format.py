@@ -172,3 +172,19 @@ def signed_duration(seconds: float) -> str:
         return signed(value * 1000, "ms")
     sign = "+" if value > 0 else MINUS
     return sign + duration(abs(value))
+
+
+def plural(number: float, word: str, words: str | None = None) -> str:
+    """A count and its noun, agreeing: 1 seat, 7 seats, 1,024 requests."""
+    return f"{count(number)} {word if round(float(number)) == 1 else words or word + 's'}"
+
+
+def article(text: str) -> str:
+    """'a' or 'an' for a phrase that opens with a figure or a word: an 8,000-token, a 1,200-token."""
+    leading = text.lstrip().split(",")[0].split(" ")[0].split("-")[0]
+    if leading[:1].isdigit():
+        # Said aloud: eight..., eleven, eighteen (and their thousands) open with a vowel.
+        vowel = leading.startswith("8") or (len(leading) in (2, 5) and leading[:2] in ("11", "18"))
+    else:
+        vowel = leading[:1].lower() in "aeio"
+    return f"{'an' if vowel else 'a'} {text}"

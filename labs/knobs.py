@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 import panel as pn
+from bokeh.models import CustomJSTickFormatter
 
 from core import MODELS, TIERS
 from core.custom import CUSTOM
@@ -46,13 +49,15 @@ def knob_label(knob: str) -> str:
 def knob_value(knob: str, value) -> str:
     """A knob's value as the page writes it."""
     if value is None:
+        if knob == "model":
+            return "none: the tier decides"
         return "from the workload" if knob in ("answer_tokens", "arrivals_per_min") else "default"
     if knob == "prefix_hit_rate":
         return fmt.percent(value)
     if knob == "prompt_tokens":
-        return f"{fmt.count(value)} tokens"
+        return fmt.plural(value, "token")
     if knob == "seats":
-        return f"{fmt.count(value)} seats"
+        return fmt.plural(value, "seat")
     if knob == "tier":
         return f"{value} ({TIERS[value].name})"
     return str(value)
@@ -68,15 +73,73 @@ def seats_slider(scenario, label: str = "Batch size (seats)"):
 
 
 def prompt_slider(scenario):
-    low, high = UI_RANGES["prompt_tokens"]
-    return pn.widgets.IntSlider.from_param(
-        scenario.param.prompt_tokens,
-        start=low,
-        end=high,
-        step=100,
-        label="Prompt length (tokens)",
-        sizing_mode="stretch_width",
+    """Prompt length over its whole range: a log-scale slider and a number box to type into."""
+    return LogSlider(
+        scenario, "prompt_tokens", UI_RANGES["prompt_tokens"], "Prompt length (tokens)"
     )
+
+
+def round_figures(count: float, bounds: tuple[int, int], figures: int = 3) -> int:
+    """A slider position as a count people would type: three significant figures, inside ``bounds``."""
+    low, high = bounds
+    count = min(max(float(count), low), high)
+    return int(min(max(round(count, figures - 1 - math.floor(math.log10(count))), low), high))
+
+
+class LogSlider(pn.viewable.Viewer):
+    """An integer knob whose range spans decades: an editable number above a log-scale slider.
+
+    A linear slider over 100 to 64,000 moves about 200 tokens a pixel; on a log scale every
+    decade gets the same length, and the box takes an exact figure. Both follow the parameter.
+    """
+
+    def __init__(self, owner, name: str, bounds: tuple[int, int], label: str, **params):
+        super().__init__(**params)
+        self._owner, self._name, self._bounds = owner, name, bounds
+        low, high = bounds
+        value = self._clamped(getattr(owner, name))
+        self.slider = pn.widgets.FloatSlider(
+            label="",
+            start=math.log10(low),
+            end=math.log10(high),
+            step=0.005,
+            value=math.log10(value),
+            format=CustomJSTickFormatter(
+                code="return Math.round(10 ** tick).toLocaleString('en-US')"
+            ),
+            show_value=False,
+            sizing_mode="stretch_width",
+        )
+        self.box = pn.widgets.IntInput(
+            label=label, value=value, start=low, end=high, width=150, margin=(5, 10, 0, 10)
+        )
+        self.slider.param.watch(self._slid, "value")
+        self.box.param.watch(self._typed, "value")
+        owner.param.watch(self._follow, name)
+        self._layout = pn.Column(self.box, self.slider, sizing_mode="stretch_width", margin=0)
+
+    def _clamped(self, value) -> int:
+        low, high = self._bounds
+        return int(min(max(value, low), high))
+
+    def _slid(self, event) -> None:
+        setattr(self._owner, self._name, round_figures(10**event.new, self._bounds))
+
+    def _typed(self, event) -> None:
+        if event.new is not None:
+            setattr(self._owner, self._name, self._clamped(event.new))
+
+    def _follow(self, event) -> None:
+        value = self._clamped(event.new)
+        if self.box.value != value:
+            self.box.value = value
+        position = math.log10(value)
+        # During a drag the slider leads; only a jump from elsewhere moves it.
+        if abs(position - self.slider.value) > 0.003:
+            self.slider.value = position
+
+    def __panel__(self):
+        return self._layout
 
 
 def hit_rate_slider(scenario):
@@ -91,15 +154,43 @@ def hit_rate_slider(scenario):
     )
 
 
+EXACT = "exact:"  # prefix of the tier row's value for an exact model chosen elsewhere
+
+
 def tier_buttons(scenario):
-    return pn.widgets.RadioButtonGroup.from_param(
-        scenario.param.tier,
-        options=TIER_LABELS,
+    """The tier as buttons; an exact model, when one runs, is a third button, the one selected.
+
+    The scenario decides which model runs (its exact model if set, else its tier), and the
+    row shows that, so a tier button never stays lit over an exact model. A tier button
+    clears the exact model. Linked by hand: the row's options change with the model.
+    """
+
+    def options() -> dict:
+        exact = {f"{scenario.model} \u00b7 exact": EXACT + scenario.model} if scenario.model else {}
+        return {**TIER_LABELS, **exact}
+
+    def current() -> str:
+        return EXACT + scenario.model if scenario.model else scenario.tier
+
+    row = pn.widgets.RadioButtonGroup(
+        options=options(),
+        value=current(),
         label="Model tier",
         color="primary",
         variant="outline",
         sizing_mode="stretch_width",
     )
+
+    def to_scenario(event):
+        if event.new in TIERS:
+            scenario.param.update(tier=event.new, model=None)
+
+    def to_row(*_events):
+        row.param.update(options=options(), value=current())
+
+    row.param.watch(to_scenario, "value")
+    scenario.param.watch(to_row, ["tier", "model"])
+    return row
 
 
 def choice_buttons(scenario, knob: str, options: dict):

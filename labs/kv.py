@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from html import escape
 
 import panel as pn
 import param
-from bokeh.models import CustomJSTickFormatter
 
 from core import KNOBS, Scenario, evaluate
 from core.attention import full_attention_layers
@@ -25,7 +23,6 @@ from labs.kv_presets import KV_PRESETS
 from labs.layout import intro, knob_column, note, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
-from labs.node_picker import NodePicker
 from labs.presets import PresetPicker
 from labs.text import LiveHTML
 from labs.updates import DETAILS_DELAY_MS, Later
@@ -45,9 +42,7 @@ ENGINE_FIELDS = ("seats_granted", "seats_room", "kv_budget_bytes")
 
 def round_tokens(count: float) -> int:
     """A slider position as a token count people would type: three significant digits."""
-    count = min(max(float(count), SEQUENCE_BOUNDS[0]), SEQUENCE_BOUNDS[1])
-    digits = 2 - math.floor(math.log10(count))
-    return int(round(count, digits))
+    return ui.round_figures(count, SEQUENCE_BOUNDS)
 
 
 def kv_defaults() -> dict:
@@ -86,9 +81,9 @@ def story_figures(knobs) -> dict:
 
 def describe(knob: str, value) -> str:
     if knob == "sequence_tokens":
-        return f"{fmt.count(value)} tokens"
+        return fmt.plural(value, "token")
     if knob == "requests":
-        return f"{fmt.count(value)} requests"
+        return fmt.plural(value, "request")
     return ui.knob_value(knob, value)
 
 
@@ -116,20 +111,8 @@ class KvLab(pn.viewable.Viewer):
     def __init__(self, scenario: Scenario | None = None, **params):
         super().__init__(scenario=scenario or Scenario(), **params)
         s = self.scenario
-        self.length_slider = pn.widgets.FloatSlider(
-            label="Sequence length (tokens)",
-            start=math.log10(SEQUENCE_BOUNDS[0]),
-            end=math.log10(SEQUENCE_BOUNDS[1]),
-            step=0.005,
-            value=math.log10(self.sequence_tokens),
-            format=CustomJSTickFormatter(
-                code="return Math.round(10 ** tick).toLocaleString('en-US')"
-            ),
-            sizing_mode="stretch_width",
-            show_value=False,
-        )
-        self.length_input = pn.widgets.IntInput.from_param(
-            self.param.sequence_tokens, label="", width=120, margin=(0, 0, 0, 10)
+        self.length = ui.LogSlider(
+            self, "sequence_tokens", SEQUENCE_BOUNDS, "Sequence length (tokens)"
         )
         self.requests_slider = pn.widgets.EditableIntSlider.from_param(
             self.param.requests,
@@ -143,12 +126,11 @@ class KvLab(pn.viewable.Viewer):
             "model": ui.model_select(s),
             "kv_dtype": ui.dtype_buttons(s),
         }
-        self.length_slider.param.watch(self._slid, "value")
         self.cards = CardRow(columns=3)
         self.engine_note = EngineNote(
             {"seats_granted": "seats granted", "seats_room": "room for",
              "kv_budget_bytes": "KV room"},
-            {"seats_granted": fmt.count, "seats_room": lambda n: f"{fmt.count(n)} seats",
+            {"seats_granted": fmt.count, "seats_room": lambda n: fmt.plural(n, "seat"),
              "kv_budget_bytes": fmt.memory},
         )  # fmt: skip
         self.ledger = MemoryLedger()
@@ -156,7 +138,6 @@ class KvLab(pn.viewable.Viewer):
         self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.attention = AttentionComparison()
-        self.node = NodePicker(s, show_model=False)
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "seats granted", lambda d: fmt.signed(d)),
@@ -171,25 +152,16 @@ class KvLab(pn.viewable.Viewer):
         )
         self.presets = PresetPicker(
             KV_PRESETS, apply=self.load_knobs, reset=self.reset, describe=describe, defaults=kv_defaults(),
-            figures=story_figures,
+            figures=story_figures, label=label,
         )  # fmt: skip
         self.result = None
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
         s.param.watch(self._refresh, KNOBS)
         self.param.watch(self._refresh, list(LOCAL_KNOBS))
-        self.param.watch(self._follow_length, "sequence_tokens")
         self._layout = self._build()
         self._refresh()
 
     # -- knobs ---------------------------------------------------------------------------
-    def _slid(self, event) -> None:
-        self.sequence_tokens = round_tokens(10**event.new)
-
-    def _follow_length(self, event) -> None:
-        position = math.log10(event.new)
-        if abs(position - self.length_slider.value) > 0.003:
-            self.length_slider.value = position
-
     def load_knobs(self, knobs) -> None:
         """Load ``knobs`` (shared and local) onto the defaults."""
         values = {**kv_defaults(), **knobs}
@@ -271,7 +243,7 @@ class KvLab(pn.viewable.Viewer):
         if not r.weights_fit:
             return (
                 f"The weights alone overflow this node: {fmt.memory(r.weight_bytes)} against "
-                f"{fmt.memory(r.node_memory_bytes)}. The model needs {r.cards_needed} cards before a single seat exists."
+                f"{fmt.memory(r.node_memory_bytes)}. The model needs {fmt.plural(r.cards_needed, 'card')} before a single seat exists."
             )
         if r.seats_granted == 0:
             return (
@@ -336,10 +308,10 @@ class KvLab(pn.viewable.Viewer):
             f"sequence outweighs the whole model at about {fmt.tokens(r.outweigh_tokens)} tokens of cache.",
             f"Storing the cache in {s.kv_dtype} costs {number_bytes} byte{'s' if number_bytes != 1 else ''} per number, so "
             f"one token of cache is {fmt.count(r.kv_bytes_per_token)} bytes, {bill}.",
-            f"A {fmt.count(self.sequence_tokens)}-token sequence holds {fmt.gigabytes(r.seat_kv_bytes, 2)} of cache; the room "
-            f"grants {fmt.count(r.seats_room)} such seats and holds {fmt.tokens(r.kv_budget_tokens)} tokens in one sequence at most.",
+            f"{_sentence_start(fmt.article(fmt.count(self.sequence_tokens) + '-token'))} sequence holds {fmt.gigabytes(r.seat_kv_bytes, 2)} of cache; the room "
+            f"grants {fmt.plural(r.seats_room, 'such seat')} and holds {fmt.tokens(r.kv_budget_tokens)} tokens in one sequence at most.",
             (
-                f"All {fmt.count(r.seats_requested)} requested seats run at once, holding {fmt.gigabytes(r.kv_bytes_in_use)} of cache "
+                f"{'The one requested seat runs' if r.seats_requested == 1 else f'All {fmt.count(r.seats_requested)} requested seats run'} at once, holding {fmt.gigabytes(r.kv_bytes_in_use)} of cache "
                 f"between them, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
                 if r.seats_granted >= r.seats_requested
                 else f"Only {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats run, holding "
@@ -358,13 +330,12 @@ class KvLab(pn.viewable.Viewer):
             ui.heading("Model shape"),
             w["tier"],
             w["model"],
-            self.node,
             note("Weights take their share of every card first: a bigger model starts from a smaller KV room."),
             ui.heading("Cache storage"),
             w["kv_dtype"],
             note("fp8 keeps each cached number in one byte instead of two. Only the cache changes: not the weights, not the answers."),
             ui.heading("The pool"),
-            pn.Row(self.length_slider, self.length_input, sizing_mode="stretch_width", margin=0),
+            self.length,
             note("Every seat pays cache for its whole sequence, prompt plus answer so far."),
             self.requests_slider,
             note("The dial is only the ask: memory grants what fits, and the rest waits without an error."),
@@ -407,6 +378,10 @@ class KvLab(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _rename(effect):

@@ -4,7 +4,13 @@ Stories name knob values only; figures come from the preset's own evaluation thr
 ``{placeholders}`` (see ``labs.kv.story_figures``).
 """
 
-from labs.presets import Preset
+from labs.presets import Keep, Preset
+
+THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"))
+THE_8B = (
+    Keep("tier", "small", "the 8B model on one card"),
+    Keep("model", None, "the 8B model on one card"),
+)
 
 KV_PRESETS = [
     Preset(
@@ -19,6 +25,7 @@ KV_PRESETS = [
         hint="both the bytes per cached number and the tokens per seat are on the table.",
         knobs={"tier": "large", "sequence_tokens": 32000, "requests": 16},
         fix={"kv_dtype": "fp8", "sequence_tokens": 6000},
+        keep=(*THE_70B, Keep("requests", 16, "all 16 requests", "at least")),
     ),
     Preset(
         key="bf16-cache",
@@ -32,6 +39,11 @@ KV_PRESETS = [
         hint="the weights and the answers do not change if only the cache numbers shrink.",
         knobs={"sequence_tokens": 16000, "requests": 48},
         fix={"kv_dtype": "fp8"},
+        keep=(
+            *THE_8B,
+            Keep("requests", 48, "all 48 requests", "at least"),
+            Keep("sequence_tokens", 16000, "the 16,000-token prompts", "at least"),
+        ),
     ),
     Preset(
         key="million-token-context",
@@ -41,9 +53,13 @@ KV_PRESETS = [
             "stores {seat} of cache, {outweigh_factor} times the model's own weights, and the "
             "card's room holds {max_sequence} tokens at most: memory grants no seat at all."
         ),
-        goal="get one long-context request running on this card.",
+        goal="get one request of at least 100,000 tokens running on this card.",
         hint="find the largest sequence the room holds, then make each token cheaper.",
         knobs={"sequence_tokens": 1_000_000, "requests": 1},
         fix={"kv_dtype": "fp8", "sequence_tokens": 500_000},
+        keep=(
+            *THE_8B,
+            Keep("sequence_tokens", 100_000, "a context of at least 100,000 tokens", "at least"),
+        ),
     ),
 ]

@@ -36,10 +36,15 @@ def section(title: str, *objects, note: str = "", margin=(16, 0, 0, 0), **kwargs
 
 def knob_column(*objects) -> pn.Column:
     """The fixed-width column of knobs at the left of a lab."""
+    # Sized in CSS so presenter mode (which scales the type) widens it with the text.
     return pn.Column(
         *objects,
-        width=KNOB_COLUMN_WIDTH,
-        styles={**PANEL_STYLE, "padding": "4px 12px 12px"},
+        styles={
+            **PANEL_STYLE,
+            "padding": "4px 12px 12px",
+            "width": f"calc({KNOB_COLUMN_WIDTH}px * var(--presenter-scale, 1))",
+            "flex": "0 0 auto",
+        },
         margin=(0, 16, 0, 0),
     )
 

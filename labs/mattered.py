@@ -20,6 +20,17 @@ class Column:
     field: str
     heading: str
     change: Callable[[float], str]
+    never: float | None = None  # a figure at or past this is unbounded: no difference to print
+
+
+def change_text(column: Column, effect: KnobEffect) -> str:
+    """How far resetting the knob moves this column's figure, in words when either side is unbounded."""
+    now, reset = effect.values.get(column.field, (0.0, 0.0))
+    if column.never is not None and max(now, reset) >= column.never:
+        if min(now, reset) >= column.never:
+            return "unbounded either way"
+        return "to unbounded" if now >= column.never else "from unbounded"
+    return column.change(effect.changes[column.field])
 
 
 def mattered_html(
@@ -52,8 +63,7 @@ def mattered_html(
             else f'<div class="small muted">default {escape(value_text(effect.knob, effect.default))}</div>'
         )
         cells = "".join(
-            f'<td class="num">{escape(column.change(effect.changes[column.field]))}</td>'
-            for column in columns
+            f'<td class="num">{escape(change_text(column, effect))}</td>' for column in columns
         )
         rows.append(
             f'<tr class="{css}" data-knob="{effect.knob}" data-label="{label}">'

@@ -9,6 +9,7 @@ import panel as pn
 
 from core import GPUS, Scenario
 from core.catalog import WEIGHT_FORMATS
+from core.catalog_cards import CUSTOM_CARD_USD_PER_HOUR
 from core.custom import CUSTOM
 from core.hf_config import DerivedModel, compact_config, parse_config
 from core.units import giga
@@ -81,13 +82,7 @@ class NodePicker(pn.viewable.Viewer):
         )
         self.use_config = pn.widgets.Button(label="Use this config.json", color="primary")
         self.config_status = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
-        form = {"sizing_mode": "stretch_width"}
-        self.card_inputs = {
-            "card_memory_gb": pn.widgets.FloatInput.from_param(s.param.card_memory_gb, label="memory (GB)", **form),
-            "card_tb_per_s": pn.widgets.FloatInput.from_param(s.param.card_tb_per_s, label="bandwidth (TB/s)", **form),
-            "card_tflops": pn.widgets.FloatInput.from_param(s.param.card_tflops, label="peak (TFLOP/s)", **form),
-            "usd_per_gpu_hour": pn.widgets.FloatInput.from_param(s.param.usd_per_gpu_hour, label="$ per hour", **form),
-        }  # fmt: skip
+        self.card_inputs: dict = {}  # built when the card form is first opened
         self._sync_from_scenario()
         self.gpu.param.watch(self._gpu_chosen, "value")
         self.cards.param.watch(self._cards_chosen, "value")
@@ -150,14 +145,20 @@ class NodePicker(pn.viewable.Viewer):
 
     def own_card(self) -> pn.Column:
         """The form for a card typed in by hand (used when the card is 'my own card')."""
-        w = self.card_inputs
+        s, form = self.scenario, {"sizing_mode": "stretch_width"}
+        w = self.card_inputs = {
+            "card_memory_gb": pn.widgets.FloatInput.from_param(s.param.card_memory_gb, label="memory (GB)", **form),
+            "card_tb_per_s": pn.widgets.FloatInput.from_param(s.param.card_tb_per_s, label="bandwidth (TB/s)", **form),
+            "card_tflops": pn.widgets.FloatInput.from_param(s.param.card_tflops, label="peak (TFLOP/s)", **form),
+            "usd_per_gpu_hour": pn.widgets.FloatInput.from_param(s.param.usd_per_gpu_hour, label="$ per hour", **form),
+        }  # fmt: skip
         return pn.Column(
             pn.Row(w["card_memory_gb"], w["card_tb_per_s"], sizing_mode="stretch_width", margin=0),
             pn.Row(w["card_tflops"], w["usd_per_gpu_hour"], sizing_mode="stretch_width", margin=0),
             LiveHTML(
                 '<div class="lab small muted">Pick "my own card" above to run on it. The '
-                "peak is used whatever the weight storage; an empty price means the "
-                "catalog's.</div>",
+                "peak is used whatever the weight storage; with no price the lab assumes "
+                f"${CUSTOM_CARD_USD_PER_HOUR:.2f} an hour.</div>",
                 margin=(0, 0),
             ),
             sizing_mode="stretch_width",
@@ -165,27 +166,28 @@ class NodePicker(pn.viewable.Viewer):
         )
 
     def _build(self) -> pn.Column:
+        # The two "bring your own" panels fill on first opening: most sessions never open
+        # them, and their widgets would double what the picker costs to build.
+        self.own_panels = {}
+        for title, fill in (("Bring your own model", self.own_model),
+                            ("Bring your own card", self.own_card)):  # fmt: skip
+            panel = pn.Card(title=title, collapsed=True, sizing_mode="stretch_width", margin=(6, 0))
+            panel.param.watch(lambda event, panel=panel, fill=fill: self._open(panel, fill, event),
+                              "collapsed")  # fmt: skip
+            self.own_panels[title] = panel
         return pn.Column(
             *([self.model] if self.show_model else []),
             pn.Row(self.gpu, self.cards, sizing_mode="stretch_width", margin=0),
             self.weights,
-            pn.Card(
-                self.own_model(),
-                title="Bring your own model",
-                collapsed=True,
-                sizing_mode="stretch_width",
-                margin=(6, 0),
-            ),
-            pn.Card(
-                self.own_card(),
-                title="Bring your own card",
-                collapsed=True,
-                sizing_mode="stretch_width",
-                margin=(6, 0),
-            ),
+            *self.own_panels.values(),
             sizing_mode="stretch_width",
             margin=0,
         )
+
+    @staticmethod
+    def _open(panel: pn.Card, fill, event) -> None:
+        if not event.new and not panel.objects:
+            panel.objects = [fill()]
 
     def __panel__(self):
         return self._layout

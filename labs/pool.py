@@ -61,8 +61,15 @@ def binding_sentence(result) -> str:
     in_use, budget = fmt.tokens(result.kv_tokens_in_use), fmt.tokens(result.kv_budget_tokens)
     if not result.weights_fit:
         return (
-            f"Memory binds before any seat exists: the weights need {result.cards_needed} cards and "
+            f"Memory binds before any seat exists: the weights need {fmt.plural(result.cards_needed, 'card')} and "
             f"the node has {result.cards}."
+        )
+    if result.seats_granted < 1:
+        return (
+            f"Nothing can be served: one request's cache ({fmt.gigabytes(result.seat_kv_bytes)} for "
+            f"{fmt.tokens(result.seat_tokens)} tokens) is larger than all {fmt.gigabytes(result.kv_budget_bytes)} "
+            "of KV room, so memory grants no seat at any batch size. Shorter prompts, a smaller cache "
+            "number or more cards per node are the ways back."
         )
     if not result.capacity_ok:
         return (
@@ -82,7 +89,7 @@ def binding_sentence(result) -> str:
         )
     if not result.cost_ok:
         return (
-            f"Cost binds: carrying the peak takes {result.nodes} nodes, "
+            f"Cost binds: carrying the peak takes {fmt.plural(result.nodes, 'node')}, "
             f"{fmt.dollars(result.monthly_usd)} a month against {fmt.dollars(BUDGET_USD_PER_MONTH)}."
         )
     pressures = {
@@ -113,19 +120,34 @@ def explanations(scenario: Scenario, result) -> list[str]:
     cards = result.cards
     card_word = "card" if cards == 1 else "cards"
     waiting = result.seats_waiting
+    if not waiting:
+        granted = "all of them." if result.seats_requested != 1 else "it."
+    elif result.seats_granted < 1:
+        granted = "none: not one request's cache fits."
+    else:
+        granted = f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
+    nodes = fmt.plural(result.nodes, "node")
+    bill = (
+        f"{nodes} \u00d7 {cards} {card_word} \u00d7 {fmt.price(result.usd_per_gpu_hour)} per "
+        f"GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month"
+    )
     lines = [
-        f"The scheduler runs up to {fmt.count(result.seats_requested)} seats at once, and memory grants "
-        + (
-            "all of them."
-            if not waiting
-            else f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
-        ),
+        f"The scheduler runs up to {fmt.plural(result.seats_requested, 'seat')} at once, and memory grants {granted}",
         f"The {model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
         f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after "
         f"{_held_back(scenario, result)}: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
-        f"Every request carries a {fmt.count(scenario.prompt_tokens)}-token prompt and a "
-        f"{fmt.count(result.answer_tokens)}-token answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
+        f"Every request carries {fmt.article(fmt.count(scenario.prompt_tokens) + '-token')} prompt and "
+        f"{fmt.article(fmt.count(result.answer_tokens) + '-token')} answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
         f"KV tokens ({fmt.gigabytes(result.seat_kv_bytes)}).",
+    ]
+    if result.seats_granted < 1:
+        return [
+            *lines,
+            "Nothing can be served: no request ever starts, so there is no first token, no decode "
+            "rate and no number of nodes that carries the traffic.",
+            f"Renting {nodes} anyway: {bill} for no answers.",
+        ]
+    lines += [
         f"{fmt.percent(scenario.prefix_hit_rate)} of each prompt ({fmt.tokens(result.hit_tokens)} tokens) is "
         f"found in the prefix cache and costs only a memory read; the other {fmt.tokens(result.miss_tokens)} "
         f"cache-miss tokens are prefilled in tensor time on arrival, {fmt.duration(result.prefill_s)}.",
@@ -141,10 +163,9 @@ def explanations(scenario: Scenario, result) -> list[str]:
         "across the batch.",
         f"A request holds its seat for {fmt.duration(result.request_s)}. At {fmt.count(result.arrivals_per_min)} "
         f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
-        f"prefix cache the pool needs {result.nodes} node{'s' if result.nodes != 1 else ''} of "
-        f"{fmt.count(result.seats_granted)} seats.",
-        f"The bill: {result.nodes} node{'s' if result.nodes != 1 else ''} \u00d7 {cards} {card_word} \u00d7 "
-        f"{fmt.price(result.usd_per_gpu_hour)} per GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month.",
+        f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
+        f"{fmt.plural(result.seats_granted, 'seat')}.",
+        f"The bill: {bill}.",
         f"Held at the peak rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
         f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
         "input tokens (the whole bill over each kind; quieter hours make both dearer).",
@@ -221,7 +242,7 @@ class PoolLab(pn.viewable.Viewer):
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "live seats", lambda d: fmt.signed(d)),
-                Column("ttft_p95_s", "TTFT p95", fmt.signed_duration),
+                Column("ttft_p95_s", "TTFT p95", fmt.signed_duration, UNBOUNDED_WAIT_S),
                 Column("decode_tokens_per_s", "decode rate", lambda d: fmt.signed(d, "tok/s")),
                 Column("monthly_usd", "monthly bill", fmt.signed_dollars),
             ],
@@ -235,6 +256,7 @@ class PoolLab(pn.viewable.Viewer):
             describe=ui.knob_value,
             defaults=pool_defaults(),
             figures=story_figures,
+            label=ui.knob_label,
         )
         self._defaults_cache: dict[str, object] = {}
         self.result = None
@@ -275,7 +297,14 @@ class PoolLab(pn.viewable.Viewer):
         other_name = other_workload(s.workload)
         other = evaluate(s, workload=other_name)
         defaults = pool_defaults()
-        effects = knob_effects(s, {k: defaults[k] for k in SWEPT_KNOBS}, HEADLINES, NOISE_FLOORS)
+        # An exact model replaces the tier: its row is the one that can matter.
+        swept = {k: defaults[k] for k in SWEPT_KNOBS}
+        if s.model:
+            swept = {
+                ("model" if k == "tier" else k): (None if k == "tier" else v)
+                for k, v in swept.items()
+            }
+        effects = knob_effects(s, swept, HEADLINES, NOISE_FLOORS)
         self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
         self.ledger.update(result)
         self.other.object = self._other_html(other_name, other)
@@ -301,7 +330,11 @@ class PoolLab(pn.viewable.Viewer):
         self.presets.update(
             bool(result.passes),
             [item.name for item in items if not item.ok],
-            {name: getattr(s, name) for name in POOL_KNOBS},
+            {
+                **{name: getattr(s, name) for name in POOL_KNOBS},
+                "model": s.model,
+                "nodes": result.nodes,
+            },
         )
 
     def _cards(self, result, base) -> list[Card]:
@@ -309,18 +342,29 @@ class PoolLab(pn.viewable.Viewer):
         ttft_delta = result.change_from(base, "ttft_p95_s")
         rate_delta = result.change_from(base, "decode_tokens_per_s")
         bill_delta = result.change_from(base, "monthly_usd")
-        value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s, result.queue_unbounded))
+        serves = result.seats_granted >= 1
         rate_value = fmt.rate(result.decode_tokens_per_s).removesuffix(" tok/s")
+        if not serves:
+            value, unit, ttft_note = "none", "", "no seat fits: no first token"
+        elif result.queue_unbounded:
+            value, unit, ttft_note = "unbounded", "", "the queue never drains"
+        else:
+            value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s))
+            ttft_note = f"vs defaults: {fmt.signed_duration(ttft_delta)}"
+        bill_note = (
+            f"vs defaults: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}"
+            if serves
+            else "pays for a node that serves nothing"
+        )
         return [
             Card("live seats", fmt.count(result.seats_granted), "", f"vs defaults: {fmt.signed(seats_delta, 'seats')}",
                  tone(seats_delta, True), alarm=not result.capacity_ok),
-            Card("TTFT p95", value, unit, f"vs defaults: {fmt.signed_duration(ttft_delta)}",
-                 tone(ttft_delta, False, 0.0005), alarm=not result.latency_ok),
+            Card("TTFT p95", value, unit, ttft_note, "worse" if result.queue_unbounded else tone(ttft_delta, False, 0.0005),
+                 alarm=not result.latency_ok),
             Card("aggregate decode rate", rate_value, "tok/s", f"vs defaults: {fmt.signed(rate_delta, 'tok/s')}",
                  tone(rate_delta, True, 0.5)),
-            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo",
-                 f"vs defaults: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}",
-                 tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
+            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", bill_note,
+                 "worse" if not serves else tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
         ]  # fmt: skip
 
     def _other_html(self, name: str, other) -> str:
@@ -371,26 +415,29 @@ class PoolLab(pn.viewable.Viewer):
             ui.realism_buttons(self.scenario),
             ui.serving_mode_buttons(self.scenario),
         )
+        # Prose and charts sit beside the knobs, so the results column runs as long as they do.
         results = pn.Column(
             self.cards,
             self.badges,
             self.engine_note,
             self.presets.story,
             section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
+            section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
+            section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
+            section(
+                "Weight bytes read per decode step, dense vs mixture of experts",
+                self.moe_chart,
+                note="The ledger pays for every weight; a decode step reads only what its batch "
+                "routes to.",
+                margin=(8, 0, 0, 0),
+            ),
             sizing_mode="stretch_width",
             margin=0,
         )
-        below = pn.Row(
-            section("What the numbers say", self.facts, margin=(0, 8, 0, 0)),
-            section(
-                "Same config, the other workload",
-                self.other,
-                margin=(0, 0, 0, 8),
-                width=380,
-                sizing_mode=None,
-            ),
-            sizing_mode="stretch_width",
-            margin=(16, 0, 0, 0),
+        below = section(
+            "Mattered vs noise on this workload",
+            self.mattered,
+            note="Which knobs actually moved the pool away from its defaults.",
         )
         return pn.Column(
             intro(
@@ -401,17 +448,6 @@ class PoolLab(pn.viewable.Viewer):
             ),
             pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
             below,
-            section(
-                "Weight bytes read per decode step, dense vs mixture of experts",
-                self.moe_chart,
-                note="The ledger pays for every weight; a decode step reads only what its batch "
-                "routes to.",
-            ),
-            section(
-                "Mattered vs noise on this workload",
-                self.mattered,
-                note="Which knobs actually moved the pool away from its defaults.",
-            ),
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
         )

@@ -4,7 +4,17 @@ Stories name knob values only; figures the model computes are filled in from the
 own evaluation through ``{placeholders}`` (see ``labs.pool.story_figures``).
 """
 
-from labs.presets import Preset
+from labs.presets import Keep, Preset
+
+# Promises the goals share: which model runs, on which traffic, on how many nodes.
+THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"))
+THE_8B = (
+    Keep("tier", "small", "the one-card 8B model"),
+    Keep("model", None, "the one-card 8B model"),
+)
+CHAT = Keep("workload", "chat", "the chat traffic")
+DOCUMENTS = Keep("workload", "document analysis", "the document-analysis traffic")
+ONE_NODE = Keep("nodes", 1, "a single node", "at most")
 
 POOL_PRESETS = [
     Preset(
@@ -25,6 +35,7 @@ POOL_PRESETS = [
             "seats": 64,
         },
         fix={"kv_dtype": "fp8", "prompt_tokens": 4000, "seats": 24},
+        keep=(*THE_70B, DOCUMENTS),
     ),
     Preset(
         key="timestamp",
@@ -45,6 +56,12 @@ POOL_PRESETS = [
             "kv_dtype": "fp8",
         },
         fix={"prefix_hit_rate": 0.9},
+        keep=(
+            *THE_8B,
+            DOCUMENTS,
+            ONE_NODE,
+            Keep("prompt_tokens", 40000, "the 40,000-token preamble", "at least"),
+        ),
     ),
     Preset(
         key="batch-of-one",
@@ -58,6 +75,7 @@ POOL_PRESETS = [
         hint="one weight read can write a token for every seat in the batch.",
         knobs={"seats": 1},
         fix={"seats": 16},
+        keep=(CHAT, ONE_NODE),
     ),
     Preset(
         key="70b-upgrade",
@@ -71,6 +89,7 @@ POOL_PRESETS = [
         hint="halve the bytes of every cached number, then use the room it frees.",
         knobs={"tier": "large"},
         fix={"kv_dtype": "fp8", "seats": 64},
+        keep=(*THE_70B, CHAT, ONE_NODE),
     ),
     Preset(
         key="document-flood",
@@ -84,5 +103,6 @@ POOL_PRESETS = [
         hint="a cheaper cache number doubles the seats; then ask only for what memory can grant.",
         knobs={"workload": "document analysis", "prompt_tokens": 32000, "seats": 64},
         fix={"kv_dtype": "fp8", "seats": 28},
+        keep=(DOCUMENTS, Keep("prompt_tokens", 32000, "the 32,000-token documents", "at least")),
     ),
 ]

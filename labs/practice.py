@@ -212,6 +212,13 @@ class PracticeLab(pn.viewable.Viewer):
         self.hint_pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.derivation_pane = LiveHTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
         self.share_pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.working_note = LiveHTML(
+            '<div class="lab practice"><h3>Working</h3><p class="muted" data-working>'
+            "A hint and the step-by-step derivation open here. Try the problem first: "
+            "\u201cShow me\u201d before a right answer counts as revealed.</p></div>",
+            sizing_mode="stretch_width",
+            margin=(4, 0),
+        )
         self.url_notice = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self._layout = self._build()
         self._show_problem()
@@ -325,6 +332,7 @@ class PracticeLab(pn.viewable.Viewer):
         self.hint_pane.visible = self.hint_shown
         self.derivation_pane.object = derivation_html(self.problem) if self.shown else ""
         self.derivation_pane.visible = self.shown
+        self.working_note.visible = not (self.hint_shown or self.shown)
 
     def _show_score(self) -> None:
         self.cards.update(
@@ -366,13 +374,28 @@ class PracticeLab(pn.viewable.Viewer):
             answer_row,
             self.rule_pane,
             self.verdict_pane,
+            styles={**PANEL_STYLE, "padding": "8px 16px 12px", "flex": "1 1 560px"},
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        # Beside the problem on a wide screen, under it on a laptop: the hint and the steps.
+        working = pn.Column(
+            self.working_note,
             self.hint_pane,
             self.derivation_pane,
-            styles={**PANEL_STYLE, "padding": "8px 16px 12px"},
+            styles={**PANEL_STYLE, "padding": "8px 16px 12px", "flex": "1 1 420px"},
             sizing_mode="stretch_width",
-            margin=(8, 0, 0, 0),
+            margin=0,
         )
-        main = pn.Column(self.cards, problem, sizing_mode="stretch_width", margin=0)
+        main = pn.Column(
+            self.cards,
+            pn.FlexBox(
+                problem, working, flex_wrap="wrap", gap="12px", margin=(8, 0, 0, 0),
+                sizing_mode="stretch_width",
+            ),
+            sizing_mode="stretch_width",
+            margin=0,
+        )  # fmt: skip
         lede = (
             "Problems interviewers ask about serving: cache bytes, seats, prefill time, "
             "the single-stream ceiling, the bill. Each is drawn from a seed, so a class can work "

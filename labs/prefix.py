@@ -171,6 +171,10 @@ class PrefixLab(pn.viewable.Viewer):
         return plot
 
     # -- knobs ---------------------------------------------------------------------------
+    def link_bounds(self, name: str) -> tuple | None:
+        """A link's edit is clamped into the preamble it edits (read after the preamble's own value)."""
+        return (0, self.preamble_tokens) if name == "edit_position" else None
+
     def _preamble_changed(self, event) -> None:
         self.edit_slider.param.update(end=event.new, fixed_end=event.new)
         if self.edit_position > event.new:
@@ -291,7 +295,7 @@ class PrefixLab(pn.viewable.Viewer):
         shape = scenario_shape(s)
         return (
             f'<div class="lab small muted">Running the <b>{escape(shape.name)}</b> with a <b>{s.kv_dtype}</b> cache on '
-            f"<b>{escape(workload.name)}</b> traffic, as set in the other labs, with {fmt.count(s.seats)} seats.</div>"
+            f"<b>{escape(workload.name)}</b> traffic, as set in the other labs, with {fmt.plural(s.seats, 'seat')}.</div>"
         )
 
     # -- layout --------------------------------------------------------------------------

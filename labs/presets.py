@@ -9,9 +9,29 @@ from html import escape
 import panel as pn
 import param
 
+from labs import format as fmt
 from labs.text import LiveHTML
 
 NO_PRESET = ""
+
+
+@dataclass(frozen=True)
+class Keep:
+    """One promise of a preset's goal: a knob or figure that must stay where the goal says."""
+
+    name: str  # a knob, or a figure the lab reports beside its knobs (such as ``nodes``)
+    value: object
+    says: str  # the promise in words: "the 70B model", "one node"
+    bound: str = "equal"  # "equal", "at least" or "at most"
+
+    def holds(self, now: Mapping[str, object]) -> bool:
+        """Whether the state ``now`` keeps this promise."""
+        value = now.get(self.name)
+        if self.bound == "at least":
+            return value is not None and value >= self.value
+        if self.bound == "at most":
+            return value is not None and value <= self.value
+        return value == self.value
 
 
 @dataclass(frozen=True)
@@ -25,6 +45,7 @@ class Preset:
     hint: str  # a nudge, not the answer
     knobs: Mapping[str, object]  # knob values the preset loads (all others at their defaults)
     fix: Mapping[str, object] = field(default_factory=dict)  # one documented fix: knobs to change
+    keep: tuple[Keep, ...] = ()  # what the goal holds fixed: passing without these is no fix
 
 
 def changed_knobs(now: Mapping[str, object], loaded: Mapping[str, object]) -> list[str]:
@@ -38,7 +59,8 @@ class PresetPicker(pn.viewable.Viewer):
     The lab gives ``apply(knobs)``, which loads knob values; ``reset()``, which returns to
     the defaults; ``describe(knob, value)``, which renders a value for the page; the
     ``defaults`` of the knobs it watches (a preset loads onto them); and optionally
-    ``figures(knobs)``, the model's figures for a preset's ``{placeholders}``.
+    ``figures(knobs)``, the model's figures for a preset's ``{placeholders}``, and
+    ``label(knob)``, the name a student reads for a knob.
     Setting ``preset`` (from the picker, a link or a test) loads it.
     """
 
@@ -54,12 +76,14 @@ class PresetPicker(pn.viewable.Viewer):
         describe: Callable[[str, object], str],
         defaults: Mapping[str, object],
         figures: Callable[[Mapping[str, object]], Mapping[str, str]] | None = None,
+        label: Callable[[str], str] | None = None,
         **params,
     ):
         super().__init__(**params)
         self.presets = {preset.key: preset for preset in presets}
         self.param.preset.objects = [NO_PRESET, *self.presets]
         self._apply, self._reset, self._describe = apply, reset, describe
+        self._label = label or (lambda knob: knob.replace("_", " "))
         self._defaults = dict(defaults)
         self._figures = figures or (lambda knobs: {})
         self._loaded: dict = {}
@@ -101,29 +125,40 @@ class PresetPicker(pn.viewable.Viewer):
         self._reset()
 
     def update(self, passes: bool, failing: Sequence[str], knobs_now: Mapping[str, object]) -> None:
-        """Refresh the story box for the current result."""
+        """Refresh the story box for the current result.
+
+        ``knobs_now`` holds the knobs, and any figure a preset's ``keep`` names.
+        """
         if not self.preset:
             self.fixed = False
             return
         preset = self.presets[self.preset]
-        self.fixed = bool(passes)
+        broken = [keep for keep in preset.keep if not keep.holds(knobs_now)]
+        self.fixed = bool(passes) and not broken
         moved = changed_knobs(knobs_now, self._loaded)
         if moved:
             steps = "; ".join(
-                f"{name.replace('_', ' ')} {self._describe(name, self._loaded[name])} \u2192 "
+                f"{self._label(name)} {self._describe(name, self._loaded[name])} \u2192 "
                 f"{self._describe(name, knobs_now.get(name))}"
                 for name in moved
             )
-            distance = f"You moved {len(moved)} knob{'s' if len(moved) != 1 else ''} from the preset: {steps}."
+            distance = f"You moved {fmt.plural(len(moved), 'knob')} from the preset: {steps}."
         else:
             distance = "You have not moved a knob from the preset yet."
-        if passes:
+        if self.fixed:
             status = f"<b>Fixed.</b> Every check passes. {escape(distance)}"
+        elif passes:
+            given_up = " and ".join(keep.says for keep in broken)
+            status = (
+                f"<b>Passing, but not fixed:</b> every check passes only by giving up "
+                f"{escape(given_up)}, which the goal keeps. {escape(distance)}"
+            )
         else:
             status = f"<b>Still failing:</b> {escape(', '.join(failing))}. {escape(distance)}"
+        state = "fixed" if self.fixed else "gave-up" if passes else "failing"
         self.story.object = (
-            f'<div class="lab"><div class="story{" fixed" if passes else ""}" data-preset="{preset.key}" '
-            f'data-fixed="{str(bool(passes)).lower()}">'
+            f'<div class="lab"><div class="story{" fixed" if self.fixed else ""}" data-preset="{preset.key}" '
+            f'data-fixed="{str(self.fixed).lower()}" data-state="{state}">'
             f'<div class="title">{escape(preset.title)}</div><div>{escape(self._story_text)}</div>'
             f'<div class="goal">Goal: {escape(preset.goal)}</div>'
             f'<div class="small muted">Hint: {escape(preset.hint)}</div>'

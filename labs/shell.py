@@ -6,6 +6,8 @@ import importlib
 
 import panel as pn
 import param
+from bokeh.events import DocumentReady
+from bokeh.models import CustomJS
 
 from core import KNOBS, Scenario
 from labs import theme
@@ -41,11 +43,18 @@ LABS = {
 # costs the browser about as much as redrawing the lab, so a drag must not do it per step.
 LINK_DELAY_MS = 1500
 
+# Widgets (Bokeh's and Panel's) size their text from --bokeh-font-size, which inherits into
+# their shadow roots: 14 px sits beside the 15 px prose instead of Bokeh's 12 px.
+PAGE_STYLE = {"--bokeh-font-size": "14px"}
+# On a projector every control, label and line of small print is at least 20 px at 1280 wide.
 PRESENTER_STYLE = {
-    "--presenter-scale": "1.3",
+    "--presenter-scale": "1.35",
+    "--presenter-small": "1",
     "--presenter-ink": "#000000",
     "--presenter-muted": "#262c38",
     "--presenter-line": "#7d869a",
+    "--bokeh-font-size": "20px",
+    "--presenter-controls": "20px",
 }
 
 # The server writes the current state into the address bar on the same click; the copy
@@ -69,6 +78,19 @@ setTimeout(() => {
 """
 
 
+# Panel writes the address with history.pushState, one entry per write; Back would then
+# name an older state than the page shows. The lab replaces the entry instead: the address
+# always names what is on screen, and Back leaves the lab. Installed once per window, before
+# Panel's first write (which waits for the document to be idle, after this event).
+REPLACE_HISTORY_JS = """
+if (!window.labReplacesHistory) {
+  window.labReplacesHistory = true;
+  const replace = window.history.replaceState.bind(window.history);
+  window.history.pushState = (state, title, url) => replace(state, title, url);
+}
+"""
+
+
 def lab_class(key: str):
     """The Viewer class of lab ``key``."""
     module, name = LABS[key][1].split(":")
@@ -88,11 +110,18 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
     ]  # fmt: skip
     keys = getattr(view, "URL_KEYS", {})  # a lab knob named like a shared one gets its own key
     bindings += [
-        Binding(keys.get(name, name), view, name) for name in getattr(view, "URL_PARAMS", ())
+        Binding(keys.get(name, name), view, name, _link_bounds(view, name))
+        for name in getattr(view, "URL_PARAMS", ())
     ]
     for prefix, part in url_parts(view):
         bindings += [Binding(prefix + name, part, name) for name in part.URL_PARAMS]
     return bindings
+
+
+def _link_bounds(view, name: str):
+    """The range a lab allows ``name`` given its other settings, if it narrows the parameter's."""
+    bounds = getattr(view, "link_bounds", None)
+    return None if bounds is None else lambda: bounds(name)
 
 
 def url_parts(view) -> list[tuple]:
@@ -138,7 +167,7 @@ class LabPage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=0,
         )
-        self.root = pn.Column(sizing_mode="stretch_width", margin=0)
+        self.root = pn.Column(sizing_mode="stretch_width", margin=0, styles=dict(PAGE_STYLE))
         self._link_writer = Later(self._write_now, delay_ms=LINK_DELAY_MS, settle=True)
         self.base_styles: dict = {}
 
@@ -147,6 +176,8 @@ class LabPage(pn.viewable.Viewer):
         if key not in self.views:
             view = lab_class(key)(scenario=self.scenario)
             self.views[key] = view
+            if self.presenter:
+                theme.present(view, True)
             if self.location is not None:
                 self._watch(view)
         return self.views[key]
@@ -205,7 +236,13 @@ class LabPage(pn.viewable.Viewer):
 
     @param.depends("presenter", watch=True)
     def _present(self) -> None:
-        self.root.styles = {**self.base_styles, **(PRESENTER_STYLE if self.presenter else {})}
+        self.root.styles = {
+            **PAGE_STYLE,
+            **self.base_styles,
+            **(PRESENTER_STYLE if self.presenter else {}),
+        }
+        for view in (self.pins, *self.views.values()):
+            theme.present(view, self.presenter)
 
     def __panel__(self):
         return self.root
@@ -237,7 +274,16 @@ class LabShell(LabPage):
             self.nav,
             self.presenter_toggle,
             self.copy_link,
-            styles={"background": "#1f2a52", "padding": "10px 24px", "align-items": "center"},
+            # Presenter type does not fit one line at 1280 px: the header wraps, never overflows.
+            styles={
+                "background": "#1f2a52",
+                "padding": "10px 24px",
+                "align-items": "center",
+                "flex-wrap": "wrap",
+                "row-gap": "6px",
+                # the header's buttons stay on one line at 1280 px; presenter mode enlarges them
+                "--bokeh-font-size": "var(--presenter-controls, 13px)",
+            },
             sizing_mode="stretch_width",
             margin=0,
         )
@@ -289,7 +335,7 @@ class EmbeddedLab(LabPage):
         self.key = key
         self.root.objects = [self.notice, self.pins, self.view(key)]
         self.base_styles = {"padding": "12px 16px"}
-        self.root.styles = self.base_styles
+        self.root.styles = {**PAGE_STYLE, **self.base_styles}
 
     def active_view(self):
         return self.view(self.key)
@@ -298,7 +344,9 @@ class EmbeddedLab(LabPage):
 def _attach_link(page: LabPage) -> LabPage:
     if pn.state.location is not None:
         page.attach(pn.state.location)
-    if session_doc() is not None:
+    doc = session_doc()
+    if doc is not None:
+        doc.js_on_event(DocumentReady, CustomJS(code=REPLACE_HISTORY_JS))
 
         def release(session_context) -> None:  # Bokeh checks the argument's name
             page.release()

@@ -12,13 +12,16 @@ from core.published import batching_sources
 
 def _table(rows) -> str:
     body = "".join(
-        f"<tr><td><b>{escape(row.constant)}</b></td><td class='num'>{escape(row.value)}</td>"
+        f"<tr><td><b>{escape(row.constant)}</b></td><td class='value'>{escape(row.value)}</td>"
         f"<td>{escape(row.unit)}</td><td class='small'>{escape(row.source)}</td></tr>"
         for row in rows
     )
+    # Fixed column shares: a long model shape wraps in its cell instead of widening the table.
     return (
-        '<div class="panel"><table class="grid"><thead><tr><th>constant</th><th>value</th>'
-        f"<th>unit</th><th>source</th></tr></thead><tbody>{body}</tbody></table></div>"
+        '<div class="panel"><table class="grid sources"><colgroup><col style="width:18%">'
+        '<col style="width:22%"><col style="width:12%"><col style="width:48%"></colgroup>'
+        "<thead><tr><th>constant</th><th>value</th><th>unit</th><th>source</th></tr></thead>"
+        f"<tbody>{body}</tbody></table></div>"
     )
 
 

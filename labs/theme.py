@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import panel as pn
-from bokeh.models import SaveTool
+from bokeh.models import Axis, Legend, SaveTool, Title
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -36,6 +36,31 @@ def stylesheet() -> str:
 def extension() -> None:
     """Load Panel with the lab's stylesheet applied to every component."""
     pn.extension(raw_css=[stylesheet()], global_css=[PAGE_CSS])
+
+
+# Chart text in px: tick labels, axis titles, titles. Bokeh draws it on a canvas, out of the
+# stylesheet's reach, so presenter mode sets it on the models.
+CHART_TEXT = {False: (12, 12, 13), True: (20, 20, 22)}
+
+
+def chart_text(model, presenter: bool) -> None:
+    """Every axis, title and legend under the Bokeh ``model`` at the page's size."""
+    ticks, titles, heading = (f"{size}px" for size in CHART_TEXT[presenter])
+    for axis in model.select({"type": Axis}):
+        axis.major_label_text_font_size = ticks
+        axis.axis_label_text_font_size = titles
+    for title in model.select({"type": Title}):
+        title.text_font_size = heading
+    for legend in model.select({"type": Legend}):
+        legend.label_text_font_size = ticks
+
+
+def present(view, presenter: bool) -> None:
+    """Chart text of every Bokeh figure in ``view`` for the page's presenter flag."""
+    viewable = view.__panel__() if isinstance(view, pn.viewable.Viewer) else view
+    for pane in viewable.select(pn.pane.Bokeh):
+        if pane.object is not None:
+            chart_text(pane.object, presenter)
 
 
 def chart_name(figure) -> str:
@@ -78,9 +103,7 @@ def style_figure(figure, filename: str | None = None) -> None:
         axis.major_label_text_color = MUTED
         axis.axis_label_text_color = MUTED
         axis.axis_label_text_font_style = "normal"
-        axis.major_label_text_font_size = "12px"
-        axis.axis_label_text_font_size = "12px"
     figure.xgrid.grid_line_color = GRID
     figure.ygrid.grid_line_color = GRID
     figure.title.text_color = INK
-    figure.title.text_font_size = "13px"
+    chart_text(figure, False)

@@ -8,7 +8,7 @@ each one is reported in a visible notice instead of raising.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from html import escape
@@ -31,7 +31,9 @@ class Binding:
     key: str
     owner: param.Parameterized
     name: str
-    bounds: tuple | None = None  # a narrower range than the parameter's (the widget's range)
+    # A narrower range than the parameter's (the widget's range); a callable gives a range
+    # that depends on other settings, read when the link is applied.
+    bounds: tuple | Callable[[], tuple] | None = None
     max_length: int = 0  # the longest value read from a link; 0 means MAX_VALUE_LENGTH
 
     @property
@@ -45,6 +47,11 @@ class Binding:
     @property
     def value(self):
         return getattr(self.owner, self.name)
+
+    def limits(self) -> tuple:
+        """The range a link's value is clamped to: the binding's own, else the parameter's."""
+        bounds = self.bounds() if callable(self.bounds) else self.bounds
+        return bounds or self.spec.bounds or (None, None)
 
 
 def _short(text: str) -> str:
@@ -72,7 +79,7 @@ def parse(binding: Binding, text: str):
             return None, ""
         if text in options:
             return text, ""
-        shown = ", ".join(str(option) for option in options if option is not None)
+        shown = ", ".join(str(option) for option in options if option not in (None, ""))
         return _IGNORE, f"{key}={_short(text)!r} is not one of {shown}: ignored"
     if isinstance(spec, param.String):
         return text, ""
@@ -86,7 +93,7 @@ def parse(binding: Binding, text: str):
         integer = isinstance(spec, param.Integer)
         if integer:
             number = round(number)
-        low, high = binding.bounds or spec.bounds or (None, None)
+        low, high = binding.limits()
         clamped = number
         if low is not None and clamped < low:
             clamped = low
@@ -140,8 +147,10 @@ def restore(bindings: Sequence[Binding], query: str) -> list[str]:
                 continue
             try:
                 setattr(binding.owner, binding.name, value)
-            except ValueError as error:  # a last line of defence: report, never crash
-                notices.append(f"{binding.key}: {error}")
+            except ValueError:  # a last line of defence: report in the lab's words, never crash
+                notices.append(
+                    f"{binding.key}={_short(values[binding.key])!r} cannot be used here: ignored"
+                )
     return notices
 
 

@@ -38,3 +38,18 @@ def test_answer_of_zero_tokens_is_prefill_only():
     """A request with no answer lasts only its prefill and prefix read."""
     r = evaluate(Scenario(answer_tokens=0))
     assert r.request_s == r.prefill_s + r.prefix_read_s
+
+
+def test_a_fully_cached_prompt_still_takes_one_step():
+    """With every prompt token cached the first token still waits for one forward pass."""
+    r = evaluate(Scenario(prefix_hit_rate=1.0))
+    assert r.prefill_s == 0
+    assert r.ttft_p95_s >= r.decode_step_s
+
+
+def test_a_pool_that_serves_nothing_fails_cost():
+    """No seat fits: the node's bill buys nothing, so the cost check fails at either level."""
+    for realism in ("whiteboard", "engine"):
+        r = evaluate(Scenario(tier="large", prompt_tokens=200_000, realism=realism))
+        assert r.seats_granted == 0
+        assert not r.cost_ok

@@ -165,3 +165,14 @@ def test_named_models_store_what_their_papers_state():
     for name, figure in expected.items():
         assert shape_kv_bytes_per_token(MODELS[name], 2, 100) == figure, name
     assert json.loads(compact_config(fixture("gpt-oss-120b.json")))["sliding_window"] == 128
+
+
+def test_a_pasted_model_runs_on_the_fewest_cards_that_hold_it():
+    """DeepSeek-V3 pasted: 8 H200s in fp8 (671 GB in 0.9 x 8 x 141 GB), 32 H100s in bf16."""
+    text = compact_config(fixture("deepseek-v3.json"))
+    h200 = evaluate(Scenario(model_config=text, model="custom", gpu="H200", weight_dtype="fp8"))
+    assert h200.cards == 8 and h200.weights_fit
+    h100 = evaluate(Scenario(model_config=text, model="custom"))
+    assert h100.cards == 32
+    llama = evaluate(Scenario(model_config=fixture("llama-3.1-8b.json"), model="custom"))
+    assert llama.cards == 1

@@ -31,7 +31,7 @@ def roofline_figure():
         x_range=Range1d(*ROOF_INTENSITIES),
         y_range=Range1d(1, 3000),
         x_axis_label="arithmetic intensity (FLOPs per byte read, log)",
-        y_axis_label="attainable TFLOP/s per card (log)",
+        y_axis_label="TFLOP/s per card",
     )
     plot.line("intensity", "tflops", source=roof, line_color=theme.INK, line_width=2.5)
     plot.line(

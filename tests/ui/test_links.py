@@ -1,0 +1,45 @@
+"""Links in the browser: the address names what is on screen, and bad values read as the lab's own words."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def test_moving_knobs_and_labs_adds_no_history_entry(page, lab_url):
+    """Seats, tier and a lab switch rewrite the address in place, so Back leaves the lab instead of desyncing."""
+    page.goto("about:blank")
+    page.goto(lab_url + "/?seats=46")
+    expect(page.locator('[data-card="live seats"] .value')).to_have_text("46", timeout=20_000)
+    page.wait_for_timeout(500)  # the first write of the address, after the page settles
+    entries = page.evaluate("history.length")
+    page.get_by_role("button", name="large \u00b7 70B class").click()
+    expect(page).to_have_url(re.compile(r"tier=large"), timeout=10_000)
+    page.get_by_role("button", name="KV cache", exact=True).click()
+    expect(page).to_have_url(re.compile(r"lab=kv.*tier=large.*seats=46"), timeout=10_000)
+    assert page.evaluate("history.length") == entries
+    page.go_back()
+    expect(page).to_have_url("about:blank", timeout=10_000)
+    assert page.console_log.errors == []
+
+
+def test_an_edit_past_the_preamble_is_clamped_everywhere(page, lab_url):
+    """edit_position=150000 on a 1,200-token preamble reads 1,200 in the text, the box and the address."""
+    page.goto(lab_url + "/prefix?edit_position=150000&state=edited")
+    notice = page.locator("[data-url-notice]")
+    expect(notice).to_be_visible(timeout=20_000)
+    expect(notice).to_contain_text("using 1,200")
+    expect(notice).not_to_contain_text("parameter")
+    expect(page.get_by_text("Edited at token 1,200")).to_be_visible()
+    box = page.get_by_role("textbox").first  # the edit's own number box
+    expect(box).to_have_value(re.compile(r"^1,?200$"))
+    expect(page).to_have_url(re.compile(r"edit_position=1200(&|$)"), timeout=10_000)
+    assert page.console_log.errors == []
+
+
+def test_a_bad_preset_lists_only_real_presets(page, lab_url):
+    """preset=bogus names the presets it could have been, without an empty first option."""
+    page.goto(lab_url + "/pool?preset=bogus")
+    notice = page.locator("[data-url-notice]")
+    expect(notice).to_be_visible(timeout=20_000)
+    expect(notice).to_contain_text("is not one of memory-wall, ")
+    assert page.console_log.errors == []
