@@ -12,7 +12,12 @@ change, measured inside the server (``labs/change_timing.py``), with its CPU tim
 change: on a small machine the students' browsers compete with the server for the cores,
 and these two figures say how much of the latency is the server's.
 
-Usage::
+Usage (the three runs behind the README's deployment figures: 100 sessions through nginx
+with 2 workers, 300 sessions without browsers, and a GET loop beside one live session)::
+
+    python bench/classroom.py --sessions 100 --workers 2 --via-nginx
+    python bench/classroom.py --sessions 300 --workers 2 --client protocol
+    python bench/classroom.py --sessions 1 --get-clients 2
 
     python bench/classroom.py [--sessions 30] [--workers 1] [--via-nginx] [--seconds 60]
         [--path /pool] [--lockstep] [--client browser|protocol] [--get-clients 0] [--again]

@@ -22,8 +22,8 @@ def test_pins_survive_a_copied_link_and_download(page, lab_url, tmp_path):
     expect(page.locator('[data-pin-column="pin B"]')).to_contain_text("70B class")
     expect(page.locator('[data-pin-column="now"]')).to_be_visible()
     page.get_by_role("button", name="Copy link").click()
-    # The link may already hold pin A alone (written as the knobs settled): wait for both.
-    page.wait_for_url(re.compile(r"pins=defaults%7Ctier%3Alarge"), timeout=10_000)
+    # Wait for the link with both pins: an earlier write (pin A alone) may still be in the bar.
+    page.wait_for_url(re.compile(r"pins=[^&]*tier%3Alarge"), timeout=15_000)
     link = page.url
 
     other = page.context.new_page()
