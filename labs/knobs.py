@@ -51,6 +51,8 @@ def knob_value(knob: str, value) -> str:
     if value is None:
         if knob == "model":
             return "none: the tier decides"
+        if knob == "cards":
+            return "the model's usual"
         return "from the workload" if knob in ("answer_tokens", "arrivals_per_min") else "default"
     if knob == "prefix_hit_rate":
         return fmt.percent(value)
@@ -60,6 +62,8 @@ def knob_value(knob: str, value) -> str:
         return fmt.plural(value, "seat")
     if knob == "tier":
         return f"{value} ({TIERS[value].name})"
+    if knob == "model" and value == CUSTOM:
+        return PASTED
     return str(value)
 
 

@@ -23,11 +23,14 @@ from labs.kv_presets import KV_PRESETS
 from labs.layout import intro, knob_column, note, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
+from labs.node_picker import NodePicker
 from labs.presets import PresetPicker
 from labs.text import LiveHTML
 from labs.updates import DETAILS_DELAY_MS, Later
 
-SHARED_KNOBS = ("tier", "model", "kv_dtype")
+# The card, its count and the weight storage set the room: a preset loads them too, so its
+# story's figures are the ones on screen.
+SHARED_KNOBS = ("tier", "model", "gpu", "cards", "weight_dtype", "kv_dtype")
 LOCAL_KNOBS = ("sequence_tokens", "requests")
 OUTPUTS = ("seats_granted", "seat_kv_bytes", "seats_room", "kv_share_of_weights")
 NOISE_FLOORS = {
@@ -48,9 +51,7 @@ def round_tokens(count: float) -> int:
 def kv_defaults() -> dict:
     """Defaults of every knob this lab shows."""
     return {
-        "tier": Scenario.param.tier.default,
-        "model": None,
-        "kv_dtype": Scenario.param.kv_dtype.default,
+        **{name: Scenario.param[name].default for name in SHARED_KNOBS},
         "sequence_tokens": KvLab.param.sequence_tokens.default,
         "requests": KvLab.param.requests.default,
     }
@@ -138,6 +139,8 @@ class KvLab(pn.viewable.Viewer):
         self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.attention = AttentionComparison()
+        # The card picker without its model select: the lab has its own, beside the tier.
+        self.node = NodePicker(s, show_model=False)
         self.mattered = MatteredTable(
             [
                 Column("seats_granted", "seats granted", lambda d: fmt.signed(d)),
@@ -194,7 +197,8 @@ class KvLab(pn.viewable.Viewer):
         defaults = kv_defaults()
         effects = knob_effects(
             s,
-            {shape_knob: defaults[shape_knob], "kv_dtype": defaults["kv_dtype"],
+            {shape_knob: defaults[shape_knob],
+             **{name: defaults[name] for name in ("gpu", "cards", "weight_dtype", "kv_dtype")},
              "prompt_tokens": defaults["sequence_tokens"], "seats": defaults["requests"]},
             OUTPUTS,
             NOISE_FLOORS,
@@ -330,6 +334,8 @@ class KvLab(pn.viewable.Viewer):
             ui.heading("Model shape"),
             w["tier"],
             w["model"],
+            ui.heading("Card and weights"),
+            self.node,
             note("Weights take their share of every card first: a bigger model starts from a smaller KV room."),
             ui.heading("Cache storage"),
             w["kv_dtype"],

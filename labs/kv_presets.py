@@ -4,12 +4,16 @@ Stories name knob values only; figures come from the preset's own evaluation thr
 ``{placeholders}`` (see ``labs.kv.story_figures``).
 """
 
+from core.catalog import DEFAULT_GPU
 from labs.presets import Keep, Preset
 
-THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"))
+# A bigger card is no fix for a cache that outgrows this one.
+THE_CARD = Keep("gpu", DEFAULT_GPU, f"the {DEFAULT_GPU} cards")
+THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"), THE_CARD)
 THE_8B = (
     Keep("tier", "small", "the 8B model on one card"),
     Keep("model", None, "the 8B model on one card"),
+    THE_CARD,
 )
 
 KV_PRESETS = [

@@ -45,6 +45,7 @@ def knob_column(*objects) -> pn.Column:
             "width": f"calc({KNOB_COLUMN_WIDTH}px * var(--presenter-scale, 1))",
             "flex": "0 0 auto",
         },
+        css_classes=["knob-column"],  # what the browser tests look for
         margin=(0, 16, 0, 0),
     )
 

@@ -10,7 +10,7 @@ import panel as pn
 from core import GPUS, Scenario
 from core.catalog import WEIGHT_FORMATS
 from core.catalog_cards import CUSTOM_CARD_USD_PER_HOUR
-from core.custom import CUSTOM
+from core.custom import CUSTOM, scenario_shape
 from core.hf_config import DerivedModel, compact_config, parse_config
 from core.units import giga
 from labs import format as fmt
@@ -21,6 +21,8 @@ TYPED = "my own card"
 WEIGHT_LABELS = {
     f"{name} \u00b7 {fmt_.bits_per_weight:g} b": name for name, fmt_ in WEIGHT_FORMATS.items()
 }
+# What a model's usual card count depends on (a pasted model's: its card and weight storage).
+USUAL_CARDS_KNOBS = ["tier", "model", "model_config", "gpu", "weight_dtype", "card_memory_gb"]
 CONFIG_PLACEHOLDER = '{"model_type": "llama", "num_hidden_layers": 32, ...}'
 
 
@@ -72,8 +74,11 @@ class NodePicker(pn.viewable.Viewer):
         wide = {"sizing_mode": "stretch_width"}
         self.model = ui.model_select(s)
         self.gpu = pn.widgets.Select(label="Card", options=[*GPUS, TYPED], **wide)
-        self.cards = pn.widgets.IntInput(label="Cards per node (0: the model's usual)", start=0,
-                                         end=64, **wide)  # fmt: skip
+        # Empty (or 0) is the model's usual count, which the box shows greyed as its hint.
+        self.cards = pn.widgets.IntInput(
+            label="Cards per node", start=0, end=64, value=None, **wide,
+            description="Empty or 0: the model's usual count, shown greyed in the box.",
+        )  # fmt: skip
         self.weights = pn.widgets.RadioButtonGroup.from_param(
             s.param.weight_dtype, options=WEIGHT_LABELS, color="primary", variant="outline", **wide
         )
@@ -84,20 +89,30 @@ class NodePicker(pn.viewable.Viewer):
         self.config_status = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.card_inputs: dict = {}  # built when the card form is first opened
         self._sync_from_scenario()
+        self._show_usual()
         self.gpu.param.watch(self._gpu_chosen, "value")
         self.cards.param.watch(self._cards_chosen, "value")
         self.use_config.on_click(self._paste)
         s.param.watch(self._sync_from_scenario, ["model_config", "gpu", "cards"])
+        s.param.watch(self._show_usual, USUAL_CARDS_KNOBS)
         self._layout = self._build()
 
     # -- scenario <-> widgets ------------------------------------------------------------
-    def _sync_from_scenario(self, *_events) -> None:
+    def _sync_from_scenario(self, *events) -> None:
         s = self.scenario
-        self.gpu.value = TYPED if s.gpu == CUSTOM else s.gpu
-        self.cards.value = s.cards or 0
-        if s.model_config and not self.config_text.value:
-            self.config_text.value = s.model_config
-        self._show_pasted()
+        changed = {event.name for event in events} or {"gpu", "cards", "model_config"}
+        if "gpu" in changed:
+            self.gpu.value = TYPED if s.gpu == CUSTOM else s.gpu
+        if "cards" in changed:
+            self.cards.value = s.cards
+        if "model_config" in changed:
+            if s.model_config and not self.config_text.value:
+                self.config_text.value = s.model_config
+            self._show_pasted()
+
+    def _show_usual(self, *_events) -> None:
+        usual = scenario_shape(self.scenario).cards
+        self.cards.placeholder = f"usual: {usual}"
 
     def _gpu_chosen(self, event) -> None:
         value = CUSTOM if event.new == TYPED else event.new

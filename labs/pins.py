@@ -1,37 +1,70 @@
 """Pinned configurations: up to three snapshots of the shared knobs, kept in the link.
 
 A pin holds the knobs that differ from the defaults, written ``key:value`` and joined with
-commas; pins are joined with ``|`` (``pins=seats:64,tier:large|kv_dtype:fp8``). A link's
-pins are read as every other link value is: a bad entry is dropped with a notice.
+commas; pins are joined with ``|`` (``pins=seats:64,tier:large|kv_dtype:fp8``). A pasted
+model's config.json rides along compressed, in URL-safe base64 (it is full of commas and
+colons). A link's pins are read as every other link value is: a bad entry is dropped with
+a notice.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import zlib
 from html import escape
 
 import panel as pn
 import param
 
 from core import KNOBS, Scenario
+from core.custom import CUSTOM
+from core.hf_config import parse_config
 from labs.knobs import UI_RANGES, knob_label, knob_value
 from labs.text import LiveHTML
-from labs.url import _IGNORE, Binding, parse, serialise
+from labs.url import _IGNORE, MAX_CONFIG_LENGTH, Binding, parse, serialise
 
 MAX_PINS = 3
 LETTERS = "ABC"
-# Three pins of every knob fit comfortably; anything longer is not a link this page wrote.
-MAX_PINS_LENGTH = 1200
-# A pasted config.json is full of commas and colons and too long for a pin: pins leave it out.
-UNPINNED = frozenset({"model_config"})
+# Three pins of every knob fit in 1,200 characters; each pasted model adds its compressed
+# config. Anything longer is not a link this page wrote.
+MAX_PINS_LENGTH = 1200 + MAX_PINS * MAX_CONFIG_LENGTH
+CONFIG = "model_config"
+
+
+def pack_config(text: str) -> str:
+    """A compact config.json as a pin writes it: zlib-compressed, URL-safe base64, no padding."""
+    return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
+
+
+def unpack_config(packed: str) -> str:
+    """The config.json a pin holds; ``ValueError`` when it is not one this page wrote."""
+    try:
+        data = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(data, MAX_CONFIG_LENGTH + 1).decode()
+    except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError) as error:
+        raise ValueError("not a config.json this page wrote") from error
+    if len(text) > MAX_CONFIG_LENGTH or inflater.unconsumed_tail:
+        raise ValueError(f"a config.json longer than {MAX_CONFIG_LENGTH:,} characters")
+    parse_config(text)
+    return text
+
+
+def _entry(knob: str, value) -> str:
+    return f"{knob}:{pack_config(value) if knob == CONFIG else serialise(value)}"
 
 
 def encode(configurations: list[dict]) -> str:
-    """Pins as they appear in a link: each pin's non-default knobs, in the Scenario's order."""
+    """Pins as they appear in a link: each pin's non-default knobs, in the Scenario's order.
+
+    A pin keeps its pasted config.json only while it runs the pasted model.
+    """
     return "|".join(
         ",".join(
-            f"{knob}:{serialise(knobs[knob])}"
+            _entry(knob, knobs[knob])
             for knob in KNOBS
-            if knob in knobs and knob not in UNPINNED
+            if knob in knobs and (knob != CONFIG or knobs.get("model") == CUSTOM)
         )
         or "defaults"
         for knobs in configurations
@@ -51,11 +84,26 @@ def decode(text: str) -> tuple[list[dict], list[str]]:
             if knob not in KNOBS:
                 notices.append(f"pins: {knob[:24]!r} is not a knob: ignored")
                 continue
+            if knob == CONFIG:
+                try:
+                    knobs[knob] = unpack_config(value)
+                except ValueError as error:
+                    notices.append(f"pins: {CONFIG} ignored: {error}")
+                continue
             parsed, notice = parse(Binding(knob, scratch, knob, UI_RANGES.get(knob)), value)
             if notice:
                 notices.append(f"pins: {notice}")
             if parsed is not _IGNORE and parsed != Scenario.param[knob].default:
                 knobs[knob] = parsed
+        if knobs.get("model") == CUSTOM and CONFIG not in knobs:
+            # Without its config.json a pasted model cannot be rebuilt: the pin runs the tier.
+            del knobs["model"]
+            notices.append(
+                f"pins: pin {LETTERS[len(configurations)]} named a pasted model without its "
+                "config.json: it shows the tier"
+            )
+        elif knobs.get("model") != CUSTOM:
+            knobs.pop(CONFIG, None)
         configurations.append(knobs)
     if len([p for p in text.split("|") if p]) > MAX_PINS:
         notices.append(f"pins: only the first {MAX_PINS} are kept")
@@ -63,10 +111,15 @@ def decode(text: str) -> tuple[list[dict], list[str]]:
 
 
 def describe(knobs: dict) -> str:
-    """A pin in words: its knobs that differ from the defaults."""
-    if not knobs:
-        return "the defaults"
-    return " \u00b7 ".join(f"{knob_label(k)} {knob_value(k, v)}" for k, v in knobs.items())
+    """A pin in words: its knobs that differ from the defaults; a pasted model by its name."""
+    words = [f"{knob_label(k)} {_value(k, v, knobs)}" for k, v in knobs.items() if k != CONFIG]
+    return " \u00b7 ".join(words) or "the defaults"
+
+
+def _value(knob: str, value, knobs: dict) -> str:
+    if knob == "model" and value == CUSTOM and knobs.get(CONFIG):
+        return parse_config(knobs[CONFIG]).shape.name
+    return knob_value(knob, value)
 
 
 class PinBoard(param.Parameterized):

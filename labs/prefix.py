@@ -12,7 +12,7 @@ from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from bokeh.plotting import figure
 
 from core import KNOBS, WORKLOADS, Scenario, evaluate
-from core.custom import scenario_shape
+from core.custom import CUSTOM, scenario_shape
 from core.prefix import (
     BLOCK_TOKENS,
     blocks_of,
@@ -209,7 +209,7 @@ class PrefixLab(pn.viewable.Viewer):
         self.block_figure.height = 24 + 24 * rows
         self.blocks.data = squares
         self.caption.object = self._caption_html(hits, STATES.index(self.state), per_square)
-        self.context.object = self._context_html()
+        self.context.object = self._context_html(result)
 
     def _cards(self, result, hits, active: int) -> list[Card]:
         ttft = fmt.split_unit(
@@ -266,6 +266,7 @@ class PrefixLab(pn.viewable.Viewer):
         return (
             '<div class="lab"><table class="grid compare"><thead><tr><th></th><th class="num">cached</th>'
             f'<th class="num">edited</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<p class="small" data-work-formula>{escape(self._work_formula(result))}</p>'
             f'<p class="small muted">The edit costs {ratio_text} of the cached preamble on every arrival. Spend counts the '
             "cards' tensor time used by prefill at the peak arrival rate, at the hourly card price.</p></div>"
         )  # fmt: skip
@@ -289,14 +290,32 @@ class PrefixLab(pn.viewable.Viewer):
                    f"so only {fmt.count(hits[1])} tokens still come from memory. Click a block to move the edit.")  # fmt: skip
         return f'<div class="lab"><p>{escape(say)}</p><div class="legend">{legend}<span>{unit}</span></div></div>'
 
-    def _context_html(self) -> str:
+    def _context_html(self, result) -> str:
         s = self.scenario
         workload = WORKLOADS[s.workload]
         shape = scenario_shape(s)
+        card = "my own card" if s.gpu == CUSTOM else s.gpu
+        node = f"{fmt.count(np.max(result.cards))} \u00d7 {card}"
         return (
-            f'<div class="lab small muted">Running the <b>{escape(shape.name)}</b> with a <b>{s.kv_dtype}</b> cache on '
-            f"<b>{escape(workload.name)}</b> traffic, as set in the other labs, with {fmt.plural(s.seats, 'seat')}.</div>"
-        )
+            f'<div class="lab small muted">Running the <b>{escape(shape.name)}</b> on <b>{escape(node)}</b> with '
+            f"<b>{s.weight_dtype}</b> weights and a <b>{s.kv_dtype}</b> cache on <b>{escape(workload.name)}</b> "
+            f"traffic, as set in the other labs, with {fmt.plural(s.seats, 'seat')}.</div>"
+        )  # fmt: skip
+
+    def _work_formula(self, result) -> str:
+        """The prefill work of the edited prompt, written out with the model's active parameters."""
+        shape = scenario_shape(self.scenario)
+        active = fmt.billions(shape.active_params)
+        line = (
+            f"prefill work = 2 FLOPs \u00d7 active parameters \u00d7 tokens prefilled; edited: "
+            f"2 \u00d7 {active} \u00d7 {fmt.count(result.miss_tokens[1])} = {fmt.flops(result.prefill_flops[1])}."
+        )  # fmt: skip
+        if shape.is_moe:
+            line += (
+                " A mixture of experts multiplies only the weights a token passes through (the "
+                f"shared layers and its routed experts): {active} of its {fmt.billions(shape.params)}."
+            )
+        return line
 
     # -- layout --------------------------------------------------------------------------
     def _build(self):

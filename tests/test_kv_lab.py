@@ -98,3 +98,28 @@ def test_the_prefix_lab_sees_the_model_chosen_here():
     small_flops = prefix.results.prefill_flops[1]
     kv.widgets["tier"].value = "large"
     assert prefix.results.prefill_flops[1] == pytest.approx(small_flops * 70e9 / 8e9)
+
+
+def test_the_card_picker_sets_the_shared_card_and_its_count(lab):
+    """Picking H200 and 2 cards here moves the room to core's figure; other labs see the card."""
+    prefix = PrefixLab(lab.scenario)
+    lab.node.gpu.value = "H200"
+    lab.node.cards.value = 2
+    assert (lab.scenario.gpu, lab.scenario.cards) == ("H200", 2)
+    expected = evaluate_kv(Scenario(gpu="H200", cards=2), 4000, 16)
+    assert shown(lab)["seats granted"].note == f"room for {fmt.count(expected.seats_room)}"
+    assert "(2 cards \u00d7" in lab.derivation.object
+    assert prefix.scenario.gpu == "H200"
+    lab.node.cards.value = None
+    assert lab.scenario.cards is None
+    assert lab.node.cards.placeholder == "usual: 1"
+
+
+def test_a_preset_loads_the_card_it_tells_of(lab):
+    """A preset puts the H100 back; a bigger card passes its checks but is not the fix."""
+    lab.scenario.param.update(gpu="B200", weight_dtype="fp8")
+    lab.presets.load("bf16-cache")
+    assert (lab.scenario.gpu, lab.scenario.weight_dtype) == ("H100", "bf16")
+    lab.scenario.gpu = "B200"
+    assert lab.result.seats_granted == lab.result.seats_requested
+    assert 'data-state="gave-up"' in lab.presets.story.object

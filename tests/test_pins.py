@@ -1,13 +1,18 @@
 """Pins at the parameter level: the link form, what a bad link does, and the comparison's figures."""
 
+from pathlib import Path
+
 from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
+from core.hf_config import compact_config
 from labs import format as fmt
 from labs.compare import FIGURES
-from labs.pins import MAX_PINS, decode, encode
+from labs.pins import MAX_PINS, decode, describe, encode
 from labs.shell import EmbeddedLab, LabShell
 from labs.url import query_for, restore
+
+CONFIGS = Path(__file__).parent / "fixtures" / "configs"
 
 
 def test_encode_decode_round_trip():
@@ -77,3 +82,42 @@ def test_unpinning_everything_hides_the_comparison():
     assert shell.comparison._layout.visible
     shell.pin_board.unpin(0)
     assert not shell.comparison._layout.visible
+
+
+def test_a_pin_of_a_pasted_model_keeps_that_model():
+    """A pinned pasted config.json is named in the pin, evaluated in its column and kept in the link."""
+    text = compact_config((CONFIGS / "gpt-oss-120b.json").read_text())
+    shell = LabShell()
+    shell.scenario.param.update(model_config=text, model="custom", weight_dtype="mxfp4")
+    shell.pin_board.pin(shell.scenario)
+    (pin,) = shell.pin_board.configurations
+    assert pin["model_config"] == text and pin["model"] == "custom"
+    assert "gpt-oss-120b (pasted)" in describe(pin) and "{" not in describe(pin)
+    assert "gpt-oss-120b (pasted)" in shell.pin_bar.chips.object
+    shell.scenario.param.update(model=None, model_config="")
+    shell.comparison._refresh()
+    expected = evaluate(Scenario(model_config=text, model="custom", weight_dtype="mxfp4"))
+    pinned = shell.comparison.results[0]
+    assert_allclose(
+        [pinned.weight_bytes, pinned.monthly_usd], [expected.weight_bytes, expected.monthly_usd]
+    )
+    query = query_for(shell.page_bindings())
+    fresh = LabShell()
+    assert restore(fresh.page_bindings(), query) == []
+    assert fresh.pin_board.configurations == [pin]
+
+
+def test_a_pin_of_another_model_leaves_the_pasted_config_out():
+    """A config.json pasted earlier but not running stays out of the pin."""
+    text = compact_config((CONFIGS / "llama-3.1-8b.json").read_text())
+    scenario = Scenario(model_config=text, model="DeepSeek-V3")
+    assert "model_config" not in encode([scenario.knobs()])
+
+
+def test_a_pasted_model_pin_without_its_config_says_it_shows_the_tier():
+    """A pin naming a pasted model but holding no (or a broken) config runs the tier, with a notice."""
+    configurations, notices = decode("model:custom,seats:32|model:custom,model_config:zzz")
+    assert configurations == [{"seats": 32}, {}]
+    assert len(notices) == 3
+    assert "pin A named a pasted model without its config.json" in notices[0]
+    assert "model_config ignored" in notices[1]

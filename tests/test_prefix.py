@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from core import Scenario, evaluate
+from core import MODELS, Scenario, evaluate
 from core.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
+from labs import format as fmt
 from labs.prefix import PrefixLab, block_squares
 
 
@@ -75,3 +76,16 @@ def test_shrinking_the_preamble_clamps_the_edit(lab):
     lab.edit_position = 1100
     lab.preamble_tokens = 800
     assert lab.edit_position == 800 and lab.edit_slider.end == 800
+
+
+def test_a_mixture_prefills_on_its_active_parameters():
+    """On DeepSeek-V3 (8 x H200, fp8) the lab names the node and writes 2 x active x tokens."""
+    scenario = Scenario(model="DeepSeek-V3", gpu="H200", cards=8, weight_dtype="fp8")
+    lab = PrefixLab(scenario)
+    assert "8 \u00d7 H200" in lab.context.object and "fp8</b> weights" in lab.context.object
+    shape = MODELS["DeepSeek-V3"]
+    active, total = fmt.billions(shape.active_params), fmt.billions(shape.params)
+    edited = fmt.flops(lab.results.prefill_flops[1])
+    html = lab.compare.object
+    assert f"2 \u00d7 {active} \u00d7 {fmt.count(lab.results.miss_tokens[1])} = {edited}" in html
+    assert f"{active} of its {total}" in html

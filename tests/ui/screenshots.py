@@ -28,6 +28,8 @@ def pages() -> dict[str, str]:
     shots["kv"] = "/?lab=kv"
     shots.update({f"kv-{p.key}": f"/?lab=kv&preset={p.key}" for p in KV_PRESETS})
     shots["kv-extreme"] = "/?lab=kv&sequence_tokens=1000000&requests=1024"
+    shots["kv-deepseek"] = "/?lab=kv&model=DeepSeek-V3&gpu=H200&cards=8&weight_dtype=fp8"
+    shots["kv-presenter"] = "/?lab=kv&presenter=1"
     shots["prefix"] = "/?lab=prefix"
     shots["prefix-edit-top"] = "/?lab=prefix&state=edited&edit_position=0"
     shots["prefix-edit-last"] = "/?lab=prefix&state=edited&edit_position=1199"
@@ -38,6 +40,7 @@ def pages() -> dict[str, str]:
     shots["frontier"] = "/?lab=frontier"
     shots["frontier-large-ttft"] = "/?lab=frontier&tier=large&x_axis=ttft&y_axis=cost"
     shots["frontier-held"] = "/?lab=frontier&sweep_cards=0&sweep_cache=0&realism=engine"
+    shots["frontier-presenter"] = "/?lab=frontier&presenter=1"
     shots["practice"] = "/?lab=practice"
     shots["reality"] = "/?lab=reality"
     shots["reality-n3"] = "/?lab=reality&case=N3"

@@ -1,11 +1,15 @@
 """In the browser: a 2025-26 model from a link, and a config.json pasted into the text box."""
 
+import re
 from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
+from core import Scenario
 from core.hf_config import compact_config
+from labs import format as fmt
+from labs.kv import evaluate_kv
 
 CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
 
@@ -29,4 +33,16 @@ def test_a_link_with_a_pasted_config_runs_it_in_the_pool(page, lab_url):
     caption = page.locator("[data-moe-caption]")
     expect(caption).to_contain_text("4 of 128 experts", timeout=20_000)
     expect(page.locator("[data-url-notice]")).to_have_count(0)
+    assert page.console_log.errors == []
+
+
+def test_kv_lab_picks_the_card_and_keeps_it_in_the_link(page, lab_url):
+    """Choosing H200 in the KV lab's card picker moves its room to core's figure and into the link."""
+    page.goto(lab_url + "/kv")
+    room = page.locator('[data-card="seats granted"] .note')
+    expect(room).to_contain_text("room for", timeout=20_000)
+    page.get_by_role("combobox", name="Card", exact=True).select_option("H200")
+    expected = evaluate_kv(Scenario(gpu="H200"), 4000, 16)
+    expect(room).to_have_text(f"room for {fmt.count(expected.seats_room)}", timeout=10_000)
+    expect(page).to_have_url(re.compile(r"gpu=H200"), timeout=15_000)
     assert page.console_log.errors == []
