@@ -116,7 +116,7 @@ class Student:
 
     async def run(self, title_step: tuple, count: int, pause_ms: int, timeout_ms: int) -> list:
         """``count`` changes, ``pause_ms`` apart, up ten steps then down ten (as the browser probe)."""
-        _title, step = title_step
+        _title, step, *_start = title_step
         samples = []
         for change in range(count):
             direction = 1 if change % 20 < 10 else -1

@@ -64,7 +64,7 @@ class AttentionComparison(pn.viewable.Viewer):
             f"<p class='small muted'>The same {escape(shape.name)} ({shape.query_heads} query heads "
             f"of {shape.head_dim}, {shape.layers} layers, {escape(kv_dtype)} cache) built three "
             "ways. Weights, heads and layers stay; only what each layer keeps per token changes.</p>"
-            '<table class="grid"><thead><tr><th>attention</th><th>one token, derived</th>'
+            '<table class="grid attention"><thead><tr><th>attention</th><th>one token, derived</th>'
             f'<th class="num">per token</th><th class="num">one {fmt.count(tokens)}-token seat</th>'
             '<th class="num">seats the room holds</th></tr></thead><tbody>'
             + "".join(body)

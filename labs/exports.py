@@ -140,7 +140,7 @@ def frontier_table(points, rows_mask, x_measure: str = "user") -> str:
         for i in rows
     )
     return (
-        '<div class="lab"><table class="grid"><thead><tr><th>seats</th><th>cards</th><th>weights</th>'
+        '<div class="lab"><table class="grid points"><thead><tr><th>seats</th><th>cards</th><th>weights</th>'
         "<th>cache</th><th>per GPU</th><th>per user</th><th>TTFT p95</th><th>$ per M out</th>"
         f"<th>SLO</th></tr></thead><tbody>{body}</tbody></table></div>"
     )

@@ -181,28 +181,33 @@ class NodePicker(pn.viewable.Viewer):
         )
 
     def _build(self) -> pn.Column:
-        # The two "bring your own" panels fill on first opening: most sessions never open
-        # them, and their widgets would double what the picker costs to build.
-        self.own_panels = {}
-        for title, fill in (("Bring your own model", self.own_model),
-                            ("Bring your own card", self.own_card)):  # fmt: skip
-            panel = pn.Card(title=title, collapsed=True, sizing_mode="stretch_width", margin=(6, 0))
-            panel.param.watch(lambda event, panel=panel, fill=fill: self._open(panel, fill, event),
-                              "collapsed")  # fmt: skip
-            self.own_panels[title] = panel
+        # The "bring your own" forms are built on first opening: most sessions never open
+        # them, and even two collapsed panels would double what the picker costs to build.
+        self.own = None
+        self.own_toggle = pn.widgets.Toggle(
+            label="Bring your own model or card", color="primary", variant="outline",
+            sizing_mode="stretch_width", margin=(8, 10, 4, 10),
+        )  # fmt: skip
+        self.own_toggle.param.watch(self._toggle_own, "value")
         return pn.Column(
             *([self.model] if self.show_model else []),
             pn.Row(self.gpu, self.cards, sizing_mode="stretch_width", margin=0),
             self.weights,
-            *self.own_panels.values(),
+            self.own_toggle,
             sizing_mode="stretch_width",
             margin=0,
         )
 
-    @staticmethod
-    def _open(panel: pn.Card, fill, event) -> None:
-        if not event.new and not panel.objects:
-            panel.objects = [fill()]
+    def _toggle_own(self, event) -> None:
+        if self.own is None and event.new:
+            self.own = pn.Column(
+                ui.heading("Your model: a config.json"), self.own_model(),
+                ui.heading("Your card"), self.own_card(),
+                sizing_mode="stretch_width", margin=0,
+            )  # fmt: skip
+            self._layout.append(self.own)
+        elif self.own is not None:
+            self.own.visible = event.new
 
     def __panel__(self):
         return self._layout

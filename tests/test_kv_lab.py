@@ -3,6 +3,7 @@
 import pytest
 
 from core import Scenario
+from core.catalog import DEFAULT_GPU
 from labs import format as fmt
 from labs.kv import KvLab, evaluate_kv, round_tokens
 from labs.kv_presets import KV_PRESETS
@@ -116,10 +117,10 @@ def test_the_card_picker_sets_the_shared_card_and_its_count(lab):
 
 
 def test_a_preset_loads_the_card_it_tells_of(lab):
-    """A preset puts the H100 back; a bigger card passes its checks but is not the fix."""
+    """A preset puts the default card back; a bigger card passes its checks but is not the fix."""
     lab.scenario.param.update(gpu="B200", weight_dtype="fp8")
     lab.presets.load("bf16-cache")
-    assert (lab.scenario.gpu, lab.scenario.weight_dtype) == ("H100", "bf16")
+    assert (lab.scenario.gpu, lab.scenario.weight_dtype) == (DEFAULT_GPU, "bf16")
     lab.scenario.gpu = "B200"
     assert lab.result.seats_granted == lab.result.seats_requested
     assert 'data-state="gave-up"' in lab.presets.story.object

@@ -99,3 +99,18 @@ def test_attention_comparison_notes_a_windowed_model():
     view = AttentionComparison()
     view.update(MODELS["gpt-oss-120b"], "bf16", 2, 4000, 17e9, 38044.0)
     assert "last 128" in view._pane.object and "38,044 B" in view._pane.object
+
+
+def test_the_bring_your_own_forms_are_built_on_first_opening():
+    """The picker starts without its forms; the toggle builds them once, then shows or hides them."""
+    picker = NodePicker(Scenario(), show_model=False)
+    assert picker.own is None and picker.card_inputs == {}
+    picker.own_toggle.value = True
+    forms = picker.own
+    assert picker.config_text in forms.select(type(picker.config_text))
+    assert set(picker.card_inputs) == {"card_memory_gb", "card_tb_per_s", "card_tflops",
+                                       "usd_per_gpu_hour"}  # fmt: skip
+    picker.own_toggle.value = False
+    assert not forms.visible and picker.own is forms
+    picker.own_toggle.value = True
+    assert forms.visible and picker.__panel__().objects.count(forms) == 1

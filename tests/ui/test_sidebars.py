@@ -1,4 +1,4 @@
-"""In the browser: no text in the pool, KV and frontier knob columns is cut off by its box."""
+"""In the browser: no text in the pool, KV and frontier knob columns is cut off, no page too wide."""
 
 import pytest
 from playwright.sync_api import expect
@@ -58,7 +58,7 @@ SCREENS = {
 
 @pytest.mark.parametrize("screen", SCREENS)
 def test_no_sidebar_label_is_cut_off(browser, lab_url, screen):
-    """Every label, button and note of the pool, KV and frontier knob columns fits its box."""
+    """Every label, button and note of the pool, KV and frontier knob columns fits; no sideways scroll."""
     viewport, query = SCREENS[screen]
     page = browser.new_page(viewport=viewport)
     for route in ("/pool", "/kv", "/frontier"):
@@ -68,4 +68,6 @@ def test_no_sidebar_label_is_cut_off(browser, lab_url, screen):
         found = page.evaluate(CLIPPED_TEXT_JS)
         assert found["columns"] == 1, route
         assert found["clipped"] == [], f"{route} at {screen}: {found['clipped']}"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], f"{route} at {screen} is {width} px wide"
     page.close()
