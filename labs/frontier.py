@@ -25,7 +25,7 @@ from labs.frontier_chart import (
     tooltips,
 )
 from labs.layout import intro, knob_column, note, section
-from labs.pool import model_name
+from labs.pool_story import model_name
 from labs.text import LiveHTML
 from labs.updates import session_doc
 from labs.url import Binding, query_for
