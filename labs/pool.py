@@ -18,7 +18,7 @@ from labs import knobs as ui
 from labs.badges import BadgeRow, chips_html, verdicts
 from labs.cards import Card, CardRow, tone
 from labs.engine_note import EngineNote
-from labs.layout import intro, knob_column, section
+from labs.layout import knob_column, lab_page, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
 from labs.moe_chart import MoeReadChart
@@ -317,17 +317,14 @@ class PoolLab(pn.viewable.Viewer):
             self.mattered,
             note="Which knobs actually moved the pool away from its defaults.",
         )
-        return pn.Column(
-            intro(
-                "Run the serving pool yourself",
-                "One dedicated serving node, rented by the month and sized for the peak minute. Turn a knob and "
-                "every figure below is recomputed from the same arithmetic: a weight read per decode step, KV cache "
-                "per seat, FLOPs per prompt token, and a queue in front of the seats.",
-            ),
-            pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+        return lab_page(
+            "Run the serving pool yourself",
+            "One dedicated serving node, rented by the month and sized for the peak minute. Turn a knob and "
+            "every figure below is recomputed from the same arithmetic: a weight read per decode step, KV cache "
+            "per seat, FLOPs per prompt token, and a queue in front of the seats.",
+            knobs,
+            results,
             below,
-            sizing_mode="stretch_width",
-            margin=(0, 0, 24, 0),
         )
 
     def __panel__(self):

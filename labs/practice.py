@@ -23,7 +23,7 @@ from core.practice import (
 )
 from labs import knobs as ui
 from labs.cards import Card, CardRow
-from labs.layout import PANEL_STYLE, intro, knob_column
+from labs.layout import PANEL_STYLE, knob_column, lab_page
 from labs.practice_html import (
     challenge_options,
     derivation_html,
@@ -326,12 +326,7 @@ class PracticeLab(pn.viewable.Viewer):
             "the same numbers. Type an answer with or without a unit; it is checked against the "
             "model the other labs run, and \u201cShow me\u201d works it through step by step."
         )
-        return pn.Column(
-            intro("Practice the interview arithmetic", lede),
-            pn.Row(side, main, sizing_mode="stretch_width", margin=0),
-            sizing_mode="stretch_width",
-            margin=(0, 0, 24, 0),
-        )
+        return lab_page("Practice the interview arithmetic", lede, side, main)
 
     def __panel__(self):
         return self._layout
