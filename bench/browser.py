@@ -34,7 +34,8 @@ __all__ = [
     "rss_mb",
 ]
 
-# The slider each route's probe moves: its title and one step of its value.
+# The slider each route's probe moves: its title (or a tag, for a slider labelled elsewhere)
+# and one step of its value.
 PROBED_SLIDER = {
     "/": ("Batch size (seats)", 1),
     "/pool": ("Batch size (seats)", 1),
@@ -66,7 +67,8 @@ async ([title, step, count, pause_ms, timeout_ms]) => {
     return null;
   };
   const models = [...Bokeh.documents[0].all_models];
-  const slider = models.find((model) => 'value' in model && 'start' in model && model.title === title);
+  const named = (model) => model.title === title || (model.tags || []).includes(title);
+  const slider = models.find((model) => 'value' in model && 'start' in model && named(model));
   if (!slider) throw new Error(`no slider titled ${title}`);
   const samples = [];
   for (let change = 0; change < count; change++) {

@@ -28,9 +28,11 @@ def _frames(msgtype: str, content: dict) -> list[str]:
 
 
 def _find_slider(node, title: str) -> dict | None:
-    """The slider model titled ``title`` in a document's JSON."""
+    """The slider model titled (or tagged) ``title`` in a document's JSON."""
     if isinstance(node, dict):
-        if node.get("attributes", {}).get("title") == title and "start" in node["attributes"]:
+        attributes = node.get("attributes", {})
+        named = attributes.get("title") == title or title in (attributes.get("tags") or [])
+        if named and "start" in attributes:
             return node
         children = node.values()
     elif isinstance(node, list):
