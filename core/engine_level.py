@@ -19,6 +19,7 @@ Everything broadcasts over numpy arrays, so a sweep is one call.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -58,6 +59,25 @@ class Node:
     measured_bf16_flops: object
     link_bytes_per_s: object
 
+    # Fixed for the node, asked for at every step of the fixed-point loops below.
+    @cached_property
+    def has_experts(self) -> bool:
+        """Whether any of these nodes serves a mixture of experts."""
+        return bool(np.any(np.asarray(self.experts) > 1))
+
+    @cached_property
+    def spans_cards(self) -> bool:
+        """Whether any of these nodes splits its model over several cards (so all-reduces)."""
+        return bool(np.any(np.asarray(self.cards) > 1))
+
+    @cached_property
+    def activation_bytes_per_token(self):
+        """:func:`core.realism.activation_bytes_per_token` of this node."""
+        return realism.activation_bytes_per_token(
+            self.layers, self.hidden, self.query_heads, self.kv_heads, self.head_dim,
+            self.intermediate, self.experts_per_token, self.cards,
+        )  # fmt: skip
+
     def rates(self, terms):
         """(bytes/s, FLOP/s, attention FLOP/s) one card reaches under ``terms``."""
         if "measured_rates" in terms:
@@ -81,12 +101,8 @@ class Node:
         """Seconds that grow with tokens run through the layers: activations and all-reduces."""
         extra = 0.0
         if "activation_traffic" in terms:
-            per_token = realism.activation_bytes_per_token(
-                self.layers, self.hidden, self.query_heads, self.kv_heads, self.head_dim,
-                self.intermediate, self.experts_per_token, self.cards,
-            )  # fmt: skip
-            extra = extra + np.multiply(tokens, per_token) / bandwidth
-        if "tensor_parallel" in terms:
+            extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
+        if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
             extra = extra + realism.allreduce_seconds(
                 tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s
             )
@@ -103,7 +119,7 @@ class Node:
         """
         bandwidth, flops, _ = self.rates(terms)
         weights = self.weight_bytes
-        if "expert_reads" in terms:
+        if "expert_reads" in terms and self.has_experts:  # a dense model reads all of W
             weights = realism.expert_weight_bytes_read(
                 weights, self.params, self.active_params, self.experts,
                 self.experts_per_token, batch,

@@ -127,7 +127,8 @@ class StepCosts:
         :meth:`decode_s` is :math:`\\max(a + b K, f)` for ``K`` cached tokens read: ``a`` the
         weight read, ``b`` the read of one cached token, ``f`` the arithmetic of ``seats``
         tokens. An engine run whose cache grows by ``seats`` tokens a step prices its whole
-        run from these three numbers. ``a`` reads every weight, a mixture's idle experts too
+        run from these three numbers. ``a`` reads every weight, a mixture's idle experts too;
+        the scheduler takes a mixture's ``a`` from :meth:`read_s` at each step's token count
         (:meth:`weights_read` gives what a batch of a given size touches).
         """
         base = float(self.read_s(0.0))

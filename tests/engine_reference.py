@@ -7,6 +7,12 @@ from __future__ import annotations
 
 import math
 
+# A dense model, and a mixture whose steps read only the experts their tokens touch.
+REFERENCE_NODES = [
+    {"model": "Llama-2-13B", "gpu": "L40S"},
+    {"model": "Mixtral-8x7B", "gpu": "H100 SXM", "cards": 2},
+]
+
 
 def reference_token_times(costs, requests, policy, layout, batch, wait_cap, chunk=0):
     """Every request's token times, simulated step by step with explicit per-seat state.
@@ -86,7 +92,8 @@ def reference_token_times(costs, requests, policy, layout, batch, wait_cap, chun
                     if not left[request]:
                         ready.append(request)
             read = sum(prompt[r] + generated[r] for r in writers)
-            t += max(float(costs.read_s(read)), float(costs.compute_s(len(writers) + fresh)))
+            step_tokens = len(writers) + fresh  # a mixture reads the experts these tokens touch
+            t += max(float(costs.read_s(read, step_tokens)), float(costs.compute_s(step_tokens)))
             for request in writers + ready:
                 generated[request] += 1
                 tokens[request].append(t)

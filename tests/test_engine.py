@@ -16,7 +16,7 @@ from core.engine import (
 )
 from core.steps import step_costs
 from tests import strategies
-from tests.engine_reference import reference_token_times
+from tests.engine_reference import REFERENCE_NODES, reference_token_times
 
 COMBOS = list(itertools.product(("static", "continuous"), ("reserved", "paged")))
 PRESET = {"model": "Llama-2-13B", "gpu": "A100 40GB SXM"}
@@ -90,9 +90,10 @@ def test_same_seed_same_run(policy, layout):
 
 @pytest.mark.parametrize(("policy", "layout"), COMBOS)
 @pytest.mark.parametrize("arrival", ["poisson", "offline"])
-def test_fast_engine_matches_step_by_step_reference(policy, layout, arrival):
+@pytest.mark.parametrize("node", REFERENCE_NODES, ids=["dense", "moe"])
+def test_fast_engine_matches_step_by_step_reference(policy, layout, arrival, node):
     """Event jumps change no token's time: the engine agrees with a naive per-step loop."""
-    scenario = Scenario(model="Llama-2-13B", gpu="L40S")
+    scenario = Scenario(**node)
     costs = tight(scenario, 4000)
     for seed, batch in ((0, 1), (1, 5), (2, 64)):
         workload = draw_requests(
@@ -117,9 +118,10 @@ def test_fast_engine_matches_step_by_step_reference(policy, layout, arrival):
         np.testing.assert_allclose(r.token_s, np.concatenate(expected), rtol=1e-9)
 
 
-def test_a_lone_request_runs_on_the_timing_model():
+@pytest.mark.parametrize("node", [{}, *REFERENCE_NODES[1:]], ids=["dense", "moe"])
+def test_a_lone_request_runs_on_the_timing_model(node):
     """Alone, a request's first token takes its prefill and each next token one decode step."""
-    scenario = Scenario()
+    scenario = Scenario(**node)
     costs = step_costs(scenario)
     r = simulate(scenario, "continuous", "paged", requests=1, answer="fixed", answer_mean=5)
     times = r.token_times(0)

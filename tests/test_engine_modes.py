@@ -11,7 +11,7 @@ from core.catalog import CHUNKED_PREFILL_TOKENS, INFINIBAND_NDR_BYTES_PER_S
 from core.engine import draw_requests, simulate, transfer_seconds
 from core.steps import step_costs
 from tests import strategies
-from tests.engine_reference import reference_token_times
+from tests.engine_reference import REFERENCE_NODES, reference_token_times
 
 MIXED = {"prompt_tokens": 512, "answer_mean": 128, "long_every": 50, "long_prompt_tokens": 16_384}
 
@@ -47,9 +47,10 @@ def mixed_runs():
 
 @pytest.mark.parametrize("layout", ["reserved", "paged"])
 @pytest.mark.parametrize("arrival", ["poisson", "offline"])
-def test_chunked_engine_matches_step_by_step_reference(layout, arrival):
+@pytest.mark.parametrize("node", REFERENCE_NODES, ids=["dense", "moe"])
+def test_chunked_engine_matches_step_by_step_reference(layout, arrival, node):
     """Chunked event jumps change no token's time, preemptions included, against a naive loop."""
-    scenario = Scenario(model="Llama-2-13B", gpu="L40S")
+    scenario = Scenario(**node)
     costs = step_costs(scenario)
     for room in (4000, 100_000):
         tight = dataclasses.replace(costs, kv_budget_bytes=costs.kv_bytes_per_token * room)

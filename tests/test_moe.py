@@ -7,7 +7,9 @@ from numpy.testing import assert_allclose
 
 from core import GPUS, MODELS, Scenario, evaluate
 from core.catalog import WEIGHT_FORMATS
+from core.engine import simulate
 from core.moe import distinct_experts, experts_per_card, needs_expert_parallelism, read_curve
+from core.steps import step_costs
 from tests.strategies import batches
 
 
@@ -100,3 +102,18 @@ def test_every_new_card_states_its_figures_and_sources():
         assert min(card.memory_bytes, card.hbm_bytes_per_s, card.bf16_flops, card.fp8_flops) > 0
         assert "datasheet" in card.source or "product brief" in card.source
         assert "assumed" in card.price_source
+
+
+def test_the_step_engine_reads_only_the_experts_a_lone_request_touches():
+    """Alone, an MoE request's decode steps read its k experts: faster than reading them all."""
+    scenario = Scenario(model="Mixtral-8x7B", gpu="H100 SXM", cards=2)
+    costs = step_costs(scenario)
+    r = simulate(scenario, "continuous", "paged", requests=1, answer="fixed", answer_mean=5)
+    every_weight = costs.read_s(scenario.prompt_tokens)
+    assert np.all(np.diff(r.token_times(0)) < 0.5 * every_weight)
+
+
+def test_a_large_batch_step_reads_nearly_every_expert():
+    """A full batch of an MoE touches nearly all experts: its step reads nearly every weight."""
+    costs = step_costs(Scenario(model="Mixtral-8x7B", gpu="H100 SXM", cards=2))
+    assert_allclose(costs.read_s(0.0, 256), costs.read_s(0.0), rtol=1e-6)

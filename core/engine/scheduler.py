@@ -58,7 +58,11 @@ class Scheduler:
         self.paged = layout == "paged"
         self.static = policy == "static"
         self.capacity = costs.kv_budget_blocks if self.paged else costs.kv_budget_tokens
-        self.base, self.per_token, self.flop = costs.decode_terms(1)
+        _, self.per_token, self.flop = costs.decode_terms(1)
+        # The weight read of a step with t tokens in it: a mixture of experts reads only the
+        # experts those tokens touch (core.moe), a dense model all of its weights every time.
+        top = max(batch, chunk_tokens) + 1
+        self.base_of = np.broadcast_to(costs.read_s(0.0, np.arange(top)), (top,)).tolist()
         self.cached = [prefilled] * n  # the request's cache is already in this node's memory
         self.generated = [0] * n  # tokens written before the request's current stay began
         self.admit_s = [math.nan] * n
@@ -240,7 +244,8 @@ class Scheduler:
         prefilling = self.prefilling
         if not prefilling:  # most runs: every seat decodes
             writers = len(self.running)
-            return max(self.base + self.per_token * self.held, self.flop * writers), 0
+            read = self.base_of[writers] + self.per_token * self.held
+            return max(read, self.flop * writers), 0
         old = len(self.running) - len(prefilling)
         read_tokens = self.held
         fresh = 0
@@ -258,11 +263,12 @@ class Scheduler:
             prefilling[0][1] -= left - fresh
             fresh = left
         decoders = len(self.running) - len(prefilling) - ready
-        read = self.base + self.per_token * read_tokens
         if self.chunk:
+            read = self.base_of[decoders + fresh] + self.per_token * read_tokens
             return max(read, self.flop * (decoders + fresh)), fresh
         first = self.flop * fresh
         if decoders:
+            read = self.base_of[decoders] + self.per_token * read_tokens
             first += max(read, self.flop * decoders)
         return first, fresh
 
@@ -285,7 +291,7 @@ class Scheduler:
                 steps = min(steps, -(-self.prefilling[0][1] // left))
             steps = max(steps, 1)
         # Step j >= 1 reads the weights and held + writers * j cached tokens.
-        alpha = self.base + self.per_token * self.held
+        alpha = self.base_of[writers + chunk] + self.per_token * self.held
         beta, gamma = self.per_token * writers, self.flop * (writers + chunk)
         knee = knee_of(alpha, beta, gamma)
 

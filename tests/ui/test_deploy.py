@@ -105,10 +105,16 @@ def test_nginx_refuses_component_imports_and_caches_static_files(proxied):
     assert fetch(url + "/components/this/x/_css/y") == 404
     script = "/static/js/bokeh.min.js"
     before = len(access_log(workdir / "nginx"))
-    for _ in range(3):
+    for attempt in range(3):
         assert fetch(url + script + "?v=deploy-test") == 200
-    time.sleep(0.5)  # nginx logs a request just after answering it
-    asked = [line[UPSTREAM] for line in access_log(workdir / "nginx")[before:]]
+        if attempt == 0:
+            time.sleep(0.5)  # nginx files the response in its cache once it has sent it
+    asked = []
+    for _ in range(50):  # nginx logs a request just after answering it
+        asked = [line[UPSTREAM] for line in access_log(workdir / "nginx")[before:]]
+        if len(asked) >= 3:
+            break
+        time.sleep(0.1)
     assert len(asked) == 3 and asked[1:] == ["-", "-"]  # "-": answered from nginx's cache
     assert not any(
         line[URI].startswith("/components")
@@ -118,7 +124,7 @@ def test_nginx_refuses_component_imports_and_caches_static_files(proxied):
 
 
 def test_a_page_loop_from_one_address_is_rate_limited(proxied):
-    """Fetching pages in a tight loop from one address gets 429 past the burst nginx allows."""
+    """A hall of 100 behind one address all get pages; a loop past that burst gets 429."""
     url, _backends, _workdir = proxied
-    codes = [fetch(url + "/no-such-page") for _ in range(40)]
-    assert 429 in codes and codes[0] != 429
+    codes = [fetch(url + "/no-such-page") for _ in range(150)]
+    assert 429 not in codes[:100] and 429 in codes[100:]
