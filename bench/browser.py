@@ -9,7 +9,6 @@ and the browser's update.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import subprocess
 import sys
@@ -35,19 +34,19 @@ __all__ = [
     "rss_mb",
 ]
 
-# The slider each route's probe moves: its title, one step of its value, and its start when
-# the title alone does not single it out (a log slider's title is on its number box).
+# The slider each route's probe moves: its title (or a tag, for a slider labelled elsewhere)
+# and one step of its value.
 PROBED_SLIDER = {
-    "/": ("Batch size (seats)", 1, None),
-    "/pool": ("Batch size (seats)", 1, None),
-    "/kv": ("", 0.02, math.log10(128)),  # sequence length, on a log10 scale from 128 tokens
+    "/": ("Batch size (seats)", 1),
+    "/pool": ("Batch size (seats)", 1),
+    "/kv": ("Sequence length (tokens)", 0.02),
 }
 
 
 def probe_args(path: str, count: int, pause_ms: int, timeout_ms: int) -> list:
     """Arguments of PROBE_JS for the lab at ``path``."""
-    title, step, start = PROBED_SLIDER[path]
-    return [title, step, start, count, pause_ms, timeout_ms]
+    title, step = PROBED_SLIDER[path]
+    return [title, step, count, pause_ms, timeout_ms]
 
 
 # Moves the Bokeh model of the slider titled `title` by `step` (up ten times, then down ten
@@ -55,7 +54,7 @@ def probe_args(path: str, count: int, pause_ms: int, timeout_ms: int) -> list:
 # drag does; returns each change's latency in ms, or null for one never shown within
 # `timeout_ms`.
 PROBE_JS = r"""
-async ([title, step, start, count, pause_ms, timeout_ms]) => {
+async ([title, step, count, pause_ms, timeout_ms]) => {
   const deep = (root, selector) => {
     const hit = root.querySelector(selector);
     if (hit) return hit;
@@ -68,8 +67,8 @@ async ([title, step, start, count, pause_ms, timeout_ms]) => {
     return null;
   };
   const models = [...Bokeh.documents[0].all_models];
-  const slider = models.find((model) => 'value' in model && 'start' in model && model.title === title
-    && (start === null || Math.abs(model.start - start) < 1e-6));
+  const named = (model) => model.title === title || (model.tags || []).includes(title);
+  const slider = models.find((model) => 'value' in model && 'start' in model && named(model));
   if (!slider) throw new Error(`no slider titled ${title}`);
   const samples = [];
   for (let change = 0; change < count; change++) {

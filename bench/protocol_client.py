@@ -28,9 +28,11 @@ def _frames(msgtype: str, content: dict) -> list[str]:
 
 
 def _find_slider(node, title: str) -> dict | None:
-    """The slider model titled ``title`` in a document's JSON."""
+    """The slider model titled (or tagged) ``title`` in a document's JSON."""
     if isinstance(node, dict):
-        if node.get("attributes", {}).get("title") == title and "start" in node["attributes"]:
+        attributes = node.get("attributes", {})
+        named = attributes.get("title") == title or title in (attributes.get("tags") or [])
+        if named and "start" in attributes:
             return node
         children = node.values()
     elif isinstance(node, list):
@@ -116,7 +118,7 @@ class Student:
 
     async def run(self, title_step: tuple, count: int, pause_ms: int, timeout_ms: int) -> list:
         """``count`` changes, ``pause_ms`` apart, up ten steps then down ten (as the browser probe)."""
-        _title, step, *_start = title_step
+        _title, step = title_step
         samples = []
         for change in range(count):
             direction = 1 if change % 20 < 10 else -1

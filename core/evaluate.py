@@ -6,116 +6,28 @@ import numpy as np
 
 from core import memory, queueing, timing
 from core.attention import kv_bytes_per_token, kv_numbers_per_layer
-from core.catalog import (
-    BYTES_PER_NUMBER,
-    ENGINE_KV_FRACTION,
-    GPUS,
-    HOURS_PER_MONTH,
-    MEMORY_MARGIN,
-    MODELS,
-    TIERS,
-    WEIGHT_FORMATS,
-)
+from core.catalog import ENGINE_KV_FRACTION, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, WEIGHT_FORMATS
 from core.custom import custom_gpu, with_custom
 from core.engine_level import Node
 from core.engine_modes import link_rate
 from core.engine_pool import engine_values
+from core.knob_values import (
+    SHAPES,
+    checked_knobs,
+    closed_loop_users,
+    factorize,
+    is_named,
+    or_default,
+    pick,
+    shape_keys,
+    tensor_peak,
+)
 from core.queueing import UNBOUNDED_WAIT_S
 from core.realism import ALL_TERMS, expert_weight_bytes_read
 from core.result import Result, package
-from core.scenario import CUSTOM, KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
-from core.validation import check_array, check_choice, knob_error
-from core.vector import as_number, is_array, where
+from core.scenario import Scenario
+from core.vector import as_number, where
 from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
-
-_CHOICES = {
-    "workload": list(WORKLOADS),
-    "tier": list(TIERS),
-    "model": [None, *MODELS, CUSTOM],
-    "gpu": [*GPUS, CUSTOM],
-    "weight_dtype": list(WEIGHT_FORMATS),
-    "kv_dtype": list(BYTES_PER_NUMBER),
-    "realism": REALISMS,
-    "serving_mode": SERVING_MODES,
-    "kv_link": KV_LINKS,
-}
-_INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
-# The custom card's knobs and the pasted config are one value per evaluation, never swept.
-_SCALAR_KNOBS = {"model_config", "card_memory_gb", "card_tb_per_s", "card_tflops"}
-
-
-def _check_override(knob: str, value):
-    if knob in _CHOICES:
-        return check_choice(knob, value, _CHOICES[knob])
-    if knob in _SCALAR_KNOBS:
-        if is_array(value):
-            raise knob_error(knob, value, "a single value (it cannot be swept)")
-        spec = Scenario.param[knob]
-        spec._validate(value)
-        return value
-    spec = Scenario.param[knob]
-    integer = knob in _INTEGER_KNOBS
-    missing = np.equal(np.asarray(value, dtype=object), None)
-    if missing.any():
-        if not spec.allow_None:
-            raise knob_error(knob, None, "a number")
-        if missing.ndim == 0:
-            return None
-        # None entries take the default; the others are checked as numbers.
-        given = np.asarray(value, dtype=object)[~missing]
-        check_array(knob, given, spec.bounds, spec.inclusive_bounds, integer)
-        return np.asarray(value, dtype=object)
-    return check_array(knob, value, spec.bounds, spec.inclusive_bounds, integer)
-
-
-def _factorize(keys):
-    """A name as it is, or an array of names as (unique names, index of each)."""
-    if isinstance(keys, str):
-        return keys
-    keys = np.asarray(keys)
-    if keys.ndim == 0:
-        return keys.item()
-    unique, index = np.unique(
-        keys.astype(str) if keys.dtype == object else keys, return_inverse=True
-    )
-    return unique, index.reshape(keys.shape)
-
-
-def _pick(keys, table: dict, attribute: str):
-    """``table[key].attribute`` for a factorized name or array of names."""
-    if isinstance(keys, str):
-        return np.float64(getattr(table[keys], attribute))
-    unique, index = keys
-    return np.array([getattr(table[key], attribute) for key in unique], dtype=float)[index]
-
-
-def _shape_keys(model, tier):
-    """The catalog key giving the model's dimensions: the named model, else the tier."""
-    if not is_array(model):
-        model = np.asarray(model, dtype=object).item()
-        if model is not None:
-            return model
-        return tier if is_array(tier) else np.asarray(tier, dtype=object).item()
-    model, tier = np.broadcast_arrays(
-        np.asarray(model, dtype=object), np.asarray(tier, dtype=object)
-    )
-    return np.where(np.equal(model, None), tier, model)
-
-
-# Tier names and model names share one table; they never clash.
-_SHAPES = {**TIERS, **MODELS}
-
-
-def _or_default(value, keys, table, attribute):
-    """``value`` where given, else the catalog's figure for ``keys``."""
-    if value is None:
-        return _pick(keys, table, attribute)
-    if not is_array(value):
-        return np.float64(np.asarray(value, dtype=object).item())
-    value = np.asarray(value, dtype=object)
-    default = _pick(keys, table, attribute)
-    missing = np.equal(value, None)
-    return np.where(missing, default, np.where(missing, 0, value).astype(float))
 
 
 def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
@@ -153,16 +65,7 @@ def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
     and the bill :math:`n \\cdot c \\cdot p \\cdot 730`. Sizing cold keeps the bill honest
     after a cache flush and makes a better hit rate never slow the first token.
     """
-    return _evaluate(_knobs(scenario, overrides))
-
-
-def _knobs(scenario: Scenario | None, overrides: dict) -> dict:
-    knobs = (scenario or Scenario()).knobs()
-    for knob, value in overrides.items():
-        if knob not in knobs:
-            raise knob_error(knob, value, f"a knob of Scenario: one of {', '.join(KNOBS)}")
-        knobs[knob] = _check_override(knob, value)
-    return knobs
+    return _evaluate(checked_knobs(scenario, overrides))
 
 
 def evaluate_terms(scenario: Scenario, terms: frozenset, **overrides) -> Result:
@@ -171,96 +74,53 @@ def evaluate_terms(scenario: Scenario, terms: frozenset, **overrides) -> Result:
     Takes the same arguments as :func:`evaluate`. With every term this is
     ``realism="engine"``; the waterfall of :mod:`core.fidelity` adds them one at a time.
     """
-    knobs = _knobs(scenario, overrides)
+    knobs = checked_knobs(scenario, overrides)
     knobs["realism"] = "engine"
     return _evaluate(knobs, frozenset(terms))
 
 
-def _is_fp8(dtype):
-    return _is(dtype, "fp8")
-
-
-def _is(value, name):
-    if isinstance(value, str):
-        return value == name
-    return np.equal(np.asarray(value, dtype=object), name)
-
-
-def _users(concurrency):
-    """Closed-loop users as floats, NaN where the load is open-loop arrivals."""
-    if concurrency is None:
-        return np.nan
-    if not is_array(concurrency):
-        return np.float64(np.asarray(concurrency, dtype=object).item())
-    values = np.asarray(concurrency, dtype=object)
-    missing = np.equal(values, None)
-    return np.where(missing, np.nan, np.where(missing, 0, values).astype(float))
-
-
-def _peak(gpu, gpus, weight, prefix):
-    """The tensor rate a weight format multiplies at: bf16, fp8, or fp4 where the card has it.
-
-    ``prefix`` is "" for datasheet peaks and "achieved_" for measured rates. A 4-bit weight on
-    a card without fp4 tensor cores is unpacked and multiplied at the bf16 rate.
-    """
-    compute = _pick_text(weight, WEIGHT_FORMATS, "compute")
-    bf16 = _pick(gpu, gpus, f"{prefix}bf16_flops")
-    fp4 = _pick(gpu, gpus, f"{prefix}fp4_flops")
-    fp4 = where(fp4 > 0, fp4, bf16)
-    return where(_is(compute, "fp8"), _pick(gpu, gpus, f"{prefix}fp8_flops"),
-                 where(_is(compute, "fp4"), fp4, bf16))  # fmt: skip
-
-
-def _pick_text(keys, table: dict, attribute: str):
-    """``table[key].attribute`` for text attributes, as a name or an object array of names."""
-    if isinstance(keys, str):
-        return getattr(table[keys], attribute)
-    unique, index = keys
-    return np.array([getattr(table[key], attribute) for key in unique], dtype=object)[index]
-
-
 def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
-    shape = _factorize(_shape_keys(knobs["model"], knobs["tier"]))
-    shapes = with_custom(_SHAPES, shape, knobs)
-    layers = _pick(shape, shapes, "layers")
-    kv_heads = _pick(shape, shapes, "kv_heads")
-    head_dim = _pick(shape, shapes, "head_dim")
-    params = _pick(shape, shapes, "params")
-    active_params = _pick(shape, shapes, "active_params")
-    experts = _pick(shape, shapes, "experts")
-    experts_per_token = _pick(shape, shapes, "experts_per_token")
-    cards = _or_default(knobs["cards"], shape, shapes, "cards")
+    shape = factorize(shape_keys(knobs["model"], knobs["tier"]))
+    shapes = with_custom(SHAPES, shape, knobs)
+    layers = pick(shape, shapes, "layers")
+    kv_heads = pick(shape, shapes, "kv_heads")
+    head_dim = pick(shape, shapes, "head_dim")
+    params = pick(shape, shapes, "params")
+    active_params = pick(shape, shapes, "active_params")
+    experts = pick(shape, shapes, "experts")
+    experts_per_token = pick(shape, shapes, "experts_per_token")
+    cards = or_default(knobs["cards"], shape, shapes, "cards")
 
-    gpu = _factorize(knobs["gpu"])
+    gpu = factorize(knobs["gpu"])
     gpus = with_custom(GPUS, gpu, knobs, custom_gpu)
-    card_memory = _pick(gpu, gpus, "memory_bytes")
-    bandwidth = _pick(gpu, gpus, "hbm_bytes_per_s")
-    weight = _factorize(knobs["weight_dtype"])
-    peak_flops = _peak(gpu, gpus, weight, "")
-    price = _or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour")
+    card_memory = pick(gpu, gpus, "memory_bytes")
+    bandwidth = pick(gpu, gpus, "hbm_bytes_per_s")
+    weight = factorize(knobs["weight_dtype"])
+    peak_flops = tensor_peak(gpu, gpus, weight, "")
+    price = or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour")
 
-    workload = _factorize(knobs["workload"])
-    answer = _or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens")
-    arrivals_per_min = _or_default(
+    workload = factorize(knobs["workload"])
+    answer = or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens")
+    arrivals_per_min = or_default(
         knobs["arrivals_per_min"], workload, WORKLOADS, "arrivals_per_min"
     )
     prompt = as_number(knobs["prompt_tokens"])
     hit_rate = as_number(knobs["prefix_hit_rate"])
     seats = as_number(knobs["seats"])
 
-    bytes_kv = where(_is_fp8(knobs["kv_dtype"]), 1.0, 2.0)
-    bytes_weight = _pick(weight, WEIGHT_FORMATS, "bytes_per_weight")
+    bytes_kv = where(is_named(knobs["kv_dtype"], "fp8"), 1.0, 2.0)
+    bytes_weight = pick(weight, WEIGHT_FORMATS, "bytes_per_weight")
 
     # Memory, weights first. A token's cache is averaged over a seat's whole length, since
     # sliding-window layers stop growing once the window is full.
     seat_tokens = prompt + answer
     numbers_per_layer = kv_numbers_per_layer(
-        kv_heads, head_dim, _pick(shape, shapes, "kv_lora_rank"),
-        _pick(shape, shapes, "qk_rope_head_dim"),
+        kv_heads, head_dim, pick(shape, shapes, "kv_lora_rank"),
+        pick(shape, shapes, "qk_rope_head_dim"),
     )  # fmt: skip
     kv_per_token = kv_bytes_per_token(
         layers, numbers_per_layer, bytes_kv, seat_tokens,
-        _pick(shape, shapes, "sliding_window"), _pick(shape, shapes, "window_layers"),
+        pick(shape, shapes, "sliding_window"), pick(shape, shapes, "window_layers"),
     )  # fmt: skip
     weights = memory.weight_bytes(params, bytes_weight)
     node_memory = cards * card_memory
@@ -313,7 +173,7 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
 
     # The load a benchmark measures: closed-loop users on one node, or the peak's arrivals.
     # The whiteboard treats prefill as free: the cards only ever decode.
-    users = _users(knobs["concurrency"])
+    users = closed_loop_users(knobs["concurrency"])
     closed = np.isfinite(users)
     running = where(closed, np.minimum(users, granted), granted)
     running_step_s = timing.decode_step_seconds(
@@ -407,15 +267,15 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         "cost_ok": serving & (monthly <= BUDGET_USD_PER_MONTH),
     }
     values.update(load_fields)
-    engine = _is(knobs["realism"], "engine")
+    engine = is_named(knobs["realism"], "engine")
     if np.any(engine):
         node = Node(
             layers=layers,
             kv_heads=kv_heads,
             head_dim=head_dim,
-            query_heads=_pick(shape, shapes, "query_heads"),
-            hidden=_pick(shape, shapes, "hidden"),
-            intermediate=_pick(shape, shapes, "intermediate"),
+            query_heads=pick(shape, shapes, "query_heads"),
+            hidden=pick(shape, shapes, "hidden"),
+            intermediate=pick(shape, shapes, "intermediate"),
             params=params,
             active_params=active_params,
             experts=experts,
@@ -426,16 +286,16 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
             kv_bytes_per_token=kv_per_token,
             peak_bandwidth=bandwidth,
             peak_flops=peak_flops,
-            measured_bandwidth=_pick(gpu, gpus, "achieved_hbm_bytes_per_s"),
-            measured_flops=_peak(gpu, gpus, weight, "achieved_"),
-            measured_bf16_flops=_pick(gpu, gpus, "achieved_bf16_flops"),
-            link_bytes_per_s=_pick(gpu, gpus, "link_bytes_per_s"),
+            measured_bandwidth=pick(gpu, gpus, "achieved_hbm_bytes_per_s"),
+            measured_flops=tensor_peak(gpu, gpus, weight, "achieved_"),
+            measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
+            link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
         )
         link = link_rate(knobs["kv_link"])
         overlay = engine_values(
             node, prompt, answer, hit_rate, seats, arrivals_per_s, users, price, terms,
-            chunked=_is(knobs["serving_mode"], "chunked"),
-            disaggregated=_is(knobs["serving_mode"], "disaggregated"),
+            chunked=is_named(knobs["serving_mode"], "chunked"),
+            disaggregated=is_named(knobs["serving_mode"], "disaggregated"),
             link_bytes_per_s=where(np.isnan(link), node.link_bytes_per_s, link),
         )  # fmt: skip
         for name, figure in overlay.items():

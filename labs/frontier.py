@@ -24,8 +24,8 @@ from labs.frontier_chart import (
     line_data,
     tooltips,
 )
-from labs.layout import intro, knob_column, note, section
-from labs.pool import model_name
+from labs.layout import knob_column, lab_page, note, section
+from labs.pool_story import model_name
 from labs.text import LiveHTML
 from labs.updates import session_doc
 from labs.url import Binding, query_for
@@ -310,17 +310,14 @@ class FrontierLab(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=0,
         )
-        return pn.Column(
-            intro(
-                "The frontier: throughput against speed",
-                "Every batch size, node size and precision for this model, card and traffic, driven "
-                "full as a benchmark drives a node. Up and right is better: more tokens from each "
-                "GPU, faster tokens for each user. The line is the frontier no configuration beats "
-                "on both; click any point to load it into the pool lab.",
-            ),
-            pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
-            sizing_mode="stretch_width",
-            margin=(0, 0, 24, 0),
+        return lab_page(
+            "The frontier: throughput against speed",
+            "Every batch size, node size and precision for this model, card and traffic, driven "
+            "full as a benchmark drives a node. Up and right is better: more tokens from each "
+            "GPU, faster tokens for each user. The line is the frontier no configuration beats "
+            "on both; click any point to load it into the pool lab.",
+            knobs,
+            results,
         )
 
     def __panel__(self):

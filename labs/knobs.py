@@ -113,6 +113,7 @@ class LogSlider(pn.viewable.Viewer):
             ),
             show_value=False,
             sizing_mode="stretch_width",
+            tags=[label],  # the label shows on the box; benches find the slider by this tag
         )
         self.box = pn.widgets.IntInput(
             label=label, value=value, start=low, end=high, width=150, margin=(5, 10, 0, 10)

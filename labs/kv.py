@@ -20,7 +20,7 @@ from labs.attention_compare import AttentionComparison
 from labs.cards import Card, CardRow
 from labs.engine_note import EngineNote
 from labs.kv_presets import KV_PRESETS
-from labs.layout import intro, knob_column, note, section
+from labs.layout import knob_column, lab_page, note, section
 from labs.ledger import MemoryLedger
 from labs.mattered import Column, MatteredTable
 from labs.node_picker import NodePicker
@@ -367,19 +367,16 @@ class KvLab(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=0,
         )
-        return pn.Column(
-            intro(
-                "The KV cache calculator",
-                "Scheduling decides who runs; memory decides how many can. Every running request keeps a KV cache "
-                "so it can continue its answer, and that cache, not compute, is the resource being handed out. Turn "
-                "the four knobs and watch who pays: one cached token, one running seat, the room left after the weights.",
-            ),
-            pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+        return lab_page(
+            "The KV cache calculator",
+            "Scheduling decides who runs; memory decides how many can. Every running request keeps a KV cache "
+            "so it can continue its answer, and that cache, not compute, is the resource being handed out. Turn "
+            "the four knobs and watch who pays: one cached token, one running seat, the room left after the weights.",
+            knobs,
+            results,
             section(
                 "Mattered vs noise", self.mattered, note="Which knobs actually moved the room."
             ),
-            sizing_mode="stretch_width",
-            margin=(0, 0, 24, 0),
         )
 
     def __panel__(self):

@@ -1,4 +1,4 @@
-"""Page furniture every lab uses: the intro, the knob column, and titled white panels."""
+"""Page furniture every lab uses: the page frame, the intro, the knob column, and titled white panels."""
 
 from __future__ import annotations
 
@@ -23,6 +23,17 @@ def intro(title: str, lede: str) -> pn.pane.HTML:
         f'<div class="lab"><h1>{escape(title)}</h1><p class="lede">{escape(lede)}</p></div>',
         sizing_mode="stretch_width",
         margin=(0, 0, 8, 0),
+    )
+
+
+def lab_page(title: str, lede: str, knobs, results, *below) -> pn.Column:
+    """A lab's page: its intro, the knobs beside the results, then whatever runs full width below."""
+    return pn.Column(
+        intro(title, lede),
+        pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+        *below,
+        sizing_mode="stretch_width",
+        margin=(0, 0, 24, 0),
     )
 
 

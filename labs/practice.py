@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from types import MappingProxyType
 
 import numpy as np
 import panel as pn
@@ -13,7 +14,6 @@ from core.practice import (
     CHALLENGES,
     CLASSIC_SEED,
     SEED_BOUNDS,
-    Problem,
     Verdict,
     challenge_keys,
     check_answer,
@@ -23,111 +23,27 @@ from core.practice import (
 )
 from labs import knobs as ui
 from labs.cards import Card, CardRow
-from labs.layout import PANEL_STYLE, intro, knob_column
+from labs.layout import PANEL_STYLE, knob_column, lab_page
+from labs.practice_html import (
+    challenge_options,
+    derivation_html,
+    groups_note,
+    hint_html,
+    problem_html,
+    rule_html,
+    verdict_html,
+)
 from labs.text import LiveHTML
 
-GROUP_NOTES = {
-    "walkthrough": "from the walkthrough",
-    "whiteboard": "whiteboard classic",
-    "engine": "after continuous batching",
-}
-
-
-def challenge_options() -> dict[str, str]:
-    """Button label -> challenge key, numbered in page order."""
-    return {
-        f"{number}. {CHALLENGES[key].title}": key
-        for number, key in enumerate(challenge_keys(), start=1)
-    }
-
-
-def groups_note() -> str:
-    """Which numbered challenges close the walkthrough and which are whiteboard classics."""
-    walkthrough = len(challenge_keys("walkthrough"))
-    whiteboard = walkthrough + len(challenge_keys("whiteboard"))
-    total = len(challenge_keys())
-    later = f"; {whiteboard + 1} goes past continuous batching" if total > whiteboard else ""
-    return (
-        f"1\u2013{walkthrough} close the walkthrough; {walkthrough + 1}\u2013{whiteboard} are "
-        f"whiteboard classics{later}."
-    )
-
-
-def problem_html(problem: Problem) -> str:
-    """The question, its numbers and the rule for judging answers."""
-    rows = "".join(
-        f"<tr><th scope='row'>{escape(what)}</th><td>{escape(value)}</td></tr>"
-        for what, value in problem.givens
-    )
-    note = f'<p class="small muted">{escape(problem.note)}</p>' if problem.note else ""
-    group = GROUP_NOTES[CHALLENGES[problem.challenge].group]
-    return (
-        '<div class="lab practice">'
-        f'<div class="problem-head"><h2>{escape(problem.title)}</h2>'
-        f'<span class="chip neutral" data-seed="{problem.seed}">seed {problem.seed}</span>'
-        f'<span class="small muted">{escape(group)}</span></div>'
-        f'<p class="question" data-question>{escape(problem.question)}</p>'
-        f'<table class="givens"><tbody>{rows}</tbody></table>{note}</div>'
-    )
-
-
-def rule_html(problem: Problem) -> str:
-    """How to write the answer and how it is judged."""
-    return (
-        '<div class="lab practice"><p class="small muted rule">'
-        f"Write it as {escape(examples(problem.kind, problem.unit))}. "
-        f"{escape(problem.tolerance.describe())}</p></div>"
-    )
-
-
-def verdict_html(verdict: Verdict | None, note: str = "") -> str:
-    """The verdict on the last answer, or nothing before the first one."""
-    if verdict is None:
-        return ""
-    if verdict.status == "unreadable":
-        return (
-            '<div class="lab"><div class="notice" data-verdict="unreadable">'
-            f"<b>Can't read that.</b> {escape(verdict.message)}</div></div>"
-        )
-    state = "pass" if verdict.right else "fail"
-    icon, head = ("\u2713", "Right") if verdict.right else ("\u2717", "Not yet")
-    extra = f'<div class="why">{escape(note)}</div>' if note else ""
-    return (
-        f'<div class="lab"><div class="badge {state}" data-verdict="{verdict.status}">'
-        f'<div class="head"><span class="icon">{icon}</span>{head}</div>'
-        f'<div class="why">{escape(verdict.message)}</div>{extra}</div></div>'
-    )
-
-
-def hint_html(problem: Problem) -> str:
-    """The hint for ``problem``."""
-    return (
-        '<div class="lab practice"><div class="hint" data-hint>'
-        f"<b>Hint.</b> {escape(problem.hint)}</div></div>"
-    )
-
-
-def derivation_html(problem: Problem) -> str:
-    """The derivation, one step per line, ending on core's value."""
-    steps = "".join(
-        '<li class="step">'
-        f'<div class="say">{escape(step.say)}</div>'
-        f'<div class="math">{escape(step.formula)}<br>= {escape(step.plugged)} '
-        f"= <b>{escape(step.result)}</b></div></li>"
-        for step in problem.steps
-    )
-    return (
-        '<div class="lab practice"><h3>The derivation</h3>'
-        f'<ol class="derivation steps" data-derivation>{steps}</ol>'
-        f'<p class="small muted">Answer: <b>{escape(problem.exact)}</b>, the same figure the other '
-        "labs compute for this scenario.</p></div>"
-    )
+ANSWER_MAX_LENGTH = 40  # a typed figure and its unit; the box and the link hold no more
 
 
 class PracticeLab(pn.viewable.Viewer):
     """Seeded practice problems on the arithmetic of serving, with checking, hints and scores."""
 
-    URL_PARAMS = ("challenge", "seed", "hint_shown", "shown")  # kept in shareable links
+    # Kept in shareable links. The answer comes last: a link's problem clears the box first.
+    URL_PARAMS = ("challenge", "seed", "hint_shown", "shown", "answer")
+    URL_MAX_LENGTHS = MappingProxyType({"answer": ANSWER_MAX_LENGTH})
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario (unused).")
     challenge = param.Selector(
@@ -155,6 +71,11 @@ class PracticeLab(pn.viewable.Viewer):
     shown = param.Boolean(default=False, doc="Whether the current problem's derivation is showing.")
     solved = param.Boolean(
         default=False, doc="Whether the current problem has been answered right."
+    )
+    answer = param.String(
+        default="",
+        doc="The answer as typed in the box (the box holds at most ANSWER_MAX_LENGTH "
+        "characters; a link's longer value is ignored).",
     )
 
     def __init__(self, scenario: Scenario | None = None, **params):
@@ -184,8 +105,10 @@ class PracticeLab(pn.viewable.Viewer):
             variant="outline",
             sizing_mode="stretch_width",
         )
-        self.answer_input = pn.widgets.TextInput(
+        self.answer_input = pn.widgets.TextInput.from_param(
+            self.param.answer,
             label="Your answer",
+            max_length=ANSWER_MAX_LENGTH,
             placeholder="",
             sizing_mode="stretch_width",
             max_width=480,
@@ -260,14 +183,15 @@ class PracticeLab(pn.viewable.Viewer):
         self.problem = make_problem(self.challenge, self.seed)
         self.verdict = None
         self.param.update(misses=0, hint_shown=False, shown=False, solved=False)
-        self.answer_input.value = self.answer_input.value_input = ""
+        self.answer = self.answer_input.value_input = ""
         self.url_notice.object = ""
         self._show_problem()
 
     def check(self, text: str | None = None) -> Verdict:
         """Judge ``text`` (the answer box when omitted), update the score, show the verdict."""
         if text is None:
-            text = self.answer_input.value_input or self.answer_input.value or ""
+            text = self.answer_input.value_input or self.answer or ""
+            self.answer = text  # the link names the answer that was judged
         verdict = check_answer(self.problem, text)
         note = ""
         if verdict.status == "right":
@@ -402,12 +326,7 @@ class PracticeLab(pn.viewable.Viewer):
             "the same numbers. Type an answer with or without a unit; it is checked against the "
             "model the other labs run, and \u201cShow me\u201d works it through step by step."
         )
-        return pn.Column(
-            intro("Practice the interview arithmetic", lede),
-            pn.Row(side, main, sizing_mode="stretch_width", margin=0),
-            sizing_mode="stretch_width",
-            margin=(0, 0, 24, 0),
-        )
+        return lab_page("Practice the interview arithmetic", lede, side, main)
 
     def __panel__(self):
         return self._layout

@@ -26,7 +26,7 @@ from labs import format as fmt
 from labs import knobs as ui
 from labs import theme
 from labs.cards import Card, CardRow
-from labs.layout import intro, knob_column, note, section
+from labs.layout import knob_column, lab_page, note, section
 from labs.text import LiveHTML
 from labs.updates import DETAILS_DELAY_MS, Later
 
@@ -342,17 +342,14 @@ class PrefixLab(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=0,
         )  # fmt: skip
-        return pn.Column(
-            intro(
-                "The prefix lab",
-                "Every request opens with the same preamble: the role, the rules, the shared document. While it stays "
-                "byte-for-byte identical, each arrival finds its KV blocks already stored and pays only a memory read. "
-                "Stamp one fresh value into it and every block after that point must be prefilled again, on every "
-                "arrival. Press both states and compare the first-token bills.",
-            ),
-            pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
-            sizing_mode="stretch_width",
-            margin=(0, 0, 24, 0),
+        return lab_page(
+            "The prefix lab",
+            "Every request opens with the same preamble: the role, the rules, the shared document. While it stays "
+            "byte-for-byte identical, each arrival finds its KV blocks already stored and pays only a memory read. "
+            "Stamp one fresh value into it and every block after that point must be prefilled again, on every "
+            "arrival. Press both states and compare the first-token bills.",
+            knobs,
+            results,
         )
 
     def __panel__(self):

@@ -109,8 +109,9 @@ def lab_bindings(view, scenario: Scenario) -> list[Binding]:
         for knob in KNOBS
     ]  # fmt: skip
     keys = getattr(view, "URL_KEYS", {})  # a lab knob named like a shared one gets its own key
+    lengths = getattr(view, "URL_MAX_LENGTHS", {})  # free text a lab bounds more tightly
     bindings += [
-        Binding(keys.get(name, name), view, name, _link_bounds(view, name))
+        Binding(keys.get(name, name), view, name, _link_bounds(view, name), lengths.get(name, 0))
         for name in getattr(view, "URL_PARAMS", ())
     ]
     for prefix, part in url_parts(view):

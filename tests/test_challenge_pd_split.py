@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from core import evaluate
-from core.challenge_pd_split import build
+from core.practice.pd_split_problems import pd_split as build
 from core.workloads import TTFT_SLO_S
 
 

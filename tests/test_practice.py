@@ -4,7 +4,9 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core.practice import make_problem
-from labs.practice import PracticeLab, derivation_html, problem_html
+from labs.practice import ANSWER_MAX_LENGTH, PracticeLab, derivation_html, problem_html
+from labs.shell import lab_bindings
+from labs.url import query_for, restore
 
 
 @pytest.fixture
@@ -86,8 +88,8 @@ def test_derivation_shown_ends_on_the_answer(lab):
 
 
 def test_link_keys_and_standalone_sync():
-    """The problem and what is open keep their keys; sync_url(None) does nothing, a location syncs all."""
-    assert PracticeLab.URL_PARAMS == ("challenge", "seed", "hint_shown", "shown")
+    """The problem, what is open and the typed answer keep their keys; sync_url(None) does nothing."""
+    assert PracticeLab.URL_PARAMS == ("challenge", "seed", "hint_shown", "shown", "answer")
 
     class Location:
         def __init__(self):
@@ -108,3 +110,27 @@ def test_bad_link_values_leave_a_notice(lab):
     lab._bad_link({"seed": -5, "challenge": "seat_budget"})
     assert lab.challenge == "seat_budget" and lab.seed == 0
     assert "seed=-5" in lab.url_notice.object
+
+
+def test_typed_answer_travels_in_the_link():
+    """A checked answer is in the link, and the link reopens the same problem with it in the box."""
+    lab = PracticeLab(challenge="kv_room", seed=4321)
+    lab.answer_input.value_input = "21.5 GB"
+    lab.check()
+    query = query_for(lab_bindings(lab, lab.scenario))
+    assert "answer=21.5+GB" in query and query.index("seed=") < query.index("answer=")
+    fresh = PracticeLab()
+    assert restore(lab_bindings(fresh, fresh.scenario), query) == []
+    assert (fresh.challenge, fresh.seed, fresh.answer) == ("kv_room", 4321, "21.5 GB")
+    assert fresh.answer_input.value == "21.5 GB"
+    assert fresh.check().status == lab.verdict.status
+
+
+def test_new_problem_clears_the_answer_and_long_answers_stay_out(lab):
+    """A new problem empties the box and the link; a link's over-long answer is ignored with a notice."""
+    lab.answer = "128 KiB"
+    lab.seed = 7
+    assert lab.answer == "" and "answer" not in query_for(lab_bindings(lab, lab.scenario))
+    notices = restore(lab_bindings(lab, lab.scenario), "?answer=" + "9" * (ANSWER_MAX_LENGTH + 1))
+    assert lab.answer == "" and any("answer" in notice for notice in notices)
+    assert lab.answer_input.max_length == ANSWER_MAX_LENGTH

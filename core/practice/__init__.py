@@ -8,9 +8,10 @@ the derivation is a list of :class:`Step` whose numbers come from the functions 
 Seed 0 is the classic version of each challenge, with the walkthrough's own numbers.
 
 What lives where: ``problems`` (the dataclasses), ``draws`` (scenarios from a seed),
-``wording`` (how derivations write numbers), ``memory_problems``, ``compute_problems`` and
-``bill_problems`` (the builders by topic), ``registry`` (the challenges, drawing a problem),
-``reading`` (a typed answer to a number), ``grading_rules`` and ``grading`` (judging it).
+``wording`` (how derivations write numbers), ``memory_problems``, ``compute_problems``,
+``bill_problems`` and ``pd_split_problems`` (the builders by topic), ``registry`` (the
+challenges, drawing a problem), ``reading`` (a typed answer to a number), ``grading_rules``
+and ``grading`` (judging it).
 """
 
 from core.practice.grading import check_answer

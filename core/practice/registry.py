@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.evaluate import evaluate
-from core.practice import bill_problems, compute_problems, memory_problems
+from core.practice import bill_problems, compute_problems, memory_problems, pd_split_problems
 from core.practice.grading_rules import Tolerance, near
 from core.practice.problems import Challenge, Problem, Trap
 from core.validation import describe_range, knob_error
@@ -16,13 +16,6 @@ NEW_SEED_BOUNDS = (1000, 1_000_000)  # "new problem" draws a 4 to 6 digit seed
 
 _CLOSE_ENOUGH = Tolerance(0.02)
 _WHOLE = Tolerance(0.0, whole=True)
-
-
-def _pd_split(rng) -> dict:
-    # Imported here: the builder imports this wing's Step and Trap.
-    from core.challenge_pd_split import build
-
-    return build(rng)
 
 
 CHALLENGES: dict[str, Challenge] = {
@@ -52,7 +45,7 @@ CHALLENGES: dict[str, Challenge] = {
                   bill_problems.monthly_bill),
         Challenge("pd_split", "Prefill nodes for the SLO", "engine",
                   "the prefill side of a disaggregated pool's x:y split", "nodes", "nodes",
-                  _WHOLE, _pd_split),
+                  _WHOLE, pd_split_problems.pd_split),
     )
 }  # fmt: skip
 

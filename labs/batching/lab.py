@@ -38,7 +38,7 @@ from labs.batching.view import (
     WORKLOAD_KNOBS,
 )
 from labs.batching.waste import WasteView
-from labs.layout import intro
+from labs.layout import lab_page
 from labs.text import LiveHTML
 
 LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
@@ -219,24 +219,16 @@ class BatchingLab(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=(16, 0, 0, 0),
         )
-        return pn.Column(
-            intro(
-                "Run the engine yourself",
-                "A small inference engine, simulated one step at a time: requests arrive, a "
-                "scheduler seats them, each step prefills new prompts and writes one token for "
-                "every running seat. Watch a static wave wait for its slowest request, watch "
-                "continuous batching refill seats the moment they free up, and see what memory, "
-                "not the batch size, finally allows.",
-            ),
-            pn.Row(
-                controls.knob_panel(self, self.widgets),
-                results,
-                sizing_mode="stretch_width",
-                margin=0,
-            ),
+        return lab_page(
+            "Run the engine yourself",
+            "A small inference engine, simulated one step at a time: requests arrive, a "
+            "scheduler seats them, each step prefills new prompts and writes one token for "
+            "every running seat. Watch a static wave wait for its slowest request, watch "
+            "continuous batching refill seats the moment they free up, and see what memory, "
+            "not the batch size, finally allows.",
+            controls.knob_panel(self, self.widgets),
+            results,
             self.tabs,
-            sizing_mode="stretch_width",
-            margin=(0, 0, 24, 0),
         )
 
     def __panel__(self):

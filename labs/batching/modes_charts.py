@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool, Range1d
-from bokeh.plotting import figure
 
 from labs import format as fmt
 from labs import theme
+from labs.batching import chart_kit
 
 MODE_LABELS = {
     "aggregated": "no chunking",
@@ -29,11 +29,7 @@ PATH = ("wait", "prefill", "KV transfer")
 
 def legend_html(items) -> str:
     """An HTML legend of (colour, label) boxes."""
-    spans = "".join(
-        f'<span><span class="swatch" style="background:{colour}"></span>{label}</span>'
-        for colour, label in items
-    )
-    return f'<div class="lab"><div class="legend">{spans}</div></div>'
+    return chart_kit.legend_html([(colour, label, "box") for colour, label in items])
 
 
 TIMELINE_LEGEND = legend_html(
@@ -48,15 +44,8 @@ TIMELINE_LEGEND = legend_html(
 
 def timeline_figure(x_range: Range1d, title: str) -> tuple:
     """One engine's seats over time: bars per stay, stalls drawn over them."""
-    fig = figure(
-        height=170,
-        sizing_mode="stretch_width",
-        x_range=x_range,
-        y_range=Range1d(-0.8, 8),
-        toolbar_location=None,
-        tools="",
-        title=title,
-        x_axis_label="time (s)",
+    fig = chart_kit.chart(
+        170, x_range=x_range, y_range=Range1d(-0.8, 8), title=title, x_axis_label="time (s)"
     )
     theme.style_figure(fig)
     fig.yaxis.axis_label = "seat"
@@ -119,31 +108,31 @@ def seat_rows(result) -> float:
     return float(seats.max() + 0.8) if seats.size else 1.0
 
 
-def percentile_figure(title: str, modes) -> tuple:
-    """p50, p95 and p99 for each mode, side by side."""
-    factors = [(MODE_LABELS[mode], q) for mode in modes for q in PERCENTILES]
-    fig = figure(
-        height=230,
-        sizing_mode="stretch_width",
-        x_range=FactorRange(*factors, group_padding=0.6),
-        toolbar_location=None,
-        tools="",
-        title=title,
-    )
+def grouped_bars(title: str, factors: list) -> tuple:
+    """Bars in milliseconds, one per (mode, part) factor, grouped by mode; (figure, source)."""
+    fig = chart_kit.chart(230, x_range=FactorRange(*factors, group_padding=0.6), title=title)
     theme.style_figure(fig)
     fig.yaxis.axis_label = "milliseconds"
-    fig.xaxis.major_label_orientation = 0
     fig.y_range.start = 0
     source = ColumnDataSource(
         {
             "x": factors,
             "ms": [0.0] * len(factors),
-            "colour": ["#fff"] * 9,
+            "colour": ["#fff"] * len(factors),
             "label": [""] * len(factors),
         }
     )
     bars = fig.vbar(x="x", top="ms", width=0.8, color="colour", source=source)
     fig.add_tools(HoverTool(renderers=[bars], tooltips=[("", "@x"), ("", "@label")]))
+    return fig, source
+
+
+def percentile_figure(title: str, modes) -> tuple:
+    """p50, p95 and p99 for each mode, side by side."""
+    fig, source = grouped_bars(
+        title, [(MODE_LABELS[mode], q) for mode in modes for q in PERCENTILES]
+    )
+    fig.xaxis.major_label_orientation = 0
     return fig, source
 
 
@@ -162,29 +151,11 @@ def percentile_data(results: dict, field: str) -> dict:
 
 def path_figure(modes) -> tuple:
     """A request's way to its first token, mean seconds by phase; the KV transfer its own bar."""
-    factors = [(MODE_LABELS[mode], phase) for mode in modes for phase in PATH]
-    fig = figure(
-        height=230,
-        sizing_mode="stretch_width",
-        x_range=FactorRange(*factors, group_padding=0.6),
-        toolbar_location=None,
-        tools="",
-        title="To the first token and the link (mean)",
+    fig, source = grouped_bars(
+        "To the first token and the link (mean)",
+        [(MODE_LABELS[mode], phase) for mode in modes for phase in PATH],
     )
-    theme.style_figure(fig)
-    fig.yaxis.axis_label = "milliseconds"
-    fig.y_range.start = 0
     fig.xaxis.major_label_text_alpha = 0.0  # the phases are told by colour (PATH_LEGEND)
-    source = ColumnDataSource(
-        {
-            "x": factors,
-            "ms": [0.0] * len(factors),
-            "colour": ["#fff"] * len(factors),
-            "label": [""] * len(factors),
-        }
-    )
-    bars = fig.vbar(x="x", top="ms", width=0.8, color="colour", source=source)
-    fig.add_tools(HoverTool(renderers=[bars], tooltips=[("", "@x"), ("", "@label")]))
     return fig, source
 
 

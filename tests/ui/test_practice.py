@@ -11,7 +11,7 @@ def answer_box(page):
 
 
 def test_right_and_wrong_answers_get_their_verdicts(page, lab_url):
-    """The classic KV problem from a link: a wrong answer, then a right one, each with its verdict."""
+    """The classic KV problem from a link: wrong, then right, each with its verdict; the link keeps the answer."""
     page.goto(lab_url + "/practice?challenge=kv_bytes&seed=0")
     expect(page.get_by_text("How many bytes of KV cache")).to_be_visible(timeout=20_000)
     expect(page.locator("[data-seed='0']")).to_be_visible()
@@ -31,6 +31,12 @@ def test_right_and_wrong_answers_get_their_verdicts(page, lab_url):
     expect(right).to_contain_text("131,072 B")
     expect(page.locator("[data-card='right after a hint'] .value")).to_have_text("1")
     assert page.console_log.errors == []
+
+    # The typed answer lives in the link: reopening it puts the answer back in the box.
+    page.wait_for_function("() => location.search.includes('answer=128+KiB')", timeout=10_000)
+    page.goto(page.url)
+    expect(page.locator("[data-seed='0']")).to_be_visible(timeout=20_000)
+    expect(answer_box(page)).to_have_value("128 KiB")
 
 
 def test_garbage_and_show_me(page, lab_url):

@@ -1,4 +1,4 @@
-"""Practice: choose the prefill:decode split of a disaggregated pool for a first-token SLO."""
+"""The prefill:decode split problem: the prefill nodes a disaggregated pool needs for its first-token SLO."""
 
 from __future__ import annotations
 
@@ -13,9 +13,6 @@ from core.practice.problems import Step, Trap
 from core.units import number_text
 from core.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 
-KEY = "pd_split"
-TITLE = "Prefill nodes for the SLO"
-SUMMARY = "the prefill side of a disaggregated pool's x:y split"
 PROMPTS = (2000, 4000, 6000, 8000, 12000, 16000)
 RATES_PER_MIN = (60, 120, 240, 360, 480, 720, 960)
 NODES = (("small", "H100 SXM"), ("small", "A100 80GB SXM"), ("large", "H100 SXM"))
@@ -60,7 +57,7 @@ def _ms(seconds: float) -> str:
     return f"{number_text(seconds * 1e3, 4)} ms"
 
 
-def build(rng: np.random.Generator | None) -> dict:
+def pd_split(rng: np.random.Generator | None) -> dict:
     """The problem's question, givens, hint, derivation, traps and knobs (``rng`` None: classic)."""
     drawn = dict(CLASSIC) if rng is None else _draw(rng)
     result = evaluate(**knobs(drawn))
