@@ -74,8 +74,8 @@ class PracticeLab(pn.viewable.Viewer):
     )
     answer = param.String(
         default="",
-        doc="The answer as typed in the box (the box holds at most ANSWER_MAX_LENGTH "
-        "characters; a link's longer value is ignored).",
+        doc="Your answer as typed, a number with or without its unit. It travels in the "
+        "page's link, so a shared link shows it too.",
     )
 
     def __init__(self, scenario: Scenario | None = None, **params):
