@@ -158,7 +158,7 @@ class KvLab(pn.viewable.Viewer):
             figures=story_figures, label=label,
         )  # fmt: skip
         self.result = None
-        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS, first_now=True)
         s.param.watch(self._refresh, KNOBS)
         self.param.watch(self._refresh, list(LOCAL_KNOBS))
         self._layout = self._build()

@@ -139,7 +139,7 @@ class PoolLab(pn.viewable.Viewer):
         self._defaults_cache: dict[str, object] = {}
         self.result = None
         self.items = []
-        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS, first_now=True)
         self.scenario.param.watch(self._refresh, KNOBS)
         self._layout = self._build()
         self._refresh()

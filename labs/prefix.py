@@ -146,7 +146,7 @@ class PrefixLab(pn.viewable.Viewer):
         self.blocks.selected.on_change("indices", self._tapped)
         self.results = None
         self.hits = None
-        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS)
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS, first_now=True)
         s.param.watch(self._refresh, KNOBS)
         self.param.watch(
             self._refresh, ["preamble_tokens", "question_tokens", "edit_position", "state"]

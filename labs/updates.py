@@ -30,19 +30,31 @@ class Later:
 
     With ``settle=False`` the call comes ``delay_ms`` after the first request of a burst
     (0: the next tick); with ``settle=True`` every request restarts the wait, so the call
-    comes once the requests have stopped for ``delay_ms``.
+    comes once the requests have stopped for ``delay_ms``. With ``first_now`` the very first
+    request runs the callback at once.
     """
 
-    def __init__(self, callback: Callable[[], None], delay_ms: int = 0, settle: bool = False):
+    def __init__(
+        self,
+        callback: Callable[[], None],
+        delay_ms: int = 0,
+        settle: bool = False,
+        first_now: bool = False,
+    ):
         self._callback = callback
         self._delay_ms = delay_ms
         self._settle = settle
+        # A lab's first request comes while it is built: run it then, so the document the
+        # browser first receives is whole. (Sent later, as a change, it can reach a page whose
+        # document is still being built from the server's copy, and its chart data is lost.)
+        self._now = first_now
         self._pending = None  # the scheduled callback, if any
 
     def request(self) -> None:
         """Ask for one run of the callback."""
         doc = session_doc()
-        if doc is None:
+        if doc is None or self._now:
+            self._now = False
             self._callback()
             return
         if self._pending is not None:

@@ -128,3 +128,28 @@ def test_a_get_loop_does_not_starve_a_live_session(page, served):
     assert None not in samples, f"changes lost under the GET loop: {samples}"
     assert len(fetched) > 20 and set(fetched) == {200}
     assert rss_mb(process.pid) - before < 60
+
+
+CHART_ROWS_JS = """() => {
+  const rows = {};
+  for (const doc of Bokeh.documents)
+    for (const model of doc._all_models.values())
+      if (model.type === "ColumnDataSource") {
+        const data = model.data instanceof Map ? model.data : new Map(Object.entries(model.data));
+        if (data.has(%r)) rows.count = data.get(%r).length;
+      }
+  return rows.count ?? -1;
+}"""
+
+
+def test_every_session_of_a_route_gets_its_charts_data(served, page):
+    """Later pages of a route (sessions built when the browser connects) open with full charts."""
+    url, _process, _log = served
+    for _ in range(3):
+        page.goto(url + "/pool")
+        expect(page.locator('[data-card="live seats"] .value').first).to_have_text(
+            "16", timeout=30_000
+        )
+        # The memory ledger's bars: one row per card, there from the start.
+        rows = page.evaluate(CHART_ROWS_JS % ("weights", "weights"))
+        assert rows >= 1
