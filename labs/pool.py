@@ -29,7 +29,12 @@ from labs.presets import PresetPicker
 from labs.text import LiveHTML
 from labs.updates import DETAILS_DELAY_MS, Later
 
-POOL_KNOBS = ("workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
+# The node (exact model, card, cards, weights) is shown too: a preset loads it at its
+# defaults, so the story's figures are the ones on screen.
+POOL_KNOBS = (
+    "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
+    "model", "gpu", "cards", "weight_dtype",
+)  # fmt: skip
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
 # The smallest change that counts, per output, in its own unit.
@@ -147,7 +152,7 @@ class PoolLab(pn.viewable.Viewer):
     # -- actions -------------------------------------------------------------------------
     def load_knobs(self, knobs) -> None:
         """Load ``knobs`` onto the defaults in one update (one recomputation)."""
-        self.scenario.param.update(**{**pool_defaults(), "model": None, **knobs})
+        self.scenario.param.update(**{**pool_defaults(), **knobs})
 
     def reset(self) -> None:
         """Every knob of the scenario back to its default."""
@@ -210,7 +215,6 @@ class PoolLab(pn.viewable.Viewer):
             [item.name for item in items if not item.ok],
             {
                 **{name: getattr(s, name) for name in POOL_KNOBS},
-                "model": s.model,
                 "nodes": result.nodes,
             },
         )

@@ -148,3 +148,22 @@ def test_bill_card_quotes_core_price_per_million_output_tokens():
     result = evaluate(lab.scenario)
     assert fmt.token_price(result.usd_per_million_output_tokens) in card(lab, "monthly bill").note
     assert fmt.token_price(result.usd_per_million_input_tokens) in lab.facts.object
+
+
+def test_a_preset_loads_the_default_node_so_its_story_quotes_the_screen(lab):
+    """After a card change, a famous failure puts the card back: its story's figures are on screen."""
+    lab.scenario.param.update(gpu="B200", cards=2, weight_dtype="fp8")
+    lab.presets.load("memory-wall")
+    defaults = pool_defaults()
+    assert (lab.scenario.gpu, lab.scenario.cards, lab.scenario.weight_dtype) == (
+        defaults["gpu"], defaults["cards"], defaults["weight_dtype"],
+    )  # fmt: skip
+    weights = fmt.gigabytes(lab.result.weight_bytes)
+    assert weights in lab.presets.story.object
+
+
+def test_moving_the_card_after_a_preset_counts_as_a_moved_knob(lab):
+    """The preset's story lists a card change among the knobs moved from it."""
+    lab.presets.load("memory-wall")
+    lab.scenario.gpu = "B200"
+    assert "card" in lab.presets.story.object.split("You moved")[1]
