@@ -10,6 +10,7 @@ GROUP_NOTES = {
     "walkthrough": "from the walkthrough",
     "whiteboard": "whiteboard classic",
     "engine": "after continuous batching",
+    "models": "today's models",
 }
 
 
@@ -22,14 +23,20 @@ def challenge_options() -> dict[str, str]:
 
 
 def groups_note() -> str:
-    """Which numbered challenges close the walkthrough and which are whiteboard classics."""
+    """Which numbered challenges close the walkthrough, which are whiteboard classics, and so on."""
     walkthrough = len(challenge_keys("walkthrough"))
     whiteboard = walkthrough + len(challenge_keys("whiteboard"))
+    engine = whiteboard + len(challenge_keys("engine"))
     total = len(challenge_keys())
-    later = f"; {whiteboard + 1} goes past continuous batching" if total > whiteboard else ""
+    later = f"; {whiteboard + 1} goes past continuous batching" if engine > whiteboard else ""
+    models = (
+        f"; {engine + 1}\u2013{total} turn to today's models (latent attention, mixtures of experts)"
+        if total > engine
+        else ""
+    )
     return (
         f"1\u2013{walkthrough} close the walkthrough; {walkthrough + 1}\u2013{whiteboard} are "
-        f"whiteboard classics{later}."
+        f"whiteboard classics{later}{models}."
     )
 
 

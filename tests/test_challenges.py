@@ -96,6 +96,8 @@ CLASSIC_FORMS = {
     "fp8_seats": ("82", "82 seats"),
     "monthly_bill": ("$2,913", "2913", "$2.9k", "2,913 USD/month"),
     "pd_split": ("3", "3 nodes"),
+    "mla_kv_bytes": ("70272", "70,272 B", "68.6 KiB"),
+    "moe_weight_read": ("277 GB", "2.77e11 B", "277.2"),
 }
 
 
@@ -198,8 +200,9 @@ def test_new_seed_is_four_to_six_digits_from_the_callers_generator():
 
 
 def test_challenge_groups():
-    """The walkthrough's three come first, then five whiteboard classics, then the engine's."""
+    """The walkthrough's three come first, then five whiteboard classics, the engine's, today's models."""
     assert challenge_keys("walkthrough") == ["kv_bytes", "seat_budget", "prefill_time"]
     assert len(challenge_keys("whiteboard")) == 5
     assert challenge_keys("engine") == ["pd_split"]
+    assert challenge_keys("models") == ["mla_kv_bytes", "moe_weight_read"]
     assert challenge_keys() == KEYS

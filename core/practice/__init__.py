@@ -9,7 +9,7 @@ Seed 0 is the classic version of each challenge, with the walkthrough's own numb
 
 What lives where: ``problems`` (the dataclasses), ``draws`` (scenarios from a seed),
 ``wording`` (how derivations write numbers), ``memory_problems``, ``compute_problems``,
-``bill_problems`` and ``pd_split_problems`` (the builders by topic), ``registry`` (the
+``bill_problems``, ``pd_split_problems`` and ``model_problems`` (the builders by topic), ``registry`` (the
 challenges, drawing a problem), ``reading`` (a typed answer to a number), ``grading_rules``
 and ``grading`` (judging it).
 """

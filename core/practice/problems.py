@@ -139,7 +139,9 @@ class Challenge:
 
     key: str
     title: str
-    group: str  # "walkthrough" (the seed's three), "whiteboard" or "engine" (past batching)
+    # "walkthrough" (the seed's three), "whiteboard", "engine" (past batching) or "models"
+    # (mixtures of experts and latent attention)
+    group: str
     summary: str
     kind: str
     unit: str

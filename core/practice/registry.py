@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from core.evaluate import evaluate
-from core.practice import bill_problems, compute_problems, memory_problems, pd_split_problems
+from core.practice import (
+    bill_problems,
+    compute_problems,
+    memory_problems,
+    model_problems,
+    pd_split_problems,
+)
 from core.practice.grading_rules import Tolerance, near
 from core.practice.problems import Challenge, Problem, Trap
 from core.validation import describe_range, knob_error
@@ -46,6 +52,12 @@ CHALLENGES: dict[str, Challenge] = {
         Challenge("pd_split", "Prefill nodes for the SLO", "engine",
                   "the prefill side of a disaggregated pool's x:y split", "nodes", "nodes",
                   _WHOLE, pd_split_problems.pd_split),
+        Challenge("mla_kv_bytes", "Bytes per cached token under MLA", "models",
+                  "latent attention's cache: one latent and a rotary key per layer", "bytes", "B",
+                  _CLOSE_ENOUGH, model_problems.mla_kv_bytes),
+        Challenge("moe_weight_read", "Weights a mixture of experts reads", "models",
+                  "the experts one decode step's batch touches", "bytes", "GB", _CLOSE_ENOUGH,
+                  model_problems.moe_weight_read),
     )
 }  # fmt: skip
 
@@ -60,6 +72,8 @@ _FIELDS = {
     "fp8_seats": "seats_room",
     "monthly_bill": "monthly_usd",
     "pd_split": "prefill_nodes",
+    "mla_kv_bytes": "kv_bytes_per_token",
+    "moe_weight_read": "weight_bytes_read",
 }
 
 
