@@ -322,7 +322,8 @@ class PracticeLab(pn.viewable.Viewer):
         )  # fmt: skip
         lede = (
             "Problems interviewers ask about serving: cache bytes, seats, prefill time, "
-            "the single-stream ceiling, the bill. Each is drawn from a seed, so a class can work "
+            "the single-stream ceiling, the bill, a latent cache, a mixture of experts' reads. "
+            "Each is drawn from a seed, so a class can work "
             "the same numbers. Type an answer with or without a unit; it is checked against the "
             "model the other labs run, and \u201cShow me\u201d works it through step by step."
         )
