@@ -92,6 +92,9 @@ class MoeReadChart(pn.viewable.Viewer):
                 "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
             }
             self.marker.location = max(seats, 1)
+            # Set, not left to the browser: a page opened on one model and switched to a much
+            # bigger one kept its first scale, drawing the new curve off the top.
+            self.plot.y_range.end = 1.08 * float(np.max(self.source.data["dense"]))
             self.caption.object = self._caption(shape, weight_dtype, seats, cards,
                                                 card_memory_bytes, here)  # fmt: skip
 

@@ -94,6 +94,15 @@ def test_moe_chart_bends_for_a_mixture_and_stays_flat_for_a_dense_model():
     assert "is dense" in chart.caption.object
 
 
+def test_moe_chart_scale_follows_the_model():
+    """Switching from the 8B to the 70B rescales the read chart so the new curve is on it."""
+    chart = MoeReadChart()
+    for tier in ("small", "large"):
+        chart.update(TIERS[tier], "bf16", 2, 16, 1, 80e9)
+        top = float(np.max(chart.source.data["dense"]))
+        assert top < chart.plot.y_range.end < 1.2 * top
+
+
 def test_attention_comparison_notes_a_windowed_model():
     """gpt-oss's 128-token window is named with the average its own cache pays."""
     view = AttentionComparison()
