@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from core.practice import Tolerance, read_answer
+from core.practice.reading import examples
 from core.units import KINDS, express, number_text
 
 READABLE = [
@@ -157,3 +158,11 @@ def test_number_text_writes_whole_numbers_in_full():
     assert number_text(0.1310720) == "0.1311"
     assert express(131_072, "KiB", "bytes") == "128 KiB"
     assert express(2912.7, "$", "dollars") == "$2,913"
+
+
+def test_the_examples_for_an_answer_in_gigabytes_are_written_in_gigabytes():
+    """A question stated in GB suggests answers in GB, each read as the value it shows."""
+    text = examples("bytes", "GB")
+    assert text.startswith("12.5, 12.5 GB or 11.6 GiB")
+    readings = [read_answer(sample.strip(), "bytes", "GB") for sample in ("12.5", "12.5 GB")]
+    assert [reading.value for reading in readings] == [12.5e9, 12.5e9]

@@ -81,6 +81,8 @@ def examples(kind: str, unit: str) -> str:
         "nodes": "3 or 3 nodes",
     }
     stated = kind_of(kind).unit(unit).label
+    if kind == "bytes" and stated == "GB":  # a bare 1500 would be read as 1,500 GB
+        samples["bytes"] = "12.5, 12.5 GB or 11.6 GiB"
     return f"{samples[kind]}; a bare number is read in {stated}"
 
 
