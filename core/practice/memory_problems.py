@@ -18,6 +18,17 @@ from core.practice.problems import Step, Trap
 from core.units import express, number_text
 
 
+def every_layer(per_layer: float, layers: int, total: float) -> Step:
+    """The derivation's step from one layer's cache bytes to the whole model's."""
+    return Step(
+        "Every layer keeps its own",
+        "one layer \u00d7 layers",
+        f"{say.figure(per_layer)} B \u00d7 {layers}",
+        total,
+        say.size(total),
+    )
+
+
 def kv_bytes(rng) -> dict:
     if rng is None:
         name, dtype = TIERS["small"].name, "bf16"
@@ -53,13 +64,7 @@ def kv_bytes(rng) -> dict:
                 per_layer,
                 express(per_layer, "B", "bytes"),
             ),
-            Step(
-                "Every layer keeps its own",
-                "one layer \u00d7 layers",
-                f"{say.figure(per_layer)} B \u00d7 {layers}",
-                total,
-                say.size(total),
-            ),
+            every_layer(per_layer, layers, total),
         ),
         "traps": traps,
         "knobs": knobs,

@@ -9,6 +9,7 @@ from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS
 from core.evaluate import evaluate
 from core.practice import draws
 from core.practice import wording as say
+from core.practice.memory_problems import every_layer
 from core.practice.problems import Step, Trap
 from core.realism import expert_weight_bytes_read
 from core.units import number_text
@@ -85,13 +86,7 @@ def mla_kv_bytes(rng) -> dict:
                 per_layer,
                 say.size(per_layer),
             ),
-            Step(
-                "Every layer keeps its own",
-                "one layer \u00d7 layers",
-                f"{say.figure(per_layer)} B \u00d7 {layers}",
-                total,
-                say.size(total),
-            ),
+            every_layer(per_layer, layers, total),
         ),
         "traps": traps,
         "knobs": knobs,
