@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -13,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.browser import PROBE_JS, probe_args, rss_mb
-from tests.ui.conftest import ROOT, free_port, wait_for_port
+from tests.ui.nginx import lab_processes
 
 NOISE = ("Task exception was never retrieved", "AssertionError", "Traceback")
 
@@ -21,21 +19,9 @@ NOISE = ("Task exception was never retrieved", "AssertionError", "Traceback")
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """One lab server as `make serve` runs it, its log kept; yields (base URL, process, log path)."""
-    log_path = tmp_path_factory.mktemp("hygiene") / "lab.log"
-    port = free_port()
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "labs.serve", "--port", str(port)],
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}", process, log_path
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    logdir = tmp_path_factory.mktemp("hygiene")
+    with lab_processes(1, logdir) as ([port], [process]):
+        yield f"http://127.0.0.1:{port}", process, logdir / f"lab-{port}.log"
 
 
 def status(url: str) -> int:
@@ -130,13 +116,13 @@ def test_a_get_loop_does_not_starve_a_live_session(page, served):
     assert rss_mb(process.pid) - before < 60
 
 
-CHART_ROWS_JS = """() => {
+CHART_ROWS_JS = """(column) => {
   const rows = {};
   for (const doc of Bokeh.documents)
     for (const model of doc._all_models.values())
       if (model.type === "ColumnDataSource") {
         const data = model.data instanceof Map ? model.data : new Map(Object.entries(model.data));
-        if (data.has(%r)) rows.count = data.get(%r).length;
+        if (data.has(column)) rows.count = data.get(column).length;
       }
   return rows.count ?? -1;
 }"""
@@ -151,5 +137,5 @@ def test_every_session_of_a_route_gets_its_charts_data(served, page):
             "16", timeout=30_000
         )
         # The memory ledger's bars: one row per card, there from the start.
-        rows = page.evaluate(CHART_ROWS_JS % ("weights", "weights"))
+        rows = page.evaluate(CHART_ROWS_JS, "weights")
         assert rows >= 1

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import http.cookiejar
-import os
 import re
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -17,7 +14,7 @@ from playwright.sync_api import expect
 
 from labs.shell import LABS
 from labs.workers import children
-from tests.ui.conftest import ROOT, free_port, wait_for_port
+from tests.ui.nginx import lab_processes
 
 PASSWORD = "correct horse"
 WORKER_LINE = re.compile(
@@ -28,25 +25,16 @@ WORKER_LINE = re.compile(
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory):
     """A lab server with two workers and a class password; yields (base URL, process, log path)."""
-    log_path = tmp_path_factory.mktemp("serving") / "lab.log"
-    port = free_port()
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "labs.serve", "--port", str(port), "--workers", "2"],
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "LAB_PASSWORD": PASSWORD},
-        )
-    try:
-        wait_for_port(port, process)
+    logdir = tmp_path_factory.mktemp("serving")
+    with lab_processes(1, logdir, workers=2, env={"LAB_PASSWORD": PASSWORD}) as (
+        [port],
+        [process],
+    ):
+        log_path = logdir / f"lab-{port}.log"
         deadline = time.monotonic() + 60
         while len(WORKER_LINE.findall(log_path.read_text())) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         yield f"http://127.0.0.1:{port}", process, log_path
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def opener() -> urllib.request.OpenerDirector:
