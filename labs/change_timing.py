@@ -29,6 +29,18 @@ def enabled() -> bool:
     return bool(os.environ.get(ENV))
 
 
+def is_change(message) -> bool:
+    """Whether Bokeh ``message`` from a tab changes a model (a knob), not just an event.
+
+    A page's "document ready" event comes as a patch too, but nothing answers it: its clock
+    would run on into the first knob change's.
+    """
+    if message.msgtype != "PATCH-DOC":
+        return False
+    events = message.content.get("events", []) if isinstance(message.content, dict) else []
+    return any(event.get("kind") == "ModelChanged" for event in events)
+
+
 def received(socket) -> None:
     """A change message arrived on ``socket``; its clock starts unless one is running."""
     now = time.perf_counter()

@@ -72,7 +72,7 @@ class NoDelayWSHandler(panel_server.WSHandler):
         await super().on_message(fragment)
 
     async def _handle(self, message):
-        if change_timing.enabled() and message.msgtype == "PATCH-DOC":
+        if change_timing.enabled() and change_timing.is_change(message):
             change_timing.received(self)
         return await super()._handle(message)
 

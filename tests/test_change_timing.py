@@ -26,3 +26,17 @@ def test_a_change_that_got_no_update_does_not_time_the_next(tmp_path, monkeypatc
     change_timing.received(socket)
     change_timing.replied(socket)
     assert change_timing.read(tmp_path)[0] < 1_000
+
+
+def test_only_a_model_change_starts_the_clock():
+    """A knob's ModelChanged patch is a change; the page's document-ready event and pulls are not."""
+    from bench.protocol_client import DOCUMENT_READY
+
+    def patch(*events):
+        return SimpleNamespace(msgtype="PATCH-DOC", content={"events": list(events)})
+
+    knob = {"kind": "ModelChanged", "model": {"id": "p1"}, "attr": "value", "new": 3}
+    assert change_timing.is_change(patch(knob))
+    assert change_timing.is_change(patch(DOCUMENT_READY, knob))
+    assert not change_timing.is_change(patch(DOCUMENT_READY))
+    assert not change_timing.is_change(SimpleNamespace(msgtype="PULL-DOC-REQ", content={}))

@@ -139,3 +139,29 @@ def test_every_session_of_a_route_gets_its_charts_data(served, page):
         # The memory ledger's bars: one row per card, there from the start.
         rows = page.evaluate(CHART_ROWS_JS, "weights")
         assert rows >= 1
+
+
+def test_a_protocol_student_gets_a_change_in_two_messages(served):
+    """bench's browserless student says the page is ready, so a change comes back as a browser's does: two updates at most."""
+    import asyncio
+
+    from bench.protocol_client import Student
+
+    base, _process, _log = served
+
+    async def changes() -> tuple[list, int]:
+        student = Student(base, "/pool", cookie="lab_backend=hygiene")
+        await student.open("Batch size (seats)")
+        try:
+            samples = []
+            for _ in range(4):
+                samples.append(await student.change(1, 10))
+                await asyncio.sleep(0.3)  # the second stage (charts and prose) follows the cards
+            return samples, student.patches
+        finally:
+            student.close()
+
+    samples, patches = asyncio.run(changes())
+    assert None not in samples
+    # Without the ready event, Panel sends every pane's update as a message of its own.
+    assert len(samples) <= patches <= 2 * len(samples)
