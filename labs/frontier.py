@@ -27,7 +27,7 @@ from labs.frontier_chart import (
 from labs.layout import knob_column, lab_page, note, section
 from labs.pool_story import model_name
 from labs.text import LiveHTML
-from labs.updates import session_doc
+from labs.updates import refill, session_doc
 from labs.url import Binding, query_for
 
 X_OPTIONS = {"tokens/s per user": "user", "p95 first token": "ttft"}
@@ -160,11 +160,11 @@ class FrontierLab(pn.viewable.Viewer):
         self.mask = mask = frontiers(points, self.x_axis, self.y_axis)
         x, y = self.x_axis, self.y_axis
         with pn.io.hold():
-            self.point_source.data = chart_data(points, mask, s.realism, x, y)
+            refill(self.point_source, chart_data(points, mask, s.realism, x, y))
             for level, source in self.line_sources.items():
-                source.data = line_data(points, mask & (points.realism == level), x, y)
-            self.curve.data = line_data(family, family.feasible, x, y, by_seats=True)
-            self.current.data = line_data(here, here.feasible, x, y)
+                refill(source, line_data(points, mask & (points.realism == level), x, y))
+            refill(self.curve, line_data(family, family.feasible, x, y, by_seats=True))
+            refill(self.current, line_data(here, here.feasible, x, y))
             self.slo.right = TTFT_SLO_S
             self.slo.visible = x == "ttft"
             self.plot.xaxis.axis_label = X_LABELS[x]

@@ -18,6 +18,7 @@ from core.units import giga
 from labs import format as fmt
 from labs import theme
 from labs.text import LiveHTML
+from labs.updates import refill
 
 SEGMENTS = ("weights", "kv_in_use", "free_kv", "margin")
 SEGMENT_NAMES = {
@@ -142,8 +143,8 @@ class MemoryLedger(pn.viewable.Viewer):
         self.memory_figure.x_range.end = width
         self.memory_figure.height = 64 + 34 * len(bars["card"])
         self.capacity_line.location = card_gb
-        self.bars.data = bars
-        self.labels.data = _segment_labels(bars, width)
+        refill(self.bars, bars)
+        refill(self.labels, _segment_labels(bars, width))
 
         requested, granted = int(result.seats_requested), int(result.seats_granted)
         squares, per_square = seat_squares(requested, granted)

@@ -15,6 +15,7 @@ from core.units import giga
 from labs import format as fmt
 from labs import theme
 from labs.text import LiveHTML
+from labs.updates import refill
 
 BATCHES = np.unique(np.round(np.logspace(0, np.log10(1024), 64)))
 MOE_COLOUR = theme.ACCENT
@@ -85,12 +86,12 @@ class MoeReadChart(pn.viewable.Viewer):
         curve = read_curve(shape, bytes_per_weight, BATCHES)
         here = read_curve(shape, bytes_per_weight, np.array([max(seats, 1)]))
         with pn.io.hold():
-            self.source.data = {
+            refill(self.source, {
                 "batch": curve.batch,
                 "moe": giga(curve.moe_bytes),
                 "dense": giga(curve.dense_bytes),
                 "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
-            }
+            })  # fmt: skip
             self.marker.location = max(seats, 1)
             # Set, not left to the browser: a page opened on one model and switched to a much
             # bigger one kept its first scale, drawing the new curve off the top.

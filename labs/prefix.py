@@ -28,7 +28,7 @@ from labs import theme
 from labs.cards import Card, CardRow
 from labs.layout import knob_column, lab_page, note, section
 from labs.text import LiveHTML
-from labs.updates import DETAILS_DELAY_MS, Later
+from labs.updates import DETAILS_DELAY_MS, Later, refill
 
 STATES = ("cached", "edited")
 BLOCK_COLOURS = {0: theme.GRANTED, 1: theme.WAITING, 2: theme.KV_IN_USE, 3: "#c9ced8"}
@@ -207,7 +207,7 @@ class PrefixLab(pn.viewable.Viewer):
         self.compare.object = self._compare_html(result, hits)
         self.block_figure.y_range.start = -rows + 0.4
         self.block_figure.height = 24 + 24 * rows
-        self.blocks.data = squares
+        refill(self.blocks, squares)
         self.caption.object = self._caption_html(hits, STATES.index(self.state), per_square)
         self.context.object = self._context_html(result)
 

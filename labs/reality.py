@@ -25,6 +25,7 @@ from labs.reality_charts import (
     waterfall_range,
 )
 from labs.text import LiveHTML
+from labs.updates import refill
 
 LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
 
@@ -89,7 +90,7 @@ class RealityLab(pn.viewable.Viewer):
         index = self.keys.index(self.case)
         data = waterfall_data(self.report.steps[index])
         with pn.io.hold():
-            self.waterfall_source.data = data
+            refill(self.waterfall_source, data)
             self.waterfall_chart.y_range.start, self.waterfall_chart.y_range.end = waterfall_range(
                 data
             )

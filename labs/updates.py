@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
+import numpy as np
 import panel as pn
 
 # Long enough for the first stage's message to reach the socket, short enough to go unseen.
@@ -71,3 +72,25 @@ class Later:
         self._pending = None
         with pn.io.hold():
             self._callback()
+
+
+def _same(new, old) -> bool:
+    try:
+        return bool(np.array_equal(np.asarray(new), np.asarray(old)))
+    except (TypeError, ValueError):  # ragged or mixed columns: compare them as Python objects
+        return list(new) == list(old)
+
+
+def refill(source, data: dict) -> bool:
+    """Give a ``ColumnDataSource`` ``data``, unless it holds exactly that already.
+
+    Bokeh sends a source's whole data on every assignment, equal or not (each array as a
+    binary buffer of its own), and a knob that leaves a chart alone, such as the batch size
+    under a dense model's read curve, would resend it at every change. Returns whether
+    anything was sent.
+    """
+    old = source.data
+    if old.keys() == data.keys() and all(_same(data[key], old[key]) for key in data):
+        return False
+    source.data = data
+    return True

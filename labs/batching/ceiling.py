@@ -25,6 +25,7 @@ from labs.batching.chart_kit import (
 )
 from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
+from labs.updates import refill
 
 
 def ceiling_figure():
@@ -77,11 +78,14 @@ class CeilingView(BatchingView):
             return
         lab = self.lab
         curve = decode_ceiling(self.scenario, lab.prompt_tokens, lab.answer_mean)
-        self.source.data = {
-            "seats": curve.seats,
-            "aggregate": curve.aggregate,
-            "stream": curve.stream,
-        }
+        refill(
+            self.source,
+            {
+                "seats": curve.seats,
+                "aggregate": curve.aggregate,
+                "stream": curve.stream,
+            },
+        )
         self.wall.visible = curve.wall is not None
         self.wall.location = curve.wall or 1
         self.wall_label.x = curve.wall or 1

@@ -22,6 +22,7 @@ from labs import format as fmt
 from labs.batching import modes_charts as charts
 from labs.layout import note, section
 from labs.text import LiveHTML
+from labs.updates import refill
 
 STREAM_KNOBS = (
     "arrival_rate",
@@ -224,12 +225,13 @@ class ServingModesCard(pn.viewable.Viewer):
         for mode, result in results.items():
             fig, stays, stalls = self.timelines[mode]
             data = charts.timeline_data(result, long_tokens)
-            stays.data, stalls.data = data["stays"], data["stalls"]
+            refill(stays, data["stays"])
+            refill(stalls, data["stalls"])
             fig.y_range.start, fig.y_range.end = -0.8, charts.seat_rows(result)
             self.captions[mode].object = self._caption(mode, result)
-        self.ttft_source.data = charts.percentile_data(results, "ttft")
-        self.itl_source.data = charts.percentile_data(results, "itl")
-        self.path_source.data = charts.path_data(results)
+        refill(self.ttft_source, charts.percentile_data(results, "ttft"))
+        refill(self.itl_source, charts.percentile_data(results, "itl"))
+        refill(self.path_source, charts.path_data(results))
         self.table.object = self._table(results)
         self.story.object = self._story(results)
 

@@ -15,6 +15,7 @@ from labs import theme
 from labs.batching.chart_kit import chart, log_span, marker, marker_label
 from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
+from labs.updates import refill
 
 
 def roofline_figure():
@@ -90,18 +91,21 @@ class RooflineView(BatchingView):
         costs, context = terms
         lab = self.lab
         roof = roofline(costs, lab.batch_size, context, lab.prompt_tokens)
-        self.roof.data = {"intensity": roof.intensity, "tflops": tera(roof.attainable)}
-        self.path.data = {"intensity": roof.path, "tflops": tera(roof.path_attainable)}
-        self.points.data = {
-            "intensity": [roof.decode, roof.prefill],
-            "tflops": [tera(roof.decode_attainable), tera(roof.prefill_attainable)],
-            "colour": [theme.ACCENT, theme.KV_IN_USE],
-            "name": [
-                f"decode step, B = {lab.batch_size}",
-                f"prefill, {fmt.count(lab.prompt_tokens)} tokens",
-            ],
-            "text": [f"decode, B = {lab.batch_size}", "prefill"],
-        }
+        refill(self.roof, {"intensity": roof.intensity, "tflops": tera(roof.attainable)})
+        refill(self.path, {"intensity": roof.path, "tflops": tera(roof.path_attainable)})
+        refill(
+            self.points,
+            {
+                "intensity": [roof.decode, roof.prefill],
+                "tflops": [tera(roof.decode_attainable), tera(roof.prefill_attainable)],
+                "colour": [theme.ACCENT, theme.KV_IN_USE],
+                "name": [
+                    f"decode step, B = {lab.batch_size}",
+                    f"prefill, {fmt.count(lab.prompt_tokens)} tokens",
+                ],
+                "text": [f"decode, B = {lab.batch_size}", "prefill"],
+            },
+        )
         # from a quarter of the slope's start (1 FLOP/byte) up past the roof, room for labels
         log_span(self.plot, tera(roof.hbm_bytes_per_s), tera(roof.peak_flops), below=0.25)
         self.ridge.location = roof.ridge

@@ -30,6 +30,7 @@ from labs.batching.view import (
     html_pane,
 )
 from labs.layout import section
+from labs.updates import refill
 
 MOST_SEATS = 1024  # the curve runs from one seat to this many
 MIN_TOP = 3.2  # the y axis shows at least this speed-up
@@ -96,7 +97,7 @@ class SpeculativeView(BatchingView):
         bare = speedup(costs, batches, *knobs, context_tokens=0)
         here = pass_terms(costs, lab.batch_size, *knobs, context)
         lone = speedup(costs, 1, *knobs, context_tokens=context)
-        self.source.data = {"batch": batches, "cache": curve, "weights": bare}
+        refill(self.source, {"batch": batches, "cache": curve, "weights": bare})
         self.plot.y_range.end = max(MIN_TOP, float(curve.max()) * 1.1)
         self.here.location = lab.batch_size
         self.text.object = self._html(here, lone)

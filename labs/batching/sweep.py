@@ -25,6 +25,7 @@ from labs.batching.chart_kit import (
 from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
 from labs.exports import batch_sweep_frame, csv_button
 from labs.layout import section
+from labs.updates import refill
 
 
 def sweep_figures():
@@ -117,16 +118,22 @@ class SweepView(BatchingView):
     def refresh(self) -> None:
         sweep = self.lab.engine.sweep
         batches = np.asarray(SWEEP_BATCHES, dtype=float)
-        self.sources["throughput"].data = {
-            "batch": batches,
-            **{p: [r.output_tokens_per_s for r in sweep[p]] for p in POLICIES},
-        }
-        self.sources["latency"].data = {
-            "batch": batches,
-            "static_ttft": _positive([r.ttft_p95_s for r in sweep["static"]]),
-            "continuous_ttft": _positive([r.ttft_p95_s for r in sweep["continuous"]]),
-            "continuous_itl": _positive([r.itl_p95_s for r in sweep["continuous"]]),
-        }
+        refill(
+            self.sources["throughput"],
+            {
+                "batch": batches,
+                **{p: [r.output_tokens_per_s for r in sweep[p]] for p in POLICIES},
+            },
+        )
+        refill(
+            self.sources["latency"],
+            {
+                "batch": batches,
+                "static_ttft": _positive([r.ttft_p95_s for r in sweep["static"]]),
+                "continuous_ttft": _positive([r.ttft_p95_s for r in sweep["continuous"]]),
+                "continuous_itl": _positive([r.itl_p95_s for r in sweep["continuous"]]),
+            },
+        )
         marks = sweep_marks(sweep, self.runs["continuous", self.lab.kv_layout])
         for markers in self.markers.values():
             markers["here"].location = self.lab.batch_size

@@ -14,6 +14,7 @@ from labs.batching import timeline_charts as charts
 from labs.batching.chart_kit import POLICY_COLOURS, legend_html
 from labs.batching.view import RUNS, BatchingView, html_pane
 from labs.layout import section
+from labs.updates import refill
 
 MIN_HEIGHT, MAX_HEIGHT = 150, 380  # px of a timeline, whatever the seats
 ROW_PX, FRAME_PX = 7, 70  # px a seat row adds, and the axes' share
@@ -78,12 +79,12 @@ class TimelineView(BatchingView):
             target["figure"].y_range.start = -0.6
             target["figure"].height = height
             target["bars"].glyph.line_alpha = 1.0 if rows <= OUTLINE_ROWS else 0.0
-            target["writing"].data = writing
-            target["held"].data = held
-            target["prefill"].data = prefill
+            refill(target["writing"], writing)
+            refill(target["held"], held)
+            refill(target["prefill"], prefill)
             self.captions[slot].object = self._caption(run, slot)
         for shown, source in self.queue_sources.items():
-            source.data = charts.queue_data(runs[shown, layout])
+            refill(source, charts.queue_data(runs[shown, layout]))
         waiting = {p: int(runs[p, layout].queue_length.max()) for p in POLICIES}
         self.queue_caption.object = (
             '<div class="lab small muted">Requests waiting for a seat. At worst '

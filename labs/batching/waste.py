@@ -16,6 +16,7 @@ from labs import theme
 from labs.batching.chart_kit import IDLE, chart, legend_html
 from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
 from labs.layout import section
+from labs.updates import refill
 
 LAYOUTS = ("reserved", "paged")
 
@@ -95,7 +96,7 @@ class WasteView(BatchingView):
         runs = {layout: self.runs[lab.policy, layout] for layout in LAYOUTS}
         data = waste_data(runs)
         self.plot.x_range.end = max(max(data["x"]), 1e-3) * 1.3
-        self.source.data = data
+        refill(self.source, data)
         reserved, paged = runs["reserved"], runs["paged"]
         reach = answer_ceiling(lab.answer, lab.answer_mean, lab.answer_cap)
         block = step_costs(self.scenario).block_tokens
