@@ -12,14 +12,16 @@ change, measured inside the server (``labs/change_timing.py``), with its CPU tim
 change: on a small machine the students' browsers compete with the server for the cores,
 and these two figures say how much of the latency is the server's.
 
-Usage (the runs behind the README's deployment figures: 50 and 100 sessions through nginx
-with 2 workers, and a GET loop beside one live session; the 100 browser tabs of the first
-line take the machine's cores from the server on a small machine, hence the protocol runs)::
+Usage (the runs behind the README's deployment table, and a GET loop beside one live
+session; 100 browser tabs take the machine's cores from the server on a small machine,
+hence the protocol runs)::
 
-    python bench/classroom.py --sessions 100 --workers 2 --via-nginx
-    python bench/classroom.py --sessions 50 --workers 2 --via-nginx --client protocol
-    python bench/classroom.py --sessions 100 --workers 2 --via-nginx --client protocol
+    python bench/classroom.py --sessions 30 --client protocol
+    python bench/classroom.py --sessions 100 --client protocol
+    python bench/classroom.py --sessions 100 --workers 2 --via-nginx --client protocol --again
+    python bench/classroom.py --sessions 300 --workers 2 --via-nginx --client protocol
     python bench/classroom.py --sessions 1 --get-clients 2
+    python bench/classroom.py --sessions 100 --workers 2 --via-nginx
 
     python bench/classroom.py [--sessions 30] [--workers 1] [--via-nginx] [--seconds 60]
         [--path /pool] [--lockstep] [--client browser|protocol] [--get-clients 0] [--again]

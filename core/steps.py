@@ -13,9 +13,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from core import timing
-from core.catalog import KV_BLOCK_TOKENS, WEIGHT_FORMATS
+from core.catalog import KV_BLOCK_TOKENS
 from core.custom import scenario_gpu, scenario_shape
 from core.evaluate import evaluate
+from core.knob_values import tensor_peak
 from core.realism import expert_weight_bytes_read
 from core.scenario import Scenario
 from core.validation import knob_error
@@ -50,8 +51,6 @@ class StepCosts:
         result = evaluate(scenario)
         shape = scenario_shape(scenario)
         gpu = scenario_gpu(scenario)
-        compute = WEIGHT_FORMATS[scenario.weight_dtype].compute
-        peak = {"fp8": gpu.fp8_flops, "fp4": gpu.fp4_flops or gpu.bf16_flops}
         return cls(
             weight_bytes=result.weight_bytes,
             kv_bytes_per_token=result.kv_bytes_per_token,
@@ -59,7 +58,10 @@ class StepCosts:
             active_params=shape.active_params,
             cards=result.cards,
             hbm_bytes_per_s=gpu.hbm_bytes_per_s,
-            peak_flops=peak.get(compute, gpu.bf16_flops),
+            # the capacity model's rule for which tensor rate a weight format multiplies at
+            peak_flops=float(
+                tensor_peak(scenario.gpu, {scenario.gpu: gpu}, scenario.weight_dtype, "")
+            ),
             params=shape.params,
             experts=shape.experts,
             experts_per_token=shape.experts_per_token,

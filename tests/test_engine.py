@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from core import Scenario
+from core.catalog import GPUS
 from core.engine import (
     ANSWER_SHAPES,
     answer_ceiling,
@@ -318,3 +319,13 @@ def test_weights_that_fill_the_node_are_refused():
     """A node whose weights leave no KV room raises a ValueError naming the scenario."""
     with pytest.raises(ValueError, match=r"^scenario=.* is not allowed"):
         simulate(Scenario(tier="large", cards=1), requests=5)
+
+
+@pytest.mark.parametrize("gpu", ["H100 SXM", "B200"])
+@pytest.mark.parametrize("weight", ["bf16", "fp8", "mxfp4"])
+def test_steps_multiply_at_the_weight_formats_tensor_rate(gpu, weight):
+    """fp8 weights at the fp8 peak, 4-bit at fp4 where the card has it (else bf16), bf16 at bf16."""
+    card = GPUS[gpu]
+    expected = {"bf16": card.bf16_flops, "fp8": card.fp8_flops,
+                "mxfp4": card.fp4_flops or card.bf16_flops}[weight]  # fmt: skip
+    assert step_costs(Scenario(gpu=gpu, weight_dtype=weight)).peak_flops == expected
