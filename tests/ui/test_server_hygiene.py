@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import threading
 import time
 import urllib.error
@@ -11,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.browser import PROBE_JS, probe_args, rss_mb
+from bench.protocol_client import Student
 from tests.ui.nginx import lab_processes
 
 NOISE = ("Task exception was never retrieved", "AssertionError", "Traceback")
@@ -143,10 +146,6 @@ def test_every_session_of_a_route_gets_its_charts_data(served, page):
 
 def test_a_protocol_student_gets_a_change_in_two_messages(served):
     """bench's browserless student says the page is ready, so a change comes back as a browser's does: two updates at most."""
-    import asyncio
-
-    from bench.protocol_client import Student
-
     base, _process, _log = served
 
     async def changes() -> tuple[list, int]:
@@ -161,7 +160,9 @@ def test_a_protocol_student_gets_a_change_in_two_messages(served):
         finally:
             student.close()
 
-    samples, patches = asyncio.run(changes())
+    # Its own thread: Playwright's sync API may have an event loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        samples, patches = pool.submit(asyncio.run, changes()).result(timeout=120)
     assert None not in samples
     # Without the ready event, Panel sends every pane's update as a message of its own.
     assert len(samples) <= patches <= 2 * len(samples)
