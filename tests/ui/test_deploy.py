@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.ui.nginx import access_log, free_port, lab_processes, nginx
+from tests.ui.nginx import CONF, access_log, free_port, lab_processes, nginx
 
 # access-log fields (tests/ui/nginx.py LOG_FORMAT)
 KEY, UPSTREAM, STATUS, METHOD, URI = range(5)
@@ -128,3 +130,9 @@ def test_a_page_loop_from_one_address_is_rate_limited(proxied):
     url, _backends, _workdir = proxied
     codes = [fetch(url + "/no-such-page") for _ in range(150)]
     assert 429 not in codes[:100] and 429 in codes[100:]
+
+
+def test_the_static_cache_directory_can_be_created_on_debian():
+    """nginx makes only the last directory of proxy_cache_path, so its parent must exist on a stock machine."""
+    cache = re.search(r"^proxy_cache_path (\S+)", CONF.read_text(), re.M).group(1)
+    assert Path(cache).parent.is_dir(), f"{cache}: nginx -t fails, its parent does not exist"
