@@ -42,3 +42,26 @@ def test_reply_frames_are_queued_in_order_and_the_lock_is_free_at_once(monkeypat
         await task
 
     asyncio.run(scenario())
+
+
+def test_widget_events_skip_the_busy_counter_once_configured(monkeypatch):
+    """After configure(), a knob's event leaves pn.state's busy counter alone (no spinner uses it)."""
+    import panel as pn
+    from panel.io import document
+    from panel.reactive import Syncable
+
+    from labs import latency
+
+    # Panel's defaults for the test, and everything configure() changes restored after it.
+    monkeypatch.setattr(Syncable, "_debounce", Syncable._debounce)
+    monkeypatch.setattr(Syncable, "_busy__ignore", [])
+    monkeypatch.setattr(document, "dispatch_tornado", document.dispatch_tornado)
+    monkeypatch.setattr(latency.urls, "per_app_patterns", list(latency.urls.per_app_patterns))
+    added = []
+    monkeypatch.setattr(pn.state, "_add_busy_event", added.append)
+    slider = pn.widgets.IntSlider(start=0, end=10, value=1)
+    slider._process_events({"value": 2})
+    assert len(added) == 1 and slider.value == 2  # Panel's default counts it
+    latency.configure()
+    slider._process_events({"value": 3})
+    assert len(added) == 1 and slider.value == 3
