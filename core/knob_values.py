@@ -112,16 +112,20 @@ def shape_keys(model, tier):
     return np.where(np.equal(model, None), tier, model)
 
 
-def or_default(value, keys, table, attribute):
-    """``value`` where given, else the catalog's figure for ``keys``."""
+def with_default(value, default):
+    """``value`` as floats where given, ``default`` where it is None (a number or an array)."""
     if value is None:
-        return pick(keys, table, attribute)
+        return default
     if not is_array(value):
         return np.float64(np.asarray(value, dtype=object).item())
     value = np.asarray(value, dtype=object)
-    default = pick(keys, table, attribute)
     missing = np.equal(value, None)
     return np.where(missing, default, np.where(missing, 0, value).astype(float))
+
+
+def or_default(value, keys, table, attribute):
+    """``value`` where given, else the catalog's figure for ``keys``."""
+    return with_default(value, pick(keys, table, attribute))
 
 
 def is_named(value, name):
@@ -133,13 +137,7 @@ def is_named(value, name):
 
 def closed_loop_users(concurrency):
     """Closed-loop users as floats, NaN where the load is open-loop arrivals."""
-    if concurrency is None:
-        return np.nan
-    if not is_array(concurrency):
-        return np.float64(np.asarray(concurrency, dtype=object).item())
-    values = np.asarray(concurrency, dtype=object)
-    missing = np.equal(values, None)
-    return np.where(missing, np.nan, np.where(missing, 0, values).astype(float))
+    return with_default(concurrency, np.nan)
 
 
 def tensor_peak(gpu, gpus, weight, prefix):
