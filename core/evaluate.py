@@ -6,7 +6,14 @@ import numpy as np
 
 from core import memory, queueing, timing
 from core.attention import kv_bytes_per_token, kv_numbers_per_layer
-from core.catalog import ENGINE_KV_FRACTION, GPUS, HOURS_PER_MONTH, MEMORY_MARGIN, WEIGHT_FORMATS
+from core.catalog import (
+    BYTES_PER_NUMBER,
+    ENGINE_KV_FRACTION,
+    GPUS,
+    HOURS_PER_MONTH,
+    MEMORY_MARGIN,
+    WEIGHT_FORMATS,
+)
 from core.custom import custom_gpu, with_custom
 from core.engine_level import Node
 from core.engine_modes import link_rate
@@ -108,7 +115,8 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     hit_rate = as_number(knobs["prefix_hit_rate"])
     seats = as_number(knobs["seats"])
 
-    bytes_kv = where(is_named(knobs["kv_dtype"], "fp8"), 1.0, 2.0)
+    bytes_kv = where(is_named(knobs["kv_dtype"], "fp8"), float(BYTES_PER_NUMBER["fp8"]),
+                     float(BYTES_PER_NUMBER["bf16"]))  # fmt: skip
     bytes_weight = pick(weight, WEIGHT_FORMATS, "bytes_per_weight")
 
     # Memory, weights first. A token's cache is averaged over a seat's whole length, since
