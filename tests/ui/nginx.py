@@ -20,7 +20,7 @@ CONF = ROOT / "deploy" / "nginx.conf"
 NGINX = os.environ.get("LAB_NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
 
 # What the access log records per request: the sticky key, the lab process that answered.
-LOG_FORMAT = "$lab_backend $upstream_addr $status $request_method $uri"
+LOG_FORMAT = "$lab_backend $upstream_addr $status $request_method $uri $args"  # "-" where empty
 
 
 def site_config(listen: int, backends: list[int], cache: Path, page_rate: str | None = None) -> str:
