@@ -371,7 +371,7 @@ class KvLab(pn.viewable.Viewer):
             "The KV cache calculator",
             "Scheduling decides who runs; memory decides how many can. Every running request keeps a KV cache "
             "so it can continue its answer, and that cache, not compute, is the resource being handed out. Turn "
-            "the four knobs and watch who pays: one cached token, one running seat, the room left after the weights.",
+            "the knobs and watch who pays: one cached token, one running seat, the room left after the weights.",
             knobs,
             results,
             section(
