@@ -22,7 +22,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 serve: $(VENV)/.installed-app
-	$(BIN)/python -m labs.serve --port $(PORT) --workers $(WORKERS) $(SERVE_ARGS)
+	$(BIN)/python -m labs.server.serve --port $(PORT) --workers $(WORKERS) $(SERVE_ARGS)
 
 chromium:
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }

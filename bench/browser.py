@@ -138,10 +138,10 @@ def rss_mb(pid: int) -> float:
 
 @contextlib.contextmanager
 def lab_server(*extra: str):
-    """Run ``python -m labs.serve`` on a free port; yield (base URL, process)."""
+    """Run ``python -m labs.server.serve`` on a free port; yield (base URL, process)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "labs.serve", "--port", str(port), *extra],
+        [sys.executable, "-m", "labs.server.serve", "--port", str(port), *extra],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -8,7 +8,7 @@ Printed: the latency of every change (median, p95, p99; from the browser's chang
 updated cards, or, with ``--client protocol``, to the server's first update on the wire),
 changes never shown, console errors, the server's memory per session and per worker (and
 whether each worker gives it back once the sessions close), and the server's own time per
-change, measured inside the server (``labs/change_timing.py``), with its CPU time per
+change, measured inside the server (``labs/server/change_timing.py``), with its CPU time per
 change: on a small machine the students' browsers compete with the server for the cores,
 and these two figures say how much of the latency is the server's.
 
@@ -68,11 +68,11 @@ from bench.browser import (
     rss_mb,
 )
 from bench.protocol_client import Student
-from labs import change_timing
-from labs.workers import children
+from labs.server import change_timing
+from labs.server.workers import children
 from tests.ui.nginx import free_port, lab_processes, nginx
 
-# Session sweeps run every 2 s and drop a session 10 s after its browser left (labs/serve.py).
+# Session sweeps run every 2 s and drop a session 10 s after its browser left (labs/server/serve.py).
 CLOSE_WAIT_S = 16
 
 

@@ -19,7 +19,7 @@ if __package__ in (None, ""):
 import numpy as np
 
 from core import Scenario, evaluate
-from core.sensitivity import knob_effects
+from core.studies.sensitivity import knob_effects
 
 
 def best_of(function, repeats: int, inner: int) -> tuple[float, float]:

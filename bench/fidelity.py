@@ -17,9 +17,9 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core import Scenario, evaluate
-from core.fidelity import BAND, predict, score
-from core.published_cases import DEVELOPMENT, UNITS
-from core.published_check import CHECK
+from core.evidence.cases import DEVELOPMENT, UNITS
+from core.evidence.check_cases import CHECK
+from core.evidence.fidelity import BAND, predict, score
 
 
 def _mark(ratio: float) -> str:

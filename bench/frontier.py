@@ -20,8 +20,8 @@ import panel as pn
 from bokeh.document import Document
 
 from core import Scenario
-from core.frontier import frontiers, sweep, sweep_axes
-from labs.frontier import FrontierLab
+from core.studies.frontier import frontiers, sweep, sweep_axes
+from labs.frontier.lab import FrontierLab
 
 CASES = {
     "8B on 1 H100 (pool default)": {},

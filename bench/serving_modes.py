@@ -15,9 +15,9 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core import Scenario
-from core.engine import draw_requests, simulate
 from core.evaluate import evaluate_terms
-from core.steps import step_costs
+from core.simulator import draw_requests, simulate
+from core.simulator.steps import step_costs
 
 TERMS = frozenset({"prefill_time", "live_context"})
 MODES = ("aggregated", "chunked", "disaggregated")

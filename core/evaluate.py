@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import memory, queueing, timing
-from core.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.catalog import (
     BYTES_PER_NUMBER,
     ENGINE_KV_FRACTION,
@@ -14,11 +12,17 @@ from core.catalog import (
     MEMORY_MARGIN,
     WEIGHT_FORMATS,
 )
-from core.custom import custom_gpu, with_custom
-from core.engine_level import Node
-from core.engine_modes import link_rate
-from core.engine_pool import engine_values
-from core.knob_values import (
+from core.catalog.custom import custom_gpu, with_custom
+from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
+from core.engine_level.node import Node
+from core.engine_level.pool import engine_values
+from core.engine_level.serving_modes import link_rate
+from core.engine_level.terms import ALL_TERMS
+from core.foundation.vector import as_number, where
+from core.whiteboard import memory, queueing, timing
+from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
+from core.whiteboard.experts import expert_weight_bytes_read
+from core.whiteboard.knobs import (
     SHAPES,
     checked_knobs,
     closed_loop_users,
@@ -29,12 +33,9 @@ from core.knob_values import (
     shape_keys,
     tensor_peak,
 )
-from core.queueing import UNBOUNDED_WAIT_S
-from core.realism import ALL_TERMS, expert_weight_bytes_read
-from core.result import Result, package
-from core.scenario import Scenario
-from core.vector import as_number, where
-from core.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
+from core.whiteboard.queueing import UNBOUNDED_WAIT_S
+from core.whiteboard.result import Result, package
+from core.whiteboard.scenario import Scenario
 
 
 def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
@@ -76,10 +77,10 @@ def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
 
 
 def evaluate_terms(scenario: Scenario, terms: frozenset, **overrides) -> Result:
-    """Evaluate at the engine level with only ``terms`` of :data:`core.realism.TERMS` in force.
+    """Evaluate at the engine level with only ``terms`` of :data:`core.engine_level.terms.TERMS` in force.
 
     Takes the same arguments as :func:`evaluate`. With every term this is
-    ``realism="engine"``; the waterfall of :mod:`core.fidelity` adds them one at a time.
+    ``realism="engine"``; the waterfall of :mod:`core.evidence.fidelity` adds them one at a time.
     """
     knobs = checked_knobs(scenario, overrides)
     knobs["realism"] = "engine"

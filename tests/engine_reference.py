@@ -1,4 +1,4 @@
-"""A slow, obvious engine with the same rules as core.engine, one step at a time.
+"""A slow, obvious engine with the same rules as core.simulator, one step at a time.
 
 Used only by the tests, to check that the fast engine's event jumps change no token's time.
 """

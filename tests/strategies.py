@@ -58,7 +58,7 @@ engine_answers = st.sampled_from(["fixed", "exponential", "capped exponential", 
 
 @st.composite
 def engine_runs(draw) -> dict:
-    """Keyword arguments for a small ``core.engine.simulate`` run, plus ``kv_room_tokens``."""
+    """Keyword arguments for a small ``core.simulator.simulate`` run, plus ``kv_room_tokens``."""
     return {
         "policy": draw(engine_policies),
         "kv_layout": draw(engine_layouts),
@@ -105,7 +105,7 @@ def engine_mode_runs(draw) -> dict:
     }
 
 
-# The Pareto frontier (core/frontier.py): clouds of points on two measures, some ineligible.
+# The Pareto frontier (core/studies/frontier.py): clouds of points on two measures, some ineligible.
 @st.composite
 def point_clouds(draw) -> tuple:
     """``(x, y, eligible)`` lists of one length, with ties likely."""

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
+from core.foundation.units import KINDS, express, number_text
 from core.practice import Tolerance, read_answer
 from core.practice.reading import examples
-from core.units import KINDS, express, number_text
 
 READABLE = [
     ("131072", "bytes", "B", 131_072),

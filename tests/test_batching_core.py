@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from core import GPUS, TIERS, Scenario, evaluate, timing
-from core.batching import (
+from core import GPUS, TIERS, Scenario, evaluate
+from core.simulator.batching import (
     SWEEP_BATCHES,
     Stream,
     decode_context_tokens,
@@ -16,10 +16,11 @@ from core.batching import (
     sweep_marks,
     wasted_kv_bytes,
 )
-from core.decode_ceiling import MOST_SEATS, decode_ceiling, reference_ceiling
-from core.roofline import roofline
-from core.speculative import pass_seconds, pass_terms, speedup
-from core.steps import step_costs
+from core.simulator.decode_ceiling import MOST_SEATS, decode_ceiling, reference_ceiling
+from core.simulator.roofline import roofline
+from core.simulator.speculative import pass_seconds, pass_terms, speedup
+from core.simulator.steps import step_costs
+from core.whiteboard import timing
 
 STREAM = Stream("poisson", 10.0, 512, "capped exponential", 128, 1536, 0)
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from core import Scenario
-from core.published import OPTIMISED_KERNELS_FACTOR
-from labs import format as fmt
+from core.evidence.published import OPTIMISED_KERNELS_FACTOR
 from labs.batching import PUBLISHED_GPU, PUBLISHED_LAB, PUBLISHED_MODEL, BatchingLab
 from labs.batching.timeline_charts import stragglers
+from labs.page import format as fmt
 
 
 @pytest.fixture(scope="module")

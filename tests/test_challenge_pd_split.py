@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from core import evaluate
+from core.catalog.workloads import TTFT_SLO_S
 from core.practice.pd_split_problems import pd_split as build
-from core.workloads import TTFT_SLO_S
 
 
 @pytest.mark.parametrize("seed", [None, 1, 2, 3, 7, 11, 42])

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from core import evaluate
+from core.foundation.units import KINDS, express
 from core.practice import (
     CHALLENGES,
     CLASSIC_SEED,
@@ -15,7 +16,6 @@ from core.practice import (
     make_problem,
     new_seed,
 )
-from core.units import KINDS, express
 from tests import strategies
 
 KEYS = list(CHALLENGES)

@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from labs import change_timing
+from labs.server import change_timing
 
 
 def test_a_change_is_timed_from_arrival_to_the_first_update(tmp_path, monkeypatch):

@@ -2,7 +2,7 @@
 
 import gc
 
-from labs import collector
+from labs.server import collector
 
 
 def test_configure_freezes_imports_and_makes_full_collections_rarer():

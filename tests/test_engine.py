@@ -9,13 +9,13 @@ from hypothesis import given, settings
 
 from core import Scenario
 from core.catalog import GPUS
-from core.engine import (
+from core.simulator import (
     ANSWER_SHAPES,
     answer_ceiling,
     draw_requests,
     simulate,
 )
-from core.steps import step_costs
+from core.simulator.steps import step_costs
 from tests import strategies
 from tests.engine_reference import REFERENCE_NODES, reference_token_times
 

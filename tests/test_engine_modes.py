@@ -8,8 +8,8 @@ from hypothesis import given, settings
 
 from core import Scenario
 from core.catalog import CHUNKED_PREFILL_TOKENS, INFINIBAND_NDR_BYTES_PER_S
-from core.engine import draw_requests, simulate, transfer_seconds
-from core.steps import step_costs
+from core.simulator import draw_requests, simulate, transfer_seconds
+from core.simulator.steps import step_costs
 from tests import strategies
 from tests.engine_reference import REFERENCE_NODES, reference_token_times
 

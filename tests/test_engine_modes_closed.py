@@ -3,12 +3,13 @@
 import numpy as np
 import pytest
 
-from core import Scenario, evaluate, queueing
+from core import Scenario, evaluate
 from core.catalog import GPUS, INFINIBAND_NDR_BYTES_PER_S
-from core.engine_modes import poisson_quantile, prefill_nodes_for_slo
+from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
+from core.engine_level.serving_modes import poisson_quantile, prefill_nodes_for_slo
+from core.engine_level.terms import ALL_TERMS
 from core.evaluate import evaluate_terms
-from core.realism import ALL_TERMS
-from core.workloads import TTFT_PERCENTILE, TTFT_SLO_S
+from core.whiteboard import queueing
 
 MODES = np.array(["aggregated", "chunked", "disaggregated"])
 

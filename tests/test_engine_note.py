@@ -1,11 +1,11 @@
 """The 'a real engine would see' line in the pool, KV and batching labs."""
 
 from core import Scenario, evaluate
-from core.level_gap import gaps, level_gaps
-from labs import format as fmt
+from core.evidence.level_gap import gaps, level_gaps
 from labs.batching import BatchingLab
-from labs.kv import KvLab
-from labs.pool import ENGINE_FIELDS, PoolLab
+from labs.kv.lab import KvLab
+from labs.page import format as fmt
+from labs.pool.lab import ENGINE_FIELDS, PoolLab
 
 
 def test_gaps_keep_only_figures_outside_the_band():

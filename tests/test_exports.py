@@ -6,12 +6,12 @@ import pandas as pd
 from bokeh.models import SaveTool
 from numpy.testing import assert_allclose
 
-from core.batching import SWEEP_BATCHES
-from core.fidelity import report
+from core.evidence.fidelity import report
+from core.simulator.batching import SWEEP_BATCHES
 from labs.batching import BatchingLab
-from labs.exports import batch_sweep_frame, cases_frame, csv_button
-from labs.pool import PoolLab
-from labs.reality import RealityLab
+from labs.pool.lab import PoolLab
+from labs.reality.lab import RealityLab
+from labs.widgets.exports import batch_sweep_frame, cases_frame, csv_button
 
 
 def test_csv_button_writes_what_pandas_reads_back():

@@ -7,11 +7,11 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
+from core.engine_level.terms import ALL_TERMS, TERMS
 from core.evaluate import evaluate_terms
-from core.fidelity import BAND, predict, score, waterfall, with_terms
-from core.published_cases import DEVELOPMENT
-from core.published_check import CHECK
-from core.realism import ALL_TERMS, TERMS
+from core.evidence.cases import DEVELOPMENT
+from core.evidence.check_cases import CHECK
+from core.evidence.fidelity import BAND, predict, score, waterfall, with_terms
 
 
 def test_engine_level_meets_the_development_set():

@@ -5,7 +5,7 @@ from hypothesis import given
 from numpy.testing import assert_allclose
 
 from core import GPUS, Scenario, evaluate
-from core.frontier import (
+from core.studies.frontier import (
     FRONTIER_CARDS,
     FRONTIER_SEATS,
     best_within_slo,

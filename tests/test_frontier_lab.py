@@ -5,11 +5,11 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import TTFT_SLO_S, Scenario
-from core.frontier import frontiers, sweep
-from labs import format as fmt
-from labs.frontier import FrontierLab
-from labs.shell import LabShell, lab_bindings
-from labs.url import query_for, restore
+from core.studies.frontier import frontiers, sweep
+from labs.frame.shell import LabShell, lab_bindings
+from labs.frontier.lab import FrontierLab
+from labs.page import format as fmt
+from labs.page.links import query_for, restore
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import sys
 import pytest
 from tornado.web import HTTPError
 
-from labs.guard import MAX_LOG_CHARS, ImportedComponentsOnly, one_line, safe_log_records
+from labs.server.guard import MAX_LOG_CHARS, ImportedComponentsOnly, one_line, safe_log_records
 
 
 def test_control_characters_are_escaped():

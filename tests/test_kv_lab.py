@@ -4,10 +4,10 @@ import pytest
 
 from core import Scenario
 from core.catalog import DEFAULT_GPU
-from labs import format as fmt
-from labs.kv import KvLab, evaluate_kv, round_tokens
-from labs.kv_presets import KV_PRESETS
-from labs.prefix import PrefixLab
+from labs.kv.lab import KvLab, evaluate_kv, round_tokens
+from labs.kv.presets import KV_PRESETS
+from labs.page import format as fmt
+from labs.prefix.lab import PrefixLab
 
 
 @pytest.fixture

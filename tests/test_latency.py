@@ -7,7 +7,7 @@ from tornado.concurrent import Future
 from tornado.locks import Lock
 from tornado.websocket import WebSocketHandler
 
-from labs.latency import NoDelayWSHandler
+from labs.server.latency import NoDelayWSHandler
 
 
 class FakeSocket:
@@ -50,7 +50,7 @@ def test_widget_events_skip_the_busy_counter_once_configured(monkeypatch):
     from panel.io import document
     from panel.reactive import Syncable
 
-    from labs import latency
+    from labs.server import latency
 
     # Panel's defaults for the test, and everything configure() changes restored after it.
     monkeypatch.setattr(Syncable, "_debounce", Syncable._debounce)

@@ -7,8 +7,8 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import MODELS, Scenario, evaluate
-from core.attention import attention_variants, shape_kv_bytes_per_token
-from core.hf_config import compact_config, parse_config
+from core.catalog.config_json import compact_config, parse_config
+from core.whiteboard.attention import attention_variants, shape_kv_bytes_per_token
 
 FIXTURES = Path(__file__).parent / "fixtures" / "configs"
 # Each model card's parameter counts (total, active) and what its "active" count includes.

@@ -7,9 +7,14 @@ from numpy.testing import assert_allclose
 
 from core import GPUS, MODELS, Scenario, evaluate
 from core.catalog import WEIGHT_FORMATS
-from core.engine import simulate
-from core.moe import distinct_experts, experts_per_card, needs_expert_parallelism, read_curve
-from core.steps import step_costs
+from core.simulator import simulate
+from core.simulator.steps import step_costs
+from core.whiteboard.experts import (
+    distinct_experts,
+    experts_per_card,
+    needs_expert_parallelism,
+    read_curve,
+)
 from tests.strategies import batches
 
 

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from core import MODELS, TIERS, Scenario, evaluate
-from core.hf_config import compact_config
-from labs.attention_compare import AttentionComparison
-from labs.kv import KvLab
-from labs.moe_chart import MoeReadChart
-from labs.node_picker import TYPED, NodePicker
-from labs.pool import PoolLab
-from labs.shell import lab_bindings
-from labs.url import query_for, restore
+from core.catalog.config_json import compact_config
+from labs.frame.shell import lab_bindings
+from labs.kv.attention_table import AttentionComparison
+from labs.kv.lab import KvLab
+from labs.page.links import query_for, restore
+from labs.pool.lab import PoolLab
+from labs.widgets.moe_chart import MoeReadChart
+from labs.widgets.node_picker import TYPED, NodePicker
 
 CONFIGS = Path(__file__).parent / "fixtures" / "configs"
 

@@ -5,12 +5,12 @@ from pathlib import Path
 from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
-from core.hf_config import compact_config, parse_config
-from labs import format as fmt
-from labs.compare import FIGURES
-from labs.pins import MAX_PINS, decode, describe, encode
-from labs.shell import EmbeddedLab, LabShell
-from labs.url import query_for, restore
+from core.catalog.config_json import compact_config, parse_config
+from labs.frame.compare import FIGURES
+from labs.frame.pins import MAX_PINS, decode, describe, encode
+from labs.frame.shell import EmbeddedLab, LabShell
+from labs.page import format as fmt
+from labs.page.links import query_for, restore
 
 CONFIGS = Path(__file__).parent / "fixtures" / "configs"
 

@@ -3,10 +3,10 @@
 import pytest
 
 from core import Scenario, evaluate
-from core.sensitivity import knob_effects
-from labs import format as fmt
-from labs.pool import HEADLINES, SWEPT_KNOBS, PoolLab, other_workload, pool_defaults
-from labs.pool_presets import POOL_PRESETS
+from core.studies.sensitivity import knob_effects
+from labs.page import format as fmt
+from labs.pool.lab import HEADLINES, SWEPT_KNOBS, PoolLab, other_workload, pool_defaults
+from labs.pool.presets import POOL_PRESETS
 
 
 @pytest.fixture

@@ -4,9 +4,9 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core.practice import make_problem
-from labs.practice import ANSWER_MAX_LENGTH, PracticeLab, derivation_html, problem_html
-from labs.shell import lab_bindings
-from labs.url import query_for, restore
+from labs.frame.shell import lab_bindings
+from labs.page.links import query_for, restore
+from labs.practice.lab import ANSWER_MAX_LENGTH, PracticeLab, derivation_html, problem_html
 
 
 @pytest.fixture

@@ -4,12 +4,13 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from core import attention, evaluate
+from core import evaluate
 from core.catalog import BYTES_PER_NUMBER
-from core.moe import read_curve
+from core.foundation.units import express
 from core.practice import check_answer, make_problem
 from core.practice.model_problems import MLA_MODELS, MOE_MODELS
-from core.units import express
+from core.whiteboard import attention
+from core.whiteboard.experts import read_curve
 
 SEEDS = (0, 1, 3, 17, 1234, 98765, 424242, 999_999)
 

@@ -5,9 +5,9 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import MODELS, Scenario, evaluate
-from core.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
-from labs import format as fmt
-from labs.prefix import PrefixLab, block_squares
+from core.whiteboard.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
+from labs.page import format as fmt
+from labs.prefix.lab import PrefixLab, block_squares
 
 
 def test_unchanged_preamble_keeps_its_full_blocks():

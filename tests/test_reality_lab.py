@@ -2,11 +2,11 @@
 
 import pytest
 
-from core.fidelity import report
-from labs.reality import RealityLab
-from labs.reality_charts import waterfall_data
-from labs.shell import LabShell, lab_bindings
-from labs.url import query_for, restore
+from core.evidence.fidelity import report
+from labs.frame.shell import LabShell, lab_bindings
+from labs.page.links import query_for, restore
+from labs.reality.charts import waterfall_data
+from labs.reality.lab import RealityLab
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from bokeh.document import Document
 from bokeh.models import ColumnDataSource
 
 from core import Scenario, evaluate
-from core.custom import scenario_shape
-from labs.moe_chart import MoeReadChart
-from labs.updates import refill
+from core.catalog.custom import scenario_shape
+from labs.page.updates import refill
+from labs.widgets.moe_chart import MoeReadChart
 
 
 def _sent(source, data) -> int:

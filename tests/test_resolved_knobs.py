@@ -6,8 +6,8 @@ from numpy.testing import assert_allclose
 
 from core import GPUS, WORKLOADS, Scenario, evaluate
 from core.catalog import MEMORY_MARGIN
-from labs.pool import PoolLab, explanations
-from labs.prefix import PrefixLab, prefix_results
+from labs.pool.lab import PoolLab, explanations
+from labs.prefix.lab import PrefixLab, prefix_results
 
 
 def test_result_carries_the_resolved_knobs():

@@ -94,8 +94,8 @@ def test_more_prefill_nodes_cut_disaggregated_ttft_only(card):
 def test_the_cards_knobs_travel_in_the_batching_labs_link():
     """The card's knobs go in the link as pd_* keys and a link restores them."""
     from labs.batching import BatchingLab
-    from labs.shell import lab_bindings
-    from labs.url import query_for, restore
+    from labs.frame.shell import lab_bindings
+    from labs.page.links import query_for, restore
 
     scenario = Scenario()
     lab = BatchingLab(scenario)
@@ -112,7 +112,7 @@ def test_the_cards_knobs_travel_in_the_batching_labs_link():
 def test_the_pool_lab_prices_a_disaggregated_pool():
     """At the engine level the pool lab's bill and verdicts follow the serving mode."""
     from core import evaluate
-    from labs.pool import PoolLab
+    from labs.pool.lab import PoolLab
 
     scenario = Scenario(realism="engine")
     lab = PoolLab(scenario)

@@ -6,8 +6,8 @@ import weakref
 import pytest
 from panel.links import Callback
 
-from labs.cleanup import panel_objects, release_js_callbacks
-from labs.shell import LABS, EmbeddedLab, LabShell
+from labs.frame.shell import LABS, EmbeddedLab, LabShell
+from labs.page.cleanup import panel_objects, release_js_callbacks
 
 
 def _released_refs(page):

@@ -1,8 +1,12 @@
 """The sources page: every constant and every published figure shown once, with its origin."""
 
 from core import GPUS, sources
-from core.published import CONTINUOUS_BATCHING_TOK_S, STATIC_BATCHING_TOK_S, batching_sources
-from labs.sources import sources_html
+from core.evidence.published import (
+    CONTINUOUS_BATCHING_TOK_S,
+    STATIC_BATCHING_TOK_S,
+    batching_sources,
+)
+from labs.sources.page import sources_html
 
 
 def test_every_card_has_its_memory_bandwidth_and_price_row():

@@ -3,10 +3,16 @@
 import numpy as np
 import pytest
 
-from core import GPUS, TIERS, Scenario, timing
-from core.roofline import attainable_flops, decode_intensity, prefill_intensity, ridge_point
-from core.speculative import expected_tokens_per_pass, pass_seconds, speedup
-from core.steps import step_costs
+from core import GPUS, TIERS, Scenario
+from core.simulator.roofline import (
+    attainable_flops,
+    decode_intensity,
+    prefill_intensity,
+    ridge_point,
+)
+from core.simulator.speculative import expected_tokens_per_pass, pass_seconds, speedup
+from core.simulator.steps import step_costs
+from core.whiteboard import timing
 
 BATCHES = np.array([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096])
 

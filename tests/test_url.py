@@ -3,10 +3,10 @@
 import param
 
 from core import Scenario
-from labs.kv import KvLab
-from labs.pool import PoolLab
-from labs.shell import lab_bindings
-from labs.url import Binding, query_for, restore
+from labs.frame.shell import lab_bindings
+from labs.kv.lab import KvLab
+from labs.page.links import Binding, query_for, restore
+from labs.pool.lab import PoolLab
 
 
 def pool_bindings():

@@ -4,7 +4,7 @@ Each challenge draws a scenario from the catalog (model, card, storage types, le
 rate) with ``numpy.random.default_rng(seed)``, so one seed gives one problem everywhere and
 a class can work the same one. The expected answer is a field of :func:`core.evaluate`;
 the derivation is a list of :class:`Step` whose numbers come from the functions of
-:mod:`core.memory` and :mod:`core.timing`, and whose last number is the expected answer.
+:mod:`core.whiteboard.memory` and :mod:`core.whiteboard.timing`, and whose last number is the expected answer.
 Seed 0 is the classic version of each challenge, with the walkthrough's own numbers.
 
 What lives where: ``problems`` (the dataclasses), ``draws`` (scenarios from a seed),

@@ -7,12 +7,12 @@ from core.catalog import (
     HOURS_PER_MONTH,
     TIERS,
 )
+from core.catalog.workloads import WORKLOADS
 from core.evaluate import evaluate
+from core.foundation.units import express, number_text
 from core.practice import draws
 from core.practice import wording as say
 from core.practice.problems import Step, Trap
-from core.units import express, number_text
-from core.workloads import WORKLOADS
 
 
 def monthly_bill(rng) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from core import memory, timing
 from core.catalog import (
     BANDWIDTH_EFFICIENCY,
     BYTES_PER_NUMBER,
@@ -10,10 +9,11 @@ from core.catalog import (
     PREFILL_EFFICIENCY,
     TIERS,
 )
+from core.foundation.units import express, number_text
 from core.practice import draws
 from core.practice import wording as say
 from core.practice.problems import Step, Trap
-from core.units import express, number_text
+from core.whiteboard import memory, timing
 
 
 def _prefill_parts(drawn: dict) -> dict:

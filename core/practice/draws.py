@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from core import memory
 from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS, TIERS, ModelShape
 from core.evaluate import evaluate
+from core.whiteboard import memory
 
 # Every model the catalog knows: display name -> (knobs that select it, its shape).
 SHAPES: dict[str, tuple[dict, ModelShape]] = {

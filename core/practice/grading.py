@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from core.foundation.units import express, kind_of, number_text
 from core.practice.grading_rules import CLOSE, near, off_by
 from core.practice.problems import Problem, Verdict
 from core.practice.reading import read_answer
-from core.units import express, kind_of, number_text
 
 
 def check_answer(problem: Problem, text: str) -> Verdict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.validation import knob_error
+from core.foundation.validation import knob_error
 
 # How far off a wrong answer may be and still be told it is close.
 CLOSE = 0.10

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-from core import memory
 from core.catalog import (
     BYTES_PER_NUMBER,
     GPUS,
@@ -12,10 +11,11 @@ from core.catalog import (
     TIERS,
 )
 from core.evaluate import evaluate
+from core.foundation.units import express, number_text
 from core.practice import draws
 from core.practice import wording as say
 from core.practice.problems import Step, Trap
-from core.units import express, number_text
+from core.whiteboard import memory
 
 
 def every_layer(per_layer: float, layers: int, total: float) -> Step:

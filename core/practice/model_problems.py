@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import attention, memory, moe
 from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS
 from core.evaluate import evaluate
+from core.foundation.units import number_text
 from core.practice import draws
 from core.practice import wording as say
 from core.practice.memory_problems import every_layer
 from core.practice.problems import Step, Trap
-from core.realism import expert_weight_bytes_read
-from core.units import number_text
+from core.whiteboard import attention, memory
+from core.whiteboard import experts as moe
+from core.whiteboard.experts import expert_weight_bytes_read
 
 # The catalog's models with multi-head latent attention, and its mixtures of experts.
 MLA_MODELS = {name: shape for name, shape in MODELS.items() if shape.attention == "MLA"}

@@ -6,12 +6,12 @@ import math
 
 import numpy as np
 
-from core import queueing
-from core.engine_modes import prefill_nodes_for_slo
+from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
+from core.engine_level.serving_modes import prefill_nodes_for_slo
 from core.evaluate import evaluate
+from core.foundation.units import number_text
 from core.practice.problems import Step, Trap
-from core.units import number_text
-from core.workloads import TTFT_PERCENTILE, TTFT_SLO_S
+from core.whiteboard import queueing
 
 PROMPTS = (2000, 4000, 6000, 8000, 12000, 16000)
 RATES_PER_MIN = (60, 120, 240, 360, 480, 720, 960)

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.foundation.units import express
 from core.practice.grading_rules import Tolerance
 from core.practice.reading import Reading
-from core.units import express
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Problem:
     givens : tuple of (str, str)
         The numbers the student works from, as (what, value) rows.
     kind : str
-        The quantity asked for, a key of :data:`core.units.KINDS`.
+        The quantity asked for, a key of :data:`core.foundation.units.KINDS`.
     unit : str
         The unit the question states; a bare number is read in it.
     shown : str

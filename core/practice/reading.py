@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from core.units import KINDS, Kind, Unit, kind_of, normalise
+from core.foundation.units import KINDS, Kind, Unit, kind_of, normalise
 
 # Scale words that may precede a unit (or stand alone) for kinds that allow them.
 _SCALES = {

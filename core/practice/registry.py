@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.evaluate import evaluate
+from core.foundation.validation import describe_range, knob_error
 from core.practice import (
     bill_problems,
     compute_problems,
@@ -14,7 +15,6 @@ from core.practice import (
 )
 from core.practice.grading_rules import Tolerance, near
 from core.practice.problems import Challenge, Problem, Trap
-from core.validation import describe_range, knob_error
 
 SEED_BOUNDS = (0, 999_999)
 CLASSIC_SEED = 0  # the walkthrough's own numbers, for every challenge

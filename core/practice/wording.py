@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from core.catalog import BYTES_PER_NUMBER, GPUS
+from core.foundation.units import express, number_text
 from core.practice import draws
-from core.units import express, number_text
 
 _SUPERSCRIPT = str.maketrans(
     "-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"

@@ -6,7 +6,12 @@ are the views, each with its chart builder beside it; ``controls`` the widgets a
 ``chart_kit`` what the charts share.
 """
 
-from core.published_gap import PUBLISHED_GPU, PUBLISHED_LAB, PUBLISHED_MODEL, PUBLISHED_NODE
+from core.evidence.published_gap import (
+    PUBLISHED_GPU,
+    PUBLISHED_LAB,
+    PUBLISHED_MODEL,
+    PUBLISHED_NODE,
+)
 from labs.batching.lab import BatchingLab
 
 __all__ = ["PUBLISHED_GPU", "PUBLISHED_LAB", "PUBLISHED_MODEL", "PUBLISHED_NODE", "BatchingLab"]

@@ -1,5 +1,5 @@
 """The batching lab's decode ceiling: one stream against the batch, the textbook ceiling, and
-the memory wall (:mod:`core.decode_ceiling`)."""
+the memory wall (:mod:`core.simulator.decode_ceiling`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
 
-from core.custom import scenario_shape
-from core.decode_ceiling import MOST_SEATS, decode_ceiling, reference_ceiling
-from labs import format as fmt
-from labs import theme
+from core.catalog.custom import scenario_shape
+from core.simulator.decode_ceiling import MOST_SEATS, decode_ceiling, reference_ceiling
 from labs.batching.chart_kit import (
     STATIC_COLOUR,
     chart,
@@ -24,8 +22,10 @@ from labs.batching.chart_kit import (
     marker_label,
 )
 from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
-from labs.layout import section
-from labs.updates import refill
+from labs.page import format as fmt
+from labs.page import theme
+from labs.page.layout import section
+from labs.page.updates import refill
 
 
 def ceiling_figure():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bokeh.models import FixedTicker, Label, Span
 from bokeh.plotting import figure
 
-from labs import theme
+from labs.page import theme
 
 STATIC_COLOUR = "#5b6578"
 CONTINUOUS_COLOUR = theme.ACCENT

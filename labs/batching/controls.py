@@ -6,10 +6,10 @@ from html import escape
 
 import panel as pn
 
-from labs import knobs as ui
-from labs.layout import knob_column, note
-from labs.node_picker import NodePicker
-from labs.text import LiveHTML
+from labs.page.layout import knob_column, note
+from labs.page.text import LiveHTML
+from labs.widgets import knobs as ui
+from labs.widgets.node_picker import NodePicker
 
 POLICY_LABELS = {"static": "static", "continuous": "continuous"}
 LAYOUT_LABELS = {"reserved": "reserved", "paged": "paged"}

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from html import escape
 
-from core.published import (
+from core.evidence.published import (
     CONTINUOUS_BATCHING_TOK_S,
     OPTIMISED_KERNELS_FACTOR,
     STATIC_BATCHING_TOK_S,
 )
-from core.published_gap import (
+from core.evidence.published_gap import (
     PUBLISHED_GPU,
     PUBLISHED_LAB,
     PUBLISHED_MODEL,
@@ -18,9 +18,9 @@ from core.published_gap import (
     published_gap,
     published_row,
 )
-from labs import format as fmt
 from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
-from labs.layout import section
+from labs.page import format as fmt
+from labs.page.layout import section
 
 
 class GapView(BatchingView):

@@ -8,13 +8,13 @@ from html import escape
 import panel as pn
 
 from core import Scenario, evaluate
-from core.batching import IDLE_NOTICE, gain, idle_share
-from core.custom import scenario_shape
-from core.level_gap import stream_gaps
-from labs import format as fmt
+from core.catalog.custom import scenario_shape
+from core.evidence.level_gap import stream_gaps
+from core.simulator.batching import IDLE_NOTICE, gain, idle_share
 from labs.batching.view import RUNS, BatchingView, html_pane
-from labs.cards import Card, CardRow
-from labs.engine_note import EngineNote
+from labs.page import format as fmt
+from labs.page.cards import Card, CardRow
+from labs.widgets.level_note import EngineNote
 
 
 def node_name(scenario: Scenario) -> str:

@@ -14,10 +14,10 @@ import panel as pn
 import param
 
 from core import Scenario
-from core.engine import ANSWER_SHAPES, ARRIVALS, KV_LAYOUTS, POLICIES
-from core.published import DEFAULT_ACCEPTANCE, DEFAULT_DRAFT_COST, DEFAULT_DRAFT_TOKENS
-from core.published_gap import PUBLISHED_LAB, PUBLISHED_NODE
-from core.validation import Amount, Count
+from core.evidence.published import DEFAULT_ACCEPTANCE, DEFAULT_DRAFT_COST, DEFAULT_DRAFT_TOKENS
+from core.evidence.published_gap import PUBLISHED_LAB, PUBLISHED_NODE
+from core.foundation.validation import Amount, Count
+from core.simulator import ANSWER_SHAPES, ARRIVALS, KV_LAYOUTS, POLICIES
 from labs.batching import controls
 from labs.batching.ceiling import CeilingView
 from labs.batching.gap import GapView
@@ -38,8 +38,8 @@ from labs.batching.view import (
     WORKLOAD_KNOBS,
 )
 from labs.batching.waste import WasteView
-from labs.layout import lab_page
-from labs.text import LiveHTML
+from labs.page.layout import lab_page
+from labs.page.text import LiveHTML
 
 LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
 TABS = (

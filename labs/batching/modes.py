@@ -1,6 +1,6 @@
 """The serving-modes card: one arrival stream served three ways on the same cards.
 
-Every figure comes from :func:`core.engine.simulate`; this module lays them out. One knob
+Every figure comes from :func:`core.simulator.simulate`; this module lays them out. One knob
 change reruns three engines on the same arrivals: whole prompts between decode steps,
 prompts in chunks inside them, and separate prefill and decode nodes joined by a link.
 """
@@ -14,15 +14,15 @@ import param
 from bokeh.models import Range1d
 
 from core import Scenario
-from core.batching import ENGINE_DEFAULTS
-from core.engine import LINKS, MODES, draw_requests, simulate
-from core.steps import step_costs
-from core.validation import Amount, Count
-from labs import format as fmt
+from core.foundation.validation import Amount, Count
+from core.simulator import LINKS, MODES, draw_requests, simulate
+from core.simulator.batching import ENGINE_DEFAULTS
+from core.simulator.steps import step_costs
 from labs.batching import modes_charts as charts
-from labs.layout import note, section
-from labs.text import LiveHTML
-from labs.updates import refill
+from labs.page import format as fmt
+from labs.page.layout import note, section
+from labs.page.text import LiveHTML
+from labs.page.updates import refill
 
 STREAM_KNOBS = (
     "arrival_rate",

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool, Range1d
 
-from labs import format as fmt
-from labs import theme
 from labs.batching import chart_kit
+from labs.page import format as fmt
+from labs.page import theme
 
 MODE_LABELS = {
     "aggregated": "no chunking",

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from core import evaluate
-from core.custom import scenario_shape
+from core.catalog.custom import scenario_shape
 from labs.batching.view import NODE_KNOBS, BatchingView
-from labs.layout import section
-from labs.moe_chart import MoeReadChart
+from labs.page.layout import section
+from labs.widgets.moe_chart import MoeReadChart
 
 
 class MoeView(BatchingView):

@@ -1,5 +1,5 @@
 """The batching lab's roofline: attainable FLOP/s against arithmetic intensity, with the
-decode step and the prefill placed on it (:func:`core.roofline.roofline`)."""
+decode step and the prefill placed on it (:func:`core.simulator.roofline.roofline`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from html import escape
 import panel as pn
 from bokeh.models import ColumnDataSource, HoverTool, LabelSet, Range1d
 
-from core.roofline import ROOF_INTENSITIES, roofline
-from core.units import tera
-from labs import format as fmt
-from labs import theme
+from core.foundation.units import tera
+from core.simulator.roofline import ROOF_INTENSITIES, roofline
 from labs.batching.chart_kit import chart, log_span, marker, marker_label
 from labs.batching.view import CHART_HEIGHT, NODE_KNOBS, TAB_MARGIN, BatchingView, html_pane
-from labs.layout import section
-from labs.updates import refill
+from labs.page import format as fmt
+from labs.page import theme
+from labs.page.layout import section
+from labs.page.updates import refill
 
 
 def roofline_figure():

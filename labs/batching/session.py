@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from core.batching import Stream, run_engines, run_sweep
+from core.simulator.batching import Stream, run_engines, run_sweep
 from labs.batching.view import NODE_KNOBS, WORKLOAD_KNOBS
 
 CACHE_SIZE = 8

@@ -1,5 +1,5 @@
 """The batching lab's speculative-decoding view: speed-up per stream against the batch, its
-own three knobs, and the pass at the student's B term by term (:func:`core.speculative.pass_terms`)."""
+own three knobs, and the pass at the student's B term by term (:func:`core.simulator.speculative.pass_terms`)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
 
-from core.published import SPECULATIVE_SPEEDUP_HIGH, SPECULATIVE_SPEEDUP_LOW
-from core.speculative import pass_terms, speedup
-from labs import format as fmt
-from labs import theme
+from core.evidence.published import SPECULATIVE_SPEEDUP_HIGH, SPECULATIVE_SPEEDUP_LOW
+from core.simulator.speculative import pass_terms, speedup
 from labs.batching.chart_kit import (
     HERE,
     STATIC_COLOUR,
@@ -29,8 +27,10 @@ from labs.batching.view import (
     BatchingView,
     html_pane,
 )
-from labs.layout import section
-from labs.updates import refill
+from labs.page import format as fmt
+from labs.page import theme
+from labs.page.layout import section
+from labs.page.updates import refill
 
 MOST_SEATS = 1024  # the curve runs from one seat to this many
 MIN_TOP = 3.2  # the y axis shows at least this speed-up

@@ -1,5 +1,5 @@
 """The batching lab's batch-size sweep: throughput and latency against B, with the memory wall
-and the latency knee marked where :func:`core.batching.sweep_marks` finds them."""
+and the latency knee marked where :func:`core.simulator.batching.sweep_marks` finds them."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
 
-from core.batching import SWEEP_BATCHES, sweep_marks
-from core.engine import POLICIES
-from labs import format as fmt
-from labs import theme
+from core.simulator import POLICIES
+from core.simulator.batching import SWEEP_BATCHES, sweep_marks
 from labs.batching.chart_kit import (
     CONTINUOUS_COLOUR,
     HERE,
@@ -23,9 +21,11 @@ from labs.batching.chart_kit import (
     marker,
 )
 from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
-from labs.exports import batch_sweep_frame, csv_button
-from labs.layout import section
-from labs.updates import refill
+from labs.page import format as fmt
+from labs.page import theme
+from labs.page.layout import section
+from labs.page.updates import refill
+from labs.widgets.exports import batch_sweep_frame, csv_button
 
 
 def sweep_figures():

@@ -8,13 +8,13 @@ from html import escape
 import panel as pn
 from bokeh.models import Range1d
 
-from core.engine import POLICIES
-from labs import format as fmt
+from core.simulator import POLICIES
 from labs.batching import timeline_charts as charts
 from labs.batching.chart_kit import POLICY_COLOURS, legend_html
 from labs.batching.view import RUNS, BatchingView, html_pane
-from labs.layout import section
-from labs.updates import refill
+from labs.page import format as fmt
+from labs.page.layout import section
+from labs.page.updates import refill
 
 MIN_HEIGHT, MAX_HEIGHT = 150, 380  # px of a timeline, whatever the seats
 ROW_PX, FRAME_PX = 7, 70  # px a seat row adds, and the axes' share

@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 from bokeh.models import BasicTicker, ColumnDataSource, HoverTool, Range1d
 
-from core.batching import stay_waits
-from labs import format as fmt
-from labs import theme
+from core.simulator.batching import stay_waits
 from labs.batching.chart_kit import IDLE, POLICY_COLOURS, chart, legend_html
+from labs.page import format as fmt
+from labs.page import theme
 
 WRITING = "#6f86c6"
 WRITING_ALT = "#3d5a98"  # every other stay in a seat, so back-to-back requests stay apart

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import panel as pn
 
-from core.batching import decode_context_tokens
-from core.steps import step_costs
-from labs.text import LiveHTML
+from core.simulator.batching import decode_context_tokens
+from core.simulator.steps import step_costs
+from labs.page.text import LiveHTML
 
 NODE_KNOBS = ("tier", "model", "gpu", "cards", "weight_dtype", "kv_dtype")
 WORKLOAD_KNOBS = (

@@ -6,17 +6,17 @@ from __future__ import annotations
 import panel as pn
 from bokeh.models import ColumnDataSource, HoverTool, LabelSet, Range1d
 
-from core.batching import wasted_kv_bytes
-from core.engine import answer_ceiling
-from core.published import PAGED_WASTE_HIGH, RESERVED_WASTE_HIGH, RESERVED_WASTE_LOW
-from core.steps import step_costs
-from core.units import giga
-from labs import format as fmt
-from labs import theme
+from core.evidence.published import PAGED_WASTE_HIGH, RESERVED_WASTE_HIGH, RESERVED_WASTE_LOW
+from core.foundation.units import giga
+from core.simulator import answer_ceiling
+from core.simulator.batching import wasted_kv_bytes
+from core.simulator.steps import step_costs
 from labs.batching.chart_kit import IDLE, chart, legend_html
 from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
-from labs.layout import section
-from labs.updates import refill
+from labs.page import format as fmt
+from labs.page import theme
+from labs.page.layout import section
+from labs.page.updates import refill
 
 LAYOUTS = ("reserved", "paged")
 

@@ -46,7 +46,7 @@ def lab_url():
     """Base URL of a lab server started for this test session."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "labs.serve", "--port", str(port), "--address", "127.0.0.1"],
+        [sys.executable, "-m", "labs.server.serve", "--port", str(port), "--address", "127.0.0.1"],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -102,14 +102,14 @@ def lab_processes(count: int, logdir: Path, *extra: str, workers: int = 1, env=N
     """``count`` lab servers on free ports, each logging to ``logdir``/lab-<port>.log.
 
     Yields (ports, processes). A server with several workers is a process group: stopping
-    its parent stops its workers (labs/workers.py).
+    its parent stops its workers (labs/server/workers.py).
     """
     logdir.mkdir(parents=True, exist_ok=True)
     ports = [free_port() for _ in range(count)]
     processes = []
     try:
         for port in ports:
-            command = [sys.executable, "-m", "labs.serve", "--port", str(port)]
+            command = [sys.executable, "-m", "labs.server.serve", "--port", str(port)]
             command += ["--workers", str(workers), *extra]
             with (logdir / f"lab-{port}.log").open("w") as log:
                 processes.append(

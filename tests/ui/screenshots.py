@@ -14,8 +14,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from labs.kv_presets import KV_PRESETS  # noqa: E402
-from labs.pool_presets import POOL_PRESETS  # noqa: E402
+from labs.kv.presets import KV_PRESETS  # noqa: E402
+from labs.pool.presets import POOL_PRESETS  # noqa: E402
 from tests.ui.conftest import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 
 SIZES = {"laptop": (1280, 800), "projector": (1920, 1080)}

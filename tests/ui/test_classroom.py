@@ -8,9 +8,9 @@ from urllib.parse import urlparse
 from playwright.sync_api import expect
 
 from core import Scenario
-from labs import format as fmt
-from labs.kv import evaluate_kv
-from labs.shell import LABS
+from labs.frame.shell import LABS
+from labs.kv.lab import evaluate_kv
+from labs.page import format as fmt
 
 
 def test_a_link_restores_lab_and_knobs(page, lab_url):

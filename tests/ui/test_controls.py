@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from labs import knobs
+from labs.widgets import knobs
 
 FONT_PX = "element => parseFloat(getComputedStyle(element).fontSize)"
 # Bokeh draws chart text on a canvas: the sizes are read from the models in the page's document.

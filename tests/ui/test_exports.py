@@ -5,7 +5,7 @@ import struct
 
 from playwright.sync_api import expect
 
-from core.fidelity import report
+from core.evidence.fidelity import report
 
 
 def _png_size(blob: bytes) -> tuple[int, int]:

@@ -6,8 +6,8 @@ import struct
 from playwright.sync_api import expect
 
 from core import Scenario
-from core.frontier import sweep
-from labs import format as fmt
+from core.studies.frontier import sweep
+from labs.page import format as fmt
 
 # Finds the chart's point source (the one with a "verdict" column) and selects one row, as a
 # click with Bokeh's tap tool does.

@@ -3,8 +3,8 @@
 from playwright.sync_api import expect
 
 from core import Scenario
-from labs import format as fmt
-from labs.kv import evaluate_kv
+from labs.kv.lab import evaluate_kv
+from labs.page import format as fmt
 
 
 def test_kv_cache_storage_redraws_the_ledger(page, lab_url):

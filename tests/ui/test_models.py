@@ -7,9 +7,9 @@ from urllib.parse import urlencode
 from playwright.sync_api import expect
 
 from core import Scenario
-from core.hf_config import compact_config
-from labs import format as fmt
-from labs.kv import evaluate_kv
+from core.catalog.config_json import compact_config
+from labs.kv.lab import evaluate_kv
+from labs.page import format as fmt
 
 CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
 

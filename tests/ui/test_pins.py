@@ -6,7 +6,7 @@ import re
 from playwright.sync_api import expect
 
 from core import Scenario, evaluate
-from labs import format as fmt
+from labs.page import format as fmt
 
 
 def test_pins_survive_a_copied_link_and_download(page, lab_url, tmp_path):

@@ -3,7 +3,7 @@
 from playwright.sync_api import expect
 
 from core import Scenario, evaluate
-from labs import format as fmt
+from labs.page import format as fmt
 
 
 def test_seats_slider_updates_cards_and_ledger(page, lab_url):

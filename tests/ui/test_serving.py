@@ -1,4 +1,4 @@
-"""`python -m labs.serve --workers 2 --password ...`: every worker tuned, no lab without the password."""
+"""`python -m labs.server.serve --workers 2 --password ...`: every worker tuned, no lab without the password."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from labs.shell import LABS
-from labs.workers import children
+from labs.frame.shell import LABS
+from labs.server.workers import children
 from tests.ui.nginx import lab_processes
 
 PASSWORD = "correct horse"

@@ -1,0 +1,253 @@
+"""The engine level of the capacity model: one node priced the way real engines measure it.
+
+:class:`Node` prices a decode step and a prefill on one node (model, cards, storage), with each
+physical term of :mod:`core.engine_level.terms` switched on or off by name; :func:`closed_loop` and
+:func:`open_loop` turn those prices and a load into throughput, time between tokens, time to
+first token and request time. With no term on the prices are the whiteboard's; with every
+term on they are ``realism="engine"`` (:mod:`core.engine_level.pool` builds the pool's figures).
+
+The load is one of two shapes, both solved in closed form inside a short fixed-point loop:
+
+- **closed loop** (``users``): N users each send their next request when the last answer
+  ends, as NIM's, vLLM's and TensorRT-LLM's benchmarks drive an engine. N at or above the
+  granted seats saturates the node; the rest wait for a seat.
+- **open loop** (``arrivals_per_s``): requests arrive as a Poisson stream.
+
+Everything broadcasts over numpy arrays, so a sweep is one call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from core.catalog import BANDWIDTH_EFFICIENCY, PREFILL_EFFICIENCY
+from core.engine_level import terms as physical
+from core.whiteboard.experts import expert_weight_bytes_read
+from core.whiteboard.memory import kv_budget_bytes
+
+# Damped fixed-point iterations for the load; each contracts the error by about half, so
+# 30 leave about a part in ten million (measured on the published cases).
+_ITERATIONS = 30
+# A queue whose utilisation reaches this is treated as unable to drain.
+SATURATED = 0.999
+
+
+@dataclass(frozen=True)
+class Node:
+    """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
+
+    layers: object
+    kv_heads: object
+    head_dim: object
+    query_heads: object
+    hidden: object
+    intermediate: object
+    params: object
+    active_params: object
+    experts: object
+    experts_per_token: object
+    cards: object
+    card_memory_bytes: object
+    weight_bytes: object
+    kv_bytes_per_token: object
+    peak_bandwidth: object
+    peak_flops: object
+    measured_bandwidth: object
+    measured_flops: object
+    measured_bf16_flops: object
+    link_bytes_per_s: object
+
+    # Fixed for the node, asked for at every step of the fixed-point loops below.
+    @cached_property
+    def has_experts(self) -> bool:
+        """Whether any of these nodes serves a mixture of experts."""
+        return bool(np.any(np.asarray(self.experts) > 1))
+
+    @cached_property
+    def spans_cards(self) -> bool:
+        """Whether any of these nodes splits its model over several cards (so all-reduces)."""
+        return bool(np.any(np.asarray(self.cards) > 1))
+
+    @cached_property
+    def activation_bytes_per_token(self):
+        """:func:`core.engine_level.terms.activation_bytes_per_token` of this node."""
+        return physical.activation_bytes_per_token(
+            self.layers, self.hidden, self.query_heads, self.kv_heads, self.head_dim,
+            self.intermediate, self.experts_per_token, self.cards,
+        )  # fmt: skip
+
+    def rates(self, terms):
+        """(bytes/s, FLOP/s, attention FLOP/s) one card reaches under ``terms``."""
+        if "measured_rates" in terms:
+            return self.measured_bandwidth, self.measured_flops, self.measured_bf16_flops
+        flops = self.peak_flops * PREFILL_EFFICIENCY
+        return self.peak_bandwidth * BANDWIDTH_EFFICIENCY, flops, flops
+
+    def kv_budget(self, terms):
+        """(node memory, KV room) in bytes: the whiteboard's or the engine's accounting."""
+        if "engine_memory" in terms:
+            memory = physical.engine_memory_bytes(self.cards, self.card_memory_bytes)
+            qkv = (self.query_heads + 2 * self.kv_heads) * self.head_dim
+            workspace = self.cards * physical.activation_workspace_bytes(
+                self.hidden, self.intermediate, qkv, self.cards
+            )
+            return memory, physical.engine_kv_budget_bytes(memory, self.weight_bytes, workspace)
+        memory = self.cards * self.card_memory_bytes
+        return memory, kv_budget_bytes(self.cards, self.card_memory_bytes, self.weight_bytes)
+
+    def _per_token(self, tokens, terms, bandwidth):
+        """Seconds that grow with tokens run through the layers: activations and all-reduces."""
+        extra = 0.0
+        if "activation_traffic" in terms:
+            extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
+        if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
+            extra = extra + physical.allreduce_seconds(
+                tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s
+            )
+        return extra
+
+    def step_s(self, batch, context_tokens, terms):
+        """Seconds of one decode step writing a token for each of ``batch`` requests.
+
+        Notes
+        -----
+        Whiteboard: :math:`\\max((W + K)/(c B \\eta_B), 2 P s / (c F \\eta_F))`. With
+        ``stream_then_math`` the weight stream, the arithmetic and the cache read add; the
+        other terms add their own seconds.
+        """
+        bandwidth, flops, _ = self.rates(terms)
+        weights = self.weight_bytes
+        if "expert_reads" in terms and self.has_experts:  # a dense model reads all of W
+            weights = expert_weight_bytes_read(
+                weights, self.params, self.active_params, self.experts,
+                self.experts_per_token, batch,
+            )  # fmt: skip
+        cache = np.multiply(batch, context_tokens) * self.kv_bytes_per_token
+        math = 2.0 * self.active_params * batch / (self.cards * flops)
+        if "stream_then_math" in terms:
+            step = (weights + cache) / (self.cards * bandwidth) + math
+        else:
+            step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
+        step = step + self._per_token(batch, terms, bandwidth)
+        if "fixed_overheads" in terms:
+            step = step + physical.fixed_step_seconds(self.layers)
+        return step
+
+    def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
+        """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.
+
+        ``alone``: the prefill runs by itself and pays its own weight read and fixed costs;
+        otherwise it rides in a step that running decodes already pay those for.
+        """
+        bandwidth, flops, attention_flops = self.rates(terms)
+        math = 2.0 * self.active_params * miss_tokens / (self.cards * flops)
+        if "prefill_shape" in terms:
+            attention = physical.attention_prefill_flops(
+                self.layers, self.query_heads, self.head_dim, miss_tokens + hit_tokens, hit_tokens
+            )
+            math = math + attention / (self.cards * attention_flops)
+            if alone:
+                stream = self.weight_bytes / (self.cards * bandwidth)
+                combine = np.add if "stream_then_math" in terms else np.maximum
+                math = combine(stream, math)
+        seconds = math + self._per_token(miss_tokens, terms, bandwidth)
+        if alone and "fixed_overheads" in terms:
+            seconds = seconds + physical.fixed_step_seconds(self.layers)
+        return seconds
+
+
+def decode_context(prompt, answer, terms):
+    """Tokens of cache a running request holds on average while it decodes."""
+    return prompt + (answer / 2.0 if "live_context" in terms else answer)
+
+
+def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
+    """Throughput, ITL, TTFT and request time when ``users`` users keep one request each in flight.
+
+    Notes
+    -----
+    :math:`n = \\min(N, s)` requests run. Each decode step takes :math:`t_s(n)`; the other
+    :math:`n - 1` requests each prefill once per request time :math:`R`, so prefill holds the
+    cards a share :math:`\\rho = (n-1) t_p / R` of the time, stretching every stream:
+    :math:`ITL = t_s / (1 - \\rho)`. A new prompt waits for the prompts ahead of it (the mean
+    M/M/1 wait :math:`\\rho t_p / (1 - \\rho)`, the same queue the whiteboard's Erlang C
+    assumes) and for the step it joins. Then :math:`R = TTFT + (A - 1) ITL`, solved as a
+    quadratic in :math:`R` at each iteration. Users beyond the seats wait
+    :math:`(N - n) R / n` for one.
+    """
+    running = np.minimum(users, granted)
+    others = np.maximum(running - 1.0, 0.0)
+    miss = prompt - hit_tokens
+    alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
+    added = node.prefill_s(miss, hit_tokens, terms, alone=False)
+    step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
+    later = np.maximum(answer - 1.0, 1.0)
+    if "prefill_time" not in terms:
+        # Prefill is free: the cards only ever decode, as on the whiteboard.
+        request = alone + later * step
+        ttft, itl = alone, step
+        busy_time = np.maximum(answer, 1.0) * step
+    else:
+        ttft = np.where(others > 0, added + 1.5 * step, alone)
+        request = ttft + later * step
+        cycle = others * added
+        for _ in range(_ITERATIONS):
+            share = np.minimum(cycle / request, SATURATED)
+            ttft = np.where(others > 0, added * (1.0 + share / (1.0 - share)) + 1.5 * step, alone)
+            total = cycle + ttft + later * step
+            solved = 0.5 * (total + np.sqrt(np.maximum(total**2 - 4.0 * ttft * cycle, 0.0)))
+            request = 0.5 * (request + solved)
+        share = np.minimum(cycle / request, SATURATED)
+        itl = step / (1.0 - share)
+        request = ttft + later * itl
+        busy_time = request
+    seat_wait = np.maximum(users - running, 0.0) * request / np.maximum(running, 1.0)
+    throughput = np.where(running >= 1, running * answer / busy_time, 0.0)
+    return throughput, itl, ttft + seat_wait, request + seat_wait, running
+
+
+def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
+    """Running batch, ITL, typical TTFT, request time, prefill utilisation and company at arrivals.
+
+    ``company`` is the chance a new prompt finds other requests running.
+
+    Notes
+    -----
+    The running batch is :math:`n = \\lambda R` (Little's law), capped at the seats. Prefill
+    holds the cards :math:`\\rho = \\lambda t_p` of the time, so :math:`ITL = t_s(n)/(1-\\rho)`;
+    a prompt that finds others running waits for the step it joins and the M/M/1 prefill
+    queue; one that finds the node empty (probability :math:`e^{-\\lambda R}`) prefills alone.
+    """
+    miss = prompt - hit_tokens
+    alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
+    added = node.prefill_s(miss, hit_tokens, terms, alone=False)
+    context = decode_context(prompt, answer, terms)
+    later = np.maximum(answer - 1.0, 1.0)
+    counts = "prefill_time" in terms
+    busy_prefill = np.minimum(arrivals_per_s * added, SATURATED) if counts else 0.0
+    step = node.step_s(1.0, context, terms)
+    request = alone + later * step
+    company = 0.0
+    for _ in range(_ITERATIONS):
+        running = np.clip(arrivals_per_s * request, 1.0, np.maximum(granted, 1.0))
+        step = node.step_s(running, context, terms)
+        if counts:
+            company = 1.0 - np.exp(-arrivals_per_s * request)
+            wait = added * busy_prefill / (1.0 - busy_prefill)
+            ttft = company * (added + 1.5 * step + wait) + (1.0 - company) * alone
+        else:
+            ttft = alone
+        request = 0.5 * (request + ttft + later * step / (1.0 - busy_prefill))
+    itl = step / (1.0 - busy_prefill)
+    request = ttft + later * itl
+    return running, itl, ttft, request, busy_prefill, company if counts else 0.0
+
+
+def prefill_wait_quantile(added_s, busy, quantile):
+    """The ``quantile`` of the wait for the prefill stage (M/M/1: P(W > t) = rho e^(-(mu-lambda) t))."""
+    drain = (1.0 - busy) / np.maximum(added_s, 1e-12)
+    tail = np.log(np.maximum(busy, 1e-300) / (1.0 - quantile))
+    return np.where(busy > 1.0 - quantile, np.maximum(tail, 0.0) / drain, 0.0)

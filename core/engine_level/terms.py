@@ -1,0 +1,158 @@
+"""The engine level's physical terms: what a real serving engine pays that the whiteboard skips.
+
+The whiteboard prices a decode step as one read of the weights and the cache at 60 % of the
+datasheet bandwidth, and a prefill as 2 FLOPs per parameter per token at 50 % of the datasheet
+peak, and lets prefill cost the running streams nothing. Real engines measure differently, and
+each difference is one term here, switched on by name (:data:`TERMS`), so a lab can show what
+each one costs. Every function takes scalars or numpy arrays and broadcasts.
+
+The constants come from :mod:`core.catalog`, each with a source; none is fitted to a benchmark.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.catalog import (
+    ACTIVATION_BYTES,
+    ALLREDUCE_LATENCY_S,
+    ENGINE_KV_FRACTION,
+    ENGINE_MAX_NUM_TOKENS,
+    GB,
+    GIB,
+    HOST_STEP_S,
+    KERNEL_FLOOR_S,
+    KERNELS_PER_LAYER,
+    NVLINK_PROTOCOL_EFFICIENCY,
+)
+
+# The terms in the order the waterfall adds them, each with the sentence a lab shows for it.
+TERMS: dict[str, str] = {
+    "engine_memory": "cards hold GiB, engines keep an activation workspace and give the cache "
+    "90 % of what is left",
+    "measured_rates": "kernels run at the bandwidth and matmul rates measured on the card, not "
+    "60 % and 50 % of its datasheet",
+    "live_context": "a step reads the context its requests hold now (prompt + half the answer on "
+    "average), not the longest they may reach",
+    "stream_then_math": "a layer streams its weights and then multiplies: the two add up instead "
+    "of hiding behind each other",
+    "prefill_time": "new prompts take turns with decode steps, so prefill slows every running "
+    "stream and caps throughput",
+    "prefill_shape": "attention FLOPs grow with the prompt squared, and a prefill alone still "
+    "reads every weight once",
+    "activation_traffic": "hidden states are written and read again between kernels",
+    "tensor_parallel": "every layer pays two all-reduces across the node's cards",
+    "fixed_overheads": "every kernel costs a few microseconds and every step some host time",
+    "expert_reads": "a mixture-of-experts step reads only the experts its batch touches",
+}
+ALL_TERMS = frozenset(TERMS)
+NO_TERMS = frozenset()
+
+
+def engine_memory_bytes(cards, card_memory_bytes):
+    """Memory of ``cards`` cards as CUDA reports it: each datasheet 'GB' is a GiB.
+
+    Notes
+    -----
+    .. math:: M_{node} = c \\cdot M_{GB} \\cdot 2^{30} / 10^9
+
+    An "80 GB" H100 holds about 85.9e9 bytes, 7 % more than 80e9.
+    """
+    return cards * card_memory_bytes / GB * GIB
+
+
+def activation_workspace_bytes(hidden, intermediate, qkv_width, cards):
+    """Memory one card keeps for the activations of the largest step the engine may run.
+
+    Notes
+    -----
+    A step of :math:`T_{max}` tokens (8,192, TensorRT-LLM's default) holds the residual stream
+    and its normed copy, the query/key/value projections and the MLP's gate and up halves, in
+    bf16, the last two split across the cards:
+
+    .. math:: A = T_{max} \\cdot 2 \\cdot (2 d + (2 d_{ff} + d_{qkv}) / c)
+    """
+    per_token = 2 * hidden + (2 * intermediate + qkv_width) / cards
+    return ENGINE_MAX_NUM_TOKENS * ACTIVATION_BYTES * per_token
+
+
+def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes):
+    """KV room an engine allocates: 90 % of the memory left after weights and workspace.
+
+    Notes
+    -----
+    .. math:: R = f \\cdot \\max(0,\\ M_{node} - W - c A), \\quad f = 0.9
+
+    ``workspace_bytes`` is the whole node's (every card's workspace).
+    """
+    return ENGINE_KV_FRACTION * np.maximum(0.0, node_memory_bytes - weight_bytes - workspace_bytes)
+
+
+def activation_bytes_per_token(layers, hidden, query_heads, kv_heads, head_dim, intermediate,
+                               experts_per_token, cards):  # fmt: skip
+    """Bytes of hidden state one token writes and reads back between kernels, on each card.
+
+    Notes
+    -----
+    Per layer: the residual stream through two norms and four projection inputs (about
+    :math:`10 d`, whole on every card), the query/key/value and attention outputs written and
+    read once each, and the MLP's gate, up and activated halves (:math:`6 d_{ff}` per expert
+    used), those split across the cards:
+
+    .. math:: a = 2 L (10 d + (2 d_{qkv} + 2 d_q + 6 k\\,d_{ff}) / c)
+    """
+    qkv = (query_heads + 2 * kv_heads) * head_dim
+    split = 2 * qkv + 2 * query_heads * head_dim + 6 * intermediate * experts_per_token
+    return ACTIVATION_BYTES * layers * (10 * hidden + split / cards)
+
+
+def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s):
+    """Seconds a step of ``tokens`` tokens spends in tensor-parallel all-reduces.
+
+    Notes
+    -----
+    Each layer all-reduces its attention output and its MLP output, :math:`2 T d` bytes each
+    in bf16. A ring moves :math:`2 (c - 1) / c` of that over every link, at the 82 % of NVLink's
+    line rate NCCL reaches, after a fixed latency:
+
+    .. math:: t_{AR} = 2 L \\left(\\alpha + \\frac{2 (c-1)}{c} \\cdot \\frac{2 T d}{\\eta\\,\\beta}\\right)
+
+    One card (c = 1) pays nothing.
+    """
+    tokens = np.asarray(tokens, dtype=float)
+    ring = 2.0 * (cards - 1) / cards
+    bytes_each = ACTIVATION_BYTES * tokens * hidden
+    one = ALLREDUCE_LATENCY_S + ring * bytes_each / (NVLINK_PROTOCOL_EFFICIENCY * link_bytes_per_s)
+    return np.where(np.asarray(cards) > 1, 2.0 * layers * one, 0.0)
+
+
+def attention_prefill_flops(layers, query_heads, head_dim, prompt_tokens, cached_tokens):
+    """FLOPs of causal attention for the prompt tokens after the first ``cached_tokens``.
+
+    Notes
+    -----
+    Token :math:`i` scores and mixes :math:`i` earlier positions in each of :math:`H_q` heads
+    (:math:`4 i\\,d_h` FLOPs per layer). Summed over the uncached tokens:
+
+    .. math:: F_{attn} = 2 L H_q d_h (T^2 - T_{hit}^2)
+    """
+    return (
+        2.0
+        * layers
+        * query_heads
+        * head_dim
+        * (np.square(prompt_tokens) - np.square(cached_tokens))
+    )
+
+
+def fixed_step_seconds(layers):
+    """Seconds every step pays whatever its size: kernel floors per layer plus host time.
+
+    Notes
+    -----
+    .. math:: t_{fixed} = L \\cdot k \\cdot t_{kernel} + t_{host}
+
+    with 9 kernels a layer at 3 µs each and 0.86 ms of host time a step: about 1.7 ms for
+    a 32-layer model, 3 ms for 80 layers.
+    """
+    return layers * KERNELS_PER_LAYER * KERNEL_FLOOR_S + HOST_STEP_S

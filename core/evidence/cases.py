@@ -1,0 +1,160 @@
+"""Published measurements of real serving engines, each typed in as its benchmark ran it.
+
+The development set (:data:`DEVELOPMENT`) is the 25 cases the engine level is held to; the
+check set (:data:`CHECK`) is more rows from the same public tables, never used to choose a
+constant, to show the physics generalises. :meth:`PublishedCase.scenario` turns a case into the
+:class:`core.Scenario` whose figure is compared with the measurement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.whiteboard.scenario import Scenario
+
+_TRT_DOC = "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @258c7540"
+_TRT_V017 = (
+    f"{_TRT_DOC} (v0.17 throughput table: trtllm-bench, in-flight batching, every request "
+    "sent at once, fp8 weights and KV cache)"
+)
+_TRT_ONLINE = f"{_TRT_DOC} ('Online Serving Measurements', v0.14, BF16, Triton backend)"
+_NIM = (
+    "https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md (NIM "
+    "llama-3.3-70b-instruct 1.8.0, 2 x H100 80G, fp8, TP2)"
+)
+_SGLANG = (
+    "sgl-project/sglang benchmark/benchmark_vllm_060/README.md @120affb9 (SGLang v0.3.0, "
+    "ShareGPT, bf16; prompt length assumed at the ShareGPT mean)"
+)
+
+# What each metric is compared with.
+FIELDS = {"throughput": "throughput_tokens_per_s", "ttft": "ttft_p50_s", "itl": "itl_s"}
+UNITS = {"throughput": "output tok/s", "ttft": "s to first token", "itl": "s between tokens"}
+METRIC_NAMES = {
+    "throughput": "output throughput",
+    "ttft": "time to first token",
+    "itl": "time between tokens",
+}
+# A saturated benchmark: more users than any node has seats.
+SATURATED_USERS = 100_000
+SATURATED_SEATS = 4096
+OPEN_LOOP_SEATS = 256
+
+
+@dataclass(frozen=True)
+class PublishedCase:
+    """One published measurement and the set-up it was measured on."""
+
+    key: str
+    metric: str  # "throughput", "ttft" or "itl"
+    model: str
+    gpu: str
+    cards: int
+    dtype: str  # weights and KV cache alike
+    prompt_tokens: int
+    answer_tokens: int
+    load: str  # "saturated", "users" (closed loop) or "rate" (requests per second)
+    load_value: float
+    measured: float
+    source: str
+    quoted: str = ""
+
+    @property
+    def field(self) -> str:
+        """The :class:`core.Result` field this case is compared with."""
+        return FIELDS[self.metric]
+
+    @property
+    def load_text(self) -> str:
+        """The benchmark's load in words."""
+        if self.load == "saturated":
+            return "every request at once"
+        if self.load == "users":
+            return f"{self.load_value:g} user" + ("s" if self.load_value != 1 else "")
+        return f"{self.load_value:g} requests/s"
+
+    def scenario(self, realism: str = "engine") -> Scenario:
+        """The scenario that reproduces the benchmark's set-up."""
+        knobs = dict(
+            model=self.model,
+            gpu=self.gpu,
+            cards=self.cards,
+            weight_dtype=self.dtype,
+            kv_dtype=self.dtype,
+            prompt_tokens=self.prompt_tokens,
+            answer_tokens=self.answer_tokens,
+            prefix_hit_rate=0.0,
+            realism=realism,
+        )
+        if self.load == "saturated":
+            knobs.update(seats=SATURATED_SEATS, concurrency=SATURATED_USERS)
+        elif self.load == "users":
+            knobs.update(seats=SATURATED_SEATS, concurrency=int(self.load_value))
+        else:
+            knobs.update(seats=OPEN_LOOP_SEATS, arrivals_per_min=60.0 * self.load_value)
+        return Scenario(**knobs)
+
+
+def _case(key, metric, model, gpu, cards, dtype, prompt, answer, load, value, measured, source,
+          quoted=""):  # fmt: skip
+    return PublishedCase(
+        key, metric, model, gpu, cards, dtype, prompt, answer, load, value, measured, source, quoted
+    )
+
+
+_8B, _70B, _MIX = "Llama-3-8B", "Llama-3-70B", "Mixtral-8x7B"
+_H100, _H200, _A100 = "H100 SXM", "H200", "A100 80GB SXM"
+_SAT = ("saturated", 0)
+
+DEVELOPMENT: list[PublishedCase] = [
+    _case("T1", "throughput", _8B, _H100, 1, "fp8", 128, 128, *_SAT, 28836.77, _TRT_V017,
+          "LLaMA v3.1 8B | 1 | 128, 128 | H100 28836.77"),
+    _case("T2", "throughput", _8B, _H100, 1, "fp8", 128, 2048, *_SAT, 21109.38, _TRT_V017,
+          "LLaMA v3.1 8B | 1 | 128, 2048 | H100 21109.38"),
+    _case("T3", "throughput", _8B, _H100, 1, "fp8", 2048, 128, *_SAT, 3556.73, _TRT_V017,
+          "LLaMA v3.1 8B | 1 | 2048, 128 | H100 3556.73"),
+    _case("T4", "throughput", _8B, _H100, 1, "fp8", 20000, 2000, *_SAT, 1401.31, _TRT_V017,
+          "LLaMA v3.1 8B | 1 | 20000, 2000 | H100 1401.31"),
+    _case("T5", "throughput", _8B, _H200, 1, "fp8", 1000, 1000, *_SAT, 17537.96, _TRT_V017,
+          "LLaMA v3.1 8B | 1 | 1000, 1000 | H200 17537.96"),
+    _case("T6", "throughput", _8B, _A100, 1, "bf16", 1000, 1000, *_SAT, 3786.83, _TRT_V017,
+          "LLaMA v3.1 8B | 1 | 1000, 1000 | A100-SXM4-80GB FP16 3786.83"),
+    _case("T7", "throughput", _70B, _H100, 1, "fp8", 128, 2048, *_SAT, 911.62, _TRT_V017,
+          "LLaMA v3.1 70B | 1 | 128, 2048 | H100 911.62"),
+    _case("T8", "throughput", _70B, _H200, 1, "fp8", 128, 2048, *_SAT, 4165.68, _TRT_V017,
+          "LLaMA v3.1 70B | 1 | 128, 2048 | H200 4165.68"),
+    _case("T9", "throughput", _70B, _H100, 2, "fp8", 1000, 1000, *_SAT, 4390.53, _TRT_V017,
+          "LLaMA v3.1 70B | 2 | 1000, 1000 | H100 4390.53"),
+    _case("T10", "throughput", _70B, _H100, 8, "fp8", 1000, 1000, *_SAT, 11451.16, _TRT_V017,
+          "LLaMA v3.1 70B | 8 | 1000, 1000 | H100 11451.16"),
+    _case("T11", "throughput", _MIX, _H100, 2, "fp8", 1000, 1000, *_SAT, 15770.89, _TRT_V017,
+          "Mixtral 8x7B | 2 | 1000, 1000 | H100 15770.89"),
+    _case("N1", "ttft", _70B, _H100, 2, "fp8", 5000, 500, "users", 1, 0.40677, _NIM,
+          "Concurrency 1 | TTFT 406.77 ms | ITL 18.58 ms"),
+    _case("N2", "itl", _70B, _H100, 2, "fp8", 5000, 500, "users", 1, 0.01858, _NIM,
+          "Concurrency 1 | 406.77 | ITL 18.58"),
+    _case("N3", "itl", _70B, _H100, 2, "fp8", 5000, 500, "users", 25, 0.03875, _NIM,
+          "Concurrency 25 | 688.69 | ITL 38.75 | 623.4"),
+    _case("N4", "itl", _70B, _H100, 2, "fp8", 5000, 500, "users", 50, 0.05973, _NIM,
+          "Concurrency 50 | 834.51 | ITL 59.73 | 814.37"),
+    _case("N5", "ttft", _70B, _H100, 2, "fp8", 5000, 500, "users", 25, 0.68869, _NIM,
+          "Concurrency 25 | TTFT 688.69 | ITL 38.75 | 623.4"),
+    _case("N6", "ttft", _70B, _H100, 2, "fp8", 5000, 500, "users", 50, 0.83451, _NIM,
+          "Concurrency 50 | TTFT 834.51 | ITL 59.73 | 814.37"),
+    _case("S1", "itl", _8B, _A100, 1, "bf16", 220, 194, "rate", 4, 0.01317, _SGLANG,
+          "RPS 4 | SGLang | TPOT 13.17 (median)"),
+    _case("S2", "itl", _70B, _H100, 4, "bf16", 220, 194, "rate", 4, 0.02503, _SGLANG,
+          "RPS 4 | SGLang | TPOT 25.03 (median)"),
+    _case("S3", "throughput", _8B, _A100, 1, "bf16", 220, 194, *_SAT, 4281.51, _SGLANG,
+          "inf | 5000 | SGLang | 4281.51 output tok/s (8B, 1 x A100 80G)"),
+    _case("S4", "throughput", _70B, _H100, 4, "bf16", 220, 194, *_SAT, 3856.01, _SGLANG,
+          "inf | 5000 | SGLang | 3856.01 output tok/s (70B, 4 x H100 80G)"),
+    _case("O1", "itl", _8B, _H100, 1, "bf16", 467, 256, "rate", 2, 0.008, _TRT_ONLINE,
+          "LLaMA 3.1 8B | 467 | 256 | QPS 2 | TTFT 23 | ITL 8"),
+    _case("O2", "itl", _8B, _H100, 1, "bf16", 467, 256, "rate", 16, 0.011, _TRT_ONLINE,
+          "QPS 16 | 15 req/s | TTFT 30 | ITL 11"),
+    _case("O3", "itl", _70B, _H100, 4, "bf16", 467, 256, "rate", 2, 0.021, _TRT_ONLINE,
+          "LLaMA 3.1 70B | TP 4 | 467 | 256 | QPS 2 | TTFT 62 | ITL 21"),
+    _case("O4", "ttft", _70B, _H100, 4, "bf16", 467, 256, "users", 1, 0.062, _TRT_ONLINE,
+          "same row as O3: mean TTFT 62 ms at light load"),
+]  # fmt: skip

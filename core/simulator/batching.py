@@ -1,0 +1,171 @@
+"""What the batching lab asks of the step engine: its four runs, the batch sweep and their marks.
+
+One knob state runs four engines on the same arrivals (static and continuous, each with
+reserved and paged KV) and a sweep of both schedulers over the batch sizes
+:data:`SWEEP_BATCHES`. The marks read off a sweep (the memory wall, the latency knee) and
+the shares read off a run (idle seats, wasted KV, one scheduler's gain over the other) are
+model quantities, so they live here and the lab only words them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from core.catalog import CHUNKED_PREFILL_TOKENS
+from core.simulator import KV_LAYOUTS, POLICIES, EngineResult, draw_requests, simulate
+from core.simulator.steps import step_costs
+from core.whiteboard.scenario import Scenario
+
+# What the step engine does when a lab leaves a knob alone (labs read defaults here, not in
+# the catalog: the catalog's numbers reach a page only through core).
+ENGINE_DEFAULTS = MappingProxyType({"chunk_tokens": CHUNKED_PREFILL_TOKENS})
+SWEEP_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+SWEEP_REQUESTS = 100  # requests per point of the batch-size sweep (keeps a rerun near 100 ms)
+KNEE_FACTOR = 2.0  # the latency knee: where the p95 gap between tokens has doubled
+IDLE_NOTICE = 0.005  # static waves idling less than this share of their seat time: none to speak of
+
+
+@dataclass(frozen=True)
+class Stream:
+    """The requests an engine serves: how they arrive and how long prompts and answers are."""
+
+    arrival: str
+    rate_per_s: float
+    prompt_tokens: int
+    answer: str
+    answer_mean: int
+    answer_cap: int
+    seed: int
+
+    def draw(self, count: int):
+        """``count`` requests of this stream (the same seed gives the same requests)."""
+        return draw_requests(
+            count,
+            self.seed,
+            arrival=self.arrival,
+            rate_per_s=self.rate_per_s,
+            prompt_tokens=self.prompt_tokens,
+            answer=self.answer,
+            answer_mean=self.answer_mean,
+            answer_cap=self.answer_cap,
+        )
+
+
+def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float):
+    """A function running one engine on ``requests`` of ``stream`` (drawn once) on one node."""
+    costs = step_costs(scenario)
+    workload = stream.draw(requests)
+
+    def run(policy: str, kv_layout: str, batch_size: int) -> EngineResult:
+        return simulate(
+            scenario,
+            policy,
+            kv_layout,
+            workload=workload,
+            costs=costs,
+            batch_size=batch_size,
+            wait_cap_s=wait_cap_s,
+        )
+
+    return run
+
+
+def run_engines(
+    scenario: Scenario, stream: Stream, requests: int, batch_size: int, wait_cap_s: float
+) -> dict:
+    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals."""
+    run = _runner(scenario, stream, requests, wait_cap_s)
+    return {
+        (policy, layout): run(policy, layout, batch_size)
+        for policy in POLICIES
+        for layout in KV_LAYOUTS
+    }
+
+
+def run_sweep(
+    scenario: Scenario, stream: Stream, requests: int, kv_layout: str, wait_cap_s: float
+) -> dict:
+    """Both schedulers at every batch size of :data:`SWEEP_BATCHES`, on one KV layout."""
+    run = _runner(scenario, stream, min(requests, SWEEP_REQUESTS), wait_cap_s)
+    return {
+        policy: [run(policy, kv_layout, batch) for batch in SWEEP_BATCHES] for policy in POLICIES
+    }
+
+
+@dataclass(frozen=True)
+class SweepMarks:
+    """Where raising B stops paying: the memory wall and the latency knee of a sweep.
+
+    ``wall`` is the seats at which memory first refused one (None: never); ``wall_from_run``
+    says the sweep's smaller sample never met it and the full run did. ``knee`` is the first
+    B at which continuous batching's p95 inter-token gap reached :data:`KNEE_FACTOR` times a
+    lone request's (None: never). ``best`` is the sweep's fastest continuous run.
+    """
+
+    wall: int | None
+    wall_from_run: bool
+    knee: int | None
+    best: EngineResult
+
+
+def sweep_marks(sweep: dict, full_run: EngineResult | None = None) -> SweepMarks:
+    """The memory wall and latency knee of ``sweep`` (:func:`run_sweep`).
+
+    Notes
+    -----
+    The wall is the peak seats of the first continuous run that stalled on memory; when no
+    sweep point stalled but ``full_run`` (the lab's continuous run) did, its peak seats. The
+    knee is the least :math:`B` with :math:`ITL_{p95}(B) \\ge 2\\,ITL_{p95}(1)`.
+    """
+    continuous = sweep["continuous"]
+    walled = [run for run in continuous if run.memory_stalls > 0]
+    wall = walled[0].peak_seats if walled else None
+    from_run = wall is None and full_run is not None and full_run.memory_stalls > 0
+    if from_run:
+        wall = full_run.peak_seats
+    itl = np.array([run.itl_p95_s for run in continuous])
+    doubled = np.flatnonzero(itl >= KNEE_FACTOR * itl[0]) if itl[0] > 0 else np.array([], int)
+    knee = int(SWEEP_BATCHES[doubled[0]]) if doubled.size else None
+    best = max(continuous, key=lambda run: run.output_tokens_per_s)
+    return SweepMarks(wall, bool(from_run), knee, best)
+
+
+def gain(runs: dict, kv_layout: str) -> float:
+    """Continuous batching's output tokens per second over static's, on one layout."""
+    static, continuous = runs["static", kv_layout], runs["continuous", kv_layout]
+    return continuous.output_tokens_per_s / static.output_tokens_per_s
+
+
+def idle_share(run: EngineResult) -> float:
+    """Share of the seat time a static run held seats idle behind its stragglers (0 to 1).
+
+    Notes
+    -----
+    .. math:: s = \\frac{t_{idle}}{t_{idle} + \\sum_i (t_{end,i} - t_{start,i})}
+    """
+    held = run.idle_seat_s + float((run.segments["end_s"] - run.segments["start_s"]).sum())
+    return run.idle_seat_s / held if held > 0 else 0.0
+
+
+def wasted_kv_bytes(run: EngineResult) -> float:
+    """KV bytes set aside but holding no token, averaged over the run."""
+    return max(0.0, run.kv_allocated_bytes - run.kv_used_bytes)
+
+
+def decode_context_tokens(prompt_tokens, answer_mean):
+    """Tokens of cache a seat holds on average while it decodes: its prompt and half its answer.
+
+    Notes
+    -----
+    .. math:: T = T_p + \\bar{A} / 2
+    """
+    return prompt_tokens + answer_mean / 2
+
+
+def stay_waits(run: EngineResult) -> np.ndarray:
+    """Seconds each seat stay's request waited between its arrival and taking that seat."""
+    stays = run.segments
+    return stays["start_s"] - run.arrival_s[stays["request"]]

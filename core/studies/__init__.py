@@ -1,0 +1,1 @@
+"""Studies over many evaluations: the throughput-latency frontier and which knobs mattered."""

@@ -1,0 +1,1 @@
+"""The walkthrough's arithmetic: the scenario's knobs, memory, time, queueing, prefix, attention, experts, the result."""

@@ -1,0 +1,176 @@
+"""The knobs of one serving pool, declared once with their bounds and meaning."""
+
+from __future__ import annotations
+
+import param
+
+from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
+from core.catalog.config_json import parse_config
+from core.catalog.custom import CUSTOM
+from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
+from core.foundation.validation import Amount, Count
+
+DTYPES = ["bf16", "fp8"]  # cache storage
+WEIGHT_DTYPES = list(WEIGHT_FORMATS)
+REALISMS = ["whiteboard", "engine"]
+SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
+KV_LINKS = ["nvlink", "infiniband"]
+
+
+class ConfigText(param.String):
+    """A pasted config.json: empty, or one :func:`core.catalog.config_json.parse_config` reads."""
+
+    def _validate_value(self, val, allow_None):
+        super()._validate_value(val, allow_None)
+        if val:
+            parse_config(val)
+
+
+class Scenario(param.Parameterized):
+    """A dedicated serving pool and the traffic it must carry.
+
+    Its defaults are the walkthrough's pool: chat traffic, the 8B-class model on one
+    H100, 16 seats, 1,200-token prompts with 30 % of prompt tokens found in the prefix
+    cache, and a bf16 KV cache. Knobs left as ``None`` are filled in from the workload
+    (answer length, arrival rate), the model (cards) or the GPU (price).
+    """
+
+    workload = param.Selector(
+        default=DEFAULT_WORKLOAD,
+        objects=list(WORKLOADS),
+        doc="Traffic shape: peak-minute arrival rate and answer length.",
+    )
+    tier = param.Selector(
+        default="small",
+        objects=list(TIERS),
+        doc="Model tier: 'small' is the 8B class on 1 card, 'large' the 70B class on 2.",
+    )
+    model_config = ConfigText(
+        default="",
+        doc="A pasted Hugging Face config.json (kept compact), the model when model='custom'.",
+    )
+    model = param.Selector(
+        default=None,
+        objects=[None, *MODELS, CUSTOM],
+        allow_None=True,
+        doc="A named model from the catalog, or 'custom' for the pasted config.json; when set "
+        "it replaces the tier's dimensions.",
+    )
+    gpu = param.Selector(
+        default=DEFAULT_GPU,
+        objects=[*GPUS, CUSTOM],
+        doc="The accelerator card, or 'custom' for the card entered by hand.",
+    )
+    card_memory_gb = Amount(
+        default=80.0, bounds=(1.0, 4096.0), doc="The custom card's memory in GB (1e9 bytes)."
+    )
+    card_tb_per_s = Amount(
+        default=3.35, bounds=(0.01, 100.0), doc="The custom card's memory bandwidth in TB/s."
+    )
+    card_tflops = Amount(
+        default=989.0,
+        bounds=(1.0, 100_000.0),
+        doc="The custom card's dense peak in TFLOP/s, used whatever the weight storage.",
+    )
+    cards = Count(
+        default=None,
+        bounds=(1, 64),
+        allow_None=True,
+        doc="Cards per tensor-parallel node; None takes the model's usual count.",
+    )
+    weight_dtype = param.Selector(
+        default="bf16",
+        objects=WEIGHT_DTYPES,
+        doc="Storage of each weight: bf16 (2 bytes), fp8 (1), int4 with group scales (4.25 "
+        "bits), MXFP4 (4.25 bits) or NVFP4 (4.5 bits).",
+    )
+    kv_dtype = param.Selector(
+        default="bf16",
+        objects=DTYPES,
+        doc="Storage of each cached number: bf16 (2 bytes) or fp8 (1).",
+    )
+    seats = Count(
+        default=16,
+        bounds=(1, 4096),
+        doc="Batch size: the most requests the scheduler runs at once on one node.",
+    )
+    prompt_tokens = Count(
+        default=1200,
+        bounds=(1, 4_000_000),
+        doc="Tokens in every request's prompt, shared preamble included.",
+    )
+    answer_tokens = Count(
+        default=None,
+        bounds=(0, 1_000_000),
+        allow_None=True,
+        doc="Tokens in every answer; None takes the workload's.",
+    )
+    prefix_hit_rate = Amount(
+        default=0.30,
+        bounds=(0.0, 1.0),
+        doc="Share of prompt tokens found in the prefix cache (vLLM's definition).",
+    )
+    arrivals_per_min = Amount(
+        default=None,
+        bounds=(0.0, 1_000_000.0),
+        inclusive_bounds=(False, True),
+        allow_None=True,
+        doc="Peak-minute arrivals per minute; None takes the workload's.",
+    )
+    realism = param.Selector(
+        default="whiteboard",
+        objects=REALISMS,
+        doc="Level of detail: the whiteboard's arithmetic, or what a real engine would measure.",
+    )
+    serving_mode = param.Selector(
+        default="aggregated",
+        objects=SERVING_MODES,
+        doc="Engine level: prompts prefilled whole between decode steps, in chunks inside them, "
+        "or on nodes of their own that ship the cache to decode nodes.",
+    )
+    kv_link = param.Selector(
+        default="nvlink",
+        objects=KV_LINKS,
+        doc="Disaggregated: the link the cache crosses, NVLink inside a server or one 400 Gb/s "
+        "InfiniBand port per card between servers.",
+    )
+    concurrency = Count(
+        default=None,
+        bounds=(1, 1_000_000),
+        allow_None=True,
+        doc="Closed-loop users, each sending a request when its last answer ends (a benchmark's "
+        "load); None is open-loop arrivals at the peak-minute rate.",
+    )
+    usd_per_gpu_hour = Amount(
+        default=None,
+        bounds=(0.0, 1000.0),
+        allow_None=True,
+        doc="Rental price of one card for one hour; None takes the catalog's assumption.",
+    )
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        # A plain-dict copy of the knobs, kept current by a watcher: reading param
+        # attributes one by one costs more than the whole capacity model.
+        self._knob_values = {name: getattr(self, name) for name in KNOBS}
+        self.param.watch(self._remember, KNOBS)
+        self._keep_custom_model_whole()
+
+    def _remember(self, *events):
+        for event in events:
+            self._knob_values[event.name] = event.new
+        if any(event.name in ("model", "model_config") for event in events):
+            self._keep_custom_model_whole()
+
+    def _keep_custom_model_whole(self):
+        # A pasted model needs its config: without one the scenario falls back to the tier.
+        if self.model == CUSTOM and not self.model_config:
+            self.param.warning("model='custom' needs a pasted config.json; using the tier")
+            self.model = None
+
+    def knobs(self) -> dict:
+        """The current value of every knob, by name."""
+        return dict(self._knob_values)
+
+
+KNOBS = [name for name in Scenario.param if name != "name"]

@@ -1,0 +1,368 @@
+"""The page around the labs: a header, navigation, shareable links, and one Scenario per session."""
+
+from __future__ import annotations
+
+import importlib
+
+import panel as pn
+import param
+from bokeh.events import DocumentReady
+from bokeh.models import CustomJS
+
+from core import KNOBS, Scenario
+from labs.frame.compare import Comparison
+from labs.frame.pins import PinBar, PinBoard
+from labs.page import theme
+from labs.page.cleanup import panel_objects, release_js_callbacks
+from labs.page.links import (
+    MAX_CONFIG_LENGTH,
+    MAX_VALUE_LENGTH,
+    Binding,
+    notice_html,
+    query_for,
+    restore,
+)
+from labs.page.text import LiveHTML
+from labs.page.updates import Later, session_doc
+from labs.widgets.knobs import UI_RANGES
+
+# Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
+# first opened, so a session pays only for the labs it visits.
+LABS = {
+    "pool": ("Pool", "labs.pool.lab:PoolLab"),
+    "kv": ("KV cache", "labs.kv.lab:KvLab"),
+    "prefix": ("Prefix", "labs.prefix.lab:PrefixLab"),
+    "batching": ("Batching", "labs.batching:BatchingLab"),
+    "frontier": ("Frontier", "labs.frontier.lab:FrontierLab"),
+    "practice": ("Practice", "labs.practice.lab:PracticeLab"),
+    "reality": ("Reality check", "labs.reality.lab:RealityLab"),
+    "sources": ("Sources", "labs.sources.page:SourcesPage"),
+}
+
+# The address bar follows the knobs once they have rested this long: rewriting the URL
+# costs the browser about as much as redrawing the lab, so a drag must not do it per step.
+LINK_DELAY_MS = 1500
+
+# Widgets (Bokeh's and Panel's) size their text from --bokeh-font-size, which inherits into
+# their shadow roots: 14 px sits beside the 15 px prose instead of Bokeh's 12 px.
+PAGE_STYLE = {"--bokeh-font-size": "14px"}
+# On a projector every control, label and line of small print is at least 20 px at 1280 wide.
+PRESENTER_STYLE = {
+    "--presenter-scale": "1.35",
+    "--presenter-small": "1",
+    "--presenter-ink": "#000000",
+    "--presenter-muted": "#262c38",
+    "--presenter-line": "#7d869a",
+    "--bokeh-font-size": "20px",
+    "--presenter-controls": "20px",
+}
+
+# The server writes the current state into the address bar on the same click; the copy
+# waits for it, well inside the browser's few-second allowance for clipboard writes.
+COPY_LINK_JS = """
+setTimeout(() => {
+  const url = window.location.href;
+  const done = () => {
+    const label = source.label;
+    source.label = 'Link copied';
+    setTimeout(() => { source.label = label; }, 1500);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(url).then(done);
+  } else {
+    const area = document.createElement('textarea');
+    area.value = url; document.body.appendChild(area); area.select();
+    document.execCommand('copy'); document.body.removeChild(area); done();
+  }
+}, 400);
+"""
+
+
+# Panel writes the address with history.pushState, one entry per write; Back would then
+# name an older state than the page shows. The lab replaces the entry instead: the address
+# always names what is on screen, and Back leaves the lab. Installed once per window, before
+# Panel's first write (which waits for the document to be idle, after this event).
+REPLACE_HISTORY_JS = """
+if (!window.labReplacesHistory) {
+  window.labReplacesHistory = true;
+  const replace = window.history.replaceState.bind(window.history);
+  window.history.pushState = (state, title, url) => replace(state, title, url);
+}
+"""
+
+
+def lab_class(key: str):
+    """The Viewer class of lab ``key``."""
+    module, name = LABS[key][1].split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def lab_bindings(view, scenario: Scenario) -> list[Binding]:
+    """What a lab keeps in the link: its preset first, then the shared knobs, then its own."""
+    bindings = []
+    presets = getattr(view, "presets", None)
+    if presets is not None:
+        bindings.append(Binding("preset", presets, "preset"))
+    bindings += [
+        Binding(knob, scenario, knob, UI_RANGES.get(knob),
+                MAX_CONFIG_LENGTH if knob == "model_config" else MAX_VALUE_LENGTH)
+        for knob in KNOBS
+    ]  # fmt: skip
+    keys = getattr(view, "URL_KEYS", {})  # a lab knob named like a shared one gets its own key
+    lengths = getattr(view, "URL_MAX_LENGTHS", {})  # free text a lab bounds more tightly
+    bindings += [
+        Binding(keys.get(name, name), view, name, _link_bounds(view, name), lengths.get(name, 0))
+        for name in getattr(view, "URL_PARAMS", ())
+    ]
+    for prefix, part in url_parts(view):
+        bindings += [Binding(prefix + name, part, name) for name in part.URL_PARAMS]
+    return bindings
+
+
+def _link_bounds(view, name: str):
+    """The range a lab allows ``name`` given its other settings, if it narrows the parameter's."""
+    bounds = getattr(view, "link_bounds", None)
+    return None if bounds is None else lambda: bounds(name)
+
+
+def url_parts(view) -> list[tuple]:
+    """(key prefix, part) for each part of a lab that keeps its own knobs in the link."""
+    return [(prefix, getattr(view, name)) for prefix, name in getattr(view, "URL_PARTS", ())]
+
+
+class LabPage(pn.viewable.Viewer):
+    """What every page shares: the session's Scenario, presenter mode and the link it lives in."""
+
+    presenter = param.Boolean(default=False, doc="Large type and high contrast for a projector.")
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(**params)
+        self.scenario = scenario or Scenario()
+        self.views: dict[str, pn.viewable.Viewer] = {}
+        self.location = None
+        self.notice_text = LiveHTML("", sizing_mode="stretch_width", margin=0)
+        self.dismiss = pn.widgets.Button(label="Dismiss", margin=(8, 0, 0, 8), width=90)
+        self.dismiss.on_click(lambda _event: setattr(self.notice, "visible", False))
+        self.notice = pn.Row(
+            self.notice_text,
+            self.dismiss,
+            sizing_mode="stretch_width",
+            margin=(0, 0, 8, 0),
+            visible=False,
+        )
+        self.presenter_toggle = pn.widgets.Toggle.from_param(
+            self.param.presenter, label="Presenter mode", margin=(0, 6)
+        )
+        self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
+        # The button reaches the code as `source`: args naming it would pin it in Panel's
+        # callback registry (see labs/page/cleanup.py).
+        self.copy_link.js_on_click(code=COPY_LINK_JS)
+        self.copy_link.on_click(lambda _event: self._write_now())
+        # Pins hold whole configurations of the shared knobs, so every lab compares them.
+        self.pin_board = PinBoard()
+        self.comparison = Comparison(self.pin_board, self.scenario)
+        self.pin_bar = PinBar(self.pin_board, self.scenario)
+        self.pins = pn.Column(
+            self.pin_bar,
+            self.comparison,
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        self.root = pn.Column(sizing_mode="stretch_width", margin=0, styles=dict(PAGE_STYLE))
+        self._link_writer = Later(self._write_now, delay_ms=LINK_DELAY_MS, settle=True)
+        self.base_styles: dict = {}
+
+    def view(self, key: str):
+        """The lab ``key``, built on first use and kept for the session."""
+        if key not in self.views:
+            view = lab_class(key)(scenario=self.scenario)
+            self.views[key] = view
+            if self.presenter:
+                theme.present(view, True)
+            if self.location is not None:
+                self._watch(view)
+        return self.views[key]
+
+    def active_view(self):
+        raise NotImplementedError
+
+    def release(self) -> None:
+        """Let the server forget this page once its session is closed (see labs/page/cleanup.py)."""
+        release_js_callbacks(panel_objects(self.root, *self.views.values()))
+
+    def page_bindings(self) -> list[Binding]:
+        """Bindings of the page itself (lab, presenter) and of the lab on screen."""
+        return [
+            Binding("presenter", self, "presenter"),
+            *lab_bindings(self.active_view(), self.scenario),
+            self.pin_board.binding(),
+        ]
+
+    # -- links ---------------------------------------------------------------------------
+    def attach(self, location) -> None:
+        """Restore the state in ``location``'s query, then keep the query in step with the page."""
+        self.location = location
+        self._restore_page_keys(location.search)
+        notices = restore(self.page_bindings(), location.search) + self.pin_board.notices
+        self.notice_text.object = notice_html(notices)
+        self.notice.visible = bool(notices)
+        self.param.watch(self._write, ["presenter"])
+        self.pin_board.param.watch(self._write, ["pins"])
+        self.scenario.param.watch(self._write, list(KNOBS))
+        for view in self.views.values():
+            self._watch(view)
+        # The browser's own location arrives with the first render; write after it, not before.
+        pn.state.onload(self._write_now)
+
+    def _restore_page_keys(self, query: str) -> None:
+        """Keys that decide what to build come first; the full restore reports on them."""
+
+    def _watch(self, view) -> None:
+        names = list(getattr(view, "URL_PARAMS", ()))
+        if names:
+            view.param.watch(self._write, names)
+        for _prefix, part in url_parts(view):
+            part.param.watch(self._write, list(part.URL_PARAMS))
+        presets = getattr(view, "presets", None)
+        if presets is not None:
+            presets.param.watch(self._write, ["preset"])
+
+    def _write(self, *_events) -> None:
+        # The link follows a burst of changes once it settles, off the knob's critical path.
+        self._link_writer.request()
+
+    def _write_now(self) -> None:
+        if self.location is not None:
+            self.location.search = query_for(self.page_bindings())
+
+    @param.depends("presenter", watch=True)
+    def _present(self) -> None:
+        self.root.styles = {
+            **PAGE_STYLE,
+            **self.base_styles,
+            **(PRESENTER_STYLE if self.presenter else {}),
+        }
+        for view in (self.pins, *self.views.values()):
+            theme.present(view, self.presenter)
+
+    def __panel__(self):
+        return self.root
+
+
+class LabShell(LabPage):
+    """Navigation between the labs; each lab is built the first time it is opened."""
+
+    lab = param.Selector(default="pool", objects=list(LABS), doc="The lab on screen.")
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario, **params)
+        self.nav = pn.widgets.RadioButtonGroup.from_param(
+            self.param.lab,
+            options={label: key for key, (label, _view) in LABS.items()},
+            color="light",
+            description=None,
+            margin=(0, 6),
+            label="",
+        )
+        self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
+        header = pn.Row(
+            LiveHTML(
+                '<div class="lab header"><span class="brand">LLM Serving Lab</span>'
+                '<span class="tagline">run the arithmetic of serving, not just read it</span></div>',
+                margin=(6, 12, 0, 0),
+            ),
+            pn.layout.HSpacer(),
+            self.nav,
+            self.presenter_toggle,
+            self.copy_link,
+            # Presenter type does not fit one line at 1280 px: the header wraps, never overflows.
+            styles={
+                "background": "#1f2a52",
+                "padding": "10px 24px",
+                "align-items": "center",
+                "flex-wrap": "wrap",
+                "row-gap": "6px",
+                # the header's buttons stay on one line at 1280 px; presenter mode enlarges them
+                "--bokeh-font-size": "var(--presenter-controls, 13px)",
+            },
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        self.root.objects = [
+            header,
+            pn.Column(
+                self.notice,
+                self.pins,
+                self.main,
+                styles={"padding": "16px 24px"},
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
+        ]
+
+    def view(self, key: str):
+        view = super().view(key)
+        if hasattr(view, "navigate") and view.navigate is None:
+            # A lab that sends the student elsewhere (the frontier's click) switches the tab.
+            view.navigate = self._navigate
+        return view
+
+    def _navigate(self, key: str) -> None:
+        self.lab = key
+
+    def active_view(self):
+        return self.view(self.lab)
+
+    def page_bindings(self) -> list[Binding]:
+        return [Binding("lab", self, "lab"), *super().page_bindings()]
+
+    def _restore_page_keys(self, query: str) -> None:
+        restore([Binding("lab", self, "lab")], query)
+
+    def attach(self, location) -> None:
+        super().attach(location)
+        self.param.watch(self._write, ["lab"])
+
+    @param.depends("lab", watch=True)
+    def _switch(self) -> None:
+        self.main.objects = [self.view(self.lab)]
+
+
+class EmbeddedLab(LabPage):
+    """One lab without the site chrome, sized for an iframe in a course page."""
+
+    def __init__(self, key: str, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario, **params)
+        self.key = key
+        self.root.objects = [self.notice, self.pins, self.view(key)]
+        self.base_styles = {"padding": "12px 16px"}
+        self.root.styles = {**PAGE_STYLE, **self.base_styles}
+
+    def active_view(self):
+        return self.view(self.key)
+
+
+def _attach_link(page: LabPage) -> LabPage:
+    if pn.state.location is not None:
+        page.attach(pn.state.location)
+    doc = session_doc()
+    if doc is not None:
+        doc.js_on_event(DocumentReady, CustomJS(code=REPLACE_HISTORY_JS))
+
+        def release(session_context) -> None:  # Bokeh checks the argument's name
+            page.release()
+
+        pn.state.on_session_destroyed(release)
+    return page
+
+
+def create_app() -> LabShell:
+    """A fresh shell and Scenario for one browser session."""
+    theme.extension()
+    return _attach_link(LabShell())
+
+
+def create_embedded(key: str) -> EmbeddedLab:
+    """One lab alone, for an iframe in a course page."""
+    theme.extension()
+    return _attach_link(EmbeddedLab(key))

@@ -1,0 +1,75 @@
+"""The KV lab's attention row: one model's cache under MHA, GQA and MLA, side by side."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+
+from core.catalog import ModelShape
+from core.foundation.units import kib
+from core.whiteboard.attention import attention_variants
+from labs.page import format as fmt
+from labs.page.text import LiveHTML
+
+
+def _factor(label: str, value: float) -> str:
+    number = f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
+    unit = " B" if label == "bytes per number" else ""
+    return f'{number}{unit} <span class="muted">{escape(label)}</span>'
+
+
+class AttentionComparison(pn.viewable.Viewer):
+    """A table of the three attention designs for the model the lab shows, with each derivation.
+
+    The lab passes the model, its cache storage, the sequence length and the KV room; every
+    figure comes from :func:`core.whiteboard.attention.attention_variants`.
+    """
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+
+    def update(
+        self, shape: ModelShape, kv_dtype: str, bytes_per_number: float, tokens: int,
+        room_bytes: float, own_bytes_per_token: float,
+    ) -> None:  # fmt: skip
+        """Redraw for ``shape`` with ``tokens``-token sequences in ``room_bytes`` of KV room."""
+        rows = attention_variants(shape, bytes_per_number, tokens, room_bytes)
+        widths = fmt.bar_widths([row.bytes_per_token for row in rows])
+        body = []
+        for row, width in zip(rows, widths, strict=True):
+            derivation = " \u00d7 ".join(_factor(label, value) for label, value in row.factors)
+            own = ' <span class="chip neutral">this model</span>' if row.the_models_own else ""
+            body.append(
+                f'<tr class="{"here" if row.the_models_own else ""}" data-variant="{row.name}">'
+                f"<td><b>{row.name}</b>{own}<div class='small muted'>{escape(row.what)}</div></td>"
+                f'<td class="mono small">{derivation} = <b>{fmt.count(row.bytes_per_token)} B</b></td>'
+                f'<td class="num">{fmt.count(kib(row.bytes_per_token))} KiB'
+                f'<div class="attn-bar" style="width:{width}"></div></td>'
+                f'<td class="num">{fmt.memory(row.seat_bytes)}</td>'
+                f'<td class="num">{fmt.count(row.seats_room)}</td></tr>'
+            )
+        window = ""
+        if shape.window_layers:
+            window = (
+                f"<p class='small'>This model also keeps only the last {fmt.count(shape.sliding_window)} "
+                f"tokens on {shape.window_layers} of its {shape.layers} layers, so past that window "
+                f"those layers stop growing: at {fmt.count(tokens)} tokens its own cache averages "
+                f"<b>{fmt.count(own_bytes_per_token)} B</b> a token, not the full-attention figure "
+                "above.</p>"
+            )
+        self._pane.object = (
+            '<div class="lab" data-attention-comparison>'
+            f"<p class='small muted'>The same {escape(shape.name)} ({shape.query_heads} query heads "
+            f"of {shape.head_dim}, {shape.layers} layers, {escape(kv_dtype)} cache) built three "
+            "ways. Weights, heads and layers stay; only what each layer keeps per token changes.</p>"
+            '<table class="grid attention"><thead><tr><th>attention</th><th>one token, derived</th>'
+            f'<th class="num">per token</th><th class="num">one {fmt.count(tokens)}-token seat</th>'
+            '<th class="num">seats the room holds</th></tr></thead><tbody>'
+            + "".join(body)
+            + f"</tbody></table>{window}</div>"
+        )
+
+    def __panel__(self):
+        return self._pane

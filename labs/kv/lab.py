@@ -1,0 +1,393 @@
+"""The KV cache calculator: what does memory grant once the weights are loaded?"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html import escape
+
+import panel as pn
+import param
+
+from core import KNOBS, Scenario, evaluate
+from core.catalog.custom import scenario_shape
+from core.evidence.level_gap import level_gaps
+from core.foundation.units import kib
+from core.studies.sensitivity import knob_effects
+from core.whiteboard.attention import full_attention_layers
+from labs.kv.attention_table import AttentionComparison
+from labs.kv.presets import KV_PRESETS
+from labs.page import format as fmt
+from labs.page.cards import Card, CardRow
+from labs.page.layout import knob_column, lab_page, note, section
+from labs.page.text import LiveHTML
+from labs.page.updates import DETAILS_DELAY_MS, Later
+from labs.widgets import knobs as ui
+from labs.widgets.ledger import MemoryLedger
+from labs.widgets.level_note import EngineNote
+from labs.widgets.mattered import Column, MatteredTable
+from labs.widgets.node_picker import NodePicker
+from labs.widgets.presets import PresetPicker
+
+# The card, its count and the weight storage set the room: a preset loads them too, so its
+# story's figures are the ones on screen.
+SHARED_KNOBS = ("tier", "model", "gpu", "cards", "weight_dtype", "kv_dtype")
+LOCAL_KNOBS = ("sequence_tokens", "requests")
+OUTPUTS = ("seats_granted", "seat_kv_bytes", "seats_room", "kv_share_of_weights")
+NOISE_FLOORS = {
+    "seats_granted": 0.5,
+    "seats_room": 0.5,
+    "seat_kv_bytes": 1e6,
+    "kv_share_of_weights": 0.005,
+}
+SEQUENCE_BOUNDS = (128, 1_000_000)
+ENGINE_FIELDS = ("seats_granted", "seats_room", "kv_budget_bytes")
+
+
+def round_tokens(count: float) -> int:
+    """A slider position as a token count people would type: three significant digits."""
+    return ui.round_figures(count, SEQUENCE_BOUNDS)
+
+
+def kv_defaults() -> dict:
+    """Defaults of every knob this lab shows."""
+    return {
+        **{name: Scenario.param[name].default for name in SHARED_KNOBS},
+        "sequence_tokens": KvLab.param.sequence_tokens.default,
+        "requests": KvLab.param.requests.default,
+    }
+
+
+def evaluate_kv(scenario: Scenario, sequence_tokens: int, requests: int, **knobs):
+    """The pool at a sequence length: a prompt of that length with no answer yet."""
+    return evaluate(
+        scenario, prompt_tokens=sequence_tokens, answer_tokens=0, seats=requests, **knobs
+    )
+
+
+def story_figures(knobs) -> dict:
+    """Figures a preset's story quotes, from the preset's own evaluation."""
+    values = {**kv_defaults(), **knobs}
+    shared = {name: values[name] for name in SHARED_KNOBS}
+    result = evaluate_kv(Scenario(**shared), values["sequence_tokens"], values["requests"])
+    return {
+        "room": fmt.gigabytes(result.kv_budget_bytes),
+        "seat": fmt.memory(result.seat_kv_bytes),
+        "granted": fmt.count(result.seats_granted),
+        "waiting": fmt.count(result.seats_waiting),
+        "room_seats": fmt.count(result.seats_room),
+        "max_sequence": fmt.tokens(result.kv_budget_tokens),
+        "outweigh_factor": f"{result.seat_share_of_weights:,.0f}",
+    }
+
+
+def describe(knob: str, value) -> str:
+    if knob == "sequence_tokens":
+        return fmt.plural(value, "token")
+    if knob == "requests":
+        return fmt.plural(value, "request")
+    return ui.knob_value(knob, value)
+
+
+def label(knob: str) -> str:
+    return {"sequence_tokens": "sequence length", "requests": "concurrent requests"}.get(
+        knob, ui.knob_label(knob)
+    )
+
+
+class KvLab(pn.viewable.Viewer):
+    """Four knobs, six figures and a ledger: who pays for the KV cache, and what memory grants."""
+
+    URL_PARAMS = ("sequence_tokens", "requests")  # kept in shareable links
+
+    scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+    sequence_tokens = param.Integer(
+        default=4000,
+        bounds=SEQUENCE_BOUNDS,
+        doc="Tokens every seat holds in cache: prompt plus answer so far.",
+    )
+    requests = param.Integer(
+        default=16, bounds=(1, 1024), doc="Concurrent requests the scheduler asks memory for."
+    )
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario or Scenario(), **params)
+        s = self.scenario
+        self.length = ui.LogSlider(
+            self, "sequence_tokens", SEQUENCE_BOUNDS, "Sequence length (tokens)"
+        )
+        self.requests_slider = pn.widgets.EditableIntSlider.from_param(
+            self.param.requests,
+            label="Concurrent requests",
+            fixed_start=1,
+            fixed_end=1024,
+            sizing_mode="stretch_width",
+        )
+        self.widgets = {
+            "tier": ui.tier_buttons(s),
+            "model": ui.model_select(s),
+            "kv_dtype": ui.dtype_buttons(s),
+        }
+        self.cards = CardRow(columns=3)
+        self.engine_note = EngineNote(
+            {"seats_granted": "seats granted", "seats_room": "room for",
+             "kv_budget_bytes": "KV room"},
+            {"seats_granted": fmt.count, "seats_room": lambda n: fmt.plural(n, "seat"),
+             "kv_budget_bytes": fmt.memory},
+        )  # fmt: skip
+        self.ledger = MemoryLedger()
+        self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.attention = AttentionComparison()
+        # The card picker without its model select: the lab has its own, beside the tier.
+        self.node = NodePicker(s, show_model=False)
+        self.mattered = MatteredTable(
+            [
+                Column("seats_granted", "seats granted", lambda d: fmt.signed(d)),
+                Column("seat_kv_bytes", "one seat's cache", lambda d: fmt.signed(d / 1e9, "GB", 2)),
+                Column("seats_room", "room in seats", lambda d: fmt.signed(d)),
+                Column(
+                    "kv_share_of_weights", "share of weights", lambda d: fmt.signed(d * 100, "pts")
+                ),
+            ],
+            label,
+            describe,
+        )
+        self.presets = PresetPicker(
+            KV_PRESETS, apply=self.load_knobs, reset=self.reset, describe=describe, defaults=kv_defaults(),
+            figures=story_figures, label=label,
+        )  # fmt: skip
+        self.result = None
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS, first_now=True)
+        s.param.watch(self._refresh, KNOBS)
+        self.param.watch(self._refresh, list(LOCAL_KNOBS))
+        self._layout = self._build()
+        self._refresh()
+
+    # -- knobs ---------------------------------------------------------------------------
+    def load_knobs(self, knobs) -> None:
+        """Load ``knobs`` (shared and local) onto the defaults."""
+        values = {**kv_defaults(), **knobs}
+        with pn.io.hold():
+            self.scenario.param.update(**{name: values[name] for name in SHARED_KNOBS})
+            self.param.update(**{name: values[name] for name in LOCAL_KNOBS})
+
+    def reset(self) -> None:
+        """This lab's knobs back to their defaults."""
+        self.load_knobs({})
+
+    def knob_values(self) -> dict:
+        return {
+            **{name: getattr(self.scenario, name) for name in SHARED_KNOBS},
+            **{name: getattr(self, name) for name in LOCAL_KNOBS},
+        }
+
+    # -- computation ---------------------------------------------------------------------
+    def _refresh(self, *_events) -> None:
+        result = evaluate_kv(self.scenario, self.sequence_tokens, self.requests)
+        self.result = result
+        with pn.io.hold():
+            self.cards.update(self._cards(result))
+        self._details.request()
+
+    def _refresh_details(self) -> None:
+        """Everything below the cards: ledger, derivation, prose, table, story."""
+        s, result = self.scenario, self.result
+        shape_knob = "model" if s.model else "tier"
+        defaults = kv_defaults()
+        effects = knob_effects(
+            s,
+            {shape_knob: defaults[shape_knob],
+             **{name: defaults[name] for name in ("gpu", "cards", "weight_dtype", "kv_dtype")},
+             "prompt_tokens": defaults["sequence_tokens"], "seats": defaults["requests"]},
+            OUTPUTS,
+            NOISE_FLOORS,
+            verdicts=("capacity_ok",),
+            prompt_tokens=self.sequence_tokens,
+            answer_tokens=0,
+            seats=self.requests,
+        )  # fmt: skip
+        effects = [_rename(effect) for effect in effects]
+        self.ledger.update(result)
+        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
+        self.derivation.object = self._derivation(result)
+        self.attention.update(
+            scenario_shape(s), s.kv_dtype, round(result.kv_bytes_per_number), self.sequence_tokens,
+            result.kv_budget_bytes, result.kv_bytes_per_token,
+        )  # fmt: skip
+        self.facts.object = (
+            '<div class="lab"><ul class="facts">'
+            + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
+            + "</ul></div>"
+        )
+        self.mattered.update(effects)
+        self.engine_note.update(
+            level_gaps(s, ENGINE_FIELDS, prompt_tokens=self.sequence_tokens, answer_tokens=0,
+                       seats=self.requests),
+            s.realism == "engine",
+        )  # fmt: skip
+        failing = [] if result.capacity_ok else [
+            f"capacity ({fmt.count(result.seats_granted)} of {fmt.count(result.seats_requested)} seats)"
+        ]  # fmt: skip
+        self.presets.update(bool(result.capacity_ok), failing, self.knob_values())
+
+    def _cards(self, r) -> list[Card]:
+        granted_all = r.seats_granted >= r.seats_requested
+        return [
+            Card("one cached token", fmt.count(r.kv_bytes_per_token), "bytes", f"{kib(r.kv_bytes_per_token):,.0f} KiB"),
+            Card("one seat's cache at this length", *fmt.split_unit(fmt.memory(r.seat_kv_bytes)), f"{fmt.count(self.sequence_tokens)} tokens"),
+            Card("seats granted", f"{fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)}", "",
+                 f"room for {fmt.count(r.seats_room)}", "" if granted_all else "worse", alarm=not granted_all),
+            Card("cache share of the weights", fmt.percent(r.kv_share_of_weights), "", f"{fmt.memory(r.kv_bytes_in_use)} of cache in use"),
+            Card("largest sequence the room holds", fmt.tokens(r.kv_budget_tokens), "tokens", f"{fmt.count(r.kv_budget_tokens)} exactly"),
+            Card("one sequence outweighs the model", fmt.tokens(r.outweigh_tokens), "tokens", f"past {fmt.memory(r.weight_bytes)} of weights"),
+        ]  # fmt: skip
+
+    def _binding(self, r) -> str:
+        if not r.weights_fit:
+            return (
+                f"The weights alone overflow this node: {fmt.memory(r.weight_bytes)} against "
+                f"{fmt.memory(r.node_memory_bytes)}. The model needs {fmt.plural(r.cards_needed, 'card')} before a single seat exists."
+            )
+        if r.seats_granted == 0:
+            return (
+                f"Memory grants no seat: one {fmt.count(self.sequence_tokens)}-token sequence needs "
+                f"{fmt.memory(r.seat_kv_bytes)} and the room is {fmt.memory(r.kv_budget_bytes)}. Every request waits, and nothing reports an error."
+            )
+        if r.seats_granted < r.seats_requested:
+            return (
+                f"Memory binds: it grants {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats. "
+                f"The other {fmt.count(r.seats_waiting)} wait in the queue with no error anywhere; asking for more seats changes nothing."
+            )
+        return (
+            f"Memory grants all {fmt.count(r.seats_requested)} requested seats: {fmt.memory(r.kv_bytes_in_use)} of cache against a "
+            f"{fmt.memory(r.kv_budget_bytes)} budget. Memory is not what binds here; the limit is elsewhere (compute, queueing or money)."
+        )
+
+    def _derivation(self, r) -> str:
+        s = self.scenario
+        shape = scenario_shape(s)
+        number_bytes = round(r.kv_bytes_per_number)
+        cards = r.cards
+        if shape.kv_lora_rank:
+            per_token = (
+                f"{number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers \u00d7 "
+                f"({shape.kv_lora_rank} latent + {shape.qk_rope_head_dim} rotary key)"
+            )
+        else:
+            per_token = (
+                f"2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers "
+                f"\u00d7 {shape.kv_heads} KV heads \u00d7 {shape.head_dim} head dim"
+            )
+        if shape.window_layers:
+            per_token += (
+                f" \u00d7 ({full_attention_layers(shape)} full layers + {shape.window_layers} keeping "
+                f"{fmt.count(shape.sliding_window)} of {fmt.count(self.sequence_tokens)} tokens) \u00f7 "
+                f"{shape.layers} layers"
+            )
+        lines = [
+            f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
+            f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
+            f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
+            f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.per_card('node_memory_bytes'))} \u2212 "
+            f"{fmt.gigabytes(r.weight_bytes)} of weights) \u00d7 {r.kept_share:.2f} = <b>{fmt.gigabytes(r.kv_budget_bytes)}</b>",
+            f"seats      = \u230a{fmt.gigabytes(r.kv_budget_bytes)} \u00f7 {fmt.gigabytes(r.seat_kv_bytes, 2)}\u230b = "
+            f"{fmt.count(r.seats_room)} \u2192 granted min({fmt.count(r.seats_requested)}, {fmt.count(r.seats_room)}) = "
+            f"<b>{fmt.count(r.seats_granted)}</b>",
+        ]
+        return (
+            '<div class="lab"><div class="derivation">'
+            + "<br>".join(line.replace("  ", "&nbsp;&nbsp;") for line in lines)
+            + "</div></div>"
+        )
+
+    def _facts(self, r) -> list[str]:
+        s = self.scenario
+        shape = scenario_shape(s)
+        number_bytes = round(r.kv_bytes_per_number)
+        bill = "the full bf16 bill" if s.kv_dtype == "bf16" else "half the bf16 bill"
+        return [
+            f"The {shape.name} spans {r.cards} card{'s' if r.cards != 1 else ''} with {fmt.gigabytes(r.weight_bytes)} of weights, "
+            f"leaving {fmt.gigabytes(r.kv_budget_bytes)} of KV room at the {fmt.percent(r.margin_share)} margin. A single "
+            f"sequence outweighs the whole model at about {fmt.tokens(r.outweigh_tokens)} tokens of cache.",
+            f"Storing the cache in {s.kv_dtype} costs {number_bytes} byte{'s' if number_bytes != 1 else ''} per number, so "
+            f"one token of cache is {fmt.count(r.kv_bytes_per_token)} bytes, {bill}.",
+            f"{_sentence_start(fmt.article(fmt.count(self.sequence_tokens) + '-token'))} sequence holds {fmt.gigabytes(r.seat_kv_bytes, 2)} of cache; the room "
+            f"grants {fmt.plural(r.seats_room, 'such seat')} and holds {fmt.tokens(r.kv_budget_tokens)} tokens in one sequence at most.",
+            (
+                f"{'The one requested seat runs' if r.seats_requested == 1 else f'All {fmt.count(r.seats_requested)} requested seats run'} at once, holding {fmt.gigabytes(r.kv_bytes_in_use)} of cache "
+                f"between them, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
+                if r.seats_granted >= r.seats_requested
+                else f"Only {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats run, holding "
+                f"{fmt.gigabytes(r.kv_bytes_in_use)} of cache, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
+                if r.seats_granted
+                else f"None of the {fmt.count(r.seats_requested)} requested seats runs: not one sequence of this length fits."
+            ),
+        ]  # fmt: skip
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self):
+        w = self.widgets
+        knobs = knob_column(
+            ui.heading("Famous failures"),
+            self.presets,
+            ui.heading("Model shape"),
+            w["tier"],
+            w["model"],
+            ui.heading("Card and weights"),
+            self.node,
+            note("Weights take their share of every card first: a bigger model starts from a smaller KV room."),
+            ui.heading("Cache storage"),
+            w["kv_dtype"],
+            note("fp8 keeps each cached number in one byte instead of two. Only the cache changes: not the weights, not the answers."),
+            ui.heading("The pool"),
+            self.length,
+            note("Every seat pays cache for its whole sequence, prompt plus answer so far."),
+            self.requests_slider,
+            note("The dial is only the ask: memory grants what fits, and the rest waits without an error."),
+        )  # fmt: skip
+        results = pn.Column(
+            self.cards,
+            self.engine_note,
+            self.presets.story,
+            section(
+                "The card pool's memory, weights first",
+                self.binding,
+                self.ledger,
+                margin=(8, 0, 0, 0),
+            ),
+            section("The derivation, live", self.derivation, self.facts, margin=(8, 0, 0, 0)),
+            section(
+                "Same model, three attention designs",
+                self.attention,
+                note="Multi-head, grouped-query and latent attention store very different caches "
+                "for the same model.",
+                margin=(8, 0, 0, 0),
+            ),
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        return lab_page(
+            "The KV cache calculator",
+            "Scheduling decides who runs; memory decides how many can. Every running request keeps a KV cache "
+            "so it can continue its answer, and that cache, not compute, is the resource being handed out. Turn "
+            "the knobs and watch who pays: one cached token, one running seat, the room left after the weights.",
+            knobs,
+            results,
+            section(
+                "Mattered vs noise", self.mattered, note="Which knobs actually moved the room."
+            ),
+        )
+
+    def __panel__(self):
+        return self._layout
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _rename(effect):
+    """Report the lab's own knob names in the mattered table."""
+    names = {"prompt_tokens": "sequence_tokens", "seats": "requests"}
+    return replace(effect, knob=names.get(effect.knob, effect.knob))

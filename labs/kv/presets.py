@@ -1,0 +1,69 @@
+"""The KV cache calculator's famous failures. ``fix`` is one documented way out.
+
+Stories name knob values only; figures come from the preset's own evaluation through
+``{placeholders}`` (see ``labs.kv.lab.story_figures``).
+"""
+
+from core.catalog import DEFAULT_GPU
+from labs.widgets.presets import Keep, Preset
+
+# A bigger card is no fix for a cache that outgrows this one.
+THE_CARD = Keep("gpu", DEFAULT_GPU, f"the {DEFAULT_GPU} cards")
+THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"), THE_CARD)
+THE_8B = (
+    Keep("tier", "small", "the 8B model on one card"),
+    Keep("model", None, "the 8B model on one card"),
+    THE_CARD,
+)
+
+KV_PRESETS = [
+    Preset(
+        key="70b-long-context",
+        title="Long-context seats on 70B",
+        story=(
+            "An agent product moved to the 70B model and kept its 32,000-token working context. "
+            "The weights leave {room} of KV room on the two cards, one such sequence holds "
+            "{seat}, and memory grants {granted} of the 16 requested seats."
+        ),
+        goal="grant all 16 requests on the 70B model.",
+        hint="both the bytes per cached number and the tokens per seat are on the table.",
+        knobs={"tier": "large", "sequence_tokens": 32000, "requests": 16},
+        fix={"kv_dtype": "fp8", "sequence_tokens": 6000},
+        keep=(*THE_70B, Keep("requests", 16, "all 16 requests", "at least")),
+    ),
+    Preset(
+        key="bf16-cache",
+        title="A bf16 cache where fp8 would do",
+        story=(
+            "A retrieval service runs 16,000-token prompts on the 8B model and asks for 48 seats. "
+            "Every cached number is stored in two bytes, so the room holds {room_seats} seats "
+            "and {waiting} requests sit in the queue."
+        ),
+        goal="grant all 48 requests without shortening the prompts.",
+        hint="the weights and the answers do not change if only the cache numbers shrink.",
+        knobs={"sequence_tokens": 16000, "requests": 48},
+        fix={"kv_dtype": "fp8"},
+        keep=(
+            *THE_8B,
+            Keep("requests", 48, "all 48 requests", "at least"),
+            Keep("sequence_tokens", 16000, "the 16,000-token prompts", "at least"),
+        ),
+    ),
+    Preset(
+        key="million-token-context",
+        title="The million-token context",
+        story=(
+            "A demo promised a one-million-token context on the 8B model. One such sequence "
+            "stores {seat} of cache, {outweigh_factor} times the model's own weights, and the "
+            "card's room holds {max_sequence} tokens at most: memory grants no seat at all."
+        ),
+        goal="get one request of at least 100,000 tokens running on this card.",
+        hint="find the largest sequence the room holds, then make each token cheaper.",
+        knobs={"sequence_tokens": 1_000_000, "requests": 1},
+        fix={"kv_dtype": "fp8", "sequence_tokens": 500_000},
+        keep=(
+            *THE_8B,
+            Keep("sequence_tokens", 100_000, "a context of at least 100,000 tokens", "at least"),
+        ),
+    ),
+]

@@ -1,0 +1,1 @@
+"""What every page is built from: text panes, number formatting, theme, layout, cards, badges, links."""

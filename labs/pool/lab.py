@@ -1,0 +1,335 @@
+"""The pool lab: a dedicated serving pool, its knobs, and what they do to latency, memory and money."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+
+from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
+from core.catalog.custom import scenario_shape
+from core.evidence.level_gap import level_gaps
+from core.foundation.units import kib
+from core.studies.sensitivity import knob_effects
+from core.whiteboard.queueing import UNBOUNDED_WAIT_S
+from labs.page import format as fmt
+from labs.page.badges import BadgeRow, chips_html, verdicts
+from labs.page.cards import Card, CardRow, tone
+from labs.page.layout import knob_column, lab_page, section
+from labs.page.text import LiveHTML
+from labs.page.updates import DETAILS_DELAY_MS, Later
+from labs.pool.presets import POOL_PRESETS
+from labs.pool.story import binding_sentence, explanations
+from labs.widgets import knobs as ui
+from labs.widgets.ledger import MemoryLedger
+from labs.widgets.level_note import EngineNote
+from labs.widgets.mattered import Column, MatteredTable
+from labs.widgets.moe_chart import MoeReadChart
+from labs.widgets.node_picker import NodePicker
+from labs.widgets.presets import PresetPicker
+
+# The node (exact model, card, cards, weights) is shown too: a preset loads it at its
+# defaults, so the story's figures are the ones on screen.
+POOL_KNOBS = (
+    "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
+    "model", "gpu", "cards", "weight_dtype",
+)  # fmt: skip
+SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
+HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
+# The smallest change that counts, per output, in its own unit.
+NOISE_FLOORS = {
+    "seats_granted": 0.5,
+    "ttft_p95_s": 0.001,
+    "decode_tokens_per_s": 1.0,
+    "monthly_usd": 1.0,
+}
+
+
+def pool_defaults() -> dict:
+    """The default of every knob the pool lab shows."""
+    return {name: Scenario.param[name].default for name in POOL_KNOBS}
+
+
+def other_workload(name: str) -> str:
+    """The workload that is not ``name``."""
+    return next(other for other in WORKLOADS if other != name)
+
+
+def story_figures(knobs) -> dict:
+    """Figures a preset's story quotes, from the preset's own evaluation."""
+    result = evaluate(Scenario(**{**pool_defaults(), **knobs}))
+    return {
+        "weights": fmt.gigabytes(result.weight_bytes),
+        "granted": fmt.count(result.seats_granted),
+        "waiting": fmt.count(result.seats_waiting),
+        "nodes": fmt.count(result.nodes),
+        "wait": fmt.duration(result.queue_wait_p95_s, result.queue_unbounded),
+        "ttft": fmt.duration(result.ttft_p95_s, result.queue_unbounded),
+        "prefill": fmt.duration(result.prefill_s),
+        "bill": fmt.dollars(result.monthly_usd),
+        "kv_per_token": f"{kib(result.kv_bytes_per_token):,.0f} KiB",
+    }
+
+
+ENGINE_FIELDS = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
+
+
+def _per_million(result) -> str:
+    """The bill per million output tokens, as the card beside it says it."""
+    if result.answer_tokens == 0:
+        return "no output tokens"
+    return f"{fmt.token_price(result.usd_per_million_output_tokens)} per M output"
+
+
+def _ttft_text(seconds: float) -> str:
+    return fmt.duration(seconds, seconds >= UNBOUNDED_WAIT_S)
+
+
+class PoolLab(pn.viewable.Viewer):
+    """Run the serving pool yourself: knobs in, live seats, TTFT, decode rate, bill and memory out."""
+
+    scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+
+    def __init__(self, scenario: Scenario | None = None, **params):
+        super().__init__(scenario=scenario or Scenario(), **params)
+        s = self.scenario
+        self.widgets = {
+            "workload": ui.workload_buttons(s),
+            "seats": ui.seats_slider(s),
+            "tier": ui.tier_buttons(s),
+            "prompt_tokens": ui.prompt_slider(s),
+            "prefix_hit_rate": ui.hit_rate_slider(s),
+            "kv_dtype": ui.dtype_buttons(s),
+        }
+        self.workload_facts = LiveHTML("", sizing_mode="stretch_width", margin=(2, 0))
+        self.model_note = LiveHTML("", sizing_mode="stretch_width", margin=(0, 0), visible=False)
+        self.use_tier = pn.widgets.Button(
+            label="Use the tier instead", color="light", visible=False, margin=(0, 0)
+        )
+        self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
+        self.node = NodePicker(s, show_model=False)
+        self.moe_chart = MoeReadChart()
+        self.cards = CardRow(columns=4)
+        self.badges = BadgeRow()
+        self.engine_note = EngineNote(
+            {"seats_granted": "live seats", "ttft_p95_s": "TTFT p95",
+             "decode_tokens_per_s": "decode rate", "monthly_usd": "monthly bill"},
+            {"seats_granted": fmt.count, "ttft_p95_s": _ttft_text,
+             "decode_tokens_per_s": fmt.rate, "monthly_usd": fmt.dollars},
+        )  # fmt: skip
+        self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.ledger = MemoryLedger()
+        self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.mattered = MatteredTable(
+            [
+                Column("seats_granted", "live seats", lambda d: fmt.signed(d)),
+                Column("ttft_p95_s", "TTFT p95", fmt.signed_duration, UNBOUNDED_WAIT_S),
+                Column("decode_tokens_per_s", "decode rate", lambda d: fmt.signed(d, "tok/s")),
+                Column("monthly_usd", "monthly bill", fmt.signed_dollars),
+            ],
+            ui.knob_label,
+            ui.knob_value,
+        )
+        self.presets = PresetPicker(
+            POOL_PRESETS,
+            apply=self.load_knobs,
+            reset=self.reset,
+            describe=ui.knob_value,
+            defaults=pool_defaults(),
+            figures=story_figures,
+            label=ui.knob_label,
+        )
+        self._defaults_cache: dict[str, object] = {}
+        self.result = None
+        self.items = []
+        self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS, first_now=True)
+        self.scenario.param.watch(self._refresh, KNOBS)
+        self._layout = self._build()
+        self._refresh()
+
+    # -- actions -------------------------------------------------------------------------
+    def load_knobs(self, knobs) -> None:
+        """Load ``knobs`` onto the defaults in one update (one recomputation)."""
+        self.scenario.param.update(**{**pool_defaults(), **knobs})
+
+    def reset(self) -> None:
+        """Every knob of the scenario back to its default."""
+        self.scenario.param.update(**{name: Scenario.param[name].default for name in KNOBS})
+
+    # -- computation ---------------------------------------------------------------------
+    def _defaults_for(self, workload: str):
+        if workload not in self._defaults_cache:
+            self._defaults_cache[workload] = evaluate(Scenario(workload=workload))
+        return self._defaults_cache[workload]
+
+    def _refresh(self, *_events) -> None:
+        s = self.scenario
+        result = evaluate(s)
+        self.result = result
+        self.items = verdicts(result)
+        with pn.io.hold():
+            self.cards.update(self._cards(result, self._defaults_for(s.workload)))
+            self.badges.update(self.items)
+        self._details.request()
+
+    def _refresh_details(self) -> None:
+        """Everything below the headline: ledger, prose, other workload, table, story."""
+        s, result, items = self.scenario, self.result, self.items
+        other_name = other_workload(s.workload)
+        other = evaluate(s, workload=other_name)
+        defaults = pool_defaults()
+        # An exact model replaces the tier: its row is the one that can matter.
+        swept = {k: defaults[k] for k in SWEPT_KNOBS}
+        if s.model:
+            swept = {
+                ("model" if k == "tier" else k): (None if k == "tier" else v)
+                for k, v in swept.items()
+            }
+        effects = knob_effects(s, swept, HEADLINES, NOISE_FLOORS)
+        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
+        self.ledger.update(result)
+        self.other.object = self._other_html(other_name, other)
+        self.facts.object = (
+            '<div class="lab"><ul class="facts">'
+            + "".join(f"<li>{escape(line)}</li>" for line in explanations(s, result))
+            + "</ul></div>"
+        )
+        self.workload_facts.object = self._workload_html(s, result)
+        self.model_note.object = (
+            f'<div class="lab"><div class="notice">Exact model <b>{escape(fmt.model_name(s))}</b> '
+            "replaces the tier.</div></div>"
+            if s.model
+            else ""
+        )
+        self.model_note.visible = self.use_tier.visible = bool(s.model)
+        self.mattered.update(effects)
+        self.engine_note.update(level_gaps(s, ENGINE_FIELDS), s.realism == "engine")
+        self.moe_chart.update(
+            scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
+            max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
+        )  # fmt: skip
+        self.presets.update(
+            bool(result.passes),
+            [item.name for item in items if not item.ok],
+            {
+                **{name: getattr(s, name) for name in POOL_KNOBS},
+                "nodes": result.nodes,
+            },
+        )
+
+    def _cards(self, result, base) -> list[Card]:
+        seats_delta = result.change_from(base, "seats_granted")
+        ttft_delta = result.change_from(base, "ttft_p95_s")
+        rate_delta = result.change_from(base, "decode_tokens_per_s")
+        bill_delta = result.change_from(base, "monthly_usd")
+        serves = result.seats_granted >= 1
+        rate_value = fmt.rate(result.decode_tokens_per_s).removesuffix(" tok/s")
+        if not serves:
+            value, unit, ttft_note = "none", "", "no seat fits: no first token"
+        elif result.queue_unbounded:
+            value, unit, ttft_note = "unbounded", "", "the queue never drains"
+        else:
+            value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s))
+            ttft_note = f"vs defaults: {fmt.signed_duration(ttft_delta)}"
+        bill_note = (
+            f"vs defaults: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}"
+            if serves
+            else "pays for a node that serves nothing"
+        )
+        return [
+            Card("live seats", fmt.count(result.seats_granted), "", f"vs defaults: {fmt.signed(seats_delta, 'seats')}",
+                 tone(seats_delta, True), alarm=not result.capacity_ok),
+            Card("TTFT p95", value, unit, ttft_note, "worse" if result.queue_unbounded else tone(ttft_delta, False, 0.0005),
+                 alarm=not result.latency_ok),
+            Card("aggregate decode rate", rate_value, "tok/s", f"vs defaults: {fmt.signed(rate_delta, 'tok/s')}",
+                 tone(rate_delta, True, 0.5)),
+            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", bill_note,
+                 "worse" if not serves else tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
+        ]  # fmt: skip
+
+    def _other_html(self, name: str, other) -> str:
+        items = verdicts(other)
+        words = ", ".join(f"{item.name}: {'pass' if item.ok else 'fail'}" for item in items)
+        return (
+            f'<div class="lab"><p>On <b>{escape(name)}</b> this exact config reads {escape(words)}.</p>'
+            f"<p>{chips_html(items)}</p>"
+            '<p class="small muted">One config rarely fits both: the arrival rate and the answer length '
+            "pull the same knobs in different directions.</p></div>"
+        )
+
+    def _workload_html(self, s: Scenario, result) -> str:
+        workload = WORKLOADS[s.workload]
+        arrivals, answer = result.arrivals_per_min, result.answer_tokens
+        return (
+            f'<div class="lab small"><p><b>{escape(workload.name.capitalize())}</b>: {escape(workload.description)}. '
+            f"Peak minute: <b>{fmt.count(arrivals)}</b> arrivals ({result.arrivals_per_s:,.1f} a second); answers of "
+            f"<b>{fmt.count(answer)}</b> tokens; prompts usually near {fmt.count(workload.typical_prompt_tokens)} tokens.</p>"
+            f"<p>The SLO: first token in under <b>{fmt.count(TTFT_SLO_S * 1000)} ms</b> at p95, sized at the peak "
+            f"minute. The ceiling: <b>{fmt.dollars(BUDGET_USD_PER_MONTH)}</b> a month.</p></div>"
+        )
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self):
+        w = self.widgets
+        knobs = knob_column(
+            ui.heading("Famous failures"),
+            self.presets,
+            ui.heading("Pick the workload"),
+            w["workload"],
+            self.workload_facts,
+            ui.heading("Scheduler"),
+            w["seats"],
+            ui.heading("Model tier"),
+            w["tier"],
+            self.model_note,
+            self.use_tier,
+            ui.heading("Model, card and weights"),
+            ui.model_select(self.scenario),
+            self.node,
+            ui.heading("Request shape"),
+            w["prompt_tokens"],
+            w["prefix_hit_rate"],
+            ui.heading("Cache storage"),
+            w["kv_dtype"],
+            ui.heading("Level of detail"),
+            ui.realism_buttons(self.scenario),
+            ui.serving_mode_buttons(self.scenario),
+        )
+        # Prose and charts sit beside the knobs, so the results column runs as long as they do.
+        results = pn.Column(
+            self.cards,
+            self.badges,
+            self.engine_note,
+            self.presets.story,
+            section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
+            section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
+            section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
+            section(
+                "Weight bytes read per decode step, dense vs mixture of experts",
+                self.moe_chart,
+                note="The ledger pays for every weight; a decode step reads only what its batch "
+                "routes to.",
+                margin=(8, 0, 0, 0),
+            ),
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        below = section(
+            "Mattered vs noise on this workload",
+            self.mattered,
+            note="Which knobs actually moved the pool away from its defaults.",
+        )
+        return lab_page(
+            "Run the serving pool yourself",
+            "One dedicated serving node, rented by the month and sized for the peak minute. Turn a knob and "
+            "every figure below is recomputed from the same arithmetic: a weight read per decode step, KV cache "
+            "per seat, FLOPs per prompt token, and a queue in front of the seats.",
+            knobs,
+            results,
+            below,
+        )
+
+    def __panel__(self):
+        return self._layout

@@ -1,0 +1,108 @@
+"""The pool lab's famous failures. Each loads knobs onto the defaults; ``fix`` is one way out.
+
+Stories name knob values only; figures the model computes are filled in from the preset's
+own evaluation through ``{placeholders}`` (see ``labs.pool.lab.story_figures``).
+"""
+
+from labs.widgets.presets import Keep, Preset
+
+# Promises the goals share: which model runs, on which traffic, on how many nodes.
+THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"))
+THE_8B = (
+    Keep("tier", "small", "the one-card 8B model"),
+    Keep("model", None, "the one-card 8B model"),
+)
+CHAT = Keep("workload", "chat", "the chat traffic")
+DOCUMENTS = Keep("workload", "document analysis", "the document-analysis traffic")
+ONE_NODE = Keep("nodes", 1, "a single node", "at most")
+
+POOL_PRESETS = [
+    Preset(
+        key="memory-wall",
+        title="The memory wall",
+        story=(
+            "A team moved its document pipeline to the 70B model and, seeing a queue, raised the "
+            "batch to 64 seats. Nothing improved. The weights take {weights} of the node, the "
+            "8,000-token contexts fill what is left after {granted} seats, and the other {waiting} "
+            "requests wait in line without a single error in the logs."
+        ),
+        goal="keep the 70B model on document analysis and pass all three checks.",
+        hint="the seats dial is noise here; shrink what each seat stores, in bytes per number and in tokens.",
+        knobs={
+            "workload": "document analysis",
+            "tier": "large",
+            "prompt_tokens": 8000,
+            "seats": 64,
+        },
+        fix={"kv_dtype": "fp8", "prompt_tokens": 4000, "seats": 24},
+        keep=(*THE_70B, DOCUMENTS),
+    ),
+    Preset(
+        key="timestamp",
+        title="The timestamp in the preamble",
+        story=(
+            "A contract-review service sends a 40,000-token shared preamble with every request, "
+            "and nearly all of it used to come from the prefix cache. Then someone stamped the "
+            "current time into its first line. Every cache block after the stamp changed, the hit "
+            "rate fell to zero, and each arrival now prefills the whole preamble: {prefill} of "
+            "tensor time before its first token."
+        ),
+        goal="bring the p95 first token back under 1,200 ms without buying hardware.",
+        hint="move the changing value to the end of the prompt, so the blocks before it still match.",
+        knobs={
+            "workload": "document analysis",
+            "prompt_tokens": 40000,
+            "prefix_hit_rate": 0.0,
+            "kv_dtype": "fp8",
+        },
+        fix={"prefix_hit_rate": 0.9},
+        keep=(
+            *THE_8B,
+            DOCUMENTS,
+            ONE_NODE,
+            Keep("prompt_tokens", 40000, "the 40,000-token preamble", "at least"),
+        ),
+    ),
+    Preset(
+        key="batch-of-one",
+        title="The batch of one",
+        story=(
+            "A prototype served one request at a time because it was simpler. Every decode step "
+            "still streams all {weights} of weights for a single token, so the pool needs {nodes} "
+            "nodes for chat traffic, and arrivals still queue for {wait} at p95."
+        ),
+        goal="serve chat from one node, under budget and under the latency target.",
+        hint="one weight read can write a token for every seat in the batch.",
+        knobs={"seats": 1},
+        fix={"seats": 16},
+        keep=(CHAT, ONE_NODE),
+    ),
+    Preset(
+        key="70b-upgrade",
+        title="The 70B upgrade",
+        story=(
+            "Product asked for the bigger model on the chat traffic. It spans two cards per node, "
+            "keeps {weights} of weights, and stores {kv_per_token} of cache per token. The peak "
+            "now needs {nodes} nodes at {bill} a month, and even those queue for {wait} at p95."
+        ),
+        goal="keep the 70B model on chat and fit one node under the $6,500 ceiling with the latency target met.",
+        hint="halve the bytes of every cached number, then use the room it frees.",
+        knobs={"tier": "large"},
+        fix={"kv_dtype": "fp8", "seats": 64},
+        keep=(*THE_70B, CHAT, ONE_NODE),
+    ),
+    Preset(
+        key="document-flood",
+        title="The long-context document flood",
+        story=(
+            "A customer began uploading 32,000-token reports. With 64 seats requested, memory "
+            "grants only {granted}; those run long, arrivals pile up behind them, and the p95 "
+            "first token drifts to {ttft}."
+        ),
+        goal="carry the 32,000-token documents with every requested seat granted and p95 under 1,200 ms.",
+        hint="a cheaper cache number doubles the seats; then ask only for what memory can grant.",
+        knobs={"workload": "document analysis", "prompt_tokens": 32000, "seats": 64},
+        fix={"kv_dtype": "fp8", "seats": 28},
+        keep=(DOCUMENTS, Keep("prompt_tokens", 32000, "the 32,000-token documents", "at least")),
+    ),
+]

@@ -1,0 +1,126 @@
+"""The pool lab's words: what binds the pool now, and the story of its numbers, all from a Result."""
+
+from __future__ import annotations
+
+from html import escape
+
+from core import BUDGET_USD_PER_MONTH, Scenario
+from labs.page import format as fmt
+
+
+def binding_sentence(result) -> str:
+    """One sentence naming what binds the pool now, or what will bind next."""
+    asked, granted = fmt.count(result.seats_requested), fmt.count(result.seats_granted)
+    in_use, budget = fmt.tokens(result.kv_tokens_in_use), fmt.tokens(result.kv_budget_tokens)
+    if not result.weights_fit:
+        return (
+            f"Memory binds before any seat exists: the weights need {fmt.plural(result.cards_needed, 'card')} and "
+            f"the node has {result.cards}."
+        )
+    if result.seats_granted < 1:
+        return (
+            f"Nothing can be served: one request's cache ({fmt.gigabytes(result.seat_kv_bytes)} for "
+            f"{fmt.tokens(result.seat_tokens)} tokens) is larger than all {fmt.gigabytes(result.kv_budget_bytes)} "
+            "of KV room, so memory grants no seat at any batch size. Shorter prompts, a smaller cache "
+            "number or more cards per node are the ways back."
+        )
+    if not result.capacity_ok:
+        return (
+            f"Memory binds: it grants {granted} of {asked} requested seats ({in_use} KV tokens fill "
+            f"the {budget}-token budget). Past {granted}, the batch size dial stops mattering and the "
+            "excess waits in the queue."
+        )
+    if not result.latency_ok:
+        if result.queue_unbounded or result.queue_wait_p95_s > result.prefill_s:
+            return (
+                f"Queueing binds: arrivals wait {fmt.duration(result.queue_wait_p95_s, result.queue_unbounded)} "
+                f"at p95 for a free seat, with {fmt.percent(result.utilization)} of seats busy."
+            )
+        return (
+            f"Latency binds in tensor time: prefilling {fmt.tokens(result.miss_tokens)} cache-miss "
+            f"tokens takes {fmt.duration(result.prefill_s)} before any queue."
+        )
+    if not result.cost_ok:
+        return (
+            f"Cost binds: carrying the peak takes {fmt.plural(result.nodes, 'node')}, "
+            f"{fmt.dollars(result.monthly_usd)} a month against {fmt.dollars(BUDGET_USD_PER_MONTH)}."
+        )
+    pressures = {
+        "memory": result.kv_share_of_budget,
+        "queueing": result.utilization,
+        "cost": result.bill_share_of_budget,
+    }
+    nearest = max(pressures, key=pressures.get)
+    return (
+        f"Memory grants all {asked} requested seats: {in_use} KV tokens in use against {budget} in "
+        f"the budget. The next constraint is {nearest}"
+        f"{', not memory' if nearest != 'memory' else ''} ({fmt.percent(pressures[nearest])} of its limit)."
+    )
+
+
+def _held_back(scenario: Scenario, result) -> str:
+    """What memory each level keeps back from the cache, in words."""
+    if scenario.realism == "engine":
+        return (
+            f"the engine's activation workspace, keeping {fmt.percent(result.kv_reserve_share)} "
+            "of the rest in reserve"
+        )
+    return f"the {fmt.percent(result.margin_share)} margin"
+
+
+def explanations(scenario: Scenario, result) -> list[str]:
+    """The story of the numbers, one sentence per step, all from ``result``."""
+    cards = result.cards
+    card_word = "card" if cards == 1 else "cards"
+    waiting = result.seats_waiting
+    if not waiting:
+        granted = "all of them." if result.seats_requested != 1 else "it."
+    elif result.seats_granted < 1:
+        granted = "none: not one request's cache fits."
+    else:
+        granted = f"{fmt.count(result.seats_granted)}; the other {fmt.count(waiting)} wait."
+    nodes = fmt.plural(result.nodes, "node")
+    bill = (
+        f"{nodes} \u00d7 {cards} {card_word} \u00d7 {fmt.price(result.usd_per_gpu_hour)} per "
+        f"GPU-hour \u00d7 {result.hours_per_month:,.0f} hours = {fmt.dollars(result.monthly_usd)} a month"
+    )
+    lines = [
+        f"The scheduler runs up to {fmt.plural(result.seats_requested, 'seat')} at once, and memory grants {granted}",
+        f"The {fmt.model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
+        f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after "
+        f"{_held_back(scenario, result)}: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
+        f"Every request carries {fmt.article(fmt.count(scenario.prompt_tokens) + '-token')} prompt and "
+        f"{fmt.article(fmt.count(result.answer_tokens) + '-token')} answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
+        f"KV tokens ({fmt.gigabytes(result.seat_kv_bytes)}).",
+    ]
+    if result.seats_granted < 1:
+        return [
+            *lines,
+            "Nothing can be served: no request ever starts, so there is no first token, no decode "
+            "rate and no number of nodes that carries the traffic.",
+            f"Renting {nodes} anyway: {bill} for no answers.",
+        ]
+    lines += [
+        f"{fmt.percent(scenario.prefix_hit_rate)} of each prompt ({fmt.tokens(result.hit_tokens)} tokens) is "
+        f"found in the prefix cache and costs only a memory read; the other {fmt.tokens(result.miss_tokens)} "
+        f"cache-miss tokens are prefilled in tensor time on arrival, {fmt.duration(result.prefill_s)}.",
+        f"Each decode step re-reads {fmt.gigabytes(result.weight_bytes_read)} of weights"
+        + (
+            f" (the experts its batch touches, of {fmt.gigabytes(result.weight_bytes)})"
+            if result.weight_bytes_read < result.weight_bytes
+            else ""
+        )
+        + " and "
+        f"{fmt.gigabytes(result.kv_bytes_in_use)} of running cache: {fmt.duration(result.decode_step_s)} "
+        f"a step, {fmt.rate(result.stream_tokens_per_s)} for each reader, {fmt.rate(result.decode_tokens_per_s)} "
+        "across the batch.",
+        f"A request holds its seat for {fmt.duration(result.request_s)}. At {fmt.count(result.arrivals_per_min)} "
+        f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
+        f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
+        f"{fmt.plural(result.seats_granted, 'seat')}.",
+        f"The bill: {bill}.",
+        f"Held at the peak rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
+        f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
+        "input tokens (the whole bill over each kind; quieter hours make both dearer).",
+    ]
+    return lines

@@ -1,0 +1,193 @@
+"""The Reality check lab's charts: predicted against measured, and one case's waterfall.
+
+Figures are built once; the data functions are pure (published cases and predictions in, a
+``ColumnDataSource`` dict out) so they are tested without a browser.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from bokeh.models import (
+    BoxAnnotation,
+    ColumnDataSource,
+    HoverTool,
+    LabelSet,
+    Range1d,
+    Span,
+    TapTool,
+)
+from bokeh.plotting import figure
+
+from core.evidence.fidelity import BAND
+from labs.page import format as fmt
+from labs.page import theme
+
+WHITEBOARD = "#8a93a6"
+ENGINE = theme.ACCENT
+UP = "#d55e00"  # Okabe-Ito vermilion: a term that raised the figure
+DOWN = "#0072b2"  # Okabe-Ito blue: a term that lowered it
+SHORT = {
+    "whiteboard": "whiteboard",
+    "load": "running batch",
+    "engine_memory": "engine memory",
+    "measured_rates": "measured rates",
+    "live_context": "live context",
+    "stream_then_math": "stream + math",
+    "prefill_time": "prefill time",
+    "prefill_shape": "prompt² + weights",
+    "activation_traffic": "activations",
+    "tensor_parallel": "all-reduces",
+    "fixed_overheads": "fixed costs",
+    "expert_reads": "experts read",
+    "engine": "engine level",
+}
+CHART_HEIGHT = 330
+
+
+def value_text(metric: str, value: float) -> str:
+    """A figure in the unit its case was measured in."""
+    if metric == "throughput":
+        return fmt.rate(value)
+    return fmt.duration(value)
+
+
+def scatter_data(report, metrics) -> dict:
+    """Points of the cases whose metric is in ``metrics``, with their hover text."""
+    cases, whiteboard, engine = report.cases, report.whiteboard, report.engine
+    rows = [i for i, case in enumerate(cases) if case.metric in metrics]
+    measured = np.array([cases[i].measured for i in rows])
+    white_ratio = report.steps[rows, 0]
+    engine_ratio = report.steps[rows, -1]
+    return {
+        "key": [cases[i].key for i in rows],
+        "index": rows,
+        "measured": measured,
+        "whiteboard": np.asarray(whiteboard)[rows],
+        "engine": np.asarray(engine)[rows],
+        "setup": [f"{cases[i].model} on {cases[i].cards} \u00d7 {cases[i].gpu}" for i in rows],
+        "measured_text": [value_text(cases[i].metric, cases[i].measured) for i in rows],
+        "whiteboard_text": [fmt.times(ratio) for ratio in white_ratio],
+        "engine_text": [fmt.times(ratio) for ratio in engine_ratio],
+        "marker": ["circle" if cases[i].metric != "itl" else "square" for i in rows],
+    }  # fmt: skip
+
+
+def _band(low: float, high: float) -> dict:
+    """The ±25 % band around predicted = measured, as one polygon."""
+    xs = [low, high, high, low]
+    return {"x": xs, "y": [low * BAND[0], high * BAND[0], high * BAND[1], low * BAND[1]]}
+
+
+def scatter_figure(data: dict, title: str, unit: str):
+    """A log-log chart of predicted against measured, with the ±25 % band shaded.
+
+    Returns the figure and the source of the engine points (its selection picks a case).
+    """
+    values = np.concatenate([data["measured"], data["whiteboard"], data["engine"]])
+    low, high = float(values.min()) / 1.6, float(values.max()) * 1.6
+    chart = figure(
+        title=title,
+        height=CHART_HEIGHT,
+        sizing_mode="stretch_width",
+        x_axis_type="log",
+        y_axis_type="log",
+        x_range=Range1d(low, high),
+        y_range=Range1d(low, high),
+        toolbar_location=None,
+        tools="",
+    )
+    theme.style_figure(chart)
+    chart.xaxis.axis_label = f"measured ({unit})"
+    chart.yaxis.axis_label = f"predicted ({unit})"
+    band = _band(low, high)
+    chart.patch(band["x"], band["y"], color=theme.FREE_KV, alpha=0.35, line_alpha=0)
+    chart.line([low, high], [low, high], color=theme.MUTED, line_dash="dashed", line_width=1)
+    source = ColumnDataSource(data)
+    # One source feeds every glyph, so a selection would fade the whiteboard's points too.
+    steady = {"nonselection_line_alpha": 1.0, "nonselection_fill_alpha": 1.0}
+    chart.segment("measured", "whiteboard", "measured", "engine", source=source,
+                  color="#c3c8d3", line_width=1, nonselection_line_alpha=1.0)  # fmt: skip
+    chart.scatter("measured", "whiteboard", source=source, size=9, marker="marker",
+                  fill_color="#ffffff", line_color=WHITEBOARD, line_width=1.6, **steady)  # fmt: skip
+    points = chart.scatter(
+        "measured", "engine", source=source, size=10, marker="marker", fill_color=ENGINE,
+        line_color="#ffffff", selection_fill_color=UP, selection_line_color=theme.INK,
+        nonselection_fill_alpha=0.85,
+    )  # fmt: skip
+    chart.add_tools(
+        HoverTool(
+            renderers=[points],
+            tooltips=[
+                ("case", "@key: @setup"),
+                ("measured", "@measured_text"),
+                ("whiteboard", "@whiteboard_text"),
+                ("engine level", "@engine_text"),
+            ],
+        ),
+        TapTool(renderers=[points]),
+    )
+    return chart, source
+
+
+def waterfall_data(ratios) -> dict:
+    """Bars of a waterfall in units of the measurement: each step from the last to its value.
+
+    ``ratios`` are the predictions over the measurement after each step (whiteboard first,
+    engine level last); a final 'engine level' bar stands from the axis like the first.
+    """
+    ratios = np.asarray(ratios, dtype=float)
+    keys = list(SHORT)[: len(ratios)]
+    bottoms = np.concatenate([[np.nan], ratios[:-1]])
+    tops = ratios.copy()
+    floor = float(min(ratios.min(), BAND[0]) / 1.5)
+    bottoms[0] = floor
+    names = [SHORT[key] for key in keys] + [SHORT["engine"]]
+    bottoms = np.append(bottoms, floor)
+    tops = np.append(tops, ratios[-1])
+    colours = [WHITEBOARD] + [
+        UP if t > b else DOWN for b, t in zip(bottoms[1:-1], tops[1:-1], strict=True)
+    ]
+    colours.append(ENGINE)
+    labels = [fmt.times(t) if i in (0, len(tops) - 1) or abs(np.log(t / b)) > 0.03 else ""
+              for i, (b, t) in enumerate(zip(bottoms, tops, strict=True))]  # fmt: skip
+    return {
+        "step": names,
+        "bottom": np.minimum(bottoms, tops),
+        "top": np.maximum(bottoms, tops),
+        "value": tops,
+        "colour": colours,
+        "label": labels,
+    }
+
+
+def waterfall_figure(data: dict):
+    """The waterfall chart: built once, refilled through the returned source and range."""
+    source = ColumnDataSource(data)
+    chart = figure(
+        x_range=list(data["step"]),
+        y_axis_type="log",
+        height=CHART_HEIGHT,
+        sizing_mode="stretch_width",
+        toolbar_location=None,
+        tools="",
+    )
+    theme.style_figure(chart, "waterfall")
+    chart.add_layout(BoxAnnotation(bottom=BAND[0], top=BAND[1], fill_color=theme.FREE_KV,
+                                   fill_alpha=0.3, line_alpha=0))  # fmt: skip
+    chart.add_layout(Span(location=1.0, dimension="width", line_color=theme.INK, line_width=1.5,
+                          line_dash="dashed"))  # fmt: skip
+    chart.vbar(x="step", bottom="bottom", top="top", width=0.7, color="colour", source=source)
+    chart.add_layout(LabelSet(x="step", y="value", text="label", source=source, y_offset=4,
+                              text_font_size="11px", text_color=theme.INK, text_align="center"))  # fmt: skip
+    chart.yaxis.axis_label = "prediction \u00f7 measurement (log)"
+    chart.xaxis.major_label_orientation = 0.7
+    chart.xgrid.grid_line_color = None
+    chart.y_range = Range1d(*waterfall_range(data))
+    return chart, source
+
+
+def waterfall_range(data: dict) -> tuple[float, float]:
+    """The waterfall's y range: every bar and the band, with room for labels."""
+    low = min(float(np.nanmin(data["bottom"])), BAND[0])
+    high = max(float(np.nanmax(data["top"])), BAND[1])
+    return low, high * 1.6

@@ -1,0 +1,238 @@
+"""The Reality check lab: the whiteboard and the engine level against what real engines measured."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+
+from core.evidence.cases import METRIC_NAMES
+from core.evidence.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
+from labs.page import format as fmt
+from labs.page.cards import Card, CardRow
+from labs.page.layout import intro, section
+from labs.page.text import LiveHTML
+from labs.page.updates import refill
+from labs.reality.charts import (
+    ENGINE,
+    SHORT,
+    scatter_data,
+    scatter_figure,
+    value_text,
+    waterfall_data,
+    waterfall_figure,
+    waterfall_range,
+)
+from labs.widgets.exports import cases_frame, csv_button
+
+LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
+
+
+def _chip(ratio: float) -> str:
+    tone = "pass" if within_band(ratio) else "fail"
+    return f'<span class="chip {tone}">{escape(fmt.times(ratio))}</span>'
+
+
+class RealityLab(pn.viewable.Viewer):
+    """Every published case, both levels' predictions, and the terms that separate them."""
+
+    URL_PARAMS = ("case",)  # kept in shareable links
+
+    scenario = param.Parameter(
+        doc="The session's shared scenario (this lab reads published set-ups)."
+    )
+    case = param.Selector(default="T3", objects=[case.key for case in report().cases],
+                          doc="The published case whose waterfall is shown.")  # fmt: skip
+
+    def __init__(self, scenario=None, **params):
+        super().__init__(scenario=scenario, **params)
+        self.report = report()
+        self.keys = [case.key for case in self.report.cases]
+        self.picker = pn.widgets.Select.from_param(
+            self.param.case,
+            label="Published case",
+            options={self._case_label(c): c.key for c in self.report.cases},
+            width=420,
+        )
+        self.cards = CardRow(columns=4)
+        self.cards.update(self._summary_cards())
+        throughput = scatter_data(self.report, ("throughput",))
+        latency = scatter_data(self.report, ("ttft", "itl"))
+        self.throughput_chart, self.throughput_points = scatter_figure(
+            throughput, "Output throughput", "tokens/s"
+        )
+        self.latency_chart, self.latency_points = scatter_figure(
+            latency, "First token (circles) and between tokens (squares)", "seconds"
+        )
+        for points in (self.throughput_points, self.latency_points):
+            points.selected.on_change("indices", self._tapped(points))
+        self.waterfall_chart, self.waterfall_source = waterfall_figure(
+            waterfall_data(self.report.steps[self.keys.index(self.case)])
+        )
+        self.case_text = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.table = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.lessons = LiveHTML(self._lessons_html(), sizing_mode="stretch_width", margin=(4, 0))
+        self._layout = self._build()
+        self._show()
+
+    # -- selection ------------------------------------------------------------------------
+    def _tapped(self, points):
+        def pick(_attr, _old, new):
+            if new:
+                self.case = points.data["key"][new[0]]
+
+        return pick
+
+    @param.depends("case", watch=True)
+    def _show(self) -> None:
+        index = self.keys.index(self.case)
+        data = waterfall_data(self.report.steps[index])
+        with pn.io.hold():
+            refill(self.waterfall_source, data)
+            self.waterfall_chart.y_range.start, self.waterfall_chart.y_range.end = waterfall_range(
+                data
+            )
+            for points in (self.throughput_points, self.latency_points):
+                keys = list(points.data["key"])
+                points.selected.indices = [keys.index(self.case)] if self.case in keys else []
+            self.case_text.object = self._case_html(index)
+            self.table.object = self._table_html()
+
+    # -- text -----------------------------------------------------------------------------
+    @staticmethod
+    def _case_label(case) -> str:
+        return f"{case.key} \u00b7 {case.model} on {case.cards} \u00d7 {case.gpu}, {METRIC_NAMES[case.metric]}"
+
+    def _summary_cards(self) -> list[Card]:
+        r = self.report
+        white, engine = r.development["whiteboard"], r.development["engine"]
+        check = r.check["engine"]
+        band = f"within \u00d7{BAND[0]:.2f} to \u00d7{BAND[1]:.2f}"
+        return [
+            Card("whiteboard: typical miss", fmt.percent(white.geometric_mean_error), "",
+                 f"{white.within_band} of {white.cases} cases {band}", "worse"),
+            Card("engine level: typical miss", fmt.percent(engine.geometric_mean_error), "",
+                 f"{engine.within_band} of {engine.cases} cases {band}", "better"),
+            Card("engine level, cases it never saw", fmt.percent(check.geometric_mean_error), "",
+                 f"{check.within_band} of {check.cases} more published rows {band}"),
+            Card("whiteboard on those", fmt.percent(r.check["whiteboard"].geometric_mean_error), "",
+                 f"{r.check['whiteboard'].within_band} of {r.check['whiteboard'].cases} {band}"),
+        ]  # fmt: skip
+
+    def _case_html(self, index: int) -> str:
+        case = self.report.cases[index]
+        ratios = self.report.steps[index]
+        moves = []
+        for column, (term, label) in enumerate(list(STEP_LABELS.items())[1:], start=1):
+            factor = ratios[column] / ratios[column - 1]
+            if abs(factor - 1) > MOVED - 1:
+                verb = "raised" if factor > 1 else "lowered"
+                moves.append(
+                    f"<li><b>{escape(SHORT[term])}</b> {verb} it {escape(fmt.times(factor))}: {escape(label)}.</li>"
+                )
+        moved = "".join(moves) or "<li>No single term moved it by more than 10 %.</li>"
+        return (
+            f'<div class="lab"><h2>{escape(case.key)}: {escape(case.model)} on {case.cards} \u00d7 '
+            f"{escape(case.gpu)}, {escape(case.dtype)}, {fmt.count(case.prompt_tokens)} tokens in, "
+            f"{fmt.count(case.answer_tokens)} out, {escape(case.load_text)}</h2>"
+            f'<p>Measured {escape(METRIC_NAMES[case.metric])}: <b>{escape(value_text(case.metric, case.measured))}</b>. '
+            f"The whiteboard says {escape(value_text(case.metric, self.report.whiteboard[index]))} "
+            f"{_chip(ratios[0])}; the engine level says "
+            f"{escape(value_text(case.metric, self.report.engine[index]))} {_chip(ratios[-1])}.</p>"
+            f'<p class="small muted">What moved it by more than 10 %:</p><ul class="facts">{moved}</ul>'
+            f'<p class="small muted">Source: {escape(case.source)}. Row: <code>{escape(case.quoted)}</code></p></div>'
+        )  # fmt: skip
+
+    def _table_html(self) -> str:
+        rows = []
+        for index, case in enumerate(self.report.cases):
+            here = ' class="here"' if case.key == self.case else ""
+            rows.append(
+                f"<tr{here}><td><b>{escape(case.key)}</b></td><td>{escape(case.model)}</td>"
+                f"<td>{case.cards} \u00d7 {escape(case.gpu)}</td><td>{escape(case.dtype)}</td>"
+                f'<td class="num">{fmt.count(case.prompt_tokens)} / {fmt.count(case.answer_tokens)}</td>'
+                f"<td>{escape(case.load_text)}</td><td>{escape(METRIC_NAMES[case.metric])}</td>"
+                f'<td class="num">{escape(value_text(case.metric, case.measured))}</td>'
+                f'<td class="num">{_chip(self.report.steps[index, 0])}</td>'
+                f'<td class="num">{_chip(self.report.steps[index, -1])}</td></tr>'
+            )
+        return (
+            '<div class="lab"><table class="grid"><thead><tr><th>case</th><th>model</th>'
+            "<th>cards</th><th>storage</th><th class='num'>in / out</th><th>load</th><th>figure</th>"
+            "<th class='num'>measured</th><th class='num'>whiteboard</th><th class='num'>engine</th>"
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        )
+
+    def _lessons_html(self) -> str:
+        r = self.report
+        holds = [
+            c.key for c, ratio in zip(r.cases, r.steps[:, 0], strict=True) if within_band(ratio)
+        ]
+        items = "".join(
+            f"<li><b>{escape(SHORT[e.term])}</b>: {escape(e.label)}. Moves {e.cases_moved} of "
+            f"{len(r.cases)} cases by more than 10 %; most in {escape(e.largest_case)} "
+            f"({escape(fmt.times(e.largest))}).</li>"
+            for e in r.effects
+            if e.cases_moved
+        )
+        return (
+            '<div class="lab"><p>The whiteboard holds within the band on '
+            f"{len(holds)} cases ({escape(', '.join(holds))}): one card, plain decode, moderate "
+            "prompts, where reading the weights and the cache really is the whole cost. It misses "
+            "where something it treats as free is not: long prompts, many cards, a batch far "
+            "from full. What the engine level adds, largest effect first:</p>"
+            f'<ul class="facts">{items}</ul></div>'
+        )
+
+    # -- layout ---------------------------------------------------------------------------
+    def _build(self):
+        scatter = pn.Row(
+            pn.pane.Bokeh(self.throughput_chart, sizing_mode="stretch_width"),
+            pn.pane.Bokeh(self.latency_chart, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        legend = LiveHTML(
+            '<div class="lab"><div class="legend"><span><span class="swatch" style="background:#fff;'
+            'border:1.6px solid #8a93a6"></span>whiteboard</span><span><span class="swatch" '
+            f'style="background:{ENGINE}"></span>engine level</span><span><span class="swatch" '
+            'style="background:#9fd8bd"></span>within \u00b125 % of the measurement</span>'
+            '<span class="muted">Click a point to see its waterfall.</span></div></div>',
+            sizing_mode="stretch_width",
+            margin=(0, 0),
+        )
+        return pn.Column(
+            intro(
+                "Reality check",
+                "The labs teach the whiteboard's arithmetic, and it is the right way to think. But "
+                "take its answer to a real engine and it can be off by three times. Here are published "
+                "measurements of real engines beside both levels of this lab's model: where the "
+                "back-of-envelope numbers hold, where they break, and which physical effect breaks them.",
+            ),
+            self.cards,
+            section("Predicted against measured", legend, scatter, margin=(12, 0, 0, 0)),
+            section(
+                "From the whiteboard to the engine level, one effect at a time",
+                self.picker,
+                pn.pane.Bokeh(self.waterfall_chart, sizing_mode="stretch_width"),
+                self.case_text,
+                note="Each bar is the prediction divided by the measurement after one more effect; "
+                "the dashed line is the measurement, the green band \u00b125 %.",
+            ),
+            section("What holds, and why", self.lessons),
+            section(
+                "Every published case",
+                self.table,
+                csv_button(
+                    lambda: cases_frame(self.report), "published-cases.csv", "Download cases (CSV)"
+                ),
+                note="Ratios are prediction \u00f7 measurement; green within \u00b125 %. Sources "
+                "are on each case's waterfall and the Sources page.",
+            ),
+            sizing_mode="stretch_width",
+            margin=(0, 0, 24, 0),
+        )
+
+    def __panel__(self):
+        return self._layout

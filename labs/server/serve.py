@@ -1,0 +1,168 @@
+"""`python -m labs.server.serve`: the whole lab at /, each lab alone at its own route for embedding."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import socket
+
+import panel as pn
+
+from core.evidence.fidelity import report
+from labs.frame.shell import LABS, create_app, create_embedded, lab_class
+from labs.page import theme
+from labs.server import collector, first_page, guard, latency, workers
+
+PASSWORD_ENV = "LAB_PASSWORD"
+COOKIE_SECRET_ENV = "LAB_COOKIE_SECRET"
+LOGIN_TEMPLATE = theme.ASSETS / "login.html"
+
+
+def routes() -> dict:
+    """URL route -> a function that builds that page for one new session."""
+    pages = {"/": _whole_lab}
+    for key in LABS:
+        pages[f"/{key}"] = _embedded_page(key)
+    return pages
+
+
+def _whole_lab():
+    first_page.local_styles()
+    return create_app()
+
+
+def _embedded_page(key: str):
+    # Panel serves plain functions per session; a functools.partial would be served as an object.
+    def page():
+        first_page.local_styles()
+        return create_embedded(key)
+
+    page.__name__ = f"embedded_{key}"
+    return page
+
+
+def route_lines(address: str, port: int) -> list[str]:
+    """The address of every page, one line each, as printed when the server starts."""
+    host = socket.gethostname() if address in ("0.0.0.0", "::", "") else address
+    base = f"http://{host}:{port}"
+    lines = [f"  {base}/  the whole lab, with its tabs"]
+    for key, (label, _view) in LABS.items():
+        lines.append(f"  {base}/{key}  {label} alone (for an iframe)")
+    return lines
+
+
+def cookie_secret(password: str) -> str:
+    """The secret that signs login cookies: LAB_COOKIE_SECRET, else one derived from the password.
+
+    Every worker and every machine behind one proxy must sign with the same secret, or a
+    student logged in on one would be sent back to the login page by another; deriving it from
+    the class password gives them the same one without another setting to copy around.
+    """
+    if os.environ.get(COOKIE_SECRET_ENV):
+        return os.environ[COOKIE_SECRET_ENV]
+    salt = b"llm-serving-lab login cookies"
+    return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 200_000).hex()
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m labs.server.serve`` (and of ``make serve SERVE_ARGS=...``)."""
+    parse = argparse.ArgumentParser(description="Serve LLM Serving Lab.")
+    parse.add_argument("--port", type=int, default=5006)
+    parse.add_argument("--address", default="127.0.0.1", help="0.0.0.0 to let a classroom connect")
+    parse.add_argument(
+        "--allow-websocket-origin",
+        action="append",
+        default=[],
+        help="host[:port] browsers reach the lab by, or of a page embedding it by script (repeatable)",
+    )
+    parse.add_argument(
+        "--workers", type=int, default=1, help="server processes sharing the port (Panel num_procs)"
+    )
+    parse.add_argument(
+        "--password",
+        default=os.environ.get(PASSWORD_ENV) or None,
+        help=f"class password asked on a login page (default: the {PASSWORD_ENV} variable)",
+    )
+    parse.add_argument(
+        "--use-xheaders",
+        action="store_true",
+        help="behind a proxy: trust its X-Forwarded-For/-Proto headers for client address and scheme",
+    )
+    parse.add_argument("--check-unused-sessions", type=int, default=2_000, help="ms between sweeps")
+    parse.add_argument(
+        "--unused-session-lifetime",
+        type=int,
+        default=10_000,
+        help="ms a session without a browser connected is kept",
+    )
+    parse.add_argument(
+        "--session-history",
+        type=int,
+        default=None,
+        help="serve /rest/session_info with this many past sessions (for bench/classroom.py)",
+    )
+    parse.add_argument(
+        "--default-latency",
+        action="store_true",
+        help="keep Panel's 50 ms change debounce and Nagle's algorithm (to compare in bench/)",
+    )
+    return parse
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv)
+    if args.workers < 1:
+        raise SystemExit("--workers must be at least 1")
+    guard.safe_log_records()
+    guard.close_component_imports()
+    first_page.configure()
+    if not args.default_latency:
+        latency.configure()
+        for key in LABS:  # import every lab now, so the collector freezes their modules too
+            lab_class(key)
+        report()  # the published cases' predictions: computed once, before the first student
+        collector.configure()
+    origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
+    auth = {}
+    if args.password:
+        auth = {
+            "basic_auth": args.password,
+            "cookie_secret": cookie_secret(args.password),
+            "basic_login_template": str(LOGIN_TEMPLATE),
+        }
+    print(
+        f"LLM Serving Lab: {args.workers} server process{'es' if args.workers > 1 else ''}"
+        + (", class password required" if args.password else ""),
+        *route_lines(args.address, args.port),
+        "This terminal now runs the lab server; press Ctrl+C here to stop it.",
+        sep="\n",
+        flush=True,
+    )
+    if args.workers > 1:
+        workers.stop_workers_with_parent()
+    server = pn.serve(
+        routes(),
+        port=args.port,
+        address=args.address,
+        websocket_origin=origins,
+        show=False,
+        start=False,
+        verbose=False,
+        title="LLM Serving Lab",
+        static_dirs={"assets": str(theme.ASSETS)},
+        check_unused_sessions_milliseconds=args.check_unused_sessions,
+        unused_session_lifetime_milliseconds=args.unused_session_lifetime,
+        session_history=args.session_history,
+        num_procs=args.workers,
+        use_xheaders=args.use_xheaders,
+        **auth,
+    )
+    # From here on, this is one worker (the parent of several only waits for them).
+    workers.worker_started()
+    server.start()
+    server.io_loop.start()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,290 @@
+"""Widgets for the shared Scenario's knobs, built with ``from_param`` so they stay in sync."""
+
+from __future__ import annotations
+
+import math
+
+import panel as pn
+from bokeh.models import CustomJSTickFormatter
+
+from core import MODELS, TIERS
+from core.catalog.custom import CUSTOM
+from labs.page import format as fmt
+from labs.page.text import LiveHTML
+
+TIER_LABELS = {f"{key} \u00b7 {shape.name}": key for key, shape in TIERS.items()}
+DTYPE_LABELS = {"bf16 \u00b7 2 bytes": "bf16", "fp8 \u00b7 1 byte": "fp8"}
+
+KNOB_LABELS = {
+    "workload": "workload",
+    "seats": "batch size",
+    "tier": "model tier",
+    "model": "exact model",
+    "prompt_tokens": "prompt length",
+    "prefix_hit_rate": "prefix hit rate",
+    "kv_dtype": "cache storage",
+    "weight_dtype": "weight storage",
+    "gpu": "card",
+    "cards": "cards per node",
+    "answer_tokens": "answer length",
+    "arrivals_per_min": "peak arrivals",
+    "realism": "level of detail",
+    "concurrency": "closed-loop users",
+    "serving_mode": "serving mode",
+    "kv_link": "KV link",
+}
+REALISM_LABELS = {"whiteboard": "whiteboard", "real engine": "engine"}
+SERVING_MODE_LABELS = {"whole": "aggregated", "chunked": "chunked", "split P/D": "disaggregated"}
+
+
+# The range each shared knob's widget offers; links are clamped to it too.
+UI_RANGES = {"seats": (1, 256), "prompt_tokens": (100, 64_000)}
+
+
+def knob_label(knob: str) -> str:
+    """The name a student reads for a knob."""
+    return KNOB_LABELS.get(knob, knob.replace("_", " "))
+
+
+def knob_value(knob: str, value) -> str:
+    """A knob's value as the page writes it."""
+    if value is None:
+        if knob == "model":
+            return "none: the tier decides"
+        if knob == "cards":
+            return "the model's usual"
+        return "from the workload" if knob in ("answer_tokens", "arrivals_per_min") else "default"
+    if knob == "prefix_hit_rate":
+        return fmt.percent(value)
+    if knob == "prompt_tokens":
+        return fmt.plural(value, "token")
+    if knob == "seats":
+        return fmt.plural(value, "seat")
+    if knob == "tier":
+        return f"{value} ({TIERS[value].name})"
+    if knob == "model" and value == CUSTOM:
+        return PASTED
+    return str(value)
+
+
+def seats_slider(scenario, label: str = "Batch size (seats)"):
+    # A plain slider: the editable variant adds a linked text box whose echo costs more
+    # server time per change than the whole capacity model.
+    low, high = UI_RANGES["seats"]
+    return pn.widgets.IntSlider.from_param(
+        scenario.param.seats, start=low, end=high, label=label, sizing_mode="stretch_width"
+    )
+
+
+def prompt_slider(scenario):
+    """Prompt length over its whole range: a log-scale slider and a number box to type into."""
+    return LogSlider(
+        scenario, "prompt_tokens", UI_RANGES["prompt_tokens"], "Prompt length (tokens)"
+    )
+
+
+def round_figures(count: float, bounds: tuple[int, int], figures: int = 3) -> int:
+    """A slider position as a count people would type: three significant figures, inside ``bounds``."""
+    low, high = bounds
+    count = min(max(float(count), low), high)
+    return int(min(max(round(count, figures - 1 - math.floor(math.log10(count))), low), high))
+
+
+class LogSlider(pn.viewable.Viewer):
+    """An integer knob whose range spans decades: an editable number above a log-scale slider.
+
+    A linear slider over 100 to 64,000 moves about 200 tokens a pixel; on a log scale every
+    decade gets the same length, and the box takes an exact figure. Both follow the parameter.
+    """
+
+    def __init__(self, owner, name: str, bounds: tuple[int, int], label: str, **params):
+        super().__init__(**params)
+        self._owner, self._name, self._bounds = owner, name, bounds
+        low, high = bounds
+        value = self._clamped(getattr(owner, name))
+        self.slider = pn.widgets.FloatSlider(
+            label="",
+            start=math.log10(low),
+            end=math.log10(high),
+            step=0.005,
+            value=math.log10(value),
+            format=CustomJSTickFormatter(
+                code="return Math.round(10 ** tick).toLocaleString('en-US')"
+            ),
+            show_value=False,
+            sizing_mode="stretch_width",
+            tags=[label],  # the label shows on the box; benches find the slider by this tag
+        )
+        self.box = pn.widgets.IntInput(
+            label=label, value=value, start=low, end=high, width=150, margin=(5, 10, 0, 10)
+        )
+        self.slider.param.watch(self._slid, "value")
+        self.box.param.watch(self._typed, "value")
+        owner.param.watch(self._follow, name)
+        self._layout = pn.Column(self.box, self.slider, sizing_mode="stretch_width", margin=0)
+
+    def _clamped(self, value) -> int:
+        low, high = self._bounds
+        return int(min(max(value, low), high))
+
+    def _slid(self, event) -> None:
+        setattr(self._owner, self._name, round_figures(10**event.new, self._bounds))
+
+    def _typed(self, event) -> None:
+        if event.new is not None:
+            setattr(self._owner, self._name, self._clamped(event.new))
+
+    def _follow(self, event) -> None:
+        value = self._clamped(event.new)
+        if self.box.value != value:
+            self.box.value = value
+        position = math.log10(value)
+        # During a drag the slider leads; only a jump from elsewhere moves it.
+        if abs(position - self.slider.value) > 0.003:
+            self.slider.value = position
+
+    def __panel__(self):
+        return self._layout
+
+
+def hit_rate_slider(scenario):
+    return pn.widgets.FloatSlider.from_param(
+        scenario.param.prefix_hit_rate,
+        start=0.0,
+        end=1.0,
+        step=0.01,
+        format="0%",
+        label="Prefix cache hit rate",
+        sizing_mode="stretch_width",
+    )
+
+
+EXACT = "exact:"  # prefix of the tier row's value for an exact model chosen elsewhere
+
+
+def tier_buttons(scenario):
+    """The tier as buttons; an exact model, when one runs, is a third button, the one selected.
+
+    The scenario decides which model runs (its exact model if set, else its tier), and the
+    row shows that, so a tier button never stays lit over an exact model. A tier button
+    clears the exact model. Linked by hand: the row's options change with the model.
+    """
+
+    def options() -> dict:
+        exact = {f"{scenario.model} \u00b7 exact": EXACT + scenario.model} if scenario.model else {}
+        return {**TIER_LABELS, **exact}
+
+    def current() -> str:
+        return EXACT + scenario.model if scenario.model else scenario.tier
+
+    row = pn.widgets.RadioButtonGroup(
+        options=options(),
+        value=current(),
+        label="Model tier",
+        color="primary",
+        variant="outline",
+        sizing_mode="stretch_width",
+    )
+
+    def to_scenario(event):
+        if event.new in TIERS:
+            scenario.param.update(tier=event.new, model=None)
+
+    def to_row(*_events):
+        row.param.update(options=options(), value=current())
+
+    row.param.watch(to_scenario, "value")
+    scenario.param.watch(to_row, ["tier", "model"])
+    return row
+
+
+def choice_buttons(scenario, knob: str, options: dict):
+    """A full-width row of outlined buttons for one of ``scenario``'s choice knobs."""
+    return pn.widgets.RadioButtonGroup.from_param(
+        scenario.param[knob],
+        options=options,
+        color="primary",
+        variant="outline",
+        sizing_mode="stretch_width",
+    )
+
+
+def serving_mode_buttons(scenario):
+    """Prompts whole, in chunks, or on prefill nodes of their own (the engine level only)."""
+    return pn.Column(
+        choice_buttons(scenario, "serving_mode", SERVING_MODE_LABELS),
+        LiveHTML(
+            '<div class="lab small muted">How prompts share the cards: whole between decode '
+            "steps, in chunks inside them, or on prefill nodes that ship the cache to decode "
+            "nodes. The real engine level prices it; the whiteboard's prefill is free.</div>",
+            sizing_mode="stretch_width",
+            margin=(0, 10),
+        ),
+        sizing_mode="stretch_width",
+        margin=0,
+    )
+
+
+def dtype_buttons(scenario, knob: str = "kv_dtype"):
+    return choice_buttons(scenario, knob, DTYPE_LABELS)
+
+
+def workload_buttons(scenario):
+    return pn.widgets.RadioButtonGroup.from_param(
+        scenario.param.workload,
+        color="primary",
+        variant="outline",
+        sizing_mode="stretch_width",
+    )
+
+
+USE_TIER = "use the tier"
+PASTED = "pasted config.json"
+
+
+def _model_options(scenario) -> list[str]:
+    return [USE_TIER, *MODELS, *([PASTED] if scenario.model_config else [])]
+
+
+def model_select(scenario):
+    """A picker over the named catalog models; its first entry clears the choice back to the tier.
+
+    Linked by hand rather than with ``from_param``: a ``None`` option renders as a blank
+    entry in the browser, so the widget shows a label and the scenario keeps ``None``. A
+    pasted config.json, once there is one, is the last entry.
+    """
+    select = pn.widgets.Select(
+        label="Exact model",
+        options=_model_options(scenario),
+        value=_model_label(scenario.model),
+        sizing_mode="stretch_width",
+    )
+
+    def to_scenario(event):
+        value = {USE_TIER: None, PASTED: CUSTOM}.get(event.new, event.new)
+        if scenario.model != value:
+            scenario.model = value
+
+    def to_widget(*_events):
+        select.options = _model_options(scenario)
+        select.value = _model_label(scenario.model)
+
+    select.param.watch(to_scenario, "value")
+    scenario.param.watch(to_widget, ["model", "model_config"])
+    return select
+
+
+def _model_label(model) -> str:
+    return PASTED if model == CUSTOM else model or USE_TIER
+
+
+def heading(text: str) -> pn.pane.HTML:
+    """A small section heading inside a knob column."""
+    return LiveHTML(
+        f'<div class="lab"><h3>{text}</h3></div>', margin=(8, 0, 0, 0), sizing_mode="stretch_width"
+    )
+
+
+def realism_buttons(scenario):
+    """Whiteboard arithmetic or what a real engine would measure, for every lab at once."""
+    return choice_buttons(scenario, "realism", REALISM_LABELS)
