@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 from core import Scenario, evaluate
 from core.evidence.fidelity import report
 from labs.page import format as fmt
-from labs.reality.charts import times
+from labs.page.format import times
 
 
 def test_reality_opens_the_linked_case_and_follows_the_picker(page, lab_url):
