@@ -104,7 +104,7 @@ def _attention_row(model: ModelShape, label: str) -> Source:
     return Source(f"{label} attention", value, "KV per layer per token", model.kv_source)
 
 
-def _engine_rows() -> list[Source]:
+def _engine_default_rows() -> list[Source]:
     return [
         Source(
             "card memory as engines see it",
@@ -138,6 +138,11 @@ def _engine_rows() -> list[Source]:
             "TensorRT-LLM's default GUARANTEED_NO_EVICT scheduler reserves blocks for prompt "
             "plus max new tokens (kvCacheManager.cpp getRemainingBlocksToCompletion)",
         ),
+    ]
+
+
+def _engine_cost_rows() -> list[Source]:
+    return [
         Source(
             "all-reduce latency",
             f"{ALLREDUCE_LATENCY_S * 1e6:.1f}",
@@ -211,7 +216,19 @@ def sources() -> list[Source]:
         Source(f"{fmt.name} weight", f"{fmt.bits_per_weight:g}", "bits per weight", fmt.source)
         for fmt in WEIGHT_FORMATS.values()
     ]
-    rows += [
+    return (
+        rows
+        + _fallback_rows()
+        + _whiteboard_rows()
+        + _engine_default_rows()
+        + _engine_cost_rows()
+        + _serving_mode_rows()
+    )
+
+
+def _fallback_rows() -> list[Source]:
+    """What the model assumes for a shape that lacks a feature, and the experts a batch touches."""
+    return [
         Source(
             "MLA latent, for a model built without it",
             f"{MLA_LATENT_PER_HEAD_DIM:g} x head dim + {MLA_ROPE_PER_HEAD_DIM:g} x head dim",
@@ -231,6 +248,12 @@ def sources() -> list[Source]:
             "distinct experts per layer",
             "each of B tokens picks k of E experts, taken as independent and uniform",
         ),
+    ]
+
+
+def _whiteboard_rows() -> list[Source]:
+    """Custom-card defaults, number sizes and the whiteboard's efficiencies and margins."""
+    return [
         Source(
             "custom card price",
             f"{CUSTOM_CARD_USD_PER_HOUR:.2f}",
@@ -281,4 +304,3 @@ def sources() -> list[Source]:
             "forward-pass estimate, Kaplan et al. 2020, 'Scaling Laws for Neural Language Models'",
         ),
     ]
-    return rows + _engine_rows() + _serving_mode_rows()
