@@ -98,7 +98,7 @@ def test_the_page_has_a_heading_and_a_table_per_group():
     """Every group's heading appears once, in KINDS' order, each with its own table."""
     html = sources_html()
     headings = [heading for heading, _about in KINDS.values()]
-    places = [html.index(f'<h2 style="margin-top:24px">{heading} ') for heading in headings]
+    places = [html.index(f'<h2 style="margin-top:24px">{heading}</h2>') for heading in headings]
     assert places == sorted(places)
     assert html.count("<table") == len(headings)
 

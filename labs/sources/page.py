@@ -59,12 +59,11 @@ def _table(rows, widths=_DEFAULT_WIDTHS) -> str:
 
 
 def _group(group: SourceGroup) -> str:
-    count = f"{len(group.rows)} row{'s' if len(group.rows) != 1 else ''}"
     return (
         f'<section class="source-group" data-kind="{escape(group.kind, quote=True)}">'
-        f'<h2 style="margin-top:24px">{escape(group.heading)} '
-        f'<span class="small muted">{count}</span></h2>'
-        f'<p class="lede">{escape(group.about)}</p>{_table(group.rows, _WIDTHS.get(group.kind, _DEFAULT_WIDTHS))}</section>'
+        f'<h2 style="margin-top:24px">{escape(group.heading)}</h2>'
+        f'<p class="lede">{escape(group.about)}</p>'
+        f"{_table(group.rows, _WIDTHS.get(group.kind, _DEFAULT_WIDTHS))}</section>"
     )
 
 

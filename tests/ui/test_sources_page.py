@@ -14,7 +14,7 @@ def test_sources_route_shows_every_group_and_no_pin_bar(page, lab_url):
         timeout=20_000
     )
     for heading in HEADINGS:
-        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
     link = page.get_by_role("link", name="arxiv.org/abs/2405.04434")
     expect(link).to_have_attribute("target", "_blank")
     expect(page.get_by_role("button", name="Pin as A")).to_have_count(0)
@@ -27,7 +27,7 @@ def test_pin_bar_leaves_on_sources_and_returns_on_a_lab(page, lab_url):
     pin = page.get_by_role("button", name="Pin as A")
     expect(pin).to_be_visible(timeout=20_000)
     page.get_by_role("button", name="Sources", exact=True).click()
-    expect(page.get_by_role("heading", name=HEADINGS[0])).to_be_visible(timeout=10_000)
+    expect(page.get_by_role("heading", name=HEADINGS[0], exact=True)).to_be_visible(timeout=10_000)
     expect(pin).to_be_hidden()
     page.get_by_role("button", name="Pool", exact=True).click()
     expect(pin).to_be_visible(timeout=10_000)
