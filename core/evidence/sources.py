@@ -1,8 +1,6 @@
-"""The 'where the numbers come from' table: every constant of the catalog with its source."""
+"""The 'where the numbers come from' table: every constant of the catalog with its source and kind."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from core.catalog import (
     ALLREDUCE_LATENCY_S,
@@ -29,50 +27,69 @@ from core.catalog import (
     ModelShape,
 )
 from core.catalog.cards import CUSTOM_CARD_LINK_BYTES_PER_S, CUSTOM_CARD_USD_PER_HOUR
+from core.evidence.source_groups import Source
 from core.whiteboard.attention import GQA_KV_HEADS, MLA_LATENT_PER_HEAD_DIM, MLA_ROPE_PER_HEAD_DIM
 
-
-@dataclass(frozen=True)
-class Source:
-    """One row of the 'where the numbers come from' table."""
-
-    constant: str
-    value: str
-    unit: str
-    source: str
+__all__ = ["Source", "sources"]
 
 
 def _gpu_rows(gpu: Gpu) -> list[Source]:
     name = gpu.name
     return [
-        Source(f"{name} memory", f"{gpu.memory_bytes / GB:g}", "GB per card", gpu.source),
-        Source(f"{name} HBM bandwidth", f"{gpu.hbm_bytes_per_s / 1e12:g}", "TB/s", gpu.source),
-        Source(f"{name} bf16 dense", f"{gpu.bf16_flops / 1e12:,.0f}", "TFLOP/s", gpu.source),
-        Source(f"{name} fp8 dense", f"{gpu.fp8_flops / 1e12:,.0f}", "TFLOP/s", gpu.source),
+        Source(
+            f"{name} memory", f"{gpu.memory_bytes / GB:g}", "GB per card", gpu.source, kind="cards"
+        ),
+        Source(
+            f"{name} HBM bandwidth",
+            f"{gpu.hbm_bytes_per_s / 1e12:g}",
+            "TB/s",
+            gpu.source,
+            kind="cards",
+        ),
+        Source(
+            f"{name} bf16 dense",
+            f"{gpu.bf16_flops / 1e12:,.0f}",
+            "TFLOP/s",
+            gpu.source,
+            kind="cards",
+        ),
+        Source(
+            f"{name} fp8 dense", f"{gpu.fp8_flops / 1e12:,.0f}", "TFLOP/s", gpu.source, kind="cards"
+        ),
         Source(
             f"{name} fp4 dense",
             f"{gpu.fp4_flops / 1e12:,.0f}" if gpu.fp4_flops else "none",
             "TFLOP/s" if gpu.fp4_flops else "(4-bit weights multiply at the bf16 rate)",
             gpu.source,
+            kind="cards",
         ),
-        Source(f"{name} price", f"{gpu.usd_per_hour:.2f}", "$ per GPU-hour", gpu.price_source),
+        Source(
+            f"{name} price",
+            f"{gpu.usd_per_hour:.2f}",
+            "$ per GPU-hour",
+            gpu.price_source,
+            kind="cards",
+        ),
         Source(
             f"{name} measured bandwidth",
             f"{gpu.achieved_hbm_bytes_per_s / 1e12:.3g}",
             "TB/s (engine level)",
             gpu.achieved_source,
+            kind="measurements",
         ),
         Source(
             f"{name} measured matmul",
             f"{gpu.achieved_bf16_flops / 1e12:,.0f} bf16 / {gpu.achieved_fp8_flops / 1e12:,.0f} fp8",
             "TFLOP/s (engine level)",
             gpu.achieved_source,
+            kind="measurements",
         ),
         Source(
             f"{name} card-to-card link",
             f"{gpu.link_bytes_per_s / 1e9:g}",
             "GB/s each way",
             gpu.link_source,
+            kind="cards",
         ),
     ]
 
@@ -91,7 +108,7 @@ def _model_row(model: ModelShape, label: str) -> Source:
         f"{model.head_dim}, hidden {model.hidden:,}, MLP {model.intermediate:,}{experts}, "
         f"{model.params / 1e9:g}B parameters{active}, {model.cards} card(s)"
     )
-    return Source(label, value, "shape", model.source)
+    return Source(label, value, "shape", model.source, kind="models")
 
 
 def _attention_row(model: ModelShape, label: str) -> Source:
@@ -101,16 +118,19 @@ def _attention_row(model: ModelShape, label: str) -> Source:
         value += f": latent {model.kv_lora_rank} + rotary key {model.qk_rope_head_dim}"
     if model.window_layers:
         value += f"; {model.window_layers} of {model.layers} layers keep {model.sliding_window:,}"
-    return Source(f"{label} attention", value, "KV per layer per token", model.kv_source)
+    return Source(
+        f"{label} attention", value, "KV per layer per token", model.kv_source, kind="models"
+    )
 
 
-def _engine_rows() -> list[Source]:
+def _engine_default_rows() -> list[Source]:
     return [
         Source(
             "card memory as engines see it",
             "GiB",
             "2^30 bytes per 'GB'",
             "CUDA and nvidia-smi report memory in binary units (an H100 80GB shows 81,559 MiB)",
+            kind="engine",
         ),
         Source(
             "engine KV share of free memory",
@@ -118,18 +138,21 @@ def _engine_rows() -> list[Source]:
             "of memory left after weights and activations",
             "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction default (vLLM's "
             "gpu_memory_utilization default is also 0.9)",
+            kind="engine",
         ),
         Source(
             "engine batch limit under a benchmark",
             f"{ENGINE_MAX_BATCH:,}",
             "requests (or the seats knob, if larger)",
             "TensorRT-LLM BuildConfig.max_batch_size default (tensorrt_llm/builder.py)",
+            kind="engine",
         ),
         Source(
             "engine tokens per step",
             f"{ENGINE_MAX_NUM_TOKENS:,}",
             "tokens (sizes the activation workspace)",
             "TensorRT-LLM BuildConfig.max_num_tokens default (tensorrt_llm/builder.py)",
+            kind="engine",
         ),
         Source(
             "admission reserves",
@@ -137,18 +160,28 @@ def _engine_rows() -> list[Source]:
             "tokens per request",
             "TensorRT-LLM's default GUARANTEED_NO_EVICT scheduler reserves blocks for prompt "
             "plus max new tokens (kvCacheManager.cpp getRemainingBlocksToCompletion)",
+            kind="engine",
         ),
+    ]
+
+
+def _engine_cost_rows() -> list[Source]:
+    return [
         Source(
             "all-reduce latency",
             f"{ALLREDUCE_LATENCY_S * 1e6:.1f}",
             "µs per all-reduce",
-            "vLLM custom all-reduce, 512 B on 8 x H100 (sgl-project/sglang PR #2904)",
+            "vLLM custom all-reduce, 512 B on 8 x H100 (sglang PR #2904, "
+            "https://github.com/sgl-project/sglang/pull/2904)",
+            kind="measurements",
         ),
         Source(
             "NVLink protocol efficiency",
             f"{NVLINK_PROTOCOL_EFFICIENCY:.0%}",
             "of line rate",
-            "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (NVIDIA/nccl-tests #212)",
+            "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (nccl-tests #212, "
+            "https://github.com/NVIDIA/nccl-tests/issues/212)",
+            kind="measurements",
         ),
         Source(
             "kernel floor",
@@ -156,6 +189,7 @@ def _engine_rows() -> list[Source]:
             "µs per kernel",
             "null-kernel launch overhead on recent hardware, about 3 µs (NVIDIA developer forum, "
             "'Too much time for kernel launch latency')",
+            kind="measurements",
         ),
         Source(
             "kernels per layer",
@@ -163,18 +197,22 @@ def _engine_rows() -> list[Source]:
             "kernels",
             "counted from a decoder layer: two norms, QKV, rotary and cache write, attention, "
             "output, gate-up, activation, down projection",
+            kind="engine",
         ),
         Source(
             "host time per step",
             f"{HOST_STEP_S * 1e3:.2f}",
             "ms per step",
-            "H100 step 7.31 ms against a 6.45 ms forward pass (sgl-project/sglang-omni PR #783)",
+            "H100 step 7.31 ms against a 6.45 ms forward pass (sglang-omni PR #783, "
+            "https://github.com/sgl-project/sglang-omni/pull/783)",
+            kind="measurements",
         ),
         Source(
             "attention FLOPs",
             "2 x layers x heads x head dim x T²",
             "FLOPs for a causal prompt of T tokens",
             "QK^T and AV each 2 T² d per layer, halved by the causal mask",
+            kind="models",
         ),
     ]
 
@@ -186,13 +224,16 @@ def _serving_mode_rows() -> list[Source]:
             f"{CHUNKED_PREFILL_TOKENS:,}",
             "tokens per step, decodes included",
             "vLLM max_num_batched_tokens default with chunked prefill on (vLLM docs, "
-            "'Performance and Tuning: Chunked Prefill', v0.5; vllm-project/vllm PR #4580)",
+            "'Performance and Tuning: Chunked Prefill', v0.5; vLLM PR #4580, "
+            "https://github.com/vllm-project/vllm/pull/4580)",
+            kind="engine",
         ),
         Source(
             "InfiniBand NDR port",
             f"{INFINIBAND_NDR_BYTES_PER_S / 1e9:g}",
             "GB/s each way, one port per card",
             "NVIDIA ConnectX-7 adapter datasheet and user manual: single-port OSFP, NDR 400Gb/s",
+            kind="cards",
         ),
     ]
 
@@ -208,77 +249,121 @@ def sources() -> list[Source]:
         if model.kv_source:
             rows.append(_attention_row(model, model.name))
     rows += [
-        Source(f"{fmt.name} weight", f"{fmt.bits_per_weight:g}", "bits per weight", fmt.source)
+        Source(
+            f"{fmt.name} weight",
+            f"{fmt.bits_per_weight:g}",
+            "bits per weight",
+            fmt.source,
+            kind="models",
+        )
         for fmt in WEIGHT_FORMATS.values()
     ]
-    rows += [
+    return (
+        rows
+        + _fallback_rows()
+        + _whiteboard_rows()
+        + _engine_default_rows()
+        + _engine_cost_rows()
+        + _serving_mode_rows()
+    )
+
+
+def _fallback_rows() -> list[Source]:
+    """What the model assumes for a shape that lacks a feature, and the experts a batch touches."""
+    return [
         Source(
             "MLA latent, for a model built without it",
             f"{MLA_LATENT_PER_HEAD_DIM:g} x head dim + {MLA_ROPE_PER_HEAD_DIM:g} x head dim",
             "numbers per layer per token",
-            "DeepSeek-V2 (arXiv 2405.04434), section 2.1: d_c = 4 d_h, d_h^R = d_h / 2",
+            "DeepSeek-V2, section 2.1: d_c = 4 d_h, d_h^R = d_h / 2 "
+            "(https://arxiv.org/abs/2405.04434)",
+            kind="models",
         ),
         Source(
             "GQA KV heads, for a model built without it",
             f"{GQA_KV_HEADS}",
             "KV heads",
             "Llama 3's grouping (8 KV heads at 8B, 70B and 405B; Meta, 'The Llama 3 Herd of "
-            "Models', Table 3)",
+            "Models', Table 3, https://arxiv.org/abs/2407.21783)",
+            kind="models",
         ),
         Source(
             "experts a batch touches",
             "E x (1 - (1 - k/E)^B)",
             "distinct experts per layer",
             "each of B tokens picks k of E experts, taken as independent and uniform",
+            kind="models",
         ),
+    ]
+
+
+def _whiteboard_rows() -> list[Source]:
+    """Custom-card defaults, number sizes and the whiteboard's efficiencies and margins."""
+    return [
         Source(
             "custom card price",
             f"{CUSTOM_CARD_USD_PER_HOUR:.2f}",
             "$ per GPU-hour when the form's price is empty",
             "assumption",
+            kind="cards",
         ),
         Source(
             "custom card link",
             f"{CUSTOM_CARD_LINK_BYTES_PER_S / 1e9:g}",
             "GB/s each way (engine level)",
             "assumption: NVLink-class, as the H100's",
+            kind="cards",
         ),
-        Source("bf16 number", "2", "bytes", "IEEE-style bfloat16: 16 bits"),
+        Source("bf16 number", "2", "bytes", "IEEE-style bfloat16: 16 bits", kind="models"),
         Source(
-            "fp8 number", "1", "bytes", "OCP FP8 (E4M3) as used for vLLM's fp8 KV cache: 8 bits"
+            "fp8 number",
+            "1",
+            "bytes",
+            "OCP FP8 (E4M3) as used for vLLM's fp8 KV cache: 8 bits",
+            kind="models",
         ),
         Source(
-            "hours in a month", f"{HOURS_PER_MONTH}", "h", "8,760 h a year / 12, cloud price sheets"
+            "hours in a month",
+            f"{HOURS_PER_MONTH}",
+            "h",
+            "8,760 h a year / 12, cloud price sheets",
+            kind="whiteboard",
         ),
         Source(
             "prefill efficiency",
             f"{PREFILL_EFFICIENCY:.0%}",
             "of dense peak (whiteboard)",
             "assumption: typical model-FLOPs utilisation of a large prefill",
+            kind="whiteboard",
         ),
         Source(
             "decode bandwidth efficiency",
             f"{BANDWIDTH_EFFICIENCY:.0%}",
             "of peak HBM (whiteboard)",
             "assumption: achieved share of HBM bandwidth in a decode step",
+            kind="whiteboard",
         ),
         Source(
             "memory margin",
             f"{MEMORY_MARGIN:.0%}",
             "of free memory (whiteboard)",
             "assumption: held back for activations, CUDA graphs and fragmentation",
+            kind="whiteboard",
         ),
         Source(
             "KV block",
             f"{KV_BLOCK_TOKENS}",
             "tokens",
-            "vLLM default block size (Kwon et al., PagedAttention, SOSP 2023)",
+            "vLLM default block size (Kwon et al., PagedAttention, SOSP 2023, "
+            "https://arxiv.org/abs/2309.06180)",
+            kind="whiteboard",
         ),
         Source(
             "prefill cost",
             "2",
             "FLOPs per parameter per token",
-            "forward-pass estimate, Kaplan et al. 2020, 'Scaling Laws for Neural Language Models'",
+            "forward-pass estimate, Kaplan et al. 2020, 'Scaling Laws for Neural Language Models' "
+            "(https://arxiv.org/abs/2001.08361)",
+            kind="models",
         ),
     ]
-    return rows + _engine_rows() + _serving_mode_rows()

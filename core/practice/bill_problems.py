@@ -14,48 +14,62 @@ from core.practice import draws
 from core.practice import wording as say
 from core.practice.problems import Step, Trap
 
+# The walkthrough's own numbers (seed 0).
+CLASSIC = {"name": TIERS["small"].name, "gpu": "H100 SXM", "weight_dtype": "bf16", "cards": 1,
+           "workload": "chat", "seats": 16, "prompt": 1200, "hit": 0.3, "arrivals": None}  # fmt: skip
+
 
 def monthly_bill(rng) -> dict:
-    if rng is None:
-        drawn = {"name": TIERS["small"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
-                 "cards": 1, "workload": "chat", "seats": 16, "prompt": 1200, "hit": 0.3,
-                 "arrivals": None}  # fmt: skip
-    else:
-
-        def make(rng):
-            node = draws.draw_node(rng, weight_dtypes=("bf16",))
-            if node is None:
-                return None
-            workload = draws.pick(rng, WORKLOADS)
-            node.update(
-                workload=workload,
-                seats=draws.pick(rng, draws.REQUESTED_SEATS),
-                prompt=WORKLOADS[workload].typical_prompt_tokens,
-                hit=0.3,
-                arrivals=draws.pick(rng, draws.ARRIVALS_PER_MIN),
-            )
-            result = evaluate(**draws.bill_knobs(node))
-            if not result.weights_fit or result.seats_granted < 1:
-                return None
-            busy = result.arrivals_per_s * result.sizing_request_s / result.seats_granted
-            if not (2 <= result.nodes <= 16 and result.sizing_request_s <= 120):
-                return None
-            if not 0.1 <= draws.fraction(busy) <= 0.9:
-                return None
-            return node
-
-        drawn = draws.draw(rng, make)
+    """The peak minute's arrivals, the nodes that carry them, and what renting them costs a month."""
+    drawn = draws.classic_or_draw(rng, CLASSIC, _draw_bill)
     knobs = draws.bill_knobs(drawn)
     result = evaluate(**knobs)
     price = GPUS[drawn["gpu"]].usd_per_hour
-    cards = result.cards
-    workload = WORKLOADS[drawn["workload"]]
-    arrivals_per_min = drawn["arrivals"] or workload.arrivals_per_min
+    arrivals_per_min = drawn["arrivals"] or WORKLOADS[drawn["workload"]].arrivals_per_min
+    steps = _bill_steps(result, arrivals_per_min, price)
+    return {
+        "question": "The pool is sized for the peak minute with a cold prefix cache and rented by "
+        "the month. What is the monthly bill?",
+        "givens": _bill_givens(drawn, result, arrivals_per_min, price),
+        "hint": "Arrivals per second \u00d7 seconds per request = seats busy on average. Divide "
+        "by the seats one node offers, round up to whole nodes, and rent every card all month.",
+        "steps": steps,
+        "traps": _bill_traps(result, price, busy=steps[1].value, bill=steps[-1].value),
+        "knobs": knobs,
+    }
+
+
+def _draw_bill(rng) -> dict | None:
+    """A node, workload and peak that keep 2 to 16 nodes partly busy; None to draw again."""
+    node = draws.draw_node(rng, weight_dtypes=("bf16",))
+    if node is None:
+        return None
+    workload = draws.pick(rng, WORKLOADS)
+    node.update(
+        workload=workload,
+        seats=draws.pick(rng, draws.REQUESTED_SEATS),
+        prompt=WORKLOADS[workload].typical_prompt_tokens,
+        hit=0.3,
+        arrivals=draws.pick(rng, draws.ARRIVALS_PER_MIN),
+    )
+    result = evaluate(**draws.bill_knobs(node))
+    if not result.weights_fit or result.seats_granted < 1:
+        return None
+    busy = result.arrivals_per_s * result.sizing_request_s / result.seats_granted
+    if not (2 <= result.nodes <= 16 and result.sizing_request_s <= 120):
+        return None
+    if not 0.1 <= draws.fraction(busy) <= 0.9:
+        return None
+    return node
+
+
+def _bill_steps(result, arrivals_per_min: float, price: float) -> tuple[Step, ...]:
+    """Arrivals per second, busy seats, whole nodes, and the month's bill."""
     per_s = result.arrivals_per_s
     busy = result.arrivals_per_s * result.sizing_request_s
-    nodes = result.nodes
+    nodes, cards = result.nodes, result.cards
     bill = float(nodes) * float(cards) * price * HOURS_PER_MONTH  # as core.evaluate bills
-    steps = (
+    return (
         Step(
             "Arrivals per second at the peak minute",
             "arrivals per minute / 60",
@@ -86,6 +100,11 @@ def monthly_bill(rng) -> dict:
             f"{express(bill, '$', 'dollars', 6)} a month",
         ),
     )
+
+
+def _bill_traps(result, price: float, busy: float, bill: float) -> list[Trap]:
+    """One hour's bill, a fractional node, one card per node, one node."""
+    cards, nodes = result.cards, result.nodes
     fractional = busy / result.seats_granted * cards * price * HOURS_PER_MONTH
     traps = [
         Trap(bill / HOURS_PER_MONTH, f"That is one hour. A month bills {HOURS_PER_MONTH} hours."),
@@ -102,27 +121,22 @@ def monthly_bill(rng) -> dict:
                 bill / nodes, f"That is one node; the peak keeps {say.plural(nodes, 'node')} busy."
             )
         )
-    return {
-        "question": "The pool is sized for the peak minute with a cold prefix cache and rented by "
-        "the month. What is the monthly bill?",
-        "givens": (
-            ("model and node", f"{drawn['name']} on {say.node(cards, drawn['gpu'])}"),
-            ("peak arrivals", f"{number_text(arrivals_per_min)} requests a minute"),
-            (
-                "each request holds a seat for",
-                f"{number_text(result.sizing_request_s, 4)} s (whole prompt prefilled, then "
-                f"{say.plural(result.answer_tokens, 'decode step')})",
-            ),
-            ("seats per node", _seats_per_node(result)),
-            ("price", f"${price:.2f} per card-hour"),
-            ("a month", f"{HOURS_PER_MONTH} hours"),
+    return traps
+
+
+def _bill_givens(drawn: dict, result, arrivals_per_min: float, price: float) -> tuple:
+    return (
+        ("model and node", f"{drawn['name']} on {say.node(result.cards, drawn['gpu'])}"),
+        ("peak arrivals", f"{number_text(arrivals_per_min)} requests a minute"),
+        (
+            "each request holds a seat for",
+            f"{number_text(result.sizing_request_s, 4)} s (whole prompt prefilled, then "
+            f"{say.plural(result.answer_tokens, 'decode step')})",
         ),
-        "hint": "Arrivals per second \u00d7 seconds per request = seats busy on average. Divide "
-        "by the seats one node offers, round up to whole nodes, and rent every card all month.",
-        "steps": steps,
-        "traps": traps,
-        "knobs": knobs,
-    }
+        ("seats per node", _seats_per_node(result)),
+        ("price", f"${price:.2f} per card-hour"),
+        ("a month", f"{HOURS_PER_MONTH} hours"),
+    )
 
 
 def _seats_per_node(result) -> str:

@@ -15,6 +15,14 @@ from core.practice import wording as say
 from core.practice.problems import Step, Trap
 from core.whiteboard import memory, timing
 
+# The classic whiteboard version (seed 0): the large tier on one H100.
+STREAM_CLASSIC = {
+    "name": TIERS["large"].name,
+    "gpu": "H100 SXM",
+    "weight_dtype": "bf16",
+    "cards": 1,
+}
+
 
 def _prefill_parts(drawn: dict) -> dict:
     shape = draws.SHAPES[drawn["name"]][1]
@@ -95,6 +103,7 @@ def prefill_flops(rng) -> dict:
 
 
 def prefill_time(rng) -> dict:
+    """The prefill FLOPs, the rate the node really computes at, and the seconds they take."""
     drawn = draws.prefill_draw(rng)
     parts = _prefill_parts(drawn)
     shape, miss, flops = parts["shape"], parts["miss"], parts["flops"]
@@ -119,6 +128,23 @@ def prefill_time(rng) -> dict:
             say.duration(seconds),
         ),
     )
+    traps = _prefill_time_traps(drawn, shape, miss)
+    return {
+        "question": "How long does prefill take before the first token exists? Count tensor "
+        "time only: no queue, no cache read.",
+        "givens": _prefill_givens(drawn),
+        "hint": "FLOPs first: two per parameter per cache-miss token. Then divide by what the "
+        f"node really computes per second: cards \u00d7 peak \u00d7 {say.percent(PREFILL_EFFICIENCY)}.",
+        "steps": steps,
+        "traps": traps,
+        "knobs": draws.prefill_knobs(drawn),
+    }
+
+
+def _prefill_time_traps(drawn: dict, shape, miss: float) -> list[Trap]:
+    """Full peak, the whole prompt, one card, every expert, and the bf16 rate for fp8 weights."""
+    cards, gpu, weight_dtype = drawn["cards"], drawn["gpu"], drawn["weight_dtype"]
+    peak = draws.peak(gpu, weight_dtype)
     traps = [
         Trap(
             timing.prefill_seconds(shape.active_params, miss, cards, peak, efficiency=1.0),
@@ -155,53 +181,18 @@ def prefill_time(rng) -> dict:
                 "That uses the bf16 peak. With fp8 weights the card runs at its fp8 rate.",
             )
         )
-    return {
-        "question": "How long does prefill take before the first token exists? Count tensor "
-        "time only: no queue, no cache read.",
-        "givens": _prefill_givens(drawn),
-        "hint": "FLOPs first: two per parameter per cache-miss token. Then divide by what the "
-        f"node really computes per second: cards \u00d7 peak \u00d7 {say.percent(PREFILL_EFFICIENCY)}.",
-        "steps": steps,
-        "traps": traps,
-        "knobs": draws.prefill_knobs(drawn),
-    }
+    return traps
 
 
 def stream_ceiling(rng) -> dict:
-    if rng is None:
-        drawn = {"name": TIERS["large"].name, "gpu": "H100 SXM", "weight_dtype": "bf16", "cards": 1}
-    else:
-        drawn = draws.draw(rng, draws.draw_node)
+    """One stream alone: a full read of the weights per token, at the node's peak bandwidth."""
+    drawn = draws.classic_or_draw(rng, STREAM_CLASSIC, draws.draw_node)
     shape = draws.SHAPES[drawn["name"]][1]
     cards, gpu = drawn["cards"], drawn["gpu"]
     size = BYTES_PER_NUMBER[drawn["weight_dtype"]]
     bandwidth = GPUS[gpu].hbm_bytes_per_s
-    weights = memory.weight_bytes(shape.params, size)
-    ceiling = timing.single_stream_ceiling(weights, cards, bandwidth)
-    read = cards * bandwidth
-    steps = (
-        Step(
-            "Every decode step re-reads all the weights",
-            "parameters \u00d7 bytes per parameter",
-            f"{say.figure(shape.params)} \u00d7 {size} B",
-            weights,
-            say.size(weights),
-        ),
-        Step(
-            "The cards read their shares in parallel, at most at peak bandwidth",
-            "cards \u00d7 bandwidth per card",
-            f"{cards} \u00d7 {say.bandwidth(bandwidth)}",
-            read,
-            say.bandwidth(read),
-        ),
-        Step(
-            "One request gets one token per full read",
-            "bandwidth / weight bytes",
-            f"{say.figure(read)} B/s / {say.figure(weights)} B",
-            ceiling,
-            express(ceiling, "tok/s", "tokens_per_s"),
-        ),
-    )
+    steps = _stream_steps(drawn)
+    weights, read, ceiling = (step.value for step in steps)
     traps = [
         Trap(ceiling * BANDWIDTH_EFFICIENCY, "That is a realistic rate at "
              f"{say.percent(BANDWIDTH_EFFICIENCY)} of bandwidth; the ceiling is at "
@@ -238,3 +229,36 @@ def stream_ceiling(rng) -> dict:
         ),
         "note": note,
     }
+
+
+def _stream_steps(drawn: dict) -> tuple[Step, Step, Step]:
+    """The weight bytes, the node's bandwidth, and the tokens per second one stream gets."""
+    shape = draws.SHAPES[drawn["name"]][1]
+    cards, size = drawn["cards"], BYTES_PER_NUMBER[drawn["weight_dtype"]]
+    bandwidth = GPUS[drawn["gpu"]].hbm_bytes_per_s
+    weights = memory.weight_bytes(shape.params, size)
+    ceiling = timing.single_stream_ceiling(weights, cards, bandwidth)
+    read = cards * bandwidth
+    return (
+        Step(
+            "Every decode step re-reads all the weights",
+            "parameters \u00d7 bytes per parameter",
+            f"{say.figure(shape.params)} \u00d7 {size} B",
+            weights,
+            say.size(weights),
+        ),
+        Step(
+            "The cards read their shares in parallel, at most at peak bandwidth",
+            "cards \u00d7 bandwidth per card",
+            f"{cards} \u00d7 {say.bandwidth(bandwidth)}",
+            read,
+            say.bandwidth(read),
+        ),
+        Step(
+            "One request gets one token per full read",
+            "bandwidth / weight bytes",
+            f"{say.figure(read)} B/s / {say.figure(weights)} B",
+            ceiling,
+            express(ceiling, "tok/s", "tokens_per_s"),
+        ),
+    )

@@ -56,6 +56,15 @@ def draw(rng: np.random.Generator, make: Callable[[np.random.Generator], dict | 
     raise RuntimeError("no acceptable scenario was drawn")  # pragma: no cover
 
 
+def classic_or_draw(
+    rng: np.random.Generator | None,
+    classic: dict,
+    make: Callable[[np.random.Generator], dict | None],
+) -> dict:
+    """A copy of ``classic`` when ``rng`` is None (seed 0), else the first draw ``make`` accepts."""
+    return dict(classic) if rng is None else draw(rng, make)
+
+
 def draw_node(rng: np.random.Generator, weight_dtypes=DTYPES) -> dict | None:
     """A model, a card, weight storage and a card count that holds the weights."""
     name = pick(rng, SHAPES)

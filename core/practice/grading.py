@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.foundation.units import express, kind_of, number_text
 from core.practice.grading_rules import CLOSE, near, off_by
 from core.practice.problems import Problem, Verdict
-from core.practice.reading import read_answer
+from core.practice.reading import Reading, read_answer
 
 
 def check_answer(problem: Problem, text: str) -> Verdict:
@@ -40,7 +40,12 @@ def check_answer(problem: Problem, text: str) -> Verdict:
             f"You gave {read_as}; the exact value is {problem.exact} ({_off_text(off)} off).",
             reading,
         )
-    kind = kind_of(problem.kind)
+    return _wrong(problem, reading, read_as, off)
+
+
+def _wrong(problem: Problem, reading: Reading, read_as: str, off: float) -> Verdict:
+    """The verdict on an answer outside the tolerance: the likeliest slip it shows."""
+    kind, tolerance, value = kind_of(problem.kind), problem.tolerance, reading.value
     if kind.whole and value != round(value):
         return Verdict(
             "wrong",
@@ -51,17 +56,13 @@ def check_answer(problem: Problem, text: str) -> Verdict:
     for trap in problem.traps:
         if near(value, trap.value, tolerance, 1.0):
             return Verdict("wrong", trap.message, reading)
-    if reading.bare:
-        for other in kind.units:
-            if other.label != reading.unit and tolerance.accepts(
-                value / kind.unit(reading.unit).factor * other.factor, exact
-            ):
-                return Verdict(
-                    "wrong",
-                    f"A bare number is read in {reading.unit}, so you gave {read_as}. "
-                    "Type the unit you meant after the number.",
-                    reading,
-                )
+    if reading.bare and _meant_another_unit(problem, reading):
+        return Verdict(
+            "wrong",
+            f"A bare number is read in {reading.unit}, so you gave {read_as}. "
+            "Type the unit you meant after the number.",
+            reading,
+        )
     direction = "too high" if off > 0 else "too low"
     if abs(off) <= CLOSE and tolerance.relative:
         return Verdict(
@@ -70,7 +71,7 @@ def check_answer(problem: Problem, text: str) -> Verdict:
             f"{_off_text(tolerance.relative)} or better. Keep more figures in the working.",
             reading,
         )
-    factor = _round_factor(value / exact)
+    factor = _round_factor(value / problem.answer)
     if factor:
         return Verdict(
             "wrong",
@@ -79,6 +80,18 @@ def check_answer(problem: Problem, text: str) -> Verdict:
             reading,
         )
     return Verdict("wrong", f"{read_as} is {direction}.", reading)
+
+
+def _meant_another_unit(problem: Problem, reading: Reading) -> bool:
+    """Whether the bare number would be right in another unit of the kind."""
+    kind = kind_of(problem.kind)
+    return any(
+        other.label != reading.unit
+        and problem.tolerance.accepts(
+            reading.value / kind.unit(reading.unit).factor * other.factor, problem.answer
+        )
+        for other in kind.units
+    )
 
 
 def _off_text(fraction: float) -> str:

@@ -17,6 +17,14 @@ from core.practice import wording as say
 from core.practice.problems import Step, Trap
 from core.whiteboard import memory
 
+# The walkthrough's own numbers (seed 0) for the seat and KV-room problems.
+SEAT_CLASSIC = {"name": TIERS["small"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
+                "cards": 1, "kv_dtype": "bf16", "prompt": 4000, "answer": 0}  # fmt: skip
+KV_ROOM_CLASSIC = {"name": TIERS["large"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
+                   "cards": 2}  # fmt: skip
+FP8_CLASSIC = {"name": TIERS["large"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
+               "cards": 2, "prompt": 1200, "answer": 200}  # fmt: skip
+
 
 def every_layer(per_layer: float, layers: int, total: float) -> Step:
     """The derivation's step from one layer's cache bytes to the whole model's."""
@@ -72,33 +80,10 @@ def kv_bytes(rng) -> dict:
 
 
 def seat_budget(rng) -> dict:
-    if rng is None:
-        drawn = {"name": TIERS["small"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
-                 "cards": 1, "kv_dtype": "bf16", "prompt": 4000, "answer": 0}  # fmt: skip
-    else:
-
-        def make(rng):
-            node = draws.draw_node(rng)
-            if node is None:
-                return None
-            node.update(
-                kv_dtype=draws.pick(rng, draws.DTYPES),
-                prompt=draws.pick(rng, draws.SEAT_PROMPTS),
-                answer=draws.pick(rng, draws.SEAT_ANSWERS),
-            )
-            result = evaluate(**draws.seat_knobs(node))
-            room = result.kv_budget_bytes / (result.seat_tokens * result.kv_bytes_per_token)
-            if not (2 <= result.seats_room <= 400 and 0.1 <= draws.fraction(room) <= 0.9):
-                return None
-            return node
-
-        drawn = draws.draw(rng, make)
-    knobs = draws.seat_knobs(drawn)
+    """The KV room the weights leave, one seat's sequence, and the whole seats that fit."""
+    drawn = draws.classic_or_draw(rng, SEAT_CLASSIC, _draw_seats)
     steps, parts = room_steps(drawn)
-    budget, per_token = parts["budget"], parts["per_token"]
-    seat_tokens = drawn["prompt"] + drawn["answer"]
-    seat_bytes = seat_tokens * per_token
-    seats = memory.seats_that_fit(budget, seat_tokens, per_token)
+    per_token = parts["per_token"]
     steps += (
         Step(
             "Bytes of cache one token occupies",
@@ -107,8 +92,61 @@ def seat_budget(rng) -> dict:
             per_token,
             say.size(per_token),
         ),
+        *seat_steps(
+            drawn,
+            parts["budget"],
+            per_token,
+            ("One seat holds its prompt and its answer",
+             "Whole seats that fit: round down, a part-seat can't run"),
+        ),
+    )  # fmt: skip
+    return {
+        "question": "How many seats can the node's memory grant at once, each holding a full "
+        "sequence in its KV cache?",
+        "givens": (
+            ("model", say.model(drawn["name"])),
+            ("parameters", say.params(drawn["name"])),
+            ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
+            ("KV cache stored in", say.dtype(drawn["kv_dtype"], "number")),
+            ("node", say.node(drawn["cards"], drawn["gpu"])),
+            ("held back", f"{say.percent(MEMORY_MARGIN)} of the memory the weights leave free"),
+            ("one seat holds", say.seat(drawn["prompt"], drawn["answer"])),
+        ),
+        "hint": f"Weights load first; {say.percent(1 - MEMORY_MARGIN)} of what they leave is KV "
+        "room. Divide the room by "
+        "the bytes one seat's whole sequence occupies, and round down.",
+        "steps": steps,
+        "traps": _seat_traps(drawn, parts, seats=steps[-1].value),
+        "knobs": draws.seat_knobs(drawn),
+    }
+
+
+def _draw_seats(rng) -> dict | None:
+    """A node, cache storage and sequence granting 2 to 400 seats, not near a whole count."""
+    node = draws.draw_node(rng)
+    if node is None:
+        return None
+    node.update(
+        kv_dtype=draws.pick(rng, draws.DTYPES),
+        prompt=draws.pick(rng, draws.SEAT_PROMPTS),
+        answer=draws.pick(rng, draws.SEAT_ANSWERS),
+    )
+    result = evaluate(**draws.seat_knobs(node))
+    room = result.kv_budget_bytes / (result.seat_tokens * result.kv_bytes_per_token)
+    if not (2 <= result.seats_room <= 400 and 0.1 <= draws.fraction(room) <= 0.9):
+        return None
+    return node
+
+
+def seat_steps(
+    drawn: dict, budget: float, per_token: float, saying: tuple[str, str]
+) -> tuple[Step, Step]:
+    """One seat's cache bytes, then the whole seats the KV room holds, each step said as ``saying``."""
+    seat_bytes = (drawn["prompt"] + drawn["answer"]) * per_token
+    seats = memory.seats_that_fit(budget, drawn["prompt"] + drawn["answer"], per_token)
+    return (
         Step(
-            "One seat holds its prompt and its answer",
+            saying[0],
             "(prompt + answer tokens) \u00d7 bytes per token",
             f"({number_text(drawn['prompt'])} + {number_text(drawn['answer'])}) \u00d7 "
             f"{say.figure(per_token)} B",
@@ -116,7 +154,7 @@ def seat_budget(rng) -> dict:
             say.size(seat_bytes),
         ),
         Step(
-            "Whole seats that fit: round down, a part-seat can't run",
+            saying[1],
             "\u230aKV room / one seat\u230b",
             f"\u230a{say.figure(budget)} B / {say.figure(seat_bytes)} B\u230b = "
             f"\u230a{number_text(budget / seat_bytes, 5)}\u230b",
@@ -124,9 +162,14 @@ def seat_budget(rng) -> dict:
             say.plural(seats, "seat"),
         ),
     )
-    free = parts["free"]
+
+
+def _seat_traps(drawn: dict, parts: dict, seats: int) -> list[Trap]:
+    """No margin, no weights, one seat too many, and (with an answer) the prompt alone."""
+    budget, per_token = parts["budget"], parts["per_token"]
+    seat_bytes = (drawn["prompt"] + drawn["answer"]) * per_token
     traps = [
-        Trap(math.floor(free / seat_bytes), "That uses all the free memory. Hold back the "
+        Trap(math.floor(parts["free"] / seat_bytes), "That uses all the free memory. Hold back the "
              f"{say.percent(MEMORY_MARGIN)} margin first."),
         Trap(math.floor(drawn["cards"] * GPUS[drawn["gpu"]].memory_bytes * (1 - MEMORY_MARGIN)
                         / seat_bytes), "That forgets the weights: they load first."),
@@ -141,26 +184,7 @@ def seat_budget(rng) -> dict:
                 "That counts the prompt only. A seat also caches its answer tokens.",
             )
         )
-    tokens = say.seat(drawn["prompt"], drawn["answer"])
-    return {
-        "question": "How many seats can the node's memory grant at once, each holding a full "
-        "sequence in its KV cache?",
-        "givens": (
-            ("model", say.model(drawn["name"])),
-            ("parameters", say.params(drawn["name"])),
-            ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
-            ("KV cache stored in", say.dtype(drawn["kv_dtype"], "number")),
-            ("node", say.node(drawn["cards"], drawn["gpu"])),
-            ("held back", f"{say.percent(MEMORY_MARGIN)} of the memory the weights leave free"),
-            ("one seat holds", tokens),
-        ),
-        "hint": f"Weights load first; {say.percent(1 - MEMORY_MARGIN)} of what they leave is KV "
-        "room. Divide the room by "
-        "the bytes one seat's whole sequence occupies, and round down.",
-        "steps": steps,
-        "traps": traps,
-        "knobs": knobs,
-    }
+    return traps
 
 
 def room_steps(drawn: dict) -> tuple[tuple[Step, ...], dict]:
@@ -210,10 +234,7 @@ def room_steps(drawn: dict) -> tuple[tuple[Step, ...], dict]:
 
 
 def kv_room(rng) -> dict:
-    if rng is None:
-        drawn = {"name": TIERS["large"].name, "gpu": "H100 SXM", "weight_dtype": "bf16", "cards": 2}
-    else:
-        drawn = draws.draw(rng, draws.draw_node)
+    drawn = draws.classic_or_draw(rng, KV_ROOM_CLASSIC, draws.draw_node)
     steps, parts = room_steps(drawn)
     cards = drawn["cards"]
     shape = draws.SHAPES[drawn["name"]][1]
@@ -251,37 +272,13 @@ def kv_room(rng) -> dict:
 
 
 def fp8_seats(rng) -> dict:
-    if rng is None:
-        drawn = {"name": TIERS["large"].name, "gpu": "H100 SXM", "weight_dtype": "bf16",
-                 "cards": 2, "prompt": 1200, "answer": 200}  # fmt: skip
-    else:
-
-        def make(rng):
-            node = draws.draw_node(rng, weight_dtypes=("bf16",))
-            if node is None:
-                return None
-            node.update(
-                prompt=draws.pick(rng, draws.SEAT_PROMPTS),
-                answer=draws.pick(rng, draws.SEAT_ANSWERS),
-            )
-            bf16 = evaluate(**draws.seat_knobs({**node, "kv_dtype": "bf16"}))
-            fp8 = evaluate(**draws.seat_knobs({**node, "kv_dtype": "fp8"}))
-            room = bf16.kv_budget_bytes / (bf16.seat_tokens * bf16.kv_bytes_per_token)
-            doubles = fp8.seats_room == 2 * bf16.seats_room
-            if not (doubles and 2 <= bf16.seats_room <= 200 and 0.1 <= draws.fraction(room) <= 0.4):
-                return None
-            return node
-
-        drawn = draws.draw(rng, make)
-    bf16 = evaluate(**draws.seat_knobs({**drawn, "kv_dtype": "bf16"}))
+    """The same KV room with the cache in fp8: each token's bytes halve and the seats double."""
+    drawn = draws.classic_or_draw(rng, FP8_CLASSIC, _draw_fp8_seats)
+    granted = evaluate(**draws.seat_knobs({**drawn, "kv_dtype": "bf16"})).seats_room
     steps, parts = room_steps({**drawn, "kv_dtype": "fp8"})
     shape = draws.SHAPES[drawn["name"]][1]
-    budget = parts["budget"]
-    seat_tokens = drawn["prompt"] + drawn["answer"]
     wide = memory.kv_bytes_per_token(shape.layers, shape.kv_heads, shape.head_dim, 2)
     narrow = parts["per_token"]
-    seat_bytes = seat_tokens * narrow
-    seats = memory.seats_that_fit(budget, seat_tokens, narrow)
     steps = (
         steps[-1],
         Step(
@@ -291,31 +288,22 @@ def fp8_seats(rng) -> dict:
             narrow,
             say.size(narrow),
         ),
-        Step(
-            "One seat's cache halves with it",
-            "(prompt + answer tokens) \u00d7 bytes per token",
-            f"({number_text(drawn['prompt'])} + {number_text(drawn['answer'])}) \u00d7 "
-            f"{say.figure(narrow)} B",
-            seat_bytes,
-            say.size(seat_bytes),
-        ),
-        Step(
-            "The same room holds twice the seats, rounded down",
-            "\u230aKV room / one seat\u230b",
-            f"\u230a{say.figure(budget)} B / {say.figure(seat_bytes)} B\u230b = "
-            f"\u230a{number_text(budget / seat_bytes, 5)}\u230b",
-            seats,
-            say.plural(seats, "seat"),
+        *seat_steps(
+            drawn,
+            parts["budget"],
+            narrow,
+            (
+                "One seat's cache halves with it",
+                "The same room holds twice the seats, rounded down",
+            ),
         ),
     )
-    granted = bf16.seats_room
     traps = [
         Trap(granted, "That is the bf16 count. fp8 halves the bytes of every cached number, so "
              "each seat costs half as much memory."),
         Trap(math.floor(granted / 2), "Smaller numbers mean more seats, not fewer."),
         Trap(4 * granted, "Only the cache changes storage; its bytes halve once, not twice."),
     ]  # fmt: skip
-    tokens = say.seat(drawn["prompt"], drawn["answer"])
     return {
         "question": f"With a bf16 KV cache this node grants {say.plural(granted, 'seat')}. Store the "
         "cache in fp8 instead, weights unchanged: how many seats now?",
@@ -323,7 +311,7 @@ def fp8_seats(rng) -> dict:
             ("model", say.model(drawn["name"])),
             ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
             ("node", say.node(drawn["cards"], drawn["gpu"])),
-            ("one seat holds", tokens),
+            ("one seat holds", say.seat(drawn["prompt"], drawn["answer"])),
             ("with a bf16 cache", f"{say.plural(granted, 'seat')} fit"),
         ),
         "hint": "The KV room doesn't change: the weights are the same. What happens to the bytes "
@@ -332,3 +320,21 @@ def fp8_seats(rng) -> dict:
         "traps": traps,
         "knobs": draws.seat_knobs({**drawn, "kv_dtype": "fp8"}),
     }
+
+
+def _draw_fp8_seats(rng) -> dict | None:
+    """A bf16-weight node and sequence whose seats exactly double with an fp8 cache."""
+    node = draws.draw_node(rng, weight_dtypes=("bf16",))
+    if node is None:
+        return None
+    node.update(
+        prompt=draws.pick(rng, draws.SEAT_PROMPTS),
+        answer=draws.pick(rng, draws.SEAT_ANSWERS),
+    )
+    bf16 = evaluate(**draws.seat_knobs({**node, "kv_dtype": "bf16"}))
+    fp8 = evaluate(**draws.seat_knobs({**node, "kv_dtype": "fp8"}))
+    room = bf16.kv_budget_bytes / (bf16.seat_tokens * bf16.kv_bytes_per_token)
+    doubles = fp8.seats_room == 2 * bf16.seats_room
+    if not (doubles and 2 <= bf16.seats_room <= 200 and 0.1 <= draws.fraction(room) <= 0.4):
+        return None
+    return node

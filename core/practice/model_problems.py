@@ -112,59 +112,34 @@ def _moe_knobs(drawn: dict) -> dict:
             "prompt_tokens": 1, "answer_tokens": 0}  # fmt: skip
 
 
-def _moe_draw(rng) -> dict:
-    if rng is None:
-        return {
-            "name": "DeepSeek-V3",
-            "gpu": "H200",
-            "cards": 8,
-            "weight_dtype": "fp8",
-            "batch": 16,
-        }
+# The walkthrough's own numbers (seed 0): DeepSeek-V3 on its usual node.
+MOE_CLASSIC = {"name": "DeepSeek-V3", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
+               "batch": 16}  # fmt: skip
 
-    def make(rng):
-        name = draws.pick(rng, MOE_MODELS)
-        shape = MOE_MODELS[name]
-        gpu, weight_dtype = draws.pick(rng, GPUS), draws.pick(rng, draws.DTYPES)
-        cards = draws.cards_for(shape, gpu, weight_dtype)
-        batch = draws.pick(rng, DECODE_BATCHES)
-        share = touched_share(name, batch)
-        if cards is None or not _TOUCHED_SHARE[0] <= share <= _TOUCHED_SHARE[1]:
-            return None
-        drawn = {"name": name, "gpu": gpu, "cards": cards, "weight_dtype": weight_dtype,
-                 "batch": batch}  # fmt: skip
-        return drawn if evaluate(**_moe_knobs(drawn)).seats_granted == batch else None
 
-    return draws.draw(rng, make)
+def _draw_moe(rng) -> dict | None:
+    """A mixture, node and batch that touches some but not nearly all experts; None to redraw."""
+    name = draws.pick(rng, MOE_MODELS)
+    shape = MOE_MODELS[name]
+    gpu, weight_dtype = draws.pick(rng, GPUS), draws.pick(rng, draws.DTYPES)
+    cards = draws.cards_for(shape, gpu, weight_dtype)
+    batch = draws.pick(rng, DECODE_BATCHES)
+    share = touched_share(name, batch)
+    if cards is None or not _TOUCHED_SHARE[0] <= share <= _TOUCHED_SHARE[1]:
+        return None
+    drawn = {"name": name, "gpu": gpu, "cards": cards, "weight_dtype": weight_dtype,
+             "batch": batch}  # fmt: skip
+    return drawn if evaluate(**_moe_knobs(drawn)).seats_granted == batch else None
 
 
 def moe_weight_read(rng) -> dict:
-    drawn = _moe_draw(rng)
+    """The weights one decode step reads: the shared ones and the distinct experts its batch touches."""
+    drawn = draws.classic_or_draw(rng, MOE_CLASSIC, _draw_moe)
     name, batch = drawn["name"], drawn["batch"]
     shape = MOE_MODELS[name]
     knobs = _moe_knobs(drawn)
-    size = BYTES_PER_NUMBER[drawn["weight_dtype"]]
     experts, k = shape.experts, shape.experts_per_token
-    parts = moe_parts(name, batch)
-    per_expert, shared, touched = parts["per_expert"], parts["shared"], parts["touched"]
     read = float(evaluate(**knobs).weight_bytes_read)
-    weights = memory.weight_bytes(shape.params, size)
-    one_token = float(
-        expert_weight_bytes_read(weights, shape.params, shape.active_params, experts, k, 1.0)
-    )
-    no_overlap = (shared + min(k * batch, experts) * per_expert) * size
-    traps = [
-        Trap(weights, "That reads every expert, as a dense model of the same size would. A "
-             "step reads only the experts its batch routes to."),
-        Trap(one_token, f"That is one token's share: the shared weights and {k} expert"
-             f"{'s' if k != 1 else ''}. {batch} tokens route to different experts, so the step "
-             "reads more."),
-        Trap(shape.active_params * batch * size, "That reads each token's active weights "
-             "separately. Tokens share one read of each weight: count distinct experts, not "
-             "tokens."),
-        Trap(no_overlap, f"That assumes no two tokens pick the same expert. With {batch} tokens "
-             f"choosing {k} of {experts} each, many picks coincide: use E(1 \u2212 (1 \u2212 k/E)^B)."),
-    ]  # fmt: skip
     return {
         "question": f"One decode step of {name} advances a batch of {batch} requests by one "
         "token each. How many bytes of weights does the step read from memory?",
@@ -182,49 +157,84 @@ def moe_weight_read(rng) -> dict:
         "hint": "Work out one expert's parameters from total minus active. Each expert escapes "
         "one token with chance 1 \u2212 k/E; count the distinct experts a batch touches in a "
         "layer, and read those plus the shared weights.",
-        "steps": (
-            Step(
-                "One expert's parameters (over all layers): the weights a token skips, per "
-                "expert skipped",
-                "(total \u2212 active) / (E \u2212 k)",
-                f"({_number(shape.params)} \u2212 {_number(shape.active_params)}) billion / "
-                f"({experts} \u2212 {k})",
-                per_expert,
-                _billions(per_expert),
-            ),
-            Step(
-                "Shared parameters (attention, embeddings, routers, any shared expert): every "
-                "step reads them",
-                "total \u2212 E \u00d7 one expert",
-                f"{_billions(shape.params)} \u2212 {experts} \u00d7 {_billions(per_expert)}",
-                shared,
-                _billions(shared),
-            ),
-            Step(
-                "Distinct experts per layer the batch touches",
-                "E \u00d7 (1 \u2212 (1 \u2212 k/E)^B)",
-                f"{experts} \u00d7 (1 \u2212 (1 \u2212 {k}/{experts})^{batch})",
-                touched,
-                f"{number_text(touched, 4)} of {experts} experts",
-            ),
-            Step(
-                "Parameters the step reads: the shared ones and the touched experts",
-                "shared + touched \u00d7 one expert",
-                f"{_billions(shared)} + {number_text(touched, 4)} \u00d7 {_billions(per_expert)}",
-                parts["read"],
-                _billions(parts["read"]),
-            ),
-            Step(
-                "Their bytes",
-                "parameters read \u00d7 bytes per parameter",
-                f"{_billions(parts['read'])} \u00d7 {size} B",
-                read,
-                say.size(read),
-            ),
-        ),
-        "traps": traps,
+        "steps": _moe_steps(drawn, read),
+        "traps": _moe_traps(drawn),
         "knobs": knobs,
     }
+
+
+def _moe_steps(drawn: dict, read: float) -> tuple[Step, ...]:
+    """One expert, the shared parameters, the experts touched, the parameters read, their bytes."""
+    shape = MOE_MODELS[drawn["name"]]
+    experts, k, batch = shape.experts, shape.experts_per_token, drawn["batch"]
+    size = BYTES_PER_NUMBER[drawn["weight_dtype"]]
+    parts = moe_parts(drawn["name"], batch)
+    per_expert, shared, touched = parts["per_expert"], parts["shared"], parts["touched"]
+    return (
+        Step(
+            "One expert's parameters (over all layers): the weights a token skips, per "
+            "expert skipped",
+            "(total \u2212 active) / (E \u2212 k)",
+            f"({_number(shape.params)} \u2212 {_number(shape.active_params)}) billion / "
+            f"({experts} \u2212 {k})",
+            per_expert,
+            _billions(per_expert),
+        ),
+        Step(
+            "Shared parameters (attention, embeddings, routers, any shared expert): every "
+            "step reads them",
+            "total \u2212 E \u00d7 one expert",
+            f"{_billions(shape.params)} \u2212 {experts} \u00d7 {_billions(per_expert)}",
+            shared,
+            _billions(shared),
+        ),
+        Step(
+            "Distinct experts per layer the batch touches",
+            "E \u00d7 (1 \u2212 (1 \u2212 k/E)^B)",
+            f"{experts} \u00d7 (1 \u2212 (1 \u2212 {k}/{experts})^{batch})",
+            touched,
+            f"{number_text(touched, 4)} of {experts} experts",
+        ),
+        Step(
+            "Parameters the step reads: the shared ones and the touched experts",
+            "shared + touched \u00d7 one expert",
+            f"{_billions(shared)} + {number_text(touched, 4)} \u00d7 {_billions(per_expert)}",
+            parts["read"],
+            _billions(parts["read"]),
+        ),
+        Step(
+            "Their bytes",
+            "parameters read \u00d7 bytes per parameter",
+            f"{_billions(parts['read'])} \u00d7 {size} B",
+            read,
+            say.size(read),
+        ),
+    )
+
+
+def _moe_traps(drawn: dict) -> list[Trap]:
+    """Every expert read, one token's share, each token read apart, no two tokens overlapping."""
+    shape = MOE_MODELS[drawn["name"]]
+    experts, k, batch = shape.experts, shape.experts_per_token, drawn["batch"]
+    size = BYTES_PER_NUMBER[drawn["weight_dtype"]]
+    parts = moe_parts(drawn["name"], batch)
+    weights = memory.weight_bytes(shape.params, size)
+    one_token = float(
+        expert_weight_bytes_read(weights, shape.params, shape.active_params, experts, k, 1.0)
+    )
+    no_overlap = (parts["shared"] + min(k * batch, experts) * parts["per_expert"]) * size
+    return [
+        Trap(weights, "That reads every expert, as a dense model of the same size would. A "
+             "step reads only the experts its batch routes to."),
+        Trap(one_token, f"That is one token's share: the shared weights and {k} expert"
+             f"{'s' if k != 1 else ''}. {batch} tokens route to different experts, so the step "
+             "reads more."),
+        Trap(shape.active_params * batch * size, "That reads each token's active weights "
+             "separately. Tokens share one read of each weight: count distinct experts, not "
+             "tokens."),
+        Trap(no_overlap, f"That assumes no two tokens pick the same expert. With {batch} tokens "
+             f"choosing {k} of {experts} each, many picks coincide: use E(1 \u2212 (1 \u2212 k/E)^B)."),
+    ]  # fmt: skip
 
 
 def touched_share(name: str, batch) -> np.ndarray:

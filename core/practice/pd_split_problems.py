@@ -57,15 +57,9 @@ def _ms(seconds: float) -> str:
     return f"{number_text(seconds * 1e3, 4)} ms"
 
 
-def pd_split(rng: np.random.Generator | None) -> dict:
-    """The problem's question, givens, hint, derivation, traps and knobs (``rng`` None: classic)."""
-    drawn = dict(CLASSIC) if rng is None else _draw(rng)
-    result = evaluate(**knobs(drawn))
-    rate = drawn["per_min"] / 60
-    prefill = result.prefill_s
+def _pd_steps(rate: float, prefill: float, answer: int) -> tuple[Step, ...]:
+    """The prefill load, the fewest nodes that keep up, each count's p95 first token, the answer."""
     load = rate * prefill
-    answer = int(prefill_nodes_for_slo(rate, prefill))
-    decode = result.nodes - result.prefill_nodes
     stable = math.floor(load) + 1
     steps = [
         Step(
@@ -83,22 +77,7 @@ def pd_split(rng: np.random.Generator | None) -> dict:
             f"{stable} node{'s' if stable != 1 else ''}",
         ),
     ]
-    for count in range(stable, answer + 1):
-        waiting = float(queueing.erlang_c(count, load))
-        wait, _ = queueing.wait_quantile(count, rate, prefill, TTFT_PERCENTILE)
-        ttft = prefill + float(wait)
-        verdict = "meets" if ttft < TTFT_SLO_S else "misses"
-        steps.append(
-            Step(
-                f"{count} prefill node{'s' if count != 1 else ''}: a prompt waits with chance "
-                f"{number_text(waiting, 3)} (Erlang C); its p95 first token {verdict} the SLO",
-                "prefill + ln(C / 0.05) / (nodes / prefill \u2212 arrivals)",
-                f"{_ms(prefill)} + ln({number_text(waiting, 3)} / 0.05) / "
-                f"({count} / {_ms(prefill)} \u2212 {number_text(rate, 4)}/s)",
-                ttft,
-                _ms(ttft),
-            )
-        )
+    steps += [_pd_count_step(count, rate, prefill, load) for count in range(stable, answer + 1)]
     steps.append(
         Step(
             "The fewest prefill nodes whose p95 first token meets the SLO",
@@ -108,6 +87,36 @@ def pd_split(rng: np.random.Generator | None) -> dict:
             f"{answer} nodes",
         )
     )
+    return tuple(steps)
+
+
+def _pd_count_step(count: int, rate: float, prefill: float, load: float) -> Step:
+    """With ``count`` prefill nodes: the chance a prompt waits, and its p95 first token."""
+    waiting = float(queueing.erlang_c(count, load))
+    wait, _ = queueing.wait_quantile(count, rate, prefill, TTFT_PERCENTILE)
+    ttft = prefill + float(wait)
+    verdict = "meets" if ttft < TTFT_SLO_S else "misses"
+    return Step(
+        f"{count} prefill node{'s' if count != 1 else ''}: a prompt waits with chance "
+        f"{number_text(waiting, 3)} (Erlang C); its p95 first token {verdict} the SLO",
+        "prefill + ln(C / 0.05) / (nodes / prefill \u2212 arrivals)",
+        f"{_ms(prefill)} + ln({number_text(waiting, 3)} / 0.05) / "
+        f"({count} / {_ms(prefill)} \u2212 {number_text(rate, 4)}/s)",
+        ttft,
+        _ms(ttft),
+    )
+
+
+def pd_split(rng: np.random.Generator | None) -> dict:
+    """The problem's question, givens, hint, derivation, traps and knobs (``rng`` None: classic)."""
+    drawn = dict(CLASSIC) if rng is None else _draw(rng)
+    result = evaluate(**knobs(drawn))
+    rate = drawn["per_min"] / 60
+    prefill = result.prefill_s
+    answer = int(prefill_nodes_for_slo(rate, prefill))
+    decode = result.nodes - result.prefill_nodes
+    steps = _pd_steps(rate, prefill, answer)
+    stable = int(steps[1].value)
     traps = [
         Trap(float(stable), "That many nodes keep up on average, but a prompt that arrives "
              "while they are all busy waits in line, and the p95 first token pays for it."),
@@ -129,7 +138,7 @@ def pd_split(rng: np.random.Generator | None) -> dict:
         ),
         "hint": "Start from the fewest nodes that keep up with the prefill work, then add nodes "
         "until the queue's 95th-percentile wait plus one prefill fits the SLO (Erlang C).",
-        "steps": tuple(steps),
+        "steps": steps,
         "traps": traps,
         "knobs": knobs(drawn),
         "note": f"The split is then x:{decode}; the decode side is sized by its streams.",

@@ -123,35 +123,37 @@ def read_answer(text: str, kind: str, unit: str | None = None) -> Reading:
     spec = kind_of(kind)
     stated = spec.base if unit is None else spec.unit(unit)
     typed = text if isinstance(text, str) else str(text)
-    clean = typed.strip().rstrip(".").strip()
+    number, match, message = _read_number(typed.strip().rstrip(".").strip(), kind, stated.label)
+    if message:
+        return Reading(typed, None, message=message)
+    return _read_unit(typed, number, match, spec, stated)
+
+
+def _read_number(clean: str, kind: str, stated: str) -> tuple[float, re.Match | None, str]:
+    """The number ``clean`` starts with and its match, or a message saying why there is none."""
     if not clean:
-        return Reading(
-            typed, None, message=f"Type an answer first, e.g. {examples(kind, stated.label)}."
-        )
+        return 0.0, None, f"Type an answer first, e.g. {examples(kind, stated)}."
     if _DECIMAL_COMMA.match(clean):
-        return Reading(
-            typed,
+        return (
+            0.0,
             None,
-            message="Commas separate thousands here (131,072). Write a decimal with a point: 0.13.",
+            "Commas separate thousands here (131,072). Write a decimal with a point: 0.13.",
         )
     match = _NUMBER.match(clean)
     if match is None:
-        return Reading(
-            typed,
-            None,
-            message=f"“{clean}” doesn't start with a number. Try {examples(kind, stated.label)}.",
-        )
+        return 0.0, None, f"“{clean}” doesn't start with a number. Try {examples(kind, stated)}."
     number = _number(match)
     if number is None or not math.isfinite(number):
-        return Reading(typed, None, message="That number is too large to check.")
+        return 0.0, None, "That number is too large to check."
     if match["sign"] and match["sign"] != "+" and number != 0:
-        return Reading(typed, None, message="Every answer here is positive; drop the minus sign.")
+        return 0.0, None, "Every answer here is positive; drop the minus sign."
     if _ARITHMETIC.match(match["unit"]):
-        return Reading(
-            typed,
-            None,
-            message=f"Type one number: work out “{clean}” first, then enter the result.",
-        )
+        return 0.0, None, f"Type one number: work out “{clean}” first, then enter the result."
+    return number, match, ""
+
+
+def _read_unit(typed: str, number: float, match: re.Match, spec: Kind, stated: Unit) -> Reading:
+    """The reading of ``number`` in the unit typed after it, or why that unit can't be used."""
     key = normalise(match["unit"])
     if spec.name == "dollars":
         key = _PER_MONTH.sub("", key)
@@ -173,7 +175,7 @@ def read_answer(text: str, kind: str, unit: str | None = None) -> Reading:
         typed,
         None,
         message=f"“{shown}” isn't a unit I know for {spec.what}. "
-        f"Try {examples(kind, stated.label)}.",
+        f"Try {examples(spec.name, stated.label)}.",
     )
 
 

@@ -38,6 +38,8 @@ LABS = {
     "reality": ("Reality check", "labs.reality.lab:RealityLab"),
     "sources": ("Sources", "labs.sources.page:SourcesPage"),
 }
+# Pages with no knobs: nothing to pin or compare, so the pin bar stays hidden there.
+PINLESS = frozenset({"sources"})
 
 # The address bar follows the knobs once they have rested this long: rewriting the URL
 # costs the browser about as much as redrawing the lab, so a drag must not do it per step.
@@ -265,6 +267,7 @@ class LabShell(LabPage):
             label="",
         )
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
+        self.pins.visible = self.lab not in PINLESS
         header = pn.Row(
             LiveHTML(
                 '<div class="lab header"><span class="brand">LLM Serving Lab</span>'
@@ -326,6 +329,7 @@ class LabShell(LabPage):
     @param.depends("lab", watch=True)
     def _switch(self) -> None:
         self.main.objects = [self.view(self.lab)]
+        self.pins.visible = self.lab not in PINLESS
 
 
 class EmbeddedLab(LabPage):
@@ -335,6 +339,7 @@ class EmbeddedLab(LabPage):
         super().__init__(scenario=scenario, **params)
         self.key = key
         self.root.objects = [self.notice, self.pins, self.view(key)]
+        self.pins.visible = key not in PINLESS
         self.base_styles = {"padding": "12px 16px"}
         self.root.styles = {**PAGE_STYLE, **self.base_styles}
 
