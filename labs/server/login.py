@@ -33,7 +33,7 @@ import jinja2
 from panel.auth import BasicAuthProvider, BasicLoginHandler, LogoutHandler
 from panel.config import config
 
-from labs.server.login_limit import LoginLimiter
+from labs.server.login_limit import LoginLimiter, log
 
 LOGIN_COOKIE = "lab_login"
 STATE_DIR_ENV = "LAB_STATE_DIR"
@@ -197,7 +197,12 @@ class ClassLogoutHandler(LogoutHandler):
     def get(self) -> None:
         login = self.get_secure_cookie(LOGIN_COOKIE, max_age_days=config.oauth_expiry)
         if login:
-            self.provider.logouts.revoke(login.decode("ascii", "replace"))
+            try:
+                self.provider.logouts.revoke(login.decode("ascii", "replace"))
+            except OSError as error:  # the browser still forgets it; say why others may not
+                log.error(
+                    "logout: could not record it in %s: %s", self.provider.logouts.path, error
+                )
         for name in ("user", "id_token", LOGIN_COOKIE):
             self.clear_cookie(name, path=config.cookie_path)
         self.redirect(f"{self.provider.login_url}?logged_out=1")
