@@ -1,6 +1,6 @@
 """What the lab's server refuses to do: import a module a URL names, or log raw request text.
 
-Two behaviours of the stack that a server on a campus network must not keep:
+Behaviours of the stack that a server on a campus network must not keep:
 
 * Panel's ``/components/<module>/<class>/<attribute>/<file>`` route imports whatever installed
   module the URL names before checking anything (``/components/this/...`` prints the Zen of
