@@ -1,6 +1,6 @@
 """What the lab's server refuses to do: import a module a URL names, or log raw request text.
 
-Two behaviours of the stack that a server on a campus network must not keep:
+Behaviours of the stack that a server on a campus network must not keep:
 
 * Panel's ``/components/<module>/<class>/<attribute>/<file>`` route imports whatever installed
   module the URL names before checking anything (``/components/this/...`` prints the Zen of
@@ -11,6 +11,11 @@ Two behaviours of the stack that a server on a campus network must not keep:
   the query key unescaped (a key holding a newline writes a second, forged log line) and the
   value whole (tens of kilobytes). Every record is reduced to one line, control characters
   escaped, and cut to ``MAX_LOG_CHARS``.
+* Panel decodes some query values as UTF-8 while building a session (``theme``, for its
+  design and for the key of a kept first page), so ``?theme=%FF`` answered 500. A page
+  request's query values that are not UTF-8 are replaced, before Panel reads them, by
+  their readable form (U+FFFD for each bad byte); the lab then shows the page with its
+  usual notice for a setting it does not read.
 """
 
 from __future__ import annotations
@@ -71,3 +76,31 @@ def safe_log_records() -> None:
 
     record.lab_safe = True
     logging.setLogRecordFactory(record)
+
+
+def readable_arguments(arguments: dict[str, list[bytes]]) -> None:
+    """Replace, in place, every value of ``arguments`` that is not UTF-8 by its readable form."""
+    for values in arguments.values():
+        for index, value in enumerate(values):
+            try:
+                value.decode("utf-8")
+            except UnicodeDecodeError:
+                values[index] = value.decode("utf-8", "replace").encode("utf-8")
+
+
+def readable_query_values() -> None:
+    """Make page and autoload requests of this process carry only UTF-8 query values."""
+    for handler in (panel_server.DocHandler, panel_server.AutoloadJsHandler):
+        prepare = handler.prepare
+        if getattr(prepare, "lab_readable", False):
+            continue
+
+        async def readable_prepare(self, _prepare=prepare):
+            readable_arguments(self.request.query_arguments)
+            readable_arguments(self.request.arguments)
+            result = _prepare(self)
+            if result is not None:
+                await result
+
+        readable_prepare.lab_readable = True
+        handler.prepare = readable_prepare

@@ -6,13 +6,15 @@ import argparse
 import hashlib
 import os
 import socket
+from pathlib import Path
 
 import panel as pn
 
 from core.evidence.fidelity import report
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
-from labs.server import collector, first_page, guard, latency, workers
+from labs.server import collector, first_page, guard, latency, login, workers
+from labs.server.login_limit import LoginLimiter
 
 PASSWORD_ENV = "LAB_PASSWORD"
 COOKIE_SECRET_ENV = "LAB_COOKIE_SECRET"
@@ -85,6 +87,13 @@ def parser() -> argparse.ArgumentParser:
         help=f"class password asked on a login page (default: the {PASSWORD_ENV} variable)",
     )
     parse.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help=f"folder for the logged-out logins file (default: ${login.STATE_DIR_ENV}, "
+        "else ~/.local/state/llm-serving-lab)",
+    )
+    parse.add_argument(
         "--use-xheaders",
         action="store_true",
         help="behind a proxy: trust its X-Forwarded-For/-Proto headers for client address and scheme",
@@ -116,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--workers must be at least 1")
     guard.safe_log_records()
     guard.close_component_imports()
+    guard.readable_query_values()
     first_page.configure()
     if not args.default_latency:
         latency.configure()
@@ -126,11 +136,11 @@ def main(argv: list[str] | None = None) -> None:
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     auth = {}
     if args.password:
-        auth = {
-            "basic_auth": args.password,
-            "cookie_secret": cookie_secret(args.password),
-            "basic_login_template": str(LOGIN_TEMPLATE),
-        }
+        secret = cookie_secret(args.password)
+        logouts = login.Logouts(args.state_dir or login.default_state_dir(), secret)
+        logouts.forget_expired()  # before the workers fork: they append, none rewrites
+        provider = login.ClassLogin(args.password, LOGIN_TEMPLATE, LoginLimiter(), logouts)
+        auth = {"auth_provider": provider, "cookie_secret": secret}
     print(
         f"LLM Serving Lab: {args.workers} server process{'es' if args.workers > 1 else ''}"
         + (", class password required" if args.password else ""),

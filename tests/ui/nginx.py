@@ -35,7 +35,7 @@ def site_config(listen: int, backends: list[int], cache: Path, page_rate: str | 
         r"proxy_cache_path \S+": f"proxy_cache_path {cache}",
     }
     if page_rate is not None:
-        replacements[r"rate=\S+;"] = f"rate={page_rate};"
+        replacements[r"zone=lab_pages:(\S+) rate=\S+;"] = f"zone=lab_pages:\\1 rate={page_rate};"
     for pattern, new in replacements.items():
         text, found = re.subn(pattern, new, text)
         assert found == 1, f"deploy/nginx.conf: expected one match of {pattern!r}"

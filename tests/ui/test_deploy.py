@@ -141,3 +141,28 @@ def test_the_static_cache_directory_can_be_created_on_debian():
     """nginx makes only the last directory of proxy_cache_path, so its parent must exist on a stock machine."""
     cache = re.search(r"^proxy_cache_path (\S+)", CONF.read_text(), re.M).group(1)
     assert Path(cache).parent.is_dir(), f"{cache}: nginx -t fails, its parent does not exist"
+
+
+def post(url: str) -> int:
+    request = urllib.request.Request(url, data=b"username=student&password=guess", method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_password_tries_from_one_address_are_rate_limited(proxied):
+    """Past a burst of 100, nginx refuses login POSTs with 429 itself; showing the page is not limited."""
+    url, _backends, workdir = proxied
+    shown = [fetch(url + "/login") for _ in range(120)]
+    tries = [post(url + "/login") for _ in range(130)]
+    assert 429 not in shown
+    assert 429 not in tries[:100] and tries[100:].count(429) >= 20
+    refused_by = [
+        line[UPSTREAM]
+        for line in access_log(workdir / "nginx")
+        if line[METHOD] == "POST" and line[STATUS] == "429"
+    ]
+    assert refused_by and set(refused_by) == {"-"}  # "-": refused by nginx, no lab process asked
