@@ -77,6 +77,7 @@ class PublishedCase:
     quoted: str = ""
     kv_dtype: str = ""  # the cache's storage where it differs from the weights'
     model_config: str = ""  # the pasted config.json when model is "custom"
+    model_label: str = ""  # the pasted model's name, for the page
     # the engine that measured it, one of ENGINES, and its version as the source states it
     engine: str = ENGINES[0]
     engine_version: str = ""
@@ -91,6 +92,11 @@ class PublishedCase:
     def field(self) -> str:
         """The :class:`core.Result` field this case is compared with."""
         return FIELDS[self.metric]
+
+    @property
+    def model_name(self) -> str:
+        """The model by name: the catalog's, or the pasted config's label."""
+        return self.model_label or self.model
 
     @property
     def cache_dtype(self) -> str:

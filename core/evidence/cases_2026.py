@@ -202,6 +202,7 @@ SECOND: list[PublishedCase] = [
        weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
     _d("D31", "request", "custom", "H20", 1, "fp8", "bf16", 1, 2048, 1, 44.38, _SGL, "0.4.6.post1",
        _QWEN, "Qwen3-32B | 1 | FP8 | 1 | 46.17: 2049 / 46.17 s", model_config=QWEN3_32B,
+       model_label="Qwen3-32B (config.json)",
        weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
     _d("D32", "request", "Llama-3-70B", "MI300X", 8, "fp8", "fp8", 128, 2048, 1, 17.236, _VLLM,
        "0.9.1 (ROCm 6.4.1)", _AMD, "Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | "

@@ -20,9 +20,9 @@ from core.evidence.scores import Score, summarise
 # The development sets: the 2024 engines the engine level was built on, the 2025-26 engines
 # of issue 23, and both together.
 SETS = {
-    "first": "first set: 2024 engines, dense models (shared/fidelity/published.md)",
-    "second": "second set: 2025-26 engines, mixtures of experts (shared/fidelity/published-2026.md)",
-    "both": "both sets together",
+    "first": "2024 engines, dense models (shared/fidelity/published.md)",
+    "second": "2025-26 engines, mostly mixtures of experts (shared/fidelity/published-2026.md)",
+    "both": "the two sets together",
 }
 LEVELS = ("whiteboard", "engine")
 
