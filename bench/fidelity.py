@@ -1,9 +1,10 @@
 """How each level of the model predicts published engine measurements: every case and the summary.
 
-Run ``python bench/fidelity.py`` (or ``make bench``). For each published case it prints the
-whiteboard's and the engine level's prediction over the measurement, then for each set the
-geometric-mean error and how many cases land within x0.80 to x1.25, and the time one engine
-evaluation takes.
+Run ``python bench/fidelity.py`` (or ``make bench``). For both development sets it prints each
+case's whiteboard and engine-level prediction over the measurement, each set's geometric-mean
+error and how many cases land within x0.80 to x1.25, the same per family (dense or mixture,
+NVIDIA or AMD, engine, throughput or latency) for each set and both together, the check set's
+summary, and the time one engine evaluation takes.
 """
 
 from __future__ import annotations
@@ -17,32 +18,67 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core import Scenario, evaluate
-from core.evidence.cases import DEVELOPMENT, UNITS
+from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
-from core.evidence.fidelity import BAND, predict, score
+from core.evidence.families import LEVELS, SETS
+from core.evidence.fidelity import BAND, report, summarise
 
 
 def _mark(ratio: float) -> str:
     return " " if BAND[0] <= ratio <= BAND[1] else "*"
 
 
-def _cases(cases, title: str, verbose: bool) -> None:
-    print(f"\n{title}")
-    if verbose:
-        print(f"{'case':<38} {'measured':>11} {'unit':<17} {'whiteboard':>11} {'engine':>9}")
-        for case in cases:
-            whiteboard = predict(case, "whiteboard") / case.measured
-            engine = predict(case, "engine") / case.measured
-            print(
-                f"{case.key:<38} {case.measured:>11.4g} {UNITS[case.metric]:<17} "
-                f"x{whiteboard:>9.2f}{_mark(whiteboard)} x{engine:>7.2f}{_mark(engine)}"
-            )
-    for realism in ("whiteboard", "engine"):
-        result = score(cases, realism)
-        print(
-            f"  {realism:<10} geometric-mean error {result.geometric_mean_error:6.1%}, "
-            f"{result.within_band}/{result.cases} within x{BAND[0]:.2f}-x{BAND[1]:.2f}"
+def _line(label: str, result) -> str:
+    if result is None:
+        return f"{label:<10} {'-':>6}"
+    return (
+        f"{label:<10} {result.geometric_mean_error:6.1%} {result.within_band:>3}/{result.cases:<3}"
+    )
+
+
+def _cases(set_name: str) -> None:
+    r = report()
+    print(f"\n{set_name} set: {SETS[set_name]}")
+    print(f"{'case':<5} {'engine (version)':<30} {'measured':>10} {'unit':<17} "
+          f"{'whiteboard':>11} {'engine':>9}  knobs the Scenario lacks")  # fmt: skip
+    for index, case in enumerate(r.cases):
+        if r.set_of(index) != set_name:
+            continue
+        white, engine = r.steps[index, 0], r.steps[index, -1]
+        engine_text = f"{case.engine} {case.engine_version}".strip()
+        pending = ", ".join(
+            f"{knob}={value.split(' (')[0].split(';')[0]}"
+            for knob, value in case.pending_knobs.items()
         )
+        unscored = "" if case.scored else "  (not scored)"
+        print(
+            f"{case.key:<5} {engine_text[:30]:<30} {case.measured:>10.4g} {UNITS[case.metric]:<17} "
+            f"x{white:>9.2f}{_mark(white)} x{engine:>7.2f}{_mark(engine)}  {pending}{unscored}"
+        )
+    for level in LEVELS:
+        print(f"  {_line(level, r.scores[set_name][level])}")
+    unscored = [i for i, c in enumerate(r.cases) if r.set_of(i) == set_name and not c.scored]
+    if unscored:
+        every = [i for i in range(len(r.cases)) if r.set_of(i) == set_name]
+        total = summarise(r.steps[every, -1])
+        print(f"  with the {len(unscored)} unscored cases too: {_line('engine', total)}")
+
+
+def _families() -> None:
+    r = report()
+    print(f"\nper family: geometric-mean error, cases within x{BAND[0]:.2f}-x{BAND[1]:.2f}")
+    header = "".join(f"{name + ' ' + level:>22}" for name in SETS for level in LEVELS)
+    print(f"{'family':<20}{header}")
+    for row in r.families:
+        cells = ""
+        for name in SETS:
+            for level in LEVELS:
+                result = row.score(name, level)
+                text = "-" if result is None else (
+                    f"{result.geometric_mean_error:.0%} {result.within_band}/{result.cases}"
+                )  # fmt: skip
+                cells += f"{text:>22}"
+        print(f"{row.family:<20}{cells}")
 
 
 def _timing() -> None:
@@ -63,8 +99,18 @@ def _timing() -> None:
 
 def main() -> None:
     print("Published measurements against both levels (* = outside the band)")
-    _cases(DEVELOPMENT, "development set (shared/fidelity/published.md)", verbose=True)
-    _cases(CHECK, f"check set ({len(CHECK)} more rows of the same public tables)", verbose=False)
+    start = time.perf_counter()
+    r = report()
+    print(f"(the report over {len(r.cases)} cases took {time.perf_counter() - start:.1f} s)")
+    for set_name in ("first", "second"):
+        _cases(set_name)
+    print(f"\nboth sets: {SETS['both']} ({len(r.sets['both'])} scored cases)")
+    for level in LEVELS:
+        print(f"  {_line(level, r.scores['both'][level])}")
+    _families()
+    print(f"\ncheck set ({len(CHECK)} more rows of the first set's public tables)")
+    for level in LEVELS:
+        print(f"  {_line(level, r.check[level])}")
     _timing()
 
 

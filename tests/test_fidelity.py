@@ -9,9 +9,20 @@ from numpy.testing import assert_allclose
 from core import Scenario, evaluate
 from core.engine_level.terms import ALL_TERMS, TERMS
 from core.evaluate import evaluate_terms
-from core.evidence.cases import DEVELOPMENT
+from core.evidence.cases import DEVELOPMENT, ENGINES
+from core.evidence.cases_2026 import QWEN3_32B, SCORED_SECOND, SECOND
 from core.evidence.check_cases import CHECK
-from core.evidence.fidelity import BAND, predict, score, waterfall, with_terms
+from core.evidence.families import FAMILIES, is_mixture, vendor
+from core.evidence.fidelity import (
+    BAND,
+    predict,
+    predictions,
+    report,
+    score,
+    waterfall,
+    with_terms,
+)
+from core.evidence.scores import summarise
 
 
 def test_engine_level_meets_the_development_set():
@@ -137,3 +148,136 @@ def test_a_benchmark_runs_at_the_engines_batch_limit_not_the_pool_dial():
     wide = evaluate(Scenario(seats=4096, concurrency=50, **knobs))
     assert dial.running_requests == wide.running_requests == 50
     assert dial.itl_s == pytest.approx(wide.itl_s)
+
+
+# -- the second development set and the scores per family ---------------------------------
+
+
+def test_second_set_is_the_files_33_cases_28_scored_each_with_its_source():
+    """D01-D33 in order, D11-D15 shown but not scored, every case with a source and a quoted row."""
+    assert [case.key for case in SECOND] == [f"D{n:02d}" for n in range(1, 34)]
+    assert [case.key for case in SECOND if not case.scored] == ["D11", "D12", "D13", "D14", "D15"]
+    assert [case for case in SECOND if case.scored] == SCORED_SECOND
+    assert len(SCORED_SECOND) == 28
+    for case in SECOND:
+        assert case.source and case.quoted and case.engine in ENGINES
+
+
+@pytest.mark.parametrize(
+    ("key", "knobs"),
+    [
+        ("D01", dict(model="gpt-oss-120b", gpu="H200", cards=1, weight_dtype="mxfp4",
+                     kv_dtype="bf16", prompt_tokens=8192, answer_tokens=1024, seats=4096,
+                     concurrency=100_000)),
+        ("D17", dict(model="Llama-3-8B", gpu="H100 SXM", cards=1, weight_dtype="bf16",
+                     kv_dtype="fp8", prompt_tokens=20000, answer_tokens=2000, seats=4096,
+                     concurrency=8)),
+        ("D31", dict(model="custom", model_config=QWEN3_32B, gpu="H20", cards=1,
+                     weight_dtype="fp8", kv_dtype="bf16", prompt_tokens=1, answer_tokens=2048,
+                     seats=4096, concurrency=1)),
+    ],
+)  # fmt: skip
+def test_a_second_set_case_is_the_files_scenario_call(key, knobs):
+    """The case's scenario is the Scenario call published-2026.md gives, knob for knob."""
+    case = next(case for case in SECOND if case.key == key)
+    expected = Scenario(prefix_hit_rate=0.0, realism="engine", **knobs)
+    assert case.scenario().param.values() | {"name": ""} == expected.param.values() | {"name": ""}
+
+
+def test_every_second_set_case_fits_and_predicts_a_positive_figure():
+    """Each case's weights fit its node and both levels give a finite positive figure."""
+    for case in SECOND:
+        assert evaluate(case.scenario()).weights_fit, case.key
+    for level in ("whiteboard", "engine"):
+        figures = predictions(SECOND, level)
+        assert np.all(np.isfinite(figures) & (figures > 0))
+
+
+def test_batched_predictions_equal_one_case_at_a_time():
+    """The vectorised call gives each case its own figure, the pasted Qwen3-32B config included."""
+    batched = predictions(SECOND, "engine")
+    assert_allclose(batched, [predict(case, "engine") for case in SECOND], rtol=1e-12)
+
+
+def test_cases_say_which_knobs_the_scenario_lacks():
+    """A DEP layout, a non-TensorRT-LLM engine and a mixed checkpoint are recorded on the case."""
+    by_key = {case.key: case for case in (*DEVELOPMENT, *SECOND)}
+    assert by_key["D04"].pending_knobs == {"layout": "DEP8"}
+    assert set(by_key["D21"].pending_knobs) == {"engine", "weight_formats"}
+    assert by_key["D16"].pending_knobs == {"engine": "vLLM"}
+    assert by_key["T1"].pending_knobs == {}
+    assert by_key["D17"].storage == "bf16/fp8"
+
+
+def test_report_scores_the_first_set_as_score_does():
+    """The report's first-set figures are score()'s over DEVELOPMENT, at both levels."""
+    for level in ("whiteboard", "engine"):
+        direct = score(DEVELOPMENT, level)
+        reported = report().scores["first"][level]
+        assert reported.cases == direct.cases == 25
+        assert reported.within_band == direct.within_band
+        assert reported.geometric_mean_error == pytest.approx(direct.geometric_mean_error)
+    assert report().development is report().scores["first"]
+
+
+def test_report_scores_the_second_set_without_its_unscored_cases():
+    """Second set: the 28 scored cases; both sets: the 53 of the two, scored as one."""
+    r = report()
+    for level in ("whiteboard", "engine"):
+        direct = score(SCORED_SECOND, level)
+        assert r.scores["second"][level].cases == 28
+        assert r.scores["second"][level].geometric_mean_error == pytest.approx(
+            direct.geometric_mean_error
+        )
+        both = score([*DEVELOPMENT, *SCORED_SECOND], level)
+        assert r.scores["both"][level].cases == 53
+        assert r.scores["both"][level].within_band == both.within_band
+
+
+@pytest.mark.parametrize("set_name", ["first", "second", "both"])
+def test_each_familys_score_is_the_score_of_its_own_cases(set_name):
+    """A family's row is score() over the set's scored cases that share its trait."""
+    members = {
+        "first": DEVELOPMENT,
+        "second": SCORED_SECOND,
+        "both": [*DEVELOPMENT, *SCORED_SECOND],
+    }[set_name]
+    rows = {row.family: row for row in report().families}
+    assert set(rows) == set(FAMILIES)
+    for family, (_dimension, belongs) in FAMILIES.items():
+        cases = [case for case in members if belongs(case)]
+        reported = rows[family].score(set_name, "engine")
+        if not cases:
+            assert reported is None
+            continue
+        assert reported.cases == len(cases)
+        assert reported.geometric_mean_error == pytest.approx(
+            score(cases, "engine").geometric_mean_error
+        )
+
+
+def test_families_split_the_cases_by_their_traits():
+    """Dense and mixture, NVIDIA and AMD, the three engines, throughput and latency: each a split."""
+    cases = [*DEVELOPMENT, *SECOND]
+    for dimension in ("model", "card", "engine", "figure"):
+        tests = [belongs for kind, belongs in FAMILIES.values() if kind == dimension]
+        assert all(sum(belongs(case) for belongs in tests) == 1 for case in cases), dimension
+    assert is_mixture(next(case for case in SECOND if case.key == "D01"))
+    assert not is_mixture(next(case for case in SECOND if case.key == "D31"))
+    assert vendor(next(case for case in SECOND if case.key == "D33")) == "AMD"
+
+
+@pytest.mark.parametrize("ratios", [[], [1.0, 0.0], [1.0, float("nan")], [-1.0]])
+def test_summarise_refuses_ratios_that_are_not_positive_numbers(ratios):
+    """No ratios, a zero, a NaN or a negative ratio raise ValueError naming the ratios."""
+    with pytest.raises(ValueError, match="ratios"):
+        summarise(ratios)
+
+
+def test_the_report_is_computed_once_and_cannot_be_changed():
+    """report() returns one object per process whose arrays are read-only."""
+    assert report() is report()
+    with pytest.raises(ValueError):
+        report().steps[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        report().scores["first"]["engine"].ratios[0] = 1.0

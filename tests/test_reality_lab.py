@@ -1,12 +1,15 @@
 """The Reality check lab at the parameter level: cases, selection, link state and text."""
 
+import time
+
 import pytest
 
 from core.evidence.fidelity import report
 from labs.frame.shell import LabShell, lab_bindings
 from labs.page.links import query_for, restore
-from labs.reality.charts import waterfall_data
+from labs.reality.charts import SET_MARKERS, waterfall_data
 from labs.reality.lab import RealityLab
+from labs.reality.text import score_text
 
 
 @pytest.fixture
@@ -84,3 +87,64 @@ def test_lessons_name_the_terms_that_move_cases(lab):
     for effect in report().effects:
         if effect.cases_moved:
             assert f"Moves {effect.cases_moved} of" in lab.lessons.object
+
+
+def test_the_case_picker_and_the_table_cover_both_sets(lab):
+    """Every case of both development sets is in the picker, and the table groups them by set."""
+    keys = {case.key for case in report().cases}
+    assert {"T3", "N3", "D01", "D31", "D33"} <= keys
+    assert set(lab.picker.options.values()) == keys
+    for group in ('data-set="first"', 'data-set="second"', 'data-set="unscored"'):
+        assert group in lab.table.object
+
+
+def test_the_family_table_states_core_scores_for_each_set(lab):
+    """Each family's engine-level score over each set is on the page as core computed it."""
+    html = lab.families.object
+    for row in report().families:
+        assert f'data-family="{row.family}"' in html
+        for set_name in ("first", "second", "both"):
+            assert score_text(row.score(set_name, "engine")) in html
+
+
+def test_summary_cards_quote_both_sets_from_core(lab):
+    """The second card states core's second-set error and count within the band."""
+    second = report().scores["second"]["engine"]
+    card = next(card for card in lab.cards.cards if "second set" in card.label)
+    assert card.value == f"{second.geometric_mean_error:.0%}"
+    assert f"{second.within_band} of {second.cases}" in card.note
+
+
+def test_a_second_set_case_shows_its_engine_and_the_knobs_it_lacks(lab):
+    """D04 names TensorRT-LLM's DEP8 layout and that the model has no knob for it yet."""
+    lab.case = "D04"
+    assert "D04: Qwen3-235B-A22B" in lab.case_text.object
+    assert "DEP8" in lab.case_text.object
+    assert "no knob yet" in lab.case_text.object
+    lab.case = "D31"
+    assert "Qwen3-32B" in lab.case_text.object
+    assert "fp8/bf16" in lab.case_text.object
+    lab.case = "T3"
+    assert "no knob yet" not in lab.case_text.object
+
+
+def test_scatter_markers_tell_the_sets_apart(lab):
+    """First-set points are circles, second-set triangles, the unscored cases diamonds."""
+    markers = {}
+    for points in (lab.throughput_points, lab.latency_points):
+        markers.update(zip(points.data["key"], points.data["marker"], strict=True))
+    assert markers["T1"] == SET_MARKERS["first"]
+    assert markers["D01"] == SET_MARKERS["second"]
+    assert markers["D14"] == SET_MARKERS["unscored"]
+    assert "D29" in markers  # a whole request's time is on the latency chart
+    assert len(markers) == len(report().cases)
+
+
+def test_a_case_click_takes_well_under_100_ms_of_server_time(lab):
+    """Switching cases only reads the report computed once per process: no model evaluation."""
+    timings = []
+    for key in ("D04", "T10", "D31", "N3", "D29"):
+        start = time.perf_counter()
+        lab.case = key
+        timings.append(time.perf_counter() - start)
+    assert sorted(timings)[len(timings) // 2] < 0.1

@@ -1,9 +1,11 @@
 """Published measurements of real serving engines, each typed in as its benchmark ran it.
 
-The development set (:data:`DEVELOPMENT`) is the 25 cases the engine level is held to; the
-check set (:data:`CHECK`) is more rows from the same public tables, never used to choose a
-constant, to show the physics generalises. :meth:`PublishedCase.scenario` turns a case into the
-:class:`core.Scenario` whose figure is compared with the measurement.
+The development set (:data:`DEVELOPMENT`) is the 25 cases of 2024 engines the engine level was
+built on; :mod:`core.evidence.cases_2026` holds the second development set, 2025-26 engines and
+mixtures of experts; the check set (:data:`CHECK`) is more rows from the first set's public
+tables, never used to choose a constant, to show the physics generalises.
+:meth:`PublishedCase.scenario` turns a case into the :class:`core.Scenario` whose figure is
+compared with the measurement.
 """
 
 from __future__ import annotations
@@ -28,13 +30,28 @@ _SGLANG = (
 )
 
 # What each metric is compared with.
-FIELDS = {"throughput": "throughput_tokens_per_s", "ttft": "ttft_p50_s", "itl": "itl_s"}
-UNITS = {"throughput": "output tok/s", "ttft": "s to first token", "itl": "s between tokens"}
+FIELDS = {
+    "throughput": "throughput_tokens_per_s",
+    "ttft": "ttft_p50_s",
+    "itl": "itl_s",
+    "request": "request_s",
+}
+UNITS = {
+    "throughput": "output tok/s",
+    "ttft": "s to first token",
+    "itl": "s between tokens",
+    "request": "s per request",
+}
 METRIC_NAMES = {
     "throughput": "output throughput",
     "ttft": "time to first token",
     "itl": "time between tokens",
+    "request": "one request alone",
 }
+# The engines a case can be measured on; the first is the one the engine level models today.
+ENGINES = ("TensorRT-LLM", "vLLM", "SGLang")
+# What today's Scenario does for the knobs it does not have yet (issue 23 adds them).
+TODAYS_LAYOUT = "TP"
 # A saturated benchmark: more users than any node has seats.
 SATURATED_USERS = 100_000
 SATURATED_SEATS = 4096
@@ -46,11 +63,11 @@ class PublishedCase:
     """One published measurement and the set-up it was measured on."""
 
     key: str
-    metric: str  # "throughput", "ttft" or "itl"
+    metric: str  # "throughput", "ttft", "itl" or "request"
     model: str
     gpu: str
     cards: int
-    dtype: str  # weights and KV cache alike
+    dtype: str  # the weights' storage, and the KV cache's unless kv_dtype says otherwise
     prompt_tokens: int
     answer_tokens: int
     load: str  # "saturated", "users" (closed loop) or "rate" (requests per second)
@@ -58,11 +75,57 @@ class PublishedCase:
     measured: float
     source: str
     quoted: str = ""
+    kv_dtype: str = ""  # the cache's storage where it differs from the weights'
+    model_config: str = ""  # the pasted config.json when model is "custom"
+    model_label: str = ""  # the pasted model's name, for the page
+    # the engine that measured it, one of ENGINES, and its version as the source states it
+    engine: str = ENGINES[0]
+    engine_version: str = ""
+    # set-up the Scenario has no knob for yet: the engine's parallel layout in the source's
+    # notation (TP, DEP8, TP8/EP4 ...) and the checkpoint's storage per tensor where it mixes
+    layout: str = TODAYS_LAYOUT
+    weight_formats: str = ""
+    scored: bool = True  # False: shown, but left out of its set's score (the set says why)
+    assumed: str = ""  # what the source does not state and the case assumes
 
     @property
     def field(self) -> str:
         """The :class:`core.Result` field this case is compared with."""
         return FIELDS[self.metric]
+
+    @property
+    def model_name(self) -> str:
+        """The model by name: the catalog's, or the pasted config's label."""
+        return self.model_label or self.model
+
+    @property
+    def cache_dtype(self) -> str:
+        """The KV cache's storage."""
+        return self.kv_dtype or self.dtype
+
+    @property
+    def storage(self) -> str:
+        """Weights and cache storage in words: ``fp8``, or ``mxfp4/bf16`` where they differ."""
+        if self.cache_dtype == self.dtype:
+            return self.dtype
+        return f"{self.dtype}/{self.cache_dtype}"
+
+    @property
+    def pending_knobs(self) -> dict[str, str]:
+        """Set-up the case ran with that today's Scenario cannot type, by intended knob.
+
+        ``engine`` where it is not TensorRT-LLM (the engine level models that one), ``layout``
+        where the engine did not run plain tensor parallelism over the node, and
+        ``weight_formats`` where the checkpoint keeps some tensors in another format.
+        """
+        pending = {}
+        if self.engine != ENGINES[0]:
+            pending["engine"] = self.engine
+        if self.layout != TODAYS_LAYOUT:
+            pending["layout"] = self.layout
+        if self.weight_formats:
+            pending["weight_formats"] = self.weight_formats
+        return pending
 
     @property
     def load_text(self) -> str:
@@ -80,12 +143,14 @@ class PublishedCase:
             gpu=self.gpu,
             cards=self.cards,
             weight_dtype=self.dtype,
-            kv_dtype=self.dtype,
+            kv_dtype=self.cache_dtype,
             prompt_tokens=self.prompt_tokens,
             answer_tokens=self.answer_tokens,
             prefix_hit_rate=0.0,
             realism=realism,
         )
+        if self.model_config:
+            knobs["model_config"] = self.model_config
         if self.load == "saturated":
             knobs.update(seats=SATURATED_SEATS, concurrency=SATURATED_USERS)
         elif self.load == "users":
@@ -95,11 +160,23 @@ class PublishedCase:
         return Scenario(**knobs)
 
 
+# The engine behind each source of the first set, by the key's letter. NIM's fp8 TP2 profile
+# of Llama-3.3-70B is ASSUMED to run TensorRT-LLM (NIM ships TensorRT-LLM and vLLM back ends).
+_FIRST_ENGINES = {
+    "T": ("TensorRT-LLM", "0.17 (trtllm-bench)"),
+    "N": ("TensorRT-LLM", "NIM 1.8.0"),
+    "S": ("SGLang", "0.3.0"),
+    "O": ("TensorRT-LLM", "0.14 (Triton)"),
+}
+
+
 def _case(key, metric, model, gpu, cards, dtype, prompt, answer, load, value, measured, source,
           quoted=""):  # fmt: skip
+    engine, version = _FIRST_ENGINES[key[0]]
     return PublishedCase(
-        key, metric, model, gpu, cards, dtype, prompt, answer, load, value, measured, source, quoted
-    )
+        key, metric, model, gpu, cards, dtype, prompt, answer, load, value, measured, source,
+        quoted, engine=engine, engine_version=version,
+    )  # fmt: skip
 
 
 _8B, _70B, _MIX = "Llama-3-8B", "Llama-3-70B", "Mixtral-8x7B"

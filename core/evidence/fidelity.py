@@ -4,7 +4,8 @@
 vectorised call; :func:`score` sums a set of cases up (geometric-mean error, share within the
 band); :func:`waterfall` walks from the whiteboard's figure to the engine level's one physical
 term at a time, so a student sees which terms moved it; :func:`term_effects` says which terms
-matter across the whole set.
+matter across the whole set; :func:`report` puts both development sets, their scores per
+family and the check set's scores together, once per process.
 """
 
 from __future__ import annotations
@@ -17,19 +18,19 @@ import numpy as np
 from core.engine_level.terms import TERMS
 from core.evaluate import evaluate, evaluate_terms
 from core.evidence.cases import DEVELOPMENT, PublishedCase
+from core.evidence.cases_2026 import SECOND
+from core.evidence.families import LEVELS, FamilyRow, family_rows
+from core.evidence.scores import BAND, Score, summarise, within_band
 from core.whiteboard.scenario import Scenario
 
-# A prediction within this band of the measurement counts as holding up.
-BAND = (0.80, 1.25)
+__all__ = ["BAND", "Score", "within_band"]  # re-exported: the labs read them from here
+
+# Every published case the Reality check lab shows: the first development set, then the second.
+PUBLISHED: tuple[PublishedCase, ...] = (*DEVELOPMENT, *SECOND)
 # A term "moved" a case when it changed the figure by more than this factor.
 MOVED = 1.10
 _SET_UP = ("model", "gpu", "cards", "weight_dtype", "kv_dtype", "prompt_tokens",
            "answer_tokens", "prefix_hit_rate", "seats", "concurrency", "arrivals_per_min")  # fmt: skip
-
-
-def within_band(ratio):
-    """True where a prediction over a measurement (scalar or array) lies within :data:`BAND`."""
-    return (np.asarray(ratio) >= BAND[0]) & (np.asarray(ratio) <= BAND[1])
 
 
 def _overrides(cases) -> dict:
@@ -47,9 +48,25 @@ def _pick(result, cases) -> np.ndarray:
     )
 
 
+def _by_config(cases, run) -> np.ndarray:
+    """``run(**knobs)`` over ``cases``, one vectorised call per pasted config.json.
+
+    A pasted config.json is a scalar knob, so cases that paste different ones (or none) are
+    evaluated in separate calls and their figures put back in the cases' order.
+    """
+    cases = list(cases)
+    figures = np.empty(len(cases))
+    for config in dict.fromkeys(case.model_config for case in cases):
+        rows = [index for index, case in enumerate(cases) if case.model_config == config]
+        group = [cases[index] for index in rows]
+        pasted = {"model_config": config} if config else {}
+        figures[rows] = _pick(run(**pasted, **_overrides(group)), group)
+    return figures
+
+
 def predictions(cases, realism: str = "engine") -> np.ndarray:
     """Each case's figure as ``realism`` predicts it, in the unit it was measured in."""
-    return _pick(evaluate(Scenario(), realism=realism, **_overrides(cases)), cases)
+    return _by_config(cases, lambda **knobs: evaluate(Scenario(), realism=realism, **knobs))
 
 
 def predict(case: PublishedCase, realism: str = "engine") -> float:
@@ -59,32 +76,13 @@ def predict(case: PublishedCase, realism: str = "engine") -> float:
 
 def with_terms(cases, terms) -> np.ndarray:
     """Each case's figure at the engine level with only ``terms`` in force."""
-    return _pick(evaluate_terms(Scenario(), frozenset(terms), **_overrides(cases)), cases)
-
-
-@dataclass(frozen=True)
-class Score:
-    """How a level of the model fares over a set of published cases."""
-
-    ratios: np.ndarray  # predicted / measured, case by case
-    geometric_mean_error: float  # exp(mean |ln ratio|) - 1
-    within_band: int
-    cases: int
+    frozen = frozenset(terms)
+    return _by_config(cases, lambda **knobs: evaluate_terms(Scenario(), frozen, **knobs))
 
 
 def score(cases, realism: str = "engine") -> Score:
-    """Ratios and summary statistics of ``realism`` over ``cases``.
-
-    Notes
-    -----
-    The geometric-mean error treats a factor of two too high and too low alike:
-
-    .. math:: e = \\exp\\left(\\frac{1}{n} \\sum_i |\\ln(p_i / m_i)|\\right) - 1
-    """
-    ratios = predictions(cases, realism) / np.array([case.measured for case in cases])
-    error = float(np.exp(np.mean(np.abs(np.log(ratios)))) - 1.0)
-    inside = int(np.sum(within_band(ratios)))
-    return Score(ratios, error, inside, len(ratios))
+    """Ratios and summary statistics of ``realism`` over ``cases`` (see :func:`summarise`)."""
+    return summarise(predictions(cases, realism) / np.array([case.measured for case in cases]))
 
 
 @dataclass(frozen=True)
@@ -104,7 +102,7 @@ STEP_LABELS = {
 
 
 @cache
-def waterfalls(cases: tuple[PublishedCase, ...] = tuple(DEVELOPMENT)) -> np.ndarray:
+def waterfalls(cases: tuple[PublishedCase, ...] = PUBLISHED) -> np.ndarray:
     """Every case's waterfall as one array: a row per case, a column per :data:`STEP_LABELS` key.
 
     The first column is the whiteboard's figure; the second runs the same arithmetic on the
@@ -125,7 +123,7 @@ def waterfalls(cases: tuple[PublishedCase, ...] = tuple(DEVELOPMENT)) -> np.ndar
 
 def waterfall(case: PublishedCase) -> list[Step]:
     """One case's figure from the whiteboard to the engine level, one term at a time."""
-    cases = tuple(DEVELOPMENT) if case in DEVELOPMENT else (case,)
+    cases = PUBLISHED if case in PUBLISHED else (case,)
     row = waterfalls(cases)[cases.index(case)]
     return [
         Step(term, label, float(value))
@@ -144,7 +142,7 @@ class TermEffect:
     largest_case: str
 
 
-def term_effects(cases: tuple[PublishedCase, ...] = tuple(DEVELOPMENT)) -> list[TermEffect]:
+def term_effects(cases: tuple[PublishedCase, ...] = PUBLISHED) -> list[TermEffect]:
     """Each step of the waterfall summed up over ``cases``, largest effect first."""
     table = waterfalls(cases)
     factors = table[:, 1:] / table[:, :-1]
@@ -165,32 +163,55 @@ def term_effects(cases: tuple[PublishedCase, ...] = tuple(DEVELOPMENT)) -> list[
 class Report:
     """Everything the Reality check lab shows, computed once per process."""
 
-    cases: tuple[PublishedCase, ...]  # the development set
+    cases: tuple[PublishedCase, ...]  # both development sets, scored or not (PUBLISHED)
+    sets: dict[str, tuple[int, ...]]  # each set's scored cases, as indices into cases
     whiteboard: np.ndarray  # each case's whiteboard prediction
     engine: np.ndarray  # each case's engine-level prediction
     steps: np.ndarray  # waterfalls as prediction / measurement, a row per case
-    development: dict[str, Score]  # by realism
+    scores: dict[str, dict[str, Score]]  # by set ("first", "second", "both"), then realism
     check: dict[str, Score]  # by realism, over the held-apart check set
+    families: tuple[FamilyRow, ...]  # each family's scores per set and realism
     effects: list[TermEffect]
+
+    @property
+    def development(self) -> dict[str, Score]:
+        """The first development set's scores, by realism."""
+        return self.scores["first"]
+
+    def set_of(self, index: int) -> str:
+        """Which set case ``index`` belongs to: ``"first"`` or ``"second"``."""
+        return "first" if index < len(DEVELOPMENT) else "second"
+
+
+def _sets(cases: tuple[PublishedCase, ...]) -> dict[str, tuple[int, ...]]:
+    first = tuple(range(len(DEVELOPMENT)))
+    second = tuple(index for index in range(len(DEVELOPMENT), len(cases)) if cases[index].scored)
+    return {"first": first, "second": second, "both": first + second}
 
 
 @cache
 def report() -> Report:
-    """The development set's predictions, waterfalls and scores, and the check set's scores."""
+    """Both development sets' predictions, waterfalls and scores per family, and the check set's."""
     from core.evidence.check_cases import CHECK
 
-    cases = tuple(DEVELOPMENT)
+    cases = PUBLISHED
     measured = np.array([case.measured for case in cases])
     table = waterfalls(cases)
     steps = table / measured[:, None]
     steps.setflags(write=False)
-    levels = ("whiteboard", "engine")
+    ratios = {"whiteboard": steps[:, 0], "engine": steps[:, -1]}
+    sets = _sets(cases)
     return Report(
         cases=cases,
+        sets=sets,
         whiteboard=table[:, 0],
         engine=table[:, -1],
         steps=steps,
-        development={level: score(cases, level) for level in levels},
-        check={level: score(CHECK, level) for level in levels},
+        scores={
+            name: {level: summarise(ratios[level][list(rows)]) for level in LEVELS}
+            for name, rows in sets.items()
+        },
+        check={level: score(CHECK, level) for level in LEVELS},
+        families=family_rows(cases, ratios, sets),
         effects=term_effects(cases),
     )

@@ -18,6 +18,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
+from core.evidence.cases import METRIC_NAMES
 from core.evidence.fidelity import BAND
 from labs.page import format as fmt
 from labs.page import theme
@@ -42,6 +43,8 @@ SHORT = {
     "engine": "engine level",
 }
 CHART_HEIGHT = 330
+# Each set's points: the first development set, the second, and its cases shown but not scored.
+SET_MARKERS = {"first": "circle", "second": "triangle", "unscored": "diamond"}
 
 
 def value_text(metric: str, value: float) -> str:
@@ -51,8 +54,18 @@ def value_text(metric: str, value: float) -> str:
     return fmt.duration(value)
 
 
+def marker_set(report, index: int) -> str:
+    """The key of :data:`SET_MARKERS` for case ``index``: its set, or 'unscored'."""
+    if not report.cases[index].scored:
+        return "unscored"
+    return report.set_of(index)
+
+
 def scatter_data(report, metrics) -> dict:
-    """Points of the cases whose metric is in ``metrics``, with their hover text."""
+    """Points of the cases whose metric is in ``metrics``, with their hover text.
+
+    A point's marker says its set (:data:`SET_MARKERS`); the hover names the figure.
+    """
     cases, whiteboard, engine = report.cases, report.whiteboard, report.engine
     rows = [i for i, case in enumerate(cases) if case.metric in metrics]
     measured = np.array([cases[i].measured for i in rows])
@@ -64,11 +77,13 @@ def scatter_data(report, metrics) -> dict:
         "measured": measured,
         "whiteboard": np.asarray(whiteboard)[rows],
         "engine": np.asarray(engine)[rows],
-        "setup": [f"{cases[i].model} on {cases[i].cards} \u00d7 {cases[i].gpu}" for i in rows],
+        "setup": [f"{cases[i].model_name} on {cases[i].cards} \u00d7 {cases[i].gpu}, {cases[i].engine}"
+                  for i in rows],
+        "figure": [METRIC_NAMES[cases[i].metric] for i in rows],
         "measured_text": [value_text(cases[i].metric, cases[i].measured) for i in rows],
         "whiteboard_text": [fmt.times(ratio) for ratio in white_ratio],
         "engine_text": [fmt.times(ratio) for ratio in engine_ratio],
-        "marker": ["circle" if cases[i].metric != "itl" else "square" for i in rows],
+        "marker": [SET_MARKERS[marker_set(report, i)] for i in rows],
     }  # fmt: skip
 
 
@@ -119,6 +134,7 @@ def scatter_figure(data: dict, title: str, unit: str):
             renderers=[points],
             tooltips=[
                 ("case", "@key: @setup"),
+                ("figure", "@figure"),
                 ("measured", "@measured_text"),
                 ("whiteboard", "@whiteboard_text"),
                 ("engine level", "@engine_text"),

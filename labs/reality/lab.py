@@ -17,6 +17,7 @@ from labs.page.updates import refill
 from labs.reality.charts import (
     ENGINE,
     SHORT,
+    marker_set,
     scatter_data,
     scatter_figure,
     value_text,
@@ -24,9 +25,16 @@ from labs.reality.charts import (
     waterfall_figure,
     waterfall_range,
 )
+from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_words, set_up_html
 from labs.widgets.exports import cases_frame, csv_button
 
+MARKER_WORDS = "\u25cf first set \u00b7 \u25b2 second set \u00b7 \u25c6 second set, not scored"
 LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
+
+
+def _unbroken(text: str) -> str:
+    """``text`` kept on one line: no-break spaces and hyphens."""
+    return text.replace(" ", "\u00a0").replace("-", "\u2011")
 
 
 def _chip(ratio: float) -> str:
@@ -57,13 +65,16 @@ class RealityLab(pn.viewable.Viewer):
         )
         self.cards = CardRow(columns=4)
         self.cards.update(self._summary_cards())
+        self.families = LiveHTML(
+            families_html(self.report), sizing_mode="stretch_width", margin=(4, 0)
+        )
         throughput = scatter_data(self.report, ("throughput",))
-        latency = scatter_data(self.report, ("ttft", "itl"))
+        latency = scatter_data(self.report, ("ttft", "itl", "request"))
         self.throughput_chart, self.throughput_points = scatter_figure(
             throughput, "Output throughput", "tokens/s"
         )
         self.latency_chart, self.latency_points = scatter_figure(
-            latency, "First token (circles) and between tokens (squares)", "seconds"
+            latency, "Latency: first token, between tokens, a request alone", "seconds"
         )
         for points in (self.throughput_points, self.latency_points):
             points.selected.on_change("indices", self._tapped(points))
@@ -102,22 +113,29 @@ class RealityLab(pn.viewable.Viewer):
     # -- text -----------------------------------------------------------------------------
     @staticmethod
     def _case_label(case) -> str:
-        return f"{case.key} \u00b7 {case.model} on {case.cards} \u00d7 {case.gpu}, {METRIC_NAMES[case.metric]}"
+        return (
+            f"{case.key} \u00b7 {case.model_name} on {case.cards} \u00d7 {case.gpu}, "
+            f"{case.engine}, {METRIC_NAMES[case.metric]}"
+        )
 
     def _summary_cards(self) -> list[Card]:
         r = self.report
-        white, engine = r.development["whiteboard"], r.development["engine"]
+        first, second = r.scores["first"], r.scores["second"]
         check = r.check["engine"]
         band = f"within \u00d7{BAND[0]:.2f} to \u00d7{BAND[1]:.2f}"
         return [
-            Card("whiteboard: typical miss", fmt.percent(white.geometric_mean_error), "",
-                 f"{white.within_band} of {white.cases} cases {band}", "worse"),
-            Card("engine level: typical miss", fmt.percent(engine.geometric_mean_error), "",
-                 f"{engine.within_band} of {engine.cases} cases {band}", "better"),
-            Card("engine level, cases it never saw", fmt.percent(check.geometric_mean_error), "",
-                 f"{check.within_band} of {check.cases} more published rows {band}"),
-            Card("whiteboard on those", fmt.percent(r.check["whiteboard"].geometric_mean_error), "",
-                 f"{r.check['whiteboard'].within_band} of {r.check['whiteboard'].cases} {band}"),
+            Card("engine level: typical miss, first set", fmt.percent(first["engine"].geometric_mean_error),
+                 "", f"{first['engine'].within_band} of {first['engine'].cases} cases {band}: "
+                 "2024 engines, dense models", "better"),
+            Card("engine level: second set", fmt.percent(second["engine"].geometric_mean_error), "",
+                 f"{second['engine'].within_band} of {second['engine'].cases} cases {band}: "
+                 "2025-26 engines, mostly mixtures of experts", "worse"),
+            Card("engine level, rows it never saw", fmt.percent(check.geometric_mean_error), "",
+                 f"{check.within_band} of {check.cases} more rows of the first set's tables {band}"),
+            Card("whiteboard: typical miss, first set", fmt.percent(first["whiteboard"].geometric_mean_error),
+                 "", f"{first['whiteboard'].within_band} of {first['whiteboard'].cases}; second set "
+                 f"{fmt.percent(second['whiteboard'].geometric_mean_error)}, "
+                 f"{second['whiteboard'].within_band} of {second['whiteboard'].cases}", "worse"),
         ]  # fmt: skip
 
     def _case_html(self, index: int) -> str:
@@ -133,35 +151,48 @@ class RealityLab(pn.viewable.Viewer):
                 )
         moved = "".join(moves) or "<li>No single term moved it by more than 10 %.</li>"
         return (
-            f'<div class="lab"><h2>{escape(case.key)}: {escape(case.model)} on {case.cards} \u00d7 '
-            f"{escape(case.gpu)}, {escape(case.dtype)}, {fmt.count(case.prompt_tokens)} tokens in, "
+            f'<div class="lab"><h2>{escape(case.key)}: {escape(case.model_name)} on {case.cards} \u00d7 '
+            f"{escape(case.gpu)}, {escape(case.storage)}, {fmt.count(case.prompt_tokens)} tokens in, "
             f"{fmt.count(case.answer_tokens)} out, {escape(case.load_text)}</h2>"
             f'<p>Measured {escape(METRIC_NAMES[case.metric])}: <b>{escape(value_text(case.metric, case.measured))}</b>. '
             f"The whiteboard says {escape(value_text(case.metric, self.report.whiteboard[index]))} "
             f"{_chip(ratios[0])}; the engine level says "
             f"{escape(value_text(case.metric, self.report.engine[index]))} {_chip(ratios[-1])}.</p>"
+            f"{set_up_html(case)}"
             f'<p class="small muted">What moved it by more than 10 %:</p><ul class="facts">{moved}</ul>'
             f'<p class="small muted">Source: {escape(case.source)}. Row: <code>{escape(case.quoted)}</code></p></div>'
         )  # fmt: skip
 
     def _table_html(self) -> str:
+        groups = {name: [] for name in TABLE_GROUPS}
+        for index in range(len(self.report.cases)):
+            groups[marker_set(self.report, index)].append(index)
         rows = []
-        for index, case in enumerate(self.report.cases):
-            here = ' class="here"' if case.key == self.case else ""
-            rows.append(
-                f"<tr{here}><td><b>{escape(case.key)}</b></td><td>{escape(case.model)}</td>"
-                f"<td>{case.cards} \u00d7 {escape(case.gpu)}</td><td>{escape(case.dtype)}</td>"
-                f'<td class="num">{fmt.count(case.prompt_tokens)} / {fmt.count(case.answer_tokens)}</td>'
-                f"<td>{escape(case.load_text)}</td><td>{escape(METRIC_NAMES[case.metric])}</td>"
-                f'<td class="num">{escape(value_text(case.metric, case.measured))}</td>'
-                f'<td class="num">{_chip(self.report.steps[index, 0])}</td>'
-                f'<td class="num">{_chip(self.report.steps[index, -1])}</td></tr>'
-            )
+        for name, indices in groups.items():
+            rows.append(f'<tr data-set="{name}"><td colspan="11">{TABLE_GROUPS[name]}</td></tr>')
+            rows.extend(self._row_html(index) for index in indices)
         return (
-            '<div class="lab"><table class="grid"><thead><tr><th>case</th><th>model</th>'
+            '<div class="lab"><table class="grid"><thead><tr><th>case</th>'
+            "<th>engine</th><th>model</th>"
             "<th>cards</th><th>storage</th><th class='num'>in / out</th><th>load</th><th>figure</th>"
             "<th class='num'>measured</th><th class='num'>whiteboard</th><th class='num'>engine</th>"
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        )
+
+    def _row_html(self, index: int) -> str:
+        case = self.report.cases[index]
+        here = ' class="here"' if case.key == self.case else ""
+        return (
+            f"<tr{here}><td><b>{escape(case.key)}</b></td>"
+            f"<td>{escape(_unbroken(case.engine))}</td><td>{escape(_unbroken(case.model_name))}</td>"
+            f"<td>{case.cards} \u00d7 {escape(case.gpu)}</td>"
+            f"<td>{escape(case.storage)}</td>"
+            f'<td class="num">{fmt.count(case.prompt_tokens)} / {fmt.count(case.answer_tokens)}</td>'
+            f"<td>{escape(_unbroken(load_words(case)))}</td>"
+            f"<td>{escape(FIGURE_WORDS[case.metric])}</td>"
+            f'<td class="num">{escape(value_text(case.metric, case.measured))}</td>'
+            f'<td class="num">{_chip(self.report.steps[index, 0])}</td>'
+            f'<td class="num">{_chip(self.report.steps[index, -1])}</td></tr>'
         )
 
     def _lessons_html(self) -> str:
@@ -198,6 +229,7 @@ class RealityLab(pn.viewable.Viewer):
             'border:1.6px solid #8a93a6"></span>whiteboard</span><span><span class="swatch" '
             f'style="background:{ENGINE}"></span>engine level</span><span><span class="swatch" '
             'style="background:#9fd8bd"></span>within \u00b125 % of the measurement</span>'
+            f"<span>{MARKER_WORDS}</span>"
             '<span class="muted">Click a point to see its waterfall.</span></div></div>',
             sizing_mode="stretch_width",
             margin=(0, 0),
@@ -211,6 +243,13 @@ class RealityLab(pn.viewable.Viewer):
                 "back-of-envelope numbers hold, where they break, and which physical effect breaks them.",
             ),
             self.cards,
+            section(
+                "How far to trust each level, by family",
+                self.families,
+                note="Typical miss (geometric-mean error) and the cases within \u00b125 % of the "
+                "measurement, for the cases that share one trait. A figure for a mixture of "
+                "experts on a 2026 engine is only as good as that family's row.",
+            ),
             section("Predicted against measured", legend, scatter, margin=(12, 0, 0, 0)),
             section(
                 "From the whiteboard to the engine level, one effect at a time",

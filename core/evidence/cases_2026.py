@@ -1,0 +1,220 @@
+"""The second development set: published measurements of 2025-26 engines and models.
+
+Thirty-three rows of ``shared/fidelity/published-2026.md``: vLLM V1 and ROCm vLLM, SGLang and
+TensorRT-LLM 1.x serving mixtures of experts (gpt-oss, DeepSeek-R1, Qwen3, Llama 4) and dense
+models on H100, H200, B200, H20, MI300X, MI355X and L40S. Each case is typed in exactly as the
+file's ``Scenario`` call; what today's Scenario cannot say (the engine, a DEP or EP layout, a
+checkpoint that mixes formats per tensor) is kept on the case (:attr:`PublishedCase.pending_knobs`).
+
+D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
+latent-attention and expert kernels: they are shown but left out of the score
+(``scored=False``), as the file says, which leaves 28 scored cases.
+"""
+
+from __future__ import annotations
+
+from core.evidence.cases import PublishedCase
+
+_FILE = "shared/fidelity/published-2026.md"
+_TRT_1X = (
+    "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md @585c7565 (trtllm-bench "
+    "throughput --backend pytorch, every request queued at once, fixed lengths; 'Output "
+    "Throughput per GPU', here times the node's GPUs)"
+)
+_TRT_020 = (
+    "dominicshanshan/TensorRT-LLM docs/source/performance/perf-overview.md @ab4143e1 (a copy of "
+    "NVIDIA's v0.20 page; PyTorch backend, 3000 requests; the node's total output tokens/s)"
+)
+_TRT_014 = (
+    "arthurrasmusson/TensorRT-LLM docs/source/performance/perf-overview.md @e00d4e65 (a copy of "
+    "NVIDIA's v0.14 page; trtllm-bench, FP8 engines with an FP8 KV cache; L40S column)"
+)
+_DSTACK = (
+    "dstackai/benchmarks Deepseek-R1/raw_data/online_results.csv @7f37e669, set-up in "
+    "Deepseek-R1/README.md @209ca6f9 (SGLang bench_serving, random 3200/800, fixed lengths, "
+    "500 prompts); https://dstack.ai/blog/h200-mi300x-deepskeek-benchmark/"
+)
+_VLLM_BLOG = (
+    "vllm-project/vllm-project.github.io _posts/2026-04-22-fp8-kvcache.md @c3a01c4a (vLLM blog, "
+    "'The State of FP8 KV-Cache and Attention Quantization in vLLM'; FlashAttention-3 on H100, "
+    "FlashInfer on B200)"
+)
+_LMSYS = (
+    "https://lmsys.org/blog/2025-08-27-gpt-oss (lm-sys/lm-sys.github.io "
+    "blog/2025-08-27-gpt-oss.md @03d9c092); set-up in sgl-project/sglang "
+    "benchmark/gpt_oss/README.md @1dc322ca (bench_one_batch_server, batch 1, 1024/512)"
+)
+_COOKBOOK = "sgl-project/sglang docs_new/cookbook (docs.sglang.io/cookbook), bench_serving"
+_QWEN = (
+    "QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md @ac727245 (qwen.readthedocs.io "
+    "'Speed Benchmark': H20 96GB, SGLang 0.4.6.post1, batch 1, 2048 generated tokens; request "
+    "time = (input + 2048) / speed)"
+)
+_AMD = (
+    "https://www.amd.com/en/developer/resources/rocm-hub/dev-ai/performance-results.html "
+    "(rocm/vllm rocm6.4.1_vllm_0.9.1_20250715, 8 x MI300X, vLLM latency benchmark)"
+)
+_INFERENCEX = (
+    "https://github.com/SemiAnalysisAI/InferenceX/pull/1531 (gpt-oss-fp4-mi355x on vLLM v0.19.0, "
+    "single MI355X, median of 3 runs; tput/gpu read as total tokens/s, output half of it)"
+)
+
+# Checkpoints that keep tensors in more than one format (the config.json quantization_config).
+_GPT_OSS_MIX = (
+    "experts mxfp4; attention, router, embeddings and lm_head bf16 (openai/gpt-oss config.json "
+    "quantization_config.modules_to_not_convert)"
+)
+_DEEPSEEK_FP8 = (
+    "fp8 e4m3 scaled per 128 x 128 block (deepseek-ai/DeepSeek-R1 config.json "
+    "quantization_config.weight_block_size)"
+)
+_QWEN_FP8 = "fp8 scaled per 128-wide block (Qwen FP8 model cards: 'block size of 128')"
+
+QWEN3_32B = (
+    '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","num_hidden_layers":64,'
+    '"hidden_size":5120,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,'
+    '"intermediate_size":25600,"vocab_size":151936,"tie_word_embeddings":false}'
+)
+"""Qwen/Qwen3-32B's config.json as the file gives it (D31 is typed as ``model="custom"``)."""
+
+
+def _d(key, metric, model, gpu, cards, weights, kv, prompt, answer, users, measured, engine,
+       version, source, quoted, **extra) -> PublishedCase:  # fmt: skip
+    """One case; ``users=None`` is the max-load benchmark (every request queued at once)."""
+    load, value = ("saturated", 0) if users is None else ("users", users)
+    return PublishedCase(
+        key, metric, model, gpu, cards, weights, prompt, answer, load, value, measured, source,
+        quoted, kv_dtype=kv, engine=engine, engine_version=version, **extra,
+    )  # fmt: skip
+
+
+_OSS120, _OSS20, _R1 = "gpt-oss-120b", "gpt-oss-20b", "DeepSeek-R1"
+_Q235, _Q30, _MAV = "Qwen3-235B-A22B", "Qwen3-30B-A3B", "Llama-4-Maverick"
+_H100, _TRT, _VLLM, _SGL = "H100 SXM", "TensorRT-LLM", "vLLM", "SGLang"
+_V1 = "1.x (PyTorch backend)"
+_OSS = {"weight_formats": _GPT_OSS_MIX}
+
+SECOND: list[PublishedCase] = [
+    _d("D01", "throughput", _OSS120, "H200", 1, "mxfp4", "bf16", 8192, 1024, None, 1828, _TRT, _V1,
+       _TRT_1X, "GPT-OSS 120B | 8192/1024 | 6,111 | 6,835 | 1,828 | 1,169 (H200 TP1 column)", **_OSS,
+       assumed="weights the published MXFP4 checkpoint; KV bf16 ('Hopper: use auto')"),
+    _d("D02", "throughput", _OSS20, _H100, 1, "mxfp4", "bf16", 1024, 8192, None, 8617, _TRT, _V1,
+       _TRT_1X, "GPT-OSS 20B | 1024/8192 | 34,702 | 38,100 | 12,743 | 8,617 (H100 TP1 column)",
+       **_OSS, assumed="weights MXFP4, KV bf16, as D01"),
+    _d("D03", "throughput", "Llama-3-70B", "H200", 2, "fp8", "fp8", 1024, 8192, None, 4018, _TRT,
+       _V1, _TRT_1X, "LLaMA v3.3 70B | 1024/8192 | 3,242 | 3,805 | 2,009 | (H200 TP2): 2 x 2,009",
+       assumed="KV fp8 (the ModelOpt checkpoint decides)"),
+    _d("D04", "throughput", _Q235, _H100, 8, "fp8", "fp8", 1024, 8192, None, 6984, _TRT, _V1,
+       _TRT_1X, "Qwen3 235B A22B | 1024/8192 | 3,389 | 3,423 | 1,417 | 873 (H100 DEP8): 8 x 873",
+       layout="DEP8", assumed="KV fp8"),
+    _d("D05", "throughput", _MAV, "H200", 8, "fp8", "fp8", 8192, 1024, None, 10208, _TRT, _V1,
+       _TRT_1X, "LLaMA v4 Maverick | 8192/1024 | 3,279 | 3,444 | 1,276 (H200 DEP8): 8 x 1,276",
+       layout="DEP8", assumed="KV fp8"),
+    _d("D06", "throughput", _R1, "B200", 4, "nvfp4", "fp8", 8192, 1024, None, 4672, _TRT, _V1,
+       _TRT_1X, "Deepseek R1 0528 | 8192/1024 | 1,168 | 1,192 | (B200 DEP4 FP4): 4 x 1,168",
+       layout="DEP4"),
+    _d("D07", "throughput", _Q30, "B200", 1, "nvfp4", "fp8", 1024, 8192, None, 13497, _TRT, _V1,
+       _TRT_1X, "Qwen3 30B A3B | 1024/8192 | 13,497 | 14,272 (B200 TP1 FP4 column)",
+       assumed="KV fp8"),
+    _d("D08", "throughput", _MAV, _H100, 8, "fp8", "fp8", 2048, 128, None, 3832.38, _TRT, "0.20",
+       _TRT_020, "Llama 4 Maverick FP8 | 2048, 128 | 4,364.06 | 3,832.38 (H200 TP8 | H100 TP8)",
+       assumed="KV fp8"),
+    _d("D09", "throughput", "Llama-3-8B", "L40S", 1, "fp8", "fp8", 1000, 1000, None, 3726.76, _TRT,
+       "0.14", _TRT_014, "LLaMA v3.1 8B | 1000/1000 | 1 | 16414.6988 | ... | 3726.7552 (L40S FP8)",
+       assumed="'token throughput' counts output tokens"),
+    _d("D10", "throughput", "Mixtral-8x7B", "L40S", 4, "fp8", "fp8", 1000, 1000, None, 5060.84,
+       _TRT, "0.14", _TRT_014, "Mixtral 8x7B | 1000/1000 | 4 | 32834.0923 | ... | 5060.8399 (L40S)",
+       assumed="'token throughput' counts output tokens"),
+    _d("D11", "itl", _R1, "H200", 8, "fp8", "bf16", 3200, 800, 8, 0.04382, _SGL, "0.4.3.post2",
+       _DSTACK, "h200,sglang,random,,8,..., output_throughput 164.14, mean_ttft_ms 3673.56, "
+       "mean_tpot_ms 43.82", layout="TP8 + DP attention", weight_formats=_DEEPSEEK_FP8,
+       scored=False, assumed="KV bf16 (no KV flag)"),
+    _d("D12", "ttft", _R1, "H200", 8, "fp8", "bf16", 3200, 800, 4, 0.9757, _VLLM, "0.7.4.dev (V0)",
+       _DSTACK, "h200,vllm,random,,4,..., output_throughput 148.58, mean_ttft_ms 975.65",
+       weight_formats=_DEEPSEEK_FP8, scored=False, assumed="KV bf16; the V0 engine"),
+    _d("D13", "itl", _R1, "MI300X", 8, "fp8", "bf16", 3200, 800, 4, 0.03494, _SGL,
+       "0.4.2.post4 (ROCm)", _DSTACK, "mi300x,sglang,random,,4,..., output_throughput 108.25, "
+       "mean_ttft_ms 1644.59, mean_tpot_ms 34.94", weight_formats=_DEEPSEEK_FP8, scored=False,
+       assumed="KV bf16"),
+    _d("D14", "throughput", _R1, "MI300X", 8, "fp8", "bf16", 3200, 800, 64, 671.84, _VLLM,
+       "0.7.3.dev (ROCm, V0)", _DSTACK, "mi300x,vllm,random,,64,...,595.38 (s),500, ..., "
+       "output_throughput 671.84", weight_formats=_DEEPSEEK_FP8, scored=False, assumed="KV bf16"),
+    _d("D15", "throughput", _R1, "H200", 8, "fp8", "bf16", 3200, 800, 32, 451.34, _TRT,
+       "0.17 (PyTorch backend)", _DSTACK, "h200,trt-llm,random,,32,...,886.24 (s),500, ..., "
+       "output_throughput 451.34", layout="TP8/EP4", weight_formats=_DEEPSEEK_FP8, scored=False,
+       assumed="KV bf16"),
+    _d("D16", "itl", "Llama-3-8B", _H100, 1, "bf16", "bf16", 20000, 2000, 8, 0.01518, _VLLM,
+       "0.19 (V1)", _VLLM_BLOG, "Table 4: BF16 | 763.6 | 15.18 | 672.6 | 450.3 (median ITL ms)",
+       assumed="vLLM 0.19.1; lengths the nominal means of a ±15 % draw"),
+    _d("D17", "throughput", "Llama-3-8B", _H100, 1, "bf16", "fp8", 20000, 2000, 8, 517.5, _VLLM,
+       "0.19 (V1)", _VLLM_BLOG, "Table 4: FP8 | 742.8 | 12.93 | 585.2 | 517.5 (output tok/s)",
+       assumed="bf16 weights; lengths the nominal means"),
+    _d("D18", "throughput", _OSS20, _H100, 1, "mxfp4", "bf16", 20000, 2000, 8, 831.6, _VLLM,
+       "0.19 (V1)", _VLLM_BLOG, "Table 5: BF16 | 468.9 | 8.09 | 364.2 | 831.6 (output tok/s)",
+       **_OSS, assumed="lengths the nominal means"),
+    _d("D19", "itl", "Llama-3-8B", "B200", 1, "bf16", "bf16", 1024, 128, 1, 0.003948, _VLLM,
+       "0.19 (V1, FlashInfer)", _VLLM_BLOG, "fitted ITL slope 1.80e-05 ms/token, intercept 3.93 "
+       "ms: 3.93 + 1.80e-05 x 1024 = 3.948 ms", assumed="a fitted line, not one measured row"),
+    _d("D20", "itl", _OSS20, "B200", 1, "mxfp4", "bf16", 1024, 128, 1, 0.003154, _VLLM,
+       "0.19 (V1, FlashInfer)", _VLLM_BLOG, "fitted ITL slope 3.56e-06 ms/token, intercept 3.15 "
+       "ms: 3.154 ms at 1024 tokens", **_OSS, assumed="a fitted line, not one measured row"),
+    _d("D21", "itl", _OSS120, _H100, 8, "mxfp4", "bf16", 1024, 512, 1, 0.003139, _SGL,
+       "0.5.1.post3", _LMSYS, "MXFP4 | 416.02 tok/s | 318.53 tok/s | 200.84 tok/s (B200 | H100 | "
+       "MI350): 1 / 318.53", **_OSS, assumed="KV bf16"),
+    _d("D22", "itl", _OSS120, "B200", 4, "mxfp4", "bf16", 1024, 512, 1, 0.002404, _SGL,
+       "0.5.1.post3", _LMSYS, "MXFP4 | 416.02 tok/s | ... (B200 TP4): 1 / 416.02", **_OSS,
+       assumed="KV bf16"),
+    _d("D23", "ttft", _OSS120, "B200", 8, "mxfp4", "bf16", 332, 213, 1, 0.03371, _SGL, "0.5.6",
+       f"{_COOKBOOK}: autoregressive/OpenAI/GPT-OSS.mdx @2008fa87",
+       "Max request concurrency: 1 | Successful requests: 100 | Total input tokens: 33178 | "
+       "Total generated tokens: 21251 | Mean TTFT (ms): 33.71", **_OSS,
+       assumed="KV bf16; ShareGPT lengths typed as the run's means"),
+    _d("D24", "throughput", _OSS120, "B200", 8, "mxfp4", "bf16", 297, 192, 100, 7773.26, _SGL,
+       "0.5.6", f"{_COOKBOOK}: autoregressive/OpenAI/GPT-OSS.mdx @2008fa87",
+       "Max request concurrency: 100 | Successful requests: 1000 | Total input tokens: 297156 | "
+       "Total generated tokens: 192432 | Output token throughput (tok/s): 7773.26", **_OSS,
+       assumed="KV bf16; ShareGPT lengths typed as the run's means"),
+    _d("D25", "itl", _Q235, "B200", 8, "bf16", "bf16", 496, 509, 16, 0.01636, _SGL, "0.5.6",
+       f"{_COOKBOOK}: autoregressive/Qwen/Qwen3.mdx @0278d9cb",
+       "Max request concurrency: 16 | Successful requests: 80 | Total input tokens: 39668 | Total "
+       "generated tokens: 40725 | Mean TPOT (ms): 16.36", assumed="KV bf16; random lengths typed "
+       "as the run's means"),
+    _d("D26", "throughput", _Q235, "B200", 8, "bf16", "bf16", 500, 504, 100, 2738.78, _SGL, "0.5.6",
+       f"{_COOKBOOK}: autoregressive/Qwen/Qwen3.mdx @0278d9cb",
+       "Max request concurrency: 100 | Successful requests: 500 | Total input tokens: 249831 | "
+       "Total generated tokens: 252162 | Output token throughput (tok/s): 2738.78",
+       assumed="KV bf16; random lengths typed as the run's means"),
+    _d("D27", "itl", _MAV, "MI300X", 8, "bf16", "bf16", 496, 510, 16, 0.01053, _SGL,
+       "0.5.9 (ROCm 7.2)", f"{_COOKBOOK}: autoregressive/Llama/Llama4.mdx @04d96432",
+       "Max request concurrency: 16 | Successful requests: 80 | Total input tokens: 39668 | Total "
+       "generated tokens: 40805 | Mean TPOT (ms): 10.53", assumed="KV bf16; random lengths typed "
+       "as the run's means"),
+    _d("D28", "throughput", "Llama-4-Scout", "MI300X", 8, "bf16", "bf16", 500, 505, 100, 2944.82,
+       _SGL, "0.5.9 (ROCm 7.2)", f"{_COOKBOOK}: autoregressive/Llama/Llama4.mdx @04d96432",
+       "Max request concurrency: 100 | Successful requests: 500 | Total input tokens: 249841 | "
+       "Total generated tokens: 252662 | Output token throughput (tok/s): 2944.82",
+       assumed="KV bf16; random lengths typed as the run's means"),
+    _d("D29", "request", _Q30, "H20", 1, "bf16", "bf16", 1, 2048, 1, 14.94, _SGL, "0.4.6.post1",
+       _QWEN, "Qwen3-30B-A3B | 1 | BF16 | 1 | 137.18 (tok/s): 2049 / 137.18 s",
+       assumed="KV bf16 (SGLang's auto)"),
+    _d("D30", "request", _Q235, "H20", 4, "fp8", "bf16", 1, 2048, 1, 28.60, _SGL, "0.4.6.post1",
+       _QWEN, "Qwen3-235B-A22B | 1 | FP8 | 4 | 71.65 | TP=4: 2049 / 71.65 s",
+       weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
+    _d("D31", "request", "custom", "H20", 1, "fp8", "bf16", 1, 2048, 1, 44.38, _SGL, "0.4.6.post1",
+       _QWEN, "Qwen3-32B | 1 | FP8 | 1 | 46.17: 2049 / 46.17 s", model_config=QWEN3_32B,
+       model_label="Qwen3-32B (config.json)",
+       weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
+    _d("D32", "request", "Llama-3-70B", "MI300X", 8, "fp8", "fp8", 128, 2048, 1, 17.236, _VLLM,
+       "0.9.1 (ROCm 6.4.1)", _AMD, "Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | "
+       "1 | 128 | 2048 | 17.236"),
+    _d("D33", "throughput", _OSS120, "MI355X", 1, "mxfp4", "bf16", 922, 922, 32, 3392.5, _VLLM,
+       "0.19.0 (ROCm)", _INFERENCEX, "| 1 | 1k/1k | 32 | 6275 | 6785 | +8.1% | (TP | ISL/OSL | conc "
+       "| dashboard | this PR): 6785 / 2", **_OSS,
+       assumed="tput/gpu counts input and output tokens; KV bf16; lengths the mean of [819, 1024]"),
+]  # fmt: skip
+"""Every case of the second set, in the file's order (D11-D15 shown but not scored)."""
+
+SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
+"""The 28 cases the second set is scored on."""
+
+SOURCE_FILE = _FILE

@@ -1,0 +1,102 @@
+"""The Reality check lab's words: a case's set-up and the error of each family of cases.
+
+Pure functions of core's report: cases and scores in, HTML out, so they are tested without a
+browser. The lab places them.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from core.evidence.families import SETS
+from labs.page import format as fmt
+
+SET_NAMES = {"first": "first set", "second": "second set", "both": "both sets"}
+# The case table's groups, in order (keys of labs.reality.charts.SET_MARKERS), as HTML.
+TABLE_GROUPS = {
+    "first": f"<b>first set</b>: {escape(SETS['first'])}",
+    "second": f"<b>second set</b>: {escape(SETS['second'])}",
+    "unscored": "<b>second set, shown but not scored</b>: early-2025 engine builds running "
+    "DeepSeek-R1, before today's latent-attention and expert kernels",
+}
+# The case table's short words for a figure and a load.
+FIGURE_WORDS = {
+    "throughput": "throughput",
+    "ttft": "first token",
+    "itl": "between tokens",
+    "request": "whole request",
+}
+KNOB_WORDS = {
+    "engine": "the engine",
+    "layout": "the parallel layout",
+    "weight_formats": "storage per tensor",
+}
+
+
+def score_text(result) -> str:
+    """A score as the page shows it: '12 % · 21 of 25', or a dash where a family has no case."""
+    if result is None:
+        return "\u2013"
+    return (
+        f"{fmt.percent(result.geometric_mean_error)} \u00b7 {result.within_band} of {result.cases}"
+    )
+
+
+def families_html(report) -> str:
+    """Each family's typical miss at both levels over each set, as one table."""
+    head = "".join(
+        f'<th class="num">{escape(SET_NAMES[name])}: engine</th>'
+        f'<th class="num muted">whiteboard</th>'
+        for name in SETS
+    )
+    rows = []
+    for row in report.families:
+        cells = "".join(
+            f'<td class="num"><b>{escape(score_text(row.score(name, "engine")))}</b></td>'
+            f'<td class="num muted">{escape(score_text(row.score(name, "whiteboard")))}</td>'
+            for name in SETS
+        )
+        rows.append(
+            f'<tr data-family="{escape(row.family)}"><td>{escape(row.family)}</td>{cells}</tr>'
+        )
+    sets = "".join(
+        f"<li><b>{escape(SET_NAMES[name])}</b>: {escape(text)}</li>" for name, text in SETS.items()
+    )
+    return (
+        '<div class="lab"><table class="grid"><thead><tr><th>family</th>'
+        f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f'<ul class="facts small muted">{sets}</ul></div>'
+    )
+
+
+def set_up_html(case) -> str:
+    """What ran the case, and what of it today's scenario cannot type."""
+    engine = f"{case.engine} {case.engine_version}".strip()
+    parts = [f"Measured on {escape(engine)}, laid out as {escape(case.layout)}."]
+    pending = case.pending_knobs
+    if pending:
+        knobs = "; ".join(
+            f"{escape(KNOB_WORDS[knob])}: {escape(value)}" for knob, value in pending.items()
+        )
+        parts.append(
+            f"The model has no knob yet for {knobs}: the case is typed with today's knobs, "
+            f"TensorRT-LLM's scheduler, plain tensor parallelism over "
+            f"{fmt.plural(case.cards, 'card')} and one storage for every weight."
+        )
+    if case.assumed:
+        parts.append(f"Assumed where the source is silent: {escape(case.assumed)}.")
+    if not case.scored:
+        parts.append(
+            "Shown, not scored: an early-2025 engine build running DeepSeek-R1 before today's "
+            "latent-attention and expert kernels."
+        )
+    return f'<p class="small">{" ".join(parts)}</p>'
+
+
+def load_words(case) -> str:
+    """The benchmark's load in a table cell's few words: max load, 8 users, 4 req/s."""
+    if case.load == "saturated":
+        return "max load"
+    if case.load == "users":
+        return case.load_text
+    return f"{case.load_value:g} req/s"
