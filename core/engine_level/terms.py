@@ -25,6 +25,12 @@ from core.catalog import (
     KERNELS_PER_LAYER,
     NVLINK_PROTOCOL_EFFICIENCY,
 )
+from core.catalog.kernels import (
+    DENSE_LAYER_KERNELS,
+    LATENT_ATTENTION_EXTRA_KERNELS,
+    MOE_LAYER_KERNELS,
+    SHARED_EXPERT_KERNELS,
+)
 
 # The terms in the order the waterfall adds them, each with the sentence a lab shows for it.
 TERMS: dict[str, str] = {
@@ -43,7 +49,12 @@ TERMS: dict[str, str] = {
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards",
     "fixed_overheads": "every kernel costs a few microseconds and every step some host time",
-    "expert_reads": "a mixture-of-experts step reads only the experts its batch touches",
+    "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
+    "grouped-GEMM kernels at their measured rates with a floor per layer, and each kind of "
+    "layer launches its own kernels",
+    "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
+    "server_overheads": "an engine's API server and eager prefill add their time to every "
+    "first token",
 }
 ALL_TERMS = frozenset(TERMS)
 NO_TERMS = frozenset()
@@ -145,7 +156,42 @@ def attention_prefill_flops(layers, query_heads, head_dim, prompt_tokens, cached
     )
 
 
-def fixed_step_seconds(layers):
+def kv_replication(kv_heads, cards, latent_attention):
+    """How many copies of each cached token a tensor-parallel node keeps.
+
+    Notes
+    -----
+    Tensor parallelism splits the KV heads over the cards; with fewer KV heads than cards each
+    head is copied onto :math:`c / H_{kv}` cards, and latent attention's one latent per token
+    is kept whole on every card:
+
+    .. math:: r = \\max(1, c / H_{kv}) \text{ (GQA)}, \\quad r = c \text{ (MLA)}
+    """
+    grouped = np.maximum(1.0, np.divide(cards, np.maximum(kv_heads, 1)))
+    return np.where(np.asarray(latent_attention, dtype=bool), cards, grouped)
+
+
+def layer_kernels(layers, expert_layers, latent_attention, shared_experts):
+    r"""Kernels one forward pass launches, counted by the kind of each layer.
+
+    Notes
+    -----
+    .. math:: n = 9 L - (3 - 2) L_E + 7 L\,[MLA] + 3 L_E\,s
+
+    A dense layer launches 9; an expert layer swaps its MLP's 3 for a router and a top-k (its
+    grouped GEMMs' launches are in the expert kernel's floor); latent attention adds 7; a
+    shared expert adds its own 3 (:mod:`core.catalog.kernels`).
+    """
+    return (
+        layers * DENSE_LAYER_KERNELS
+        - np.multiply(expert_layers, DENSE_LAYER_KERNELS - MOE_LAYER_KERNELS)
+        + np.multiply(layers, np.asarray(latent_attention, dtype=float))
+        * LATENT_ATTENTION_EXTRA_KERNELS
+        + np.multiply(expert_layers, shared_experts) * SHARED_EXPERT_KERNELS
+    )
+
+
+def fixed_step_seconds(layers, host_step_s=HOST_STEP_S):
     """Seconds every step pays whatever its size: kernel floors per layer plus host time.
 
     Notes
@@ -155,4 +201,4 @@ def fixed_step_seconds(layers):
     with 9 kernels a layer at 3 µs each and 0.86 ms of host time a step: about 1.7 ms for
     a 32-layer model, 3 ms for 80 layers.
     """
-    return layers * KERNELS_PER_LAYER * KERNEL_FLOOR_S + HOST_STEP_S
+    return layers * KERNELS_PER_LAYER * KERNEL_FLOOR_S + host_step_s

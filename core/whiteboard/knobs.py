@@ -8,7 +8,15 @@ from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.workloads import WORKLOADS
 from core.foundation.validation import check_array, check_choice, knob_error
 from core.foundation.vector import is_array, where
-from core.whiteboard.scenario import CUSTOM, KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
+from core.whiteboard.scenario import (
+    CUSTOM,
+    KNOBS,
+    KV_LINKS,
+    REALISMS,
+    SERVING_ENGINES,
+    SERVING_MODES,
+    Scenario,
+)
 
 _CHOICES = {
     "workload": list(WORKLOADS),
@@ -20,6 +28,7 @@ _CHOICES = {
     "realism": REALISMS,
     "serving_mode": SERVING_MODES,
     "kv_link": KV_LINKS,
+    "engine": SERVING_ENGINES,
 }
 _INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
 # The custom card's knobs and the pasted config are one value per evaluation, never swept.

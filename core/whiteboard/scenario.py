@@ -7,6 +7,7 @@ import param
 from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.config_json import parse_config
 from core.catalog.custom import CUSTOM
+from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Count
 
@@ -15,6 +16,7 @@ WEIGHT_DTYPES = list(WEIGHT_FORMATS)
 REALISMS = ["whiteboard", "engine"]
 SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
+SERVING_ENGINES = list(ENGINES)
 
 
 class ConfigText(param.String):
@@ -133,6 +135,12 @@ class Scenario(param.Parameterized):
         objects=KV_LINKS,
         doc="Disaggregated: the link the cache crosses, NVLink inside a server or one 400 Gb/s "
         "InfiniBand port per card between servers.",
+    )
+    engine = param.Selector(
+        default=DEFAULT_ENGINE,
+        objects=SERVING_ENGINES,
+        doc="Engine level: the serving engine a benchmark ran, TensorRT-LLM, vLLM or SGLang, "
+        "each with its own server and dispatch costs.",
     )
     concurrency = Count(
         default=None,

@@ -1,0 +1,153 @@
+"""What kernels reach on each card family: expert layers, launches by layer type, engines.
+
+The engine level prices a mixture-of-experts layer from measured grouped-GEMM tables instead
+of a dense matmul at full bandwidth, launches the kernels each kind of layer runs, and charges
+each serving engine its own host costs. Every figure here has a source; the expert-layer
+figures are fitted to kernel microbenchmarks (never to a serving benchmark) by
+``bench/moe_kernel_fit.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# -- Card families: which measured kernel tables describe a card.
+CARD_FAMILIES: dict[str, str] = {
+    "H100 SXM": "hopper",
+    "H200": "hopper",
+    "H20": "hopper",
+    "A100 80GB SXM": "ampere",
+    "A100 40GB SXM": "ampere",
+    "L40S": "ada",
+    "L4": "ada",
+    "B200": "blackwell",
+    "MI300X": "cdna3",
+    "MI325X": "cdna3",
+    "MI355X": "cdna4",
+    "custom": "hopper",
+}
+# Families without kernel tables of their own borrow a measured family's, and say so.
+BORROWED_FAMILY: dict[str, str] = {
+    "ampere": "hopper",
+    "ada": "hopper",
+    "cdna3": "hopper",
+    "cdna4": "blackwell",
+}
+
+
+@dataclass(frozen=True)
+class ExpertKernel:
+    """One grouped-GEMM expert layer on one card family and weight format.
+
+    A layer of the mixture on one card takes
+    ``fixed_s + max(bytes / (bandwidth_share * B), flops / (compute_share * F)) + moved / B``
+    with ``B`` and ``F`` the card's measured bandwidth and matmul rate: a launch-and-routing
+    floor, the experts' weights streamed (few tokens each) or multiplied (many), and each
+    token's hidden state scattered to its experts and gathered back (``moved`` bytes).
+    """
+
+    fixed_s: float
+    bandwidth_share: float
+    compute_share: float
+    source: str
+
+
+_AIC = (
+    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured MoE kernel tables, {table}; fitted by "
+    "bench/moe_kernel_fit.py over 8 model shapes, 1-8,192 tokens, TP x EP up to 8 (mean error in brackets)"
+)
+EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
+    ("hopper", "bf16"): ExpertKernel(
+        24e-6, 0.90, 0.75, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass bf16 (12 %)")
+    ),
+    ("hopper", "fp8"): ExpertKernel(
+        36e-6, 0.90, 0.65, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass fp8 (14 %)")
+    ),
+    ("hopper", "int4"): ExpertKernel(
+        24e-6, 0.70, 0.15, _AIC.format(table="h100_sxm sglang 0.5.10 marlin int4 (36 %)")
+    ),
+    ("hopper", "mxfp4"): ExpertKernel(
+        56e-6, 0.75, 0.60,
+        _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16 (18 %)"),
+    ),
+    ("hopper", "nvfp4"): ExpertKernel(
+        56e-6, 0.75, 0.60,
+        _AIC.format(table="no native fp4 on Hopper: the w4a16_mxfp4 dequantising kernel's"),
+    ),
+    ("blackwell", "bf16"): ExpertKernel(
+        36e-6, 0.90, 0.65, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (19 %)")
+    ),
+    ("blackwell", "fp8"): ExpertKernel(
+        36e-6, 0.85, 0.50, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (21 %)")
+    ),
+    ("blackwell", "int4"): ExpertKernel(
+        24e-6, 0.70, 0.15, _AIC.format(table="no Blackwell int4 table: Hopper's Marlin kernel")
+    ),
+    ("blackwell", "mxfp4"): ExpertKernel(
+        24e-6, 0.55, 0.30,
+        _AIC.format(table="b200_sxm vllm 0.24 flashinfer trtllm w4a16_mxfp4 (15 %)"),
+    ),
+    ("blackwell", "nvfp4"): ExpertKernel(
+        20e-6, 0.85, 0.40, _AIC.format(table="b200_sxm vllm 0.24 flashinfer nvfp4 (20 %)")
+    ),
+}  # fmt: skip
+
+
+def expert_kernel(gpu: str, weight: str) -> tuple[ExpertKernel, str]:
+    """The expert-layer kernel of ``gpu`` storing experts as ``weight``, and the family measured."""
+    family = CARD_FAMILIES.get(gpu, "hopper")
+    measured = family if (family, weight) in EXPERT_KERNELS else BORROWED_FAMILY[family]
+    return EXPERT_KERNELS[(measured, weight)], measured
+
+
+# Bytes a routed copy of one hidden number moves: scattered (written, read) and gathered
+# (written, read), 2 bytes each in bf16.
+PERMUTE_BYTES = 4 * 2
+
+# -- Kernels a layer launches, by kind (each costs at least the kernel floor, KERNEL_FLOOR_S).
+# Counted from each layer's forward pass as vLLM and SGLang implement it.
+DENSE_LAYER_KERNELS = 9  # 2 norms, QKV, rotary + cache write, attention, out, gate-up, act, down
+# A mixture's layer drops the dense MLP's 3 for a router GEMM and a top-k; the grouped GEMMs'
+# own launches are in ExpertKernel.fixed_s.
+MOE_LAYER_KERNELS = DENSE_LAYER_KERNELS - 3 + 2
+# Latent attention replaces QKV, rotary, attention and out (4) by q_a, q_a norm, q_b, kv_a,
+# kv_a norm, rotary + cache write, the k absorb bmm, attention and its split-KV combine, the
+# v absorb bmm and o_proj (11).
+LATENT_ATTENTION_EXTRA_KERNELS = 11 - 4
+# A shared expert (DeepSeek, Llama 4) runs its own gate-up, act and down.
+SHARED_EXPERT_KERNELS = 3
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A serving engine's costs outside the kernels, each from its docs, code or a profile."""
+
+    name: str
+    # per request: the OpenAI-compatible server (tokenise, template, stream) and the eager
+    # (not graph-captured) prefill forward, which pays Python dispatch in every layer
+    request_overhead_per_layer_s: float
+    source: str
+
+
+ENGINES: dict[str, Engine] = {
+    engine.name: engine
+    for engine in (
+        Engine(
+            "tensorrt-llm", 0.0,
+            "TensorRT-LLM's benchmarks (trtllm-bench) run the engine in-process, without an "
+            "HTTP server; aiconfigurator 0.12 adds no per-request dispatch cost for it",
+        ),
+        Engine(
+            "vllm", 0.8e-3,
+            "aiconfigurator 0.12 vLLM backend: CPU-side dispatch of the eager prefill, 0.8 ms "
+            "per layer per request, calibrated on its measured vLLM corpus "
+            "(sdk/backends/vllm_backend.py, _prefill_dispatch_overhead_ms)",
+        ),
+        Engine(
+            "sglang", 0.8e-3,
+            "SGLang's prefill runs eagerly in Python like vLLM's (CUDA graphs capture decode "
+            "only): vLLM's 0.8 ms per layer per request from aiconfigurator 0.12, borrowed",
+        ),
+    )
+}  # fmt: skip
+DEFAULT_ENGINE = "tensorrt-llm"
