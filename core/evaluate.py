@@ -18,7 +18,7 @@ from core.engine_level.kernels import kernel_fields
 from core.engine_level.node import Node
 from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
-from core.engine_level.terms import ALL_TERMS, kv_replication
+from core.engine_level.terms import ALL_TERMS
 from core.foundation.vector import as_number, where
 from core.whiteboard import memory, queueing, timing
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
@@ -279,7 +279,10 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     values.update(load_fields)
     engine = is_named(knobs["realism"], "engine")
     if np.any(engine):
-        latent = pick(shape, shapes, "kv_lora_rank") > 0
+        kernels = kernel_fields(
+            gpu, weight, factorize(knobs["engine"]), factorize(knobs["layout"]), shape, shapes,
+            card_memory, cards, prompt, answer,
+        )  # fmt: skip
         node = Node(
             layers=layers,
             kv_heads=kv_heads,
@@ -294,14 +297,14 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
             cards=cards,
             card_memory_bytes=card_memory,
             weight_bytes=weights,
-            kv_bytes_per_token=kv_per_token * kv_replication(kv_heads, cards, latent),
+            kv_bytes_per_token=kv_per_token * kernels.pop("kv_copies"),
             peak_bandwidth=bandwidth,
             peak_flops=peak_flops,
             measured_bandwidth=pick(gpu, gpus, "achieved_hbm_bytes_per_s"),
             measured_flops=tensor_peak(gpu, gpus, weight, "achieved_"),
             measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
             link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
-            **kernel_fields(gpu, weight, factorize(knobs["engine"]), shape, shapes),
+            **kernels,
         )
         link = link_rate(knobs["kv_link"])
         overlay = engine_values(

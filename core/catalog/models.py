@@ -50,6 +50,9 @@ class ModelShape:
     bf16_params: float = 0.0
     # the format the published checkpoint stores its weights in
     checkpoint_dtype: str = "bf16"
+    # windowed layers attend within fixed chunks of ``sliding_window`` tokens (Llama 4's
+    # attention_chunk_size) rather than to the last ``sliding_window`` tokens
+    chunked_attention: bool = False
 
     @property
     def is_moe(self) -> bool:
@@ -176,6 +179,7 @@ _LLAMA4 = {
     "window_layers": 36,
     "kv_source": _LLAMA4_CARD,
     "shared_experts": 1,
+    "chunked_attention": True,
 }
 _QWEN3_MOE = {"vocab": 151936, "experts": 128, "experts_per_token": 8, "kv_source": _QWEN3_CARD}
 

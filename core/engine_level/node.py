@@ -67,11 +67,22 @@ class Node:
     # layer types that launch more kernels than a dense layer: latent attention, shared experts
     latent_attention: object = False
     shared_experts: object = 0
+    block_fp8: object = False
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
     # the serving engine's host time per step and per request (server and eager prefill)
     host_step_s: object = None
     request_overhead_s: object = 0.0
+    # how the engine sizes its KV cache (core.engine_level.kernels.KV_RULES), SGLang's reserve
+    # per card, and the most requests it runs at once
+    kv_rule: object = 0.0
+    kv_reserve_bytes: object = 0.0
+    max_running: object = 2048.0
+    # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
+    read_share: object = 1.0
+    # attention data-parallel with experts spread over the cards (DEP): every card keeps the
+    # shared weights whole and its own requests' cache; experts travel by all-to-all
+    data_parallel_attention: object = False
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -97,38 +108,49 @@ class Node:
         return per_expert, np.where(experts > 1, layers, 0.0)
 
     def engine_weight_bytes(self, terms):
-        """Weight bytes the engine holds: the checkpoint's bf16 tensors counted at 2 bytes."""
+        """Weight bytes the node holds: bf16 tensors at 2 bytes, shared weights on every DEP card."""
+        weights = self.weight_bytes
         if "checkpoint_formats" in terms:
-            return self.weight_bytes + self.bf16_extra_bytes
-        return self.weight_bytes
+            weights = weights + self.bf16_extra_bytes
+        if not self.any_data_parallel:
+            return weights
+        shared = weights - self._routed_bytes
+        return weights + np.where(self.data_parallel_attention, (self.cards - 1.0) * shared, 0.0)
 
-    def expert_seconds(self, tokens, terms):
+    @cached_property
+    def any_data_parallel(self) -> bool:
+        """Whether any of these nodes runs attention data-parallel."""
+        return bool(np.any(self.data_parallel_attention))
+
+    @cached_property
+    def _routed_bytes(self):
+        """Bytes of the routed experts (all of them), in the chosen format."""
+        per_expert, _ = self.expert_geometry
+        return np.multiply(self.experts, per_expert) * (self.weight_bytes / self.params)
+
+    def expert_seconds(self, tokens, terms, alone=True):
         """Seconds the expert layers of one step of ``tokens`` tokens take, from kernel tables.
+
+        ``alone`` False: the tokens ride in a step whose decodes already launch the kernels and
+        stream the experts, so only their arithmetic and permutation are added.
 
         Notes
         -----
         Each of the :math:`L_E` expert layers touches :math:`E (1 - (1 - k/E)^T)` experts of
         :math:`p_e` parameters (``q`` bytes each) and multiplies :math:`2 T k p_e` FLOPs:
 
-        .. math:: t_E = L_E \\left(t_0 + \\max\\left(\frac{E_T p_e q}{c\\,s_B B},
-                  \frac{2 T k p_e}{c\\,s_F F}\right)\right)
+        .. math:: t_E = L_E \\left(t_0 + \\max\\left(\\frac{E_T p_e q}{c\\,s_B B},
+                  \\frac{2 T k p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
 
         with the kernel's floor :math:`t_0` and shares :math:`s_B, s_F` of the card's measured
-        rates (:data:`core.catalog.kernels.EXPERT_KERNELS`), plus the permutation: each of the
-        :math:`T k` routed copies of a token's hidden state is scattered and gathered in bf16,
-        :math:`8 T k d` bytes a layer at the card's bandwidth.
+        rates (:data:`core.catalog.kernels.EXPERT_KERNELS`); the last term scatters each of the
+        :math:`T k` routed copies of a token's hidden state to its expert and gathers it back,
+        in bf16.
         """
         bandwidth, flops, _ = self.rates(terms)
         per_expert, layers = self.expert_geometry
         per_layer = per_expert / np.maximum(layers, 1.0)
         bytes_per_weight = self.weight_bytes / self.params
-        touched = distinct_experts(self.experts, self.experts_per_token, tokens)
-        stream = (
-            touched
-            * per_layer
-            * bytes_per_weight
-            / (self.cards * self.expert_bandwidth_share * bandwidth)
-        )
         math = (
             2.0
             * np.multiply(tokens, self.experts_per_token)
@@ -138,14 +160,21 @@ class Node:
         # every token's hidden state goes to k experts and comes back: written and read, in bf16
         moved = PERMUTE_BYTES * np.multiply(tokens, self.experts_per_token) * self.hidden
         permute = moved / (self.cards * bandwidth)
+        if not alone:
+            return layers * (math + permute)
+        touched = distinct_experts(self.experts, self.experts_per_token, tokens)
+        stream = (
+            touched
+            * per_layer
+            * bytes_per_weight
+            / (self.cards * self.expert_bandwidth_share * bandwidth)
+        )
         return layers * (self.expert_fixed_s + np.maximum(stream, math) + permute)
 
     def _shared_part(self, terms):
-        """(weight bytes, active parameters) outside the routed experts."""
+        """(weight bytes the node streams, active parameters) outside the routed experts."""
         per_expert, _ = self.expert_geometry
-        weights = self.engine_weight_bytes(terms)
-        bytes_per_weight = self.weight_bytes / self.params
-        shared_bytes = weights - np.multiply(self.experts, per_expert) * bytes_per_weight
+        shared_bytes = self.engine_weight_bytes(terms) - self._routed_bytes
         shared_active = self.active_params - np.multiply(self.experts_per_token, per_expert)
         return shared_bytes, shared_active
 
@@ -172,7 +201,12 @@ class Node:
             workspace = self.cards * physical.activation_workspace_bytes(
                 self.hidden, self.intermediate, qkv, self.cards
             )
-            return memory, physical.engine_kv_budget_bytes(memory, self.weight_bytes, workspace)
+            weights = self.engine_weight_bytes(terms)
+            free = physical.engine_kv_budget_bytes(memory, weights, workspace)
+            total = physical.engine_kv_share_of_total(memory, weights, workspace)
+            static = np.maximum(0.0, memory - self.cards * self.kv_reserve_bytes - weights)
+            rule = np.asarray(self.kv_rule)
+            return memory, np.where(rule == 0, free, np.where(rule == 1, total, static))
         memory = self.cards * self.card_memory_bytes
         return memory, kv_budget_bytes(self.cards, self.card_memory_bytes, self.weight_bytes)
 
@@ -182,9 +216,17 @@ class Node:
         if "activation_traffic" in terms:
             extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
         if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
-            extra = extra + physical.allreduce_seconds(
+            reduce = physical.allreduce_seconds(
                 tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s
             )
+            if self.any_data_parallel:
+                _, expert_layers = self.expert_geometry
+                exchange = physical.all_to_all_seconds(
+                    tokens, self.hidden, self.experts_per_token, expert_layers, self.cards,
+                    self.link_bytes_per_s,
+                )  # fmt: skip
+                reduce = np.where(self.data_parallel_attention, exchange, reduce)
+            extra = extra + reduce
         return extra
 
     def step_s(self, batch, context_tokens, terms):
@@ -203,6 +245,8 @@ class Node:
         if kernels:
             weights, active = self._shared_part(terms)
         cache = np.multiply(batch, context_tokens) * self.kv_bytes_per_token
+        if "live_context" in terms:
+            cache = cache * self.read_share
         math = 2.0 * active * batch / (self.cards * flops)
         if "stream_then_math" in terms:
             step = (weights + cache) / (self.cards * bandwidth) + math
@@ -222,7 +266,7 @@ class Node:
             return physical.fixed_step_seconds(self.layers, host)
         _, expert_layers = self.expert_geometry
         kernels = physical.layer_kernels(
-            self.layers, expert_layers, self.latent_attention, self.shared_experts
+            self.layers, expert_layers, self.latent_attention, self.shared_experts, self.block_fp8
         )
         return kernels * physical.KERNEL_FLOOR_S + host
 
@@ -238,7 +282,7 @@ class Node:
             self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
         math = 2.0 * active * miss_tokens / (self.cards * flops)
         if kernels:
-            math = math + self.expert_seconds(miss_tokens, terms)
+            math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
             attention = physical.attention_prefill_flops(
                 self.layers, self.query_heads, self.head_dim, miss_tokens + hit_tokens, hit_tokens

@@ -26,6 +26,7 @@ from core.catalog import (
     NVLINK_PROTOCOL_EFFICIENCY,
 )
 from core.catalog.kernels import (
+    BLOCK_FP8_QUANT_KERNELS,
     DENSE_LAYER_KERNELS,
     LATENT_ATTENTION_EXTRA_KERNELS,
     MOE_LAYER_KERNELS,
@@ -99,6 +100,16 @@ def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes):
     return ENGINE_KV_FRACTION * np.maximum(0.0, node_memory_bytes - weight_bytes - workspace_bytes)
 
 
+def engine_kv_share_of_total(node_memory_bytes, weight_bytes, workspace_bytes):
+    r"""KV room when the engine's share is of the whole memory, weights inside it (vLLM).
+
+    Notes
+    -----
+    .. math:: R = \max(0,\ f M_{node} - W - c A), \quad f = 0.9
+    """
+    return np.maximum(0.0, ENGINE_KV_FRACTION * node_memory_bytes - weight_bytes - workspace_bytes)
+
+
 def activation_bytes_per_token(layers, hidden, query_heads, kv_heads, head_dim, intermediate,
                                experts_per_token, cards):  # fmt: skip
     """Bytes of hidden state one token writes and reads back between kernels, on each card.
@@ -137,6 +148,29 @@ def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s):
     return np.where(np.asarray(cards) > 1, 2.0 * layers * one, 0.0)
 
 
+def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, link_bytes_per_s):
+    """Seconds a step of ``tokens`` tokens spends sending tokens to their experts and back (DEP).
+
+    Notes
+    -----
+    Under attention data parallelism each expert layer dispatches every token's hidden state
+    to its :math:`k` experts and combines the results, in bf16; of a card's share
+    :math:`T/c` a fraction :math:`(c-1)/c` leaves the card, after a fixed latency each way:
+
+    .. math:: t_{A2A} = L_E \\cdot 2 \\left(\alpha + \frac{c - 1}{c} \\cdot
+              \frac{2 (T/c) k d}{\\eta\\,\beta}\right)
+
+    The latency is the small all-reduce's (:data:`core.catalog.ALLREDUCE_LATENCY_S`).
+    """
+    tokens = np.asarray(tokens, dtype=float)
+    leaving = (cards - 1.0) / cards
+    bytes_each = ACTIVATION_BYTES * tokens / cards * experts_per_token * hidden
+    one = ALLREDUCE_LATENCY_S + leaving * bytes_each / (
+        NVLINK_PROTOCOL_EFFICIENCY * link_bytes_per_s
+    )
+    return np.where(np.asarray(cards) > 1, 2.0 * expert_layers * one, 0.0)
+
+
 def attention_prefill_flops(layers, query_heads, head_dim, prompt_tokens, cached_tokens):
     """FLOPs of causal attention for the prompt tokens after the first ``cached_tokens``.
 
@@ -171,7 +205,48 @@ def kv_replication(kv_heads, cards, latent_attention):
     return np.where(np.asarray(latent_attention, dtype=bool), cards, grouped)
 
 
-def layer_kernels(layers, expert_layers, latent_attention, shared_experts):
+def chunk_local_mean(prompt, answer, chunk):
+    """Mean tokens a chunked-attention layer attends to while a request writes its answer.
+
+    Notes
+    -----
+    Position :math:`p` sees the :math:`p \bmod w` tokens before it in its chunk. With
+    :math:`F(x) = \\lfloor x/w \rfloor w^2/2 + (x \bmod w)^2/2` the integral of that sawtooth,
+    the mean over the answer is :math:`(F(P + A) - F(P)) / A`.
+    """
+    chunk = np.maximum(np.asarray(chunk, dtype=float), 1.0)
+
+    def integral(x):
+        return np.floor(x / chunk) * chunk**2 / 2 + np.mod(x, chunk) ** 2 / 2
+
+    answer = np.maximum(np.asarray(answer, dtype=float), 1.0)
+    return (integral(prompt + answer) - integral(prompt)) / answer
+
+
+def chunked_read_share(layers, window_layers, chunk, prompt, answer, chunked):
+    """Share of the averaged cache a decode step of a chunked-attention model really reads.
+
+    Notes
+    -----
+    The cache per token is averaged over a seat's length :math:`S = P + A` as memory holds it;
+    a step reads :math:`\bar c = P + A/2` tokens in each full layer and :math:`\bar\\ell`
+    (:func:`chunk_local_mean`) in each chunked one:
+
+    .. math:: s = \frac{(L - L_w) \bar c + L_w \bar\\ell}
+              {\\left((L - L_w) + L_w \\min(S, w)/S\right) \bar c}
+
+    Models without chunked layers read what they hold (:math:`s = 1`).
+    """
+    seat = np.maximum(np.add(prompt, answer), 1.0)
+    context = np.add(prompt, np.divide(answer, 2.0))
+    full = np.subtract(layers, window_layers)
+    held = (full + window_layers * np.minimum(seat, np.maximum(chunk, 1.0)) / seat) * context
+    read = full * context + window_layers * chunk_local_mean(prompt, answer, chunk)
+    share = read / np.maximum(held, 1e-30)
+    return np.where(np.asarray(chunked, dtype=bool) & (np.asarray(window_layers) > 0), share, 1.0)
+
+
+def layer_kernels(layers, expert_layers, latent_attention, shared_experts, block_fp8=False):
     r"""Kernels one forward pass launches, counted by the kind of each layer.
 
     Notes
@@ -180,7 +255,8 @@ def layer_kernels(layers, expert_layers, latent_attention, shared_experts):
 
     A dense layer launches 9; an expert layer swaps its MLP's 3 for a router and a top-k (its
     grouped GEMMs' launches are in the expert kernel's floor); latent attention adds 7; a
-    shared expert adds its own 3 (:mod:`core.catalog.kernels`).
+    shared expert adds its own 3; block-scaled fp8 adds 7 quantise kernels a layer
+    (:mod:`core.catalog.kernels`).
     """
     return (
         layers * DENSE_LAYER_KERNELS
@@ -188,6 +264,7 @@ def layer_kernels(layers, expert_layers, latent_attention, shared_experts):
         + np.multiply(layers, np.asarray(latent_attention, dtype=float))
         * LATENT_ATTENTION_EXTRA_KERNELS
         + np.multiply(expert_layers, shared_experts) * SHARED_EXPERT_KERNELS
+        + np.multiply(layers, np.asarray(block_fp8, dtype=float)) * BLOCK_FP8_QUANT_KERNELS
     )
 
 
