@@ -14,6 +14,7 @@ from core.catalog import (
 )
 from core.catalog.custom import custom_gpu, with_custom
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
+from core.engine_level.kernels import kernel_fields
 from core.engine_level.node import Node
 from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
@@ -278,6 +279,10 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     values.update(load_fields)
     engine = is_named(knobs["realism"], "engine")
     if np.any(engine):
+        kernels = kernel_fields(
+            gpu, weight, factorize(knobs["engine"]), factorize(knobs["layout"]), shape, shapes,
+            card_memory, cards, prompt, answer,
+        )  # fmt: skip
         node = Node(
             layers=layers,
             kv_heads=kv_heads,
@@ -292,13 +297,14 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
             cards=cards,
             card_memory_bytes=card_memory,
             weight_bytes=weights,
-            kv_bytes_per_token=kv_per_token,
+            kv_bytes_per_token=kv_per_token * kernels.pop("kv_copies"),
             peak_bandwidth=bandwidth,
             peak_flops=peak_flops,
             measured_bandwidth=pick(gpu, gpus, "achieved_hbm_bytes_per_s"),
             measured_flops=tensor_peak(gpu, gpus, weight, "achieved_"),
             measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
             link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
+            **kernels,
         )
         link = link_rate(knobs["kv_link"])
         overlay = engine_values(

@@ -43,6 +43,16 @@ class ModelShape:
     window_layers: int = 0
     # where a published KV-per-token figure or statement comes from, when there is one
     kv_source: str = ""
+    # experts every token runs besides the routed ones (DeepSeek, Llama 4: one shared expert)
+    shared_experts: int = 0
+    # parameters the published checkpoint keeps in bf16 whatever its experts' format
+    # (gpt-oss: attention, embeddings and router; its experts alone are MXFP4)
+    bf16_params: float = 0.0
+    # the format the published checkpoint stores its weights in
+    checkpoint_dtype: str = "bf16"
+    # windowed layers attend within fixed chunks of ``sliding_window`` tokens (Llama 4's
+    # attention_chunk_size) rather than to the last ``sliding_window`` tokens
+    chunked_attention: bool = False
 
     @property
     def is_moe(self) -> bool:
@@ -146,6 +156,8 @@ _DEEPSEEK_V3_DIMS = {
     "kv_lora_rank": 512,
     "qk_rope_head_dim": 64,
     "kv_source": _MLA_PAPER,
+    "shared_experts": 1,
+    "checkpoint_dtype": "fp8",
 }
 _GPT_OSS = {
     "query_heads": 64,
@@ -155,6 +167,7 @@ _GPT_OSS = {
     "experts_per_token": 4,
     "sliding_window": 128,
     "kv_source": _GPT_OSS_CARD,
+    "checkpoint_dtype": "mxfp4",
 }
 _LLAMA4 = {
     "query_heads": 40,
@@ -165,6 +178,8 @@ _LLAMA4 = {
     "sliding_window": 8192,
     "window_layers": 36,
     "kv_source": _LLAMA4_CARD,
+    "shared_experts": 1,
+    "chunked_attention": True,
 }
 _QWEN3_MOE = {"vocab": 151936, "experts": 128, "experts_per_token": 8, "kv_source": _QWEN3_CARD}
 
@@ -190,6 +205,7 @@ MODELS.update({
             "1T total and 32B active per the model card",
             query_heads=64, hidden=7168, intermediate=2048, vocab=163840, experts=384,
             experts_per_token=8, kv_lora_rank=512, qk_rope_head_dim=64, kv_source=_MLA_PAPER,
+            shared_experts=1, checkpoint_dtype="fp8",
         ),
         ModelShape(
             "Qwen3-235B-A22B", 94, 4, 128, 235e9, 22e9, 8,
@@ -205,12 +221,12 @@ MODELS.update({
             "gpt-oss-120b", 36, 8, 64, 116.83e9, 5.13e9, 1,
             f"openai/gpt-oss-120b {_HF}; 116.83B total, 5.13B active (gpt-oss model card, "
             "Table 1)",
-            experts=128, window_layers=18, **_GPT_OSS,
+            experts=128, window_layers=18, bf16_params=2.13e9, **_GPT_OSS,
         ),
         ModelShape(
             "gpt-oss-20b", 24, 8, 64, 20.91e9, 3.61e9, 1,
             f"openai/gpt-oss-20b {_HF}; 20.91B total, 3.61B active (gpt-oss model card, Table 1)",
-            experts=32, window_layers=12, **_GPT_OSS,
+            experts=32, window_layers=12, bf16_params=1.80e9, **_GPT_OSS,
         ),
         ModelShape(
             "Llama-4-Scout", 48, 8, 128, 109e9, 17e9, 4,

@@ -24,8 +24,9 @@ from functools import cached_property
 import numpy as np
 
 from core.catalog import BANDWIDTH_EFFICIENCY, PREFILL_EFFICIENCY
+from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
-from core.whiteboard.experts import expert_weight_bytes_read
+from core.whiteboard.experts import distinct_experts
 from core.whiteboard.memory import kv_budget_bytes
 
 # Damped fixed-point iterations for the load; each contracts the error by about half, so
@@ -59,6 +60,29 @@ class Node:
     measured_flops: object
     measured_bf16_flops: object
     link_bytes_per_s: object
+    # expert layers priced from kernel tables (core.catalog.kernels.ExpertKernel)
+    expert_fixed_s: object = 0.0
+    expert_bandwidth_share: object = 1.0
+    expert_compute_share: object = 1.0
+    # layer types that launch more kernels than a dense layer: latent attention, shared experts
+    latent_attention: object = False
+    shared_experts: object = 0
+    block_fp8: object = False
+    # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
+    bf16_extra_bytes: object = 0.0
+    # the serving engine's host time per step and per request (server and eager prefill)
+    host_step_s: object = None
+    request_overhead_s: object = 0.0
+    # how the engine sizes its KV cache (core.engine_level.kernels.KV_RULES), SGLang's reserve
+    # per card, and the most requests it runs at once
+    kv_rule: object = 0.0
+    kv_reserve_bytes: object = 0.0
+    max_running: object = 2048.0
+    # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
+    read_share: object = 1.0
+    # attention data-parallel with experts spread over the cards (DEP): every card keeps the
+    # shared weights whole and its own requests' cache; experts travel by all-to-all
+    data_parallel_attention: object = False
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -70,6 +94,89 @@ class Node:
     def spans_cards(self) -> bool:
         """Whether any of these nodes splits its model over several cards (so all-reduces)."""
         return bool(np.any(np.asarray(self.cards) > 1))
+
+    @cached_property
+    def expert_geometry(self):
+        """(parameters per expert across its layers, layers with experts) of a mixture."""
+        experts = np.asarray(self.experts, dtype=float)
+        spare = np.where(experts > 1, experts - self.experts_per_token, 1.0)
+        per_expert = np.where(
+            experts > 1, np.subtract(self.params, self.active_params) / spare, 0.0
+        )
+        per_layer = 3.0 * np.multiply(self.hidden, self.intermediate)
+        layers = np.minimum(self.layers, np.maximum(np.round(per_expert / per_layer), 1.0))
+        return per_expert, np.where(experts > 1, layers, 0.0)
+
+    def engine_weight_bytes(self, terms):
+        """Weight bytes the node holds: bf16 tensors at 2 bytes, shared weights on every DEP card."""
+        weights = self.weight_bytes
+        if "checkpoint_formats" in terms:
+            weights = weights + self.bf16_extra_bytes
+        if not self.any_data_parallel:
+            return weights
+        shared = weights - self._routed_bytes
+        return weights + np.where(self.data_parallel_attention, (self.cards - 1.0) * shared, 0.0)
+
+    @cached_property
+    def any_data_parallel(self) -> bool:
+        """Whether any of these nodes runs attention data-parallel."""
+        return bool(np.any(self.data_parallel_attention))
+
+    @cached_property
+    def _routed_bytes(self):
+        """Bytes of the routed experts (all of them), in the chosen format."""
+        per_expert, _ = self.expert_geometry
+        return np.multiply(self.experts, per_expert) * (self.weight_bytes / self.params)
+
+    def expert_seconds(self, tokens, terms, alone=True):
+        """Seconds the expert layers of one step of ``tokens`` tokens take, from kernel tables.
+
+        ``alone`` False: the tokens ride in a step whose decodes already launch the kernels and
+        stream the experts, so only their arithmetic and permutation are added.
+
+        Notes
+        -----
+        Each of the :math:`L_E` expert layers touches :math:`E (1 - (1 - k/E)^T)` experts of
+        :math:`p_e` parameters (``q`` bytes each) and multiplies :math:`2 T k p_e` FLOPs:
+
+        .. math:: t_E = L_E \\left(t_0 + \\max\\left(\\frac{E_T p_e q}{c\\,s_B B},
+                  \\frac{2 T k p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
+
+        with the kernel's floor :math:`t_0` and shares :math:`s_B, s_F` of the card's measured
+        rates (:data:`core.catalog.kernels.EXPERT_KERNELS`); the last term scatters each of the
+        :math:`T k` routed copies of a token's hidden state to its expert and gathers it back,
+        in bf16.
+        """
+        bandwidth, flops, _ = self.rates(terms)
+        per_expert, layers = self.expert_geometry
+        per_layer = per_expert / np.maximum(layers, 1.0)
+        bytes_per_weight = self.weight_bytes / self.params
+        math = (
+            2.0
+            * np.multiply(tokens, self.experts_per_token)
+            * per_layer
+            / (self.cards * self.expert_compute_share * flops)
+        )
+        # every token's hidden state goes to k experts and comes back: written and read, in bf16
+        moved = PERMUTE_BYTES * np.multiply(tokens, self.experts_per_token) * self.hidden
+        permute = moved / (self.cards * bandwidth)
+        if not alone:
+            return layers * (math + permute)
+        touched = distinct_experts(self.experts, self.experts_per_token, tokens)
+        stream = (
+            touched
+            * per_layer
+            * bytes_per_weight
+            / (self.cards * self.expert_bandwidth_share * bandwidth)
+        )
+        return layers * (self.expert_fixed_s + np.maximum(stream, math) + permute)
+
+    def _shared_part(self, terms):
+        """(weight bytes the node streams, active parameters) outside the routed experts."""
+        per_expert, _ = self.expert_geometry
+        shared_bytes = self.engine_weight_bytes(terms) - self._routed_bytes
+        shared_active = self.active_params - np.multiply(self.experts_per_token, per_expert)
+        return shared_bytes, shared_active
 
     @cached_property
     def activation_bytes_per_token(self):
@@ -94,7 +201,12 @@ class Node:
             workspace = self.cards * physical.activation_workspace_bytes(
                 self.hidden, self.intermediate, qkv, self.cards
             )
-            return memory, physical.engine_kv_budget_bytes(memory, self.weight_bytes, workspace)
+            weights = self.engine_weight_bytes(terms)
+            free = physical.engine_kv_budget_bytes(memory, weights, workspace)
+            total = physical.engine_kv_share_of_total(memory, weights, workspace)
+            static = np.maximum(0.0, memory - self.cards * self.kv_reserve_bytes - weights)
+            rule = np.asarray(self.kv_rule)
+            return memory, np.where(rule == 0, free, np.where(rule == 1, total, static))
         memory = self.cards * self.card_memory_bytes
         return memory, kv_budget_bytes(self.cards, self.card_memory_bytes, self.weight_bytes)
 
@@ -104,37 +216,59 @@ class Node:
         if "activation_traffic" in terms:
             extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
         if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
-            extra = extra + physical.allreduce_seconds(
+            reduce = physical.allreduce_seconds(
                 tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s
             )
+            if self.any_data_parallel:
+                _, expert_layers = self.expert_geometry
+                exchange = physical.all_to_all_seconds(
+                    tokens, self.hidden, self.experts_per_token, expert_layers, self.cards,
+                    self.link_bytes_per_s,
+                )  # fmt: skip
+                reduce = np.where(self.data_parallel_attention, exchange, reduce)
+            extra = extra + reduce
         return extra
 
     def step_s(self, batch, context_tokens, terms):
-        """Seconds of one decode step writing a token for each of ``batch`` requests.
+        r"""Seconds of one decode step writing a token for each of ``batch`` requests.
 
         Notes
         -----
-        Whiteboard: :math:`\\max((W + K)/(c B \\eta_B), 2 P s / (c F \\eta_F))`. With
-        ``stream_then_math`` the weight stream, the arithmetic and the cache read add; the
-        other terms add their own seconds.
+        Whiteboard: :math:`\max((W + K)/(c B \eta_B), 2 P s / (c F \eta_F))`. With
+        ``stream_then_math`` the weight stream, the arithmetic and the cache read add; with
+        ``expert_reads`` a mixture's routed experts take :meth:`expert_seconds`; the other
+        terms add their own seconds.
         """
         bandwidth, flops, _ = self.rates(terms)
-        weights = self.weight_bytes
-        if "expert_reads" in terms and self.has_experts:  # a dense model reads all of W
-            weights = expert_weight_bytes_read(
-                weights, self.params, self.active_params, self.experts,
-                self.experts_per_token, batch,
-            )  # fmt: skip
+        weights, active = self.engine_weight_bytes(terms), self.active_params
+        kernels = "expert_reads" in terms and self.has_experts  # a dense model reads all of W
+        if kernels:
+            weights, active = self._shared_part(terms)
         cache = np.multiply(batch, context_tokens) * self.kv_bytes_per_token
-        math = 2.0 * self.active_params * batch / (self.cards * flops)
+        if "live_context" in terms:
+            cache = cache * self.read_share
+        math = 2.0 * active * batch / (self.cards * flops)
         if "stream_then_math" in terms:
             step = (weights + cache) / (self.cards * bandwidth) + math
         else:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
+        if kernels:
+            step = step + self.expert_seconds(batch, terms)
         step = step + self._per_token(batch, terms, bandwidth)
         if "fixed_overheads" in terms:
-            step = step + physical.fixed_step_seconds(self.layers)
+            step = step + self.fixed_seconds(terms)
         return step
+
+    def fixed_seconds(self, terms):
+        """Kernel floors of every layer by its kind, plus the engine's host time per step."""
+        host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
+        if "expert_reads" not in terms:
+            return physical.fixed_step_seconds(self.layers, host)
+        _, expert_layers = self.expert_geometry
+        kernels = physical.layer_kernels(
+            self.layers, expert_layers, self.latent_attention, self.shared_experts, self.block_fp8
+        )
+        return kernels * physical.KERNEL_FLOOR_S + host
 
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.
@@ -143,20 +277,29 @@ class Node:
         otherwise it rides in a step that running decodes already pay those for.
         """
         bandwidth, flops, attention_flops = self.rates(terms)
-        math = 2.0 * self.active_params * miss_tokens / (self.cards * flops)
+        kernels = "expert_reads" in terms and self.has_experts
+        weights, active = self._shared_part(terms) if kernels else (
+            self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
+        math = 2.0 * active * miss_tokens / (self.cards * flops)
+        if kernels:
+            math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
             attention = physical.attention_prefill_flops(
                 self.layers, self.query_heads, self.head_dim, miss_tokens + hit_tokens, hit_tokens
             )
             math = math + attention / (self.cards * attention_flops)
             if alone:
-                stream = self.weight_bytes / (self.cards * bandwidth)
+                stream = weights / (self.cards * bandwidth)
                 combine = np.add if "stream_then_math" in terms else np.maximum
                 math = combine(stream, math)
         seconds = math + self._per_token(miss_tokens, terms, bandwidth)
         if alone and "fixed_overheads" in terms:
-            seconds = seconds + physical.fixed_step_seconds(self.layers)
+            seconds = seconds + self.fixed_seconds(terms)
         return seconds
+
+    def request_overhead(self, terms):
+        """Seconds the engine's server and eager prefill add to every request's first token."""
+        return self.request_overhead_s if "server_overheads" in terms else 0.0
 
 
 def decode_context(prompt, answer, terms):
@@ -185,18 +328,24 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
     added = node.prefill_s(miss, hit_tokens, terms, alone=False)
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
+    overhead = node.request_overhead(terms)
+    alone = alone + overhead
     if "prefill_time" not in terms:
         # Prefill is free: the cards only ever decode, as on the whiteboard.
         request = alone + later * step
         ttft, itl = alone, step
         busy_time = np.maximum(answer, 1.0) * step
     else:
-        ttft = np.where(others > 0, added + 1.5 * step, alone)
+        ttft = np.where(others > 0, added + overhead + 1.5 * step, alone)
         request = ttft + later * step
         cycle = others * added
         for _ in range(_ITERATIONS):
+            # Prompts that arrive while one dispatches share the next dispatch.
+            cycle = others * (added + coalesced(overhead, others / request))
             share = np.minimum(cycle / request, SATURATED)
-            ttft = np.where(others > 0, added * (1.0 + share / (1.0 - share)) + 1.5 * step, alone)
+            ttft = np.where(
+                others > 0, added * (1.0 + share / (1.0 - share)) + overhead + 1.5 * step, alone
+            )
             total = cycle + ttft + later * step
             solved = 0.5 * (total + np.sqrt(np.maximum(total**2 - 4.0 * ttft * cycle, 0.0)))
             request = 0.5 * (request + solved)
@@ -227,7 +376,10 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     context = decode_context(prompt, answer, terms)
     later = np.maximum(answer - 1.0, 1.0)
     counts = "prefill_time" in terms
-    busy_prefill = np.minimum(arrivals_per_s * added, SATURATED) if counts else 0.0
+    overhead = node.request_overhead(terms)
+    alone = alone + overhead
+    blocked = added + coalesced(overhead, arrivals_per_s)
+    busy_prefill = np.minimum(arrivals_per_s * blocked, SATURATED) if counts else 0.0
     step = node.step_s(1.0, context, terms)
     request = alone + later * step
     company = 0.0
@@ -237,13 +389,25 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
         if counts:
             company = 1.0 - np.exp(-arrivals_per_s * request)
             wait = added * busy_prefill / (1.0 - busy_prefill)
-            ttft = company * (added + 1.5 * step + wait) + (1.0 - company) * alone
+            ttft = company * (added + overhead + 1.5 * step + wait) + (1.0 - company) * alone
         else:
             ttft = alone
         request = 0.5 * (request + ttft + later * step / (1.0 - busy_prefill))
     itl = step / (1.0 - busy_prefill)
     request = ttft + later * itl
     return running, itl, ttft, request, busy_prefill, company if counts else 0.0
+
+
+def coalesced(overhead, rate):
+    r"""The share of one dispatch ``overhead`` a prompt pays when prompts come at ``rate`` a second.
+
+    Notes
+    -----
+    Prompts that arrive while one is dispatched join the next dispatch: on average
+    :math:`1 + \lambda t_o` prompts share each, so each holds the cards
+    :math:`t_o / (1 + \lambda t_o)`.
+    """
+    return overhead / (1.0 + np.multiply(rate, overhead))
 
 
 def prefill_wait_quantile(added_s, busy, quantile):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.catalog import ENGINE_MAX_BATCH, HOURS_PER_MONTH
+from core.catalog import HOURS_PER_MONTH
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
 from core.engine_level.node import (
     SATURATED,
@@ -112,7 +112,7 @@ def engine_values(
     closed = np.isfinite(users)
     if np.any(closed):
         # A benchmark drives the engine at its configured batch limit, not the pool's dial.
-        batch_limit = np.minimum(room, np.maximum(seats, ENGINE_MAX_BATCH))
+        batch_limit = np.minimum(room, np.maximum(seats, node.max_running))
         closed_values = closed_loop(
             node, np.where(closed, users, 1.0), batch_limit, prompt, answer, hit_tokens, terms
         )

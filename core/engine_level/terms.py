@@ -25,6 +25,13 @@ from core.catalog import (
     KERNELS_PER_LAYER,
     NVLINK_PROTOCOL_EFFICIENCY,
 )
+from core.catalog.kernels import (
+    BLOCK_FP8_QUANT_KERNELS,
+    DENSE_LAYER_KERNELS,
+    LATENT_ATTENTION_EXTRA_KERNELS,
+    MOE_LAYER_KERNELS,
+    SHARED_EXPERT_KERNELS,
+)
 
 # The terms in the order the waterfall adds them, each with the sentence a lab shows for it.
 TERMS: dict[str, str] = {
@@ -43,7 +50,12 @@ TERMS: dict[str, str] = {
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards",
     "fixed_overheads": "every kernel costs a few microseconds and every step some host time",
-    "expert_reads": "a mixture-of-experts step reads only the experts its batch touches",
+    "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
+    "grouped-GEMM kernels at their measured rates with a floor per layer, and each kind of "
+    "layer launches its own kernels",
+    "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
+    "server_overheads": "an engine's API server and eager prefill add their time to every "
+    "first token",
 }
 ALL_TERMS = frozenset(TERMS)
 NO_TERMS = frozenset()
@@ -88,6 +100,16 @@ def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes):
     return ENGINE_KV_FRACTION * np.maximum(0.0, node_memory_bytes - weight_bytes - workspace_bytes)
 
 
+def engine_kv_share_of_total(node_memory_bytes, weight_bytes, workspace_bytes):
+    r"""KV room when the engine's share is of the whole memory, weights inside it (vLLM).
+
+    Notes
+    -----
+    .. math:: R = \max(0,\ f M_{node} - W - c A), \quad f = 0.9
+    """
+    return np.maximum(0.0, ENGINE_KV_FRACTION * node_memory_bytes - weight_bytes - workspace_bytes)
+
+
 def activation_bytes_per_token(layers, hidden, query_heads, kv_heads, head_dim, intermediate,
                                experts_per_token, cards):  # fmt: skip
     """Bytes of hidden state one token writes and reads back between kernels, on each card.
@@ -126,6 +148,29 @@ def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s):
     return np.where(np.asarray(cards) > 1, 2.0 * layers * one, 0.0)
 
 
+def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, link_bytes_per_s):
+    """Seconds a step of ``tokens`` tokens spends sending tokens to their experts and back (DEP).
+
+    Notes
+    -----
+    Under attention data parallelism each expert layer dispatches every token's hidden state
+    to its :math:`k` experts and combines the results, in bf16; of a card's share
+    :math:`T/c` a fraction :math:`(c-1)/c` leaves the card, after a fixed latency each way:
+
+    .. math:: t_{A2A} = L_E \\cdot 2 \\left(\alpha + \frac{c - 1}{c} \\cdot
+              \frac{2 (T/c) k d}{\\eta\\,\beta}\right)
+
+    The latency is the small all-reduce's (:data:`core.catalog.ALLREDUCE_LATENCY_S`).
+    """
+    tokens = np.asarray(tokens, dtype=float)
+    leaving = (cards - 1.0) / cards
+    bytes_each = ACTIVATION_BYTES * tokens / cards * experts_per_token * hidden
+    one = ALLREDUCE_LATENCY_S + leaving * bytes_each / (
+        NVLINK_PROTOCOL_EFFICIENCY * link_bytes_per_s
+    )
+    return np.where(np.asarray(cards) > 1, 2.0 * expert_layers * one, 0.0)
+
+
 def attention_prefill_flops(layers, query_heads, head_dim, prompt_tokens, cached_tokens):
     """FLOPs of causal attention for the prompt tokens after the first ``cached_tokens``.
 
@@ -145,7 +190,85 @@ def attention_prefill_flops(layers, query_heads, head_dim, prompt_tokens, cached
     )
 
 
-def fixed_step_seconds(layers):
+def kv_replication(kv_heads, cards, latent_attention):
+    """How many copies of each cached token a tensor-parallel node keeps.
+
+    Notes
+    -----
+    Tensor parallelism splits the KV heads over the cards; with fewer KV heads than cards each
+    head is copied onto :math:`c / H_{kv}` cards, and latent attention's one latent per token
+    is kept whole on every card:
+
+    .. math:: r = \\max(1, c / H_{kv}) \text{ (GQA)}, \\quad r = c \text{ (MLA)}
+    """
+    grouped = np.maximum(1.0, np.divide(cards, np.maximum(kv_heads, 1)))
+    return np.where(np.asarray(latent_attention, dtype=bool), cards, grouped)
+
+
+def chunk_local_mean(prompt, answer, chunk):
+    """Mean tokens a chunked-attention layer attends to while a request writes its answer.
+
+    Notes
+    -----
+    Position :math:`p` sees the :math:`p \bmod w` tokens before it in its chunk. With
+    :math:`F(x) = \\lfloor x/w \rfloor w^2/2 + (x \bmod w)^2/2` the integral of that sawtooth,
+    the mean over the answer is :math:`(F(P + A) - F(P)) / A`.
+    """
+    chunk = np.maximum(np.asarray(chunk, dtype=float), 1.0)
+
+    def integral(x):
+        return np.floor(x / chunk) * chunk**2 / 2 + np.mod(x, chunk) ** 2 / 2
+
+    answer = np.maximum(np.asarray(answer, dtype=float), 1.0)
+    return (integral(prompt + answer) - integral(prompt)) / answer
+
+
+def chunked_read_share(layers, window_layers, chunk, prompt, answer, chunked):
+    """Share of the averaged cache a decode step of a chunked-attention model really reads.
+
+    Notes
+    -----
+    The cache per token is averaged over a seat's length :math:`S = P + A` as memory holds it;
+    a step reads :math:`\bar c = P + A/2` tokens in each full layer and :math:`\bar\\ell`
+    (:func:`chunk_local_mean`) in each chunked one:
+
+    .. math:: s = \frac{(L - L_w) \bar c + L_w \bar\\ell}
+              {\\left((L - L_w) + L_w \\min(S, w)/S\right) \bar c}
+
+    Models without chunked layers read what they hold (:math:`s = 1`).
+    """
+    seat = np.maximum(np.add(prompt, answer), 1.0)
+    context = np.add(prompt, np.divide(answer, 2.0))
+    full = np.subtract(layers, window_layers)
+    held = (full + window_layers * np.minimum(seat, np.maximum(chunk, 1.0)) / seat) * context
+    read = full * context + window_layers * chunk_local_mean(prompt, answer, chunk)
+    share = read / np.maximum(held, 1e-30)
+    return np.where(np.asarray(chunked, dtype=bool) & (np.asarray(window_layers) > 0), share, 1.0)
+
+
+def layer_kernels(layers, expert_layers, latent_attention, shared_experts, block_fp8=False):
+    r"""Kernels one forward pass launches, counted by the kind of each layer.
+
+    Notes
+    -----
+    .. math:: n = 9 L - (3 - 2) L_E + 7 L\,[MLA] + 3 L_E\,s
+
+    A dense layer launches 9; an expert layer swaps its MLP's 3 for a router and a top-k (its
+    grouped GEMMs' launches are in the expert kernel's floor); latent attention adds 7; a
+    shared expert adds its own 3; block-scaled fp8 adds 7 quantise kernels a layer
+    (:mod:`core.catalog.kernels`).
+    """
+    return (
+        layers * DENSE_LAYER_KERNELS
+        - np.multiply(expert_layers, DENSE_LAYER_KERNELS - MOE_LAYER_KERNELS)
+        + np.multiply(layers, np.asarray(latent_attention, dtype=float))
+        * LATENT_ATTENTION_EXTRA_KERNELS
+        + np.multiply(expert_layers, shared_experts) * SHARED_EXPERT_KERNELS
+        + np.multiply(layers, np.asarray(block_fp8, dtype=float)) * BLOCK_FP8_QUANT_KERNELS
+    )
+
+
+def fixed_step_seconds(layers, host_step_s=HOST_STEP_S):
     """Seconds every step pays whatever its size: kernel floors per layer plus host time.
 
     Notes
@@ -155,4 +278,4 @@ def fixed_step_seconds(layers):
     with 9 kernels a layer at 3 µs each and 0.86 ms of host time a step: about 1.7 ms for
     a 32-layer model, 3 ms for 80 layers.
     """
-    return layers * KERNELS_PER_LAYER * KERNEL_FLOOR_S + HOST_STEP_S
+    return layers * KERNELS_PER_LAYER * KERNEL_FLOOR_S + host_step_s

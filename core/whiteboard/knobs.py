@@ -8,7 +8,19 @@ from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.workloads import WORKLOADS
 from core.foundation.validation import check_array, check_choice, knob_error
 from core.foundation.vector import is_array, where
-from core.whiteboard.scenario import CUSTOM, KNOBS, KV_LINKS, REALISMS, SERVING_MODES, Scenario
+from core.whiteboard.scenario import (
+    CUSTOM,
+    ENGINE_ALIASES,
+    KNOBS,
+    KV_LINKS,
+    LAYOUT_ALIASES,
+    LAYOUTS,
+    REALISMS,
+    SERVING_ENGINES,
+    SERVING_MODES,
+    Scenario,
+    canonical_choice,
+)
 
 _CHOICES = {
     "workload": list(WORKLOADS),
@@ -20,6 +32,8 @@ _CHOICES = {
     "realism": REALISMS,
     "serving_mode": SERVING_MODES,
     "kv_link": KV_LINKS,
+    "engine": SERVING_ENGINES,
+    "layout": LAYOUTS,
 }
 _INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
 # The custom card's knobs and the pasted config are one value per evaluation, never swept.
@@ -37,6 +51,10 @@ def check_override(knob: str, value):
     ValueError
         Naming the knob, the value and what it allows.
     """
+    if knob == "engine":
+        value = canonical_choice(value, SERVING_ENGINES, ENGINE_ALIASES)
+    if knob == "layout":
+        value = canonical_choice(value, LAYOUTS, LAYOUT_ALIASES)
     if knob in _CHOICES:
         return check_choice(knob, value, _CHOICES[knob])
     if knob in _SCALAR_KNOBS:

@@ -7,6 +7,7 @@ import param
 from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.config_json import parse_config
 from core.catalog.custom import CUSTOM
+from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Count
 
@@ -15,6 +16,7 @@ WEIGHT_DTYPES = list(WEIGHT_FORMATS)
 REALISMS = ["whiteboard", "engine"]
 SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
+SERVING_ENGINES = list(ENGINES)
 
 
 class ConfigText(param.String):
@@ -24,6 +26,34 @@ class ConfigText(param.String):
         super()._validate_value(val, allow_None)
         if val:
             parse_config(val)
+
+
+class NamedChoice(param.Selector):
+    """A choice that also takes its names as people write them: any case, and known aliases."""
+
+    __slots__ = ["aliases"]
+
+    def __init__(self, aliases=None, **params):
+        self.aliases = dict(aliases or {})
+        super().__init__(**params)
+
+    def __set__(self, obj, val):
+        super().__set__(obj, canonical_choice(val, self.objects, self.aliases))
+
+
+def canonical_choice(value, choices, aliases):
+    """``value`` as the choice it names (``"vLLM"`` is ``"vllm"``), or unchanged if it names none."""
+    if not isinstance(value, str) or value in choices:
+        return value
+    folded = value.strip().lower()
+    return aliases.get(folded, folded if folded in choices else value)
+
+
+LAYOUTS = ["tp", "ep", "dep"]
+LAYOUT_ALIASES = {"tp+ep": "ep", "tep": "ep", "dp+ep": "dep", "dp attention": "dep",
+                  "attention-dp": "dep"}  # fmt: skip
+ENGINE_ALIASES = {"trtllm": "tensorrt-llm", "trt-llm": "tensorrt-llm", "tensorrt": "tensorrt-llm",
+                  "tensorrt_llm": "tensorrt-llm"}  # fmt: skip
 
 
 class Scenario(param.Parameterized):
@@ -133,6 +163,21 @@ class Scenario(param.Parameterized):
         objects=KV_LINKS,
         doc="Disaggregated: the link the cache crosses, NVLink inside a server or one 400 Gb/s "
         "InfiniBand port per card between servers.",
+    )
+    engine = NamedChoice(
+        default=DEFAULT_ENGINE,
+        aliases=ENGINE_ALIASES,
+        objects=SERVING_ENGINES,
+        doc="Engine level: the serving engine a benchmark ran, TensorRT-LLM, vLLM or SGLang, "
+        "each with its own server and dispatch costs.",
+    )
+    layout = NamedChoice(
+        default="tp",
+        objects=LAYOUTS,
+        aliases=LAYOUT_ALIASES,
+        doc="Engine level: how a node spreads the model, tensor parallel (TP), tensor-parallel "
+        "attention with experts whole on each card (EP), or attention data-parallel with "
+        "experts spread (DEP: every card keeps the shared weights and its own requests' cache).",
     )
     concurrency = Count(
         default=None,

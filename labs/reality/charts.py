@@ -40,6 +40,8 @@ SHORT = {
     "tensor_parallel": "all-reduces",
     "fixed_overheads": "fixed costs",
     "expert_reads": "experts read",
+    "checkpoint_formats": "checkpoint formats",
+    "server_overheads": "server costs",
     "engine": "engine level",
 }
 CHART_HEIGHT = 330

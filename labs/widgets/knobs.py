@@ -32,9 +32,11 @@ KNOB_LABELS = {
     "concurrency": "closed-loop users",
     "serving_mode": "serving mode",
     "kv_link": "KV link",
+    "engine": "serving engine",
 }
 REALISM_LABELS = {"whiteboard": "whiteboard", "real engine": "engine"}
 SERVING_MODE_LABELS = {"whole": "aggregated", "chunked": "chunked", "split P/D": "disaggregated"}
+ENGINE_LABELS = {"TensorRT-LLM": "tensorrt-llm", "vLLM": "vllm", "SGLang": "sglang"}
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
@@ -217,6 +219,22 @@ def serving_mode_buttons(scenario):
             '<div class="lab small muted">How prompts share the cards: whole between decode '
             "steps, in chunks inside them, or on prefill nodes that ship the cache to decode "
             "nodes. The real engine level prices it; the whiteboard's prefill is free.</div>",
+            sizing_mode="stretch_width",
+            margin=(0, 10),
+        ),
+        sizing_mode="stretch_width",
+        margin=0,
+    )
+
+
+def engine_buttons(scenario):
+    """The serving engine a benchmark ran (the engine level only)."""
+    return pn.Column(
+        choice_buttons(scenario, "engine", ENGINE_LABELS),
+        LiveHTML(
+            '<div class="lab small muted">The engine behind the figures: its API server and '
+            "eager prefill add to every first token, and its scheduler sizes the cache and the "
+            "batch its own way. The whiteboard has no engine.</div>",
             sizing_mode="stretch_width",
             margin=(0, 10),
         ),

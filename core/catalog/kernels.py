@@ -1,0 +1,194 @@
+"""What kernels reach on each card family: expert layers, launches by layer type, engines.
+
+The engine level prices a mixture-of-experts layer from measured grouped-GEMM tables instead
+of a dense matmul at full bandwidth, launches the kernels each kind of layer runs, and charges
+each serving engine its own host costs. Every figure here has a source; the expert-layer
+figures are fitted to kernel microbenchmarks (never to a serving benchmark) by
+``bench/moe_kernel_fit.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# -- Card families: which measured kernel tables describe a card.
+CARD_FAMILIES: dict[str, str] = {
+    "H100 SXM": "hopper",
+    "H200": "hopper",
+    "H20": "hopper",
+    "A100 80GB SXM": "ampere",
+    "A100 40GB SXM": "ampere",
+    "L40S": "ada",
+    "L4": "ada",
+    "B200": "blackwell",
+    "MI300X": "cdna3",
+    "MI325X": "cdna3",
+    "MI355X": "cdna4",
+    "custom": "hopper",
+}
+# Families without kernel tables of their own borrow a measured family's, and say so.
+BORROWED_FAMILY: dict[str, str] = {
+    "ampere": "hopper",
+    "ada": "hopper",
+    "cdna3": "hopper",
+    "cdna4": "blackwell",
+}
+
+
+@dataclass(frozen=True)
+class ExpertKernel:
+    """One grouped-GEMM expert layer on one card family and weight format.
+
+    A layer of the mixture on one card takes
+    ``fixed_s + max(bytes / (bandwidth_share * B), flops / (compute_share * F)) + moved / B``
+    with ``B`` and ``F`` the card's measured bandwidth and matmul rate: a launch-and-routing
+    floor, the experts' weights streamed (few tokens each) or multiplied (many), and each
+    token's hidden state scattered to its experts and gathered back (``moved`` bytes).
+    """
+
+    fixed_s: float
+    bandwidth_share: float
+    compute_share: float
+    source: str
+
+
+_AIC = (
+    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured MoE kernel tables, {table}; fitted by "
+    "bench/moe_kernel_fit.py over 8 model shapes and TP x EP up to 8: floor and bandwidth on "
+    "1-256 tokens, compute on 1,024-8,192 (mean errors of the two in brackets)"
+)
+EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
+    ("hopper", "bf16"): ExpertKernel(
+        26e-6, 0.95, 0.75, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass bf16 (8 %, 26 %)")
+    ),
+    ("hopper", "fp8"): ExpertKernel(
+        30e-6, 0.90, 0.70, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass fp8 (8 %, 30 %)")
+    ),
+    ("hopper", "fp8_block"): ExpertKernel(
+        32e-6, 0.90, 0.35,
+        _AIC.format(table="h100_sxm trtllm 1.3.0rc20 cutlass fp8_block, 128 x 128 scales (11 %, 30 %)"),
+    ),
+    ("hopper", "int4"): ExpertKernel(
+        22e-6, 0.65, 0.20, _AIC.format(table="h100_sxm sglang 0.5.10 marlin int4 (29 %, 50 %)")
+    ),
+    ("hopper", "mxfp4"): ExpertKernel(
+        50e-6, 0.75, 0.65,
+        _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16 (17 %, 16 %)"),
+    ),
+    ("hopper", "nvfp4"): ExpertKernel(
+        50e-6, 0.75, 0.65,
+        _AIC.format(table="no native fp4 on Hopper: the w4a16_mxfp4 dequantising kernel's"),
+    ),
+    ("blackwell", "bf16"): ExpertKernel(
+        28e-6, 0.85, 0.65, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (15 %, 33 %)")
+    ),
+    ("blackwell", "fp8"): ExpertKernel(
+        30e-6, 0.80, 0.50, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (14 %, 40 %)")
+    ),
+    ("blackwell", "fp8_block"): ExpertKernel(
+        40e-6, 0.75, 0.60, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 DeepGEMM fp8_block (16 %)")
+    ),
+    ("blackwell", "int4"): ExpertKernel(
+        22e-6, 0.65, 0.20, _AIC.format(table="no Blackwell int4 table: Hopper's Marlin kernel")
+    ),
+    ("blackwell", "mxfp4"): ExpertKernel(
+        24e-6, 0.55, 0.30,
+        _AIC.format(table="b200_sxm vllm 0.24 flashinfer trtllm w4a16_mxfp4 (15 %)"),
+    ),
+    ("blackwell", "nvfp4"): ExpertKernel(
+        20e-6, 0.85, 0.40, _AIC.format(table="b200_sxm vllm 0.24 flashinfer nvfp4 (20 %)")
+    ),
+}  # fmt: skip
+
+
+def expert_kernel(gpu: str, weight: str) -> tuple[ExpertKernel, str]:
+    """The expert-layer kernel of ``gpu`` storing experts as ``weight``, and the family measured.
+
+    ``weight`` is a format of :data:`core.catalog.WEIGHT_FORMATS`, or ``"fp8_block"`` for fp8
+    with a scale per 128 x 128 block (the format DeepSeek's and Qwen's own fp8 checkpoints ship).
+    """
+    family = CARD_FAMILIES.get(gpu, "hopper")
+    measured = family if (family, weight) in EXPERT_KERNELS else BORROWED_FAMILY[family]
+    return EXPERT_KERNELS[(measured, weight)], measured
+
+
+# Bytes a routed copy of one hidden number moves: scattered (written, read) and gathered
+# (written, read), 2 bytes each in bf16.
+PERMUTE_BYTES = 4 * 2
+
+# -- Kernels a layer launches, by kind (each costs at least the kernel floor, KERNEL_FLOOR_S).
+# Counted from each layer's forward pass as vLLM and SGLang implement it.
+DENSE_LAYER_KERNELS = 9  # 2 norms, QKV, rotary + cache write, attention, out, gate-up, act, down
+# A mixture's layer drops the dense MLP's 3 for a router GEMM and a top-k; the grouped GEMMs'
+# own launches are in ExpertKernel.fixed_s.
+MOE_LAYER_KERNELS = DENSE_LAYER_KERNELS - 3 + 2
+# Latent attention replaces QKV, rotary, attention and out (4) by q_a, q_a norm, q_b, kv_a,
+# kv_a norm, rotary + cache write, the k absorb bmm, attention and its split-KV combine, the
+# v absorb bmm and o_proj (11).
+LATENT_ATTENTION_EXTRA_KERNELS = 11 - 4
+# A shared expert (DeepSeek, Llama 4) runs its own gate-up, act and down.
+SHARED_EXPERT_KERNELS = 3
+# Block-scaled fp8 quantises each GEMM's input per group of 128 first (DeepSeek's layer:
+# q_a/kv_a, q_b, o_proj, the shared expert's gate-up and down, the routed experts' input and
+# their activation: 7 quantise kernels).
+BLOCK_FP8_QUANT_KERNELS = 7
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A serving engine's costs outside the kernels and its scheduler's documented defaults."""
+
+    name: str
+    # per request: the OpenAI-compatible server (tokenise, template, stream) and the eager
+    # (not graph-captured) prefill forward, which pays Python dispatch in every layer
+    request_overhead_per_layer_s: float
+    source: str
+    # how the KV cache's share of memory is set: of the memory free after the weights
+    # ("free"), of the card's whole memory with the weights inside it ("total"), or SGLang's
+    # static fraction of the whole memory, the activations kept outside ("static")
+    kv_rule: str = "free"
+    kv_rule_source: str = ""
+    # the most requests one instance runs at once on a card of at least 70 GiB, and on smaller
+    # (and A100) cards
+    max_running: int = 2048
+    max_running_small: int = 2048
+    max_running_source: str = ""
+
+
+ENGINES: dict[str, Engine] = {
+    engine.name: engine
+    for engine in (
+        Engine(
+            "tensorrt-llm", 0.0,
+            "TensorRT-LLM's benchmarks (trtllm-bench) run the engine in-process, without an "
+            "HTTP server; aiconfigurator 0.12 adds no per-request dispatch cost for it",
+            kv_rule="free",
+            kv_rule_source="TensorRT-LLM llm_args.py KvCacheConfig.free_gpu_memory_fraction 0.9 "
+            "of the memory free after the model loads",
+            max_running_source="TensorRT-LLM llm_args.py max_batch_size default 2048",
+        ),
+        Engine(
+            "vllm", 0.8e-3,
+            "aiconfigurator 0.12 vLLM backend: CPU-side dispatch of the eager prefill, 0.8 ms "
+            "per layer per request, calibrated on its measured vLLM corpus "
+            "(sdk/backends/vllm_backend.py, _prefill_dispatch_overhead_ms)",
+            kv_rule="total",
+            kv_rule_source="vLLM config/cache.py gpu_memory_utilization 0.9 of the card's total "
+            "memory for weights, activations and KV",
+            max_running=1024, max_running_small=256,
+            max_running_source="vLLM arg_utils.py _set_default_args: max_num_seqs 1024 on cards "
+            "of 70 GiB or more (not A100), 256 otherwise",
+        ),
+        Engine(
+            "sglang", 0.8e-3,
+            "SGLang's prefill runs eagerly in Python like vLLM's (CUDA graphs capture decode "
+            "only): vLLM's 0.8 ms per layer per request from aiconfigurator 0.12, borrowed",
+            kv_rule="static",
+            kv_rule_source="SGLang server_args.py _handle_gpu_memory_settings: "
+            "mem_fraction_static = (M - R) / M, R from the chunked-prefill size, the CUDA-graph "
+            "batch and tensor parallelism, at least 10 GB on cards over 60 GB",
+            max_running_source="SGLang model_runner.py: a request pool of at least 2,048",
+        ),
+    )
+}  # fmt: skip
+DEFAULT_ENGINE = "tensorrt-llm"

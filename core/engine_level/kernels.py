@@ -1,0 +1,117 @@
+"""Kernel and engine figures of a node, looked up for one scenario or a sweep of them.
+
+:func:`kernel_fields` turns the scenario's card, weight format, model and engine into the
+:class:`core.engine_level.node.Node` fields that price expert layers from measured kernel
+tables, launch each kind of layer's kernels and charge the engine's per-request costs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.catalog import BYTES_PER_WEIGHT, GB
+from core.catalog.kernels import CARD_FAMILIES, ENGINES, expert_kernel
+from core.engine_level.terms import chunked_read_share, kv_replication
+
+MIB = 2**20
+KV_RULES = {"free": 0.0, "total": 1.0, "static": 2.0}
+
+
+def _lookup(function, *keys):
+    """``function`` of the names in ``keys``, each a name or a factorized (unique, index) pair."""
+    if all(isinstance(key, str) for key in keys):
+        return np.float64(function(*keys))
+    columns = [np.asarray(key, dtype=object) if isinstance(key, str) else
+               np.asarray(key[0], dtype=object)[key[1]] for key in keys]  # fmt: skip
+    columns = np.broadcast_arrays(*columns)
+    cache: dict = {}
+    flat = [
+        cache.setdefault(names, function(*names))
+        for names in zip(*(c.ravel() for c in columns), strict=True)
+    ]
+    return np.asarray(flat, dtype=float).reshape(columns[0].shape)
+
+
+def _expert_format(weight: str, shape) -> str:
+    """The expert kernel's format: fp8 is block-scaled where the model's own checkpoint is fp8."""
+    return "fp8_block" if weight == "fp8" and shape.checkpoint_dtype == "fp8" else weight
+
+
+def sglang_reserve_bytes(card_memory_bytes, cards):
+    """Memory per card SGLang keeps outside its static pool (weights and KV), by its own rule.
+
+    Notes
+    -----
+    .. math:: R = 512 + 1.5 \\max(C, 2048) + 2 G + 1024 \\cdot TP / 8 \\ \text{MiB}
+
+    with the chunked-prefill size :math:`C` and the CUDA-graph batch :math:`G` that SGLang picks
+    by the card's memory, and at least 10 GiB on cards over 60 GB.
+    """
+    gigabytes = np.asarray(card_memory_bytes, dtype=float) / GB
+    small_tp = np.asarray(cards) < 4
+    chunk = np.select([gigabytes < 35, gigabytes < 60, gigabytes < 160], [2048, 4096, 8192], 16384)
+    graph = np.select(
+        [gigabytes < 20, gigabytes < 35, gigabytes < 60, gigabytes < 160],
+        [8, np.where(small_tp, 24, 80), np.where(small_tp, 32, 160), np.where(small_tp, 256, 512)],
+        512,
+    )
+    reserve = 512 + 1.5 * np.maximum(chunk, 2048) + 2 * graph + 1024 * np.asarray(cards) / 8
+    reserve = np.where(gigabytes > 60, np.maximum(reserve, 10 * 1024), reserve)
+    return reserve * MIB
+
+
+def max_running(gpu, engine, card_memory_bytes):
+    """The most requests an engine runs at once on one instance by default."""
+    big = np.asarray(card_memory_bytes, dtype=float) / GB >= 70
+    ampere = _lookup(lambda g: CARD_FAMILIES.get(g, "hopper") == "ampere", gpu) > 0
+    large = _lookup(lambda e: ENGINES[e].max_running, engine)
+    small = _lookup(lambda e: ENGINES[e].max_running_small, engine)
+    return np.where(big & ~ampere, large, small)
+
+
+def kernel_fields(
+    gpu, weight, engine, layout, shape, shapes, card_memory_bytes, cards, prompt, answer
+):
+    """The Node fields for expert kernels, layer kinds, checkpoint formats and the engine."""
+
+    def kernel(attribute):
+        return lambda g, w, name: getattr(
+            expert_kernel(g, _expert_format(w, shapes[name]))[0], attribute
+        )
+
+    def of_shape(attribute):
+        return lambda name: getattr(shapes[name], attribute)
+
+    bf16 = _lookup(of_shape("bf16_params"), shape)
+    extra = bf16 * np.maximum(0.0, BYTES_PER_WEIGHT["bf16"] - _lookup(BYTES_PER_WEIGHT.get, weight))
+    layers = _lookup(of_shape("layers"), shape)
+    per_layer = _lookup(lambda e: ENGINES[e].request_overhead_per_layer_s, engine)
+    data_parallel = _lookup(lambda name: name == "dep", layout) > 0
+    latent = _lookup(lambda name: shapes[name].kv_lora_rank > 0, shape) > 0
+    copies = kv_replication(_lookup(of_shape("kv_heads"), shape), cards, latent)
+    return {
+        "kv_copies": np.where(data_parallel, 1.0, copies),
+        "data_parallel_attention": data_parallel,
+        "expert_fixed_s": _lookup(kernel("fixed_s"), gpu, weight, shape),
+        "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape),
+        "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape),
+        "latent_attention": latent,
+        "block_fp8": _lookup(
+            lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape
+        )
+        > 0,
+        "shared_experts": _lookup(of_shape("shared_experts"), shape),
+        "bf16_extra_bytes": extra,
+        "request_overhead_s": per_layer * layers,
+        "kv_rule": _lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
+        "kv_reserve_bytes": sglang_reserve_bytes(card_memory_bytes, cards),
+        "max_running": max_running(gpu, engine, card_memory_bytes),
+        "read_share": chunked_read_share(
+            layers,
+            _lookup(of_shape("window_layers"), shape),
+            _lookup(of_shape("sliding_window"), shape),
+            prompt,
+            answer,
+            _lookup(of_shape("chunked_attention"), shape),
+        ),
+    }

@@ -1,0 +1,193 @@
+"""The engine level's 2026 physics: expert kernels, layer kinds, checkpoint formats, engines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from core import GPUS, MODELS, Scenario, evaluate
+from core.catalog import BYTES_PER_WEIGHT, GB, GIB, WEIGHT_FORMATS
+from core.catalog.kernels import (
+    BORROWED_FAMILY,
+    CARD_FAMILIES,
+    ENGINES,
+    EXPERT_KERNELS,
+    expert_kernel,
+)
+from core.engine_level.kernels import max_running, sglang_reserve_bytes
+from core.engine_level.node import coalesced
+from core.engine_level.terms import chunk_local_mean, kv_replication
+
+ENGINE_LEVEL = {"realism": "engine", "prefix_hit_rate": 0.0, "seats": 4096}
+
+
+def engine(**knobs):
+    return evaluate(Scenario(**{**ENGINE_LEVEL, **knobs}))
+
+
+def test_every_card_and_format_has_an_expert_kernel():
+    """Each card family, measured or borrowed, prices experts in every weight format."""
+    for gpu in [*GPUS, "custom"]:
+        for weight in WEIGHT_FORMATS:
+            kernel, measured = expert_kernel(gpu, weight)
+            assert kernel.fixed_s > 0 and 0 < kernel.bandwidth_share <= 1.0
+            assert measured in {family for family, _ in EXPERT_KERNELS}
+            assert kernel.source
+
+
+def test_cards_without_kernel_tables_say_whose_they_borrow():
+    """An AMD card's expert kernels are another family's, named as borrowed."""
+    _, measured = expert_kernel("MI300X", "bf16")
+    assert CARD_FAMILIES["MI300X"] != measured == BORROWED_FAMILY[CARD_FAMILIES["MI300X"]]
+
+
+def test_a_mixture_at_one_user_pays_the_expert_kernels_floor():
+    """gpt-oss-120b at one user is slower per token than its expert weights streamed alone."""
+    shape = MODELS["gpt-oss-120b"]
+    result = engine(model="gpt-oss-120b", gpu="H100 SXM", cards=1, weight_dtype="mxfp4",
+                    concurrency=1, prompt_tokens=1000, answer_tokens=1000)  # fmt: skip
+    kernel, _ = expert_kernel("H100 SXM", "mxfp4")
+    floors = kernel.fixed_s * round(
+        (shape.params - shape.active_params)
+        / (shape.experts - shape.experts_per_token)
+        / (3 * shape.hidden * shape.intermediate)
+    )
+    stream = (
+        shape.active_params * BYTES_PER_WEIGHT["mxfp4"] / GPUS["H100 SXM"].achieved_hbm_bytes_per_s
+    )
+    assert result.itl_s > stream + floors
+
+
+def test_engines_share_the_kernels_of_a_decode_step():
+    """One user's time between tokens is the same whichever engine runs it (engines differ per request)."""
+    knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 1, "prompt_tokens": 1000,
+             "answer_tokens": 500}  # fmt: skip
+    trt, vllm = engine(**knobs), engine(**knobs, engine="vllm")
+    assert trt.itl_s == vllm.itl_s
+
+
+def test_a_server_engine_adds_its_dispatch_to_the_first_token():
+    """vLLM's first token at one user comes 0.8 ms per layer after TensorRT-LLM's."""
+    knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 1, "prompt_tokens": 1000,
+             "answer_tokens": 100}  # fmt: skip
+    trt, vllm = engine(**knobs), engine(**knobs, engine="vllm")
+    layers = MODELS["Llama-3-8B"].layers
+    assert_allclose(
+        vllm.ttft_p50_s - trt.ttft_p50_s, layers * ENGINES["vllm"].request_overhead_per_layer_s
+    )
+
+
+def test_prompts_that_arrive_together_share_one_dispatch():
+    """A dispatch is shared by the prompts arriving while it runs: 1 + rate x overhead of them."""
+    assert coalesced(0.03, 0.0) == 0.03
+    assert_allclose(coalesced(0.03, 100.0), 0.03 / 4.0)
+    assert coalesced(0.03, 1000.0) < coalesced(0.03, 10.0)
+
+
+def test_engine_names_are_read_as_people_write_them():
+    """'vLLM', 'SGLang' and 'TRT-LLM' name the engines; an unknown engine is refused by name."""
+    assert Scenario(engine="vLLM").engine == "vllm"
+    assert Scenario(engine="SGLang").engine == "sglang"
+    assert Scenario(engine="TRT-LLM").engine == "tensorrt-llm"
+    assert (
+        evaluate(Scenario(), engine="vLLM").ttft_p50_s
+        == evaluate(Scenario(engine="vllm")).ttft_p50_s
+    )
+    with pytest.raises(ValueError, match="engine"):
+        evaluate(Scenario(), engine="ollama")
+
+
+def test_the_whiteboard_has_no_engine():
+    """At the whiteboard level the engine knob changes nothing."""
+    assert evaluate(Scenario(engine="sglang")) == evaluate(Scenario())
+
+
+def test_tensor_parallelism_copies_kv_heads_it_cannot_split():
+    """Four KV heads over eight cards are kept twice; latent attention's latent on every card."""
+    assert kv_replication(8, 8, False) == 1
+    assert kv_replication(4, 8, False) == 2
+    assert kv_replication(1, 8, True) == 8
+    assert kv_replication(128, 2, True) == 2
+
+
+def test_latent_attention_under_tensor_parallelism_holds_far_fewer_seats():
+    """DeepSeek-R1 on 8 cards grants a seat per 8 copies of its latent cache."""
+    knobs = {"model": "DeepSeek-R1", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
+             "prompt_tokens": 3200, "answer_tokens": 800}  # fmt: skip
+    result = engine(**knobs)
+    whiteboard = evaluate(Scenario(**{**knobs, "seats": 4096, "prefix_hit_rate": 0.0}))
+    per_seat = whiteboard.kv_bytes_per_token * 4000 * 8
+    assert result.seats_granted == np.floor(result.kv_budget_bytes / per_seat + 1e-9)
+
+
+def test_a_mixed_format_checkpoint_counts_its_bf16_tensors():
+    """gpt-oss keeps attention, embeddings and router in bf16: the engine holds those bytes."""
+    shape = MODELS["gpt-oss-120b"]
+    knobs = {"model": "gpt-oss-120b", "gpu": "H200", "cards": 1, "weight_dtype": "mxfp4",
+             "prompt_tokens": 1000, "answer_tokens": 1000}  # fmt: skip
+    result = engine(**knobs)
+    extra = shape.bf16_params * (BYTES_PER_WEIGHT["bf16"] - BYTES_PER_WEIGHT["mxfp4"])
+    memory = GPUS["H200"].memory_bytes / GB * GIB
+    assert result.margin_bytes + result.kv_budget_bytes + result.weight_bytes == pytest.approx(
+        memory
+    )
+    assert result.kv_budget_bytes < 0.9 * (memory - result.weight_bytes - extra)
+
+
+def test_engines_size_the_cache_by_their_own_rules():
+    """vLLM takes 90 % of all memory, TensorRT-LLM 90 % of what is free, SGLang a static share."""
+    knobs = {"model": "Llama-3-70B", "gpu": "H100 SXM", "cards": 2, "prompt_tokens": 1000,
+             "answer_tokens": 1000}  # fmt: skip
+    trt, vllm, sglang = (
+        engine(**knobs, engine=name) for name in ("tensorrt-llm", "vllm", "sglang")
+    )
+    memory = 2 * GPUS["H100 SXM"].memory_bytes / GB * GIB
+    assert vllm.kv_budget_bytes < trt.kv_budget_bytes
+    reserve = 2 * sglang_reserve_bytes(GPUS["H100 SXM"].memory_bytes, 2)
+    assert_allclose(sglang.kv_budget_bytes, memory - reserve - sglang.weight_bytes)
+
+
+def test_sglang_reserve_follows_its_documented_example():
+    """SGLang's static fraction on one H100 is 1 - 13,440 / 81,559 MB, as its rule gives."""
+    reserve = sglang_reserve_bytes(80e9, 1) / 2**20
+    assert_allclose(reserve, 512 + 1.5 * 8192 + 2 * 256 + 1024 / 8)
+
+
+def test_engines_cap_the_running_batch_by_card():
+    """vLLM runs 1,024 requests on a 70 GiB card, 256 on smaller cards and on A100s."""
+    for gpu, cap in (("H100 SXM", 1024), ("L40S", 256), ("A100 80GB SXM", 256)):
+        assert max_running(gpu, "vllm", GPUS[gpu].memory_bytes) == cap
+    assert max_running("L40S", "tensorrt-llm", GPUS["L40S"].memory_bytes) == 2048
+
+
+def test_chunked_attention_sees_only_its_chunk():
+    """The mean chunk-local context over an answer matches a count position by position."""
+    for prompt, answer, chunk in ((8192, 1024, 8192), (500, 500, 8192), (7000, 3000, 4096)):
+        positions = np.arange(prompt, prompt + answer)
+        assert_allclose(
+            chunk_local_mean(prompt, answer, chunk), np.mod(positions + 0.5, chunk).mean(),
+            rtol=2e-3,
+        )  # fmt: skip
+
+
+def test_chunked_attention_reads_less_than_a_sliding_window_would():
+    """Llama 4's decode past its first chunk reads less cache than its held cache implies."""
+    knobs = {"model": "Llama-4-Maverick", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
+             "kv_dtype": "fp8", "prompt_tokens": 8192, "answer_tokens": 1024, "concurrency": 64}  # fmt: skip
+    chunked = engine(**knobs)
+    assert chunked.itl_s < engine(**{**knobs, "prompt_tokens": 8192 + 4096}).itl_s
+
+
+@pytest.mark.parametrize("gpu", ["H100 SXM", "B200", "MI300X"])
+def test_every_mixture_evaluates_finite_on_every_engine(gpu):
+    """Every catalog mixture evaluates to finite figures on each engine and card."""
+    for name, shape in MODELS.items():
+        if shape.experts <= 1:
+            continue
+        for engine_name in ENGINES:
+            result = engine(model=name, gpu=gpu, weight_dtype="fp8", concurrency=16,
+                            engine=engine_name, prompt_tokens=1000, answer_tokens=500)  # fmt: skip
+            for field in ("itl_s", "ttft_p50_s", "throughput_tokens_per_s", "decode_step_s"):
+                value = float(getattr(result, field))
+                assert np.isfinite(value) and value >= 0, (name, engine_name, field)
