@@ -151,6 +151,7 @@ class PublishedCase:
         )
         if self.model_config:
             knobs["model_config"] = self.model_config
+        knobs.update(engine=self.engine, layout=layout_knob(self.layout))
         if self.load == "saturated":
             knobs.update(seats=SATURATED_SEATS, concurrency=SATURATED_USERS)
         elif self.load == "users":
@@ -158,6 +159,15 @@ class PublishedCase:
         else:
             knobs.update(seats=OPEN_LOOP_SEATS, arrivals_per_min=60.0 * self.load_value)
         return Scenario(**knobs)
+
+
+def layout_knob(layout: str) -> str:
+    """The Scenario's ``layout`` for a source's notation: TP8 is "tp", DEP8 and DP attention
+    "dep", TP8/EP4 "ep"."""
+    text = layout.upper()
+    if "DEP" in text or "DP" in text:
+        return "dep"
+    return "ep" if "EP" in text else "tp"
 
 
 # The engine behind each source of the first set, by the key's letter. NIM's fp8 TP2 profile

@@ -30,7 +30,8 @@ PUBLISHED: tuple[PublishedCase, ...] = (*DEVELOPMENT, *SECOND)
 # A term "moved" a case when it changed the figure by more than this factor.
 MOVED = 1.10
 _SET_UP = ("model", "gpu", "cards", "weight_dtype", "kv_dtype", "prompt_tokens",
-           "answer_tokens", "prefix_hit_rate", "seats", "concurrency", "arrivals_per_min")  # fmt: skip
+           "answer_tokens", "prefix_hit_rate", "seats", "concurrency", "arrivals_per_min",
+           "engine", "layout")  # fmt: skip
 
 
 def _overrides(cases) -> dict:
