@@ -82,15 +82,13 @@ def test_engine_level_without_terms_is_the_whiteboard_under_a_benchmark_load():
 def test_every_term_moves_some_published_case(term):
     """No term is dead weight: dropping it changes at least one case by 1 %.
 
-    The cases are the development set and its mixture of experts served to a single user,
-    where a step touches two experts of eight (a full batch touches them all).
+    The cases are both development sets and the first set's mixture of experts served to a
+    single user, where a step touches two experts of eight (a full batch touches them all).
     """
     mixtral = next(case for case in DEVELOPMENT if case.model == "Mixtral-8x7B")
     alone = replace(mixtral, metric="itl", load="users", load_value=1)
-    moved = [
-        with_terms((case,), ALL_TERMS - {term})[0] / predict(case, "engine")
-        for case in (*DEVELOPMENT, alone)
-    ]
+    cases = (*DEVELOPMENT, *SCORED_SECOND, alone)
+    moved = with_terms(cases, ALL_TERMS - {term}) / predictions(cases, "engine")
     assert np.max(np.abs(np.log(moved))) > 0.01
 
 
@@ -171,14 +169,14 @@ def test_second_set_is_the_files_33_cases_28_scored_each_with_its_source():
                      concurrency=100_000)),
         ("D17", dict(model="Llama-3-8B", gpu="H100 SXM", cards=1, weight_dtype="bf16",
                      kv_dtype="fp8", prompt_tokens=20000, answer_tokens=2000, seats=4096,
-                     concurrency=8)),
+                     concurrency=8, engine="vllm")),
         ("D31", dict(model="custom", model_config=QWEN3_32B, gpu="H20", cards=1,
                      weight_dtype="fp8", kv_dtype="bf16", prompt_tokens=1, answer_tokens=2048,
-                     seats=4096, concurrency=1)),
+                     seats=4096, concurrency=1, engine="sglang")),
     ],
 )  # fmt: skip
 def test_a_second_set_case_is_the_files_scenario_call(key, knobs):
-    """The case's scenario is the Scenario call published-2026.md gives, knob for knob."""
+    """The case's scenario is published-2026.md's Scenario call, knob for knob, with its engine."""
     case = next(case for case in SECOND if case.key == key)
     expected = Scenario(prefix_hit_rate=0.0, realism="engine", **knobs)
     assert case.scenario().param.values() | {"name": ""} == expected.param.values() | {"name": ""}
@@ -199,13 +197,16 @@ def test_batched_predictions_equal_one_case_at_a_time():
     assert_allclose(batched, [predict(case, "engine") for case in SECOND], rtol=1e-12)
 
 
-def test_cases_say_which_knobs_the_scenario_lacks():
-    """A DEP layout, a non-TensorRT-LLM engine and a mixed checkpoint are recorded on the case."""
+def test_cases_run_with_their_engine_and_layout():
+    """A case's engine and layout are knobs of its scenario; only undescribed formats stay pending."""
     by_key = {case.key: case for case in (*DEVELOPMENT, *SECOND)}
-    assert by_key["D04"].pending_knobs == {"layout": "DEP8"}
-    assert set(by_key["D21"].pending_knobs) == {"engine", "weight_formats"}
-    assert by_key["D16"].pending_knobs == {"engine": "vLLM"}
-    assert by_key["T1"].pending_knobs == {}
+    assert by_key["D04"].scenario().layout == "dep"
+    assert by_key["D15"].scenario().layout == "ep"
+    assert by_key["D21"].scenario().engine == "sglang"
+    assert by_key["D16"].scenario().engine == "vllm"
+    assert by_key["T1"].scenario().engine == "tensorrt-llm"
+    assert by_key["D21"].pending_knobs == {}  # gpt-oss's bf16 tensors are the catalog's
+    assert set(by_key["D30"].pending_knobs) == {"weight_formats"}
     assert by_key["D17"].storage == "bf16/fp8"
 
 

@@ -115,17 +115,19 @@ def test_summary_cards_quote_both_sets_from_core(lab):
     assert f"{second.within_band} of {second.cases}" in card.note
 
 
-def test_a_second_set_case_shows_its_engine_and_the_knobs_it_lacks(lab):
-    """D04 names TensorRT-LLM's DEP8 layout and that the model has no knob for it yet."""
+def test_a_second_set_case_shows_its_engine_and_how_it_is_typed(lab):
+    """D04 names TensorRT-LLM's DEP8 layout and the layout knob it runs with; D31 its lacking format."""
     lab.case = "D04"
     assert "D04: Qwen3-235B-A22B" in lab.case_text.object
     assert "DEP8" in lab.case_text.object
-    assert "no knob yet" in lab.case_text.object
+    assert "layout=dep" in lab.case_text.object
     lab.case = "D31"
     assert "Qwen3-32B" in lab.case_text.object
     assert "fp8/bf16" in lab.case_text.object
+    assert "engine=sglang" in lab.case_text.object
+    assert "cannot type" in lab.case_text.object
     lab.case = "T3"
-    assert "no knob yet" not in lab.case_text.object
+    assert "cannot type" not in lab.case_text.object
 
 
 def test_scatter_markers_tell_the_sets_apart(lab):

@@ -112,20 +112,21 @@ class PublishedCase:
 
     @property
     def pending_knobs(self) -> dict[str, str]:
-        """Set-up the case ran with that today's Scenario cannot type, by intended knob.
+        """Set-up the case ran with that the Scenario still cannot type, by intended knob.
 
-        ``engine`` where it is not TensorRT-LLM (the engine level models that one), ``layout``
-        where the engine did not run plain tensor parallelism over the node, and
-        ``weight_formats`` where the checkpoint keeps some tensors in another format.
+        The engine and the layout are knobs (``engine``, ``layout``); a checkpoint's storage
+        per tensor is the catalog model's (gpt-oss's bf16 attention, DeepSeek's block-scaled
+        fp8), so ``weight_formats`` is pending only where the catalog does not describe it.
         """
-        pending = {}
-        if self.engine != ENGINES[0]:
-            pending["engine"] = self.engine
-        if self.layout != TODAYS_LAYOUT:
-            pending["layout"] = self.layout
-        if self.weight_formats:
-            pending["weight_formats"] = self.weight_formats
-        return pending
+        if not self.weight_formats:
+            return {}
+        from core.catalog import MODELS
+
+        shape = MODELS.get(self.model)
+        described = shape is not None and (
+            shape.bf16_params > 0 or shape.checkpoint_dtype == self.dtype != "bf16"
+        )
+        return {} if described else {"weight_formats": self.weight_formats}
 
     @property
     def load_text(self) -> str:

@@ -70,19 +70,20 @@ def families_html(report) -> str:
 
 
 def set_up_html(case) -> str:
-    """What ran the case, and what of it today's scenario cannot type."""
+    """What ran the case, how the scenario types it, and what of it the scenario cannot type."""
     engine = f"{case.engine} {case.engine_version}".strip()
-    parts = [f"Measured on {escape(engine)}, laid out as {escape(case.layout)}."]
+    scenario = case.scenario()
+    parts = [
+        f"Measured on {escape(engine)}, laid out as {escape(case.layout)}; typed as "
+        f"engine={escape(scenario.engine)}, layout={escape(scenario.layout)} over "
+        f"{fmt.plural(case.cards, 'card')}."
+    ]
     pending = case.pending_knobs
     if pending:
         knobs = "; ".join(
             f"{escape(KNOB_WORDS[knob])}: {escape(value)}" for knob, value in pending.items()
         )
-        parts.append(
-            f"The model has no knob yet for {knobs}: the case is typed with today's knobs, "
-            f"TensorRT-LLM's scheduler, plain tensor parallelism over "
-            f"{fmt.plural(case.cards, 'card')} and one storage for every weight."
-        )
+        parts.append(f"The model cannot type {knobs}: the case stores every weight in one format.")
     if case.assumed:
         parts.append(f"Assumed where the source is silent: {escape(case.assumed)}.")
     if not case.scored:
