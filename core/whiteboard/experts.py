@@ -26,9 +26,10 @@ def expert_weight_bytes_read(weight_bytes, params, active_params, experts, per_t
 
     .. math:: W_{read} = W \\frac{P_{shared} + E (1 - (1-k/E)^B) P_{expert}}{P}
 
-    with :math:`P_{expert} = (P - P_{active}) / (E - k)`. A dense model (E = 1) reads all of W.
+    with :math:`P_{expert} = (P - P_{active}) / (E - k)`. A dense model (E = 1) reads all of W,
+    and so does a mixture whose every token takes every expert (k = E): nothing is skipped.
     """
-    dense = np.asarray(experts) <= 1
+    dense = (np.asarray(experts) <= 1) | (np.asarray(per_token) >= np.asarray(experts))
     spare = np.where(dense, 1.0, np.subtract(experts, per_token))
     per_expert = np.where(dense, 0.0, np.subtract(params, active_params) / spare)
     shared = params - np.multiply(experts, per_expert)
