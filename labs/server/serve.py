@@ -10,6 +10,7 @@ import socket
 import panel as pn
 
 from core.evidence.fidelity import report
+from labs.frame.apology import log_unexpected
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
 from labs.server import collector, first_page, guard, latency, workers
@@ -116,6 +117,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--workers must be at least 1")
     guard.safe_log_records()
     guard.close_component_imports()
+    # Errors outside any session's own handler go to the log, never to a page.
+    pn.config.exception_handler = log_unexpected
     first_page.configure()
     if not args.default_latency:
         latency.configure()
