@@ -16,20 +16,26 @@ from playwright.sync_api import expect
 from tests.ui.conftest import ROOT, free_port, wait_for_port
 
 FIXTURES = ROOT / "tests" / "fixtures" / "configs"
-# The server as `make serve` runs it, with one fault planted: the pool lab fails whenever its
-# batch size becomes 13 (set by a link while the page builds) or 256 (set by the slider).
+# The server as `make serve` runs it, with faults planted: the pool lab fails whenever its
+# batch size becomes 13 (set by a link while the page builds) or 256 (the slider's end), and
+# its deferred details fail at a batch size of 1 (the slider's start).
 FAULTY_SERVER = """
 import sys
 from labs.pool.lab import PoolLab
 
-refresh = PoolLab._refresh
+refresh, details = PoolLab._refresh, PoolLab._refresh_details
 
 def failing(self, *events):
     if self.scenario.seats in (13, 256):
         raise RuntimeError("planted failure for the apology test")
     return refresh(self, *events)
 
-PoolLab._refresh = failing
+def failing_details(self):
+    if self.scenario.seats == 1:
+        raise RuntimeError("planted failure for the apology test")
+    return details(self)
+
+PoolLab._refresh, PoolLab._refresh_details = failing, failing_details
 from labs.server.serve import main
 main(sys.argv[1:])
 """
@@ -108,15 +114,16 @@ def test_a_page_that_fails_to_build_shows_an_apology_and_logs_the_traceback(page
     assert "Traceback" in log and "planted failure for the apology test" in log
 
 
-def test_a_knob_change_that_fails_shows_an_apology_and_logs_the_traceback(page, faulty):
-    """A callback that raises on a slider change shows the apology above the lab, the traceback logged."""
+@pytest.mark.parametrize("key", ["End", "Home"])
+def test_a_knob_change_that_fails_shows_an_apology_and_logs_the_traceback(page, faulty, key):
+    """A callback (End: at once; Home: the deferred details) that raises shows the apology, logged."""
     base, log_path = faulty
     before = log_path.read_text().count("planted failure")
     page.goto(base + "/")
     expect(page.locator("div.cards").first).to_contain_text("1,698", timeout=30_000)
     handle = page.locator(".noUi-handle").first
     handle.focus()
-    handle.press("End")
+    handle.press(key)
     expect(page.locator("[data-apology]")).to_contain_text("Sorry", timeout=20_000)
     assert_no_traceback(page)
     deadline = time.monotonic() + 10
