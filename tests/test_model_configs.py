@@ -96,7 +96,7 @@ def test_the_compact_form_parses_to_the_same_model(name):
         ('{"num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 9}', "'hidden_size'"),
         ('{"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 9}',
          "'intermediate_size'"),
-        ('{"num_hidden_layers": 2.5, "hidden_size": 64}', "'num_hidden_layers' is a whole number"),
+        ('{"num_hidden_layers": 2.5, "hidden_size": 64}', "'num_hidden_layers' is 2.5: it must be a whole number"),
         ('{"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 9, '
          '"intermediate_size": 8, "num_local_experts": 8}', "'num_experts_per_tok'"),
     ],

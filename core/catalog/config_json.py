@@ -4,27 +4,39 @@ A student pastes a Hugging Face ``config.json``; nothing is fetched. :func:`pars
 the dimensions the capacity model needs (layers, heads, head dim, hidden and MLP sizes,
 vocabulary, tied embeddings, experts, multi-head latent attention, sliding windows) and counts
 the parameters from them, and :func:`compact_config` keeps only the fields it read, small
-enough to live in a shareable link. Bad input raises ``ValueError`` naming the field.
+enough to live in a shareable link. Bad input raises :class:`ConfigError` (a ``ValueError``)
+naming the field; :mod:`core.catalog.config_fields` reads each field strictly, within the
+plausible range of published models.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, replace
 
 from core.catalog import MODELS, ModelShape
-from core.foundation.validation import knob_error
+from core.catalog.config_fields import (
+    KNOB,
+    SPANS,
+    ConfigError,
+    check_params,
+    error,
+    first_width,
+    flag,
+    found,
+    items,
+    model_name,
+    optional,
+    required,
+    shown,
+    text,
+    whole,
+)
 
-KNOB = "model_config"
+__all__ = ["KNOB", "ConfigError", "DerivedModel", "compact_config", "custom_shape", "parse_config"]
+
 MAX_CONFIG_CHARS = 200_000
-# Fields read (each with the names configs use for it); the compact form keeps these only.
-_ALIASES = {
-    "layers": ("num_hidden_layers", "n_layer", "n_layers", "num_layers"),
-    "hidden": ("hidden_size", "n_embd", "d_model"),
-    "heads": ("num_attention_heads", "n_head", "num_heads"),
-    "vocab": ("vocab_size",),
-}
+# Fields read; the compact form keeps these only.
 _KEPT = {
     "model_type", "architectures", "_name_or_path", "is_encoder_decoder", "num_hidden_layers",
     "n_layer", "n_layers", "num_layers", "hidden_size", "n_embd", "d_model", "num_attention_heads",
@@ -77,130 +89,189 @@ class DerivedModel:
     notes: tuple[str, ...]
 
 
-def _error(reason: str) -> ValueError:
-    return knob_error(KNOB, "(pasted config.json)", reason)
+@dataclass(frozen=True)
+class _Attention:
+    """The dimensions every later step reads: layers, widths, heads and vocabulary, checked."""
+
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    vocab: int
+
+
+@dataclass(frozen=True)
+class _Mlp:
+    """The feed-forward part: dense or a mixture of experts, and which layers hold experts."""
+
+    experts: int
+    per_token: int
+    dense_ffn: int
+    expert_ffn: int
+    gated: int  # matrices in one MLP: 3 for a gated (SwiGLU) MLP, 2 for GPT-2's
+    moe_layers: int
+    shared: int
+    shared_ffn: int
 
 
 def _load(text: str) -> dict:
-    if not isinstance(text, str) or not text.strip():
-        raise _error("a Hugging Face config.json: paste the file's text")
+    """The config's JSON object, the language model's part of a multimodal one."""
+    if not isinstance(text, str):
+        raise error("is not text: paste the text of a Hugging Face config.json")
+    if not text.strip():
+        raise error("is empty: paste the text of a Hugging Face config.json")
     if len(text) > MAX_CONFIG_CHARS:
-        raise _error(f"at most {MAX_CONFIG_CHARS:,} characters long")
+        raise error(f"is {len(text):,} characters long: it must be at most {MAX_CONFIG_CHARS:,}")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _error(
-            f"valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"
+    except json.JSONDecodeError as failure:
+        reason = failure.msg[:1].lower() + failure.msg[1:]
+        raise error(
+            f"is not valid JSON: line {failure.lineno}, column {failure.colno} ({reason})"
         ) from None
+    except RecursionError:
+        raise error("is not a config.json: its lists or objects nest too deeply") from None
+    except ValueError:  # Python refuses to read an integer of thousands of digits
+        raise error("is not a config.json: it holds a number with thousands of digits") from None
     if not isinstance(data, dict):
-        raise _error("a JSON object (a config.json starts with '{')")
+        raise error("is not a JSON object: a config.json starts with '{'")
     text_config = data.get("text_config")
-    if isinstance(text_config, dict) and not _find(data, "layers"):
+    if text_config is not None and not isinstance(text_config, dict):
+        raise error(f"has a 'text_config' of {shown(text_config)}: it must be a JSON object")
+    if text_config and found(data, "layers") is None:
         # multimodal configs (Llama 4, Qwen-VL, Gemma 3) nest the language model's shape
         data = {**text_config, "model_type": text_config.get("model_type", data.get("model_type"))}
     return data
 
 
-def _find(data: dict, what: str):
-    for name in _ALIASES[what]:
-        if data.get(name) is not None:
-            return data[name]
-    return None
-
-
-def _whole(data: dict, name: str, value, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise _error(f"a config whose '{name}' is a whole number (it is {value!r})")
-    if value != int(value) or value < low:
-        raise _error(
-            f"a config whose '{name}' is a whole number of at least {low} (it is {value!r})"
+def _check_decoder(data: dict) -> str:
+    """The config's model type, once it is known to be a decoder-only transformer's."""
+    model_type = text(data, "model_type").lower()
+    architectures = " ".join(items(data, "architectures", str))
+    if flag(data, "is_encoder_decoder") or model_type in _NOT_DECODER:
+        raise error(
+            f"describes a {shown(model_type)} model: only a decoder-only transformer's config "
+            "can be served here"
         )
-    return int(value)
-
-
-def _required(data: dict, what: str) -> int:
-    value = _find(data, what)
-    if value is None:
-        names = " or ".join(f"'{name}'" for name in _ALIASES[what][:2])
-        raise _error(f"a config with {names}: the field is missing")
-    return _whole(data, _ALIASES[what][0], value)
-
-
-def _optional(data: dict, name: str, default: int = 0, low: int = 0) -> int:
-    value = data.get(name)
-    return default if value is None else _whole(data, name, value, low)
-
-
-def _check_decoder(data: dict) -> None:
-    model_type = str(data.get("model_type", "")).lower()
-    architectures = " ".join(str(a) for a in data.get("architectures") or [])
-    if data.get("is_encoder_decoder") or model_type in _NOT_DECODER:
-        raise _error(f"a decoder-only transformer's config; model_type '{model_type}' is not one")
     if any(
         word in architectures for word in ("ForMaskedLM", "ForSequenceClassification", "Encoder")
     ):
-        raise _error(f"a decoder-only transformer's config; '{architectures}' is not one")
+        raise error(
+            f"describes {shown(architectures)}: only a decoder-only transformer's config can be "
+            "served here"
+        )
+    return model_type
+
+
+def _attention(data: dict) -> _Attention:
+    """Layers, hidden size, heads, head dimension and vocabulary, each in its plausible range."""
+    layers = required(data, "layers")
+    hidden = required(data, "hidden")
+    heads = required(data, "heads")
+    vocab = required(data, "vocab")
+    multi_query = flag(data, "multi_query")
+    kv_heads = 1 if multi_query else optional(data, "num_key_value_heads", heads, high=heads)
+    if heads % kv_heads:
+        raise error(
+            f"has {heads:,} query heads and {kv_heads:,} KV heads: the query heads must be a "
+            "whole multiple of the KV heads ('num_key_value_heads')"
+        )
+    if data.get("head_dim") is not None:
+        head_dim = whole("head_dim", data["head_dim"])
+    else:  # the head dimension is the hidden size split among the heads
+        fewest = SPANS["head_dim"].low
+        head_dim = hidden // heads
+        if head_dim < fewest:
+            name = found(data, "heads")[0]
+            raise error(
+                f"'s '{name}' is {heads:,}: with a hidden size of {hidden:,} and no 'head_dim', "
+                f"a head would have {head_dim} of the {fewest} dimensions it needs at least; it "
+                f"must be 1 to {hidden // fewest:,}, or the config must state 'head_dim'"
+            )
+    return _Attention(layers, hidden, heads, kv_heads, head_dim, vocab)
 
 
 def _experts(data: dict) -> tuple[int, int]:
+    """(experts, experts each token takes); (1, 1) for a dense model."""
     experts = 0
     for name in ("num_local_experts", "num_experts", "n_routed_experts"):
         if data.get(name) is not None:
-            experts = _whole(data, name, data[name], 0)
+            experts = whole(name, data[name])
             break
     if experts <= 1:
         return 1, 1
     for name in ("num_experts_per_tok", "experts_per_token"):
-        if data.get(name) is not None:
-            per_token = _whole(data, name, data[name])
-            if per_token > experts:
-                raise _error(
-                    f"a config whose '{name}' ({per_token}) is at most its experts ({experts})"
-                )
-            return experts, per_token
-    raise _error(
-        "a config with 'num_experts_per_tok': the field is missing for a mixture of experts"
-    )
+        value = data.get(name)
+        if value is None:
+            continue
+        if value == experts and not isinstance(value, bool):
+            raise error(
+                f"'s '{name}' is {experts:,}, every one of its {experts:,} experts: a model whose "
+                f"tokens all take every expert is dense; it must be 1 to {experts - 1:,}"
+            )
+        return experts, whole(name, value, high=experts - 1)
+    raise error("has experts but no 'num_experts_per_tok': a mixture of experts needs the field")
 
 
-def _moe_layer_flags(data: dict, layers: int) -> list[bool]:
+def _moe_layer_flags(data: dict, layers: int, model_type: str) -> list[bool]:
     """Which layers hold experts: DeepSeek's leading dense layers, Qwen's and Llama 4's steps."""
-    first_dense = _optional(data, "first_k_dense_replace")
-    step = _optional(data, "interleave_moe_layer_step", 0) or _optional(
-        data, "decoder_sparse_step", 0
-    )
-    step = step or _optional(data, "moe_layer_freq", 1, 1)
-    dense_only = set(data.get("mlp_only_layers") or [])
-    if str(data.get("model_type", "")).startswith("llama4") and step > 1:
+    first_dense = optional(data, "first_k_dense_replace")
+    step = optional(data, "interleave_moe_layer_step") or optional(data, "decoder_sparse_step")
+    step = step or optional(data, "moe_layer_freq", 1, low=1)
+    dense_only = set(items(data, "mlp_only_layers", int))
+    if model_type.startswith("llama4") and step > 1:
         return [(i + 1) % step == 0 for i in range(layers)]  # Llama 4: the last of each step
     return [i >= first_dense and (i - first_dense) % step == 0 and i not in dense_only
             for i in range(layers)]  # fmt: skip
 
 
-def _windows(data: dict, layers: int) -> tuple[int, int]:
+def _mlp(data: dict, model_type: str, layers: int) -> _Mlp:
+    """The MLP of every layer: its widths, and for a mixture its experts and shared experts."""
+    experts, per_token = _experts(data)
+    moe = experts > 1
+    dense_names = ("intermediate_size_mlp", "intermediate_size", "n_inner", "ffn_dim")
+    stated = next((name for name in dense_names if data.get(name) is not None), None)
+    dense_ffn = None if stated is None else whole(stated, data[stated])
+    expert_ffn = (
+        first_width(data, ("moe_intermediate_size", "intermediate_size")) if moe else dense_ffn
+    )
+    if dense_ffn is None or expert_ffn is None:
+        raise error("has no 'intermediate_size': a config needs the field")
+    moe_layers = sum(_moe_layer_flags(data, layers, model_type)) if moe else 0
+    shared = optional(data, "n_shared_experts") or (1 if model_type.startswith("llama4") else 0)
+    shared_ffn = shared * expert_ffn + optional(data, "shared_expert_intermediate_size")
+    gated = 3 if model_type not in _UNGATED else 2
+    return _Mlp(experts, per_token, dense_ffn, expert_ffn, gated, moe_layers, shared, shared_ffn)
+
+
+def _windows(data: dict, layers: int, model_type: str) -> tuple[int, int]:
     """(window in tokens, layers that keep only the window)."""
-    window = data.get("sliding_window") or data.get("attention_chunk_size") or 0
-    window = _whole(data, "sliding_window", window, 0) if window else 0
-    types = data.get("layer_types")
-    if isinstance(types, list) and types:
-        return (window, sum(str(t) in _WINDOW_TYPES for t in types)) if window else (0, 0)
-    if not window or data.get("use_sliding_window") is False:
+    name = "sliding_window" if data.get("sliding_window") else "attention_chunk_size"
+    window = whole(name, data[name]) if data.get(name) else 0
+    types = items(data, "layer_types", str, length=layers)
+    if types:
+        return (window, sum(kind in _WINDOW_TYPES for kind in types)) if window else (0, 0)
+    if not window or not flag(data, "use_sliding_window", True):
         return 0, 0
-    if str(data.get("model_type", "")).startswith("llama4"):
-        rope = data.get("no_rope_layers")  # 1 marks a chunked (rotary) layer
-        return window, sum(map(bool, rope)) if isinstance(rope, list) else layers - layers // 4
-    pattern = _optional(data, "sliding_window_pattern")
+    if model_type.startswith("llama4"):
+        if data.get("no_rope_layers") is None:
+            return window, layers - layers // 4
+        rope = items(data, "no_rope_layers", int, length=layers)  # 1 marks a chunked layer
+        return window, sum(map(bool, rope))
+    pattern = optional(data, "sliding_window_pattern")
     return window, layers - layers // pattern if pattern > 1 else layers
 
 
-def _attention_params(data, hidden, heads, kv_heads, head_dim) -> tuple[float, dict]:
+def _attention_params(data: dict, dims: _Attention) -> tuple[float, dict]:
     """Parameters of one attention block, and the MLA dimensions when it has them."""
-    rank = _optional(data, "kv_lora_rank")
+    hidden, heads, kv_heads, head_dim = dims.hidden, dims.heads, dims.kv_heads, dims.head_dim
+    rank = optional(data, "kv_lora_rank")
     if rank:
-        rope = _optional(data, "qk_rope_head_dim")
-        nope = _optional(data, "qk_nope_head_dim", head_dim)
-        v_dim = _optional(data, "v_head_dim", nope)
-        q_rank = _optional(data, "q_lora_rank")
+        rope = optional(data, "qk_rope_head_dim")
+        nope = optional(data, "qk_nope_head_dim", head_dim)
+        v_dim = optional(data, "v_head_dim", nope)
+        q_rank = optional(data, "q_lora_rank")
         q = (
             hidden * q_rank + q_rank + q_rank * heads * (nope + rope)
             if q_rank
@@ -210,18 +281,38 @@ def _attention_params(data, hidden, heads, kv_heads, head_dim) -> tuple[float, d
         mla = {"kv_lora_rank": rank, "qk_rope_head_dim": rope, "head_dim": v_dim}
         return q + kv + heads * v_dim * hidden, mla
     weights = hidden * head_dim * (2 * heads + 2 * kv_heads)
-    bias = head_dim * (heads + 2 * kv_heads) + hidden if data.get("attention_bias") else 0
+    bias = head_dim * (heads + 2 * kv_heads) + hidden if flag(data, "attention_bias") else 0
     return weights + bias, {}
+
+
+def _params(dims: _Attention, mlp: _Mlp, attention: float, tied: bool) -> tuple[float, float]:
+    """(total, active) parameters counted from the dimensions; see :func:`parse_config`."""
+    hidden = dims.hidden
+    one_expert = mlp.gated * hidden * mlp.expert_ffn
+    moe_block = (
+        mlp.experts * one_expert + mlp.gated * hidden * mlp.shared_ffn + hidden * mlp.experts
+    )
+    embedding = dims.vocab * hidden
+    total = embedding * (1 if tied else 2) + dims.layers * (attention + 2 * hidden) + hidden
+    total += mlp.moe_layers * moe_block
+    total += (dims.layers - mlp.moe_layers) * mlp.gated * hidden * mlp.dense_ffn
+    skipped = mlp.moe_layers * (mlp.experts - mlp.per_token) * one_expert
+    check_params(total)
+    return float(total), float(total - skipped - (0 if tied else embedding))
 
 
 def parse_config(text: str) -> DerivedModel:
     """The model a pasted config.json describes.
 
+    Each field is read as its JSON type and within the plausible range of
+    :mod:`core.catalog.config_fields`, before any work that grows with the model is done.
+
     Raises
     ------
-    ValueError
-        Naming the knob (``model_config``) and what is wrong: not JSON, not a decoder-only
-        transformer, or a missing or impossible field, named.
+    ConfigError
+        A ``ValueError`` naming the knob (``model_config``) and, in words for the student,
+        what is wrong: not JSON, not a decoder-only transformer, or a field missing, of the
+        wrong type or outside its plausible range, named.
 
     Notes
     -----
@@ -232,63 +323,31 @@ def parse_config(text: str) -> DerivedModel:
     the input embedding, which is looked up, not multiplied.
     """
     data = _load(text)
-    _check_decoder(data)
-    layers = _required(data, "layers")
-    hidden = _required(data, "hidden")
-    heads = _required(data, "heads")
-    vocab = _required(data, "vocab")
-    kv_heads = 1 if data.get("multi_query") else _optional(data, "num_key_value_heads", heads, 1)
-    if heads % kv_heads:
-        raise _error(
-            f"a config whose query heads ({heads}) are a multiple of its KV heads ({kv_heads})"
-        )
-    head_dim = _optional(data, "head_dim", hidden // heads, 1)
-    experts, per_token = _experts(data)
-    moe = experts > 1
-    dense_ffn = next((data[n] for n in ("intermediate_size_mlp", "intermediate_size", "n_inner",
-                                        "ffn_dim") if data.get(n) is not None), None)  # fmt: skip
-    expert_ffn = data.get("moe_intermediate_size") or data.get("intermediate_size")
-    if dense_ffn is None or (moe and expert_ffn is None):
-        raise _error("a config with 'intermediate_size': the field is missing")
-    dense_ffn = _whole(data, "intermediate_size", dense_ffn)
-    expert_ffn = _whole(data, "moe_intermediate_size", expert_ffn) if moe else dense_ffn
-    tied = bool(data.get("tie_word_embeddings", False))
+    model_type = _check_decoder(data)
+    dims = _attention(data)
+    mlp = _mlp(data, model_type, dims.layers)
+    tied = flag(data, "tie_word_embeddings")
     notes = (
         [] if "tie_word_embeddings" in data else ["tie_word_embeddings not stated: counted untied"]
     )
-
-    attention, mla = _attention_params(data, hidden, heads, kv_heads, head_dim)
-    model_type = str(data.get("model_type", "")).lower()
-    gated = 3 if model_type not in _UNGATED else 2
-    flags = _moe_layer_flags(data, layers) if moe else [False] * layers
-    moe_layers = sum(flags)
-    shared = _optional(data, "n_shared_experts") or (1 if model_type.startswith("llama4") else 0)
-    shared_ffn = shared * expert_ffn + _optional(data, "shared_expert_intermediate_size")
-    one_expert = gated * hidden * expert_ffn
-    moe_block = experts * one_expert + gated * hidden * shared_ffn + hidden * experts
-    embedding = vocab * hidden
-    total = embedding * (1 if tied else 2) + layers * (attention + 2 * hidden) + hidden
-    total += moe_layers * moe_block + (layers - moe_layers) * gated * hidden * dense_ffn
-    skipped = moe_layers * (experts - per_token) * one_expert
-    active = total - skipped - (0 if tied else embedding)
-
-    window, window_layers = _windows(data, layers)
-    name = str(data.get("_name_or_path") or model_type or "pasted model").split("/")[-1]
+    attention, mla = _attention_params(data, dims)
+    total, active = _params(dims, mlp, attention, tied)
+    window, window_layers = _windows(data, dims.layers, model_type)
     shape = ModelShape(
-        name=f"{name} (pasted)",
-        layers=layers,
-        kv_heads=kv_heads,
-        head_dim=mla.get("head_dim", head_dim),
-        params=float(total),
-        active_params=float(active),
+        name=f"{model_name(data, model_type)} (pasted)",
+        layers=dims.layers,
+        kv_heads=dims.kv_heads,
+        head_dim=mla.get("head_dim", dims.head_dim),
+        params=total,
+        active_params=active,
         cards=1,
         source="a pasted config.json: parameters counted from its dimensions",
-        query_heads=heads,
-        hidden=hidden,
-        intermediate=expert_ffn,
-        vocab=vocab,
-        experts=experts,
-        experts_per_token=per_token,
+        query_heads=dims.heads,
+        hidden=dims.hidden,
+        intermediate=mlp.expert_ffn,
+        vocab=dims.vocab,
+        experts=mlp.experts,
+        experts_per_token=mlp.per_token,
         kv_lora_rank=mla.get("kv_lora_rank", 0),
         qk_rope_head_dim=mla.get("qk_rope_head_dim", 0),
         sliding_window=window if window_layers else 0,
@@ -296,12 +355,12 @@ def parse_config(text: str) -> DerivedModel:
     )
     return DerivedModel(
         shape=shape,
-        params_total=float(total),
-        params_active=float(active),
-        embedding_params=float(embedding),
+        params_total=total,
+        params_active=active,
+        embedding_params=float(dims.vocab * dims.hidden),
         tied_embeddings=tied,
-        shared_experts=shared,
-        moe_layers=moe_layers,
+        shared_experts=mlp.shared,
+        moe_layers=mlp.moe_layers,
         stated=_stated(shape),
         notes=tuple(notes),
     )

@@ -26,13 +26,17 @@ def expert_weight_bytes_read(weight_bytes, params, active_params, experts, per_t
 
     .. math:: W_{read} = W \\frac{P_{shared} + E (1 - (1-k/E)^B) P_{expert}}{P}
 
-    with :math:`P_{expert} = (P - P_{active}) / (E - k)`. A dense model (E = 1) reads all of W.
+    with :math:`P_{expert} = (P - P_{active}) / (E - k)`. A dense model (E = 1) reads all of W,
+    and so does a mixture whose every token takes every expert (k = E): nothing is skipped.
+    A step runs at least one token, so a batch below 1 reads what one token reads,
+    :math:`W P_{active} / P`: never less (the shared part alone can come out negative when
+    the input embedding, left out of :math:`P_{active}`, is large beside one expert).
     """
-    dense = np.asarray(experts) <= 1
+    dense = (np.asarray(experts) <= 1) | (np.asarray(per_token) >= np.asarray(experts))
     spare = np.where(dense, 1.0, np.subtract(experts, per_token))
     per_expert = np.where(dense, 0.0, np.subtract(params, active_params) / spare)
     shared = params - np.multiply(experts, per_expert)
-    share_hit = 1.0 - np.power(1.0 - np.divide(per_token, experts), np.maximum(batch, 0.0))
+    share_hit = 1.0 - np.power(1.0 - np.divide(per_token, experts), np.maximum(batch, 1.0))
     touched = np.multiply(experts, share_hit) * per_expert
     read = weight_bytes * (shared + touched) / params
     return np.where(dense, weight_bytes, read)

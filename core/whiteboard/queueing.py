@@ -28,8 +28,18 @@ UNBOUNDED_WAIT_S = 3600.0
 _WINDOW_SIGMAS = 8.0
 
 
+# Above this offered load (Erlangs) the recursion's O(sqrt(a)) steps would hold the server
+# for seconds, so Erlang B is computed from its integral form instead: bounded work, same value.
+LARGE_LOAD = 1e4
+_QUADRATURE_POINTS = 401  # Simpson's rule over the integrand's +-12 standard deviations
+_QUADRATURE_ROWS = 256  # rows integrated at once, so a long sweep never builds a huge grid
+
+
 def erlang_b(servers, offered_load):
     """Blocking probability of ``servers`` busy servers under ``offered_load`` Erlangs.
+
+    Total: NaN where a load or a server count is not a finite non-negative number (the
+    caller reports such a queue as unbounded), never an exception.
 
     Notes
     -----
@@ -38,18 +48,61 @@ def erlang_b(servers, offered_load):
     :math:`k/a` around the fluid value :math:`1 - k/a`, so it starts there; above
     :math:`a + 8\\sqrt{a} + 10` blocking is below 1e-12 and is returned as 0. The loop
     therefore runs :math:`O(\\sqrt{a})` vectorised steps whatever the number of servers.
+    Above :data:`LARGE_LOAD` Erlangs :func:`_erlang_b_integral` gives it in bounded work.
     """
     servers, load = as_number(servers), as_number(offered_load)
-    spread = _WINDOW_SIGMAS * np.sqrt(load)
-    start = np.maximum(0.0, np.floor(np.minimum(load, servers) - spread))
-    stop = np.minimum(servers, np.ceil(load + spread + 10.0))
-    blocking = where(start > 0, 1.0 - start / where(load > 0, load, 1.0), 1.0)
+    valid = np.isfinite(servers) & np.isfinite(load) & (servers >= 0) & (load >= 0)
+    large = valid & (load > LARGE_LOAD)
+    # Rows the recursion does not run take a harmless stand-in: one server, no load.
+    small = valid & ~large
+    servers_run, load_run = where(small, servers, 0.0), where(small, load, 0.0)
+    spread = _WINDOW_SIGMAS * np.sqrt(load_run)
+    start = np.maximum(0.0, np.floor(np.minimum(load_run, servers_run) - spread))
+    stop = np.minimum(servers_run, np.ceil(load_run + spread + 10.0))
+    blocking = where(start > 0, 1.0 - start / where(load_run > 0, load_run, 1.0), 1.0)
     if is_array(stop):
-        blocking = _recur_sorted(start, stop, load, blocking)
+        blocking = _recur_sorted(start, stop, load_run, blocking)
     else:
         for k in np.arange(start + 1, stop + 1):
-            blocking = load * blocking / (k + load * blocking)
-    return where(servers > stop, 0.0, blocking)
+            blocking = load_run * blocking / (k + load_run * blocking)
+    blocking = where(servers_run > stop, 0.0, blocking)
+    if np.any(large):
+        blocking = where(large, _erlang_b_integral(servers, load, large), blocking)
+    return where(valid, blocking, np.nan)
+
+
+def _erlang_b_integral(servers, load, rows):
+    """Erlang B where ``rows`` is true, from its integral; the other entries are 0.
+
+    Notes
+    -----
+    .. math:: \\frac{1}{B(c, a)} = a \\int_0^\\infty e^{-a t} (1 + t)^c \\, dt
+
+    The integrand :math:`e^{g(t)}`, :math:`g = -a t + c \\ln(1 + t)`, peaks at
+    :math:`t^* = \\max(0, c/a - 1)` and falls by :math:`e^{-70}` within
+    :math:`12\\sqrt{c}/a` of it (or :math:`60 / (a - c)` when :math:`c < a`), so Simpson's
+    rule on a fixed grid there is accurate to about 1e-5, whatever the load.
+    """
+    servers, load, rows = np.broadcast_arrays(servers, load, rows)
+    c, a = servers[rows].astype(float), load[rows].astype(float)
+    peak = np.maximum(0.0, c / a - 1.0)
+    reach = 12.0 * np.sqrt(np.maximum(c, 1.0)) / a
+    reach = np.where(c < a, np.minimum(reach, 60.0 / np.maximum(a - c, 1e-300)), reach)
+    end = peak + reach
+    u = np.linspace(0.0, 1.0, _QUADRATURE_POINTS)
+    weights = np.ones(_QUADRATURE_POINTS)
+    weights[1:-1:2], weights[2:-1:2] = 4.0, 2.0
+    values = np.empty(c.shape)
+    for first in range(0, c.size, _QUADRATURE_ROWS):
+        part = slice(first, first + _QUADRATURE_ROWS)
+        t = end[part, None] * u
+        g = -a[part, None] * t + c[part, None] * np.log1p(t)
+        top = g.max(axis=1)
+        integral = (np.exp(g - top[:, None]) @ weights) * end[part] / (3 * (_QUADRATURE_POINTS - 1))
+        values[part] = np.exp(-top) / (a[part] * integral)
+    result = np.zeros(servers.shape)
+    result[rows] = values
+    return result if result.ndim else result.item()
 
 
 def _recur_sorted(start, stop, load, blocking):
@@ -110,9 +163,11 @@ def wait_quantile(servers, arrivals_per_s, service_s, quantile):
     """
     servers, arrivals, service = as_number(servers), as_number(arrivals_per_s), as_number(service_s)
     load = arrivals * service
-    unbounded = (servers < 1) | (load >= servers)
+    # A load or server count that is not a finite number is a queue that cannot be sized.
+    unbounded = (servers < 1) | ~(load < servers) | ~np.isfinite(servers)
     probability_wait = erlang_c(servers, load)
     drain = where(unbounded, 1.0, servers / where(service > 0, service, 1.0) - arrivals)
+    probability_wait = where(unbounded, 1.0, probability_wait)
     tail = np.log(np.maximum(probability_wait, 1e-300) / (1.0 - quantile))
     wait = where(unbounded, 0.0, np.maximum(0.0, tail) / drain)
     return wait, unbounded

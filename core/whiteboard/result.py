@@ -147,7 +147,14 @@ _BOOL_FIELDS = {"weights_fit", "queue_unbounded", "latency_ok", "capacity_ok", "
 
 
 def package(values: dict) -> Result:
-    """A :class:`Result` from every field's value: broadcast to one shape, each field its type."""
+    """A :class:`Result` from every field's value: broadcast to one shape, each field its type.
+
+    Raises
+    ------
+    ValueError
+        Naming the field, where a count (seats, nodes, tokens) is not a finite number: a
+        count has no NaN or infinite value to round, and a wrong one must never be shown.
+    """
     if not any(is_array(value) for value in values.values()):
         return Result(**{name: _scalar(name, value) for name, value in values.items()})
     arrays = np.broadcast_arrays(*(np.asarray(values[name]) for name in RESULT_FIELDS))
@@ -156,10 +163,18 @@ def package(values: dict) -> Result:
     for name, array in zip(RESULT_FIELDS, arrays, strict=True):
         kind = bool if name in _BOOL_FIELDS else np.int64 if name in _INTEGER_FIELDS else float
         if kind is np.int64:
+            _check_count(name, array)
             array = np.round(array)
         array = array.astype(kind)
         packed[name] = array.item() if scalar else array
     return Result(**packed)
+
+
+def _check_count(name: str, value) -> None:
+    finite = np.isfinite(np.asarray(value, dtype=float))
+    if not finite.all():
+        bad = np.asarray(value, dtype=float)[~finite].flat[0]
+        raise ValueError(f"the capacity model gave {name}={bad}: a count must be a finite number")
 
 
 def _scalar(name: str, value):
@@ -167,5 +182,6 @@ def _scalar(name: str, value):
     if name in _BOOL_FIELDS:
         return bool(value)
     if name in _INTEGER_FIELDS:
+        _check_count(name, value)
         return round(float(value))
     return float(value)

@@ -9,7 +9,7 @@ from core.catalog.config_json import parse_config
 from core.catalog.custom import CUSTOM
 from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
-from core.foundation.validation import Amount, Count
+from core.foundation.validation import Amount, Choice, Count, knob_error
 
 DTYPES = ["bf16", "fp8"]  # cache storage
 WEIGHT_DTYPES = list(WEIGHT_FORMATS)
@@ -23,7 +23,8 @@ class ConfigText(param.String):
     """A pasted config.json: empty, or one :func:`core.catalog.config_json.parse_config` reads."""
 
     def _validate_value(self, val, allow_None):
-        super()._validate_value(val, allow_None)
+        if not isinstance(val, str) and not (allow_None and val is None):
+            raise knob_error(self.name, val, "the text of a config.json")
         if val:
             parse_config(val)
 
@@ -65,12 +66,12 @@ class Scenario(param.Parameterized):
     (answer length, arrival rate), the model (cards) or the GPU (price).
     """
 
-    workload = param.Selector(
+    workload = Choice(
         default=DEFAULT_WORKLOAD,
         objects=list(WORKLOADS),
         doc="Traffic shape: peak-minute arrival rate and answer length.",
     )
-    tier = param.Selector(
+    tier = Choice(
         default="small",
         objects=list(TIERS),
         doc="Model tier: 'small' is the 8B class on 1 card, 'large' the 70B class on 2.",
@@ -79,14 +80,14 @@ class Scenario(param.Parameterized):
         default="",
         doc="A pasted Hugging Face config.json (kept compact), the model when model='custom'.",
     )
-    model = param.Selector(
+    model = Choice(
         default=None,
         objects=[None, *MODELS, CUSTOM],
         allow_None=True,
         doc="A named model from the catalog, or 'custom' for the pasted config.json; when set "
         "it replaces the tier's dimensions.",
     )
-    gpu = param.Selector(
+    gpu = Choice(
         default=DEFAULT_GPU,
         objects=[*GPUS, CUSTOM],
         doc="The accelerator card, or 'custom' for the card entered by hand.",
@@ -108,13 +109,13 @@ class Scenario(param.Parameterized):
         allow_None=True,
         doc="Cards per tensor-parallel node; None takes the model's usual count.",
     )
-    weight_dtype = param.Selector(
+    weight_dtype = Choice(
         default="bf16",
         objects=WEIGHT_DTYPES,
         doc="Storage of each weight: bf16 (2 bytes), fp8 (1), int4 with group scales (4.25 "
         "bits), MXFP4 (4.25 bits) or NVFP4 (4.5 bits).",
     )
-    kv_dtype = param.Selector(
+    kv_dtype = Choice(
         default="bf16",
         objects=DTYPES,
         doc="Storage of each cached number: bf16 (2 bytes) or fp8 (1).",
@@ -147,18 +148,18 @@ class Scenario(param.Parameterized):
         allow_None=True,
         doc="Peak-minute arrivals per minute; None takes the workload's.",
     )
-    realism = param.Selector(
+    realism = Choice(
         default="whiteboard",
         objects=REALISMS,
         doc="Level of detail: the whiteboard's arithmetic, or what a real engine would measure.",
     )
-    serving_mode = param.Selector(
+    serving_mode = Choice(
         default="aggregated",
         objects=SERVING_MODES,
         doc="Engine level: prompts prefilled whole between decode steps, in chunks inside them, "
         "or on nodes of their own that ship the cache to decode nodes.",
     )
-    kv_link = param.Selector(
+    kv_link = Choice(
         default="nvlink",
         objects=KV_LINKS,
         doc="Disaggregated: the link the cache crosses, NVLink inside a server or one 400 Gb/s "

@@ -10,6 +10,7 @@ from bokeh.events import DocumentReady
 from bokeh.models import CustomJS
 
 from core import KNOBS, Scenario
+from labs.frame.apology import apology_html, built, log_unexpected
 from labs.frame.compare import Comparison
 from labs.frame.pins import PinBar, PinBoard
 from labs.page import theme
@@ -188,6 +189,12 @@ class LabPage(pn.viewable.Viewer):
     def active_view(self):
         raise NotImplementedError
 
+    def apologise(self, exception: BaseException) -> None:
+        """This session's ``pn.config.exception_handler``: log the traceback, show an apology."""
+        log_unexpected(exception)
+        self.notice_text.object = apology_html("Reload the page to start again from its link.")
+        self.notice.visible = True
+
     def release(self) -> None:
         """Let the server forget this page once its session is closed (see labs/page/cleanup.py)."""
         release_js_callbacks(panel_objects(self.root, *self.views.values()))
@@ -352,6 +359,8 @@ def _attach_link(page: LabPage) -> LabPage:
         page.attach(pn.state.location)
     doc = session_doc()
     if doc is not None:
+        # Set inside a session, Panel keeps the handler for this session alone.
+        pn.config.exception_handler = page.apologise
         doc.js_on_event(DocumentReady, CustomJS(code=REPLACE_HISTORY_JS))
 
         def release(session_context) -> None:  # Bokeh checks the argument's name
@@ -361,13 +370,13 @@ def _attach_link(page: LabPage) -> LabPage:
     return page
 
 
-def create_app() -> LabShell:
-    """A fresh shell and Scenario for one browser session."""
+def create_app() -> LabShell | pn.pane.HTML:
+    """A fresh shell and Scenario for one browser session (an apology if building it fails)."""
     theme.extension()
-    return _attach_link(LabShell())
+    return built(lambda: _attach_link(LabShell()))
 
 
-def create_embedded(key: str) -> EmbeddedLab:
-    """One lab alone, for an iframe in a course page."""
+def create_embedded(key: str) -> EmbeddedLab | pn.pane.HTML:
+    """One lab alone, for an iframe in a course page (an apology if building it fails)."""
     theme.extension()
-    return _attach_link(EmbeddedLab(key))
+    return built(lambda: _attach_link(EmbeddedLab(key)))

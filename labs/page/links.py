@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlencode
 import param
 from param.parameterized import batch_call_watchers
 
+from core.catalog.config_json import ConfigError
 from core.foundation.validation import describe_range
 from core.whiteboard.scenario import Scenario
 
@@ -147,6 +148,8 @@ def restore(bindings: Sequence[Binding], query: str) -> list[str]:
                 continue
             try:
                 setattr(binding.owner, binding.name, value)
+            except ConfigError as error:  # a pasted config.json: say what is wrong with it
+                notices.append(f"{binding.key}: {error.message}. The link's model was not used")
             except ValueError:  # a last line of defence: report in the lab's words, never crash
                 notices.append(
                     f"{binding.key}={_short(values[binding.key])!r} cannot be used here: ignored"

@@ -70,8 +70,14 @@ class Later:
 
     def _run(self) -> None:
         self._pending = None
-        with pn.io.hold():
-            self._callback()
+        try:
+            with pn.io.hold():
+                self._callback()
+        except Exception as exception:  # reported like a knob change's: the session's handler
+            handler = pn.config.exception_handler
+            if handler is None:
+                raise
+            handler(exception)
 
 
 def _same(new, old) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 import panel as pn
 
 from core.evidence.fidelity import report
+from labs.frame.apology import log_unexpected
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
 from labs.server import collector, first_page, guard, latency, login, workers
@@ -126,6 +127,8 @@ def main(argv: list[str] | None = None) -> None:
     guard.safe_log_records()
     guard.close_component_imports()
     guard.readable_query_values()
+    # Errors outside any session's own handler go to the log, never to a page.
+    pn.config.exception_handler = log_unexpected
     first_page.configure()
     if not args.default_latency:
         latency.configure()

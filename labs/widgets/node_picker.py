@@ -129,9 +129,11 @@ class NodePicker(pn.viewable.Viewer):
         try:
             compact = compact_config(self.config_text.value)
             parse_config(compact)
-        except ValueError as error:
+        except ValueError as error:  # a ConfigError says what is wrong in the student's words
+            message = getattr(error, "message", str(error))
+            message = message[:1].upper() + message[1:]
             self.config_status.object = (
-                f'<div class="lab"><div class="notice" data-config-error>{escape(str(error))}'
+                f'<div class="lab"><div class="notice" data-config-error>{escape(message)}'
                 "</div></div>"
             )
             return
