@@ -65,7 +65,7 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
         30e-6, 0.90, 0.70, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass fp8 (8 %, 30 %)")
     ),
     ("hopper", "fp8_block"): ExpertKernel(
-        32e-6, 0.90, 0.35,
+        28e-6, 0.90, 0.35,
         _AIC.format(table="h100_sxm trtllm 1.3.0rc20 cutlass fp8_block, 128 x 128 scales (11 %, 30 %)"),
     ),
     ("hopper", "int4"): ExpertKernel(
@@ -86,17 +86,18 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
         30e-6, 0.80, 0.50, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (14 %, 40 %)")
     ),
     ("blackwell", "fp8_block"): ExpertKernel(
-        40e-6, 0.75, 0.60, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 DeepGEMM fp8_block (16 %)")
+        36e-6, 0.70, 0.65,
+        _AIC.format(table="b200_sxm trtllm 1.3.0rc20 DeepGEMM fp8_block (16 %, 20 %)"),
     ),
     ("blackwell", "int4"): ExpertKernel(
         22e-6, 0.65, 0.20, _AIC.format(table="no Blackwell int4 table: Hopper's Marlin kernel")
     ),
     ("blackwell", "mxfp4"): ExpertKernel(
-        24e-6, 0.55, 0.30,
-        _AIC.format(table="b200_sxm vllm 0.24 flashinfer trtllm w4a16_mxfp4 (15 %)"),
+        20e-6, 0.50, 0.25,
+        _AIC.format(table="b200_sxm vllm 0.24 flashinfer trtllm w4a16_mxfp4 (13 %, 15 %)"),
     ),
     ("blackwell", "nvfp4"): ExpertKernel(
-        20e-6, 0.85, 0.40, _AIC.format(table="b200_sxm vllm 0.24 flashinfer nvfp4 (20 %)")
+        16e-6, 0.80, 0.45, _AIC.format(table="b200_sxm vllm 0.24 flashinfer nvfp4 (16 %, 29 %)")
     ),
 }  # fmt: skip
 

@@ -42,22 +42,32 @@ def sglang_reserve_bytes(card_memory_bytes, cards):
 
     Notes
     -----
-    .. math:: R = 512 + 1.5 \\max(C, 2048) + 2 G + 1024 \\cdot TP / 8 \\ \text{MiB}
+    .. math:: R = 512 + 1.5 \\max(C, 2048) + 2 G + 1024 \\cdot TP / 8 \\ \\text{MiB}
 
     with the chunked-prefill size :math:`C` and the CUDA-graph batch :math:`G` that SGLang picks
     by the card's memory, and at least 10 GiB on cards over 60 GB.
     """
-    gigabytes = np.asarray(card_memory_bytes, dtype=float) / GB
-    small_tp = np.asarray(cards) < 4
-    chunk = np.select([gigabytes < 35, gigabytes < 60, gigabytes < 160], [2048, 4096, 8192], 16384)
-    graph = np.select(
-        [gigabytes < 20, gigabytes < 35, gigabytes < 60, gigabytes < 160],
-        [8, np.where(small_tp, 24, 80), np.where(small_tp, 32, 160), np.where(small_tp, 256, 512)],
-        512,
+    if np.ndim(card_memory_bytes) == 0 and np.ndim(cards) == 0:
+        return _sglang_reserve_one(float(card_memory_bytes) / GB, float(cards)) * MIB
+    reserve = np.vectorize(_sglang_reserve_one, otypes=[float])(
+        np.asarray(card_memory_bytes, dtype=float) / GB, np.asarray(cards, dtype=float)
     )
-    reserve = 512 + 1.5 * np.maximum(chunk, 2048) + 2 * graph + 1024 * np.asarray(cards) / 8
-    reserve = np.where(gigabytes > 60, np.maximum(reserve, 10 * 1024), reserve)
     return reserve * MIB
+
+
+def _sglang_reserve_one(gigabytes: float, cards: float) -> float:
+    """SGLang's reserve in MiB for one card size and tensor-parallel width."""
+    small_tp = cards < 4
+    if gigabytes < 35:
+        chunk, graph = 2048, (8 if gigabytes < 20 else (24 if small_tp else 80))
+    elif gigabytes < 60:
+        chunk, graph = 4096, (32 if small_tp else 160)
+    elif gigabytes < 160:
+        chunk, graph = 8192, (256 if small_tp else 512)
+    else:
+        chunk, graph = 16384, 512
+    reserve = 512 + 1.5 * max(chunk, 2048) + 2 * graph + 1024 * cards / 8
+    return max(reserve, 10 * 1024) if gigabytes > 60 else reserve
 
 
 def max_running(gpu, engine, card_memory_bytes):

@@ -264,11 +264,16 @@ class Node:
         host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
         if "expert_reads" not in terms:
             return physical.fixed_step_seconds(self.layers, host)
+        return self._kernel_seconds + host
+
+    @cached_property
+    def _kernel_seconds(self):
+        """Kernel floors of one forward pass, by the kind of each layer."""
         _, expert_layers = self.expert_geometry
         kernels = physical.layer_kernels(
             self.layers, expert_layers, self.latent_attention, self.shared_experts, self.block_fp8
         )
-        return kernels * physical.KERNEL_FLOOR_S + host
+        return kernels * physical.KERNEL_FLOOR_S
 
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.

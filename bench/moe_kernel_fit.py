@@ -1,0 +1,126 @@
+"""Fit the expert-layer kernel figures of core/catalog/kernels.py to measured MoE kernel tables.
+
+The tables are NVIDIA aiconfigurator's (Apache-2.0): grouped-GEMM MoE latencies measured per
+card, engine, weight format, model shape, token count and TP x EP split. They are read here as
+a cited source of kernel efficiencies; the lab never imports aiconfigurator. To rerun:
+
+    python3 -m venv /tmp/aic && /tmp/aic/bin/pip install aiconfigurator
+    /tmp/aic/bin/python bench/moe_kernel_fit.py \\
+        /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
+
+One layer of the mixture on one card is modelled as
+
+    t = t0 + max(bytes / (s_B * B), flops / (s_F * F)) + 8 T k d / B
+
+(a launch-and-routing floor, the touched experts' weights streamed or multiplied, and the
+permutation of each routed token copy), with B and F the card's measured bandwidth and matmul
+rate. The floor and the bandwidth share are fitted on decode-sized steps (1-256 tokens), the
+compute share on prefill-sized ones (1,024-8,192), each minimising the mean |log| error.
+Prints one line per kernel: the three figures and the two mean errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+# Measured rates the catalog uses (core/catalog/cards.py): H100 from FlashMLA and MAMF; B200
+# at the H100's measured shares of its datasheet peaks.
+BANDWIDTH = {"h100_sxm": 3.0e12, "b200_sxm": 8.0e12 * 3.0 / 3.35}
+FLOPS = {
+    "h100_sxm": {"bf16": 794.5e12, "fp8": 1402.6e12},
+    "b200_sxm": {"bf16": 2.25e15 * 794.5 / 989, "fp8": 4.5e15 * 1402.6 / 1979,
+                 "fp4": 9.0e15 * 1402.6 / 1979},
+}  # fmt: skip
+BYTES_PER_WEIGHT = {"bfloat16": 2, "fp8": 1, "fp8_block": 1, "w4a16_mxfp4": 4.25 / 8,
+                    "nvfp4": 4.5 / 8, "int4_wo": 4.25 / 8}  # fmt: skip
+# (card, engine/version, kernel source prefix, table dtype, compute path) as the catalog cites.
+KERNELS = [
+    ("h100_sxm", "trtllm/1.3.0rc10", "moe_torch_flow_cutlass", "bfloat16", "bf16"),
+    ("h100_sxm", "trtllm/1.3.0rc10", "moe_torch_flow_cutlass", "fp8", "fp8"),
+    ("h100_sxm", "trtllm/1.3.0rc20", "moe_torch_flow_cutlass", "fp8_block", "fp8"),
+    ("h100_sxm", "sglang/0.5.10", "sglang_marlin_moe", "int4_wo", "bf16"),
+    ("h100_sxm", "vllm/0.24.0", "vllm_gptossmxfp4moe_triton", "w4a16_mxfp4", "bf16"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "moe_torch_flow_cutlass", "bfloat16", "bf16"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "moe_torch_flow_cutlass", "fp8", "fp8"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "deepgemm", "fp8_block", "fp8"),
+    ("b200_sxm", "vllm/0.24.0", "vllm_gptossmxfp4moe_flashinfer_trtllm", "w4a16_mxfp4", "bf16"),
+    ("b200_sxm", "vllm/0.24.0", "vllm_compressedtensorsw4a4nvfp4moe", "nvfp4", "fp4"),
+]
+# (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
+# DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.
+SHAPES = {(2880, 2880, 128, 4), (2880, 2880, 32, 4), (4096, 1536, 128, 8), (2048, 768, 128, 8),
+          (7168, 2048, 256, 8), (5120, 8192, 128, 1), (5120, 8192, 16, 1), (4096, 14336, 8, 2)}  # fmt: skip
+
+
+def rows(data: Path, card, version, kernel, dtype):
+    """The balanced-routing rows of one kernel over the shapes, TP x EP up to 8."""
+    import pandas as pd
+
+    table = pd.read_parquet(data / card / "moe" / version / "moe_perf.parquet")
+    keep = (
+        (table.distribution == "balanced")
+        & (table.moe_tp_size * table.moe_ep_size <= 8)
+        & table.kernel_source.str.startswith(kernel)
+        & (table.moe_dtype == dtype)
+    )
+    table = table[keep]
+    shape = list(
+        zip(table.hidden_size, table.inter_size, table.num_experts, table.topk, strict=True)
+    )
+    return table[[s in SHAPES for s in shape]]
+
+
+def fit(table, card, dtype, compute):
+    """(floor s, bandwidth share, compute share, decode error, prefill error) for one kernel."""
+    tokens = table.num_tokens.to_numpy(float)
+    experts, top = table.num_experts.to_numpy(float), table.topk.to_numpy(float)
+    hidden, width = table.hidden_size.to_numpy(float), table.inter_size.to_numpy(float)
+    split = (table.moe_tp_size * table.moe_ep_size).to_numpy(float)
+    touched = experts * (1 - (1 - top / experts) ** tokens)
+    weights = touched * 3 * hidden * width * BYTES_PER_WEIGHT[dtype] / split
+    flops = 2 * tokens * top * 3 * hidden * width / split
+    moved = 8.0 * tokens * top * hidden / split / BANDWIDTH[card]
+    latency = table.latency.to_numpy(float) * 1e-3
+    decode, prefill = tokens <= 256, tokens >= 1024
+
+    def error(predicted, rows):
+        return float(np.mean(np.abs(np.log(predicted[rows] / latency[rows]))))
+
+    floors, shares = np.arange(0, 100e-6, 2e-6), np.arange(0.1, 1.3, 0.05)
+    best = min(
+        (error(t0 + weights / (sb * BANDWIDTH[card]) + moved, decode), t0, sb)
+        for t0 in floors
+        for sb in shares
+    )
+    _, floor, bandwidth_share = best
+    stream = weights / (bandwidth_share * BANDWIDTH[card])
+    rate = FLOPS[card][compute]
+    best_compute = min(
+        (error(floor + np.maximum(stream, flops / (sf * rate)) + moved, prefill), sf)
+        for sf in np.arange(0.05, 1.2, 0.05)
+    )
+    return floor, bandwidth_share, best_compute[1], best[0], best_compute[0]
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    data = Path(sys.argv[1])
+    print(
+        f"{'card':<9} {'engine':<17} {'kernel':<40} {'format':<12} floor  s_B   s_F  decode prefill"
+    )
+    for card, version, kernel, dtype, compute in KERNELS:
+        table = rows(data, card, version, kernel, dtype)
+        if table.empty:
+            print(f"{card:<9} {version:<17} {kernel[:40]:<40} {dtype:<12} no rows")
+            continue
+        floor, sb, sf, decode, prefill = fit(table, card, dtype, compute)
+        print(f"{card:<9} {version:<17} {kernel[:40]:<40} {dtype:<12} {floor * 1e6:4.0f}us "
+              f"{sb:.2f} {sf:.2f}  {decode:5.0%}  {prefill:5.0%}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
