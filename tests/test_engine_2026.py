@@ -18,6 +18,7 @@ from core.catalog.kernels import (
 from core.engine_level.kernels import max_running, sglang_reserve_bytes
 from core.engine_level.node import coalesced
 from core.engine_level.terms import chunk_local_mean, kv_replication
+from core.evidence.level_gap import rate_provenance, trust_band
 
 ENGINE_LEVEL = {"realism": "engine", "prefix_hit_rate": 0.0, "seats": 4096}
 
@@ -191,3 +192,30 @@ def test_every_mixture_evaluates_finite_on_every_engine(gpu):
             for field in ("itl_s", "ttft_p50_s", "throughput_tokens_per_s", "decode_step_s"):
                 value = float(getattr(result, field))
                 assert np.isfinite(value) and value >= 0, (name, engine_name, field)
+
+
+def test_the_trust_band_is_read_from_the_scenarios_family():
+    """A dense model on an H100 and a mixture on an H100 get their own families' bands."""
+    dense = trust_band(Scenario())
+    mixture = trust_band(Scenario(model="gpt-oss-120b"))
+    assert dense.family == "dense models on NVIDIA cards"
+    assert mixture.family.startswith("mixtures of experts")
+    assert dense.low < 1.0 < dense.high and dense.cases >= 5
+    assert (dense.high - dense.low) < (mixture.high - mixture.low)
+
+
+def test_borrowed_rates_are_named():
+    """The MI300X borrows bandwidth and kernel tables; the H100's are its own measurements."""
+    own, amd = rate_provenance(Scenario()), rate_provenance(Scenario(gpu="MI300X"))
+    assert not own.rates_borrowed and not own.kernels_borrowed
+    assert amd.rates_borrowed and amd.kernels_borrowed and amd.kernels_from == "hopper"
+
+
+def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
+    """The pool lab's engine note shows its family's band, and on an MI300X what it borrows."""
+    from labs.pool import PoolLab
+
+    lab = PoolLab(scenario=Scenario(gpu="MI300X", realism="engine"))
+    text = lab.engine_note.__panel__().object
+    assert "data-trust-band" in text and "published cases of dense models" in text
+    assert "data-borrowed-rates" in text and "MI300X" in text

@@ -50,7 +50,8 @@ _PCIE4 = "PCIe Gen4 x16: 32 GB/s each way (the L40S has no NVLink)"
 _H100_BW_SHARE = 3.0e12 / 3.35e12
 _H100_BF16_SHARE = 794.5e12 / 989e12
 _H100_FP8_SHARE = 1402.6e12 / 1979e12
-_NO_MEASUREMENT = "no published measurement found: the H100's measured shares of peak"
+NO_MEASUREMENT_MARK = "no published measurement found"
+_NO_MEASUREMENT = f"{NO_MEASUREMENT_MARK}: the H100's measured shares of peak"
 _ASSUMED = "assumed on-demand rate"
 _B200_SHEET = (
     "NVIDIA DGX B200 datasheet (1,440 GB and 64 TB/s over 8 GPUs: 180 GB and 8 TB/s each); "
@@ -223,7 +224,7 @@ GPUS: dict[str, Gpu] = {
             achieved_fp8_flops=2614.9e12 * _H100_FP8_SHARE,
             achieved_source=(
                 f"matmul (bf16): {_MAMF}, 668 of 1,307 TFLOP/s; bandwidth and fp8: "
-                "no published measurement found, the H100's measured shares of peak"
+                f"{NO_MEASUREMENT_MARK}, the H100's measured shares of peak"
             ),
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,

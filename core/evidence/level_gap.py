@@ -8,8 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from core.catalog.cards import NO_MEASUREMENT_MARK
+from core.catalog.custom import scenario_gpu, scenario_shape
+from core.catalog.kernels import CARD_FAMILIES, expert_kernel
 from core.evaluate import evaluate
-from core.evidence.fidelity import within_band
+from core.evidence.families import is_mixture, vendor
+from core.evidence.fidelity import report, within_band
 from core.whiteboard.scenario import Scenario
 
 
@@ -70,3 +76,66 @@ def stream_gaps(scenario: Scenario, simulated: dict, prompt_tokens: int, answer_
     if real is None:
         real = evaluate(scenario, concurrency=batch_size, **knobs)
     return gaps(simulated, {field: getattr(real, field) for field in simulated})
+
+
+@dataclass(frozen=True)
+class TrustBand:
+    """How far the engine level held up on published cases like a scenario's."""
+
+    low: float  # the 10th percentile of prediction / measurement
+    high: float  # the 90th percentile
+    family: str  # the cases it was read from, in words
+    cases: int
+
+
+# Fewer cases than this in the narrow family and the band is read from the broader one.
+_FEWEST_CASES = 5
+
+
+def trust_band(scenario: Scenario) -> TrustBand:
+    """The engine level's validated band on the published cases of ``scenario``'s family.
+
+    The family is the scenario's kind of model (dense or mixture of experts) on its maker's
+    cards (NVIDIA or AMD), over both development sets; where that holds fewer than five cases,
+    the kind of model alone.
+
+    Notes
+    -----
+    The band runs from the 10th to the 90th percentile of the family's ratios
+    :math:`p_i / m_i`: eight cases in ten landed inside it.
+    """
+    found = report()
+    mixture = scenario_shape(scenario).is_moe
+    maker = "AMD" if str(scenario.gpu).startswith("MI") else "NVIDIA"
+    kind = "mixtures of experts" if mixture else "dense models"
+    rows = list(found.sets["both"])
+    same_kind = [i for i in rows if is_mixture(found.cases[i]) == mixture]
+    narrow = [i for i in same_kind if vendor(found.cases[i]) == maker]
+    chosen, family = (narrow, f"{kind} on {maker} cards") if len(narrow) >= _FEWEST_CASES else (
+        same_kind, kind)  # fmt: skip
+    ratios = found.steps[chosen, -1]
+    low, high = np.percentile(ratios, [10, 90])
+    return TrustBand(float(low), float(high), family, len(chosen))
+
+
+@dataclass(frozen=True)
+class RateProvenance:
+    """Whether the engine level's rates for a card were measured on it or borrowed."""
+
+    card: str
+    rates_borrowed: bool  # bandwidth or matmul rates taken from the H100's measured shares
+    kernels_from: str  # the card family whose expert-kernel tables price it
+    kernels_borrowed: bool
+
+
+def rate_provenance(scenario: Scenario) -> RateProvenance:
+    """Where ``scenario``'s card rates and expert-kernel tables come from (measured or borrowed)."""
+    gpu = scenario_gpu(scenario)
+    family = CARD_FAMILIES.get(scenario.gpu, "hopper")
+    _, measured = expert_kernel(scenario.gpu, "bf16")
+    return RateProvenance(
+        card=gpu.name,
+        rates_borrowed=NO_MEASUREMENT_MARK in gpu.achieved_source or scenario.gpu == "custom",
+        kernels_from=measured,
+        kernels_borrowed=measured != family,
+    )

@@ -9,7 +9,7 @@ import panel as pn
 
 from core import Scenario, evaluate
 from core.catalog.custom import scenario_shape
-from core.evidence.level_gap import stream_gaps
+from core.evidence.level_gap import rate_provenance, stream_gaps, trust_band
 from core.simulator.batching import IDLE_NOTICE, gain, idle_share
 from labs.batching.view import RUNS, BatchingView, html_pane
 from labs.page import format as fmt
@@ -130,7 +130,9 @@ class HeadlineView(BatchingView):
             rate = lab.arrival_rate
         self.engine_note.update(
             stream_gaps(self.scenario, simulated, lab.prompt_tokens, lab.answer_mean,
-                        lab.batch_size, rate)
+                        lab.batch_size, rate),
+            band=trust_band(self.scenario),
+            provenance=rate_provenance(self.scenario),
         )  # fmt: skip
 
     def _gain_note(self) -> str:

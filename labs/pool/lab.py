@@ -9,7 +9,7 @@ import param
 
 from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
-from core.evidence.level_gap import level_gaps
+from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
@@ -205,7 +205,9 @@ class PoolLab(pn.viewable.Viewer):
         )
         self.model_note.visible = self.use_tier.visible = bool(s.model)
         self.mattered.update(effects)
-        self.engine_note.update(level_gaps(s, ENGINE_FIELDS), s.realism == "engine")
+        self.engine_note.update(
+            level_gaps(s, ENGINE_FIELDS), s.realism == "engine", trust_band(s), rate_provenance(s)
+        )
         self.moe_chart.update(
             scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,

@@ -10,6 +10,27 @@ import panel as pn
 from labs.page.format import times
 from labs.page.text import LiveHTML
 
+FAMILY_NAMES = {"hopper": "Hopper", "blackwell": "Blackwell", "ampere": "Ampere", "ada": "Ada",
+                "cdna3": "CDNA 3", "cdna4": "CDNA 4"}  # fmt: skip
+
+
+def borrowed_text(provenance) -> str:
+    """A sentence saying which of the card's engine-level rates are borrowed, or nothing."""
+    borrowed = []
+    if provenance.rates_borrowed:
+        borrowed.append(
+            "its bandwidth and matmul rates are the H100's measured shares of its peaks"
+        )
+    if provenance.kernels_borrowed:
+        family = FAMILY_NAMES.get(provenance.kernels_from, provenance.kernels_from)
+        borrowed.append(f"its expert kernels are priced from {family} cards' tables")
+    if not borrowed:
+        return ""
+    return (
+        f' <span class="muted" data-borrowed-rates>No measurement of the {escape(provenance.card)} '
+        f"was found, so {escape('; '.join(borrowed))}.</span>"
+    )
+
 
 class EngineNote(pn.viewable.Viewer):
     """'A real engine would see ...' for the figures whose two levels part, updated in place."""
@@ -20,8 +41,13 @@ class EngineNote(pn.viewable.Viewer):
         self._formats = formats
         self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(6, 0, 0, 0))
 
-    def update(self, found, engine_on_screen: bool = False) -> None:
-        """Show the gaps ``found`` (:func:`core.evidence.level_gap.gaps`); the screen shows one level."""
+    def update(self, found, engine_on_screen: bool = False, band=None, provenance=None) -> None:
+        """Show the gaps ``found`` (:func:`core.evidence.level_gap.gaps`); the screen shows one level.
+
+        ``band`` (:class:`core.evidence.level_gap.TrustBand`) says how far the engine level held
+        up on published cases of the scenario's family; ``provenance``
+        (:class:`core.evidence.level_gap.RateProvenance`) whether the card's rates are borrowed.
+        """
         if engine_on_screen:
             lead, other = "On the whiteboard these would read", "whiteboard"
         else:
@@ -38,6 +64,14 @@ class EngineNote(pn.viewable.Viewer):
                     f"{escape(self._names[gap.field])} <b>{escape(self._formats[gap.field](shown))}</b>{note}"
                 )
             text = f"{lead}: " + "; ".join(parts) + ". The Reality check tab shows why."
+        if band is not None:
+            text += (
+                f' <span class="muted" data-trust-band>The engine level landed within '
+                f"{escape(times(band.low))}\u2013{escape(times(band.high))} of the measurement on "
+                f"8 in 10 of {band.cases} published cases of {escape(band.family)}.</span>"
+            )
+        if provenance is not None:
+            text += borrowed_text(provenance)
         self._pane.object = (
             f'<div class="lab"><div class="engine-note" data-engine-note>{text}</div></div>'
         )
