@@ -299,6 +299,7 @@ class PoolLab(pn.viewable.Viewer):
             ui.realism_buttons(self.scenario),
             ui.serving_mode_buttons(self.scenario),
             ui.engine_buttons(self.scenario),
+            ui.layout_buttons(self.scenario),
         )
         # Prose and charts sit beside the knobs, so the results column runs as long as they do.
         results = pn.Column(

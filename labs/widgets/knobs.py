@@ -33,10 +33,12 @@ KNOB_LABELS = {
     "serving_mode": "serving mode",
     "kv_link": "KV link",
     "engine": "serving engine",
+    "layout": "node layout",
 }
 REALISM_LABELS = {"whiteboard": "whiteboard", "real engine": "engine"}
 SERVING_MODE_LABELS = {"whole": "aggregated", "chunked": "chunked", "split P/D": "disaggregated"}
 ENGINE_LABELS = {"TensorRT-LLM": "tensorrt-llm", "vLLM": "vllm", "SGLang": "sglang"}
+LAYOUT_LABELS = {"TP": "tp", "TP + EP": "ep", "DEP": "dep"}
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
@@ -235,6 +237,23 @@ def engine_buttons(scenario):
             '<div class="lab small muted">The engine behind the figures: its API server and '
             "eager prefill add to every first token, and its scheduler sizes the cache and the "
             "batch its own way. The whiteboard has no engine.</div>",
+            sizing_mode="stretch_width",
+            margin=(0, 10),
+        ),
+        sizing_mode="stretch_width",
+        margin=0,
+    )
+
+
+def layout_buttons(scenario):
+    """How the node spreads the model over its cards (the engine level only)."""
+    return pn.Column(
+        choice_buttons(scenario, "layout", LAYOUT_LABELS),
+        LiveHTML(
+            '<div class="lab small muted">TP splits every layer over the cards; TP + EP keeps '
+            "each expert whole on one card; DEP runs attention data-parallel, so every card "
+            "holds the shared weights and its own requests' cache, and tokens travel to their "
+            "experts and back.</div>",
             sizing_mode="stretch_width",
             margin=(0, 10),
         ),

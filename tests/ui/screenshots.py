@@ -45,6 +45,14 @@ def pages() -> dict[str, str]:
     shots["reality"] = "/?lab=reality"
     shots["reality-n3"] = "/?lab=reality&case=N3"
     shots["reality-presenter"] = "/?lab=reality&case=T10&presenter=1"
+    shots["pool-deepseek-dep"] = (
+        "/?lab=pool&model=DeepSeek-R1&gpu=H200&cards=8&weight_dtype=fp8&realism=engine"
+        "&layout=dep&engine=sglang"
+    )
+    shots["pool-gptoss"] = (
+        "/?lab=pool&model=gpt-oss-120b&gpu=H100+SXM&cards=1&weight_dtype=mxfp4&realism=engine"
+    )
+    shots["reality-d21"] = "/?lab=reality&case=D21"
     shots["sources"] = "/?lab=sources"
     shots["presenter"] = "/?lab=pool&presenter=1"
     shots["embed-pool"] = "/pool"
