@@ -29,9 +29,11 @@ SWEEP_REQUESTS = 100  # requests per point of the batch-size sweep (keeps a reru
 # requests whose answers fit. The lab's defaults and the published setup stay well inside.
 RUN_TOKENS = 250_000  # each of the four runs
 SWEEP_TOKENS = 25_000  # each point of the sweep
+DESIGN_TOKENS = 400_000  # each of the serving-modes card's three designs
 # The most work (:func:`work`) one knob change may cost. Four runs and the sweep's 18 points,
 # each at most about twice its token budget (a step per token at B = 1) and a stay per
-# request, come to 2.9 million; bench/engine.py times the worst change near this.
+# request, come to 2.9 million; the serving-modes card's three designs to 2.4 million.
+# bench/engine.py times the heaviest changes.
 CHANGE_WORK = 3_000_000
 KNEE_FACTOR = 2.0  # the latency knee: where the p95 gap between tokens has doubled
 IDLE_NOTICE = 0.005  # static waves idling less than this share of their seat time: none to speak of
