@@ -4,7 +4,9 @@ One knob state runs four engines on the same arrivals (static and continuous, ea
 reserved and paged KV) and a sweep of both schedulers over the batch sizes
 :data:`SWEEP_BATCHES`. The marks read off a sweep (the memory wall, the latency knee) and
 the shares read off a run (idle seats, wasted KV, one scheduler's gain over the other) are
-model quantities, so they live here and the lab only words them.
+model quantities, so they live here and the lab only words them. Every run keeps to a budget
+of answer tokens (:data:`RUN_TOKENS`, :data:`SWEEP_TOKENS`, :data:`DESIGN_TOKENS`), so that no
+knob change costs more than :data:`CHANGE_WORK` (:func:`work`).
 """
 
 from __future__ import annotations
@@ -52,8 +54,10 @@ class Stream:
     seed: int
 
     def draw(self, count: int, max_tokens: int | None = None) -> Requests:
-        """``count`` requests of this stream (the same seed gives the same requests), or only
-        the first whose answers fit ``max_tokens`` (:func:`first_within`)."""
+        """``count`` requests of this stream, or their first whose answers fit ``max_tokens``.
+
+        The same seed gives the same requests; the cut is :func:`first_within`'s.
+        """
         workload = draw_requests(
             count,
             self.seed,
@@ -87,8 +91,10 @@ def work(results) -> int:
 
 
 def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float, max_tokens: int):
-    """A function running one engine on ``requests`` of ``stream`` (drawn once, as far as
-    ``max_tokens`` answer tokens go) on one node."""
+    """A function running one engine on ``requests`` of ``stream`` (drawn once) on one node.
+
+    The stream is served only as far as ``max_tokens`` answer tokens go.
+    """
     costs = step_costs(scenario)
     workload = stream.draw(requests, max_tokens)
 
