@@ -1,8 +1,9 @@
-"""Time the step-level engine: 10,000 requests per policy, layout and serving mode, and UI-sized runs.
+"""Time the step-level engine: 10,000 requests per policy, layout and serving mode, UI-sized
+runs, and the batching lab's worst knob change.
 
 Prints figures; asserts nothing (speed is measured here, never in a timed test).
 Target from the batching issue (and issue 14 for the serving modes): simulating 10,000 requests
-takes under 1 s.
+takes under 1 s. Issue 28: no knob change of the batching lab holds its session more than 1 s.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ if __package__ in (None, ""):
 
 from core import Scenario
 from core.simulator import draw_requests, simulate
+from core.simulator.batching import CHANGE_WORK, work
 from core.simulator.steps import step_costs
 
 
@@ -91,6 +93,47 @@ def report_modes(title: str, scenario: Scenario, repeats: int, batch: int, **str
         )
 
 
+def lab_change(start: dict, change: dict, repeats: int) -> tuple[float, float, int]:
+    """Median wall and best CPU seconds of one batching-lab change from ``start``, and its work.
+
+    Each repeat builds a fresh lab (untimed), so the change always misses the session's cache.
+    """
+    from labs.batching.lab import BatchingLab
+
+    walls, cpus, done = [], [], 0
+    for _ in range(repeats):
+        lab = BatchingLab()
+        lab.param.update(**start)
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        lab.param.update(**change)
+        walls.append(time.perf_counter() - start_wall)
+        cpus.append(time.process_time() - start_cpu)
+        sweep = [run for runs in lab.engine.sweep.values() for run in runs]
+        done = work(lab.engine.runs.values()) + work(sweep)
+    return statistics.median(walls), min(cpus), done
+
+
+def report_lab_changes(repeats: int = 3) -> None:
+    """The batching lab's heaviest knob changes, timed the way the server runs them."""
+    busy = {"requests": 1000, "arrival_rate": 50.0, "batch_size": 256}
+    longest = {**busy, "answer_mean": 2048, "answer_cap": 16384, "prompt_tokens": 8192}
+    changes = {
+        "1,000 requests at 50/s, B 256 -> 1": (busy, {"batch_size": 1}),
+        "same, answers of 2,048 (cap 16,384), B 256 -> 1": (longest, {"batch_size": 1}),
+        "worst change: at B = 1, the mean answer 2,048 -> 2,047": (
+            {**longest, "batch_size": 1},
+            {"answer_mean": 2047},
+        ),
+    }
+    print(f"the batching lab's heaviest knob changes (work budget {CHANGE_WORK:,} per change)")
+    for name, (start, change) in changes.items():
+        median, best, done = lab_change(start, change, repeats)
+        print(
+            f"  {name:>55}  median {median * 1e3:7.1f} ms   best cpu {best * 1e3:7.1f} ms   "
+            f"work {done:10,}"
+        )
+
+
 def main() -> None:
     simulate(Scenario(), requests=50)  # warm imports
     chat = {
@@ -140,6 +183,7 @@ def main() -> None:
     )
     ui = {**chat, "count": 200}
     report("the lab's timeline run: 200 requests, B = 32", Scenario(), 15, batch=32, **ui)
+    report_lab_changes()
 
 
 if __name__ == "__main__":

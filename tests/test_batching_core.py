@@ -6,15 +6,20 @@ from numpy.testing import assert_allclose
 
 from core import GPUS, TIERS, Scenario, evaluate
 from core.simulator.batching import (
+    CHANGE_WORK,
+    RUN_TOKENS,
     SWEEP_BATCHES,
+    SWEEP_TOKENS,
     Stream,
     decode_context_tokens,
+    first_within,
     gain,
     idle_share,
     run_engines,
     run_sweep,
     sweep_marks,
     wasted_kv_bytes,
+    work,
 )
 from core.simulator.decode_ceiling import MOST_SEATS, decode_ceiling, reference_ceiling
 from core.simulator.roofline import roofline
@@ -107,3 +112,27 @@ def test_roofline_places_decode_below_and_long_prefill_above_the_ridge():
     roof = roofline(step_costs(Scenario()), 8, 576, 4096)
     assert roof.decode_memory_bound and roof.prefill_compute_bound
     assert_allclose(roof.attainable.max(), roof.peak_flops)
+
+
+def test_first_within_keeps_the_first_requests_whose_answers_fit():
+    """A budget keeps the longest prefix of the stream that fits it, never fewer than one."""
+    workload = STREAM.draw(200)
+    total = int(workload.answer_tokens.sum())
+    assert first_within(workload, total) is workload
+    cut = first_within(workload, total // 3)
+    kept = len(cut)
+    assert int(cut.answer_tokens.sum()) <= total // 3
+    assert int(workload.answer_tokens[: kept + 1].sum()) > total // 3
+    np.testing.assert_array_equal(cut.arrival_s, workload.arrival_s[:kept])
+    assert len(first_within(workload, 0)) == 1
+
+
+def test_each_run_and_sweep_point_keeps_to_its_token_budget():
+    """Answers of 2,048 tokens: the four runs and every sweep point write at most their budgets."""
+    stream = Stream("offline", 50.0, 512, "capped exponential", 2048, 16384, 0)
+    runs = run_engines(Scenario(), stream, 1000, 64, 0.5)
+    assert all(0 < run.output_tokens <= RUN_TOKENS for run in runs.values())
+    sweep = run_sweep(Scenario(), stream, 1000, "paged", 0.5)
+    points = [run for policy in sweep.values() for run in policy]
+    assert all(0 < run.output_tokens <= SWEEP_TOKENS for run in points)
+    assert work(runs.values()) + work(points) <= CHANGE_WORK

@@ -3,10 +3,12 @@
 import re
 
 import numpy as np
+import param
 import pytest
 
 from core import Scenario
 from core.evidence.published import OPTIMISED_KERNELS_FACTOR
+from core.simulator.batching import CHANGE_WORK, work
 from labs.batching import PUBLISHED_GPU, PUBLISHED_LAB, PUBLISHED_MODEL, BatchingLab
 from labs.batching.timeline_charts import stragglers
 from labs.page import format as fmt
@@ -151,3 +153,60 @@ def test_speculative_panel_follows_its_knobs(lab):
     assert curve[0] == pytest.approx(max(curve))
     assert fmt.ratio(curve[0]) in speculative.text.object
     lab.param.update(draft_tokens=4, acceptance=0.7)
+
+
+def _change_work(lab) -> int:
+    """The work of every run the lab's current knobs call for (cached or not)."""
+    sweep = [run for runs in lab.engine.sweep.values() for run in runs]
+    return work(lab.engine.runs.values()) + work(sweep)
+
+
+@pytest.mark.parametrize("answer", ["capped exponential", "uniform"])
+def test_the_worst_knob_change_stays_within_the_work_budget(answer):
+    """The knobs at their heaviest (every request, the fastest stream, the longest answers),
+    then B from its top to 1: the change runs at most CHANGE_WORK, and the page says it
+    served only the first requests."""
+    knobs = BatchingLab.param
+    worst = {
+        "requests": knobs.requests.bounds[1],
+        "arrival_rate": knobs.arrival_rate.bounds[1],
+        "answer": answer,
+        "answer_mean": knobs.answer_mean.bounds[1],
+        "answer_cap": knobs.answer_cap.bounds[1],
+        "batch_size": knobs.batch_size.bounds[1],
+    }
+    lab = BatchingLab()
+    lab.param.update(**worst)
+    lab.batch_size = knobs.batch_size.bounds[0]
+    assert lab.error == ""
+    assert _change_work(lab) <= CHANGE_WORK
+    served = lab.runs["continuous", "paged"].requests
+    assert served < worst["requests"]
+    note = lab.views["headline"].served
+    assert note.visible
+    assert f"first {fmt.count(served)} of the {fmt.count(worst['requests'])}" in note.object
+
+
+def test_the_issue_stream_serves_every_request():
+    """1,000 requests at 50/s with the default answers fit the budget: all are served, no note."""
+    lab = BatchingLab()
+    lab.param.update(requests=1000, arrival_rate=50.0, batch_size=1)
+    assert all(run.requests == 1000 for run in lab.runs.values())
+    assert not lab.views["headline"].served.visible
+
+
+@pytest.mark.parametrize(
+    "name", ["batch_size", "requests", "arrival_rate", "wait_cap_s", "answer_mean"]
+)
+def test_dragging_an_engine_slider_reruns_only_on_release(name):
+    """A drag moves the slider's value without rerunning the engines; the release sets the knob."""
+    lab = BatchingLab()
+    widget, runs = lab.widgets[name], lab.runs
+    target = widget.start + 1 if name == "batch_size" else widget.end
+    widget.value = target  # what each step of a drag sends
+    assert getattr(lab, name) == BatchingLab.param[name].default
+    assert lab.runs is runs
+    with param.edit_constant(widget):
+        widget.value_throttled = target  # the handle released
+    assert getattr(lab, name) == target
+    assert lab.runs is not runs

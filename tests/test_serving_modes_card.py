@@ -1,9 +1,11 @@
 """The serving-modes card: three designs on one stream, its charts' data, its refusals."""
 
 import numpy as np
+import param
 import pytest
 
 from core import Scenario
+from core.simulator.batching import CHANGE_WORK, work
 from labs.batching import modes_charts as charts
 from labs.batching.modes import STALL_PRESET, ServingModesCard
 
@@ -121,3 +123,41 @@ def test_the_pool_lab_prices_a_disaggregated_pool():
     apart = lab.result
     assert apart.monthly_usd == evaluate(scenario).monthly_usd > whole.monthly_usd
     assert apart.prefill_nodes >= 1 and whole.prefill_nodes == 0
+
+
+def test_dragging_a_slider_reruns_the_designs_only_on_release():
+    """A drag moves a slider's value without rerunning the designs; the release sets the knob."""
+    card = ServingModesCard(Scenario())
+    widget, results = card.widgets["batch_size"], card.results
+    widget.value = widget.start  # what each step of a drag sends
+    assert card.batch_size == ServingModesCard.param.batch_size.default
+    assert card.results is results
+    with param.edit_constant(widget):
+        widget.value_throttled = widget.start  # the handle released
+    assert card.batch_size == widget.start
+    assert card.results is not results
+
+
+def test_the_heaviest_designs_stay_within_the_change_budget():
+    """Every request, the longest answers, one seat, the finest chunks: within CHANGE_WORK."""
+    knobs = ServingModesCard.param
+    card = ServingModesCard(Scenario())
+    card.param.update(
+        requests=knobs.requests.bounds[1],
+        answer_mean=knobs.answer_mean.bounds[1],
+        arrival_rate=knobs.arrival_rate.bounds[1],
+        batch_size=knobs.batch_size.bounds[0],
+        chunk_tokens=knobs.chunk_tokens.bounds[0],
+        long_every=1,
+        long_prompt_tokens=knobs.long_prompt_tokens.bounds[1],
+        prefill_cards=knobs.prefill_cards.bounds[1],
+        decode_cards=knobs.decode_cards.bounds[1],
+    )
+    assert card.error == ""
+    assert work(card.results.values()) <= CHANGE_WORK
+    served = card.results["chunked"].requests
+    assert served < knobs.requests.bounds[1]
+    assert (
+        card.notice.visible
+        and f"first {served:,} of the {knobs.requests.bounds[1]:,}" in card.notice.object
+    )

@@ -4,7 +4,9 @@ One knob state runs four engines on the same arrivals (static and continuous, ea
 reserved and paged KV) and a sweep of both schedulers over the batch sizes
 :data:`SWEEP_BATCHES`. The marks read off a sweep (the memory wall, the latency knee) and
 the shares read off a run (idle seats, wasted KV, one scheduler's gain over the other) are
-model quantities, so they live here and the lab only words them.
+model quantities, so they live here and the lab only words them. Every run keeps to a budget
+of answer tokens (:data:`RUN_TOKENS`, :data:`SWEEP_TOKENS`, :data:`DESIGN_TOKENS`), so that no
+knob change costs more than :data:`CHANGE_WORK` (:func:`work`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from types import MappingProxyType
 import numpy as np
 
 from core.catalog import CHUNKED_PREFILL_TOKENS
-from core.simulator import KV_LAYOUTS, POLICIES, EngineResult, draw_requests, simulate
+from core.simulator import KV_LAYOUTS, POLICIES, EngineResult, Requests, draw_requests, simulate
 from core.simulator.steps import step_costs
 from core.whiteboard.scenario import Scenario
 
@@ -24,6 +26,17 @@ from core.whiteboard.scenario import Scenario
 ENGINE_DEFAULTS = MappingProxyType({"chunk_tokens": CHUNKED_PREFILL_TOKENS})
 SWEEP_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 SWEEP_REQUESTS = 100  # requests per point of the batch-size sweep (keeps a rerun near 100 ms)
+# A change's time grows with the steps simulated and the tokens written (every token's time is
+# kept), so a long-answer stream is served only as far as these answer tokens go: its first
+# requests whose answers fit. The lab's defaults and the published setup stay well inside.
+RUN_TOKENS = 250_000  # each of the four runs
+SWEEP_TOKENS = 25_000  # each point of the sweep
+DESIGN_TOKENS = 400_000  # each of the serving-modes card's three designs
+# The most work (:func:`work`) one knob change may cost. Four runs and the sweep's 18 points,
+# each at most about twice its token budget (a step per token at B = 1) and a stay per
+# request, come to 2.9 million; the serving-modes card's three designs to 2.4 million.
+# bench/engine.py times the heaviest changes.
+CHANGE_WORK = 3_000_000
 KNEE_FACTOR = 2.0  # the latency knee: where the p95 gap between tokens has doubled
 IDLE_NOTICE = 0.005  # static waves idling less than this share of their seat time: none to speak of
 
@@ -40,9 +53,12 @@ class Stream:
     answer_cap: int
     seed: int
 
-    def draw(self, count: int):
-        """``count`` requests of this stream (the same seed gives the same requests)."""
-        return draw_requests(
+    def draw(self, count: int, max_tokens: int | None = None) -> Requests:
+        """``count`` requests of this stream, or their first whose answers fit ``max_tokens``.
+
+        The same seed gives the same requests; the cut is :func:`first_within`'s.
+        """
+        workload = draw_requests(
             count,
             self.seed,
             arrival=self.arrival,
@@ -52,12 +68,35 @@ class Stream:
             answer_mean=self.answer_mean,
             answer_cap=self.answer_cap,
         )
+        return workload if max_tokens is None else first_within(workload, max_tokens)
 
 
-def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float):
-    """A function running one engine on ``requests`` of ``stream`` (drawn once) on one node."""
+def first_within(workload: Requests, max_tokens: int) -> Requests:
+    """The first requests of ``workload`` whose answers add up to at most ``max_tokens``.
+
+    At least one request is kept; a stream that fits is returned as it is.
+    """
+    fit = int(np.searchsorted(np.cumsum(workload.answer_tokens), max_tokens, side="right"))
+    keep = max(fit, 1)
+    return workload if keep >= len(workload) else workload.subset(np.arange(keep))
+
+
+def work(results) -> int:
+    """What runs cost: steps simulated, tokens written and seat stays kept, over ``results``.
+
+    A change's server time grows with this count (``bench/engine.py`` times it), so it
+    bounds the time without a clock.
+    """
+    return sum(run.steps + run.output_tokens + int(run.segments["request"].size) for run in results)
+
+
+def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float, max_tokens: int):
+    """A function running one engine on ``requests`` of ``stream`` (drawn once) on one node.
+
+    The stream is served only as far as ``max_tokens`` answer tokens go.
+    """
     costs = step_costs(scenario)
-    workload = stream.draw(requests)
+    workload = stream.draw(requests, max_tokens)
 
     def run(policy: str, kv_layout: str, batch_size: int) -> EngineResult:
         return simulate(
@@ -76,8 +115,12 @@ def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float
 def run_engines(
     scenario: Scenario, stream: Stream, requests: int, batch_size: int, wait_cap_s: float
 ) -> dict:
-    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals."""
-    run = _runner(scenario, stream, requests, wait_cap_s)
+    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals.
+
+    Each serves the first of them whose answers fit :data:`RUN_TOKENS` (its ``requests``
+    says how many).
+    """
+    run = _runner(scenario, stream, requests, wait_cap_s, RUN_TOKENS)
     return {
         (policy, layout): run(policy, layout, batch_size)
         for policy in POLICIES
@@ -88,8 +131,12 @@ def run_engines(
 def run_sweep(
     scenario: Scenario, stream: Stream, requests: int, kv_layout: str, wait_cap_s: float
 ) -> dict:
-    """Both schedulers at every batch size of :data:`SWEEP_BATCHES`, on one KV layout."""
-    run = _runner(scenario, stream, min(requests, SWEEP_REQUESTS), wait_cap_s)
+    """Both schedulers at every batch size of :data:`SWEEP_BATCHES`, on one KV layout.
+
+    Each point serves at most :data:`SWEEP_REQUESTS` requests and :data:`SWEEP_TOKENS`
+    answer tokens.
+    """
+    run = _runner(scenario, stream, min(requests, SWEEP_REQUESTS), wait_cap_s, SWEEP_TOKENS)
     return {
         policy: [run(policy, kv_layout, batch) for batch in SWEEP_BATCHES] for policy in POLICIES
     }

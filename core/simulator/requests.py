@@ -143,14 +143,7 @@ def draw_requests(
     else:
         arrival_s = np.zeros(count)
     ceiling = answer_ceiling(answer, answer_mean, answer_cap)
-    mean = round(answer_mean)
-    if answer == "fixed":
-        answers = np.full(count, mean, dtype=np.int64)
-    elif answer == "uniform":
-        answers = answers_rng.integers(1, 2 * mean, count, endpoint=False)
-    else:
-        answers = np.minimum(answers_rng.geometric(1.0 / max(answer_mean, 1.0), count), ceiling)
-    answers = np.maximum(answers.astype(np.int64), 1)
+    answers = _draw_answers(answers_rng, count, answer, answer_mean, ceiling)
     prompts = np.full(count, prompt_tokens, dtype=np.int64)
     if long_every:
         prompts[long_every // 2 :: long_every] = long_prompt_tokens
@@ -160,3 +153,15 @@ def draw_requests(
         answer_tokens=answers,
         max_answer_tokens=np.full(count, max(ceiling, 1), dtype=np.int64),
     )
+
+
+def _draw_answers(rng, count: int, answer: str, answer_mean: float, ceiling: int) -> np.ndarray:
+    """``count`` answer lengths of shape ``answer``, each from 1 to ``ceiling`` tokens."""
+    mean = round(answer_mean)
+    if answer == "fixed":
+        answers = np.full(count, mean, dtype=np.int64)
+    elif answer == "uniform":
+        answers = rng.integers(1, 2 * mean, count, endpoint=False)
+    else:
+        answers = np.minimum(rng.geometric(1.0 / max(answer_mean, 1.0), count), ceiling)
+    return np.maximum(answers.astype(np.int64), 1)

@@ -38,6 +38,19 @@ class EngineResult:
     the step boundaries at which a waiting request found a free seat but no memory (the
     memory wall); ``idle_seat_s`` is the seat-seconds static waves held idle behind their
     stragglers.
+
+    Notes
+    -----
+    Output throughput is the answer tokens over the span from the first arrival to the last
+    token. TTFT is first token minus arrival; inter-token latency is the gap between a
+    request's consecutive tokens, pooled over every request (under disaggregation the gap
+    after the first token includes the cache's transfer). KV waste is time-averaged:
+
+    .. math:: w = 1 - \\frac{\\int K_{used}\\,dt}{\\int K_{allocated}\\,dt}
+
+    where :math:`K_{used}` counts the cache of requests still writing and
+    :math:`K_{allocated}` what the layout has set aside: every reservation (under static
+    batching a wave's reservations are held until the wave ends) or every allocated block.
     """
 
     policy: str
@@ -192,6 +205,10 @@ def node_tokens(trace: dict) -> np.ndarray:
     return ends[step_index]
 
 
+SEGMENT_KEYS = ("request", "node", "seat", "start_s", "end_s", "first_step", "tokens",
+                "preempted", "wave", "first_token_s", "held_s")  # fmt: skip
+
+
 def assemble(
     costs: StepCosts,
     req: Requests,
@@ -212,77 +229,7 @@ def assemble(
     """
     n = len(req)
     offsets = np.concatenate([[0], np.cumsum(req.answer_tokens)])
-    token_s = np.empty(int(offsets[-1]))
-    segments: dict[str, list] = {
-        key: []
-        for key in (
-            "request",
-            "node",
-            "seat",
-            "start_s",
-            "end_s",
-            "first_step",
-            "tokens",
-            "preempted",
-            "wave",
-            "first_token_s",
-            "held_s",
-        )
-    }
-    admit_s = np.full(n, np.inf)
-    seat_base = 0
-    totals = {"busy_s": 0.0, "used": 0.0, "allocated": 0.0, "seat_s": 0.0}
-    steps = stalls = peak = 0
-    for node, part in enumerate(parts):
-        trace = part.trace
-        times = node_tokens(trace)
-        whole = len(part.ids) == n and np.array_equal(part.answers, req.answer_tokens)
-        if part.skip == 0 and whole and np.array_equal(part.ids, np.arange(n)):
-            token_s[:] = times
-        else:
-            local = np.concatenate([[0], np.cumsum(part.answers)])
-            base = offsets[part.ids] + part.skip - local[:-1]
-            token_s[np.repeat(base, part.answers) + np.arange(int(local[-1]))] = times
-        ends = trace["ends"]
-        first_step = np.minimum(trace["first_step"], max(ends.size - 1, 0))
-        wave = trace["wave"]
-        if policy == "static" and wave.size:
-            wave_end = np.zeros(int(wave.max()) + 1)
-            np.maximum.at(wave_end, wave, trace["end_s"])
-            held_s = wave_end[wave]
-        else:
-            held_s = trace["end_s"].copy()
-        segments["request"].append(part.ids[trace["request"]])
-        segments["node"].append(np.full(trace["request"].size, node, dtype=np.int64))
-        segments["seat"].append(trace["seat"] + seat_base)
-        segments["first_token_s"].append(ends[first_step] if ends.size else trace["end_s"])
-        segments["held_s"].append(held_s)
-        for key in ("start_s", "end_s", "first_step", "tokens", "preempted", "wave"):
-            segments[key].append(trace[key])
-        np.minimum.at(admit_s, part.ids, trace["admit_s"])
-        seat_base += part.seats
-        for key in totals:
-            totals[key] += trace[key]
-        steps += ends.size
-        stalls += trace["stalls"]
-        peak = max(peak, trace["peak_seats"])
-    seg = {key: np.concatenate(values) for key, values in segments.items()}
-    first_token_s = token_s[offsets[:-1]]
-    finish_s = token_s[offsets[1:] - 1]
-    transfer_s = np.zeros(n) if transfer_s is None else np.asarray(transfer_s, dtype=float)
-    gaps = token_gaps(token_s, offsets)
-
-    ttft = first_token_s - req.arrival_s
-    output = int(req.answer_tokens.sum())
-    span = float(finish_s.max() - req.arrival_s.min())
-    # The queue: arrivals, decode-node arrivals and preemptions join it, admissions leave it.
-    extra = np.zeros(0) if joins is None else np.asarray(joins, dtype=float)
-    joined = np.concatenate([req.arrival_s, extra, seg["end_s"][seg["preempted"]]])
-    times = np.concatenate([joined, seg["start_s"]])
-    change = np.concatenate([np.ones(joined.size), -np.ones(seg["start_s"].size)])
-    ordering = np.lexsort((-change, times))  # at one instant, join before leaving
-    busy, allocated, used = totals["busy_s"], totals["allocated"], totals["used"]
-    kv_bytes = costs.kv_bytes_per_token
+    token_s, seg, admit_s, totals = _gather(req, parts, offsets, policy)
     return EngineResult(
         policy=policy,
         kv_layout=layout,
@@ -292,37 +239,129 @@ def assemble(
         prompt_tokens=req.prompt_tokens,
         answer_tokens=req.answer_tokens,
         admit_s=admit_s,
-        first_token_s=first_token_s,
-        finish_s=finish_s,
-        ttft_s=ttft,
-        transfer_s=transfer_s,
+        transfer_s=np.zeros(n) if transfer_s is None else np.asarray(transfer_s, dtype=float),
         token_offsets=offsets,
         token_s=token_s,
         segments=seg,
-        steps=int(steps),
-        output_tokens=output,
-        makespan_s=span,
-        output_tokens_per_s=output / span if span > 0 else 0.0,
-        ttft_p50_s=percentile(ttft, 50),
-        ttft_p95_s=percentile(ttft, 95),
-        ttft_p99_s=percentile(ttft, 99),
-        itl_p50_s=percentile(gaps, 50),
-        itl_p95_s=percentile(gaps, 95),
-        itl_p99_s=percentile(gaps, 99),
-        queue_time_s=times[ordering],
-        queue_length=np.cumsum(change[ordering]).astype(np.int64),
-        kv_used_bytes=used / busy * kv_bytes if busy else 0.0,
-        kv_allocated_bytes=allocated / busy * kv_bytes if busy else 0.0,
-        kv_waste=1.0 - used / allocated if allocated > 0 else 0.0,
-        kv_budget_bytes=costs.kv_budget_bytes,
-        peak_seats=int(peak),
-        mean_seats=totals["seat_s"] / busy if busy else 0.0,
-        preemptions=int(seg["preempted"].sum()),
-        waves=int(seg["wave"].max()) + 1 if policy == "static" else 0,
-        idle_seat_s=float((seg["held_s"] - seg["end_s"]).sum()),
-        memory_stalls=int(stalls),
+        **_latencies(req, token_s, offsets),
+        **_queue(req, seg, joins),
+        **_occupancy(costs, totals, seg, policy),
         mode=mode,
         chunk_tokens=int(chunk_tokens),
         node_roles=tuple(part.role for part in parts),
         node_seats=tuple(part.seats for part in parts),
     )
+
+
+def _gather(req: Requests, parts: list[Part], offsets: np.ndarray, policy: str):
+    """Every token's time, the stays of every node, first admissions and the run totals."""
+    n = len(req)
+    token_s = np.empty(int(offsets[-1]))
+    segments: dict[str, list] = {key: [] for key in SEGMENT_KEYS}
+    admit_s = np.full(n, np.inf)
+    seat_base = 0
+    totals = {"busy_s": 0.0, "used": 0.0, "allocated": 0.0, "seat_s": 0.0}
+    totals |= {"steps": 0, "stalls": 0, "peak": 0}
+    for node, part in enumerate(parts):
+        trace = part.trace
+        _place_tokens(token_s, offsets, req, part)
+        _add_stays(segments, part, node, seat_base, policy)
+        np.minimum.at(admit_s, part.ids, trace["admit_s"])
+        seat_base += part.seats
+        for key in ("busy_s", "used", "allocated", "seat_s"):
+            totals[key] += trace[key]
+        totals["steps"] += trace["ends"].size
+        totals["stalls"] += trace["stalls"]
+        totals["peak"] = max(totals["peak"], trace["peak_seats"])
+    seg = {key: np.concatenate(values) for key, values in segments.items()}
+    return token_s, seg, admit_s, totals
+
+
+def _place_tokens(token_s: np.ndarray, offsets: np.ndarray, req: Requests, part: Part) -> None:
+    """Write one node's token times into the run's, at its requests' places."""
+    n = len(req)
+    times = node_tokens(part.trace)
+    whole = len(part.ids) == n and np.array_equal(part.answers, req.answer_tokens)
+    if part.skip == 0 and whole and np.array_equal(part.ids, np.arange(n)):
+        token_s[:] = times
+    else:
+        local = np.concatenate([[0], np.cumsum(part.answers)])
+        base = offsets[part.ids] + part.skip - local[:-1]
+        token_s[np.repeat(base, part.answers) + np.arange(int(local[-1]))] = times
+
+
+def _add_stays(segments: dict, part: Part, node: int, seat_base: int, policy: str) -> None:
+    """Append one node's stays, numbered in the run's requests and seats."""
+    trace = part.trace
+    ends = trace["ends"]
+    first_step = np.minimum(trace["first_step"], max(ends.size - 1, 0))
+    wave = trace["wave"]
+    if policy == "static" and wave.size:
+        wave_end = np.zeros(int(wave.max()) + 1)
+        np.maximum.at(wave_end, wave, trace["end_s"])
+        held_s = wave_end[wave]
+    else:
+        held_s = trace["end_s"].copy()
+    segments["request"].append(part.ids[trace["request"]])
+    segments["node"].append(np.full(trace["request"].size, node, dtype=np.int64))
+    segments["seat"].append(trace["seat"] + seat_base)
+    segments["first_token_s"].append(ends[first_step] if ends.size else trace["end_s"])
+    segments["held_s"].append(held_s)
+    for key in ("start_s", "end_s", "first_step", "tokens", "preempted", "wave"):
+        segments[key].append(trace[key])
+
+
+def _latencies(req: Requests, token_s: np.ndarray, offsets: np.ndarray) -> dict:
+    """First and last tokens, TTFT and ITL percentiles, output and its rate over the span."""
+    first_token_s = token_s[offsets[:-1]]
+    finish_s = token_s[offsets[1:] - 1]
+    gaps = token_gaps(token_s, offsets)
+    ttft = first_token_s - req.arrival_s
+    output = int(req.answer_tokens.sum())
+    span = float(finish_s.max() - req.arrival_s.min())
+    return {
+        "first_token_s": first_token_s,
+        "finish_s": finish_s,
+        "ttft_s": ttft,
+        "output_tokens": output,
+        "makespan_s": span,
+        "output_tokens_per_s": output / span if span > 0 else 0.0,
+        "ttft_p50_s": percentile(ttft, 50),
+        "ttft_p95_s": percentile(ttft, 95),
+        "ttft_p99_s": percentile(ttft, 99),
+        "itl_p50_s": percentile(gaps, 50),
+        "itl_p95_s": percentile(gaps, 95),
+        "itl_p99_s": percentile(gaps, 99),
+    }
+
+
+def _queue(req: Requests, seg: dict, joins) -> dict:
+    """The queue's length over time: arrivals, decode arrivals and preemptions join, admissions leave."""
+    extra = np.zeros(0) if joins is None else np.asarray(joins, dtype=float)
+    joined = np.concatenate([req.arrival_s, extra, seg["end_s"][seg["preempted"]]])
+    times = np.concatenate([joined, seg["start_s"]])
+    change = np.concatenate([np.ones(joined.size), -np.ones(seg["start_s"].size)])
+    ordering = np.lexsort((-change, times))  # at one instant, join before leaving
+    return {
+        "queue_time_s": times[ordering],
+        "queue_length": np.cumsum(change[ordering]).astype(np.int64),
+    }
+
+
+def _occupancy(costs: StepCosts, totals: dict, seg: dict, policy: str) -> dict:
+    """Steps, KV use and waste, seats, preemptions, waves, idle seat time and memory stalls."""
+    busy, allocated, used = totals["busy_s"], totals["allocated"], totals["used"]
+    kv_bytes = costs.kv_bytes_per_token
+    return {
+        "steps": int(totals["steps"]),
+        "kv_used_bytes": used / busy * kv_bytes if busy else 0.0,
+        "kv_allocated_bytes": allocated / busy * kv_bytes if busy else 0.0,
+        "kv_waste": 1.0 - used / allocated if allocated > 0 else 0.0,
+        "kv_budget_bytes": costs.kv_budget_bytes,
+        "peak_seats": int(totals["peak"]),
+        "mean_seats": totals["seat_s"] / busy if busy else 0.0,
+        "preemptions": int(seg["preempted"].sum()),
+        "waves": int(seg["wave"].max()) + 1 if policy == "static" else 0,
+        "idle_seat_s": float((seg["held_s"] - seg["end_s"]).sum()),
+        "memory_stalls": int(totals["stalls"]),
+    }

@@ -60,67 +60,59 @@ def simulate(
     Parameters
     ----------
     scenario : Scenario, optional
-        The node: model (or tier), card, cards, weight and KV storage. It also gives the
-        defaults of ``batch_size`` (its seats), ``prompt_tokens``, ``answer_mean`` (its
-        answer tokens) and ``arrival_rate_per_s`` (its peak-minute rate).
+        The node, and the defaults of ``batch_size`` (its seats), ``prompt_tokens``,
+        ``answer_mean`` (its answer tokens) and ``arrival_rate_per_s`` (its peak minute's).
     policy : {"static", "continuous"}
     kv_layout : {"reserved", "paged"}
-    requests : int
-        How many requests to draw (ignored when ``workload`` is given).
-    seed : int
-        Seed of the draw; the run is deterministic for a given seed.
+    requests, seed : int
+        How many requests to draw (ignored when ``workload`` is given); the draw's seed.
     batch_size : int, optional
         Most seats the scheduler runs at once on a node, 1 to 4,096; memory may grant fewer.
     wait_cap_s : float
         Static only: the longest the oldest waiting request waits for its wave to fill.
-    arrival, arrival_rate_per_s, prompt_tokens, answer, answer_mean, answer_cap
-        The request stream, as in :func:`core.simulator.requests.draw_requests`.
-    long_every, long_prompt_tokens
-        A mixed stream: one request in ``long_every`` has a ``long_prompt_tokens`` prompt.
-    workload : Requests, optional
-        Serve these requests instead of drawing them (to run several engines on the same
-        arrivals).
-    costs : StepCosts, optional
-        Precomputed step costs of ``scenario`` (saves one evaluation).
-    mode : {"aggregated", "chunked", "disaggregated"}
-        *aggregated*: each node prefills whole prompts between decode steps. *chunked*: a
-        step holds at most ``chunk_tokens`` tokens, decodes first, prompts in chunks with
-        them (continuous batching only). *disaggregated*: ``prefill_nodes`` nodes prefill,
-        the cache crosses ``link``, ``decode_nodes`` nodes decode (continuous batching).
-    chunk_tokens : int
-        The chunked step's token budget (vLLM's ``max_num_batched_tokens``), 1 to 1,000,000.
-    replicas : int
-        Aggregated and chunked: identical nodes sharing the stream round-robin, 1 to 64.
-    prefill_nodes, decode_nodes : int
-        Disaggregated: the two pools' nodes, 1 to 64 each.
-    link : {"nvlink", "infiniband"}
-        Disaggregated: NVLink inside a server, or one NDR InfiniBand port per card between
-        servers.
+    arrival, arrival_rate_per_s, prompt_tokens, answer, answer_mean, answer_cap, long_every, long_prompt_tokens
+        The stream, as in :func:`core.simulator.requests.draw_requests`.
+    workload, costs : Requests, StepCosts, optional
+        Requests to serve instead of drawing them; ``scenario``'s step costs, precomputed.
+    mode, chunk_tokens, replicas, prefill_nodes, decode_nodes, link
+        The serving mode, one of :data:`MODES`. *aggregated*: each of ``replicas`` nodes (1 to
+        64, sharing the stream round-robin) prefills whole prompts between decode steps.
+        *chunked* (continuous only): the same nodes, a step holding at most ``chunk_tokens``
+        tokens (vLLM's ``max_num_batched_tokens``, 1 to 1,000,000), decodes first and prompts
+        in chunks with them. *disaggregated* (continuous only): ``prefill_nodes`` nodes
+        prefill, the cache crosses ``link`` ("nvlink" inside a server, or "infiniband": one
+        NDR port per card between servers), ``decode_nodes`` nodes decode (1 to 64 each).
 
     Returns
     -------
     EngineResult
+        Every request's times and the run's aggregates (its Notes say how each is measured).
 
     Raises
     ------
     ValueError
         For a bad argument, naming it, its value and the allowed range; or when one request
         at its largest cannot fit in the node's KV room.
-
-    Notes
-    -----
-    Output throughput is the answer tokens over the span from the first arrival to the last
-    token. TTFT is first token minus arrival; inter-token latency is the gap between a
-    request's consecutive tokens, pooled over every request (under disaggregation the gap
-    after the first token includes the cache's transfer). KV waste is time-averaged:
-
-    .. math:: w = 1 - \\frac{\\int K_{used}\\,dt}{\\int K_{allocated}\\,dt}
-
-    where :math:`K_{used}` counts the cache of requests still writing and
-    :math:`K_{allocated}` what the layout has set aside: every reservation (under static
-    batching a wave's reservations are held until the wave ends) or every allocated block.
     """
     scenario = scenario or Scenario()
+    setup = _setup(
+        policy, kv_layout, mode, link, chunk_tokens, replicas, prefill_nodes, decode_nodes
+    )
+    costs = costs or step_costs(scenario)
+    seats = scenario.seats if batch_size is None else batch_size
+    batch_size = check_int("batch_size", seats, 1, 4096)
+    wait_cap_s = check_number("wait_cap_s", wait_cap_s, 0.0, 3600.0)
+    if workload is None:
+        stream = {"arrival": arrival, "rate_per_s": arrival_rate_per_s, "answer": answer,
+                  "prompt_tokens": prompt_tokens, "answer_mean": answer_mean,
+                  "answer_cap": answer_cap, "long_every": long_every,
+                  "long_prompt_tokens": long_prompt_tokens}  # fmt: skip
+        workload = _draw(scenario, requests, seed, stream)
+    return _serve(costs, workload, batch_size=batch_size, wait_cap_s=wait_cap_s, **setup)
+
+
+def _setup(policy, kv_layout, mode, link, chunk_tokens, replicas, prefill_nodes, decode_nodes):
+    """The serving knobs, checked in this order, by the names :func:`_serve` takes."""
     policy = str(check_choice("policy", policy, POLICIES))
     kv_layout = str(check_choice("kv_layout", kv_layout, KV_LAYOUTS))
     mode = str(check_choice("mode", mode, MODES))
@@ -131,29 +123,32 @@ def simulate(
     decode_nodes = check_int("decode_nodes", decode_nodes, 1, MAX_NODES)
     if mode != "aggregated" and policy == "static":
         raise knob_error("policy", policy, f"continuous: {mode} mode schedules step by step")
-    costs = costs or step_costs(scenario)
-    if batch_size is None:
-        batch_size = scenario.seats
-    batch_size = check_int("batch_size", batch_size, 1, 4096)
-    wait_cap_s = check_number("wait_cap_s", wait_cap_s, 0.0, 3600.0)
-    if workload is None:
-        knobs = scenario.knobs()
-        if arrival_rate_per_s is None or answer_mean is None:
-            base = _scenario_defaults(scenario)
-            arrival_rate_per_s = base[0] if arrival_rate_per_s is None else arrival_rate_per_s
-            answer_mean = base[1] if answer_mean is None else answer_mean
-        workload = draw_requests(
-            requests,
-            seed,
-            arrival=arrival,
-            rate_per_s=arrival_rate_per_s,
-            prompt_tokens=knobs["prompt_tokens"] if prompt_tokens is None else prompt_tokens,
-            answer=answer,
-            answer_mean=answer_mean,
-            answer_cap=answer_cap,
-            long_every=long_every,
-            long_prompt_tokens=long_prompt_tokens,
-        )
+    return {
+        "policy": policy,
+        "kv_layout": kv_layout,
+        "mode": mode,
+        "link": link,
+        "chunk_tokens": chunk_tokens,
+        "replicas": replicas,
+        "prefill_nodes": prefill_nodes,
+        "decode_nodes": decode_nodes,
+    }
+
+
+def _draw(scenario: Scenario, requests: int, seed: int, stream: dict) -> Requests:
+    """Draw the stream, the scenario filling in the rate, prompt and answer left as None."""
+    if stream["rate_per_s"] is None or stream["answer_mean"] is None:
+        base = _scenario_defaults(scenario)
+        stream["rate_per_s"] = base[0] if stream["rate_per_s"] is None else stream["rate_per_s"]
+        stream["answer_mean"] = base[1] if stream["answer_mean"] is None else stream["answer_mean"]
+    if stream["prompt_tokens"] is None:
+        stream["prompt_tokens"] = scenario.knobs()["prompt_tokens"]
+    return draw_requests(requests, seed, **stream)
+
+
+def _serve(costs, workload, *, policy, kv_layout, batch_size, wait_cap_s, mode, link,
+           chunk_tokens, replicas, prefill_nodes, decode_nodes) -> EngineResult:  # fmt: skip
+    """Serve a checked workload in one mode: a prefill and a decode pool, or replicas."""
     _check_fits(workload, kv_layout, costs)
     setup = {"policy": policy, "layout": kv_layout, "batch": batch_size, "mode": mode}
     if mode == "disaggregated":

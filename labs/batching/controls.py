@@ -16,14 +16,17 @@ LAYOUT_LABELS = {"reserved": "reserved", "paged": "paged"}
 ARRIVAL_LABELS = {"Poisson stream": "poisson", "offline batch": "offline"}
 BUTTONS = {"color": "primary", "variant": "outline", "sizing_mode": "stretch_width"}
 WIDE = {"sizing_mode": "stretch_width"}
+# An engine knob's slider sets its knob when the handle is released: each value a drag passes
+# would rerun the four engines (a drag of B from 256 to 1 queued 27 s of server work).
+ENGINE_SLIDER = {**WIDE, "throttled": True}
 
 
 def _editable(parameter, label: str, **options):
-    """A slider with a number box, fixed to the parameter's whole range."""
+    """A slider with a number box, fixed to the parameter's whole range, set on release."""
     low, high = parameter.bounds
     options = {"start": low, "end": high, **options}
     return pn.widgets.EditableIntSlider.from_param(
-        parameter, label=label, fixed_start=low, fixed_end=high, **options, **WIDE
+        parameter, label=label, fixed_start=low, fixed_end=high, **options, **ENGINE_SLIDER
     )
 
 
@@ -39,15 +42,17 @@ def widgets(lab) -> dict:
         ),
         "batch_size": _editable(p.batch_size, "Batch size B (seats)"),
         "wait_cap_s": pn.widgets.FloatSlider.from_param(
-            p.wait_cap_s, label="Static wave wait cap (s)", step=0.05, **WIDE
+            p.wait_cap_s, label="Static wave wait cap (s)", step=0.05, **ENGINE_SLIDER
         ),
         "arrival": pn.widgets.RadioButtonGroup.from_param(
             p.arrival, options=ARRIVAL_LABELS, **BUTTONS
         ),
         "arrival_rate": pn.widgets.FloatSlider.from_param(
-            p.arrival_rate, label="Arrivals per second", step=0.5, **WIDE
+            p.arrival_rate, label="Arrivals per second", step=0.5, **ENGINE_SLIDER
         ),
-        "requests": pn.widgets.IntSlider.from_param(p.requests, label="Requests", step=10, **WIDE),
+        "requests": pn.widgets.IntSlider.from_param(
+            p.requests, label="Requests", step=10, **ENGINE_SLIDER
+        ),
         "seed": pn.widgets.IntInput.from_param(p.seed, label="Seed", **WIDE),
         "prompt_tokens": _editable(p.prompt_tokens, "Prompt (tokens)", step=16),
         "answer": pn.widgets.Select.from_param(p.answer, label="Answer lengths", **WIDE),

@@ -10,7 +10,7 @@ import panel as pn
 from core import Scenario, evaluate
 from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import rate_provenance, stream_gaps, trust_band
-from core.simulator.batching import IDLE_NOTICE, gain, idle_share
+from core.simulator.batching import IDLE_NOTICE, RUN_TOKENS, gain, idle_share
 from labs.batching.view import RUNS, BatchingView, html_pane
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
@@ -40,11 +40,14 @@ class HeadlineView(BatchingView):
             {"throughput_tokens_per_s": fmt.rate, "itl_s": fmt.duration},
         )
         self.summary = html_pane()
+        self.served = html_pane()
+        self.served.visible = False
         self.panel = pn.Column(
             self.notice,
             self.cards,
             self.engine_note,
             self.summary,
+            self.served,
             sizing_mode="stretch_width",
             margin=0,
         )
@@ -61,6 +64,19 @@ class HeadlineView(BatchingView):
             f'<div class="lab"><div class="binding" data-summary>{escape(self._summary())}'
             "</div></div>"
         )
+        self._show_served(run.requests)
+
+    def _show_served(self, served: int) -> None:
+        """Say so when the runs served only the first of the requests asked for."""
+        asked = self.lab.requests
+        self.served.visible = served < asked
+        if served < asked:
+            self.served.object = (
+                f'<div class="lab small muted" data-served>These runs served the first '
+                f"{fmt.count(served)} of the {fmt.count(asked)} requests: a run stops at "
+                f"{fmt.count(RUN_TOKENS)} answer tokens, so that a change answers within a "
+                "second. Shorter answers serve them all.</div>"
+            )
 
     def _show_error(self, message: str) -> None:
         if message.startswith("scenario="):
@@ -80,6 +96,7 @@ class HeadlineView(BatchingView):
         self.notice.visible = True
         self.cards.update([])
         self.summary.object = ""
+        self.served.visible = False
 
     def _cards(self, run) -> list[Card]:
         lab = self.lab

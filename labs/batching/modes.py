@@ -16,7 +16,7 @@ from bokeh.models import Range1d
 from core import Scenario
 from core.foundation.validation import Amount, Count
 from core.simulator import LINKS, MODES, draw_requests, simulate
-from core.simulator.batching import ENGINE_DEFAULTS
+from core.simulator.batching import DESIGN_TOKENS, ENGINE_DEFAULTS, first_within
 from core.simulator.steps import step_costs
 from labs.batching import modes_charts as charts
 from labs.page import format as fmt
@@ -117,36 +117,38 @@ class ServingModesCard(pn.viewable.Viewer):
 
     def _widgets(self) -> dict:
         wide = {"sizing_mode": "stretch_width"}
+        # set on release: every value a drag passed would rerun the three designs
+        slider = {**wide, "throttled": True}
         return {
             "arrival_rate": pn.widgets.FloatSlider.from_param(
-                self.param.arrival_rate, label="Arrivals per second", step=0.5, **wide
+                self.param.arrival_rate, label="Arrivals per second", step=0.5, **slider
             ),
             "requests": pn.widgets.IntSlider.from_param(
-                self.param.requests, label="Requests", step=10, **wide
+                self.param.requests, label="Requests", step=10, **slider
             ),
             "prompt_tokens": pn.widgets.IntSlider.from_param(
-                self.param.prompt_tokens, label="Short prompt (tokens)", step=16, **wide
+                self.param.prompt_tokens, label="Short prompt (tokens)", step=16, **slider
             ),
             "answer_mean": pn.widgets.IntSlider.from_param(
-                self.param.answer_mean, label="Mean answer (tokens)", **wide
+                self.param.answer_mean, label="Mean answer (tokens)", **slider
             ),
             "long_every": pn.widgets.IntSlider.from_param(
-                self.param.long_every, label="One long prompt in every", step=10, **wide
+                self.param.long_every, label="One long prompt in every", step=10, **slider
             ),
             "long_prompt_tokens": pn.widgets.IntSlider.from_param(
-                self.param.long_prompt_tokens, label="Long prompt (tokens)", step=1024, **wide
+                self.param.long_prompt_tokens, label="Long prompt (tokens)", step=1024, **slider
             ),
             "batch_size": pn.widgets.IntSlider.from_param(
-                self.param.batch_size, label="Seats per node", **wide
+                self.param.batch_size, label="Seats per node", **slider
             ),
             "prefill_cards": pn.widgets.IntSlider.from_param(
-                self.param.prefill_cards, label="Prefill nodes x", **wide
+                self.param.prefill_cards, label="Prefill nodes x", **slider
             ),
             "decode_cards": pn.widgets.IntSlider.from_param(
-                self.param.decode_cards, label="Decode nodes y", **wide
+                self.param.decode_cards, label="Decode nodes y", **slider
             ),
             "chunk_tokens": pn.widgets.IntSlider.from_param(
-                self.param.chunk_tokens, label="Chunk budget (tokens a step)", step=64, **wide
+                self.param.chunk_tokens, label="Chunk budget (tokens a step)", step=64, **slider
             ),
             "link": pn.widgets.RadioButtonGroup.from_param(
                 self.param.link,
@@ -166,7 +168,7 @@ class ServingModesCard(pn.viewable.Viewer):
     def compute(self) -> dict:
         """The three designs on the same stream and the same x + y nodes."""
         costs = step_costs(self.scenario)
-        workload = draw_requests(
+        drawn = draw_requests(
             self.requests,
             self.seed,
             rate_per_s=self.arrival_rate,
@@ -175,6 +177,7 @@ class ServingModesCard(pn.viewable.Viewer):
             long_every=self.long_every,
             long_prompt_tokens=self.long_prompt_tokens,
         )
+        workload = first_within(drawn, DESIGN_TOKENS)  # a change stays well under a second
         nodes = self.prefill_cards + self.decode_cards
         common = {"workload": workload, "costs": costs, "batch_size": self.batch_size}
         return {
@@ -215,8 +218,19 @@ class ServingModesCard(pn.viewable.Viewer):
         self.error = ""
         self.results = results
         with pn.io.hold():
-            self.notice.visible = False
+            self._show_served(results["aggregated"].requests)
             self._fill(results)
+
+    def _show_served(self, served: int) -> None:
+        """Say so when the designs served only the first of the requests asked for."""
+        self.notice.visible = served < self.requests
+        if served < self.requests:
+            self.notice.object = (
+                f'<div class="lab small muted" data-served>Each design served the first '
+                f"{fmt.count(served)} of the {fmt.count(self.requests)} requests: a design "
+                f"stops at {fmt.count(DESIGN_TOKENS)} answer tokens, so that a change answers "
+                "within a second.</div>"
+            )
 
     def _fill(self, results: dict) -> None:
         end = max(float(r.finish_s.max()) for r in results.values())

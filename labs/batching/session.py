@@ -2,7 +2,9 @@
 
 One knob change reruns four small engines on the same arrivals (static and continuous, each
 with reserved and paged KV), so switching policy or layout costs nothing; the batch-size sweep
-is cached per knob state and reruns only when the workload or the layout changes.
+is cached per knob state and reruns only when the workload or the layout changes. Each run
+serves its stream only as far as core's token budget goes, so no change holds the session
+long (``core.simulator.batching.CHANGE_WORK``).
 """
 
 from __future__ import annotations
