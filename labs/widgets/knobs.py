@@ -213,52 +213,54 @@ def choice_buttons(scenario, knob: str, options: dict):
     )
 
 
-def serving_mode_buttons(scenario):
-    """Prompts whole, in chunks, or on prefill nodes of their own (the engine level only)."""
+def noted_choice(scenario, knob: str, options: dict, note: str):
+    """A row of buttons for one of ``scenario``'s choice knobs, with a line saying what it does."""
     return pn.Column(
-        choice_buttons(scenario, "serving_mode", SERVING_MODE_LABELS),
+        choice_buttons(scenario, knob, options),
         LiveHTML(
-            '<div class="lab small muted">How prompts share the cards: whole between decode '
-            "steps, in chunks inside them, or on prefill nodes that ship the cache to decode "
-            "nodes. The real engine level prices it; the whiteboard's prefill is free.</div>",
+            f'<div class="lab small muted">{note}</div>',
             sizing_mode="stretch_width",
             margin=(0, 10),
         ),
         sizing_mode="stretch_width",
         margin=0,
+    )
+
+
+def serving_mode_buttons(scenario):
+    """Prompts whole, in chunks, or on prefill nodes of their own (the engine level only)."""
+    return noted_choice(
+        scenario,
+        "serving_mode",
+        SERVING_MODE_LABELS,
+        "How prompts share the cards: whole between decode "
+        "steps, in chunks inside them, or on prefill nodes that ship the cache to decode "
+        "nodes. The real engine level prices it; the whiteboard's prefill is free.",
     )
 
 
 def engine_buttons(scenario):
     """The serving engine a benchmark ran (the engine level only)."""
-    return pn.Column(
-        choice_buttons(scenario, "engine", ENGINE_LABELS),
-        LiveHTML(
-            '<div class="lab small muted">The engine behind the figures: its API server and '
-            "eager prefill add to every first token, and its scheduler sizes the cache and the "
-            "batch its own way. The whiteboard has no engine.</div>",
-            sizing_mode="stretch_width",
-            margin=(0, 10),
-        ),
-        sizing_mode="stretch_width",
-        margin=0,
+    return noted_choice(
+        scenario,
+        "engine",
+        ENGINE_LABELS,
+        "The engine behind the figures: its API server and "
+        "eager prefill add to every first token, and its scheduler sizes the cache and the "
+        "batch its own way. The whiteboard has no engine.",
     )
 
 
 def layout_buttons(scenario):
     """How the node spreads the model over its cards (the engine level only)."""
-    return pn.Column(
-        choice_buttons(scenario, "layout", LAYOUT_LABELS),
-        LiveHTML(
-            '<div class="lab small muted">TP splits every layer over the cards; TP + EP keeps '
-            "each expert whole on one card; DEP runs attention data-parallel, so every card "
-            "holds the shared weights and its own requests' cache, and tokens travel to their "
-            "experts and back.</div>",
-            sizing_mode="stretch_width",
-            margin=(0, 10),
-        ),
-        sizing_mode="stretch_width",
-        margin=0,
+    return noted_choice(
+        scenario,
+        "layout",
+        LAYOUT_LABELS,
+        "TP splits every layer over the cards; TP + EP keeps "
+        "each expert whole on one card; DEP runs attention data-parallel, so every card "
+        "holds the shared weights and its own requests' cache, and tokens travel to their "
+        "experts and back.",
     )
 
 
