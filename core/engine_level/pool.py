@@ -3,10 +3,21 @@
 :func:`engine_values` returns, for the fields of :class:`core.whiteboard.result.Result` that the engine
 level changes, what ``realism="engine"`` reports; :func:`core.evaluate.evaluate` lays them over
 the whiteboard's. The shape of the argument follows the whiteboard's: the same knobs, already
-resolved to numbers (scalars or broadcastable arrays).
+resolved to numbers (scalars or broadcastable arrays). It runs in stages:
+
+1. :func:`_memory_figures`: the engine's memory accounting and the seats it holds;
+2. :func:`_open_queue`: nodes for the peak, each node's open loop, the seat and prefill queues;
+3. :func:`_load_figures`: the load one node carries, a benchmark's closed loop where set;
+4. :func:`_step_tails`: the ITL tail, and chunked prefill's changes to ITL and first token;
+5. :func:`_sizing_figures`: step and prefill times, the queue, the bill and the verdicts;
+
+and, where the mode is disaggregated, :func:`core.engine_level.serving_modes.disaggregated_values`
+replaces what separate prefill and decode pools change.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -71,17 +82,93 @@ def engine_values(
     full node reaches: :math:`n = \\lceil \\lambda R_{full} / s \\rceil`. The p95 first token adds
     the Erlang C wait for a seat over every node and the M/M/1 p95 wait for the prefill stage.
     """
+    hit_tokens = prompt * hit_rate
+    values = _memory_figures(node, terms, prompt + answer, seats)
+    granted = values["seats_granted"]
+    queue = _open_queue(node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted)
+    load = _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue)
+    values.update(load)
+    closed = np.isfinite(users)
+    chunked = chunked & (granted >= 1)
+    values.update(
+        _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, values, queue)
+    )
+    values.update(
+        _sizing_figures(
+            node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue
+        )
+    )
+    if np.any(disaggregated):
+        apart = disaggregated_values(
+            node, prompt, answer, hit_rate, granted, arrivals_per_s, price, terms, link_bytes_per_s
+        )
+        for name, figure in apart.items():
+            # A benchmark's closed loop drives one node: its figures stay the aggregated node's.
+            use = disaggregated & ~closed if name in _LOAD_FIELDS else disaggregated
+            values[name] = np.where(use, figure, values[name])
+    return values
+
+
+# The figures of the load one node carries, which a closed loop sets for itself.
+_LOAD_FIELDS = {"throughput_tokens_per_s", "itl_s", "itl_p99_s", "ttft_p50_s", "running_requests"}
+
+
+class _OpenQueue(NamedTuple):
+    """The aggregated pool at the peak's arrivals: sizing, one node's open loop, the queues."""
+
+    step_full: object  # a decode step with every seat busy
+    cold_request: object  # a request on a full node with a cold prefix cache
+    nodes: object
+    per_node: object  # arrivals per second at each node
+    running: object
+    itl: object
+    ttft: object  # typical, with the mean prefill wait
+    request: object
+    busy: object  # the share of time the cards prefill
+    company: object  # the chance a new prompt finds others running
+    added: object  # a prefill riding in a step with running decodes
+    servers: object
+    seat_wait: object  # p95 Erlang C wait for a seat
+    tail_prefill_wait: object  # p95 prefill-stage wait
+    unbounded: object
+    ttft_p95: object
+    seat_median: object  # median Erlang C wait for a seat
+
+
+def _memory_figures(node: Node, terms, seat_tokens, seats) -> dict:
+    """The node's memory as the engine accounts it, and the seats its KV budget holds."""
     node_memory, budget = node.kv_budget(terms)
     kv_per_token = node.kv_bytes_per_token
-    seat_tokens = prompt + answer
     room = seats_that_fit(budget, seat_tokens, kv_per_token)
     granted = np.minimum(seats, room)
+    kv_in_use = granted * seat_tokens * kv_per_token
+    return {
+        "node_memory_bytes": node_memory,
+        "kv_budget_bytes": budget,
+        "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
+        "margin_bytes": np.maximum(0.0, node_memory - node.weight_bytes - budget),
+        "seats_room": room,
+        "seats_granted": granted,
+        "seats_waiting": seats - granted,
+        "kv_tokens_in_use": granted * seat_tokens,
+        "kv_bytes_in_use": kv_in_use,
+        "free_kv_bytes": np.maximum(0.0, budget - kv_in_use),
+        "kv_share_of_weights": kv_in_use / node.weight_bytes,
+    }
+
+
+def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted):
+    """Nodes for a cold cache with every seat busy, each node's open loop, and both queues.
+
+    Notes
+    -----
+    :math:`n = \\lceil \\lambda R_{full} / s \\rceil`; the p95 first token swaps the mean M/M/1
+    prefill wait inside the open loop's typical TTFT for its p95, and adds the Erlang C p95
+    wait for a seat over every node.
+    """
     serving = granted >= 1
     full = np.maximum(granted, 1.0)
-    hit_tokens = prompt * hit_rate
     step_full = node.step_s(full, decode_context(prompt, answer, terms), terms)
-
-    # Size for a cold cache with every seat busy, then run each node at its share of traffic.
     _, _, _, cold_request, _ = closed_loop(node, full, full, prompt, answer, 0.0, terms)
     nodes = where(
         serving, np.maximum(1.0, np.ceil(arrivals_per_s * cold_request / full - 1e-9)), 1.0
@@ -102,43 +189,59 @@ def engine_values(
         np.minimum(ttft - mean_prefill_wait + tail_prefill_wait + seat_wait, UNBOUNDED_WAIT_S),
     )
     seat_median, _ = queueing.wait_quantile(servers, arrivals_per_s, request, 0.5)
+    return _OpenQueue(
+        step_full, cold_request, nodes, per_node, running, itl, ttft, request, busy, company,
+        added, servers, seat_wait, tail_prefill_wait, unbounded, ttft_p95, seat_median,
+    )  # fmt: skip
+
+
+def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue) -> dict:
+    """The load one node carries: the peak's arrivals, or a benchmark's closed loop of ``users``."""
+    unbounded, running, request = queue.unbounded, queue.running, queue.request
     open_values = (
-        np.where(unbounded, running * answer / request, per_node * answer),
-        itl,
-        np.where(unbounded, UNBOUNDED_WAIT_S, np.minimum(ttft + seat_median, UNBOUNDED_WAIT_S)),
+        np.where(unbounded, running * answer / request, queue.per_node * answer),
+        queue.itl,
+        np.where(
+            unbounded,
+            UNBOUNDED_WAIT_S,
+            np.minimum(queue.ttft + queue.seat_median, UNBOUNDED_WAIT_S),
+        ),
         request,
         running,
     )
     closed = np.isfinite(users)
     if np.any(closed):
         # A benchmark drives the engine at its configured batch limit, not the pool's dial.
-        batch_limit = np.minimum(room, np.maximum(seats, ENGINE_MAX_BATCH))
+        batch_limit = np.minimum(values["seats_room"], np.maximum(seats, ENGINE_MAX_BATCH))
         closed_values = closed_loop(
             node, np.where(closed, users, 1.0), batch_limit, prompt, answer, hit_tokens, terms
         )
         load = [np.where(closed, c, o) for c, o in zip(closed_values, open_values, strict=True)]
     else:
         load = open_values
-    throughput, itl_load, ttft_typical, request_load, running_load = (
-        np.where(serving, value, 0.0) for value in load
+    serving = values["seats_granted"] >= 1
+    names = ("throughput_tokens_per_s", "itl_s", "ttft_p50_s", "request_s", "running_requests")
+    return {name: np.where(serving, value, 0.0) for name, value in zip(names, load, strict=True)}
+
+
+def _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, load, queue) -> dict:
+    """ITL p99 from the steps that carry prompts, and chunked prefill's changes to the figures.
+
+    Whole prompts join decode steps (:func:`aggregated_itl_tail`) unless ``chunked``, where
+    they ride in chunks (:func:`chunked_figures`): ITL, its tail and the first token shift.
+    """
+    itl_load, ttft_typical = load["itl_s"], load["ttft_p50_s"]
+    ttft_p95, unbounded, added = queue.ttft_p95, queue.unbounded, queue.added
+    steps_alone = itl_load * (1.0 - np.where(closed, 0.0, queue.busy))
+    joining = np.where(
+        closed, load["running_requests"] / np.maximum(load["request_s"], 1e-12), queue.per_node
     )
-    # The tail of ITL: the steps that carry prompts, whole or in chunks.
-    steps_alone = itl_load * (1.0 - np.where(closed, 0.0, busy))
-    joining = np.where(closed, running_load / np.maximum(request_load, 1e-12), per_node)
     itl_tail = aggregated_itl_tail(steps_alone, added, joining, itl_load)
-    chunked = chunked & serving
     if np.any(chunked):
         chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
-            node,
-            terms,
-            decode_context(prompt, answer, terms),
-            steps_alone,
-            added,
-            prompt - hit_tokens,
-            running_load,
-            joining,
-            company,
-        )
+            node, terms, decode_context(prompt, answer, terms), steps_alone, added,
+            prompt - hit_tokens, load["running_requests"], joining, queue.company,
+        )  # fmt: skip
         itl_load = np.where(chunked, chunk_itl, itl_load)
         itl_tail = np.where(chunked, chunk_tail, itl_tail)
         ttft_p95 = np.where(chunked, np.minimum(ttft_p95 + chunk_shift, UNBOUNDED_WAIT_S), ttft_p95)
@@ -146,70 +249,40 @@ def engine_values(
             chunked, np.minimum(ttft_typical + chunk_shift, UNBOUNDED_WAIT_S), ttft_typical
         )
         unbounded = unbounded | (chunked & starved)
-    ttft_p95 = np.where(unbounded, UNBOUNDED_WAIT_S, ttft_p95)
-    monthly = nodes * node.cards * price * HOURS_PER_MONTH
-    kv_in_use = granted * seat_tokens * kv_per_token
-    prefill_alone = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=True)
-    values = {
-        "node_memory_bytes": node_memory,
-        "kv_budget_bytes": budget,
-        "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
-        "margin_bytes": np.maximum(0.0, node_memory - node.weight_bytes - budget),
-        "seats_room": room,
-        "seats_granted": granted,
-        "seats_waiting": seats - granted,
-        "kv_tokens_in_use": granted * seat_tokens,
-        "kv_bytes_in_use": kv_in_use,
-        "free_kv_bytes": np.maximum(0.0, budget - kv_in_use),
-        "kv_share_of_weights": kv_in_use / node.weight_bytes,
-        "prefill_s": prefill_alone,
+    return {
+        "itl_s": itl_load,
+        "itl_p99_s": itl_tail,
+        "ttft_p50_s": ttft_typical,
+        "ttft_p95_s": np.where(unbounded, UNBOUNDED_WAIT_S, ttft_p95),
+        "queue_unbounded": unbounded,
+    }
+
+
+def _sizing_figures(node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue):
+    """Time per step and prefill, the nodes, the queue, the bill and the verdicts."""
+    granted, unbounded = values["seats_granted"], values["queue_unbounded"]
+    serving = granted >= 1
+    step_full, request, servers = queue.step_full, queue.request, queue.servers
+    monthly = queue.nodes * node.cards * price * HOURS_PER_MONTH
+    return {
+        "prefill_s": node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=True),
         "decode_step_s": step_full,
         "decode_tokens_per_s": np.where(serving, granted / step_full, 0.0),
         "stream_tokens_per_s": np.where(serving, 1.0 / step_full, 0.0),
-        "request_s": request_load,
-        "sizing_request_s": cold_request,
+        "sizing_request_s": queue.cold_request,
         "offered_load": arrivals_per_s * request,
-        "nodes": nodes,
+        "nodes": queue.nodes,
         "servers": servers,
         "utilization": where(unbounded, 1.0, arrivals_per_s * request / np.maximum(servers, 1.0)),
         "queue_wait_p95_s": where(
-            unbounded, UNBOUNDED_WAIT_S, np.minimum(seat_wait + tail_prefill_wait, UNBOUNDED_WAIT_S)
+            unbounded,
+            UNBOUNDED_WAIT_S,
+            np.minimum(queue.seat_wait + queue.tail_prefill_wait, UNBOUNDED_WAIT_S),
         ),
-        "queue_unbounded": unbounded,
-        "ttft_p95_s": ttft_p95,
         "monthly_usd": monthly,
-        "latency_ok": ~unbounded & (ttft_p95 < TTFT_SLO_S),
+        "latency_ok": ~unbounded & (values["ttft_p95_s"] < TTFT_SLO_S),
         "capacity_ok": granted >= seats,
         "cost_ok": serving & (monthly <= BUDGET_USD_PER_MONTH),
-        "throughput_tokens_per_s": throughput,
-        "itl_s": itl_load,
-        "ttft_p50_s": ttft_typical,
-        "running_requests": running_load,
-        "itl_p99_s": itl_tail,
         "kv_transfer_s": 0.0,
         "prefill_nodes": 0.0,
     }
-    if np.any(disaggregated):
-        apart = disaggregated_values(
-            node,
-            prompt,
-            answer,
-            hit_rate,
-            granted,
-            arrivals_per_s,
-            price,
-            terms,
-            link_bytes_per_s,
-        )
-        # A benchmark's closed loop drives one node: its figures stay the aggregated node's.
-        load_only = {
-            "throughput_tokens_per_s",
-            "itl_s",
-            "itl_p99_s",
-            "ttft_p50_s",
-            "running_requests",
-        }
-        for name, figure in apart.items():
-            use = disaggregated & ~closed if name in load_only else disaggregated
-            values[name] = np.where(use, figure, values[name])
-    return values
