@@ -86,13 +86,16 @@ def engine_values(
     values = _memory_figures(node, terms, prompt + answer, seats)
     granted = values["seats_granted"]
     queue = _open_queue(node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted)
-    load = _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue)
+    load, steps_alone, company = _load_figures(
+        node, terms, prompt, answer, hit_tokens, users, seats, values, queue
+    )
     values.update(load)
     closed = np.isfinite(users)
     chunked = chunked & (granted >= 1)
     values.update(
-        _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, values, queue)
-    )
+        _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, values, queue,
+                    steps_alone, company)
+    )  # fmt: skip
     values.update(
         _sizing_figures(
             node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue
@@ -106,11 +109,15 @@ def engine_values(
             # A benchmark's closed loop drives one node: its figures stay the aggregated node's.
             use = disaggregated & ~closed if name in _LOAD_FIELDS else disaggregated
             values[name] = np.where(use, figure, values[name])
+        # The verdict reads the first token and the queue that stand: a closed loop's own.
+        values["latency_ok"] = ~values["queue_unbounded"] & (values["ttft_p95_s"] < TTFT_SLO_S)
     return values
 
 
 # The figures of the load one node carries, which a closed loop sets for itself.
-_LOAD_FIELDS = {"throughput_tokens_per_s", "itl_s", "itl_p99_s", "ttft_p50_s", "running_requests"}
+_LOAD_FIELDS = {
+    "throughput_tokens_per_s", "itl_s", "itl_p99_s", "ttft_p50_s", "ttft_p95_s", "running_requests",
+}  # fmt: skip
 
 
 class _OpenQueue(NamedTuple):
@@ -122,7 +129,6 @@ class _OpenQueue(NamedTuple):
     per_node: object  # arrivals per second at each node
     running: object
     itl: object
-    ttft: object  # typical, with the mean prefill wait
     request: object
     busy: object  # the share of time the cards prefill
     company: object  # the chance a new prompt finds others running
@@ -131,8 +137,8 @@ class _OpenQueue(NamedTuple):
     seat_wait: object  # p95 Erlang C wait for a seat
     tail_prefill_wait: object  # p95 prefill-stage wait
     unbounded: object
+    ttft_p50: object
     ttft_p95: object
-    seat_median: object  # median Erlang C wait for a seat
 
 
 def _memory_figures(node: Node, terms, seat_tokens, seats) -> dict:
@@ -162,14 +168,16 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
 
     Notes
     -----
-    :math:`n = \\lceil \\lambda R_{full} / s \\rceil`; the p95 first token swaps the mean M/M/1
-    prefill wait inside the open loop's typical TTFT for its p95, and adds the Erlang C p95
-    wait for a seat over every node.
+    :math:`n = \\lceil \\lambda R_{full} / s \\rceil`. Each percentile of the first token swaps
+    the mean M/M/1 prefill wait inside the open loop's typical TTFT for that percentile of the
+    wait, and adds the same percentile of the Erlang C wait for a seat over every node. A mean
+    is no percentile: most prompts wait for no prefill at all, so at a light prefill load the
+    mean wait exceeds even the 95th percentile's (zero).
     """
     serving = granted >= 1
     full = np.maximum(granted, 1.0)
     step_full = node.step_s(full, decode_context(prompt, answer, terms), terms)
-    _, _, _, cold_request, _ = closed_loop(node, full, full, prompt, answer, 0.0, terms)
+    cold_request = closed_loop(node, full, full, prompt, answer, 0.0, terms).request
     nodes = where(
         serving, np.maximum(1.0, np.ceil(arrivals_per_s * cold_request / full - 1e-9)), 1.0
     )
@@ -189,50 +197,77 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
         np.minimum(ttft - mean_prefill_wait + tail_prefill_wait + seat_wait, UNBOUNDED_WAIT_S),
     )
     seat_median, _ = queueing.wait_quantile(servers, arrivals_per_s, request, 0.5)
+    median_prefill_wait = company * prefill_wait_quantile(added, busy, 0.5)
+    ttft_p50 = where(
+        unbounded,
+        UNBOUNDED_WAIT_S,
+        np.minimum(ttft - mean_prefill_wait + median_prefill_wait + seat_median, UNBOUNDED_WAIT_S),
+    )
     return _OpenQueue(
-        step_full, cold_request, nodes, per_node, running, itl, ttft, request, busy, company,
-        added, servers, seat_wait, tail_prefill_wait, unbounded, ttft_p95, seat_median,
+        step_full, cold_request, nodes, per_node, running, itl, request, busy, company,
+        added, servers, seat_wait, tail_prefill_wait, unbounded, ttft_p50, ttft_p95,
     )  # fmt: skip
 
 
-def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue) -> dict:
-    """The load one node carries: the peak's arrivals, or a benchmark's closed loop of ``users``."""
+def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue):
+    """The load one node carries: the peak's arrivals, or a benchmark's closed loop of ``users``.
+
+    Returns the load's fields (both first-token percentiles among them), and the decode step
+    without prompts and the chance a prompt joins running decodes, that the tails are built on.
+    """
     unbounded, running, request = queue.unbounded, queue.running, queue.request
-    open_values = (
-        np.where(unbounded, running * answer / request, queue.per_node * answer),
-        queue.itl,
-        np.where(
-            unbounded,
-            UNBOUNDED_WAIT_S,
-            np.minimum(queue.ttft + queue.seat_median, UNBOUNDED_WAIT_S),
+    load = {
+        "throughput_tokens_per_s": np.where(
+            unbounded, running * answer / request, queue.per_node * answer
         ),
-        request,
-        running,
-    )
+        "itl_s": queue.itl,
+        "ttft_p50_s": queue.ttft_p50,
+        "ttft_p95_s": queue.ttft_p95,
+        "request_s": request,
+        "running_requests": running,
+    }
+    step, company = queue.itl * (1.0 - queue.busy), queue.company
     closed = np.isfinite(users)
     if np.any(closed):
         # A benchmark drives the engine at its configured batch limit, not the pool's dial.
         batch_limit = np.minimum(values["seats_room"], np.maximum(seats, ENGINE_MAX_BATCH))
-        closed_values = closed_loop(
+        loop = closed_loop(
             node, np.where(closed, users, 1.0), batch_limit, prompt, answer, hit_tokens, terms
         )
-        load = [np.where(closed, c, o) for c, o in zip(closed_values, open_values, strict=True)]
-    else:
-        load = open_values
+        # The closed loop's typical first token, which benchmarks' averages calibrate, stands
+        # as its median; its p95 lies the prefill wait's spread from median to p95 above.
+        spread = loop.company * (
+            prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE)
+            - prefill_wait_quantile(queue.added, loop.busy, 0.5)
+        )
+        closed_load = {
+            "throughput_tokens_per_s": loop.throughput,
+            "itl_s": loop.itl,
+            "ttft_p50_s": np.minimum(loop.ttft, UNBOUNDED_WAIT_S),
+            "ttft_p95_s": np.minimum(loop.ttft + spread, UNBOUNDED_WAIT_S),
+            "request_s": loop.request,
+            "running_requests": loop.running,
+        }
+        load = {name: np.where(closed, closed_load[name], load[name]) for name in load}
+        step = np.where(closed, loop.step, step)
+        company = np.where(closed, loop.company, company)
     serving = values["seats_granted"] >= 1
-    names = ("throughput_tokens_per_s", "itl_s", "ttft_p50_s", "request_s", "running_requests")
-    return {name: np.where(serving, value, 0.0) for name, value in zip(names, load, strict=True)}
+    fields = {name: np.where(serving, value, 0.0) for name, value in load.items()}
+    return fields, np.where(serving, step, 0.0), company
 
 
-def _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, load, queue) -> dict:
+def _step_tails(
+    node, terms, prompt, answer, hit_tokens, chunked, closed, load, queue, steps_alone, company
+) -> dict:
     """ITL p99 from the steps that carry prompts, and chunked prefill's changes to the figures.
 
     Whole prompts join decode steps (:func:`aggregated_itl_tail`) unless ``chunked``, where
     they ride in chunks (:func:`chunked_figures`): ITL, its tail and the first token shift.
+    ``steps_alone`` is a decode step without prompts and ``company`` the chance a prompt joins
+    running decodes, for the load in force (the peak's arrivals or the closed loop).
     """
-    itl_load, ttft_typical = load["itl_s"], load["ttft_p50_s"]
-    ttft_p95, unbounded, added = queue.ttft_p95, queue.unbounded, queue.added
-    steps_alone = itl_load * (1.0 - np.where(closed, 0.0, queue.busy))
+    itl_load, ttft_typical, ttft_p95 = load["itl_s"], load["ttft_p50_s"], load["ttft_p95_s"]
+    unbounded, added = queue.unbounded, queue.added
     joining = np.where(
         closed, load["running_requests"] / np.maximum(load["request_s"], 1e-12), queue.per_node
     )
@@ -240,7 +275,7 @@ def _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, load, 
     if np.any(chunked):
         chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
             node, terms, decode_context(prompt, answer, terms), steps_alone, added,
-            prompt - hit_tokens, load["running_requests"], joining, queue.company,
+            prompt - hit_tokens, load["running_requests"], joining, company,
         )  # fmt: skip
         itl_load = np.where(chunked, chunk_itl, itl_load)
         itl_tail = np.where(chunked, chunk_tail, itl_tail)
