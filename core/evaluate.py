@@ -64,7 +64,13 @@ def evaluate(scenario: Scenario | None = None, **overrides) -> Result:
     every prompt token prefilled (a cold prefix cache), TTFT p95 = :math:`t_{first}` + the
     95th-percentile Erlang C wait over :math:`n\\,s_{granted}` seats at the actual hit rate,
     and the bill :math:`n \\cdot c \\cdot p \\cdot 730`. Sizing cold keeps the bill honest
-    after a cache flush and makes a better hit rate never slow the first token.
+    after a cache flush and makes a better hit rate never slow the first token. Under a
+    closed loop (``concurrency``) the load figures and both first-token percentiles are that
+    loop's, so each percentile pair describes one load; the nodes and the bill stay the peak's.
+
+    The stages, each a function to open: :func:`resolve_knobs`, then
+    :func:`core.whiteboard.pool.whiteboard_values` (memory, time, traffic and verdicts, the
+    closed loop), :func:`engine_overlay` where ``realism="engine"``, and :func:`token_prices`.
     """
     return _evaluate(checked_knobs(scenario, overrides))
 
