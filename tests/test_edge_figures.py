@@ -31,6 +31,14 @@ def test_a_whiteboard_closed_loop_has_one_first_token_time():
     assert r.ttft_p95_s == r.ttft_p50_s
 
 
+def test_a_closed_loop_first_token_is_its_prompt_plus_its_wait():
+    """The latency card's breakdown adds up under a closed loop: prompt work + wait for a seat."""
+    r = evaluate(Scenario(concurrency=62, answer_tokens=1))
+    first_token = max(r.prompt_s, r.decode_step_s)
+    assert r.queue_wait_p95_s > 0
+    assert math.isclose(r.ttft_p95_s, first_token + r.queue_wait_p95_s, rel_tol=1e-12)
+
+
 @pytest.mark.parametrize("arrivals_per_min", [0.5, 5.0, 30.0])
 def test_a_light_prefill_load_keeps_the_engine_p50_below_its_p95(arrivals_per_min):
     """Most prompts wait for no prefill: the p50 takes the median wait, not the (larger) mean."""

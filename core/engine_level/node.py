@@ -176,6 +176,7 @@ class ClosedLoop(NamedTuple):
     step: object  # one decode step of the running batch, without prefill
     busy: object  # the prefill queue's load that the TTFT's mean wait is priced at
     company: object  # 1 where a new prompt joins running decodes, 0 where it runs alone
+    seat_wait: object  # users beyond the seats wait this long for one (inside ttft and request)
 
 
 def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> ClosedLoop:
@@ -223,8 +224,9 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     seat_wait = np.maximum(users - running, 0.0) * request / np.maximum(running, 1.0)
     throughput = np.where(running >= 1, running * answer / busy_time, 0.0)
     return ClosedLoop(
-        throughput, itl, ttft + seat_wait, request + seat_wait, running, step, busy, company
-    )
+        throughput, itl, ttft + seat_wait, request + seat_wait, running, step, busy, company,
+        seat_wait,
+    )  # fmt: skip
 
 
 def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):

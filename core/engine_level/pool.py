@@ -116,7 +116,8 @@ def engine_values(
 
 # The figures of the load one node carries, which a closed loop sets for itself.
 _LOAD_FIELDS = {
-    "throughput_tokens_per_s", "itl_s", "itl_p99_s", "ttft_p50_s", "ttft_p95_s", "running_requests",
+    "throughput_tokens_per_s", "itl_s", "itl_p99_s", "ttft_p50_s", "ttft_p95_s", "queue_wait_p95_s",
+    "running_requests",
 }  # fmt: skip
 
 
@@ -223,6 +224,7 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
         "itl_s": queue.itl,
         "ttft_p50_s": queue.ttft_p50,
         "ttft_p95_s": queue.ttft_p95,
+        "queue_wait_p95_s": queue.seat_wait + queue.tail_prefill_wait,
         "request_s": request,
         "running_requests": running,
     }
@@ -245,6 +247,9 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             "itl_s": loop.itl,
             "ttft_p50_s": np.minimum(loop.ttft, UNBOUNDED_WAIT_S),
             "ttft_p95_s": np.minimum(loop.ttft + spread, UNBOUNDED_WAIT_S),
+            # What a closed loop's first token waits for: a seat, then the prompts ahead.
+            "queue_wait_p95_s": loop.seat_wait
+            + loop.company * prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE),
             "request_s": loop.request,
             "running_requests": loop.running,
         }
@@ -312,7 +317,7 @@ def _sizing_figures(node, terms, prompt, hit_tokens, seats, arrivals_per_s, pric
         "queue_wait_p95_s": where(
             unbounded,
             UNBOUNDED_WAIT_S,
-            np.minimum(queue.seat_wait + queue.tail_prefill_wait, UNBOUNDED_WAIT_S),
+            np.minimum(values["queue_wait_p95_s"], UNBOUNDED_WAIT_S),
         ),
         "monthly_usd": monthly,
         "latency_ok": ~unbounded & (values["ttft_p95_s"] < TTFT_SLO_S),
