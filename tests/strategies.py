@@ -1,10 +1,15 @@
 """Hypothesis strategies for valid scenarios, in one place."""
 
+import json
+from pathlib import Path
+
 from hypothesis import strategies as st
 
 from core import GPUS, MODELS, TIERS, WORKLOADS
 from core.catalog import WEIGHT_FORMATS
+from core.catalog.custom import CUSTOM
 from core.practice import CHALLENGES
+from core.whiteboard.scenario import KV_LINKS, SERVING_MODES
 
 workloads = st.sampled_from(list(WORKLOADS))
 tiers = st.sampled_from(list(TIERS))
@@ -42,6 +47,60 @@ def scenario_knobs(draw) -> dict:
         "realism": draw(realisms),
         "concurrency": draw(concurrencies),
     }
+
+
+# Every knob of the Scenario, the edges included: the custom model and card, every serving
+# mode and link, a closed loop of 1 or 1,000,000 users, answers of 0 or 1 token, and the
+# arrival rate at the ends of its range.
+_CONFIGS = sorted((Path(__file__).parent / "fixtures" / "configs").glob("*.json"))
+model_configs = st.sampled_from(
+    [json.dumps(json.loads(path.read_text()), separators=(",", ":")) for path in _CONFIGS]
+)
+every_model = st.sampled_from([None, *MODELS, CUSTOM])
+every_gpu = st.sampled_from([*GPUS, CUSTOM])
+serving_modes = st.sampled_from(SERVING_MODES)
+kv_links = st.sampled_from(KV_LINKS)
+edge_answers = st.one_of(st.none(), st.sampled_from([0, 1, 2]), st.integers(0, 1_000_000))
+edge_arrivals = st.one_of(
+    st.none(),
+    st.sampled_from([0.01, 1_000_000.0]),
+    st.floats(-2.0, 6.0).map(lambda power: 10.0**power),
+)
+edge_concurrencies = st.one_of(
+    st.none(), st.sampled_from([1, 2, 62, 1_000_000]), st.integers(1, 1_000_000)
+)
+edge_prices = st.one_of(st.none(), st.sampled_from([0.0, 1000.0]), st.floats(0.0, 1000.0))
+
+
+@st.composite
+def every_knob(draw) -> dict:
+    """Keyword arguments for any valid Scenario, drawing every one of its knobs."""
+    knobs = {
+        "workload": draw(workloads),
+        "tier": draw(tiers),
+        "model": draw(every_model),
+        "gpu": draw(every_gpu),
+        "cards": draw(cards),
+        "weight_dtype": draw(weight_dtypes),
+        "kv_dtype": draw(dtypes),
+        "seats": draw(st.one_of(st.sampled_from([1, 4096]), seats)),
+        "prompt_tokens": draw(st.one_of(st.sampled_from([1, 4_000_000]), prompt_tokens)),
+        "answer_tokens": draw(edge_answers),
+        "prefix_hit_rate": draw(st.one_of(st.sampled_from([0.0, 1.0]), hit_rates)),
+        "arrivals_per_min": draw(edge_arrivals),
+        "realism": draw(realisms),
+        "serving_mode": draw(serving_modes),
+        "kv_link": draw(kv_links),
+        "concurrency": draw(edge_concurrencies),
+        "usd_per_gpu_hour": draw(edge_prices),
+    }
+    if knobs["model"] == CUSTOM:
+        knobs["model_config"] = draw(model_configs)
+    if knobs["gpu"] == CUSTOM:
+        knobs["card_memory_gb"] = draw(st.floats(1.0, 4096.0))
+        knobs["card_tb_per_s"] = draw(st.floats(0.01, 100.0))
+        knobs["card_tflops"] = draw(st.floats(1.0, 100_000.0))
+    return knobs
 
 
 # Practice problems: any challenge, any seed (0 is the classic version).

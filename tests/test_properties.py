@@ -55,9 +55,9 @@ def test_bill_is_a_whole_number_of_nodes(knobs):
     assert math.isclose(r.monthly_usd, r.nodes * r.cards * price * 730)
 
 
-@given(strategies.scenario_knobs())
+@given(strategies.every_knob())
 def test_every_output_is_finite_and_non_negative(knobs):
-    """No NaN, infinity or negative quantity ever leaves the model."""
+    """No NaN, infinity or negative quantity ever leaves the model, whatever knob is turned."""
     r = evaluate(Scenario(**knobs))
     for name in RESULT_FIELDS:
         value = getattr(r, name)
@@ -65,6 +65,18 @@ def test_every_output_is_finite_and_non_negative(knobs):
             continue
         assert math.isfinite(value), name
         assert value >= 0, name
+
+
+# Each pair is (lower percentile or mean, higher percentile) of one figure.
+PERCENTILE_PAIRS = [("ttft_p50_s", "ttft_p95_s"), ("itl_s", "itl_p99_s")]
+
+
+@given(strategies.every_knob())
+def test_every_percentile_pair_is_ordered(knobs):
+    """A figure's p95 (ITL: p99) is never below its p50 (ITL: mean): one load, one distribution."""
+    r = evaluate(Scenario(**knobs))
+    for low, high in PERCENTILE_PAIRS:
+        assert getattr(r, high) >= getattr(r, low), (low, high)
 
 
 @given(st.lists(strategies.scenario_knobs(), min_size=2, max_size=6))

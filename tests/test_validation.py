@@ -14,7 +14,7 @@ from core import Scenario, evaluate
         ({"prefix_hit_rate": 1.5}, ["prefix_hit_rate", "1.5", "0.0 to 1.0"]),
         ({"seats": 0}, ["seats", "0", "1 to 4,096"]),
         ({"seats": 2.5}, ["seats", "2.5", "whole number"]),
-        ({"arrivals_per_min": 0}, ["arrivals_per_min", "0", "above 0"]),
+        ({"arrivals_per_min": 0}, ["arrivals_per_min", "0", "0.01 to 1,000,000"]),
         ({"tier": "huge"}, ["tier", "huge", "small", "large"]),
         ({"model": "GPT-9"}, ["model", "GPT-9", "Llama-3-8B"]),
         ({"gpu": "TPU"}, ["gpu", "TPU", "H100 SXM"]),

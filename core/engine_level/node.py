@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -312,7 +313,21 @@ def decode_context(prompt, answer, terms):
     return prompt + (answer / 2.0 if "live_context" in terms else answer)
 
 
-def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
+class ClosedLoop(NamedTuple):
+    """What :func:`closed_loop` finds: the benchmark's figures and the prefill queue behind them."""
+
+    throughput: object
+    itl: object
+    ttft: object  # typical: the mean prefill wait, plus the wait for a seat
+    request: object
+    running: object
+    step: object  # one decode step of the running batch, without prefill
+    busy: object  # the prefill queue's load that the TTFT's mean wait is priced at
+    company: object  # 1 where a new prompt joins running decodes, 0 where it runs alone
+    seat_wait: object  # users beyond the seats wait this long for one (inside ttft and request)
+
+
+def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> ClosedLoop:
     """Throughput, ITL, TTFT and request time when ``users`` users keep one request each in flight.
 
     Notes
@@ -340,6 +355,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
         request = alone + later * step
         ttft, itl = alone, step
         busy_time = np.maximum(answer, 1.0) * step
+        busy, company = 0.0, 0.0
     else:
         ttft = np.where(others > 0, added + overhead + 1.5 * step, alone)
         request = ttft + later * step
@@ -354,13 +370,17 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms):
             total = cycle + ttft + later * step
             solved = 0.5 * (total + np.sqrt(np.maximum(total**2 - 4.0 * ttft * cycle, 0.0)))
             request = 0.5 * (request + solved)
+        busy, company = share, np.where(others > 0, 1.0, 0.0)
         share = np.minimum(cycle / request, SATURATED)
         itl = step / (1.0 - share)
         request = ttft + later * itl
         busy_time = request
     seat_wait = np.maximum(users - running, 0.0) * request / np.maximum(running, 1.0)
     throughput = np.where(running >= 1, running * answer / busy_time, 0.0)
-    return throughput, itl, ttft + seat_wait, request + seat_wait, running
+    return ClosedLoop(
+        throughput, itl, ttft + seat_wait, request + seat_wait, running, step, busy, company,
+        seat_wait,
+    )  # fmt: skip
 
 
 def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):

@@ -3,10 +3,21 @@
 :func:`engine_values` returns, for the fields of :class:`core.whiteboard.result.Result` that the engine
 level changes, what ``realism="engine"`` reports; :func:`core.evaluate.evaluate` lays them over
 the whiteboard's. The shape of the argument follows the whiteboard's: the same knobs, already
-resolved to numbers (scalars or broadcastable arrays).
+resolved to numbers (scalars or broadcastable arrays). It runs in stages:
+
+1. :func:`_memory_figures`: the engine's memory accounting and the seats it holds;
+2. :func:`_open_queue`: nodes for the peak, each node's open loop, the seat and prefill queues;
+3. :func:`_load_figures`: the load one node carries, a benchmark's closed loop where set;
+4. :func:`_step_tails`: the ITL tail, and chunked prefill's changes to ITL and first token;
+5. :func:`_sizing_figures`: step and prefill times, the queue, the bill and the verdicts;
+
+and, where the mode is disaggregated, :func:`core.engine_level.serving_modes.disaggregated_values`
+replaces what separate prefill and decode pools change.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -71,18 +82,107 @@ def engine_values(
     full node reaches: :math:`n = \\lceil \\lambda R_{full} / s \\rceil`. The p95 first token adds
     the Erlang C wait for a seat over every node and the M/M/1 p95 wait for the prefill stage.
     """
+    hit_tokens = prompt * hit_rate
+    values = _memory_figures(node, terms, prompt + answer, seats)
+    granted = values["seats_granted"]
+    queue = _open_queue(node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted)
+    load, steps_alone, company = _load_figures(
+        node, terms, prompt, answer, hit_tokens, users, seats, values, queue
+    )
+    values.update(load)
+    closed = np.isfinite(users)
+    chunked = chunked & (granted >= 1)
+    values.update(
+        _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, values, queue,
+                    steps_alone, company)
+    )  # fmt: skip
+    values.update(
+        _sizing_figures(
+            node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue
+        )
+    )
+    if np.any(disaggregated):
+        apart = disaggregated_values(
+            node, prompt, answer, hit_rate, granted, arrivals_per_s, price, terms, link_bytes_per_s
+        )
+        for name, figure in apart.items():
+            # A benchmark's closed loop drives one node: its figures stay the aggregated node's.
+            use = disaggregated & ~closed if name in _LOAD_FIELDS else disaggregated
+            values[name] = np.where(use, figure, values[name])
+        # The verdict reads the first token and the queue that stand: a closed loop's own.
+        values["latency_ok"] = ~values["queue_unbounded"] & (values["ttft_p95_s"] < TTFT_SLO_S)
+    return values
+
+
+# The figures of the load one node carries, which a closed loop sets for itself.
+_LOAD_FIELDS = {
+    "throughput_tokens_per_s", "itl_s", "itl_p99_s", "ttft_p50_s", "ttft_p95_s", "queue_wait_p95_s",
+    "running_requests",
+}  # fmt: skip
+
+
+class _OpenQueue(NamedTuple):
+    """The aggregated pool at the peak's arrivals: sizing, one node's open loop, the queues."""
+
+    step_full: object  # a decode step with every seat busy
+    cold_request: object  # a request on a full node with a cold prefix cache
+    nodes: object
+    per_node: object  # arrivals per second at each node
+    running: object
+    itl: object
+    request: object
+    busy: object  # the share of time the cards prefill
+    company: object  # the chance a new prompt finds others running
+    added: object  # a prefill riding in a step with running decodes
+    servers: object
+    seat_wait: object  # p95 Erlang C wait for a seat
+    tail_prefill_wait: object  # p95 prefill-stage wait
+    unbounded: object
+    ttft_p50: object
+    ttft_p95: object
+
+
+def _memory_figures(node: Node, terms, seat_tokens, seats) -> dict:
+    """The node's memory as the engine accounts it, and the seats its KV budget holds."""
     node_memory, budget = node.kv_budget(terms)
     kv_per_token = node.kv_bytes_per_token
-    seat_tokens = prompt + answer
     room = seats_that_fit(budget, seat_tokens, kv_per_token)
     granted = np.minimum(seats, room)
+    kv_in_use = granted * seat_tokens * kv_per_token
+    # What the engine holds: bf16 tensors at 2 bytes, DEP's shared weights on every card.
+    weights = node.engine_weight_bytes(terms)
+    return {
+        "weight_bytes": weights,
+        "weight_bytes_per_card": weights / node.cards,
+        "node_memory_bytes": node_memory,
+        "kv_budget_bytes": budget,
+        "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
+        "margin_bytes": np.maximum(0.0, node_memory - weights - budget),
+        "seats_room": room,
+        "seats_granted": granted,
+        "seats_waiting": seats - granted,
+        "kv_tokens_in_use": granted * seat_tokens,
+        "kv_bytes_in_use": kv_in_use,
+        "free_kv_bytes": np.maximum(0.0, budget - kv_in_use),
+        "kv_share_of_weights": kv_in_use / weights,
+    }
+
+
+def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted):
+    """Nodes for a cold cache with every seat busy, each node's open loop, and both queues.
+
+    Notes
+    -----
+    :math:`n = \\lceil \\lambda R_{full} / s \\rceil`. Each percentile of the first token swaps
+    the mean M/M/1 prefill wait inside the open loop's typical TTFT for that percentile of the
+    wait, and adds the same percentile of the Erlang C wait for a seat over every node. A mean
+    is no percentile: most prompts wait for no prefill at all, so at a light prefill load the
+    mean wait exceeds even the 95th percentile's (zero).
+    """
     serving = granted >= 1
     full = np.maximum(granted, 1.0)
-    hit_tokens = prompt * hit_rate
     step_full = node.step_s(full, decode_context(prompt, answer, terms), terms)
-
-    # Size for a cold cache with every seat busy, then run each node at its share of traffic.
-    _, _, _, cold_request, _ = closed_loop(node, full, full, prompt, answer, 0.0, terms)
+    cold_request = closed_loop(node, full, full, prompt, answer, 0.0, terms).request
     nodes = where(
         serving, np.maximum(1.0, np.ceil(arrivals_per_s * cold_request / full - 1e-9)), 1.0
     )
@@ -102,43 +202,90 @@ def engine_values(
         np.minimum(ttft - mean_prefill_wait + tail_prefill_wait + seat_wait, UNBOUNDED_WAIT_S),
     )
     seat_median, _ = queueing.wait_quantile(servers, arrivals_per_s, request, 0.5)
-    open_values = (
-        np.where(unbounded, running * answer / request, per_node * answer),
-        itl,
-        np.where(unbounded, UNBOUNDED_WAIT_S, np.minimum(ttft + seat_median, UNBOUNDED_WAIT_S)),
-        request,
-        running,
+    median_prefill_wait = company * prefill_wait_quantile(added, busy, 0.5)
+    ttft_p50 = where(
+        unbounded,
+        UNBOUNDED_WAIT_S,
+        np.minimum(ttft - mean_prefill_wait + median_prefill_wait + seat_median, UNBOUNDED_WAIT_S),
     )
+    return _OpenQueue(
+        step_full, cold_request, nodes, per_node, running, itl, request, busy, company,
+        added, servers, seat_wait, tail_prefill_wait, unbounded, ttft_p50, ttft_p95,
+    )  # fmt: skip
+
+
+def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue):
+    """The load one node carries: the peak's arrivals, or a benchmark's closed loop of ``users``.
+
+    Returns the load's fields (both first-token percentiles among them), and the decode step
+    without prompts and the chance a prompt joins running decodes, that the tails are built on.
+    """
+    unbounded, running, request = queue.unbounded, queue.running, queue.request
+    load = {
+        "throughput_tokens_per_s": np.where(
+            unbounded, running * answer / request, queue.per_node * answer
+        ),
+        "itl_s": queue.itl,
+        "ttft_p50_s": queue.ttft_p50,
+        "ttft_p95_s": queue.ttft_p95,
+        "queue_wait_p95_s": queue.seat_wait + queue.tail_prefill_wait,
+        "request_s": request,
+        "running_requests": running,
+    }
+    step, company = queue.itl * (1.0 - queue.busy), queue.company
     closed = np.isfinite(users)
     if np.any(closed):
         # A benchmark drives the engine at its configured batch limit, not the pool's dial.
-        batch_limit = np.minimum(room, np.maximum(seats, node.max_running))
-        closed_values = closed_loop(
+        batch_limit = np.minimum(values["seats_room"], np.maximum(seats, node.max_running))
+        loop = closed_loop(
             node, np.where(closed, users, 1.0), batch_limit, prompt, answer, hit_tokens, terms
         )
-        load = [np.where(closed, c, o) for c, o in zip(closed_values, open_values, strict=True)]
-    else:
-        load = open_values
-    throughput, itl_load, ttft_typical, request_load, running_load = (
-        np.where(serving, value, 0.0) for value in load
+        # The closed loop's typical first token, which benchmarks' averages calibrate, stands
+        # as its median; its p95 lies the prefill wait's spread from median to p95 above.
+        spread = loop.company * (
+            prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE)
+            - prefill_wait_quantile(queue.added, loop.busy, 0.5)
+        )
+        closed_load = {
+            "throughput_tokens_per_s": loop.throughput,
+            "itl_s": loop.itl,
+            "ttft_p50_s": np.minimum(loop.ttft, UNBOUNDED_WAIT_S),
+            "ttft_p95_s": np.minimum(loop.ttft + spread, UNBOUNDED_WAIT_S),
+            # What a closed loop's first token waits for: a seat, then the prompts ahead.
+            "queue_wait_p95_s": loop.seat_wait
+            + loop.company * prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE),
+            "request_s": loop.request,
+            "running_requests": loop.running,
+        }
+        load = {name: np.where(closed, closed_load[name], load[name]) for name in load}
+        step = np.where(closed, loop.step, step)
+        company = np.where(closed, loop.company, company)
+    serving = values["seats_granted"] >= 1
+    fields = {name: np.where(serving, value, 0.0) for name, value in load.items()}
+    return fields, np.where(serving, step, 0.0), company
+
+
+def _step_tails(
+    node, terms, prompt, answer, hit_tokens, chunked, closed, load, queue, steps_alone, company
+) -> dict:
+    """ITL p99 from the steps that carry prompts, and chunked prefill's changes to the figures.
+
+    Whole prompts join decode steps (:func:`aggregated_itl_tail`) unless ``chunked``, where
+    they ride in chunks (:func:`chunked_figures`): ITL, its tail and the first token shift.
+    ``steps_alone`` is a decode step without prompts and ``company`` the chance a prompt joins
+    running decodes, for the load in force (the peak's arrivals or the closed loop).
+    """
+    itl_load, ttft_typical, ttft_p95 = load["itl_s"], load["ttft_p50_s"], load["ttft_p95_s"]
+    unbounded, added = queue.unbounded, queue.added
+    joining = np.where(
+        closed, load["running_requests"] / np.maximum(load["request_s"], 1e-12), queue.per_node
     )
-    # The tail of ITL: the steps that carry prompts, whole or in chunks.
-    steps_alone = itl_load * (1.0 - np.where(closed, 0.0, busy))
-    joining = np.where(closed, running_load / np.maximum(request_load, 1e-12), per_node)
     itl_tail = aggregated_itl_tail(steps_alone, added, joining, itl_load)
-    chunked = chunked & serving
     if np.any(chunked):
         chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
-            node,
-            terms,
-            decode_context(prompt, answer, terms),
-            steps_alone,
-            added,
-            prompt - hit_tokens,
-            running_load,
-            joining,
-            company,
-        )
+            node, terms, decode_context(prompt, answer, terms), steps_alone, added,
+            prompt - hit_tokens, load["running_requests"], joining, company,
+        )  # fmt: skip
         itl_load = np.where(chunked, chunk_itl, itl_load)
         itl_tail = np.where(chunked, chunk_tail, itl_tail)
         ttft_p95 = np.where(chunked, np.minimum(ttft_p95 + chunk_shift, UNBOUNDED_WAIT_S), ttft_p95)
@@ -146,70 +293,40 @@ def engine_values(
             chunked, np.minimum(ttft_typical + chunk_shift, UNBOUNDED_WAIT_S), ttft_typical
         )
         unbounded = unbounded | (chunked & starved)
-    ttft_p95 = np.where(unbounded, UNBOUNDED_WAIT_S, ttft_p95)
-    monthly = nodes * node.cards * price * HOURS_PER_MONTH
-    kv_in_use = granted * seat_tokens * kv_per_token
-    prefill_alone = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=True)
-    values = {
-        "node_memory_bytes": node_memory,
-        "kv_budget_bytes": budget,
-        "kv_budget_tokens": np.floor(budget / kv_per_token + 1e-9),
-        "margin_bytes": np.maximum(0.0, node_memory - node.weight_bytes - budget),
-        "seats_room": room,
-        "seats_granted": granted,
-        "seats_waiting": seats - granted,
-        "kv_tokens_in_use": granted * seat_tokens,
-        "kv_bytes_in_use": kv_in_use,
-        "free_kv_bytes": np.maximum(0.0, budget - kv_in_use),
-        "kv_share_of_weights": kv_in_use / node.weight_bytes,
-        "prefill_s": prefill_alone,
+    return {
+        "itl_s": itl_load,
+        "itl_p99_s": itl_tail,
+        "ttft_p50_s": ttft_typical,
+        "ttft_p95_s": np.where(unbounded, UNBOUNDED_WAIT_S, ttft_p95),
+        "queue_unbounded": unbounded,
+    }
+
+
+def _sizing_figures(node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue):
+    """Time per step and prefill, the nodes, the queue, the bill and the verdicts."""
+    granted, unbounded = values["seats_granted"], values["queue_unbounded"]
+    serving = granted >= 1
+    step_full, request, servers = queue.step_full, queue.request, queue.servers
+    monthly = queue.nodes * node.cards * price * HOURS_PER_MONTH
+    return {
+        "prefill_s": node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=True),
         "decode_step_s": step_full,
         "decode_tokens_per_s": np.where(serving, granted / step_full, 0.0),
         "stream_tokens_per_s": np.where(serving, 1.0 / step_full, 0.0),
-        "request_s": request_load,
-        "sizing_request_s": cold_request,
+        "sizing_request_s": queue.cold_request,
         "offered_load": arrivals_per_s * request,
-        "nodes": nodes,
+        "nodes": queue.nodes,
         "servers": servers,
         "utilization": where(unbounded, 1.0, arrivals_per_s * request / np.maximum(servers, 1.0)),
         "queue_wait_p95_s": where(
-            unbounded, UNBOUNDED_WAIT_S, np.minimum(seat_wait + tail_prefill_wait, UNBOUNDED_WAIT_S)
+            unbounded,
+            UNBOUNDED_WAIT_S,
+            np.minimum(values["queue_wait_p95_s"], UNBOUNDED_WAIT_S),
         ),
-        "queue_unbounded": unbounded,
-        "ttft_p95_s": ttft_p95,
         "monthly_usd": monthly,
-        "latency_ok": ~unbounded & (ttft_p95 < TTFT_SLO_S),
+        "latency_ok": ~unbounded & (values["ttft_p95_s"] < TTFT_SLO_S),
         "capacity_ok": granted >= seats,
         "cost_ok": serving & (monthly <= BUDGET_USD_PER_MONTH),
-        "throughput_tokens_per_s": throughput,
-        "itl_s": itl_load,
-        "ttft_p50_s": ttft_typical,
-        "running_requests": running_load,
-        "itl_p99_s": itl_tail,
         "kv_transfer_s": 0.0,
         "prefill_nodes": 0.0,
     }
-    if np.any(disaggregated):
-        apart = disaggregated_values(
-            node,
-            prompt,
-            answer,
-            hit_rate,
-            granted,
-            arrivals_per_s,
-            price,
-            terms,
-            link_bytes_per_s,
-        )
-        # A benchmark's closed loop drives one node: its figures stay the aggregated node's.
-        load_only = {
-            "throughput_tokens_per_s",
-            "itl_s",
-            "itl_p99_s",
-            "ttft_p50_s",
-            "running_requests",
-        }
-        for name, figure in apart.items():
-            use = disaggregated & ~closed if name in load_only else disaggregated
-            values[name] = np.where(use, figure, values[name])
-    return values

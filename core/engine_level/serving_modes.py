@@ -185,7 +185,9 @@ def disaggregated_values(
         "throughput_tokens_per_s": np.where(serving, per_node * answer, 0.0),
         "itl_s": step,
         "itl_p99_s": step,
-        "ttft_p50_s": np.where(unbounded, UNBOUNDED_WAIT_S, alone + wait_median),
+        "ttft_p50_s": np.where(
+            unbounded, UNBOUNDED_WAIT_S, np.minimum(alone + wait_median, UNBOUNDED_WAIT_S)
+        ),
         "running_requests": np.where(serving, running, 0.0),
         "kv_transfer_s": transfer,
     }

@@ -125,8 +125,9 @@ def sweep(scenario: Scenario, axes: Mapping[str, Sequence] | None = None) -> Fro
     .. math:: \\text{per card} = T / c, \\quad \\text{per user} = 1 / t_{itl}, \\quad
               \\$/\\text{M out} = 10^6 \\, c \\, p / (3600 \\, T)
 
-    The p95 first token is the pool's at the workload's peak (sized with that batch size);
-    a batch that memory cannot hold whole is not feasible (it repeats a smaller batch).
+    The p95 first token is that closed loop's own, at a full batch, and unbounded where the
+    nodes bought for the workload's peak (sized with that batch size) cannot keep up; a batch
+    that memory cannot hold whole is not feasible (it repeats a smaller batch).
     """
     return sweeps(scenario, axes if axes is not None else sweep_axes(scenario))[0]
 
