@@ -82,3 +82,13 @@ def test_a_link_with_an_implausibly_quiet_peak_clamps_with_a_notice():
     notices = restore(lab_bindings(view, scenario), "?arrivals_per_min=1e-300")
     assert scenario.arrivals_per_min == 0.01
     assert any("arrivals_per_min" in notice and "using 0.01" in notice for notice in notices)
+
+
+def test_dollar_figures_past_a_billion_read_as_a_bound():
+    """A bill or a price past $1 billion (or infinite) reads 'more than $1 billion', not 300 digits."""
+    from labs.page import format as fmt
+
+    for write in (fmt.dollars, fmt.price, fmt.token_price):
+        assert write(1e300) == "more than $1 billion"
+        assert write(float("inf")) == "more than $1 billion"
+    assert fmt.dollars(2913.0) == "$2,913"

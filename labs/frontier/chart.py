@@ -21,7 +21,7 @@ LEVEL_COLOURS = {"whiteboard": theme.INK, "engine": "#d55e00"}
 LEVEL_MARKERS = {"whiteboard": "circle", "engine": "triangle"}
 X_LABELS = {
     "user": "output tokens per second each user sees (1 / inter-token latency)",
-    "ttft": "p95 time to first token at the workload's peak (s)",
+    "ttft": "p95 time to first token, every seat a user in a closed loop (s)",
 }
 Y_LABELS = {
     "gpu": "output tokens per second per GPU",

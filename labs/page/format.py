@@ -71,14 +71,23 @@ def rate(tokens_per_s: float) -> str:
     return f"{value:,.1f} tok/s" if 0 < value < 10 else f"{value:,.0f} tok/s"
 
 
+# Past this a dollar figure stops being a figure a student can read: it is written as a bound.
+HUMANE_DOLLARS = 1e9
+
+
+def _beyond(amount: float) -> str | None:
+    """'more than $1 billion' for an amount past :data:`HUMANE_DOLLARS`, else None."""
+    return "more than $1 billion" if not float(amount) <= HUMANE_DOLLARS else None
+
+
 def dollars(amount: float) -> str:
-    """Money, whole dollars."""
-    return f"${max(0.0, float(amount)):,.0f}"
+    """Money, whole dollars; past $1 billion, 'more than $1 billion'."""
+    return _beyond(amount) or f"${max(0.0, float(amount)):,.0f}"
 
 
 def price(usd: float) -> str:
-    """A price in dollars and cents: $3.99."""
-    return f"${max(0.0, float(usd)):,.2f}"
+    """A price in dollars and cents: $3.99; past $1 billion, 'more than $1 billion'."""
+    return _beyond(usd) or f"${max(0.0, float(usd)):,.2f}"
 
 
 def percent(fraction: float, digits: int = 0) -> str:
@@ -150,7 +159,9 @@ def signed_dollars(value: float) -> str:
 
 
 def token_price(usd: float) -> str:
-    """Dollars per million tokens: $0.068, $0.65, $1.39, $12.40."""
+    """Dollars per million tokens: $0.068, $0.65, $1.39, $12.40; past $1 billion, a bound."""
+    if _beyond(usd):
+        return _beyond(usd)
     value = max(0.0, float(usd))
     return f"${value:,.3f}" if value < 0.1 else f"${value:,.2f}"
 
