@@ -16,7 +16,7 @@ from core.catalog.kernels import (
     expert_kernel,
 )
 from core.engine_level.kernels import max_running, sglang_reserve_bytes
-from core.engine_level.node import coalesced
+from core.engine_level.load import coalesced
 from core.engine_level.terms import chunk_local_mean, kv_replication
 from core.evidence.level_gap import rate_provenance, trust_band
 

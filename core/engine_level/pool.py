@@ -23,14 +23,14 @@ import numpy as np
 
 from core.catalog import HOURS_PER_MONTH
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
-from core.engine_level.node import (
+from core.engine_level.load import (
     SATURATED,
-    Node,
     closed_loop,
     decode_context,
     open_loop,
     prefill_wait_quantile,
 )
+from core.engine_level.node import Node
 from core.engine_level.serving_modes import (
     aggregated_itl_tail,
     chunked_figures,
