@@ -123,3 +123,18 @@ def test_the_bring_your_own_forms_are_built_on_first_opening():
     assert not forms.visible and picker.own is forms
     picker.own_toggle.value = True
     assert forms.visible and picker.__panel__().objects.count(forms) == 1
+
+
+def test_a_named_model_opens_in_its_checkpoints_format():
+    """Picking gpt-oss-120b stores its weights as MXFP4, DeepSeek-R1 as fp8, Llama-3-8B as bf16."""
+    from core.catalog import MODELS
+    from labs.widgets.knobs import model_select
+
+    scenario = Scenario()
+    select = model_select(scenario)
+    for model in ("gpt-oss-120b", "DeepSeek-R1", "Llama-3-8B"):
+        select.value = model
+        assert scenario.model == model
+        assert scenario.weight_dtype == MODELS[model].checkpoint_dtype
+    assert MODELS["gpt-oss-120b"].checkpoint_dtype == "mxfp4"
+    assert MODELS["DeepSeek-R1"].checkpoint_dtype == "fp8"

@@ -48,7 +48,9 @@ class ModelShape:
     # parameters the published checkpoint keeps in bf16 whatever its experts' format
     # (gpt-oss: attention, embeddings and router; its experts alone are MXFP4)
     bf16_params: float = 0.0
-    # the format the published checkpoint stores its weights in
+    # the format the published checkpoint stores its weights in: gpt-oss's model card ships its
+    # experts in MXFP4; DeepSeek-V3/R1's and Kimi K2's config.json quantization_config is fp8
+    # with 128 x 128 weight blocks
     checkpoint_dtype: str = "bf16"
     # windowed layers attend within fixed chunks of ``sliding_window`` tokens (Llama 4's
     # attention_chunk_size) rather than to the last ``sliding_window`` tokens

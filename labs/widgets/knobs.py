@@ -302,7 +302,12 @@ def model_select(scenario):
     def to_scenario(event):
         value = {USE_TIER: None, PASTED: CUSTOM}.get(event.new, event.new)
         if scenario.model != value:
-            scenario.model = value
+            # A named model opens in its published checkpoint's format (gpt-oss's MXFP4
+            # experts, DeepSeek's fp8); a link that names both keeps what it names.
+            checkpoint = MODELS[value].checkpoint_dtype if value in MODELS else None
+            scenario.param.update(
+                model=value, **({"weight_dtype": checkpoint} if checkpoint else {})
+            )
 
     def to_widget(*_events):
         select.options = _model_options(scenario)
