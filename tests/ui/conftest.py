@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,20 @@ def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 60.0) -
     raise RuntimeError(f"the lab server did not open port {port} within {timeout:.0f} s")
 
 
+@contextmanager
+def serving(process: subprocess.Popen, port: int, stop_within: float = 10.0):
+    """The base URL once ``process`` listens on ``port``; the process is stopped afterwards."""
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=stop_within)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 @pytest.fixture(scope="session")
 def lab_url():
     """Base URL of a lab server started for this test session."""
@@ -51,15 +66,8 @@ def lab_url():
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with serving(process, port) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from tests.ui.conftest import ROOT, free_port, wait_for_port
+from tests.ui.conftest import ROOT, free_port, serving
 
 FIXTURES = ROOT / "tests" / "fixtures" / "configs"
 # The server as `make serve` runs it, with faults planted: the pool lab fails whenever its
@@ -54,15 +54,8 @@ def faulty(tmp_path_factory):
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}", log_path
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with serving(process, port, stop_within=15) as url:
+        yield url, log_path
 
 
 def config_link(base: str, route: str, **changes) -> str:
