@@ -8,7 +8,7 @@ from pathlib import Path
 import panel as pn
 from bokeh.models import Axis, Legend, SaveTool, Title
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 # Chart colours, the same as the CSS variables (Okabe-Ito based, readable for colour-blind eyes).
 WEIGHTS = "#3d5a98"
