@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import secrets
 import socket
 
 import panel as pn
@@ -12,10 +13,21 @@ import panel as pn
 from core.evidence.fidelity import report
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
-from labs.server import collector, first_page, guard, latency, workers
+from labs.server import (
+    build_budget,
+    collector,
+    embeds,
+    first_page,
+    guard,
+    latency,
+    odd_links,
+    reconnect,
+    workers,
+)
 
 PASSWORD_ENV = "LAB_PASSWORD"
 COOKIE_SECRET_ENV = "LAB_COOKIE_SECRET"
+SESSION_SECRET_ENV = "LAB_SESSION_SECRET"
 LOGIN_TEMPLATE = theme.ASSETS / "login.html"
 
 
@@ -27,15 +39,21 @@ def routes() -> dict:
     return pages
 
 
-def _whole_lab():
+def _new_page() -> None:
+    """What every page's session needs before its lab is built."""
     first_page.local_styles()
+    reconnect.attach(pn.state.curdoc)
+
+
+def _whole_lab():
+    _new_page()
     return create_app()
 
 
 def _embedded_page(key: str):
     # Panel serves plain functions per session; a functools.partial would be served as an object.
     def page():
-        first_page.local_styles()
+        _new_page()
         return create_embedded(key)
 
     page.__name__ = f"embedded_{key}"
@@ -63,6 +81,19 @@ def cookie_secret(password: str) -> str:
         return os.environ[COOKIE_SECRET_ENV]
     salt = b"llm-serving-lab login cookies"
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 200_000).hex()
+
+
+def session_secret() -> bytes:
+    """The key that signs session ids: LAB_SESSION_SECRET, else a random one made at start.
+
+    Signed ids mean a websocket builds a session only for a token this server handed out
+    with a page. The parent makes the key before it forks, so all its workers share it; a
+    browser's tokens are only ever used on the host that gave them (nginx keeps it there).
+    """
+    given = os.environ.get(SESSION_SECRET_ENV, "")
+    if given and len(given) < 32:
+        raise SystemExit(f"{SESSION_SECRET_ENV} must be at least 32 characters long")
+    return (given or secrets.token_urlsafe(48)).encode()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -97,6 +128,18 @@ def parser() -> argparse.ArgumentParser:
         help="ms a session without a browser connected is kept",
     )
     parse.add_argument(
+        "--session-builds-per-client",
+        type=int,
+        default=build_budget.PER_CLIENT_PER_MINUTE,
+        help="new lab sessions a minute one client address may have built (all at once at most)",
+    )
+    parse.add_argument(
+        "--session-builds-overall",
+        type=int,
+        default=build_budget.OVERALL_PER_MINUTE,
+        help="new lab sessions a minute one server process builds at most",
+    )
+    parse.add_argument(
         "--session-history",
         type=int,
         default=None,
@@ -117,6 +160,15 @@ def main(argv: list[str] | None = None) -> None:
     guard.safe_log_records()
     guard.close_component_imports()
     first_page.configure()
+    embeds.configure()
+    odd_links.configure()
+    try:
+        budget = build_budget.BuildBudget(
+            args.session_builds_per_client, args.session_builds_overall
+        )
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    build_budget.configure(budget)
     if not args.default_latency:
         latency.configure()
         for key in LABS:  # import every lab now, so the collector freezes their modules too
@@ -156,6 +208,8 @@ def main(argv: list[str] | None = None) -> None:
         session_history=args.session_history,
         num_procs=args.workers,
         use_xheaders=args.use_xheaders,
+        sign_sessions=True,
+        secret_key=session_secret(),
         **auth,
     )
     # From here on, this is one worker (the parent of several only waits for them).
