@@ -83,17 +83,25 @@ def cookie_secret(password: str) -> str:
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 200_000).hex()
 
 
-def session_secret() -> bytes:
-    """The key that signs session ids: LAB_SESSION_SECRET, else a random one made at start.
+def session_secret(password: str | None) -> bytes:
+    """The key that signs session ids: LAB_SESSION_SECRET, else one derived from the password,
+    else a random one made at start.
 
-    Signed ids mean a websocket builds a session only for a token this server handed out
-    with a page. The parent makes the key before it forks, so all its workers share it; a
-    browser's tokens are only ever used on the host that gave them (nginx keeps it there).
+    Signed ids mean a websocket builds a session only for a token a lab process handed out
+    with a page. The parent makes the key before it forks, so all its workers share it. A
+    page and its websocket may reach different hosts behind nginx (an iframe that drops the
+    sticky cookie), so hosts behind one proxy need one key: the same LAB_SESSION_SECRET, or
+    the same class password.
     """
     given = os.environ.get(SESSION_SECRET_ENV, "")
-    if given and len(given) < 32:
-        raise SystemExit(f"{SESSION_SECRET_ENV} must be at least 32 characters long")
-    return (given or secrets.token_urlsafe(48)).encode()
+    if given:
+        if len(given) < 32:
+            raise SystemExit(f"{SESSION_SECRET_ENV} must be at least 32 characters long")
+        return given.encode()
+    if password:
+        salt = b"llm-serving-lab session ids"
+        return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 200_000).hex().encode()
+    return secrets.token_urlsafe(48).encode()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -209,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
         num_procs=args.workers,
         use_xheaders=args.use_xheaders,
         sign_sessions=True,
-        secret_key=session_secret(),
+        secret_key=session_secret(args.password),
         **auth,
     )
     # From here on, this is one worker (the parent of several only waits for them).
