@@ -22,22 +22,31 @@ class Clock:
 def test_a_client_gets_its_minute_of_builds_then_a_refill():
     """A client's bucket holds a minute's builds at once, then refills at that rate."""
     clock = Clock()
-    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=clock)
-    assert [budget.allow("10.0.0.1") for _ in range(8)] == [True] * 6 + [False] * 2
-    assert budget.allow("10.0.0.2")  # another address has its own bucket
+    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=clock, max_wait=0)
+    assert [budget.reserve("10.0.0.1") for _ in range(8)] == [0.0] * 6 + [None] * 2
+    assert budget.reserve("10.0.0.2") == 0.0  # another address has its own bucket
     clock.now = 10.0  # 6 a minute: one build back per 10 s
-    assert budget.allow("10.0.0.1")
-    assert not budget.allow("10.0.0.1")
+    assert budget.reserve("10.0.0.1") == 0.0
+    assert budget.reserve("10.0.0.1") is None
+
+
+def test_a_build_over_budget_waits_for_its_token_then_is_refused():
+    """Past the bucket, a build waits its turn (10 s each at 6 a minute) up to max_wait, then is refused."""
+    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=Clock(), max_wait=10)
+    waits = [budget.reserve("10.0.0.1") for _ in range(8)]
+    assert waits[:6] == [0.0] * 6
+    assert waits[6] == pytest.approx(10.0)
+    assert waits[7] is None
 
 
 def test_the_process_budget_bounds_every_client_together():
     """Past the overall budget, new addresses are refused too, and keep their own builds for later."""
     clock = Clock()
-    budget = build_budget.BuildBudget(per_client=5, overall=4, clock=clock)
-    allowed = [budget.allow(f"10.0.0.{index}") for index in range(6)]
-    assert allowed == [True] * 4 + [False] * 2
+    budget = build_budget.BuildBudget(per_client=5, overall=4, clock=clock, max_wait=0)
+    allowed = [budget.reserve(f"10.0.0.{index}") for index in range(6)]
+    assert allowed == [0.0] * 4 + [None] * 2
     clock.now = 15.0  # 4 a minute overall: one back per 15 s
-    assert budget.allow("10.0.0.5")
+    assert budget.reserve("10.0.0.5") == 0.0
     assert budget.clients["10.0.0.5"].tokens == pytest.approx(4.0)
 
 
@@ -51,7 +60,7 @@ def test_remembered_clients_are_bounded():
     """A flood of addresses leaves at most MAX_CLIENTS buckets in memory."""
     budget = build_budget.BuildBudget(per_client=1, overall=10**9)
     for index in range(build_budget.MAX_CLIENTS + 50):
-        budget.allow(f"client-{index}")
+        budget.reserve(f"client-{index}")
     assert len(budget.clients) == build_budget.MAX_CLIENTS
 
 

@@ -7,8 +7,8 @@ render from a kept session (labs/server/first_page.py) and embeds' ``autoload.js
 a session token this server signed. That leaves the connections themselves: a client that
 fetches tokens in a loop and connects each would still build a lab per token. So every new
 session draws from two token buckets, one for its client's address and one for the process;
-an empty bucket refuses the build (HTTP 429, or the websocket closed with "try again later"),
-with one log line, and the page's reconnect script (labs/server/reconnect.py) tries again.
+a build over budget waits for its token, up to ``MAX_WAIT_S``; past that it is refused (HTTP
+429, or the websocket closed with "try again later"), with one log line.
 
 Each bucket holds a minute's builds and refills at that rate: a lecture hall behind one
 campus NAT address can all open the lab at once; a loop gets a build a second or so.
@@ -16,7 +16,9 @@ campus NAT address can all open the lab at once; a loop gets a build a second or
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -33,6 +35,9 @@ log = logging.getLogger("labs.server")
 PER_CLIENT_PER_MINUTE = 120
 OVERALL_PER_MINUTE = 600
 
+# Longest a build over budget waits for its token before it is refused.
+MAX_WAIT_S = 10.0
+
 # Client addresses remembered at most; the longest idle is forgotten first (it was full anyway).
 MAX_CLIENTS = 4096
 
@@ -43,51 +48,58 @@ POLICY_VIOLATION = 1008
 
 @dataclass
 class Bucket:
-    """A token bucket: ``capacity`` tokens at most, refilled at ``per_second``."""
+    """A token bucket: ``capacity`` tokens at most, refilled at ``per_second``; it may owe a few."""
 
     capacity: float
     per_second: float
-    tokens: float = field(default=-1.0)
+    tokens: float = field(default=math.nan)
     stamp: float = 0.0
 
-    def take(self, now: float) -> bool:
-        """Take one token at time ``now`` (seconds); False when none is left."""
-        if self.tokens < 0:
+    def wait(self, now: float) -> float:
+        """Seconds from ``now`` until this bucket has a token for one more build."""
+        if math.isnan(self.tokens):
             self.tokens, self.stamp = self.capacity, now
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.per_second)
         self.stamp = now
-        if self.tokens < 1:
-            return False
+        return max(0.0, (1 - self.tokens) / self.per_second)
+
+    def take(self) -> None:
+        """Spend one token (owing it when the bucket is empty: the build waits for it)."""
         self.tokens -= 1
-        return True
 
 
 class BuildBudget:
-    """Session builds a minute allowed per client address and overall, in one process."""
+    """Session builds a minute allowed per client address and overall, in one process.
 
-    def __init__(self, per_client: int, overall: int, clock=time.monotonic) -> None:
+    A build over budget waits for its token, up to ``max_wait`` seconds (a lecture hall
+    behind one address is served, a little later); one that would wait longer is refused.
+    """
+
+    def __init__(
+        self, per_client: int, overall: int, clock=time.monotonic, max_wait: float = MAX_WAIT_S
+    ) -> None:
         if per_client < 1 or overall < 1:
             raise ValueError(
                 f"session builds a minute must be at least 1: per client {per_client}, "
                 f"overall {overall}"
             )
-        self.per_client, self.clock = per_client, clock
+        self.per_client, self.clock, self.max_wait = per_client, clock, max_wait
         self.overall = Bucket(overall, overall / 60)
         self.clients: OrderedDict[str, Bucket] = OrderedDict()
 
-    def allow(self, client: str) -> bool:
-        """Whether ``client`` may have one more session built now (and count it if so)."""
+    def reserve(self, client: str) -> float | None:
+        """Seconds ``client``'s next build must wait (its tokens then spent), or None: refused."""
         now = self.clock()
         bucket = self.clients.pop(client, None) or Bucket(self.per_client, self.per_client / 60)
         self.clients[client] = bucket
         while len(self.clients) > MAX_CLIENTS:
             self.clients.popitem(last=False)
-        if not bucket.take(now):
-            return False
-        if not self.overall.take(now):
-            bucket.tokens += 1  # the client's own budget was not what refused it
-            return False
-        return True
+        wait = max(bucket.wait(now), self.overall.wait(now))
+        if wait > self.max_wait:
+            return None
+        bucket.take()
+        self.overall.take()
+        return wait
 
 
 class BuildRefused(HTTPError):
@@ -105,9 +117,13 @@ def configure(budget: BuildBudget) -> None:
 
     async def create_session_if_needed(context, session_id, request=None, token=None):
         known = session_id in context._sessions or session_id in context._pending_sessions
-        if not known and request is not None and not budget.allow(request.remote_ip):
-            log.warning("session build refused for %s: over its budget", request.remote_ip)
-            raise BuildRefused(request.remote_ip)
+        if not known and request is not None:
+            wait = budget.reserve(request.remote_ip)
+            if wait is None:
+                log.warning("session build refused for %s: over its budget", request.remote_ip)
+                raise BuildRefused(request.remote_ip)
+            if wait > 0:
+                await asyncio.sleep(wait)
         return await create(context, session_id, request, token)
 
     create_session_if_needed.lab_original = create

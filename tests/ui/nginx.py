@@ -37,7 +37,7 @@ def site_config(listen: int, backends: list[int], cache: Path, page_rate: str | 
     if page_rate is not None:
         # Pages and session-building requests alike (bench's class comes from one address).
         text, found = re.subn(r"rate=\S+;", f"rate={page_rate};", text)
-        assert found == 2, "deploy/nginx.conf: expected the two limit_req_zone rates"
+        assert found == 3, "deploy/nginx.conf: expected three limit_req_zone rates"
     for pattern, new in replacements.items():
         text, found = re.subn(pattern, new, text)
         assert found == 1, f"deploy/nginx.conf: expected one match of {pattern!r}"

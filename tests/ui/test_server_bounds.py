@@ -18,13 +18,13 @@ import pytest
 from bokeh.embed import server_document
 from bokeh.util.token import generate_jwt_token, generate_session_id, get_token_payload
 from playwright.sync_api import expect
-from tornado.httpclient import HTTPRequest
+from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
 from bench.browser import rss_mb
 from bench.protocol_client import TOKEN
 from tests.ui.conftest import ROOT, free_port, wait_for_port
-from tests.ui.nginx import lab_processes
+from tests.ui.nginx import lab_processes, nginx
 
 CARDS = ".cards"
 
@@ -60,8 +60,10 @@ async def _open_socket(base: str, path: str, token: str) -> int | None:
     request = HTTPRequest(url, headers={"Origin": base}, request_timeout=90)
     try:
         socket = await websocket_connect(request, subprotocols=["bokeh", token])
-    except Exception:
-        return -1  # refused at the handshake
+    except HTTPClientError as error:
+        return error.code  # refused at the handshake (nginx's 429)
+    except OSError:
+        return -1
     try:
         message = await asyncio.wait_for(socket.read_message(), timeout=90)
         return None if message is not None else socket.close_code
@@ -231,3 +233,28 @@ def test_session_builds_are_budgeted_per_client(bounded):
     allowed = 12 + (time.monotonic() - started) * 12 / 60  # a full bucket, and its refill
     assert 1 <= made <= allowed
     assert codes.count(1013) >= 24 - allowed
+
+
+@pytest.fixture(scope="module")
+def proxied_bounds(tmp_path_factory):
+    """deploy/nginx.conf before one lab process that counts its sessions; yields (nginx URL, lab URL)."""
+    workdir = tmp_path_factory.mktemp("bounds-nginx")
+    port = free_port()
+    extra = ("--allow-websocket-origin", f"127.0.0.1:{port}", "--use-xheaders")
+    with (
+        lab_processes(1, workdir, *extra, "--session-history", "1000") as ([backend], _processes),
+        nginx([backend], workdir / "nginx", port) as url,
+    ):
+        yield url, f"http://127.0.0.1:{backend}"
+
+
+def test_nginx_limits_websocket_upgrades_and_embed_scripts(proxied_bounds):
+    """Through nginx, 130 websocket upgrades or autoload.js fetches from one address: 429 past the burst of 100."""
+    url, lab = proxied_bounds
+    page_token = TOKEN.search(fetch(url + "/batching")[1]).group(1)
+    built = sessions_built(lab)
+    codes = open_sockets(url, "/batching", made_up_tokens(page_token, 130))
+    assert 429 in codes[100:] and None not in codes
+    assert sessions_built(lab) == built
+    scripts = [fetch(f"{url}/pool/autoload.js?bokeh-autoload-element=e{i}")[0] for i in range(130)]
+    assert 429 in scripts[100:] and set(scripts[:50]) == {200}
