@@ -11,7 +11,7 @@ a build over budget waits for its token, up to ``MAX_WAIT_S``; past that it is r
 429, or the websocket closed with "try again later"), with one log line.
 
 Each bucket holds a minute's builds and refills at that rate: a lecture hall behind one
-campus NAT address can all open the lab at once; a loop gets a build a second or so.
+campus NAT address can all open the lab at once; a loop gets two builds a second (defaults).
 """
 
 from __future__ import annotations
