@@ -47,7 +47,7 @@ def test_the_process_budget_bounds_every_client_together():
     assert allowed == [0.0] * 4 + [None] * 2
     clock.now = 15.0  # 4 a minute overall: one back per 15 s
     assert budget.reserve("10.0.0.5") == 0.0
-    assert budget.clients["10.0.0.5"].tokens == pytest.approx(4.0)
+    assert budget.clients["10.0.0.5"].credit == pytest.approx(4.0)
 
 
 def test_a_budget_below_one_build_a_minute_is_refused():

@@ -52,20 +52,20 @@ class Bucket:
 
     capacity: float
     per_second: float
-    tokens: float = field(default=math.nan)
+    credit: float = field(default=math.nan)
     stamp: float = 0.0
 
     def wait(self, now: float) -> float:
         """Seconds from ``now`` until this bucket has a token for one more build."""
-        if math.isnan(self.tokens):
-            self.tokens, self.stamp = self.capacity, now
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.per_second)
+        if math.isnan(self.credit):
+            self.credit, self.stamp = self.capacity, now
+        self.credit = min(self.capacity, self.credit + (now - self.stamp) * self.per_second)
         self.stamp = now
-        return max(0.0, (1 - self.tokens) / self.per_second)
+        return max(0.0, (1 - self.credit) / self.per_second)
 
     def take(self) -> None:
         """Spend one token (owing it when the bucket is empty: the build waits for it)."""
-        self.tokens -= 1
+        self.credit -= 1
 
 
 class BuildBudget:
