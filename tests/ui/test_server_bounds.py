@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import http.server
 import json
@@ -81,7 +82,9 @@ def open_sockets(base: str, path: str, tokens: list[str]) -> list[int | None]:
             codes += await asyncio.gather(*(_open_socket(base, path, t) for t in batch))
         return codes
 
-    return asyncio.run(run())
+    # A thread of its own: Playwright's sync API keeps an event loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(run())).result()
 
 
 def made_up_tokens(page_token: str, count: int) -> list[str]:
