@@ -96,10 +96,4 @@ def local_styles() -> None:
     """Point this session's Panel stylesheets at this server (call from a page function)."""
     doc = pn.state.curdoc
     if doc is not None:
-        # An embed (autoload.js on a course page) names this server's address; its
-        # stylesheets must come from here, not from the course page's server.
-        root = state.rel_path or ""
-        absolute = root.startswith(("http://", "https://"))
-        doc.template_variables.setdefault(
-            "dist_url", f"{root.rstrip('/')}/{LOCAL_DIST}" if absolute else LOCAL_DIST
-        )
+        doc.template_variables.setdefault("dist_url", LOCAL_DIST)
