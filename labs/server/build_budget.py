@@ -128,14 +128,22 @@ def configure(budget: BuildBudget) -> None:
 
     create_session_if_needed.lab_original = create
     ApplicationContext.create_session_if_needed = create_session_if_needed
+    # Around whichever websocket handler the route has now (labs/server/latency.py's, say).
     bokeh_urls.per_app_patterns[:] = [
-        (pattern, BoundedWebsocket if pattern == r"/ws" else handler)
+        (pattern, bounded(handler) if pattern == r"/ws" else handler)
         for pattern, handler in bokeh_urls.per_app_patterns
     ]
 
 
+def bounded(handler: type) -> type:
+    """``handler`` (a websocket handler) with :class:`BoundedWebsocket`'s checks in front."""
+    if issubclass(handler, BoundedWebsocket):
+        return handler
+    return type(f"Bounded{handler.__name__}", (BoundedWebsocket, handler), {})
+
+
 class BoundedWebsocket(panel_server.WSHandler):
-    """Panel's websocket handler, refusing tokens this server did not sign and builds over budget."""
+    """A websocket handler refusing tokens this server did not sign, and builds over budget."""
 
     def open(self, *args, **kwargs):
         token = getattr(self, "_token", None)

@@ -170,6 +170,12 @@ def main(argv: list[str] | None = None) -> None:
     first_page.configure()
     embeds.configure()
     odd_links.configure()
+    if not args.default_latency:
+        latency.configure()
+        for key in LABS:  # import every lab now, so the collector freezes their modules too
+            lab_class(key)
+        report()  # the published cases' predictions: computed once, before the first student
+        collector.configure()
     try:
         budget = build_budget.BuildBudget(
             args.session_builds_per_client, args.session_builds_overall
@@ -177,12 +183,6 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as error:
         raise SystemExit(str(error)) from None
     build_budget.configure(budget)
-    if not args.default_latency:
-        latency.configure()
-        for key in LABS:  # import every lab now, so the collector freezes their modules too
-            lab_class(key)
-        report()  # the published cases' predictions: computed once, before the first student
-        collector.configure()
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     auth = {}
     if args.password:
