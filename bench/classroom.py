@@ -283,6 +283,9 @@ def main() -> None:
         times_dir.mkdir()
         proxy_port = free_port()
         extra = ["--allow-websocket-origin", f"127.0.0.1:{proxy_port}", "--use-xheaders"]
+        # The whole class comes from one address: its builds must not hit a client's budget.
+        extra += ["--session-builds-per-client", str(max(120, 2 * args.sessions))]
+        extra += ["--session-builds-overall", str(max(600, 2 * args.sessions))]
         with lab_processes(
             1, work, *extra, workers=args.workers, env={change_timing.ENV: str(times_dir)}
         ) as (ports, processes):

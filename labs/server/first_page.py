@@ -14,20 +14,70 @@ session per route, and build the lab when the browser's websocket connects
 * A session built on connection has not been through that render, so its document is never
   told that Panel's stylesheets come from this server and would ask Panel's CDN for them;
   :func:`local_styles` tells it, from the page function.
+
+What a query can make the server keep is bounded (issue 28, item 12). Panel keys the kept
+session by route and by the raw ``?theme=`` value, so a loop over made-up themes built and
+kept a whole lab per request (87 GETs: 141 MB to 1,213 MB). Here only Panel's own themes key
+a kept page (any other value gets the default theme's), trailing slashes share their route's
+page, and :class:`KeptSessions` holds at most ``MAX_KEPT`` of them, the oldest let go first.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 
 import panel as pn
 from panel.io import server as panel_server
 from panel.io.resources import LOCAL_DIST
+from panel.io.state import state
+
+# Kept first pages at most: every route in each of Panel's themes, with room for embeds.
+MAX_KEPT = 40
+
+DEFAULT_THEME = "default"
+
+
+def themes() -> tuple[str, ...]:
+    """The ``?theme=`` values Panel applies; any other value gets the default theme."""
+    return tuple(pn.config.param._theme.objects)
+
+
+def kept_page_key(request, path: str | None = None) -> tuple[str, str]:
+    """The kept session a page request (at ``path``, else its own) renders from: route and known theme."""
+    raw = request.arguments.get("theme", [DEFAULT_THEME.encode()])[0]
+    name = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    route = (request.path if path is None else path).rstrip("/") or "/"
+    return route, name if name in themes() else DEFAULT_THEME
+
+
+class KeptSessions(OrderedDict):
+    """Panel's kept first-page sessions, at most ``limit``: storing one more lets the oldest go.
+
+    A session let go is no longer kept from expiring, so the server's sweep for unused
+    sessions discards it like any other.
+    """
+
+    def __init__(self, limit: int = MAX_KEPT) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key, session) -> None:
+        super().__setitem__(key, session)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            _key, oldest = self.popitem(last=False)
+            oldest.unblock_expiration()
 
 
 def configure() -> None:
     """Serve first pages from one kept session per route, in this process."""
     pn.config.reuse_sessions = True
+    pn.config.session_key_func = kept_page_key
+    if not isinstance(state._sessions, KeptSessions):
+        kept = KeptSessions()
+        kept.update(state._sessions)
+        state._sessions = kept
     patch = panel_server.patch_model_css
     if getattr(patch, "lab_once", False):
         return

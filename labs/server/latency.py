@@ -181,4 +181,7 @@ def configure() -> None:
 
 def configured() -> bool:
     """Whether this process serves websockets with :class:`NoDelayWSHandler`."""
-    return any(handler is NoDelayWSHandler for _pattern, handler in urls.per_app_patterns)
+    return any(
+        isinstance(handler, type) and issubclass(handler, NoDelayWSHandler)
+        for _pattern, handler in urls.per_app_patterns
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import secrets
 import socket
 from pathlib import Path
 
@@ -14,11 +15,23 @@ from core.evidence.fidelity import report
 from labs.frame.apology import log_unexpected
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
-from labs.server import collector, first_page, guard, latency, login, workers
+from labs.server import (
+    build_budget,
+    collector,
+    embeds,
+    first_page,
+    guard,
+    latency,
+    login,
+    odd_links,
+    reconnect,
+    workers,
+)
 from labs.server.login_limit import LoginLimiter
 
 PASSWORD_ENV = "LAB_PASSWORD"
 COOKIE_SECRET_ENV = "LAB_COOKIE_SECRET"
+SESSION_SECRET_ENV = "LAB_SESSION_SECRET"
 LOGIN_TEMPLATE = theme.ASSETS / "login.html"
 
 
@@ -30,15 +43,21 @@ def routes() -> dict:
     return pages
 
 
-def _whole_lab():
+def _new_page() -> None:
+    """What every page's session needs before its lab is built."""
     first_page.local_styles()
+    reconnect.attach(pn.state.curdoc)
+
+
+def _whole_lab():
+    _new_page()
     return create_app()
 
 
 def _embedded_page(key: str):
     # Panel serves plain functions per session; a functools.partial would be served as an object.
     def page():
-        first_page.local_styles()
+        _new_page()
         return create_embedded(key)
 
     page.__name__ = f"embedded_{key}"
@@ -66,6 +85,27 @@ def cookie_secret(password: str) -> str:
         return os.environ[COOKIE_SECRET_ENV]
     salt = b"llm-serving-lab login cookies"
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 200_000).hex()
+
+
+def session_secret(password: str | None) -> bytes:
+    """The key that signs session ids: LAB_SESSION_SECRET, else one derived from the password,
+    else a random one made at start.
+
+    Signed ids mean a websocket builds a session only for a token a lab process handed out
+    with a page. The parent makes the key before it forks, so all its workers share it. A
+    page and its websocket may reach different hosts behind nginx (an iframe that drops the
+    sticky cookie), so hosts behind one proxy need one key: the same LAB_SESSION_SECRET, or
+    the same class password.
+    """
+    given = os.environ.get(SESSION_SECRET_ENV, "")
+    if given:
+        if len(given) < 32:
+            raise SystemExit(f"{SESSION_SECRET_ENV} must be at least 32 characters long")
+        return given.encode()
+    if password:
+        salt = b"llm-serving-lab session ids"
+        return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 200_000).hex().encode()
+    return secrets.token_urlsafe(48).encode()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -107,6 +147,18 @@ def parser() -> argparse.ArgumentParser:
         help="ms a session without a browser connected is kept",
     )
     parse.add_argument(
+        "--session-builds-per-client",
+        type=int,
+        default=build_budget.PER_CLIENT_PER_MINUTE,
+        help="new lab sessions a minute one client address may have built (all at once at most)",
+    )
+    parse.add_argument(
+        "--session-builds-overall",
+        type=int,
+        default=build_budget.OVERALL_PER_MINUTE,
+        help="new lab sessions a minute one server process builds at most",
+    )
+    parse.add_argument(
         "--session-history",
         type=int,
         default=None,
@@ -130,12 +182,21 @@ def main(argv: list[str] | None = None) -> None:
     # Errors outside any session's own handler go to the log, never to a page.
     pn.config.exception_handler = log_unexpected
     first_page.configure()
+    embeds.configure()
+    odd_links.configure()
     if not args.default_latency:
         latency.configure()
         for key in LABS:  # import every lab now, so the collector freezes their modules too
             lab_class(key)
         report()  # the published cases' predictions: computed once, before the first student
         collector.configure()
+    try:
+        budget = build_budget.BuildBudget(
+            args.session_builds_per_client, args.session_builds_overall
+        )
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    build_budget.configure(budget)
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     auth = {}
     if args.password:
@@ -169,6 +230,8 @@ def main(argv: list[str] | None = None) -> None:
         session_history=args.session_history,
         num_procs=args.workers,
         use_xheaders=args.use_xheaders,
+        sign_sessions=True,
+        secret_key=session_secret(args.password),
         **auth,
     )
     # From here on, this is one worker (the parent of several only waits for them).

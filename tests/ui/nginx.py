@@ -35,7 +35,10 @@ def site_config(listen: int, backends: list[int], cache: Path, page_rate: str | 
         r"proxy_cache_path \S+": f"proxy_cache_path {cache}",
     }
     if page_rate is not None:
-        replacements[r"zone=lab_pages:(\S+) rate=\S+;"] = f"zone=lab_pages:\\1 rate={page_rate};"
+        # Pages and session-building requests alike (bench's class comes from one address);
+        # the login zone keeps its own limit.
+        for zone in ("lab_pages", "lab_sockets", "lab_embeds"):
+            replacements[rf"zone={zone}:(\S+) rate=\S+;"] = f"zone={zone}:\\1 rate={page_rate};"
     for pattern, new in replacements.items():
         text, found = re.subn(pattern, new, text)
         assert found == 1, f"deploy/nginx.conf: expected one match of {pattern!r}"

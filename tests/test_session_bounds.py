@@ -1,0 +1,125 @@
+"""The lab server's bounds, in-process: build budgets, kept first pages, odd addresses, session keys."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from labs.server import build_budget, first_page, odd_links, serve
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_client_gets_its_minute_of_builds_then_a_refill():
+    """A client's bucket holds a minute's builds at once, then refills at that rate."""
+    clock = Clock()
+    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=clock, max_wait=0)
+    assert [budget.reserve("10.0.0.1") for _ in range(8)] == [0.0] * 6 + [None] * 2
+    assert budget.reserve("10.0.0.2") == 0.0  # another address has its own bucket
+    clock.now = 10.0  # 6 a minute: one build back per 10 s
+    assert budget.reserve("10.0.0.1") == 0.0
+    assert budget.reserve("10.0.0.1") is None
+
+
+def test_a_build_over_budget_waits_for_its_token_then_is_refused():
+    """Past the bucket, a build waits its turn (10 s each at 6 a minute) up to max_wait, then is refused."""
+    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=Clock(), max_wait=10)
+    waits = [budget.reserve("10.0.0.1") for _ in range(8)]
+    assert waits[:6] == [0.0] * 6
+    assert waits[6] == pytest.approx(10.0)
+    assert waits[7] is None
+
+
+def test_the_process_budget_bounds_every_client_together():
+    """Past the overall budget, new addresses are refused too, and keep their own builds for later."""
+    clock = Clock()
+    budget = build_budget.BuildBudget(per_client=5, overall=4, clock=clock, max_wait=0)
+    allowed = [budget.reserve(f"10.0.0.{index}") for index in range(6)]
+    assert allowed == [0.0] * 4 + [None] * 2
+    clock.now = 15.0  # 4 a minute overall: one back per 15 s
+    assert budget.reserve("10.0.0.5") == 0.0
+    assert budget.clients["10.0.0.5"].credit == pytest.approx(4.0)
+
+
+def test_a_budget_below_one_build_a_minute_is_refused():
+    """A budget of 0 builds a minute is a configuration error naming both values."""
+    with pytest.raises(ValueError, match="per client 0"):
+        build_budget.BuildBudget(per_client=0, overall=10)
+
+
+def test_remembered_clients_are_bounded():
+    """A flood of addresses leaves at most MAX_CLIENTS buckets in memory."""
+    budget = build_budget.BuildBudget(per_client=1, overall=10**9)
+    for index in range(build_budget.MAX_CLIENTS + 50):
+        budget.reserve(f"client-{index}")
+    assert len(budget.clients) == build_budget.MAX_CLIENTS
+
+
+def request(path: str, theme: bytes | None = None):
+    arguments = {} if theme is None else {"theme": [theme]}
+    return SimpleNamespace(path=path, arguments=arguments)
+
+
+def test_only_known_themes_key_a_kept_page():
+    """Made-up, undecodable and known ?theme= values: only Panel's themes make their own key."""
+    assert first_page.kept_page_key(request("/batching")) == ("/batching", "default")
+    assert first_page.kept_page_key(request("/batching", b"dark")) == ("/batching", "dark")
+    for made_up in (b"x1f3", b"\xff", b"dark\x00"):
+        assert first_page.kept_page_key(request("/batching", made_up)) == ("/batching", "default")
+    assert first_page.kept_page_key(request("/batching/")) == ("/batching", "default")
+    assert first_page.kept_page_key(request("/")) == ("/", "default")
+
+
+class FakeSession:
+    def __init__(self) -> None:
+        self.blocked = 1
+
+    def unblock_expiration(self) -> None:
+        self.blocked -= 1
+
+
+def test_kept_sessions_are_capped_oldest_first():
+    """Storing one more than the limit lets the oldest kept session expire."""
+    kept = first_page.KeptSessions(limit=3)
+    sessions = [FakeSession() for _ in range(5)]
+    for index, session in enumerate(sessions):
+        kept[("/pool", str(index))] = session
+    assert list(kept) == [("/pool", "2"), ("/pool", "3"), ("/pool", "4")]
+    assert [session.blocked for session in sessions] == [0, 0, 1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("uri", "expected"),
+    [
+        ("/pool?seats=4", "/pool?seats=4"),
+        ("/pool??seats=4", "/pool?%3Fseats=4"),
+        ("/pool?seats=64?x=1", "/pool?seats=64%3Fx=1"),
+        ("/pool?a=1#b#c", "/pool?a=1%23b%23c"),
+        ("/pool", "/pool"),
+    ],
+)
+def test_an_address_has_one_query_mark_at_most(uri, expected):
+    """Panel's address reader gets one '?' and no '#': later ones are encoded into the query."""
+    assert odd_links.plain_uri(uri) == expected
+
+
+def test_session_ids_are_signed_with_a_shared_or_fresh_key(monkeypatch):
+    """LAB_SESSION_SECRET if set, else one derived from the password, else a fresh random key."""
+    monkeypatch.delenv(serve.SESSION_SECRET_ENV, raising=False)
+    assert serve.session_secret(None) != serve.session_secret(None)
+    assert serve.session_secret("class-pw") == serve.session_secret("class-pw")
+    assert len(serve.session_secret(None)) >= 32
+    monkeypatch.setenv(serve.SESSION_SECRET_ENV, "k" * 40)
+    assert serve.session_secret("class-pw") == b"k" * 40
+    monkeypatch.setenv(serve.SESSION_SECRET_ENV, "short")
+    with pytest.raises(SystemExit, match="at least 32"):
+        serve.session_secret(None)
