@@ -81,15 +81,30 @@ setTimeout(() => {
 """
 
 
-# Panel writes the address with history.pushState, one entry per write; Back would then
-# name an older state than the page shows. The lab replaces the entry instead: the address
-# always names what is on screen, and Back leaves the lab. Installed once per window, before
+# Panel writes the address with history.pushState, one entry per write. The lab's writes come
+# only once the knobs have rested (LINK_DELAY_MS), so each is a state the student chose: a
+# preset, a lab switch, a pin, a slider let go. Each new address is an entry, so Back and
+# Forward step through them; a write naming the state already shown, and writes in the page's
+# first moments (the link read back), replace instead. Back reloads the page at the address it
+# lands on, and the lab restores itself from that link. Installed once per window, before
 # Panel's first write (which waits for the document to be idle, after this event).
-REPLACE_HISTORY_JS = """
-if (!window.labReplacesHistory) {
-  window.labReplacesHistory = true;
+HISTORY_JS = """
+if (!window.labKeepsHistory) {
+  window.labKeepsHistory = true;
+  const push = window.history.pushState.bind(window.history);
   const replace = window.history.replaceState.bind(window.history);
-  window.history.pushState = (state, title, url) => replace(state, title, url);
+  const opened = performance.now();
+  const named = (href) => {
+    const address = new URL(href, window.location.href);
+    const pairs = [...address.searchParams.entries()].map((pair) => pair.join('=')).sort();
+    return address.pathname + '?' + pairs.join('&');
+  };
+  window.history.pushState = (state, title, url) => {
+    const same = named(url) === named(window.location.href);
+    const reading = performance.now() - opened < 1500;  // the link read back as the page opens
+    (same || reading ? replace : push)(state, title, url);
+  };
+  window.addEventListener('popstate', () => window.location.reload());
 }
 """
 
@@ -361,7 +376,7 @@ def _attach_link(page: LabPage) -> LabPage:
     if doc is not None:
         # Set inside a session, Panel keeps the handler for this session alone.
         pn.config.exception_handler = page.apologise
-        doc.js_on_event(DocumentReady, CustomJS(code=REPLACE_HISTORY_JS))
+        doc.js_on_event(DocumentReady, CustomJS(code=HISTORY_JS))
 
         def release(session_context) -> None:  # Bokeh checks the argument's name
             page.release()

@@ -5,20 +5,42 @@ import re
 from playwright.sync_api import expect
 
 
-def test_moving_knobs_and_labs_adds_no_history_entry(page, lab_url):
-    """Seats, tier and a lab switch rewrite the address in place, so Back leaves the lab instead of desyncing."""
+def test_back_and_forward_step_through_deliberate_changes(page, lab_url):
+    """A tier click and a lab switch are one entry each: Back restores them in turn, Forward again."""
     page.goto("about:blank")
     page.goto(lab_url + "/?seats=46")
     expect(page.locator('[data-card="live seats"] .value')).to_have_text("46", timeout=20_000)
-    page.wait_for_timeout(500)  # the first write of the address, after the page settles
+    page.wait_for_timeout(2000)  # the first write of the address, after the page settles
     entries = page.evaluate("history.length")
     page.get_by_role("button", name="large \u00b7 70B class").click()
     expect(page).to_have_url(re.compile(r"tier=large"), timeout=10_000)
     page.get_by_role("button", name="KV cache", exact=True).click()
     expect(page).to_have_url(re.compile(r"lab=kv.*tier=large.*seats=46"), timeout=10_000)
-    assert page.evaluate("history.length") == entries
+    assert page.evaluate("history.length") == entries + 2
     page.go_back()
-    expect(page).to_have_url("about:blank", timeout=10_000)
+    expect(page).to_have_url(re.compile(r"tier=large"), timeout=10_000)
+    expect(page).not_to_have_url(re.compile(r"lab=kv"))
+    expect(page.locator('[data-card="live seats"] .value')).to_be_visible(timeout=20_000)
+    page.go_back()
+    expect(page).not_to_have_url(re.compile(r"tier=large"), timeout=10_000)
+    expect(page.locator('[data-card="live seats"] .value')).to_have_text("46", timeout=20_000)
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"tier=large"), timeout=10_000)
+    assert page.console_log.errors == []
+
+
+def test_a_burst_of_changes_is_one_history_entry(page, lab_url):
+    """Several knob changes inside the link's rest time add one entry, not one per change."""
+    page.goto(lab_url + "/?seats=20")
+    expect(page.locator('[data-card="live seats"] .value')).to_have_text("20", timeout=20_000)
+    page.wait_for_timeout(2000)
+    entries = page.evaluate("history.length")
+    for name in ("large \u00b7 70B class", "small \u00b7 8B class", "large \u00b7 70B class"):
+        page.get_by_role("button", name=name).click()
+        page.wait_for_timeout(150)
+    expect(page).to_have_url(re.compile(r"tier=large"), timeout=10_000)
+    page.wait_for_timeout(2000)
+    assert page.evaluate("history.length") == entries + 1
     assert page.console_log.errors == []
 
 
