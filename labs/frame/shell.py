@@ -7,7 +7,7 @@ import importlib
 import panel as pn
 import param
 from bokeh.events import DocumentReady
-from bokeh.models import CustomJS
+from bokeh.models import ColumnDataSource, CustomJS, FactorRange
 
 from core import KNOBS, Scenario
 from labs.frame.apology import apology_html, built, log_unexpected
@@ -107,6 +107,27 @@ if (!window.labKeepsHistory) {
   window.addEventListener('popstate', () => window.location.reload());
 }
 """
+
+
+def resend_charts(doc) -> None:
+    """Send every chart's data and categories again, once the browser has drawn its page.
+
+    The first page comes from a kept session at the route's defaults; the session built for
+    the browser then applies the link, and Panel syncs the two by their differences. Chart
+    data set while the browser was still drawing the kept page was lost on the way (a shared
+    link's second visitor saw the default model's memory ledger), so it is sent again here,
+    emptied and refilled so that Bokeh sees a change.
+    """
+    with pn.io.hold(doc):
+        for model in list(doc.models):
+            if isinstance(model, ColumnDataSource):
+                data = dict(model.data)
+                model.data = {name: [] for name in data}
+                model.data = data
+            elif isinstance(model, FactorRange):
+                factors = list(model.factors)
+                model.factors = []
+                model.factors = factors
 
 
 def lab_class(key: str):
@@ -377,6 +398,7 @@ def _attach_link(page: LabPage) -> LabPage:
         # Set inside a session, Panel keeps the handler for this session alone.
         pn.config.exception_handler = page.apologise
         doc.js_on_event(DocumentReady, CustomJS(code=HISTORY_JS))
+        doc.on_event(DocumentReady, lambda _event: resend_charts(doc))
 
         def release(session_context) -> None:  # Bokeh checks the argument's name
             page.release()

@@ -65,3 +65,35 @@ def test_a_bad_preset_lists_only_real_presets(page, lab_url):
     expect(notice).to_be_visible(timeout=20_000)
     expect(notice).to_contain_text("is not one of memory-wall, ")
     assert page.console_log.errors == []
+
+
+def _weight_bars(image) -> int:
+    """Rows of the memory ledger drawn in the weights colour, scanning down one column."""
+    rows, inside = 0, False
+    column = image.width // 4
+    for y in range(image.height):
+        red, green, blue = image.getpixel((column, y))[:3]
+        weight = abs(red - 0x3D) < 14 and abs(green - 0x5A) < 14 and abs(blue - 0x98) < 14
+        rows += weight and not inside
+        inside = weight
+    return rows
+
+
+def test_a_shared_links_later_visitors_see_its_own_charts(browser, lab_url):
+    """Every page opened from one link draws that link's ledger (4 cards), not the defaults' one card."""
+    import io
+
+    from PIL import Image
+
+    drawn = []
+    for _visit in range(
+        3
+    ):  # the first page of a route builds the kept session; later ones reuse it
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(lab_url + "/?lab=pool&model=Llama-3-70B&cards=4")
+        expect(page.locator('[data-card="live seats"] .value')).to_be_visible(timeout=20_000)
+        page.wait_for_timeout(3000)
+        ledger = page.locator(".bk-Figure").first
+        drawn.append(_weight_bars(Image.open(io.BytesIO(ledger.screenshot()))))
+        page.close()
+    assert drawn == [4, 4, 4]
