@@ -7,10 +7,11 @@ import importlib
 import panel as pn
 import param
 from bokeh.events import DocumentReady
-from bokeh.models import ColumnDataSource, CustomJS, FactorRange
+from bokeh.models import CustomJS
 
 from core import KNOBS, Scenario
 from labs.frame.apology import apology_html, built, log_unexpected
+from labs.frame.browser import COPY_LINK_JS, HISTORY_JS, resend_charts
 from labs.frame.compare import Comparison
 from labs.frame.pins import PinBar, PinBoard
 from labs.page import theme
@@ -59,75 +60,6 @@ PRESENTER_STYLE = {
     "--bokeh-font-size": "20px",
     "--presenter-controls": "20px",
 }
-
-# The server writes the current state into the address bar on the same click; the copy
-# waits for it, well inside the browser's few-second allowance for clipboard writes.
-COPY_LINK_JS = """
-setTimeout(() => {
-  const url = window.location.href;
-  const done = () => {
-    const label = source.label;
-    source.label = 'Link copied';
-    setTimeout(() => { source.label = label; }, 1500);
-  };
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(url).then(done);
-  } else {
-    const area = document.createElement('textarea');
-    area.value = url; document.body.appendChild(area); area.select();
-    document.execCommand('copy'); document.body.removeChild(area); done();
-  }
-}, 400);
-"""
-
-
-# Panel writes the address with history.pushState, one entry per write. The lab's writes come
-# only once the knobs have rested (LINK_DELAY_MS), so each is a state the student chose: a
-# preset, a lab switch, a pin, a slider let go. Each new address is an entry, so Back and
-# Forward step through them; a write naming the state already shown, and writes in the page's
-# first moments (the link read back), replace instead. Back reloads the page at the address it
-# lands on, and the lab restores itself from that link. Installed once per window, before
-# Panel's first write (which waits for the document to be idle, after this event).
-HISTORY_JS = """
-if (!window.labKeepsHistory) {
-  window.labKeepsHistory = true;
-  const push = window.history.pushState.bind(window.history);
-  const replace = window.history.replaceState.bind(window.history);
-  const opened = performance.now();
-  const named = (href) => {
-    const address = new URL(href, window.location.href);
-    const pairs = [...address.searchParams.entries()].map((pair) => pair.join('=')).sort();
-    return address.pathname + '?' + pairs.join('&');
-  };
-  window.history.pushState = (state, title, url) => {
-    const same = named(url) === named(window.location.href);
-    const reading = performance.now() - opened < 1500;  // the link read back as the page opens
-    (same || reading ? replace : push)(state, title, url);
-  };
-  window.addEventListener('popstate', () => window.location.reload());
-}
-"""
-
-
-def resend_charts(doc) -> None:
-    """Send every chart's data and categories again, once the browser has drawn its page.
-
-    The first page comes from a kept session at the route's defaults; the session built for
-    the browser then applies the link, and Panel syncs the two by their differences. Chart
-    data set while the browser was still drawing the kept page was lost on the way (a shared
-    link's second visitor saw the default model's memory ledger), so it is sent again here,
-    emptied and refilled so that Bokeh sees a change.
-    """
-    with pn.io.hold(doc):
-        for model in list(doc.models):
-            if isinstance(model, ColumnDataSource):
-                data = dict(model.data)
-                model.data = {name: [] for name in data}
-                model.data = data
-            elif isinstance(model, FactorRange):
-                factors = list(model.factors)
-                model.factors = []
-                model.factors = factors
 
 
 def lab_class(key: str):
