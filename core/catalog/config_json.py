@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, replace
 
 from core.catalog import MODELS, ModelShape
+from core.catalog.checkpoints import checkpoint_format
 from core.catalog.config_fields import (
     KNOB,
     SPANS,
@@ -38,7 +39,7 @@ __all__ = ["KNOB", "ConfigError", "DerivedModel", "compact_config", "custom_shap
 MAX_CONFIG_CHARS = 200_000
 # Fields read; the compact form keeps these only.
 _KEPT = {
-    "model_type", "architectures", "_name_or_path", "is_encoder_decoder", "num_hidden_layers",
+    "quantization_config", "model_type", "architectures", "_name_or_path", "is_encoder_decoder", "num_hidden_layers",
     "n_layer", "n_layers", "num_layers", "hidden_size", "n_embd", "d_model", "num_attention_heads",
     "n_head", "num_heads", "num_key_value_heads", "multi_query", "head_dim", "intermediate_size",
     "intermediate_size_mlp", "n_inner", "ffn_dim", "vocab_size", "tie_word_embeddings",
@@ -333,6 +334,11 @@ def parse_config(text: str) -> DerivedModel:
     attention, mla = _attention_params(data, dims)
     total, active = _params(dims, mlp, attention, tied)
     window, window_layers = _windows(data, dims.layers, model_type)
+    checkpoint, bf16_params = checkpoint_format(
+        data.get("quantization_config"), layers=dims.layers, attention_params=attention,
+        moe_layers=mlp.moe_layers, hidden=dims.hidden, experts=mlp.experts, vocab=dims.vocab,
+        tied=tied,
+    )  # fmt: skip
     shape = ModelShape(
         name=f"{model_name(data, model_type)} (pasted)",
         layers=dims.layers,
@@ -352,6 +358,9 @@ def parse_config(text: str) -> DerivedModel:
         qk_rope_head_dim=mla.get("qk_rope_head_dim", 0),
         sliding_window=window if window_layers else 0,
         window_layers=window_layers if window else 0,
+        shared_experts=mlp.shared,
+        bf16_params=bf16_params,
+        checkpoint_dtype=checkpoint,
     )
     return DerivedModel(
         shape=shape,
@@ -382,6 +391,11 @@ def compact_config(text: str) -> str:
     """
     data = _load(text)
     kept = {key: value for key, value in data.items() if key in _KEPT and key != "text_config"}
+    if isinstance(kept.get("quantization_config"), dict):  # only what the storage reads
+        kept["quantization_config"] = {
+            key: value for key, value in kept["quantization_config"].items()
+            if key in ("quant_method", "modules_to_not_convert")
+        }  # fmt: skip
     return json.dumps(kept, separators=(",", ":"), sort_keys=True)
 
 
