@@ -161,9 +161,8 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
     """
     shape, shapes, gpu, gpus, weight = catalog
     kernels = kernel_fields(
-        gpu, weight, factorize(knobs["engine"]), factorize(knobs["layout"]), shape, shapes,
-        pool.card_memory, pool.cards, pool.prompt, pool.answer,
-    )  # fmt: skip
+        pool, gpu, weight, factorize(knobs["engine"]), factorize(knobs["layout"]), shape, shapes
+    )
     node = Node(
         layers=pool.layers,
         kv_heads=pool.kv_heads,

@@ -12,6 +12,7 @@ import numpy as np
 from core.catalog import BYTES_PER_WEIGHT, GB
 from core.catalog.kernels import CARD_FAMILIES, ENGINES, expert_kernel
 from core.engine_level.terms import chunked_read_share, kv_replication
+from core.whiteboard.knobs import pick
 
 MIB = 2**20
 KV_RULES = {"free": 0.0, "total": 1.0, "static": 2.0}
@@ -79,26 +80,24 @@ def max_running(gpu, engine, card_memory_bytes):
     return np.where(big & ~ampere, large, small)
 
 
-def kernel_fields(
-    gpu, weight, engine, layout, shape, shapes, card_memory_bytes, cards, prompt, answer
-):
-    """The Node fields for expert kernels, layer kinds, checkpoint formats and the engine."""
+def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
+    """The Node fields for expert kernels, layer kinds, checkpoint formats and the engine.
+
+    ``pool`` is the evaluation's resolved knobs (:class:`core.whiteboard.pool.PoolKnobs`);
+    ``gpu``, ``weight``, ``engine``, ``layout`` and ``shape`` are factorized catalog keys.
+    """
 
     def kernel(attribute):
         return lambda g, w, name: getattr(
             expert_kernel(g, _expert_format(w, shapes[name]))[0], attribute
         )
 
-    def of_shape(attribute):
-        return lambda name: getattr(shapes[name], attribute)
-
-    bf16 = _lookup(of_shape("bf16_params"), shape)
-    extra = bf16 * np.maximum(0.0, BYTES_PER_WEIGHT["bf16"] - _lookup(BYTES_PER_WEIGHT.get, weight))
-    layers = _lookup(of_shape("layers"), shape)
-    per_layer = _lookup(lambda e: ENGINES[e].request_overhead_per_layer_s, engine)
+    extra = pick(shape, shapes, "bf16_params") * np.maximum(
+        0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight
+    )
     data_parallel = _lookup(lambda name: name == "dep", layout) > 0
-    latent = _lookup(lambda name: shapes[name].kv_lora_rank > 0, shape) > 0
-    copies = kv_replication(_lookup(of_shape("kv_heads"), shape), cards, latent)
+    latent = pool.kv_lora_rank > 0
+    copies = kv_replication(pool.kv_heads, pool.cards, latent)
     return {
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
@@ -110,18 +109,18 @@ def kernel_fields(
             lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
         > 0,
-        "shared_experts": _lookup(of_shape("shared_experts"), shape),
+        "shared_experts": pick(shape, shapes, "shared_experts"),
         "bf16_extra_bytes": extra,
-        "request_overhead_s": per_layer * layers,
+        "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
         "kv_rule": _lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
-        "kv_reserve_bytes": sglang_reserve_bytes(card_memory_bytes, cards),
-        "max_running": max_running(gpu, engine, card_memory_bytes),
+        "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
+        "max_running": max_running(gpu, engine, pool.card_memory),
         "read_share": chunked_read_share(
-            layers,
-            _lookup(of_shape("window_layers"), shape),
-            _lookup(of_shape("sliding_window"), shape),
-            prompt,
-            answer,
-            _lookup(of_shape("chunked_attention"), shape),
+            pool.layers,
+            pool.window_layers,
+            pool.sliding_window,
+            pool.prompt,
+            pool.answer,
+            pick(shape, shapes, "chunked_attention"),
         ),
     }
