@@ -32,9 +32,14 @@ def is_mixture(case: PublishedCase) -> bool:
     return scenario_shape(case.scenario()).is_moe
 
 
+def card_maker(gpu: str) -> str:
+    """The maker of a card: AMD for the Instinct cards (named MI...), else NVIDIA."""
+    return "AMD" if str(gpu).startswith("MI") else "NVIDIA"
+
+
 def vendor(case: PublishedCase) -> str:
-    """The maker of the case's card: AMD for the Instinct cards (named MI...), else NVIDIA."""
-    return "AMD" if case.gpu.startswith("MI") else "NVIDIA"
+    """The maker of the case's card (:func:`card_maker`)."""
+    return card_maker(case.gpu)
 
 
 def is_throughput(case: PublishedCase) -> bool:

@@ -14,7 +14,7 @@ from core.catalog.cards import NO_MEASUREMENT_MARK
 from core.catalog.custom import scenario_gpu, scenario_shape
 from core.catalog.kernels import CARD_FAMILIES, expert_kernel
 from core.evaluate import evaluate
-from core.evidence.families import is_mixture, vendor
+from core.evidence.families import card_maker, is_mixture, vendor
 from core.evidence.fidelity import report, within_band
 from core.whiteboard.scenario import Scenario
 
@@ -106,7 +106,7 @@ def trust_band(scenario: Scenario) -> TrustBand:
     """
     found = report()
     mixture = scenario_shape(scenario).is_moe
-    maker = "AMD" if str(scenario.gpu).startswith("MI") else "NVIDIA"
+    maker = card_maker(scenario.gpu)
     kind = "mixtures of experts" if mixture else "dense models"
     rows = list(found.sets["both"])
     same_kind = [i for i in rows if is_mixture(found.cases[i]) == mixture]

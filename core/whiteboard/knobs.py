@@ -10,14 +10,13 @@ from core.foundation.validation import check_array, check_choice, knob_error
 from core.foundation.vector import is_array, where
 from core.whiteboard.scenario import (
     CUSTOM,
-    ENGINE_ALIASES,
     KNOBS,
     KV_LINKS,
-    LAYOUT_ALIASES,
     LAYOUTS,
     REALISMS,
     SERVING_ENGINES,
     SERVING_MODES,
+    NamedChoice,
     Scenario,
     canonical_choice,
 )
@@ -51,10 +50,9 @@ def check_override(knob: str, value):
     ValueError
         Naming the knob, the value and what it allows.
     """
-    if knob == "engine":
-        value = canonical_choice(value, SERVING_ENGINES, ENGINE_ALIASES)
-    if knob == "layout":
-        value = canonical_choice(value, LAYOUTS, LAYOUT_ALIASES)
+    spec = Scenario.param[knob]
+    if isinstance(spec, NamedChoice):  # a choice that also takes its names as people write them
+        value = canonical_choice(value, spec.objects, spec.aliases)
     if knob in _CHOICES:
         return check_choice(knob, value, _CHOICES[knob])
     if knob in _SCALAR_KNOBS:
