@@ -17,6 +17,14 @@ permutation of each routed token copy), with B and F the card's measured bandwid
 rate. The floor and the bandwidth share are fitted on decode-sized steps (1-256 tokens), the
 compute share on prefill-sized ones (1,024-8,192), each minimising the mean |log| error.
 Prints one line per kernel: the three figures and the two mean errors.
+
+The routing imbalance is fitted on the same tables' power-law-routed rows (alpha 1.2, the
+routing aiconfigurator assumes for a mixture) over their balanced twins at 2,048 tokens and
+more, where the busiest card's matmuls set the pace:
+
+    t_power_law / t_balanced = 1 + m0 + kappa * sqrt(2 ln(EP) / (E / EP))
+
+Prints the two figures and the mean error with and without them.
 """
 
 from __future__ import annotations
@@ -55,13 +63,13 @@ SHAPES = {(2880, 2880, 128, 4), (2880, 2880, 32, 4), (4096, 1536, 128, 8), (2048
           (7168, 2048, 256, 8), (5120, 8192, 128, 1), (5120, 8192, 16, 1), (4096, 14336, 8, 2)}  # fmt: skip
 
 
-def rows(data: Path, card, version, kernel, dtype):
-    """The balanced-routing rows of one kernel over the shapes, TP x EP up to 8."""
+def rows(data: Path, card, version, kernel, dtype, distribution="balanced"):
+    """The rows of one kernel and routing over the shapes, TP x EP up to 8."""
     import pandas as pd
 
     table = pd.read_parquet(data / card / "moe" / version / "moe_perf.parquet")
     keep = (
-        (table.distribution == "balanced")
+        (table.distribution == distribution)
         & (table.moe_tp_size * table.moe_ep_size <= 8)
         & table.kernel_source.str.startswith(kernel)
         & (table.moe_dtype == dtype)
@@ -105,6 +113,32 @@ def fit(table, card, dtype, compute):
     return floor, bandwidth_share, best_compute[1], best[0], best_compute[0]
 
 
+def imbalance(data: Path):
+    """(m0, kappa, error with, error without) of the routing imbalance over every kernel."""
+    import pandas as pd
+
+    key = ["hidden_size", "inter_size", "num_experts", "topk", "moe_tp_size", "moe_ep_size",
+           "num_tokens"]  # fmt: skip
+    ratios = []
+    for card, version, kernel, dtype, _ in KERNELS:
+        even = rows(data, card, version, kernel, dtype).groupby(key).latency.min()
+        skewed = rows(data, card, version, kernel, dtype, "power_law_1.2")
+        skewed = skewed.groupby(key).latency.min()
+        both = pd.concat([even.rename("even"), skewed.rename("skewed")], axis=1).dropna()
+        ratios.append(both.reset_index())
+    table = pd.concat(ratios)
+    table = table[table.num_tokens >= 2048]
+    ranks = table.moe_ep_size.to_numpy(float)
+    spread = np.sqrt(2 * np.log(ranks) * ranks / table.num_experts.to_numpy(float))
+    ratio = (table.skewed / table.even).to_numpy(float)
+    best = min(
+        (float(np.mean(np.abs(np.log((1 + m0 + kappa * spread) / ratio)))), m0, kappa)
+        for m0 in np.arange(-0.1, 0.4, 0.01)
+        for kappa in np.arange(0.0, 3.0, 0.025)
+    )
+    return best[1], best[2], best[0], float(np.mean(np.abs(np.log(ratio)))), len(table)
+
+
 def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -120,6 +154,9 @@ def main() -> None:
         floor, sb, sf, decode, prefill = fit(table, card, dtype, compute)
         print(f"{card:<9} {version:<17} {kernel[:40]:<40} {dtype:<12} {floor * 1e6:4.0f}us "
               f"{sb:.2f} {sf:.2f}  {decode:5.0%}  {prefill:5.0%}")  # fmt: skip
+    m0, kappa, error, ignored, count = imbalance(data)
+    print(f"routing imbalance over {count} rows: m0 {m0:.2f}, kappa {kappa:.3f}, "
+          f"mean error {error:.0%} ({ignored:.0%} if ignored)")  # fmt: skip
 
 
 if __name__ == "__main__":

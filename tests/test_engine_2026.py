@@ -17,7 +17,8 @@ from core.catalog.kernels import (
 )
 from core.engine_level.kernels import max_running, sglang_reserve_bytes
 from core.engine_level.load import coalesced
-from core.engine_level.terms import chunk_local_mean, kv_replication
+from core.engine_level.terms import ALL_TERMS, chunk_local_mean, kv_replication
+from core.evidence.cases_2026 import SECOND
 from core.evidence.level_gap import rate_provenance, trust_band
 
 ENGINE_LEVEL = {"realism": "engine", "prefix_hit_rate": 0.0, "seats": 4096}
@@ -220,3 +221,26 @@ def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
     text = lab.engine_note.__panel__().object
     assert "data-trust-band" in text and "published cases of dense models" in text
     assert "data-borrowed-rates" in text and "MI300X" in text
+
+
+def test_routing_imbalance_spares_dense_models_and_grows_with_expert_parallelism():
+    """A dense model pays no routing imbalance; a mixture pays more over more expert cards."""
+    from core.catalog.kernels import ROUTING_IMBALANCE_FLOOR
+    from core.engine_level.terms import routing_imbalance
+
+    assert_allclose(routing_imbalance(1, 8), 1.0)
+    assert_allclose(routing_imbalance(128, 1), 1.0 + ROUTING_IMBALANCE_FLOOR)
+    by_ranks = routing_imbalance(128, np.array([1, 2, 4, 8]))
+    assert np.all(np.diff(by_ranks) > 0)
+    # the same cards holding more experts each average the hot ones out
+    assert routing_imbalance(256, 8) < routing_imbalance(128, 8) < routing_imbalance(8, 8)
+
+
+def test_expert_parallel_layouts_pay_the_imbalance_on_a_loaded_mixture():
+    """Spreading experts over the cards (EP) slows a loaded mixture's steps more than TP does."""
+    from core.evidence.fidelity import with_terms
+
+    case = next(case for case in SECOND if case.key == "D04")
+    on = with_terms([case], ALL_TERMS)[0]
+    off = with_terms([case], ALL_TERMS - {"routing_imbalance"})[0]
+    assert on < off

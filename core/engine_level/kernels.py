@@ -96,11 +96,13 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
         0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight
     )
     data_parallel = _lookup(lambda name: name == "dep", layout) > 0
+    expert_parallel = _lookup(lambda name: name in ("ep", "dep"), layout) > 0
     latent = pool.kv_lora_rank > 0
     copies = kv_replication(pool.kv_heads, pool.cards, latent)
     return {
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
+        "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         "expert_fixed_s": _lookup(kernel("fixed_s"), gpu, weight, shape),
         "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape),
         "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape),

@@ -69,6 +69,8 @@ class Node:
     # attention data-parallel with experts spread over the cards (DEP): every card keeps the
     # shared weights whole and its own requests' cache; experts travel by all-to-all
     data_parallel_attention: object = False
+    # cards the routed experts are spread over (1 under plain tensor parallelism)
+    expert_ranks: object = 1.0
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -143,6 +145,8 @@ class Node:
             * per_layer
             / (self.cards * self.expert_compute_share * flops)
         )
+        if "routing_imbalance" in terms:
+            math = math * physical.routing_imbalance(self.experts, self.expert_ranks)
         # every token's hidden state goes to k experts and comes back: written and read, in bf16
         moved = PERMUTE_BYTES * np.multiply(tokens, self.experts_per_token) * self.hidden
         permute = moved / (self.cards * bandwidth)

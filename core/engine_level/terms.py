@@ -30,6 +30,8 @@ from core.catalog.kernels import (
     DENSE_LAYER_KERNELS,
     LATENT_ATTENTION_EXTRA_KERNELS,
     MOE_LAYER_KERNELS,
+    ROUTING_IMBALANCE_FLOOR,
+    ROUTING_IMBALANCE_SPREAD,
     SHARED_EXPERT_KERNELS,
 )
 
@@ -53,6 +55,8 @@ TERMS: dict[str, str] = {
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
     "grouped-GEMM kernels at their measured rates with a floor per layer, and each kind of "
     "layer launches its own kernels",
+    "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
+    "multiplies more than its share of tokens and sets the step's pace",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
     "server_overheads": "an engine's API server and eager prefill add their time to every "
     "first token",
@@ -169,6 +173,30 @@ def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, 
         NVLINK_PROTOCOL_EFFICIENCY * link_bytes_per_s
     )
     return np.where(np.asarray(cards) > 1, 2.0 * expert_layers * one, 0.0)
+
+
+def routing_imbalance(experts, expert_ranks):
+    """How much longer the busiest card's expert matmuls take than an even split's.
+
+    Notes
+    -----
+    With :math:`E` experts over :math:`R` expert-parallel cards (:math:`n = E / R` each), the
+    busiest card's share of the routed tokens grows with the number of cards it is the
+    maximum of and shrinks as more experts average out on one card:
+
+    .. math:: m = 1 + m_0 + \\kappa \\sqrt{2 \\ln R \\,/\\, n}
+
+    :math:`m_0` is the skew a grouped GEMM pays even on one card (a few hot experts' tiles);
+    both constants are fitted to measured kernel tables
+    (:data:`core.catalog.kernels.ROUTING_IMBALANCE_FLOOR`). A dense model (``E`` <= 1) pays
+    nothing.
+    """
+    ranks = np.maximum(np.asarray(expert_ranks, dtype=float), 1.0)
+    per_card = np.maximum(np.divide(experts, ranks), 1.0)
+    skew = ROUTING_IMBALANCE_FLOOR + ROUTING_IMBALANCE_SPREAD * np.sqrt(
+        2.0 * np.log(ranks) / per_card
+    )
+    return np.where(np.asarray(experts) > 1, 1.0 + skew, 1.0)
 
 
 def attention_prefill_flops(layers, query_heads, head_dim, prompt_tokens, cached_tokens):
