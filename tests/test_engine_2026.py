@@ -207,10 +207,13 @@ def test_the_trust_band_is_read_from_the_scenarios_family():
 
 
 def test_borrowed_rates_are_named():
-    """The MI300X borrows bandwidth and kernel tables; the H100's are its own measurements."""
+    """The MI300X borrows its fp8 rate and kernel tables; the H100's are its own measurements."""
     own, amd = rate_provenance(Scenario()), rate_provenance(Scenario(gpu="MI300X"))
     assert not own.rates_borrowed and not own.kernels_borrowed
     assert amd.rates_borrowed and amd.kernels_borrowed and amd.kernels_from == "hopper"
+    # its bandwidth and bf16 matmul rate are measured on it; only fp8 is borrowed
+    assert amd.borrowed_rates == "fp8 matmul"
+    assert rate_provenance(Scenario(gpu="B200")).borrowed_rates == "bandwidth and matmul"
 
 
 def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
@@ -220,7 +223,7 @@ def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
     lab = PoolLab(scenario=Scenario(gpu="MI300X", realism="engine"))
     text = lab.engine_note.__panel__().object
     assert "data-trust-band" in text and "published cases of dense models" in text
-    assert "data-borrowed-rates" in text and "MI300X" in text
+    assert "data-borrowed-rates" in text and "MI300X" in text and "its fp8 matmul rates" in text
 
 
 def test_routing_imbalance_spares_dense_models_and_grows_with_expert_parallelism():

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.catalog.cards import NO_MEASUREMENT_MARK
 from core.catalog.custom import scenario_gpu, scenario_shape
 from core.catalog.kernels import CARD_FAMILIES, expert_kernel
 from core.evaluate import evaluate
@@ -126,6 +125,7 @@ class RateProvenance:
     rates_borrowed: bool  # bandwidth or matmul rates taken from the H100's measured shares
     kernels_from: str  # the card family whose expert-kernel tables price it
     kernels_borrowed: bool
+    borrowed_rates: str = ""  # which of them: "bandwidth and matmul", "fp8 matmul"
 
 
 def rate_provenance(scenario: Scenario) -> RateProvenance:
@@ -135,7 +135,8 @@ def rate_provenance(scenario: Scenario) -> RateProvenance:
     _, measured = expert_kernel(scenario.gpu, "bf16")
     return RateProvenance(
         card=gpu.name,
-        rates_borrowed=NO_MEASUREMENT_MARK in gpu.achieved_source or scenario.gpu == "custom",
+        rates_borrowed=bool(gpu.borrowed_rates) or scenario.gpu == "custom",
+        borrowed_rates=gpu.borrowed_rates or "bandwidth and matmul",
         kernels_from=measured,
         kernels_borrowed=measured != family,
     )

@@ -18,9 +18,8 @@ def borrowed_text(provenance) -> str:
     """A sentence saying which of the card's engine-level rates are borrowed, or nothing."""
     borrowed = []
     if provenance.rates_borrowed:
-        borrowed.append(
-            "its bandwidth and matmul rates are the H100's measured shares of its peaks"
-        )
+        rates = provenance.borrowed_rates or "bandwidth and matmul"
+        borrowed.append(f"its {rates} rates are the H100's measured shares of its peaks")
     if provenance.kernels_borrowed:
         family = FAMILY_NAMES.get(provenance.kernels_from, provenance.kernels_from)
         borrowed.append(f"its expert kernels are priced from {family} cards' tables")
