@@ -132,21 +132,22 @@ class LabPage(pn.viewable.Viewer):
         self.presenter_toggle = pn.widgets.Toggle.from_param(
             self.param.presenter, label="Presenter mode", margin=(0, 6)
         )
-        self.predict_toggle = pn.widgets.Toggle.from_param(
-            self.param.predict, label="Predict first", margin=(0, 6)
-        )
         self.calibration = Calibration()  # one running score per session, across the labs
         self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
         # The button reaches the code as `source`: args naming it would pin it in Panel's
         # callback registry (see labs/page/cleanup.py).
         self.copy_link.js_on_click(code=COPY_LINK_JS)
         self.copy_link.on_click(lambda _event: self._write_now())
+        self.predict_toggle = pn.widgets.Toggle.from_param(
+            self.param.predict, label="Predict first", margin=(0, 6)
+        )
         # Pins hold whole configurations of the shared knobs, so every lab compares them.
         self.pin_board = PinBoard()
         self.comparison = Comparison(self.pin_board, self.scenario)
         self.pin_bar = PinBar(self.pin_board, self.scenario)
         self.pins = pn.Column(
-            self.pin_bar,
+            # predict first sits with the pins: both act on every lab's figures
+            pn.Row(self.pin_bar, self.predict_toggle, sizing_mode="stretch_width", margin=0),
             self.comparison,
             sizing_mode="stretch_width",
             margin=0,
@@ -274,7 +275,6 @@ class LabShell(LabPage):
             pn.layout.HSpacer(),
             self.nav,
             self.tour_link,
-            self.predict_toggle,
             self.presenter_toggle,
             self.copy_link,
             # Presenter type does not fit one line at 1280 px: the header wraps, never overflows.

@@ -69,11 +69,11 @@ class TourPage(LabPage):
         self.lab = self.view("pool")
         self.answered = False
         self.heading = LiveHTML("", sizing_mode="stretch_width", margin=0)
-        self.guess = pn.widgets.TextInput(name="your answer", sizing_mode="stretch_width")
+        self.guess = pn.widgets.TextInput(name="your answer", width=260)
         self.guess.param.watch(lambda event: self._check_guess(event.new), "value")
         self.check = pn.widgets.Button(label="Check", color="primary", margin=(18, 0, 0, 6))
         self.check.on_click(lambda _event: self._check_guess(self.guess.value_input))
-        self.choices = pn.Row(sizing_mode="stretch_width", margin=0)
+        self.choices = pn.Row(margin=0)
         self.feedback = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.back = pn.widgets.Button(label="\u2190 Back", margin=(4, 6, 0, 0), width=110)
         self.next = pn.widgets.Button(label="Next \u2192", margin=(4, 0, 0, 0), width=110)
@@ -82,16 +82,17 @@ class TourPage(LabPage):
         self._scroller = pn.widgets.TextInput(value="", visible=False)
         self._scroller.jscallback(value=SCROLL_JS)
         self._lit = None
+        self._scrolls = 0
+        # The answer and the way on share one row, so the sticky panel stays short.
         self.panel = pn.Column(
             self.heading,
-            pn.Row(self.guess, self.check, sizing_mode="stretch_width", margin=0),
-            self.choices,
+            pn.Row(self.guess, self.check, self.choices, pn.layout.HSpacer(), self.back,
+                   self.next, self._scroller, sizing_mode="stretch_width", margin=0),
             self.feedback,
-            pn.Row(self.back, self.next, self._scroller, margin=0),
             sizing_mode="stretch_width",
             margin=(0, 0, 12, 0),
             styles={"background": "#fff8ec", "border": "2px solid #f5a623", "border-radius": "10px",
-                    "padding": "10px 16px", "position": "sticky", "top": "0", "z-index": "10"},
+                    "padding": "8px 16px", "position": "sticky", "top": "0", "z-index": "10"},
         )  # fmt: skip
         header = pn.Row(
             LiveHTML('<div class="lab header"><span class="brand">LLM Serving Lab</span>'
@@ -99,7 +100,7 @@ class TourPage(LabPage):
             pn.layout.HSpacer(),
             LiveHTML('<a class="tour-button" href="./" data-leave-tour>Leave the tour</a>',
                      margin=(0, 6)),
-            self.predict_toggle, self.presenter_toggle, self.copy_link,
+            self.presenter_toggle, self.copy_link,
             styles={"background": "#1f2a52", "padding": "10px 24px", "align-items": "center",
                     "flex-wrap": "wrap", "row-gap": "6px",
                     "--bokeh-font-size": "var(--presenter-controls, 13px)"},
@@ -123,6 +124,12 @@ class TourPage(LabPage):
     def attach(self, location) -> None:
         super().attach(location)
         self.param.watch(self._write, ["step"])
+        # Once the browser has drawn the page, bring the step's knob or chart into view.
+        pn.state.onload(self._scroll)
+
+    def _scroll(self) -> None:
+        self._scrolls += 1  # a new value each time, so the browser always hears of it
+        self._scroller.value = f"{self.step}:{self._scrolls}"
 
     @property
     def current(self) -> TourStep:
@@ -143,7 +150,7 @@ class TourPage(LabPage):
                 self.lab.presets.preset = step.preset
             self._light(step.target)
             self._ask(step)
-        self._scroller.value = f"{self.step}:{step.target}"
+        self._scroll()
 
     def _light(self, target: str) -> None:
         if self._lit is not None:
@@ -179,6 +186,7 @@ class TourPage(LabPage):
             buttons.append(button)
         self.choices.objects = buttons
         self.feedback.object = ""
+        self.feedback.visible = False
         self.back.disabled = self.step == 1
         self.next.param.update(disabled=self.step == len(STEPS), button_type="default")
 
@@ -214,6 +222,7 @@ class TourPage(LabPage):
             f'<div class="lab"><p><span class="tour-feedback {verdict}" data-tour-verdict="{verdict}">'
             f"{escape(message)}</span>{note}</p></div>"
         )
+        self.feedback.visible = True
         if verdict:
             self.answered = True
             self.next.button_type = "primary"

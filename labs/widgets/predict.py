@@ -20,46 +20,47 @@ from labs.page.cards import CardRow
 from labs.page.text import LiveHTML
 
 GAP_WORDS = {
-    "guess": "your guess against the whiteboard",
-    "whiteboard": "the whiteboard against the engine level",
-    "measured": "the engine level against the published measurement",
+    "guess": "your guess vs the whiteboard",
+    "whiteboard": "whiteboard vs engine level",
+    "measured": "engine level vs the measurement",
 }
+HEAD = (
+    "<tr><th>card</th><th>your guess</th><th class=num>whiteboard</th>"
+    "<th class=num>engine level</th><th>published measurement</th><th>largest gap, and why</th></tr>"
+)
 
 
 def reveal_html(label: str, found: Reveal, show: Callable[[float], str]) -> str:
-    """One card's reveal: the guess beside each level, the measurement, and the largest gap."""
+    """One card's reveal as a table row: the guess beside each level, a measurement, the gap."""
+    name = f"<td><b>{escape(label)}</b></td>"
     if not found.ok:
-        return f'<div class="reveal" data-reveal="{escape(label)}"><b>{escape(label)}</b>: {escape(found.reading.message)}</div>'
+        return f'<tr data-reveal="{escape(label)}">{name}<td colspan=5>{escape(found.reading.message)}</td></tr>'
     verdict = (
         f'<span class="better">within {fmt.percent(WITHIN)}</span>'
         if found.within
         else f'<span class="worse">off by {fmt.percent(found.miss)}</span>'
     )
-    rows = [
-        f"your guess <b>{escape(show(found.reading.value))}</b> ({verdict})",
-        f"whiteboard <b>{escape(show(found.whiteboard))}</b>",
-        f"engine level <b>{escape(show(found.engine))}</b>",
-    ]
+    measured = "none on this node"
     if found.case is not None:
         case = found.case
-        rows.append(
-            f"published case {escape(case.key)} ({escape(case.engine)}, {escape(case.load_text)}, "
-            f"{fmt.count(case.prompt_tokens)}-token prompts; {escape(METRIC_NAMES[case.metric])}): "
-            f"measured <b>{escape(show(found.measured))}</b>, the engine level says "
-            f"{escape(show(found.case_engine))} for that set-up"
+        measured = (
+            f"<b>{escape(show(found.measured))}</b> ({escape(case.key)}, {escape(case.engine)}, "
+            f"{escape(METRIC_NAMES[case.metric])}, {escape(case.load_text)}, "
+            f"{fmt.count(case.prompt_tokens)}-token prompts; engine level there "
+            f"{escape(show(found.case_engine))})"
         )
-    gap = f"Largest gap: {escape(GAP_WORDS[found.largest_gap])}."
+    why = escape(GAP_WORDS[found.largest_gap])
     if found.effect is not None:
-        gap += (
-            f" Between the levels the term that moves it most: {escape(found.effect.label)} "
-            f"(\u00d7{found.effect.factor:.2f})."
+        why += (
+            f'. <span class="muted">Between the levels, mostly: {escape(found.effect.label)} '
+            f"(\u00d7{found.effect.factor:.2f})</span>"
         )
     else:
-        gap += " No engine-level term moves this figure by more than 10 %."
-    items = "".join(f"<li>{row}</li>" for row in rows)
+        why += '. <span class="muted">No engine-level term moves it by more than 10 %.</span>'
     return (
-        f'<div class="reveal" data-reveal="{escape(label)}"><b>{escape(label)}</b>'
-        f'<ul class="facts">{items}</ul><p class="small">{gap}</p></div>'
+        f'<tr data-reveal="{escape(label)}">{name}<td>{escape(show(found.reading.value))} {verdict}</td>'
+        f"<td class=num>{escape(show(found.whiteboard))}</td><td class=num>{escape(show(found.engine))}</td>"
+        f'<td class="small">{measured}</td><td class="small">{why}</td></tr>'
     )
 
 
@@ -70,7 +71,7 @@ def score_html(calibration: Calibration) -> str:
     return (
         f'<p class="small" data-calibration>Your calibration this session: '
         f"<b>{fmt.percent(calibration.share_within)}</b> of {fmt.count(calibration.guesses)} "
-        f"guesses within {fmt.percent(WITHIN)}; median miss <b>{fmt.percent(calibration.median_miss)}</b>.</p>"
+        f"{'guess' if calibration.guesses == 1 else 'guesses'} within {fmt.percent(WITHIN)}; median miss <b>{fmt.percent(calibration.median_miss)}</b>.</p>"
     )
 
 
@@ -88,21 +89,35 @@ class PredictCards(pn.viewable.Viewer):
         self.scenario, self.overrides = scenario, overrides
         self.inputs = {
             label: pn.widgets.TextInput(
-                name=f"your guess: {label}",
+                name=label,
                 placeholder=examples(*GUESS_UNITS[field]).split(";")[0],
-                sizing_mode="stretch_width",
-                margin=(0, 8, 0, 0),
+                width=180,
+                margin=(0, 8, 4, 0),
             )
             for label, field in fields.items()
         }
         for label, box in self.inputs.items():
             box.param.watch(lambda event, label=label: self._guess(label, event.new), "value")
-        self.button = pn.widgets.Button(label="Reveal", color="primary", margin=(18, 0, 0, 0))
+        self.button = pn.widgets.Button(label="Reveal", color="primary", margin=(0, 0, 4, 0))
         self.button.on_click(lambda _event: self._reveal_typed())
         self.reveals: dict[str, str] = {}
         self.text = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.guesses = pn.Column(
-            pn.Row(*self.inputs.values(), self.button, sizing_mode="stretch_width", margin=0),
+            LiveHTML(
+                '<div class="lab small"><b>Predict first.</b> Type a guess for each covered '
+                "card, in any unit; Enter reveals it.</div>",
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
+            # The boxes wrap onto a second line where presenter type makes them wide.
+            pn.FlexBox(
+                *self.inputs.values(),
+                self.button,
+                flex_wrap="wrap",
+                align_items="flex-end",
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
             self.text,
             sizing_mode="stretch_width",
             margin=(0, 0, 6, 0),
@@ -150,8 +165,9 @@ class PredictCards(pn.viewable.Viewer):
         self._write()
 
     def _write(self) -> None:
-        body = "".join(self.reveals.values())
-        self.text.object = f'<div class="lab">{body}{score_html(self.calibration)}</div>'
+        rows = "".join(self.reveals.values())
+        table = f'<table class="grid reveals">{HEAD}{rows}</table>' if rows else ""
+        self.text.object = f'<div class="lab">{table}{score_html(self.calibration)}</div>'
 
     def __panel__(self):
         return self._layout
