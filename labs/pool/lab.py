@@ -164,6 +164,10 @@ class PoolLab(pn.viewable.Viewer):
         """Every knob of the scenario back to its default."""
         self.scenario.param.update(**{name: Scenario.param[name].default for name in KNOBS})
 
+    def redraw(self) -> None:
+        """Recompute and redraw everything (a preset loaded onto knobs already in place)."""
+        self._refresh()
+
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
         if workload not in self._defaults_cache:

@@ -20,7 +20,7 @@ from labs.frame.shell import LabPage
 from labs.page import format as fmt
 from labs.page.links import Binding, restore
 from labs.page.text import LiveHTML
-from labs.pool.lab import pool_defaults
+from labs.pool.lab import PREDICTED, pool_defaults
 from labs.tour.steps import STEPS, TourStep
 from labs.widgets.knobs import knob_label, knob_value
 
@@ -32,6 +32,8 @@ FORMATS = {
     "monthly_usd": fmt.dollars,
     "kv_bytes_per_token": lambda n: f"{fmt.count(n)} bytes",
 }
+# Parts of the pool lab that would give a guess away: hidden until the guess is in.
+COVERED = ("badges", "engine_note", "binding", "ledger", "facts", "other", "mattered")
 HIGHLIGHT = {"outline": "3px solid #f5a623", "outline-offset": "4px", "border-radius": "6px"}
 # Scroll the outlined knob or chart into view: it may sit inside several shadow roots.
 SCROLL_JS = """
@@ -69,7 +71,7 @@ class TourPage(LabPage):
         self.lab = self.view("pool")
         self.answered = False
         self.heading = LiveHTML("", sizing_mode="stretch_width", margin=0)
-        self.guess = pn.widgets.TextInput(name="your answer", width=260)
+        self.guess = pn.widgets.TextInput(label="your answer", width=260)
         self.guess.param.watch(lambda event: self._check_guess(event.new), "value")
         self.check = pn.widgets.Button(label="Check", color="primary", margin=(18, 0, 0, 6))
         self.check.on_click(lambda _event: self._check_guess(self.guess.value_input))
@@ -165,8 +167,20 @@ class TourPage(LabPage):
         found.css_classes = [*found.css_classes, "tour-focus"]
         self._lit = found
 
+    def _cover(self, covered: bool) -> None:
+        """Cover the cards and hide what would give a guess away (never the step's own target)."""
+        target = self.current.target.split(".")[0]
+        for name in COVERED:
+            if name != target:
+                part = getattr(self.lab, name)
+                (
+                    part.__panel__() if isinstance(part, pn.viewable.Viewer) else part
+                ).visible = not covered
+        self.lab.cards.hide(PREDICTED if covered else ())
+
     def _ask(self, step: TourStep) -> None:
         question = step.question
+        self._cover(question.is_guess)
         words = step_words(self.scenario)
         self.answered = False
         self.heading.object = (
@@ -199,6 +213,7 @@ class TourPage(LabPage):
             self._answer("", found.reading.message)
             return
         self.guess.disabled = True
+        self._cover(False)
         figure = FORMATS[question.field](found.shown)
         if found.within:
             self._answer("right", f"Within {fmt.percent(WITHIN)}: the lab says {figure}.")
@@ -226,3 +241,6 @@ class TourPage(LabPage):
         if verdict:
             self.answered = True
             self.next.button_type = "primary"
+            if self.current.then_preset:
+                self.lab.presets.preset = self.current.then_preset
+                self.lab.redraw()

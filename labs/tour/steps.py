@@ -55,6 +55,7 @@ class TourStep:
     target: str  # the pool lab's attribute it highlights ("widgets.seats", "ledger", ...)
     question: Question
     preset: str = ""  # a famous failure to load (its story shows above the ledger)
+    then_preset: str = ""  # a famous failure whose story is loaded once the question is answered
     after: str = ""  # what to notice once the question is answered
 
 
@@ -166,12 +167,12 @@ STEPS: tuple[TourStep, ...] = (
     ),
     TourStep(
         "Load a famous failure",
-        "The memory wall: a document pipeline on the 70B model with {seats} requested. Its "
-        "story sits above the ledger.",
-        {},
-        "presets",
+        "The memory wall: a document pipeline on the 70B model with {seats} requested. Answer "
+        "first; then its story appears above the ledger.",
+        _WALL.knobs,
+        "presets.select",
         Question("Of the {seats} requested, how many does memory grant?", field="seats_granted"),
-        preset=_WALL.key,
+        then_preset=_WALL.key,
     ),
     TourStep(
         "Fix it",

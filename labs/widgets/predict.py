@@ -89,7 +89,7 @@ class PredictCards(pn.viewable.Viewer):
         self.scenario, self.overrides = scenario, overrides
         self.inputs = {
             label: pn.widgets.TextInput(
-                name=label,
+                label=label,
                 placeholder=examples(*GUESS_UNITS[field]).split(";")[0],
                 width=180,
                 margin=(0, 8, 4, 0),
