@@ -20,8 +20,8 @@ from labs.frame.shell import LabPage
 from labs.page import format as fmt
 from labs.page.links import Binding, restore
 from labs.page.text import LiveHTML
-from labs.pool.lab import PREDICTED, pool_defaults
-from labs.tour.steps import STEPS, TourStep
+from labs.pool.lab import PREDICTED
+from labs.tour.steps import STEPS, TourStep, step_knobs
 from labs.widgets.knobs import knob_label, knob_value
 
 # How a guessed figure is written, per field (as the pool and KV labs' cards write it).
@@ -75,7 +75,7 @@ class TourPage(LabPage):
         self.guess.param.watch(lambda event: self._check_guess(event.new), "value")
         self.check = pn.widgets.Button(label="Check", color="primary", margin=(18, 0, 0, 6))
         self.check.on_click(lambda _event: self._check_guess(self.guess.value_input))
-        self.choices = pn.Row(margin=0)
+        self.choices = pn.Row(margin=0, css_classes=["tour-choices"])
         self.feedback = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.back = pn.widgets.Button(label="\u2190 Back", margin=(4, 6, 0, 0), width=110)
         self.next = pn.widgets.Button(label="Next \u2192", margin=(4, 0, 0, 0), width=110)
@@ -146,8 +146,7 @@ class TourPage(LabPage):
         step = self.current
         with pn.io.hold():
             self.lab.presets.preset = ""
-            defaults = {name: Scenario.param[name].default for name in KNOBS}
-            self.scenario.param.update(**{**defaults, **pool_defaults(), **step.knobs})
+            self.scenario.param.update(**step_knobs(step))
             if step.preset:
                 self.lab.presets.preset = step.preset
             self._light(step.target)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core import KNOBS, Scenario
 from core.catalog.workloads import WORKLOADS
 from core.practice.tour import FEWER, LEDGER_PARTS, MORE, NO, SAME, YES
 from labs.pool.lab import pool_defaults
@@ -190,3 +191,10 @@ STEPS: tuple[TourStep, ...] = (
         after=f"Now fix it yourself: the goal is to {_WALL.goal}",
     ),
 )
+
+
+def step_knobs(step: TourStep) -> dict:
+    """Every knob of the Scenario as ``step`` sets it: the defaults, its knobs, its preset's."""
+    preset = next((p.knobs for p in POOL_PRESETS if p.key == step.preset), {})
+    defaults = {name: Scenario.param[name].default for name in KNOBS}
+    return {**defaults, **pool_defaults(), **step.knobs, **preset}

@@ -161,7 +161,7 @@ class PredictCards(pn.viewable.Viewer):
         if found.ok:
             self.calibration.record(found)
             self.inputs[label].disabled = True
-            self.row.hide(set(self.row.hidden) - {label})
+            self.row.hide([name for name in self.row.hidden if name != label])
         self._write()
 
     def _write(self) -> None:
