@@ -182,11 +182,16 @@ class TourPage(LabPage):
         self._cover(question.is_guess)
         words = step_words(self.scenario)
         self.answered = False
+        covered = (
+            '<p class="small muted">The lab\'s figures are covered until you answer.</p>'
+            if question.is_guess
+            else ""
+        )
         self.heading.object = (
             f'<div class="lab tour-step" data-tour-step="{self.step}">'
             f'<div class="count">Step {self.step} of {len(STEPS)}</div>'
             f"<h2>{escape(step.title)}</h2><p>{escape(step.text.format(**words))}</p>"
-            f'<p class="question">{escape(question.text.format(**words))}</p></div>'
+            f'<p class="question">{escape(question.text.format(**words))}</p>{covered}</div>'
         )
         self.guess.param.update(value="", disabled=False, visible=question.is_guess)
         if question.is_guess:
