@@ -37,16 +37,20 @@ COVERED = ("badges", "engine_note", "binding", "ledger", "facts", "other", "matt
 HIGHLIGHT = {"outline": "3px solid #f5a623", "outline-offset": "4px", "border-radius": "6px"}
 # Scroll the outlined knob or chart into view: it may sit inside several shadow roots.
 SCROLL_JS = """
-function find(root) {
+function find(root, name) {
   for (const el of root.querySelectorAll('*')) {
-    if (el.classList && el.classList.contains('tour-focus')) return el;
-    if (el.shadowRoot) { const inner = find(el.shadowRoot); if (inner) return inner; }
+    if (el.classList && el.classList.contains(name)) return el;
+    if (el.shadowRoot) { const inner = find(el.shadowRoot, name); if (inner) return inner; }
   }
   return null;
 }
 setTimeout(() => {
-  const el = find(document);
-  if (el) el.scrollIntoView({behavior: 'smooth', block: 'center'});
+  const el = find(document, 'tour-focus');
+  if (!el) return;
+  const panel = find(document, 'tour-panel');
+  const below = (panel ? panel.getBoundingClientRect().height : 0) + 24;
+  const top = el.getBoundingClientRect().top + window.scrollY - below;
+  window.scrollTo({top: Math.max(0, top), behavior: 'smooth'});
 }, 150);
 """
 
@@ -93,6 +97,7 @@ class TourPage(LabPage):
             self.feedback,
             sizing_mode="stretch_width",
             margin=(0, 0, 12, 0),
+            css_classes=["tour-panel"],
             styles={"background": "#fff8ec", "border": "2px solid #f5a623", "border-radius": "10px",
                     "padding": "8px 16px", "position": "sticky", "top": "0", "z-index": "10"},
         )  # fmt: skip
