@@ -127,3 +127,15 @@ def test_a_steps_text_quotes_the_knobs_as_the_lab_writes_them(page):
     for knob in ("prompt_tokens", "seats"):
         assert knob_value(knob, STEPS[3].knobs[knob]) in page.heading.object
     assert "{" not in page.heading.object
+
+
+def test_the_shell_offers_the_tour_and_the_server_serves_it():
+    """The header's "Take the tour" links to /tour (in presenter mode when the page is); /tour is a route."""
+    from labs.frame.shell import LabShell
+    from labs.server.serve import routes
+
+    shell = LabShell()
+    assert 'href="tour"' in shell.tour_link.object and "data-tour-link" in shell.tour_link.object
+    shell.presenter = True
+    assert 'href="tour?presenter=true"' in shell.tour_link.object
+    assert "/tour" in routes()
