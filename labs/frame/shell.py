@@ -10,6 +10,7 @@ from bokeh.events import DocumentReady
 from bokeh.models import CustomJS
 
 from core import KNOBS, Scenario
+from core.practice.calibration import Calibration
 from labs.frame.apology import apology_html, built, log_unexpected
 from labs.frame.browser import COPY_LINK_JS, HISTORY_JS, resend_charts
 from labs.frame.compare import Comparison
@@ -62,6 +63,12 @@ PRESENTER_STYLE = {
 }
 
 
+def tour_link_html(presenter: bool) -> str:
+    """The header's "take the tour" button: a link to /tour, in presenter mode if the page is."""
+    query = "?presenter=true" if presenter else ""
+    return f'<a class="tour-button" href="tour{query}" data-tour-link>Take the tour</a>'
+
+
 def lab_class(key: str):
     """The Viewer class of lab ``key``."""
     module, name = LABS[key][1].split(":")
@@ -105,6 +112,7 @@ class LabPage(pn.viewable.Viewer):
     """What every page shares: the session's Scenario, presenter mode and the link it lives in."""
 
     presenter = param.Boolean(default=False, doc="Large type and high contrast for a projector.")
+    predict = param.Boolean(default=False, doc="Cover headline figures until the student guesses.")
 
     def __init__(self, scenario: Scenario | None = None, **params):
         super().__init__(**params)
@@ -124,17 +132,22 @@ class LabPage(pn.viewable.Viewer):
         self.presenter_toggle = pn.widgets.Toggle.from_param(
             self.param.presenter, label="Presenter mode", margin=(0, 6)
         )
+        self.calibration = Calibration()  # one running score per session, across the labs
         self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
         # The button reaches the code as `source`: args naming it would pin it in Panel's
         # callback registry (see labs/page/cleanup.py).
         self.copy_link.js_on_click(code=COPY_LINK_JS)
         self.copy_link.on_click(lambda _event: self._write_now())
+        self.predict_toggle = pn.widgets.Toggle.from_param(
+            self.param.predict, label="Predict first", margin=(0, 6)
+        )
         # Pins hold whole configurations of the shared knobs, so every lab compares them.
         self.pin_board = PinBoard()
         self.comparison = Comparison(self.pin_board, self.scenario)
         self.pin_bar = PinBar(self.pin_board, self.scenario)
         self.pins = pn.Column(
-            self.pin_bar,
+            # predict first sits with the pins: both act on every lab's figures
+            pn.Row(self.pin_bar, self.predict_toggle, sizing_mode="stretch_width", margin=0),
             self.comparison,
             sizing_mode="stretch_width",
             margin=0,
@@ -150,6 +163,8 @@ class LabPage(pn.viewable.Viewer):
             self.views[key] = view
             if self.presenter:
                 theme.present(view, True)
+            if hasattr(view, "predict"):
+                view.predict.param.update(calibration=self.calibration, enabled=self.predict)
             if self.location is not None:
                 self._watch(view)
         return self.views[key]
@@ -171,6 +186,7 @@ class LabPage(pn.viewable.Viewer):
         """Bindings of the page itself (lab, presenter) and of the lab on screen."""
         return [
             Binding("presenter", self, "presenter"),
+            Binding("predict", self, "predict"),
             *lab_bindings(self.active_view(), self.scenario),
             self.pin_board.binding(),
         ]
@@ -183,7 +199,7 @@ class LabPage(pn.viewable.Viewer):
         notices = restore(self.page_bindings(), location.search) + self.pin_board.notices
         self.notice_text.object = notice_html(notices)
         self.notice.visible = bool(notices)
-        self.param.watch(self._write, ["presenter"])
+        self.param.watch(self._write, ["presenter", "predict"])
         self.pin_board.param.watch(self._write, ["pins"])
         self.scenario.param.watch(self._write, list(KNOBS))
         for view in self.views.values():
@@ -211,6 +227,12 @@ class LabPage(pn.viewable.Viewer):
     def _write_now(self) -> None:
         if self.location is not None:
             self.location.search = query_for(self.page_bindings())
+
+    @param.depends("predict", watch=True)
+    def _predict_first(self) -> None:
+        for view in self.views.values():
+            if hasattr(view, "predict"):
+                view.predict.enabled = self.predict
 
     @param.depends("presenter", watch=True)
     def _present(self) -> None:
@@ -241,6 +263,7 @@ class LabShell(LabPage):
             margin=(0, 6),
             label="",
         )
+        self.tour_link = LiveHTML(tour_link_html(self.presenter), margin=(0, 6))
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
         self.pins.visible = self.lab not in PINLESS
         header = pn.Row(
@@ -251,6 +274,7 @@ class LabShell(LabPage):
             ),
             pn.layout.HSpacer(),
             self.nav,
+            self.tour_link,
             self.presenter_toggle,
             self.copy_link,
             # Presenter type does not fit one line at 1280 px: the header wraps, never overflows.
@@ -300,6 +324,10 @@ class LabShell(LabPage):
     def attach(self, location) -> None:
         super().attach(location)
         self.param.watch(self._write, ["lab"])
+
+    @param.depends("presenter", watch=True)
+    def _tour_link(self) -> None:
+        self.tour_link.object = tour_link_html(self.presenter)
 
     @param.depends("lab", watch=True)
     def _switch(self) -> None:

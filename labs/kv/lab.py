@@ -26,6 +26,7 @@ from labs.widgets.ledger import MemoryLedger
 from labs.widgets.level_note import EngineNote
 from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.node_picker import NodePicker
+from labs.widgets.predict import PredictCards
 from labs.widgets.presets import PresetPicker
 
 # The card, its count and the weight storage set the room: a preset loads them too, so its
@@ -94,6 +95,19 @@ def label(knob: str) -> str:
     )
 
 
+# The cards "predict first" covers, by label: the field each one shows, and its format.
+PREDICTED = {
+    "one cached token": "kv_bytes_per_token",
+    "one seat's cache at this length": "seat_kv_bytes",
+    "seats granted": "seats_granted",
+}
+PREDICTED_FORMATS = {
+    "kv_bytes_per_token": lambda n: f"{fmt.count(n)} bytes",
+    "seat_kv_bytes": fmt.memory,
+    "seats_granted": fmt.count,
+}
+
+
 class KvLab(pn.viewable.Viewer):
     """Four knobs, six figures and a ledger: who pays for the KV cache, and what memory grants."""
 
@@ -128,6 +142,9 @@ class KvLab(pn.viewable.Viewer):
             "kv_dtype": ui.dtype_buttons(s),
         }
         self.cards = CardRow(columns=3)
+        self.predict = PredictCards(
+            self.cards, PREDICTED, PREDICTED_FORMATS, s, self.kv_overrides, self, LOCAL_KNOBS
+        )
         self.engine_note = EngineNote(
             {"seats_granted": "seats granted", "seats_room": "room for",
              "kv_budget_bytes": "KV room"},
@@ -175,6 +192,10 @@ class KvLab(pn.viewable.Viewer):
     def reset(self) -> None:
         """This lab's knobs back to their defaults."""
         self.load_knobs({})
+
+    def kv_overrides(self) -> dict:
+        """The knobs this lab passes to every evaluation: its length and its requests."""
+        return dict(prompt_tokens=self.sequence_tokens, answer_tokens=0, seats=self.requests)
 
     def knob_values(self) -> dict:
         return {
@@ -347,7 +368,7 @@ class KvLab(pn.viewable.Viewer):
             note("The dial is only the ask: memory grants what fits, and the rest waits without an error."),
         )  # fmt: skip
         results = pn.Column(
-            self.cards,
+            self.predict,
             self.engine_note,
             self.presets.story,
             section(

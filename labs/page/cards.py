@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 import panel as pn
@@ -29,6 +29,11 @@ def tone(difference: float, higher_is_better: bool, tolerance: float = 0.0) -> s
     return "better" if (difference > 0) == higher_is_better else "worse"
 
 
+def hidden_card(card: Card) -> Card:
+    """``card`` with its figure covered until the student has guessed it."""
+    return replace(card, value="?", unit="", note="guess first, below", tone="", alarm=False)
+
+
 def cards_html(cards: list[Card], columns: int | None = None) -> str:
     """The cards as one grid of HTML (one DOM update per change, however many cards)."""
     parts = []
@@ -52,11 +57,18 @@ class CardRow(pn.viewable.Viewer):
         self._columns = columns
         self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.cards: list[Card] = []
+        self.hidden: frozenset[str] = frozenset()  # labels whose figure waits for a guess
 
     def update(self, cards: list[Card]) -> None:
-        """Show ``cards``."""
+        """Show ``cards`` (those in :attr:`hidden` with their figure covered)."""
         self.cards = cards
-        self._pane.object = cards_html(cards, self._columns)
+        shown = [hidden_card(card) if card.label in self.hidden else card for card in cards]
+        self._pane.object = cards_html(shown, self._columns)
+
+    def hide(self, labels) -> None:
+        """Cover the figures of the cards labelled ``labels`` (and uncover the others)."""
+        self.hidden = frozenset(labels)
+        self.update(self.cards)
 
     def __panel__(self):
         return self._pane

@@ -27,6 +27,7 @@ from labs.widgets.level_note import EngineNote
 from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.moe_chart import MoeReadChart
 from labs.widgets.node_picker import NodePicker
+from labs.widgets.predict import PredictCards
 from labs.widgets.presets import PresetPicker
 
 # The node (exact model, card, cards, weights) is shown too: a preset loads it at its
@@ -73,6 +74,9 @@ def story_figures(knobs) -> dict:
 
 
 ENGINE_FIELDS = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
+# The cards "predict first" covers, by label: the field each one shows.
+PREDICTED = dict(zip(("live seats", "TTFT p95", "aggregate decode rate", "monthly bill"),
+                     ENGINE_FIELDS, strict=True))  # fmt: skip
 
 
 def _per_million(result) -> str:
@@ -112,12 +116,14 @@ class PoolLab(pn.viewable.Viewer):
         self.moe_chart = MoeReadChart()
         self.cards = CardRow(columns=4)
         self.badges = BadgeRow()
+        formats = {"seats_granted": fmt.count, "ttft_p95_s": _ttft_text,
+                   "decode_tokens_per_s": fmt.rate, "monthly_usd": fmt.dollars}  # fmt: skip
         self.engine_note = EngineNote(
             {"seats_granted": "live seats", "ttft_p95_s": "TTFT p95",
              "decode_tokens_per_s": "decode rate", "monthly_usd": "monthly bill"},
-            {"seats_granted": fmt.count, "ttft_p95_s": _ttft_text,
-             "decode_tokens_per_s": fmt.rate, "monthly_usd": fmt.dollars},
+            formats,
         )  # fmt: skip
+        self.predict = PredictCards(self.cards, PREDICTED, formats, s)
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
         self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -157,6 +163,10 @@ class PoolLab(pn.viewable.Viewer):
     def reset(self) -> None:
         """Every knob of the scenario back to its default."""
         self.scenario.param.update(**{name: Scenario.param[name].default for name in KNOBS})
+
+    def redraw(self) -> None:
+        """Recompute and redraw everything (a preset loaded onto knobs already in place)."""
+        self._refresh()
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
@@ -303,7 +313,7 @@ class PoolLab(pn.viewable.Viewer):
         )
         # Prose and charts sit beside the knobs, so the results column runs as long as they do.
         results = pn.Column(
-            self.cards,
+            self.predict,
             self.badges,
             self.engine_note,
             self.presets.story,

@@ -29,6 +29,7 @@ from labs.page.layout import knob_column, lab_page, note, section
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, refill
 from labs.widgets import knobs as ui
+from labs.widgets.predict import PredictCards
 
 STATES = ("cached", "edited")
 BLOCK_COLOURS = {0: theme.GRANTED, 1: theme.WAITING, 2: theme.KV_IN_USE, 3: "#c9ced8"}
@@ -50,10 +51,15 @@ def prefix_results(
 
     Returns the result and the cached-prefix tokens of each state.
     """
+    knobs, hits = prefix_knobs(preamble_tokens, question_tokens, edit_position)
+    return evaluate(scenario, **knobs), hits
+
+
+def prefix_knobs(preamble_tokens: int, question_tokens: int, edit_position: int):
+    """The overrides that evaluate both states (cached, edited), and each one's cached tokens."""
     prompt = preamble_tokens + question_tokens
     hits = cached_prefix_tokens(preamble_tokens, np.array([preamble_tokens, edit_position]))
-    result = evaluate(scenario, prompt_tokens=prompt, prefix_hit_rate=hits / prompt)
-    return result, hits
+    return {"prompt_tokens": prompt, "prefix_hit_rate": hits / prompt}, hits
 
 
 def block_squares(
@@ -82,6 +88,11 @@ def block_squares(
         "first_token": first_token.tolist(),
     }
     return data, per_square
+
+
+# The cards "predict first" covers, by label: the field each one shows, and its format.
+PREDICTED = {"TTFT p95": "ttft_p95_s", "tensor time before the first token": "prefill_s"}
+PREDICTED_FORMATS = {"ttft_p95_s": fmt.duration, "prefill_s": fmt.duration}
 
 
 class PrefixLab(pn.viewable.Viewer):
@@ -136,6 +147,9 @@ class PrefixLab(pn.viewable.Viewer):
             "kv_dtype": ui.dtype_buttons(s),
         }
         self.cards = CardRow(columns=3)
+        self.predict = PredictCards(
+            self.cards, PREDICTED, PREDICTED_FORMATS, s, self.predict_knobs, self, self.URL_PARAMS
+        )
         self.compare = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.context = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -186,6 +200,12 @@ class PrefixLab(pn.viewable.Viewer):
             self.param.update(edit_position=min(first, self.preamble_tokens), state="edited")
 
     # -- computation ---------------------------------------------------------------------
+    def predict_knobs(self) -> dict:
+        """What a guess is compared at: both states' overrides and the one on screen."""
+        edit = min(self.edit_position, self.preamble_tokens)
+        knobs, _hits = prefix_knobs(self.preamble_tokens, self.question_tokens, edit)
+        return {**knobs, "index": STATES.index(self.state)}
+
     def _refresh(self, *_events) -> None:
         edit = min(self.edit_position, self.preamble_tokens)
         result, hits = prefix_results(
@@ -336,7 +356,7 @@ class PrefixLab(pn.viewable.Viewer):
             self.context,
         )
         results = pn.Column(
-            self.cards,
+            self.predict,
             section("The prompt as cache blocks", self.caption, pn.pane.Bokeh(self.block_figure, sizing_mode="stretch_width"), margin=(8, 0, 0, 0)),
             section("Cached vs edited, side by side", self.compare, margin=(8, 0, 0, 0)),
             sizing_mode="stretch_width",

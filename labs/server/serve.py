@@ -28,6 +28,7 @@ from labs.server import (
     workers,
 )
 from labs.server.login_limit import LoginLimiter
+from labs.tour import create_tour
 
 PASSWORD_ENV = "LAB_PASSWORD"
 COOKIE_SECRET_ENV = "LAB_COOKIE_SECRET"
@@ -40,7 +41,13 @@ def routes() -> dict:
     pages = {"/": _whole_lab}
     for key in LABS:
         pages[f"/{key}"] = _embedded_page(key)
+    pages["/tour"] = _tour
     return pages
+
+
+def _tour():
+    _new_page()
+    return create_tour()
 
 
 def _new_page() -> None:
@@ -68,7 +75,7 @@ def route_lines(address: str, port: int) -> list[str]:
     """The address of every page, one line each, as printed when the server starts."""
     host = socket.gethostname() if address in ("0.0.0.0", "::", "") else address
     base = f"http://{host}:{port}"
-    lines = [f"  {base}/  the whole lab, with its tabs"]
+    lines = [f"  {base}/  the whole lab, with its tabs", f"  {base}/tour  the guided tour"]
     for key, (label, _view) in LABS.items():
         lines.append(f"  {base}/{key}  {label} alone (for an iframe)")
     return lines

@@ -1,0 +1,173 @@
+"""Predict first: a lab's headline cards keep their figure covered until the student guesses it.
+
+The comparison and the running score come from :mod:`core.practice.calibration`; this
+widget only covers the cards, reads the guesses and writes what core found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+import panel as pn
+import param
+
+from core.evidence.cases import METRIC_NAMES
+from core.practice.calibration import GUESS_UNITS, WITHIN, Calibration, Reveal, reveal
+from core.practice.reading import examples
+from labs.page import format as fmt
+from labs.page.cards import CardRow
+from labs.page.text import LiveHTML
+
+GAP_WORDS = {
+    "guess": "your guess vs the whiteboard",
+    "whiteboard": "whiteboard vs engine level",
+    "measured": "engine level vs the measurement",
+}
+HEAD = (
+    "<tr><th>card</th><th>your guess</th><th class=num>whiteboard</th>"
+    "<th class=num>engine level</th><th>published measurement</th><th>largest gap, and why</th></tr>"
+)
+
+
+def reveal_html(label: str, found: Reveal, show: Callable[[float], str]) -> str:
+    """One card's reveal as a table row: the guess beside each level, a measurement, the gap."""
+    name = f"<td><b>{escape(label)}</b></td>"
+    if not found.ok:
+        return f'<tr data-reveal="{escape(label)}">{name}<td colspan=5>{escape(found.reading.message)}</td></tr>'
+    verdict = (
+        f'<span class="better">within {fmt.percent(WITHIN)}</span>'
+        if found.within
+        else f'<span class="worse">off by {fmt.percent(found.miss)}</span>'
+    )
+    measured = "none on this node"
+    if found.case is not None:
+        case = found.case
+        measured = (
+            f"<b>{escape(show(found.measured))}</b> ({escape(case.key)}, {escape(case.engine)}, "
+            f"{escape(METRIC_NAMES[case.metric])}, {escape(case.load_text)}, "
+            f"{fmt.count(case.prompt_tokens)}-token prompts; engine level there "
+            f"{escape(show(found.case_engine))})"
+        )
+    why = escape(GAP_WORDS[found.largest_gap])
+    if found.effect is not None:
+        why += (
+            f'. <span class="muted">Between the levels, mostly: {escape(found.effect.label)} '
+            f"(\u00d7{found.effect.factor:.2f})</span>"
+        )
+    else:
+        why += '. <span class="muted">No engine-level term moves it by more than 10 %.</span>'
+    return (
+        f'<tr data-reveal="{escape(label)}">{name}<td>{escape(show(found.reading.value))} {verdict}</td>'
+        f"<td class=num>{escape(show(found.whiteboard))}</td><td class=num>{escape(show(found.engine))}</td>"
+        f'<td class="small">{measured}</td><td class="small">{why}</td></tr>'
+    )
+
+
+def score_html(calibration: Calibration) -> str:
+    """The session's running calibration score in one line."""
+    if not calibration.guesses:
+        return '<p class="small muted" data-calibration>No guesses yet this session.</p>'
+    return (
+        f'<p class="small" data-calibration>Your calibration this session: '
+        f"<b>{fmt.percent(calibration.share_within)}</b> of {fmt.count(calibration.guesses)} "
+        f"{'guess' if calibration.guesses == 1 else 'guesses'} within {fmt.percent(WITHIN)}; median miss <b>{fmt.percent(calibration.median_miss)}</b>.</p>"
+    )
+
+
+class PredictCards(pn.viewable.Viewer):
+    """A lab's :class:`CardRow` with "predict first": figures covered after a change until guessed."""
+
+    enabled = param.Boolean(default=False, doc="Cover the figures after a change until guessed.")
+    calibration = param.ClassSelector(class_=Calibration, doc="The session's running score.")
+
+    def __init__(self, row: CardRow, fields: dict[str, str], formats: dict[str, Callable],
+                 scenario, overrides: Callable[[], dict] = dict, owner=None,
+                 owner_names=(), **params):  # fmt: skip
+        super().__init__(calibration=params.pop("calibration", None) or Calibration(), **params)
+        self.row, self.fields, self.formats = row, fields, formats
+        self.scenario, self.overrides = scenario, overrides
+        self.inputs = {
+            label: pn.widgets.TextInput(
+                label=label,
+                placeholder=examples(*GUESS_UNITS[field]).split(";")[0],
+                width=180,
+                margin=(0, 8, 4, 0),
+            )
+            for label, field in fields.items()
+        }
+        for label, box in self.inputs.items():
+            box.param.watch(lambda event, label=label: self._guess(label, event.new), "value")
+        self.button = pn.widgets.Button(label="Reveal", color="primary", margin=(0, 0, 4, 0))
+        self.button.on_click(lambda _event: self._reveal_typed())
+        self.reveals: dict[str, str] = {}
+        self.text = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.guesses = pn.Column(
+            LiveHTML(
+                '<div class="lab small"><b>Predict first.</b> Type a guess for each covered '
+                "card, in any unit; Enter reveals it.</div>",
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
+            # The boxes wrap onto a second line where presenter type makes them wide.
+            pn.FlexBox(
+                *self.inputs.values(),
+                self.button,
+                flex_wrap="wrap",
+                align_items="flex-end",
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
+            self.text,
+            sizing_mode="stretch_width",
+            margin=(0, 0, 6, 0),
+            visible=False,
+            styles={"border-left": "4px solid #f5a623", "padding-left": "10px"},
+        )
+        scenario.param.watch(self._changed, list(scenario.knobs()))
+        if owner is not None and owner_names:
+            owner.param.watch(self._changed, list(owner_names))
+        self._layout = pn.Column(self.row, self.guesses, sizing_mode="stretch_width", margin=0)
+
+    @param.depends("enabled", watch=True)
+    def _toggled(self) -> None:
+        self.guesses.visible = self.enabled
+        self._cover()
+
+    def _changed(self, *_events) -> None:
+        if self.enabled:
+            self._cover()
+
+    def _cover(self) -> None:
+        """Cover every guessable figure and forget the last configuration's guesses."""
+        self.reveals = {}
+        with pn.io.hold():
+            for box in self.inputs.values():
+                box.param.update(value="", disabled=False)
+            self.row.hide(self.fields if self.enabled else ())
+            self._write()
+
+    def _reveal_typed(self) -> None:
+        for label, box in self.inputs.items():
+            typed = box.value_input or box.value
+            if typed and label not in self.reveals:
+                self._guess(label, typed)
+
+    def _guess(self, label: str, text: str) -> None:
+        if not self.enabled or not text or self.inputs[label].disabled:
+            return
+        found = reveal(self.scenario, self.fields[label], text, **self.overrides())
+        self.reveals[label] = reveal_html(label, found, self.formats[self.fields[label]])
+        if found.ok:
+            self.calibration.record(found)
+            self.inputs[label].disabled = True
+            self.row.hide([name for name in self.row.hidden if name != label])
+        self._write()
+
+    def _write(self) -> None:
+        rows = "".join(self.reveals.values())
+        table = f'<table class="grid reveals">{HEAD}{rows}</table>' if rows else ""
+        self.text.object = f'<div class="lab">{table}{score_html(self.calibration)}</div>'
+
+    def __panel__(self):
+        return self._layout
