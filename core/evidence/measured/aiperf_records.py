@@ -19,7 +19,9 @@ _SECONDS = {"ms": 1e-3, "s": 1.0, "sec": 1.0, "ns": 1e-9, "us": 1e-6}
 def is_aiperf_records(values: list) -> bool:
     """Whether parsed JSON lines are AIPerf's per-request records."""
     first = values[0] if values else None
-    return isinstance(first, dict) and isinstance(first.get("metadata"), dict) and "metrics" in first
+    return (
+        isinstance(first, dict) and isinstance(first.get("metadata"), dict) and "metrics" in first
+    )
 
 
 def _value(file: str, metric) -> float | None:
@@ -38,8 +40,10 @@ def read_aiperf_records(file: str, values: list) -> BenchmarkRun:
     columns: dict[str, list[float]] = {key: [] for key in (*_TAGS.values(), "isl", "osl")}
     starts, ends = [], []
     for record in values:
-        if not isinstance(record, dict) or record.get("error") or not isinstance(
-            record.get("metrics"), dict
+        if (
+            not isinstance(record, dict)
+            or record.get("error")
+            or not isinstance(record.get("metrics"), dict)
         ):
             continue
         metrics = record["metrics"]

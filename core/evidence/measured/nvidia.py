@@ -67,7 +67,9 @@ def _load(config: dict) -> tuple[str, float | None, float | None]:
     """(model, concurrency, request rate) from an export's ``input_config``."""
     endpoint = config.get("endpoint") if isinstance(config.get("endpoint"), dict) else {}
     names = endpoint.get("model_names") or config.get("model") or config.get("model_names") or []
-    model = names[0] if isinstance(names, list) and names else names if isinstance(names, str) else ""
+    model = (
+        names[0] if isinstance(names, list) and names else names if isinstance(names, str) else ""
+    )
     load = config.get("loadgen") if isinstance(config.get("loadgen"), dict) else config
     stimulus = (config.get("perf_analyzer") or {}).get("stimulus") if isinstance(
         config.get("perf_analyzer"), dict) else None  # fmt: skip
@@ -86,7 +88,9 @@ def read_nvidia_json(file: str, data: dict) -> BenchmarkRun:
         if not isinstance(entry, dict) or key in found:
             continue
         factor = _factor(file, key, str(entry.get("unit", "")))
-        stat = Stat(_first([entry.get("avg")]), _first([entry.get("p50")]), _first([entry.get("p99")]))
+        stat = Stat(
+            _first([entry.get("avg")]), _first([entry.get("p50")]), _first([entry.get("p99")])
+        )
         found[key] = stat.scaled(factor)
     config = data.get("input_config") if isinstance(data.get("input_config"), dict) else {}
     model, concurrency, rate = _load(config)
@@ -139,7 +143,9 @@ def read_nvidia_csv(file: str, text: str) -> BenchmarkRun:
             raise bad_file(file, f"{row[0]} has a value that is not a number") from error
         found[key] = Stat(*values).scaled(_factor(file, key, unit))
     if not columns:
-        raise bad_file(file, "a CSV without the Metric header row of an AIPerf or GenAI-Perf export")
+        raise bad_file(
+            file, "a CSV without the Metric header row of an AIPerf or GenAI-Perf export"
+        )
     return checked(
         BenchmarkRun(
             file=file,

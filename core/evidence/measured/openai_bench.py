@@ -67,7 +67,9 @@ def _per_request_times(data: dict) -> tuple[Stat, Stat] | None:
     return stat_of(v for v in ttfts if v and v > 0), stat_of(gaps)
 
 
-def read_openai_run(file: str, data: dict, run: int = 0, sglang: bool | None = None) -> BenchmarkRun:
+def read_openai_run(
+    file: str, data: dict, run: int = 0, sglang: bool | None = None
+) -> BenchmarkRun:
     """One run of either tool, from its result object."""
     sglang = is_sglang(data) if sglang is None else sglang
     completed = _number(file, data, "completed")

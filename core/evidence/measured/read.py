@@ -34,7 +34,8 @@ def check_size(name: str, size: int) -> None:
     """Refuse a file over :data:`MAX_BYTES` by its size alone, before it is read."""
     if size > MAX_BYTES:
         raise bad_file(
-            name, f"{size / 1e6:,.1f} MB is over the {MAX_BYTES // (1024 * 1024)} MB limit: not read"
+            name,
+            f"{size / 1e6:,.1f} MB is over the {MAX_BYTES // (1024 * 1024)} MB limit: not read",
         )
     if size == 0:
         raise bad_file(name, "the file is empty")
@@ -74,7 +75,9 @@ def read_text(name: str, text: str) -> list[BenchmarkRun]:
     if is_nvidia_csv(body):
         return [read_nvidia_csv(name, body)]
     if not body.startswith(("{", "[")):
-        raise bad_file(name, f"not JSON or a CSV export: it starts {body[:20]!r}; this lab reads {FORMATS}")
+        raise bad_file(
+            name, f"not JSON or a CSV export: it starts {body[:20]!r}; this lab reads {FORMATS}"
+        )
     try:
         values = [json.loads(body)]
     except json.JSONDecodeError as error:

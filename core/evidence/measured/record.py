@@ -58,7 +58,9 @@ class Stat:
 
     def scaled(self, factor: float) -> Stat:
         """The same summary in another unit (milliseconds to seconds: ``factor=1e-3``)."""
-        return Stat(*(None if v is None else v * factor for v in (self.mean, self.median, self.p99)))
+        return Stat(
+            *(None if v is None else v * factor for v in (self.mean, self.median, self.p99))
+        )
 
 
 def stat_of(values) -> Stat:
@@ -128,7 +130,9 @@ def _check_value(file: str, name: str, value, limits) -> None:
     if name == "request_rate" and math.isinf(value) and value > 0:
         return
     if not math.isfinite(value) or value < low or value > high:
-        raise bad_file(file, f"{name} = {value:g} is absurd (a benchmark gives {low:g} to {high:g})")
+        raise bad_file(
+            file, f"{name} = {value:g} is absurd (a benchmark gives {low:g} to {high:g})"
+        )
 
 
 def checked(run: BenchmarkRun) -> BenchmarkRun:
