@@ -25,6 +25,7 @@ FIGURES = (
     ("ttft", ("ttft_s",), ("median", "mean")),
     ("itl", ("itl_s", "tpot_s"), ("median", "mean")),
 )
+_SUFFIXES = {"throughput": "tput", "ttft": "ttft", "itl": "itl"}  # a point's key: M1-ttft
 _WORDS = {"ttft_s": "TTFT", "itl_s": "ITL", "tpot_s": "TPOT", "output_tokens_per_s": "output tok/s"}
 
 
@@ -93,7 +94,7 @@ def cases_of(run: BenchmarkRun, setup: Setup, key: str) -> list[tuple[PublishedC
             continue  # under an endless queue only the throughput compares
         value_measured, statistic = picked
         case = PublishedCase(
-            f"{key}{metric[0]}", metric, setup.model, setup.gpu, setup.cards, setup.weights,
+            f"{key}-{_SUFFIXES[metric]}", metric, setup.model, setup.gpu, setup.cards, setup.weights,
             prompt, answer, load, value, float(value_measured), run.label,
             f"{run.tool}: {statistic} {_WORDS[name]}", kv_dtype=setup.cache,
             model_config=setup.config, model_label=run.model,
@@ -170,3 +171,52 @@ def explain(runs, choice: Choice) -> list[Explained]:
         start += len(pairs)
         found.append(explain_run(index, run, choice, rows) if pairs else _unknown(run))
     return found
+
+
+ORIGIN_MARKS = {"chosen": "chosen", "guessed": "guessed"}
+
+
+def setup_text(setup: Setup) -> str:
+    """A set-up in words, each knob the file did not state marked as chosen or guessed."""
+    shown = {
+        "model": setup.model,
+        "gpu": f"{setup.cards} \u00d7 {setup.gpu}",
+        "weights": f"weights {setup.weights}",
+        "cache": f"cache {setup.cache}",
+        "engine": ENGINE_NAMES[setup.engine],
+    }
+    parts = []
+    for knob, text in shown.items():
+        origin = setup.origin.get(knob, "")
+        if knob == "gpu" and setup.origin.get("cards") == "guessed" and origin != "guessed":
+            origin = f"{origin}, cards guessed" if origin in ORIGIN_MARKS else "cards guessed"
+        parts.append(f"{text} ({origin})" if origin and origin != "from the file" else text)
+    return ", ".join(parts)
+
+
+def table_rows(found: list[Explained]) -> list[dict]:
+    """Every point as one row of plain values: the run, its set-up, the figure, both levels."""
+    rows = []
+    for item in found:
+        for point in item.points:
+            case = point.case
+            rows.append(
+                {
+                    "file": item.run.label,
+                    "tool": item.run.tool,
+                    "model_in_file": item.run.model,
+                    "setup": setup_text(item.setup),
+                    "not_in_file": ", ".join(item.setup.guessed),
+                    "prompt_tokens": case.prompt_tokens,
+                    "answer_tokens": case.answer_tokens,
+                    "load": case.load_text,
+                    "figure": case.metric,
+                    "statistic": point.statistic,
+                    "measured": point.measured,
+                    "whiteboard": point.whiteboard,
+                    "engine_level": point.engine,
+                    "whiteboard_over_measured": point.steps[0],
+                    "engine_over_measured": point.steps[-1],
+                }
+            )
+    return rows
