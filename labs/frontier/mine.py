@@ -7,12 +7,12 @@ per-user and per-GPU axes only, the two a results file measures.
 
 from __future__ import annotations
 
-from bokeh.models import ColumnDataSource, HoverTool
+from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
 from core.evidence.measured.explain import setup_text
 from labs.widgets.measurements import run_colour
 
-COLUMNS = ("x", "y", "colour", "run", "setup")
+COLUMNS = ("x", "y", "colour", "run", "setup", "key")
 
 
 def measured_data(explained, x_measure: str, y_measure: str) -> dict:
@@ -27,6 +27,7 @@ def measured_data(explained, x_measure: str, y_measure: str) -> dict:
         "colour": [run_colour(index) for index, _ in rows],
         "run": [item.run.label for _, item in rows],
         "setup": [setup_text(item.setup) for _, item in rows],
+        "key": [item.points[0].case.key.split("-")[0] if item.points else "" for _, item in rows],
     }
 
 
@@ -35,6 +36,9 @@ def add_measured(plot) -> ColumnDataSource:
     source = ColumnDataSource({name: [] for name in COLUMNS})
     squares = plot.scatter("x", "y", source=source, marker="square", size=15,
                            fill_color="colour", line_color="#1d2433", line_width=1.5)  # fmt: skip
+    # Each square named by its run (M1, M2 ...): the card-size colours share the palette.
+    plot.add_layout(LabelSet(x="x", y="y", text="key", source=source, x_offset=9, y_offset=4,
+                             text_font_size="12px", text_font_style="bold", text_color="#1d2433"))  # fmt: skip
     plot.add_tools(
         HoverTool(
             renderers=[squares],

@@ -31,7 +31,10 @@ from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_wo
 from labs.widgets.exports import cases_frame, csv_button
 from labs.widgets.measurements import session_measurements
 
-MARKER_WORDS = "\u25cf first set \u00b7 \u25b2 second set \u00b7 \u25c6 second set, not scored"
+MARKER_WORDS = (
+    "\u25cf first set \u00b7 \u25b2 second set \u00b7 \u25c6 second set, not scored"
+    " \u00b7 \u25a0 your measurements"
+)
 LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
 
 

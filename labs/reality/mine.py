@@ -15,7 +15,9 @@ import panel as pn
 import param
 
 from core.evidence.cases import METRIC_NAMES
+from core.evidence.fidelity import STEP_LABELS
 from core.evidence.measured.explain import setup_text, table_rows
+from core.evidence.measured.matching import ENGINE_NAMES
 from core.evidence.measured.read import FORMATS
 from labs.page import format as fmt
 from labs.page.layout import section
@@ -29,7 +31,12 @@ from labs.widgets.measurements import run_colour, upload_widget
 
 THROUGHPUT = ("throughput",)
 LATENCY = ("ttft", "itl", "request")
-_BLANK = {"": "as the file says, else a guess"}
+_BLANK = {"": "as the file says"}
+
+
+def _unbroken(text: str) -> str:
+    """``text`` kept on one line."""
+    return text.replace(" ", "\u00a0").replace("-", "\u2011")
 
 
 def _chip(ratio: float, within) -> str:
@@ -39,7 +46,9 @@ def _chip(ratio: float, within) -> str:
 
 def _options(store, name: str, blank: str = "") -> dict:
     objects = store.param[name].objects
-    return {(blank or _BLANK[""]) if value == "" else str(value): value for value in objects}
+    words = ENGINE_NAMES if name == "engine" else {}
+    return {(blank or _BLANK[""]) if value == "" else words.get(value, str(value)): value
+            for value in objects}  # fmt: skip
 
 
 class MyMeasurements(pn.viewable.Viewer):
@@ -53,12 +62,14 @@ class MyMeasurements(pn.viewable.Viewer):
         self.charts = charts  # (chart, metrics) pairs: the lab's two scatter charts
         self.sources = [add_mine(chart) for chart, _ in charts]
         self.upload = upload_widget(store)
-        self.clear = pn.widgets.Button(name="Clear my files", button_type="light", width=140)
+        self.clear = pn.widgets.Button(label="Clear my files", color="light", width=140)
         self.clear.on_click(lambda _event: store.clear())
         self.widgets = self._widgets()
-        self.picker = pn.widgets.Select(name="Your point", options={}, width=420)
+        self.picker = pn.widgets.Select(label="Your point", options={}, width=420)
         self.picker.param.watch(lambda event: setattr(self, "point", event.new or ""), "value")
-        self.chart, self.waterfall_source = waterfall_figure(waterfall_data([1.0, 1.0]))
+        self.chart, self.waterfall_source = waterfall_figure(
+            waterfall_data([1.0] * len(STEP_LABELS))  # every step's bar, refilled per point
+        )
         self.messages = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.runs_text = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.table = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -79,13 +90,13 @@ class MyMeasurements(pn.viewable.Viewer):
     def _widgets(self) -> dict:
         s = self.store
         return {
-            "gpu": pn.widgets.Select.from_param(s.param.gpu, name="Card", width=150),
-            "cards": pn.widgets.IntInput.from_param(s.param.cards, name="Cards (0: usual)", width=120),
-            "weights": pn.widgets.Select.from_param(s.param.weights, name="Weights", options=_options(s, "weights"), width=190),
-            "cache": pn.widgets.Select.from_param(s.param.cache, name="Cache", options=_options(s, "cache"), width=190),
-            "engine": pn.widgets.Select.from_param(s.param.engine, name="Engine", options=_options(s, "engine"), width=190),
-            "model": pn.widgets.Select.from_param(s.param.model, name="Model, if the file's is unknown", options=_options(s, "model", "none chosen"), width=230),
-            "users": pn.widgets.IntInput.from_param(s.param.users, name="Users, if the file has no load", width=200),
+            "gpu": pn.widgets.Select.from_param(s.param.gpu, label="Card", width=150),
+            "cards": pn.widgets.IntInput.from_param(s.param.cards, label="Cards (0: usual)", width=120),
+            "weights": pn.widgets.Select.from_param(s.param.weights, label="Weights", options=_options(s, "weights"), width=190),
+            "cache": pn.widgets.Select.from_param(s.param.cache, label="Cache", options=_options(s, "cache"), width=190),
+            "engine": pn.widgets.Select.from_param(s.param.engine, label="Engine", options=_options(s, "engine"), width=190),
+            "model": pn.widgets.Select.from_param(s.param.model, label="Model, if the file's is unknown", options=_options(s, "model", "none chosen"), width=230),
+            "users": pn.widgets.IntInput.from_param(s.param.users, label="Users, if the file has no load", width=200),
         }  # fmt: skip
 
     # -- refresh --------------------------------------------------------------------------
@@ -147,7 +158,7 @@ class MyMeasurements(pn.viewable.Viewer):
         items = []
         for index, item in enumerate(self.store.explained):
             run, colour = item.run, run_colour(index)
-            head = (f'<b style="color:{colour}">\u25a0</b> <b>{escape(run.label)}</b> '
+            head = (f'<b style="color:{colour}">\u25a0 M{index + 1}</b> <b>{escape(run.label)}</b> '
                     f"({escape(run.tool)}{', per request' if run.per_request else ', summary'}; "
                     f"model in the file: {escape(run.model or 'none')})")  # fmt: skip
             if item.setup is None or item.problem:
@@ -160,22 +171,23 @@ class MyMeasurements(pn.viewable.Viewer):
     def _table_html(self, pairs) -> str:
         rows = []
         for item, point in pairs:
-            case = point.case
+            case, chip = point.case, lambda ratio: _chip(ratio, self.within)
             rows.append(
-                f'<tr><td><b style="color:{run_colour(point.run)}">\u25a0</b> {escape(case.key)}</td>'
-                f"<td>{escape(item.run.label)}</td><td>{escape(item.setup.model)}</td>"
-                f"<td>{item.setup.cards} \u00d7 {escape(item.setup.gpu)}</td>"
-                f'<td class="num">{fmt.count(case.prompt_tokens)} / {fmt.count(case.answer_tokens)}</td>'
-                f"<td>{escape(case.load_text)}</td><td>{escape(FIGURE_WORDS[case.metric])} "
-                f'<span class="muted">({escape(point.statistic)})</span></td>'
+                f'<tr><td><b style="color:{run_colour(point.run)}">\u25a0</b>\u00a0'
+                f"{escape(_unbroken(case.key))}</td><td>{escape(_unbroken(item.setup.model))}</td>"
+                f"<td>{escape(_unbroken(f'{item.setup.cards} × {item.setup.gpu}'))}</td>"
+                f'<td class="num">{fmt.count(case.prompt_tokens)}\u00a0/\u00a0{fmt.count(case.answer_tokens)}</td>'
+                f"<td>{escape(_unbroken(case.load_text))}</td>"
+                f"<td>{escape(_unbroken(FIGURE_WORDS[case.metric]))} "
+                f'<span class="muted small">{escape(_unbroken(point.statistic))}</span></td>'
                 f'<td class="num">{escape(value_text(case.metric, point.measured))}</td>'
-                f'<td class="num">{escape(value_text(case.metric, point.whiteboard))} {_chip(point.steps[0], self.within)}</td>'
-                f'<td class="num">{escape(value_text(case.metric, point.engine))} {_chip(point.steps[-1], self.within)}</td></tr>'
+                f'<td class="num">{escape(value_text(case.metric, point.whiteboard))}\u00a0{chip(point.steps[0])}</td>'
+                f'<td class="num">{escape(value_text(case.metric, point.engine))}\u00a0{chip(point.steps[-1])}</td></tr>'
             )  # fmt: skip
         if not rows:
             return ""
         return (
-            '<div class="lab"><table class="grid" data-mine><thead><tr><th>point</th><th>file</th>'
+            '<div class="lab"><table class="grid" data-mine><thead><tr><th>point</th>'
             "<th>model</th><th>cards</th><th class='num'>in / out</th><th>load</th><th>figure</th>"
             "<th class='num'>measured</th><th class='num'>whiteboard</th>"
             f"<th class='num'>engine level</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"

@@ -127,9 +127,13 @@ def upload_widget(store: Measurements):
         label="Drop results files here (vLLM, SGLang, GuideLLM, AIPerf, GenAI-Perf), or browse",
     )
 
+    seen: dict[str, int] = {}  # the dropper keeps one dict and adds to it: read each file once
+
     def received(event) -> None:
-        new = {name: content for name, content in (event.new or {}).items()
-               if name not in (event.old or {}) or (event.old or {})[name] is not content}  # fmt: skip
+        files = event.new or {}
+        new = {name: content for name, content in files.items() if seen.get(name) != id(content)}
+        seen.clear()
+        seen.update({name: id(content) for name, content in files.items()})
         if new:
             store.add(new)
 

@@ -82,7 +82,8 @@ def read_text(name: str, text: str) -> list[BenchmarkRun]:
         values = [json.loads(body)]
     except json.JSONDecodeError as error:
         if "\n" not in body.strip():
-            raise bad_file(name, f"not JSON: {error.msg} (character {error.pos:,})") from error
+            where = f"{error.msg.removesuffix(' at')} at character {error.pos:,}"
+            raise bad_file(name, f"not JSON (cut short or damaged): {where}") from error
         values = _json_lines(name, body)  # JSON Lines: one run per line
     if len(values) == 1 and isinstance(values[0], list):
         values = values[0]
