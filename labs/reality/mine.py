@@ -23,7 +23,7 @@ from labs.page import format as fmt
 from labs.page.layout import section
 from labs.page.text import LiveHTML
 from labs.page.updates import refill
-from labs.reality.charts import value_text, waterfall_data, waterfall_figure, waterfall_range
+from labs.reality.charts import SHORT, value_text, waterfall_data, waterfall_figure, waterfall_range
 from labs.reality.mine_charts import add_mine, mine_data, span
 from labs.reality.text import FIGURE_WORDS
 from labs.widgets.exports import csv_button
@@ -42,6 +42,12 @@ def _unbroken(text: str) -> str:
 def _chip(ratio: float, within) -> str:
     tone = "pass" if within(ratio) else "fail"
     return f'<span class="chip {tone}">{escape(fmt.times(ratio))}</span>'
+
+
+def _moves_html(point) -> str:
+    items = [f"<li><b>{escape(SHORT[term])}</b> {'raised' if factor > 1 else 'lowered'} it "
+             f"{escape(fmt.times(factor))}: {escape(label)}.</li>" for term, label, factor in point.moves]  # fmt: skip
+    return "".join(items) or "<li>No single term moved it by more than 10 %.</li>"
 
 
 def _options(store, name: str, blank: str = "") -> dict:
@@ -141,7 +147,7 @@ class MyMeasurements(pn.viewable.Viewer):
                 f"the whiteboard says {escape(value_text(point.metric, point.whiteboard))} "
                 f"{_chip(point.steps[0], self.within)}, the engine level "
                 f"{escape(value_text(point.metric, point.engine))} {_chip(point.steps[-1], self.within)}."
-                "</p></div>"
+                f'</p><p class="small muted">What moved it by more than 10 %:</p><ul class="facts">{_moves_html(point)}</ul></div>'
             )  # fmt: skip
 
     # -- text -----------------------------------------------------------------------------
@@ -175,7 +181,7 @@ class MyMeasurements(pn.viewable.Viewer):
             rows.append(
                 f'<tr><td><b style="color:{run_colour(point.run)}">\u25a0</b>\u00a0'
                 f"{escape(_unbroken(case.key))}</td><td>{escape(_unbroken(item.setup.model))}</td>"
-                f"<td>{escape(_unbroken(f'{item.setup.cards} × {item.setup.gpu}'))}</td>"
+                f"<td>{item.setup.cards}\u00a0\u00d7 {escape(item.setup.gpu)}</td>"
                 f'<td class="num">{fmt.count(case.prompt_tokens)}\u00a0/\u00a0{fmt.count(case.answer_tokens)}</td>'
                 f"<td>{escape(_unbroken(case.load_text))}</td>"
                 f"<td>{escape(_unbroken(FIGURE_WORDS[case.metric]))} "
@@ -187,7 +193,7 @@ class MyMeasurements(pn.viewable.Viewer):
         if not rows:
             return ""
         return (
-            '<div class="lab"><table class="grid" data-mine><thead><tr><th>point</th>'
+            '<div class="lab" style="overflow-x:auto"><table class="grid" data-mine><thead><tr><th>point</th>'
             "<th>model</th><th>cards</th><th class='num'>in / out</th><th>load</th><th>figure</th>"
             "<th class='num'>measured</th><th class='num'>whiteboard</th>"
             f"<th class='num'>engine level</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.evidence.cases import PublishedCase
-from core.evidence.fidelity import waterfalls
+from core.evidence.fidelity import MOVED, STEP_LABELS, waterfalls
 from core.evidence.measured.matching import ENGINE_NAMES, Choice, Setup, match_setup
 from core.evidence.measured.record import BenchmarkRun
 
@@ -47,6 +47,14 @@ class Point:
     @property
     def metric(self) -> str:
         return self.case.metric
+
+    @property
+    def moves(self) -> list[tuple[str, str, float]]:
+        """(term, its words, factor) of each waterfall step that moved the figure by over 10 %."""
+        terms = list(STEP_LABELS.items())[1:]
+        factors = np.asarray(self.steps[1:]) / np.asarray(self.steps[:-1])
+        return [(term, label, float(factor)) for (term, label), factor in
+                zip(terms, factors, strict=True) if abs(np.log(factor)) > np.log(MOVED)]  # fmt: skip
 
 
 @dataclass(frozen=True)
