@@ -88,3 +88,17 @@ def test_frontier_shows_the_sessions_runs():
     assert len(data["x"]) == 4 and data["key"] == ["M1", "M2", "M3", "M4"]
     frontier.x_axis = "ttft"
     assert len(frontier.measured_source.data["x"]) == 0
+
+
+def test_a_pasted_config_json_explains_an_unknown_model(lab):
+    """Pasting a config.json evaluates runs of unknown models on it; a bad one says why."""
+    from core.evidence.cases_2026 import QWEN3_32B
+
+    upload(lab.measured, "sglang_random_1024_256.jsonl")
+    lab.mine.config_text.value = "{not json"
+    lab.mine._paste()
+    assert "config.json:" in lab.mine.messages.object
+    lab.mine.config_text.value = QWEN3_32B
+    lab.mine._paste()
+    assert lab.measured.model == "custom" and len(lab.mine.sources[0].data["key"]) == 2
+    assert lab.scenario.model_config == ""  # the session's own model is left alone

@@ -71,6 +71,12 @@ class MyMeasurements(pn.viewable.Viewer):
         self.clear = pn.widgets.Button(label="Clear my files", color="light", width=140)
         self.clear.on_click(lambda _event: store.clear())
         self.widgets = self._widgets()
+        self.config_text = pn.widgets.TextAreaInput(
+            placeholder="Paste the model's config.json for runs the catalog does not know",
+            height=70, sizing_mode="stretch_width", max_length=200_000,
+        )  # fmt: skip
+        self.use_config = pn.widgets.Button(label="Use this config.json", color="light", width=190)
+        self.use_config.on_click(self._paste)
         self.picker = pn.widgets.Select(label="Your point", options={}, width=420)
         self.picker.param.watch(lambda event: setattr(self, "point", event.new or ""), "value")
         self.chart, self.waterfall_source = waterfall_figure(
@@ -104,6 +110,10 @@ class MyMeasurements(pn.viewable.Viewer):
             "model": pn.widgets.Select.from_param(s.param.model, label="Model, if the file's is unknown", options=_options(s, "model", "none chosen"), width=230),
             "users": pn.widgets.IntInput.from_param(s.param.users, label="Users, if the file has no load", width=200),
         }  # fmt: skip
+
+    def _paste(self, _event=None) -> None:
+        problem = self.store.paste(self.config_text.value or "")
+        self.store.messages = [f"config.json: {problem}"] if problem else []
 
     # -- refresh --------------------------------------------------------------------------
     def _show(self, *_events) -> None:
@@ -215,7 +225,14 @@ class MyMeasurements(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
                 margin=0,
             ),
-            pn.Row(w["model"], w["users"], sizing_mode="stretch_width", margin=0),
+            pn.Row(
+                w["model"],
+                w["users"],
+                self.config_text,
+                self.use_config,
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
             self.messages,
             self.details,
             note=f"Reads {FORMATS}, up to 20 MB each; the files stay in this session, and the link "

@@ -13,6 +13,7 @@ import panel as pn
 import param
 
 from core.catalog import GPUS, MODELS
+from core.catalog.config_json import compact_config, parse_config
 from core.evidence.measured.explain import Explained, explain
 from core.evidence.measured.matching import ENGINE_NAMES, Choice
 from core.evidence.measured.read import MAX_BYTES, check_size, read_file
@@ -51,6 +52,8 @@ class Measurements(param.Parameterized):
                            "'custom' is the config.json pasted in the model picker.")  # fmt: skip
     users = param.Integer(default=0, bounds=(0, 100_000),
                           doc="Closed-loop users of runs whose file states no load (0: saturated).")  # fmt: skip
+    config = param.String(default="", doc="A config.json pasted here for 'custom' (kept compact; "
+                          "in the session, not the link).")  # fmt: skip
     explained = param.List(default=[], doc="Every run explained, in upload order.")
     messages = param.List(default=[], doc="What was wrong with the files refused, by file.")
 
@@ -58,13 +61,13 @@ class Measurements(param.Parameterized):
         super().__init__(**params)
         self.scenario = scenario or Scenario()
         self.files: dict[str, list] = {}  # file name -> its runs, in upload order
-        self.param.watch(self._explain, list(self.URL_PARAMS))
+        self.param.watch(self._explain, [*self.URL_PARAMS, "config"])
         self.scenario.param.watch(self._pasted, ["model_config"])
 
     def choice(self) -> Choice:
         return Choice(
             gpu=self.gpu, cards=self.cards or None, weights=self.weights, cache=self.cache,
-            engine=self.engine, model=self.model, config=self.scenario.model_config,
+            engine=self.engine, model=self.model, config=self.config or self.scenario.model_config,
             users=self.users or None,
         )  # fmt: skip
 
@@ -88,6 +91,17 @@ class Measurements(param.Parameterized):
             self.files.pop(next(iter(self.files)))
         self.messages = messages
         self._explain()
+
+    def paste(self, text: str) -> str:
+        """Use a pasted config.json for runs of unknown models; '' or what is wrong with it."""
+        try:
+            compact = compact_config(text)
+            parse_config(compact)
+        except ValueError as error:  # a ConfigError says what is wrong in the student's words
+            return getattr(error, "message", str(error))
+        with param.parameterized.batch_call_watchers(self):
+            self.config, self.model = compact, "custom"
+        return ""
 
     def clear(self) -> None:
         self.files.clear()
