@@ -150,6 +150,7 @@ def upload_widget(store: Measurements):
         seen.update({name: id(content) for name, content in files.items()})
         if new:
             store.add(new)
+            dropper.value = {}  # the runs are read: let the files' bytes go
 
     dropper.param.watch(received, "value")
     return dropper

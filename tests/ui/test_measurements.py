@@ -19,11 +19,13 @@ def test_reality_reads_files_and_refuses_bad_ones(page, lab_url, tmp_path):
     expect(rows).to_have_count(12, timeout=20_000)
     expect(page.locator("[data-mine]")).to_contain_text("H200")
     drop.set_input_files([str(FIXTURES / "broken_truncated.json")])
-    expect(page.locator("[data-file-notice]")).to_contain_text("broken_truncated.json: not JSON")
+    expect(page.locator("[data-file-notice]")).to_contain_text(
+        "broken_truncated.json: not JSON", timeout=20_000
+    )
     big = tmp_path / "huge.json"
     big.write_bytes(b"{" + b" " * (30 * 1024 * 1024) + b"}")
     drop.set_input_files([str(big)])
-    expect(page.locator(".filepond--root")).to_contain_text("File is too large")
+    expect(page.locator(".filepond--root")).to_contain_text("File is too large", timeout=20_000)
     expect(rows).to_have_count(12)
     assert page.console_log.errors == []
 
