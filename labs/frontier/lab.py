@@ -19,7 +19,7 @@ from labs.frontier.chart import (
     line_data,
     tooltips,
 )
-from labs.frontier.mine import add_measured, measured_data
+from labs.frontier.mine import add_measured, measured_data, notes_html
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
 from labs.page.layout import knob_column, lab_page, note, section
@@ -103,7 +103,8 @@ class FrontierLab(pn.viewable.Viewer):
         self.measured = session_measurements(s)
         self.measured_source = add_measured(self.plot)
         self.upload = upload_widget(self.measured)
-        self.measured.param.watch(self._show_measured, "explained")
+        self.measured_notes = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.measured.param.watch(self._show_measured, ["explained", "messages"])
         self.plot_pane = pn.pane.Bokeh(self.plot, sizing_mode="stretch_width")
         self.cards = CardRow(columns=4)
         self.summary = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -181,9 +182,9 @@ class FrontierLab(pn.viewable.Viewer):
 
     def _show_measured(self, *_events) -> None:
         """The student's runs over the chart (on the per-user and per-GPU axes)."""
-        refill(
-            self.measured_source, measured_data(self.measured.explained, self.x_axis, self.y_axis)
-        )
+        store = self.measured
+        refill(self.measured_source, measured_data(store.explained, self.x_axis, self.y_axis))
+        self.measured_notes.object = notes_html(store.messages, store.explained)
 
     def _cards(self, here) -> list[Card]:
         if self.scenario.answer_tokens == 0:
@@ -315,6 +316,7 @@ class FrontierLab(pn.viewable.Viewer):
             section(
                 "Your measurements",
                 self.upload,
+                self.measured_notes,
                 note="Each run of a results file you drop here (or on the Reality check lab) "
                 "shows as a square in its colour, on the tokens/s-per-user and per-GPU axes: "
                 "one over its time between tokens, its output tokens/s per card. Set the "

@@ -7,6 +7,8 @@ per-user and per-GPU axes only, the two a results file measures.
 
 from __future__ import annotations
 
+from html import escape
+
 from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
 from core.evidence.measured.explain import setup_text
@@ -51,3 +53,18 @@ def add_measured(plot) -> ColumnDataSource:
         )
     )
     return source
+
+
+def notes_html(messages, explained) -> str:
+    """Files refused and runs left off the chart, each with its reason; '' when there are none."""
+    items = [escape(text) for text in messages]
+    items += [
+        f"{escape(item.run.label)}: {escape(item.problem)}" for item in explained if item.problem
+    ]
+    if not items:
+        return ""
+    rows = "".join(f"<li>{text}</li>" for text in items)
+    return (
+        '<div class="lab"><div class="notice" data-file-notice><b>Not on the chart:</b>'
+        f'<ul class="facts">{rows}</ul></div></div>'
+    )
