@@ -21,6 +21,7 @@ WINGS = {
     "core": 4,
     "core.simulator": 5,
     "core.evidence": 6,
+    "core.evidence.measured": 6,
     "core.studies": 6,
     "core.practice": 7,
     "labs.page": 10,

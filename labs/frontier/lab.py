@@ -19,6 +19,7 @@ from labs.frontier.chart import (
     line_data,
     tooltips,
 )
+from labs.frontier.mine import add_measured, measured_data, notes_html
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
 from labs.page.layout import knob_column, lab_page, note, section
@@ -27,6 +28,7 @@ from labs.page.text import LiveHTML
 from labs.page.updates import refill, session_doc
 from labs.widgets import knobs as ui
 from labs.widgets.exports import csv_button, frontier_frame, frontier_table
+from labs.widgets.measurements import session_measurements, upload_widget
 
 X_OPTIONS = {"tokens/s per user": "user", "p95 first token": "ttft"}
 Y_OPTIONS = {"tokens/s per GPU": "gpu", "$ per M output": "cost"}
@@ -98,6 +100,11 @@ class FrontierLab(pn.viewable.Viewer):
             self.hover,
         ) = frontier_figure()
         self.point_source.selected.on_change("indices", self._tapped)
+        self.measured = session_measurements(s)
+        self.measured_source = add_measured(self.plot)
+        self.upload = upload_widget(self.measured)
+        self.measured_notes = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.measured.param.watch(self._show_measured, ["explained", "messages"])
         self.plot_pane = pn.pane.Bokeh(self.plot, sizing_mode="stretch_width")
         self.cards = CardRow(columns=4)
         self.summary = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -171,6 +178,13 @@ class FrontierLab(pn.viewable.Viewer):
             self.cards.update(self._cards(here))
             self.summary.object = self._summary_html(points)
             self.table.object = frontier_table(points, mask & (points.realism == s.realism), x)
+            self._show_measured()
+
+    def _show_measured(self, *_events) -> None:
+        """The student's runs over the chart (on the per-user and per-GPU axes)."""
+        store = self.measured
+        refill(self.measured_source, measured_data(store.explained, self.x_axis, self.y_axis))
+        self.measured_notes.object = notes_html(store.messages, store.explained)
 
     def _cards(self, here) -> list[Card]:
         if self.scenario.answer_tokens == 0:
@@ -300,6 +314,15 @@ class FrontierLab(pn.viewable.Viewer):
                 "allows is shaded green; on the per-user axis the points that break it are hollow.",
             ),
             section(
+                "Your measurements",
+                self.upload,
+                self.measured_notes,
+                note="Each run of a results file you drop here (or on the Reality check lab) "
+                "shows as a square in its colour, on the tokens/s-per-user and per-GPU axes: "
+                "one over its time between tokens, its output tokens/s per card. Set the "
+                "model and card to the run's to read it against the model's curve.",
+            ),
+            section(
                 "Frontier points at this level",
                 self.table,
                 self.download,
@@ -342,5 +365,6 @@ def _legend_html() -> str:
     return (
         f'<div class="lab"><div class="legend">{cards}{levels}'
         "<span>\u25cf whiteboard \u25b2 engine</span><span>hollow: breaks the first-token SLO</span>"
-        "<span>\u2605 this configuration; dotted: its batch sizes</span></div></div>"
+        "<span>\u2605 this configuration; dotted: its batch sizes</span>"
+        "<span>\u25a0 your measured runs</span></div></div>"
     )

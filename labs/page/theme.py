@@ -35,7 +35,7 @@ def stylesheet() -> str:
 
 def extension() -> None:
     """Load Panel with the lab's stylesheet applied to every component."""
-    pn.extension(raw_css=[stylesheet()], global_css=[PAGE_CSS])
+    pn.extension("filedropper", raw_css=[stylesheet()], global_css=[PAGE_CSS])  # uploads
 
 
 # Chart text in px: tick labels, axis titles, titles. Bokeh draws it on a canvas, out of the

@@ -116,9 +116,11 @@ def scatter_figure(data: dict, title: str, unit: str):
     theme.style_figure(chart)
     chart.xaxis.axis_label = f"measured ({unit})"
     chart.yaxis.axis_label = f"predicted ({unit})"
-    band = _band(low, high)
+    # The band and the diagonal run far past the axes, which a student's points may widen.
+    band = _band(low / 100, high * 100)
     chart.patch(band["x"], band["y"], color=theme.FREE_KV, alpha=0.35, line_alpha=0)
-    chart.line([low, high], [low, high], color=theme.MUTED, line_dash="dashed", line_width=1)
+    chart.line([low / 100, high * 100], [low / 100, high * 100], color=theme.MUTED,
+               line_dash="dashed", line_width=1)  # fmt: skip
     source = ColumnDataSource(data)
     # One source feeds every glyph, so a selection would fade the whiteboard's points too.
     steady = {"nonselection_line_alpha": 1.0, "nonselection_fill_alpha": 1.0}

@@ -9,6 +9,7 @@ import param
 
 from core.evidence.cases import METRIC_NAMES
 from core.evidence.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
+from core.whiteboard.scenario import Scenario
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
 from labs.page.layout import intro, section
@@ -25,10 +26,15 @@ from labs.reality.charts import (
     waterfall_figure,
     waterfall_range,
 )
+from labs.reality.mine import LATENCY, THROUGHPUT, MyMeasurements
 from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_words, set_up_html
 from labs.widgets.exports import cases_frame, csv_button
+from labs.widgets.measurements import session_measurements
 
-MARKER_WORDS = "\u25cf first set \u00b7 \u25b2 second set \u00b7 \u25c6 second set, not scored"
+MARKER_WORDS = (
+    "\u25cf first set \u00b7 \u25b2 second set \u00b7 \u25c6 second set, not scored"
+    " \u00b7 \u25a0 your measurements"
+)
 LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
 
 
@@ -46,6 +52,7 @@ class RealityLab(pn.viewable.Viewer):
     """Every published case, both levels' predictions, and the terms that separate them."""
 
     URL_PARAMS = ("case",)  # kept in shareable links
+    URL_PARTS = (("my_", "measured"),)  # the set-up chosen for the student's own files
 
     scenario = param.Parameter(
         doc="The session's shared scenario (this lab reads published set-ups)."
@@ -78,6 +85,13 @@ class RealityLab(pn.viewable.Viewer):
         )
         for points in (self.throughput_points, self.latency_points):
             points.selected.on_change("indices", self._tapped(points))
+        self.measured = session_measurements(self.scenario or Scenario())
+        self.mine = MyMeasurements(
+            self.measured,
+            [(self.throughput_chart, THROUGHPUT), (self.latency_chart, LATENCY)],
+            within_band,
+            {THROUGHPUT: throughput, LATENCY: latency},
+        )
         self.waterfall_chart, self.waterfall_source = waterfall_figure(
             waterfall_data(self.report.steps[self.keys.index(self.case)])
         )
@@ -251,6 +265,7 @@ class RealityLab(pn.viewable.Viewer):
                 "experts on a 2026 engine is only as good as that family's row.",
             ),
             section("Predicted against measured", legend, scatter, margin=(12, 0, 0, 0)),
+            self.mine,
             section(
                 "From the whiteboard to the engine level, one effect at a time",
                 self.picker,

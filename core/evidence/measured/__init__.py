@@ -1,0 +1,1 @@
+"""Measurements a student brings: benchmark results files read, matched and explained."""

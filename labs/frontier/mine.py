@@ -1,0 +1,70 @@
+"""The student's measured runs on the Frontier lab's chart, over the model's curve.
+
+A run is one point: the speed each user saw (one over its time between tokens) against its
+output tokens per second per card, both from core's explanation of the run; it shows on the
+per-user and per-GPU axes only, the two a results file measures.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from bokeh.models import ColumnDataSource, HoverTool, LabelSet
+
+from core.evidence.measured.explain import setup_text
+from labs.widgets.measurements import run_colour
+
+COLUMNS = ("x", "y", "colour", "run", "setup", "key")
+
+
+def measured_data(explained, x_measure: str, y_measure: str) -> dict:
+    """One row per run with both figures, on the axes a results file measures (else none)."""
+    rows = []
+    if (x_measure, y_measure) == ("user", "gpu"):
+        rows = [(index, item) for index, item in enumerate(explained)
+                if item.setup and item.user_tokens_per_s and item.gpu_tokens_per_s]  # fmt: skip
+    return {
+        "x": [item.user_tokens_per_s for _, item in rows],
+        "y": [item.gpu_tokens_per_s for _, item in rows],
+        "colour": [run_colour(index) for index, _ in rows],
+        "run": [item.run.label for _, item in rows],
+        "setup": [setup_text(item.setup) for _, item in rows],
+        "key": [item.points[0].case.key.split("-")[0] if item.points else "" for _, item in rows],
+    }
+
+
+def add_measured(plot) -> ColumnDataSource:
+    """Large squares in each run's colour, drawn over everything else, with their own hover."""
+    source = ColumnDataSource({name: [] for name in COLUMNS})
+    squares = plot.scatter("x", "y", source=source, marker="square", size=15,
+                           fill_color="colour", line_color="#1d2433", line_width=1.5)  # fmt: skip
+    # Each square named by its run (M1, M2 ...): the card-size colours share the palette.
+    plot.add_layout(LabelSet(x="x", y="y", text="key", source=source, x_offset=9, y_offset=4,
+                             text_font_size="12px", text_font_style="bold", text_color="#1d2433"))  # fmt: skip
+    plot.add_tools(
+        HoverTool(
+            renderers=[squares],
+            tooltips=[
+                ("measured", "@run"),
+                ("set-up", "@setup"),
+                ("x", "@x{0,0.0} tok/s per user"),
+                ("y", "@y{0,0} tok/s per GPU"),
+            ],
+        )
+    )
+    return source
+
+
+def notes_html(messages, explained) -> str:
+    """Files refused and runs left off the chart, each with its reason; '' when there are none."""
+    items = [escape(text) for text in messages]
+    items += [
+        f"{escape(item.run.label)}: {escape(item.problem)}" for item in explained if item.problem
+    ]
+    if not items:
+        return ""
+    rows = "".join(f"<li>{text}</li>" for text in items)
+    return (
+        '<div class="lab"><div class="notice" data-file-notice><b>Not on the chart:</b>'
+        f'<ul class="facts">{rows}</ul></div></div>'
+    )
