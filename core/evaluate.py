@@ -6,6 +6,7 @@ import numpy as np
 
 from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, WEIGHT_FORMATS
 from core.catalog.custom import custom_gpu, with_custom
+from core.catalog.traces import load_trace
 from core.catalog.workloads import WORKLOADS
 from core.engine_level.kernels import kernel_fields
 from core.engine_level.node import Node
@@ -23,11 +24,13 @@ from core.whiteboard.knobs import (
     pick,
     shape_keys,
     tensor_peak,
+    with_default,
 )
 from core.whiteboard.pool import PoolKnobs, whiteboard_values
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 from core.whiteboard.result import Result, package
 from core.whiteboard.scenario import Scenario
+from core.whiteboard.traffic import trace_lengths
 
 __all__ = ["UNBOUNDED_WAIT_S", "evaluate", "evaluate_terms", "token_prices"]
 
@@ -119,16 +122,22 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
     gpus = with_custom(GPUS, gpu, knobs, custom_gpu)
     weight = factorize(knobs["weight_dtype"])
     workload = factorize(knobs["workload"])
+    lengths = trace_lengths(knobs["traffic"])
+    prompt = as_number(knobs["prompt_tokens"])
+    answer = or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens")
+    arrivals = or_default(knobs["arrivals_per_min"], workload, WORKLOADS, "arrivals_per_min")
+    if lengths is not None:  # a trace's lengths replace the knobs'; its peak minute is the rate
+        prompt, answer = np.float64(lengths[0]), np.float64(lengths[1])
+        peak = float(load_trace(knobs["traffic"]).peak_minute)
+        arrivals = with_default(knobs["arrivals_per_min"], peak)
     fp8_cache = is_named(knobs["kv_dtype"], "fp8")
     bytes_kv = where(fp8_cache, float(BYTES_PER_NUMBER["fp8"]), float(BYTES_PER_NUMBER["bf16"]))
     pool = PoolKnobs(
-        prompt=as_number(knobs["prompt_tokens"]),
-        answer=or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens"),
+        prompt=prompt,
+        answer=answer,
         hit_rate=as_number(knobs["prefix_hit_rate"]),
         seats=as_number(knobs["seats"]),
-        arrivals_per_min=or_default(
-            knobs["arrivals_per_min"], workload, WORKLOADS, "arrivals_per_min"
-        ),
+        arrivals_per_min=arrivals,
         users=closed_loop_users(knobs["concurrency"]),
         price=or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour"),
         layers=pick(shape, shapes, "layers"),
@@ -148,6 +157,9 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         peak_flops=tensor_peak(gpu, gpus, weight, ""),
         bytes_kv=bytes_kv,
         bytes_weight=pick(weight, WEIGHT_FORMATS, "bytes_per_weight"),
+        traffic=knobs["traffic"],
+        burstiness=as_number(knobs["burstiness"]),
+        tpot_slo=as_number(knobs["tpot_slo_s"]),
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 

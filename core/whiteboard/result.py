@@ -88,6 +88,9 @@ class Result:
     itl_p99_s: float
     kv_transfer_s: float
     prefill_nodes: int
+    # traffic: the share of requests meeting both targets, and how far bursts stretch the wait
+    goodput: float
+    queue_factor: float
     # verdicts
     latency_ok: bool
     capacity_ok: bool

@@ -8,6 +8,7 @@ from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.config_json import parse_config
 from core.catalog.custom import CUSTOM
 from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
+from core.catalog.traces import TRACES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Choice, Count, knob_error
 
@@ -17,6 +18,7 @@ REALISMS = ["whiteboard", "engine"]
 SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
 SERVING_ENGINES = list(ENGINES)
+TRAFFICS = ["poisson", "bursty", *TRACES]
 
 
 class ConfigText(param.String):
@@ -195,6 +197,25 @@ class Scenario(param.Parameterized):
         bounds=(0.0, 1000.0),
         allow_None=True,
         doc="Rental price of one card for one hour; None takes the catalog's assumption.",
+    )
+    traffic = Choice(
+        default="poisson",
+        objects=TRAFFICS,
+        doc="Arrivals: Poisson at the peak-minute rate, a bursty stream at that mean rate, or "
+        "one of Azure's production hours (2023), whose prompt and answer lengths replace the "
+        "knobs' and whose peak minute is the rate unless arrivals_per_min is set.",
+    )
+    burstiness = Amount(
+        default=1.0,
+        bounds=(0.1, 10.0),
+        doc="Bursty traffic: the coefficient of variation of the gaps between arrivals (1 is "
+        "Poisson, above 1 arrivals bunch up).",
+    )
+    tpot_slo_s = Amount(
+        default=0.1,
+        bounds=(0.001, 10.0),
+        doc="Time-per-output-token target in seconds: a request counts toward goodput when its "
+        "first token meets the TTFT target and its answer streams at least this fast.",
     )
 
     def __init__(self, **params):
