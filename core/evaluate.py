@@ -160,6 +160,7 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         traffic=knobs["traffic"],
         burstiness=as_number(knobs["burstiness"]),
         tpot_slo=as_number(knobs["tpot_slo_s"]),
+        replicas=with_default(knobs["replicas"], np.nan),
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 

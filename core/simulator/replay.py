@@ -49,6 +49,33 @@ class Replay:
     goodput: float
     refused: str = ""
 
+    @property
+    def latency_ok(self) -> bool:
+        """Whether the hour was replayed and its first-token p95 is under the target."""
+        return not self.refused and self.ttft_p95_s < TTFT_SLO_S
+
+    @property
+    def failing_minutes(self) -> int:
+        """How many minutes of the hour miss the first-token target at p95."""
+        return int(self.minute_fails.sum())
+
+    def chart_columns(self) -> dict:
+        """The per-minute chart's columns: minute, arrivals, p95, and whether it fails.
+
+        ``shade_left`` and ``shade_right`` bound the shading from the first failing minute's
+        bar to the hour's end (both NaN when no minute fails).
+        """
+        minutes = np.arange(len(self.per_minute))
+        first = self.first_failing_minute
+        return {
+            "minute": minutes,
+            "arrivals": self.per_minute,
+            "ttft_p95_s": self.minute_ttft_p95_s,
+            "fails": self.minute_fails,
+            "shade_left": float(first) - 0.5 if first >= 0 else float("nan"),
+            "shade_right": float(len(minutes)) - 0.5 if first >= 0 else float("nan"),
+        }
+
 
 def hour_requests(knobs: dict, rate_per_min: float, prompt: float, answer: float) -> Requests:
     """The hour's requests: the trace's own, or a seeded stream at ``rate_per_min``.

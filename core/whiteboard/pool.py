@@ -65,6 +65,7 @@ class PoolKnobs:
     traffic: str = "poisson"
     burstiness: object = 1.0
     tpot_slo: object = 0.1
+    replicas: object = np.nan  # nodes bought; NaN sizes them for the peak minute
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.
@@ -218,6 +219,7 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
     nodes = where(
         serving, np.maximum(1.0, np.ceil(sizing_load / np.maximum(granted, 1.0) - 1e-9)), 1.0
     )
+    nodes = where(np.isfinite(pool.replicas), pool.replicas, nodes)
     servers = nodes * granted
     wait_s, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request_s, TTFT_PERCENTILE)
     factor = traffic.queue_factor(pool, values)

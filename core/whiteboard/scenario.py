@@ -217,6 +217,13 @@ class Scenario(param.Parameterized):
         doc="Time-per-output-token target in seconds: a request counts toward goodput when its "
         "first token meets the TTFT target and its answer streams at least this fast.",
     )
+    replicas = Count(
+        default=None,
+        bounds=(1, 64),
+        allow_None=True,
+        doc="Nodes in the pool, each a replica behind the router; None sizes them for the "
+        "peak minute.",
+    )
 
     def __init__(self, **params):
         super().__init__(**params)

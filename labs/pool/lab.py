@@ -9,6 +9,7 @@ import param
 
 from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
+from core.catalog.traces import TRACES, load_trace
 from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
@@ -19,6 +20,7 @@ from labs.page.cards import Card, CardRow, tone
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later
+from labs.pool.hour import HourView, traffic_controls
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
 from labs.widgets import knobs as ui
@@ -33,7 +35,7 @@ from labs.widgets.presets import PresetPicker
 # defaults, so the story's figures are the ones on screen.
 POOL_KNOBS = (
     "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
-    "model", "gpu", "cards", "weight_dtype",
+    "model", "gpu", "cards", "weight_dtype", "traffic", "arrivals_per_min", "replicas",
 )  # fmt: skip
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
@@ -69,6 +71,19 @@ def story_figures(knobs) -> dict:
         "prefill": fmt.duration(result.prefill_s),
         "bill": fmt.dollars(result.monthly_usd),
         "kv_per_token": f"{kib(result.kv_bytes_per_token):,.0f} KiB",
+        **trace_figures(knobs.get("traffic")),
+    }
+
+
+def trace_figures(traffic) -> dict:
+    """A trace's mean minute, peak minute and peak second, as a story quotes them."""
+    if traffic not in TRACES:
+        return {}
+    trace = load_trace(traffic)
+    return {
+        "trace_mean": fmt.count(trace.mean_per_min),
+        "trace_peak": fmt.count(trace.peak_minute),
+        "trace_second": fmt.count(trace.peak_second),
     }
 
 
@@ -141,6 +156,15 @@ class PoolLab(pn.viewable.Viewer):
             figures=story_figures,
             label=ui.knob_label,
         )
+        self.hour = HourView(on_hour=lambda _hour: self._judge())
+        self.hour_section = section(
+            "The hour, replayed",
+            self.hour,
+            note="The closed form sizes the pool for one steady rate; the step engine serves "
+            "the hour's own requests on those nodes.",
+            margin=(8, 0, 0, 0),
+            visible=False,
+        )
         self._defaults_cache: dict[str, object] = {}
         self.result = None
         self.items = []
@@ -176,7 +200,7 @@ class PoolLab(pn.viewable.Viewer):
 
     def _refresh_details(self) -> None:
         """Everything below the headline: ledger, prose, other workload, table, story."""
-        s, result, items = self.scenario, self.result, self.items
+        s, result = self.scenario, self.result
         other_name = other_workload(s.workload)
         other = evaluate(s, workload=other_name)
         defaults = pool_defaults()
@@ -212,9 +236,33 @@ class PoolLab(pn.viewable.Viewer):
             scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
         )  # fmt: skip
+        replayed = s.traffic != "poisson"
+        self.hour_section.visible = replayed
+        if replayed:
+            self.hour.update(s, result)
+        self._judge()
+
+    def failing(self) -> list[str]:
+        """The checks that fail: the closed form's, and the replayed hour on traffic not Poisson."""
+        failing = [item.name for item in self.items if not item.ok]
+        if self.scenario.traffic != "poisson":
+            hour = self.hour.current
+            if hour is None or not hour.latency_ok:
+                failing.append("the replayed hour" + (" (replaying)" if hour is None else ""))
+        return failing
+
+    @property
+    def passes(self) -> bool:
+        """Whether every check passes, the replayed hour's included."""
+        return bool(self.result.passes) and not self.failing()
+
+    def _judge(self) -> None:
+        """The preset's verdict: the closed form's checks, and the replayed hour's on real traffic."""
+        s, result = self.scenario, self.result
+        failing = self.failing()
         self.presets.update(
-            bool(result.passes),
-            [item.name for item in items if not item.ok],
+            not failing,
+            failing,
             {
                 **{name: getattr(s, name) for name in POOL_KNOBS},
                 "nodes": result.nodes,
@@ -295,6 +343,8 @@ class PoolLab(pn.viewable.Viewer):
             w["prefix_hit_rate"],
             ui.heading("Cache storage"),
             w["kv_dtype"],
+            ui.heading("Traffic"),
+            *traffic_controls(self.scenario),
             ui.heading("Level of detail"),
             ui.realism_buttons(self.scenario),
             ui.serving_mode_buttons(self.scenario),
@@ -307,6 +357,7 @@ class PoolLab(pn.viewable.Viewer):
             self.badges,
             self.engine_note,
             self.presets.story,
+            self.hour_section,
             section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
             section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
             section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
