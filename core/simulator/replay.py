@@ -63,7 +63,8 @@ class Replay:
         """The per-minute chart's columns: minute, arrivals, p95, and whether it fails.
 
         ``shade_left`` and ``shade_right`` bound the shading from the first failing minute's
-        bar to the hour's end (both NaN when no minute fails).
+        bar to the hour's end (both NaN when no minute fails); ``y_end`` leaves room above the
+        tallest bar for its label.
         """
         minutes = np.arange(len(self.per_minute))
         first = self.first_failing_minute
@@ -74,6 +75,7 @@ class Replay:
             "fails": self.minute_fails,
             "shade_left": float(first) - 0.5 if first >= 0 else float("nan"),
             "shade_right": float(len(minutes)) - 0.5 if first >= 0 else float("nan"),
+            "y_end": 1.18 * float(max(self.per_minute.max(initial=0), 1)),
         }
 
 

@@ -166,6 +166,7 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
     )  # fmt: skip
     first_token = np.maximum(prefill_s + prefix_read_s, step_s)
     return {
+        "prompt_tokens": prompt,
         "miss_tokens": miss_tokens,
         "hit_tokens": hit_tokens,
         "prefill_flops": timing.prefill_flops(pool.active_params, miss_tokens),

@@ -42,7 +42,8 @@ class Result:
     free_kv_bytes: float
     kv_share_of_weights: float
     outweigh_tokens: int
-    # prompt
+    # prompt (its mean over a trace's requests)
+    prompt_tokens: float
     miss_tokens: float
     hit_tokens: float
     prefill_flops: float

@@ -33,6 +33,18 @@ TRAFFIC_LABELS = {
 }
 
 
+def trace_figures(traffic) -> dict:
+    """A trace's mean minute, peak minute and peak second, as a story quotes them."""
+    if traffic not in TRACES:
+        return {}
+    trace = load_trace(traffic)
+    return {
+        "trace_mean": fmt.count(trace.mean_per_min),
+        "trace_peak": fmt.count(trace.peak_minute),
+        "trace_second": fmt.count(trace.peak_second),
+    }
+
+
 def _optional_input(scenario: Scenario, knob: str, kind, label: str, **options):
     """A number box for a knob that may be None (empty box), kept in step with the scenario."""
     box = kind(label=label, value=getattr(scenario, knob), sizing_mode="stretch_width",
@@ -170,6 +182,7 @@ class HourView(pn.viewable.Viewer):
             self.peak.location = hour.peak_minute_index
             self.peak_label.x = hour.peak_minute_index
             self.peak_label.y = float(np.max(columns["arrivals"]))
+            self.plot.y_range.end = columns["y_end"]
             self.peak_label.text = f"peak minute: {fmt.count(np.max(columns['arrivals']))}"
             self.caption.object = self._caption(dict(key), hour)
         self._on_hour(hour)

@@ -20,7 +20,7 @@ from labs.page.cards import Card, CardRow, tone
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later
-from labs.pool.hour import HourView, traffic_controls
+from labs.pool.hour import HourView, trace_figures, traffic_controls
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
 from labs.widgets import knobs as ui
@@ -72,18 +72,6 @@ def story_figures(knobs) -> dict:
         "bill": fmt.dollars(result.monthly_usd),
         "kv_per_token": f"{kib(result.kv_bytes_per_token):,.0f} KiB",
         **trace_figures(knobs.get("traffic")),
-    }
-
-
-def trace_figures(traffic) -> dict:
-    """A trace's mean minute, peak minute and peak second, as a story quotes them."""
-    if traffic not in TRACES:
-        return {}
-    trace = load_trace(traffic)
-    return {
-        "trace_mean": fmt.count(trace.mean_per_min),
-        "trace_peak": fmt.count(trace.peak_minute),
-        "trace_second": fmt.count(trace.peak_second),
     }
 
 
@@ -236,6 +224,8 @@ class PoolLab(pn.viewable.Viewer):
             scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
         )  # fmt: skip
+        prompt = self.widgets["prompt_tokens"]  # a trace brings its own prompts
+        prompt.slider.disabled = prompt.box.disabled = s.traffic in TRACES
         replayed = s.traffic != "poisson"
         self.hour_section.visible = replayed
         if replayed:
@@ -312,6 +302,17 @@ class PoolLab(pn.viewable.Viewer):
     def _workload_html(self, s: Scenario, result) -> str:
         workload = WORKLOADS[s.workload]
         arrivals, answer = result.arrivals_per_min, result.answer_tokens
+        if s.traffic in TRACES:
+            trace = load_trace(s.traffic)
+            return (
+                f'<div class="lab small"><p><b>{escape(s.traffic)}</b>: one production hour of Azure '
+                f"LLM inference (2023): {fmt.count(trace.requests)} requests, prompts of "
+                f"<b>{fmt.count(result.prompt_tokens)}</b> and answers of <b>{fmt.count(answer)}</b> "
+                f"tokens on average, replacing the workload's and the prompt knob. Sized for "
+                f"<b>{fmt.count(arrivals)}</b> arrivals a minute.</p>"
+                f"<p>The SLO: first token in under <b>{fmt.count(TTFT_SLO_S * 1000)} ms</b> at p95. "
+                f"The ceiling: <b>{fmt.dollars(BUDGET_USD_PER_MONTH)}</b> a month.</p></div>"
+            )
         return (
             f'<div class="lab small"><p><b>{escape(workload.name.capitalize())}</b>: {escape(workload.description)}. '
             f"Peak minute: <b>{fmt.count(arrivals)}</b> arrivals ({result.arrivals_per_s:,.1f} a second); answers of "
