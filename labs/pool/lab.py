@@ -6,6 +6,7 @@ from html import escape
 
 import panel as pn
 import param
+from bokeh.events import DocumentReady
 
 from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
@@ -19,7 +20,7 @@ from labs.page.badges import BadgeRow, chips_html, verdicts
 from labs.page.cards import Card, CardRow, tone
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.text import LiveHTML
-from labs.page.updates import DETAILS_DELAY_MS, Later
+from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
 from labs.pool.hour import HourView, trace_figures, traffic_controls
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
@@ -153,6 +154,9 @@ class PoolLab(pn.viewable.Viewer):
             margin=(8, 0, 0, 0),
             visible=False,
         )
+        doc = session_doc()
+        if doc is not None:  # a link's traffic shows the hour before the browser has drawn
+            doc.on_event(DocumentReady, lambda _event: self._show_hour_again())
         self._defaults_cache: dict[str, object] = {}
         self.result = None
         self.items = []
@@ -169,6 +173,13 @@ class PoolLab(pn.viewable.Viewer):
     def reset(self) -> None:
         """Every knob of the scenario back to its default."""
         self.scenario.param.update(**{name: Scenario.param[name].default for name in KNOBS})
+
+    def _show_hour_again(self) -> None:
+        """Send the hour's section again once the browser has drawn the kept first page."""
+        if self.hour_section.visible:
+            with pn.io.hold():
+                self.hour_section.visible = False
+                self.hour_section.visible = True
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
