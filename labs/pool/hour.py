@@ -203,7 +203,8 @@ class HourView(pn.viewable.Viewer):
         tone = "" if hour is None or hour.refused else (" ok" if hour.latency_ok else " bad")
         return (
             '<div class="lab" data-hour>'
-            '<table class="facts-table"><tr><th></th><th>TTFT p95</th><th>goodput</th></tr>'
+            f"<style>.hour-table td, .hour-table th {{padding: 2px 18px 2px 0; text-align: left}}</style>"
+            '<table class="hour-table"><tr><th></th><th>TTFT p95</th><th>goodput</th></tr>'
             f"<tr><td>closed form (Poisson at the sized rate)</td><td>{closed}</td>"
             f"<td>{fmt.percent(result.goodput, 1)}</td></tr>"
             f'<tr><td>the hour, replayed</td><td class="hour-p95{tone}" data-replayed>{replayed}</td>'
