@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, WEIGHT_FORMATS
@@ -14,6 +16,7 @@ from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
 from core.engine_level.terms import ALL_TERMS
 from core.foundation.vector import as_number, where
+from core.whiteboard.fleet import derived_hit_rate
 from core.whiteboard.knobs import (
     SHAPES,
     checked_knobs,
@@ -93,7 +96,10 @@ def evaluate_terms(scenario: Scenario, terms: frozenset, **overrides) -> Result:
 def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     """The pipeline: resolve the knobs, the whiteboard's figures, the engine level's, the prices."""
     pool, catalog = resolve_knobs(knobs)
+    if knobs["prefix_source"] == "derived":  # the fleet's caches decide what is found
+        pool = replace(pool, hit_rate=derived_hit_rate(pool, whiteboard_values(pool)))
     values = whiteboard_values(pool)
+    values["hit_rate"] = pool.hit_rate
     engine = is_named(knobs["realism"], "engine")
     if np.any(engine):
         overlay = engine_overlay(knobs, pool, catalog, values, terms)
@@ -161,6 +167,7 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         burstiness=as_number(knobs["burstiness"]),
         tpot_slo=as_number(knobs["tpot_slo_s"]),
         replicas=with_default(knobs["replicas"], np.nan),
+        router=knobs["router"],
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 

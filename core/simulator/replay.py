@@ -20,8 +20,8 @@ from core.evaluate import evaluate
 from core.simulator.requests import Requests
 from core.simulator.simulate import MAX_NODES, simulate
 from core.whiteboard.scenario import Scenario
+from core.whiteboard.traffic import HOUR_S, hour_arrivals
 
-HOUR_S = 3600.0
 # The most requests one replay serves (the 100,000-request bench runs in about as long as a
 # knob change may hold a session); a faster hour is refused with this reason instead.
 MAX_REPLAY_REQUESTS = 100_000
@@ -82,24 +82,15 @@ class Replay:
 def hour_requests(knobs: dict, rate_per_min: float, prompt: float, answer: float) -> Requests:
     """The hour's requests: the trace's own, or a seeded stream at ``rate_per_min``.
 
-    Notes
-    -----
-    Poisson gaps are exponential; bursty gaps are gamma of shape :math:`1 / c_a^2` and mean
-    :math:`60 / \\lambda`, so their coefficient of variation is :math:`c_a` (``burstiness``).
-    Drawn requests all carry the scenario's prompt and answer lengths.
+    Arrivals are :func:`core.whiteboard.traffic.hour_arrivals`; drawn requests all carry the
+    scenario's prompt and answer lengths.
     """
     traffic = knobs["traffic"]
     if traffic in TRACES:
         trace = load_trace(traffic)
         answers = trace.answer_tokens
         return Requests(trace.arrival_s, trace.prompt_tokens, answers, answers)
-    cv = knobs["burstiness"] if traffic == "bursty" else 1.0
-    mean_gap = 60.0 / rate_per_min
-    count = int(HOUR_S / mean_gap * 1.2 + 6 * np.sqrt(HOUR_S / mean_gap) * cv + 20)
-    rng = np.random.default_rng(0)
-    gaps = rng.gamma(1.0 / cv**2, mean_gap * cv**2, count)
-    arrival = np.cumsum(gaps)
-    arrival = arrival[arrival < HOUR_S]
+    arrival = hour_arrivals(traffic, float(rate_per_min), float(knobs["burstiness"]))
     n = len(arrival)
     prompts = np.full(n, max(round(prompt), 1), dtype=np.int64)
     answers = np.full(n, max(round(answer), 1), dtype=np.int64)

@@ -36,7 +36,15 @@ _CHOICES = {
 }
 _INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency", "replicas"}
 # The custom card's knobs and the pasted config are one value per evaluation, never swept.
-_SCALAR_KNOBS = {"model_config", "card_memory_gb", "card_tb_per_s", "card_tflops", "traffic"}
+_SCALAR_KNOBS = {
+    "model_config",
+    "card_memory_gb",
+    "card_tb_per_s",
+    "card_tflops",
+    "traffic",
+    "router",
+    "prefix_source",
+}
 
 # Tier names and model names share one table; they never clash.
 SHAPES = {**TIERS, **MODELS}

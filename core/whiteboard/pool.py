@@ -66,6 +66,7 @@ class PoolKnobs:
     burstiness: object = 1.0
     tpot_slo: object = 0.1
     replicas: object = np.nan  # nodes bought; NaN sizes them for the peak minute
+    router: str = "round-robin"
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.

@@ -92,6 +92,7 @@ class Result:
     # traffic: the share of requests meeting both targets, and how far bursts stretch the wait
     goodput: float
     queue_factor: float
+    hit_rate: float  # the prefix hit rate used: the knob's, or the fleet's derived one
     # verdicts
     latency_ok: bool
     capacity_ok: bool

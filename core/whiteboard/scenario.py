@@ -11,6 +11,7 @@ from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
 from core.catalog.traces import TRACES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Choice, Count, knob_error
+from core.whiteboard.fleet import ROUTERS
 
 DTYPES = ["bf16", "fp8"]  # cache storage
 WEIGHT_DTYPES = list(WEIGHT_FORMATS)
@@ -223,6 +224,18 @@ class Scenario(param.Parameterized):
         allow_None=True,
         doc="Nodes in the pool, each a replica behind the router; None sizes them for the "
         "peak minute.",
+    )
+    router = Choice(
+        default="round-robin",
+        objects=list(ROUTERS),
+        doc="How the fleet's router picks a replica: in turn, the one with the fewest requests "
+        "in flight, or the one that served the session before (prefix affinity).",
+    )
+    prefix_source = Choice(
+        default="knob",
+        objects=["knob", "derived"],
+        doc="Where the prefix hit rate comes from: the knob, or derived from the router and each "
+        "replica's finite prefix cache (the knob then sets the reusable share of a prompt).",
     )
 
     def __init__(self, **params):

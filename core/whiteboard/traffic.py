@@ -16,11 +16,38 @@ time-per-output-token target (``tpot_slo_s``).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from core.catalog.traces import TRACES, load_trace
 from core.catalog.workloads import TTFT_SLO_S
 from core.foundation.vector import where
+
+HOUR_S = 3600.0
+
+
+@functools.lru_cache(maxsize=32)
+def hour_arrivals(traffic: str, rate_per_min: float, burstiness: float) -> np.ndarray:
+    """The hour's arrival times in seconds (read-only): a trace's own, or a seeded stream.
+
+    Notes
+    -----
+    Poisson gaps are exponential; bursty gaps are gamma of shape :math:`1 / c_a^2` and mean
+    :math:`60 / \\lambda`, so their coefficient of variation is :math:`c_a` (``burstiness``).
+    A trace keeps its own clock, whatever the rate.
+    """
+    if traffic in TRACES:
+        return load_trace(traffic).arrival_s
+    cv = burstiness if traffic == "bursty" else 1.0
+    mean_gap = 60.0 / rate_per_min
+    expected = HOUR_S / mean_gap
+    count = int(expected * 1.2 + 6 * np.sqrt(expected) * cv + 20)
+    gaps = np.random.default_rng(0).gamma(1.0 / cv**2, mean_gap * cv**2, count)
+    arrival = np.cumsum(gaps)
+    arrival = arrival[arrival < HOUR_S]
+    arrival.setflags(write=False)
+    return arrival
 
 
 def trace_lengths(traffic: str):
