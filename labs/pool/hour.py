@@ -16,11 +16,12 @@ import panel as pn
 from bokeh.models import BoxAnnotation, ColumnDataSource, Label, Span
 from bokeh.plotting import figure
 
-from core import TTFT_SLO_S, Scenario
+from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, Scenario
 from core.catalog.traces import TRACES, load_trace
 from core.simulator.replay import Replay, replay
 from labs.page import format as fmt
 from labs.page import theme
+from labs.page.layout import section
 from labs.page.text import LiveHTML
 from labs.page.updates import refill, session_doc
 from labs.widgets import knobs as ui
@@ -43,6 +44,33 @@ def trace_figures(traffic) -> dict:
         "trace_peak": fmt.count(trace.peak_minute),
         "trace_second": fmt.count(trace.peak_second),
     }
+
+
+def hour_section(view) -> pn.Column:
+    """The results column's section around the hour, hidden until the traffic is not Poisson."""
+    return section(
+        "The hour, replayed",
+        view,
+        note="The closed form sizes the pool for one steady rate; the step engine serves the "
+        "hour's own requests on those nodes.",
+        margin=(8, 0, 0, 0),
+        visible=False,
+    )
+
+
+def trace_workload_html(s: Scenario, result) -> str:
+    """The knob column's note on a trace: what it is and which knobs it replaces."""
+    answer, arrivals = result.answer_tokens, result.arrivals_per_min
+    trace = load_trace(s.traffic)
+    return (
+        f'<div class="lab small"><p><b>{escape(s.traffic)}</b>: one production hour of Azure '
+        f"LLM inference (2023): {fmt.count(trace.requests)} requests, prompts of "
+        f"<b>{fmt.count(result.prompt_tokens)}</b> and answers of <b>{fmt.count(answer)}</b> "
+        f"tokens on average, replacing the workload's and the prompt knob. Sized for "
+        f"<b>{fmt.count(arrivals)}</b> arrivals a minute.</p>"
+        f"<p>The SLO: first token in under <b>{fmt.count(TTFT_SLO_S * 1000)} ms</b> at p95. "
+        f"The ceiling: <b>{fmt.dollars(BUDGET_USD_PER_MONTH)}</b> a month.</p></div>"
+    )
 
 
 def _optional_input(scenario: Scenario, knob: str, kind, label: str, **options):

@@ -10,7 +10,7 @@ from bokeh.events import DocumentReady
 
 from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
-from core.catalog.traces import TRACES, load_trace
+from core.catalog.traces import TRACES
 from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
@@ -21,7 +21,14 @@ from labs.page.cards import Card, CardRow, tone
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
-from labs.pool.hour import HourView, trace_figures, traffic_controls
+from labs.pool.fleet import derived_line, fleet_controls, fleet_html, fleet_section
+from labs.pool.hour import (
+    HourView,
+    hour_section,
+    trace_figures,
+    trace_workload_html,
+    traffic_controls,
+)
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
 from labs.widgets import knobs as ui
@@ -37,6 +44,7 @@ from labs.widgets.presets import PresetPicker
 POOL_KNOBS = (
     "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
     "model", "gpu", "cards", "weight_dtype", "traffic", "arrivals_per_min", "replicas",
+    "router", "prefix_source",
 )  # fmt: skip
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
@@ -146,14 +154,10 @@ class PoolLab(pn.viewable.Viewer):
             label=ui.knob_label,
         )
         self.hour = HourView(on_hour=lambda _hour: self._judge())
-        self.hour_section = section(
-            "The hour, replayed",
-            self.hour,
-            note="The closed form sizes the pool for one steady rate; the step engine serves "
-            "the hour's own requests on those nodes.",
-            margin=(8, 0, 0, 0),
-            visible=False,
-        )
+        self.hour_section = hour_section(self.hour)
+        self.fleet_rows, self.derived = fleet_controls(s)
+        self.fleet = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.fleet_section = fleet_section(self.fleet)
         doc = session_doc()
         if doc is not None:  # a link's traffic shows the hour before the browser has drawn
             doc.on_event(DocumentReady, lambda _event: self._show_hour_again())
@@ -175,11 +179,12 @@ class PoolLab(pn.viewable.Viewer):
         self.scenario.param.update(**{name: Scenario.param[name].default for name in KNOBS})
 
     def _show_hour_again(self) -> None:
-        """Send the hour's section again once the browser has drawn the kept first page."""
-        if self.hour_section.visible:
-            with pn.io.hold():
-                self.hour_section.visible = False
-                self.hour_section.visible = True
+        """Send the hour's and the fleet's sections again once the browser has drawn the page."""
+        with pn.io.hold():
+            for shown in (self.hour_section, self.fleet_section):
+                if shown.visible:
+                    shown.visible = False
+                    shown.visible = True
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
@@ -237,6 +242,11 @@ class PoolLab(pn.viewable.Viewer):
         )  # fmt: skip
         prompt = self.widgets["prompt_tokens"]  # a trace brings its own prompts
         prompt.slider.disabled = prompt.box.disabled = s.traffic in TRACES
+        self.derived.object = derived_line(s, result)
+        fleet = s.prefix_source == "derived" or s.replicas is not None
+        self.fleet_section.visible = fleet
+        if fleet:
+            self.fleet.object = fleet_html(s)
         replayed = s.traffic != "poisson"
         self.hour_section.visible = replayed
         if replayed:
@@ -311,19 +321,10 @@ class PoolLab(pn.viewable.Viewer):
         )
 
     def _workload_html(self, s: Scenario, result) -> str:
+        if s.traffic in TRACES:
+            return trace_workload_html(s, result)
         workload = WORKLOADS[s.workload]
         arrivals, answer = result.arrivals_per_min, result.answer_tokens
-        if s.traffic in TRACES:
-            trace = load_trace(s.traffic)
-            return (
-                f'<div class="lab small"><p><b>{escape(s.traffic)}</b>: one production hour of Azure '
-                f"LLM inference (2023): {fmt.count(trace.requests)} requests, prompts of "
-                f"<b>{fmt.count(result.prompt_tokens)}</b> and answers of <b>{fmt.count(answer)}</b> "
-                f"tokens on average, replacing the workload's and the prompt knob. Sized for "
-                f"<b>{fmt.count(arrivals)}</b> arrivals a minute.</p>"
-                f"<p>The SLO: first token in under <b>{fmt.count(TTFT_SLO_S * 1000)} ms</b> at p95. "
-                f"The ceiling: <b>{fmt.dollars(BUDGET_USD_PER_MONTH)}</b> a month.</p></div>"
-            )
         return (
             f'<div class="lab small"><p><b>{escape(workload.name.capitalize())}</b>: {escape(workload.description)}. '
             f"Peak minute: <b>{fmt.count(arrivals)}</b> arrivals ({result.arrivals_per_s:,.1f} a second); answers of "
@@ -353,6 +354,7 @@ class PoolLab(pn.viewable.Viewer):
             ui.heading("Request shape"),
             w["prompt_tokens"],
             w["prefix_hit_rate"],
+            *self.fleet_rows,
             ui.heading("Cache storage"),
             w["kv_dtype"],
             ui.heading("Traffic"),
@@ -370,6 +372,7 @@ class PoolLab(pn.viewable.Viewer):
             self.engine_note,
             self.presets.story,
             self.hour_section,
+            self.fleet_section,
             section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
             section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
             section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
