@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.catalog.traces import TRACES, load_trace
 from core.evidence.source_groups import Source
+from core.whiteboard.autoscale import BOOT_S, STORAGE_BYTES_PER_S
 from core.whiteboard.scenario import Scenario
 
 AZURE_TRACE_SOURCE = (
@@ -43,6 +44,21 @@ def traffic_rows() -> list[Source]:
             "factor",
             "the Allen-Cunneen approximation for G/G/c (A. O. Allen, 'Probability, Statistics, "
             "and Queueing Theory', 2nd ed., 1990)",
+            kind="whiteboard",
+        ),
+        Source(
+            "booting a node before it loads weights",
+            f"{BOOT_S:g}",
+            "s",
+            "an assumption of this lab: no published figure covers every cloud and image",
+            kind="whiteboard",
+        ),
+        Source(
+            "storage the weights load from",
+            f"{STORAGE_BYTES_PER_S / 2**20:,.0f}",
+            "MiB/s",
+            "AWS EBS gp3's most throughput per volume (AWS, 'Amazon EBS volume types'): "
+            "https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html",
             kind="whiteboard",
         ),
     ]

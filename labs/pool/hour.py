@@ -19,6 +19,8 @@ from bokeh.plotting import figure
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, Scenario
 from core.catalog.traces import TRACES, load_trace
 from core.simulator.replay import Replay, replay
+from core.studies.autoscale import compare_policies
+from core.whiteboard.autoscale import BOOT_S, STORAGE_BYTES_PER_S
 from labs.page import format as fmt
 from labs.page import theme
 from labs.page.layout import section
@@ -111,6 +113,34 @@ def traffic_controls(scenario: Scenario) -> list:
     ]
 
 
+def _hour_and_policies(scenario: Scenario) -> tuple:
+    """The replayed hour, and the hour's bill and goodput under each provisioning policy."""
+    return replay(scenario), compare_policies(scenario)
+
+
+def _policies_html(policies) -> str:
+    """Renting against autoscaling, side by side."""
+    if not policies:
+        return ""
+    rows = "".join(
+        f'<tr data-policy="{escape(p.policy)}"><td>{escape(p.policy)}</td>'
+        f"<td>{fmt.count(np.min(p.nodes_bought))}–{fmt.count(np.max(p.nodes_bought))}</td>"
+        f"<td>{fmt.token_price(p.usd)}</td><td>{fmt.duration(p.wait_p95_s)}</td>"
+        f"<td>{fmt.percent(p.goodput, 1)}</td></tr>"
+        for p in policies
+    )
+    return (
+        '<div class="lab" data-policies><h3>Rent for the peak, or autoscale?</h3>'
+        '<table class="hour-table"><tr><th>policy</th><th>nodes</th><th>bill, this hour</th>'
+        f"<th>wait p95</th><th>goodput</th></tr>{rows}</table>"
+        f'<p class="small muted">A fluid queue, second by second, over the hour: each node serves '
+        "its seats, or its prompts one at a time, whichever binds. The autoscaler orders a node "
+        f"when one node's seats' worth of requests queue, pays from the order, and waits "
+        f"{fmt.duration(BOOT_S)} of boot plus the weights' load from storage at "
+        f"{fmt.count(STORAGE_BYTES_PER_S / 2**20)} MiB/s before it serves.</p></div>"
+    )
+
+
 class HourView(pn.viewable.Viewer):
     """The hour's arrivals per minute, the peak minute marked, failing minutes shaded, and figures.
 
@@ -142,10 +172,12 @@ class HourView(pn.viewable.Viewer):
         self.plot = plot
         self.figures = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.policies = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self._layout = pn.Column(
             self.figures,
             pn.pane.Bokeh(plot, sizing_mode="stretch_width"),
             self.caption,
+            self.policies,
             sizing_mode="stretch_width",
             margin=0,
         )
@@ -157,7 +189,7 @@ class HourView(pn.viewable.Viewer):
         self._wanted = key
         doc = session_doc()
         if doc is None:  # tests and notebooks: at once
-            self._show(key, replay(scenario), result)
+            self._show(key, _hour_and_policies(scenario), result)
             return
         self.figures.object = self._figures_html(result, None)
         if self._running:
@@ -172,10 +204,11 @@ class HourView(pn.viewable.Viewer):
 
     def _work(self, doc, key, knobs, result) -> None:
         try:
-            hour = replay(Scenario(**knobs))
+            hour = _hour_and_policies(Scenario(**knobs))
         except Exception as error:  # never let a replay take the session down
-            hour = Replay(0, 0, *(np.zeros(0),) * 2, np.zeros(0, bool), -1, 0, 0.0, 0.0,
-                          f"the replay failed: {error}")  # fmt: skip
+            failed = Replay(0, 0, *(np.zeros(0),) * 2, np.zeros(0, bool), -1, 0, 0.0, 0.0,
+                            f"the replay failed: {error}")  # fmt: skip
+            hour = (failed, ())
         doc.add_next_tick_callback(partial(self._arrive, doc, key, hour, result))
 
     def _arrive(self, doc, key, hour, result) -> None:
@@ -192,8 +225,10 @@ class HourView(pn.viewable.Viewer):
         """The replay of the knobs last asked for, or None while it runs."""
         return self.hour if self._shown == self._wanted else None
 
-    def _show(self, key, hour: Replay, result) -> None:
+    def _show(self, key, work: tuple, result) -> None:
+        hour, policies = work
         self.hour, self._shown = hour, key
+        self.policies.object = _policies_html(policies)
         self.figures.object = self._figures_html(result, hour)
         if hour.refused:
             refill(self.source, {"minute": [], "arrivals": [], "colour": []})
