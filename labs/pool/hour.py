@@ -220,6 +220,19 @@ class HourView(pn.viewable.Viewer):
             with pn.io.hold():
                 self._show(key, hour, result)
 
+    def resend(self) -> None:
+        """Send the chart's marks again: set while the browser drew the kept page, they were lost."""
+        marks = ((self.peak, "location"), (self.peak_label, "x"), (self.peak_label, "y"),
+                 (self.shade, "left"), (self.shade, "right"), (self.plot.y_range, "end"))  # fmt: skip
+        for model, name in marks:
+            value = getattr(model, name)
+            if isinstance(value, float | int) and np.isfinite(value):
+                setattr(model, name, value + 1)
+                setattr(model, name, value)
+        text = self.peak_label.text
+        self.peak_label.text = ""
+        self.peak_label.text = text
+
     @property
     def current(self) -> Replay | None:
         """The replay of the knobs last asked for, or None while it runs."""
@@ -288,7 +301,8 @@ class HourView(pn.viewable.Viewer):
         if hour.first_failing_minute >= 0:
             lines.append(
                 f"From minute <b>{hour.first_failing_minute}</b> (shaded on), "
-                f"{fmt.plural(hour.failing_minutes, 'minute')} miss the "
+                f"{fmt.plural(hour.failing_minutes, 'minute')} "
+                f"{'misses' if hour.failing_minutes == 1 else 'miss'} the "
                 f"{fmt.count(TTFT_SLO_S * 1000)} ms target at p95 (red bars)."
             )
         else:

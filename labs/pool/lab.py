@@ -185,6 +185,7 @@ class PoolLab(pn.viewable.Viewer):
                 if shown.visible:
                     shown.visible = False
                     shown.visible = True
+            self.hour.resend()
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
