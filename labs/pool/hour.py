@@ -13,7 +13,7 @@ from html import escape
 
 import numpy as np
 import panel as pn
-from bokeh.models import BoxAnnotation, ColumnDataSource, Label, Span
+from bokeh.models import BoxAnnotation, ColumnDataSource, Label, Range1d, Span
 from bokeh.plotting import figure
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, Scenario
@@ -157,7 +157,8 @@ class HourView(pn.viewable.Viewer):
         self._next = None
         self.source = ColumnDataSource(data={"minute": [], "arrivals": [], "colour": []})
         plot = figure(height=230, sizing_mode="stretch_width", toolbar_location=None, tools="",
-                      x_axis_label="minute of the hour", y_axis_label="arrivals per minute")  # fmt: skip
+                      y_range=Range1d(0, 1), x_axis_label="minute of the hour",
+                      y_axis_label="arrivals per minute")  # fmt: skip
         self.shade = BoxAnnotation(fill_color=theme.WAITING, fill_alpha=0.08, line_alpha=0)
         plot.add_layout(self.shade)
         plot.vbar(x="minute", top="arrivals", width=0.8, source=self.source, color="colour")
@@ -167,7 +168,6 @@ class HourView(pn.viewable.Viewer):
                                 text_color=theme.INK)  # fmt: skip
         plot.add_layout(self.peak)
         plot.add_layout(self.peak_label)
-        plot.y_range.start = 0
         theme.style_figure(plot, "arrivals-per-minute")
         self.plot = plot
         self.figures = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
