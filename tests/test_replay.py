@@ -26,3 +26,13 @@ def test_an_hour_too_big_to_replay_is_refused_with_its_reason():
     """A rate whose hour holds more requests than a replay serves comes back refused, never raised."""
     hour = replay(Scenario(arrivals_per_min=50_000.0, tier="small"))
     assert hour.refused and hour.requests == 0 and hour.first_failing_minute == -1
+
+
+def test_the_replay_sends_each_request_where_the_router_does():
+    """On two replicas the routers replay the same hour to different first-token tails."""
+    hours = {
+        router: replay(Scenario(traffic="azure-code", replicas=2, router=router))
+        for router in ("round-robin", "prefix-affinity")
+    }
+    assert all(hour.requests == 8_819 and hour.nodes == 2 for hour in hours.values())
+    assert hours["round-robin"].ttft_p95_s != hours["prefix-affinity"].ttft_p95_s

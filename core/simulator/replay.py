@@ -2,7 +2,8 @@
 
 The closed form sizes the pool (:func:`core.evaluate.evaluate`'s ``nodes``) for one rate.
 :func:`replay` sends the hour's requests, one by one, through that many nodes of the step
-engine (continuous batching, paged cache, the stream shared round-robin) and reports what
+engine (continuous batching, paged cache, each request where the scenario's router sends it:
+:func:`core.whiteboard.fleet.route`) and reports what
 each minute of the hour saw. Replays are cached per process by the knobs they read, as
 immutable records, so a session that returns to a configuration does not run it again.
 """
@@ -18,7 +19,12 @@ from core.catalog.traces import TRACES, load_trace
 from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 from core.evaluate import evaluate
 from core.simulator.requests import Requests
+from core.simulator.result import Part, assemble
+from core.simulator.scheduler import Scheduler
 from core.simulator.simulate import MAX_NODES, simulate
+from core.simulator.simulate import _check_fits as check_fits
+from core.simulator.steps import step_costs
+from core.whiteboard.fleet import route, sessions_of
 from core.whiteboard.scenario import Scenario
 from core.whiteboard.traffic import HOUR_S, hour_arrivals
 
@@ -124,10 +130,30 @@ def _replay(items: tuple) -> Replay:
     workload = hour_requests(knobs, sized.arrivals_per_min, sized.seat_tokens - sized.answer_tokens,
                              sized.answer_tokens)  # fmt: skip
     try:
-        run = simulate(scenario, "continuous", "paged", workload=workload, replicas=nodes)
+        if knobs["router"] == "round-robin" or nodes == 1:
+            run = simulate(scenario, "continuous", "paged", workload=workload, replicas=nodes)
+        else:
+            run = _routed(scenario, workload, nodes, knobs["router"], sized.request_s)
     except ValueError as error:
         return _refused(nodes, str(error))
     return _summarise(nodes, workload, run, knobs["tpot_slo_s"])
+
+
+def _routed(scenario, workload: Requests, nodes: int, router: str, service_s: float):
+    """The hour on ``nodes`` replicas, each request sent where ``router`` sends it."""
+    costs = step_costs(scenario)
+    check_fits(workload, "paged", costs)
+    replica = route(router, workload.arrival_s, service_s, nodes, sessions_of(len(workload)))
+    parts = []
+    for node in range(nodes):
+        ids = np.flatnonzero(replica == node)
+        share = workload.subset(ids)
+        if len(share) == 0:
+            continue
+        trace = Scheduler(costs, share, "continuous", "paged", scenario.seats, 0.0, 0).run()
+        parts.append(Part(trace, ids, share.answer_tokens, 0, "serve", scenario.seats))
+    return assemble(costs, workload, parts, policy="continuous", layout="paged",
+                    batch=scenario.seats, mode="aggregated")  # fmt: skip
 
 
 def _summarise(nodes: int, workload: Requests, run, tpot_slo_s: float) -> Replay:

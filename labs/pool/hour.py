@@ -309,7 +309,8 @@ class HourView(pn.viewable.Viewer):
             lines.append("Every minute of the hour meets the first-token target at p95.")
         lines.append(
             f"Served by {fmt.plural(hour.nodes, 'node')} of the step engine (continuous batching, "
-            "paged cache, requests shared round-robin), every prompt prefilled whole."
+            f"paged cache, each request where the {escape(knobs['router'])} router sends it), "
+            "every prompt prefilled whole."
         )
         items = "".join(f"<li>{line}</li>" for line in lines)
         return f'<div class="lab"><ul class="facts">{items}</ul></div>'
