@@ -36,3 +36,14 @@ def test_the_replay_sends_each_request_where_the_router_does():
     }
     assert all(hour.requests == 8_819 and hour.nodes == 2 for hour in hours.values())
     assert hours["round-robin"].ttft_p95_s != hours["prefix-affinity"].ttft_p95_s
+
+
+def test_an_engine_runs_goodput_falls_as_the_time_per_token_target_tightens():
+    """Goodput of a simulated run lies in [0, 1] and never rises when the TPOT target tightens."""
+    from core.simulator import simulate
+    from core.simulator.replay import goodput
+
+    run = simulate(Scenario(), "continuous", "paged", requests=200)
+    loose, tight = goodput(run, 1.0), goodput(run, run.itl_p50_s / 2)
+    assert 0.0 <= tight <= loose <= 1.0
+    assert tight == 0.0

@@ -156,6 +156,25 @@ def _routed(scenario, workload: Requests, nodes: int, router: str, service_s: fl
                     batch=scenario.seats, mode="aggregated")  # fmt: skip
 
 
+def met_targets(run, tpot_slo_s: float) -> np.ndarray:
+    """Which requests of an engine run met both targets: goodput is their share.
+
+    Notes
+    -----
+    A request meets them when its first token comes within the TTFT target and its answer's
+    later tokens average at most ``tpot_slo_s`` each, :math:`(t_{last} - t_{first}) / (A - 1)`.
+    """
+    streamed = np.maximum(run.answer_tokens - 1, 1)
+    tpot = np.where(run.answer_tokens > 1, (run.finish_s - run.first_token_s) / streamed, 0.0)
+    return (run.ttft_s < TTFT_SLO_S) & (tpot <= tpot_slo_s)
+
+
+def goodput(run, tpot_slo_s: float) -> float:
+    """Share of an engine run's requests that met the TTFT and time-per-token targets."""
+    met = met_targets(run, tpot_slo_s)
+    return float(met.mean()) if met.size else 0.0
+
+
 def _summarise(nodes: int, workload: Requests, run, tpot_slo_s: float) -> Replay:
     """Per-minute arrivals and first-token tails, the hour's p95 and its goodput."""
     minute = (workload.arrival_s // 60.0).astype(np.int64)
@@ -167,9 +186,7 @@ def _summarise(nodes: int, workload: Requests, run, tpot_slo_s: float) -> Replay
     rank = starts + np.maximum(np.ceil(TTFT_PERCENTILE * counts).astype(np.int64) - 1, 0)
     tails = np.where(counts > 0, sorted_ttft[np.minimum(rank, len(sorted_ttft) - 1)], 0.0)
     fails = tails >= TTFT_SLO_S
-    streamed = np.maximum(workload.answer_tokens - 1, 1)
-    tpot = np.where(workload.answer_tokens > 1, (run.finish_s - run.first_token_s) / streamed, 0.0)
-    good = (run.ttft_s < TTFT_SLO_S) & (tpot <= tpot_slo_s)
+    good = met_targets(run, tpot_slo_s)
     return Replay(
         nodes=nodes,
         requests=len(workload),
