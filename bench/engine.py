@@ -134,7 +134,34 @@ def report_lab_changes(repeats: int = 3) -> None:
         )
 
 
+def report_replays(repeats: int = 3) -> None:
+    """Issue 24's targets: the conversation trace on one 8B node, and 100,000 requests."""
+    from core.catalog.traces import load_trace
+    from core.simulator import Requests
+
+    trace = load_trace("azure-conversation")
+    answers = trace.answer_tokens
+    hour = Requests(trace.arrival_s, trace.prompt_tokens, answers, answers)
+    costs = step_costs(Scenario())
+    runs = {
+        f"azure-conversation, {len(hour):,} requests, one node (target 0.5 s)": hour,
+        "100,000 Poisson requests at 30/s, one node (target 2 s)": draw_requests(
+            100_000, 0, rate_per_s=30.0, prompt_tokens=1024, answer_mean=128
+        ),
+    }
+    print("replays through the step engine, continuous + paged, 8B class on an H100, B = 16")
+    for name, workload in runs.items():
+        median, best, r = timed(
+            lambda w=workload: simulate(Scenario(), "continuous", "paged", workload=w, costs=costs),
+            repeats,
+        )
+        print(f"  {name:>66}  median {median:6.2f} s   best cpu {best:6.2f} s   {r.steps:9,} steps")
+
+
 def main() -> None:
+    if "--replays" in sys.argv:
+        report_replays()
+        return
     simulate(Scenario(), requests=50)  # warm imports
     chat = {
         "count": 10_000,
@@ -184,6 +211,7 @@ def main() -> None:
     ui = {**chat, "count": 200}
     report("the lab's timeline run: 200 requests, B = 32", Scenario(), 15, batch=32, **ui)
     report_lab_changes()
+    report_replays()
 
 
 if __name__ == "__main__":

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, WEIGHT_FORMATS
 from core.catalog.custom import custom_gpu, with_custom
+from core.catalog.traces import load_trace
 from core.catalog.workloads import WORKLOADS
 from core.engine_level.kernels import kernel_fields
 from core.engine_level.node import Node
@@ -13,6 +16,7 @@ from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
 from core.engine_level.terms import ALL_TERMS
 from core.foundation.vector import as_number, where
+from core.whiteboard.fleet import derived_hit_rate
 from core.whiteboard.knobs import (
     SHAPES,
     checked_knobs,
@@ -23,11 +27,13 @@ from core.whiteboard.knobs import (
     pick,
     shape_keys,
     tensor_peak,
+    with_default,
 )
 from core.whiteboard.pool import PoolKnobs, whiteboard_values
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 from core.whiteboard.result import Result, package
 from core.whiteboard.scenario import Scenario
+from core.whiteboard.traffic import trace_lengths
 
 __all__ = ["UNBOUNDED_WAIT_S", "evaluate", "evaluate_terms", "token_prices"]
 
@@ -90,7 +96,10 @@ def evaluate_terms(scenario: Scenario, terms: frozenset, **overrides) -> Result:
 def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     """The pipeline: resolve the knobs, the whiteboard's figures, the engine level's, the prices."""
     pool, catalog = resolve_knobs(knobs)
+    if knobs["prefix_source"] == "derived":  # the fleet's caches decide what is found
+        pool = replace(pool, hit_rate=derived_hit_rate(pool, whiteboard_values(pool)))
     values = whiteboard_values(pool)
+    values["hit_rate"] = pool.hit_rate
     engine = is_named(knobs["realism"], "engine")
     if np.any(engine):
         overlay = engine_overlay(knobs, pool, catalog, values, terms)
@@ -119,16 +128,22 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
     gpus = with_custom(GPUS, gpu, knobs, custom_gpu)
     weight = factorize(knobs["weight_dtype"])
     workload = factorize(knobs["workload"])
+    lengths = trace_lengths(knobs["traffic"])
+    prompt = as_number(knobs["prompt_tokens"])
+    answer = or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens")
+    arrivals = or_default(knobs["arrivals_per_min"], workload, WORKLOADS, "arrivals_per_min")
+    if lengths is not None:  # a trace's lengths replace the knobs'; its peak minute is the rate
+        prompt, answer = np.float64(lengths[0]), np.float64(lengths[1])
+        peak = float(load_trace(knobs["traffic"]).peak_minute)
+        arrivals = with_default(knobs["arrivals_per_min"], peak)
     fp8_cache = is_named(knobs["kv_dtype"], "fp8")
     bytes_kv = where(fp8_cache, float(BYTES_PER_NUMBER["fp8"]), float(BYTES_PER_NUMBER["bf16"]))
     pool = PoolKnobs(
-        prompt=as_number(knobs["prompt_tokens"]),
-        answer=or_default(knobs["answer_tokens"], workload, WORKLOADS, "answer_tokens"),
+        prompt=prompt,
+        answer=answer,
         hit_rate=as_number(knobs["prefix_hit_rate"]),
         seats=as_number(knobs["seats"]),
-        arrivals_per_min=or_default(
-            knobs["arrivals_per_min"], workload, WORKLOADS, "arrivals_per_min"
-        ),
+        arrivals_per_min=arrivals,
         users=closed_loop_users(knobs["concurrency"]),
         price=or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour"),
         layers=pick(shape, shapes, "layers"),
@@ -148,6 +163,11 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         peak_flops=tensor_peak(gpu, gpus, weight, ""),
         bytes_kv=bytes_kv,
         bytes_weight=pick(weight, WEIGHT_FORMATS, "bytes_per_weight"),
+        traffic=knobs["traffic"],
+        burstiness=as_number(knobs["burstiness"]),
+        tpot_slo=as_number(knobs["tpot_slo_s"]),
+        replicas=with_default(knobs["replicas"], np.nan),
+        router=knobs["router"],
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 

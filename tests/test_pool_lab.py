@@ -98,7 +98,7 @@ def test_mattered_table_matches_core_sensitivity(lab):
 def test_every_preset_fails_when_loaded(lab, preset):
     """Loading a famous failure fails at least one check and shows its story, not yet fixed."""
     lab.presets.load(preset.key)
-    assert not lab.result.passes
+    assert not lab.passes
     assert lab.presets.story.visible
     assert 'data-fixed="false"' in lab.presets.story.object
     assert "Still failing" in lab.presets.story.object
@@ -109,7 +109,7 @@ def test_documented_fix_passes_and_is_recognised(lab, preset):
     """Applying the preset's documented fix passes every check and the lab says so."""
     lab.presets.load(preset.key)
     lab.scenario.param.update(**preset.fix)
-    assert lab.result.passes
+    assert lab.passes
     assert lab.presets.fixed
     assert 'data-fixed="true"' in lab.presets.story.object
     assert f"You moved {len(preset.fix)} knob" in lab.presets.story.object

@@ -28,6 +28,7 @@ from core.catalog import (
 )
 from core.catalog.cards import CUSTOM_CARD_LINK_BYTES_PER_S, CUSTOM_CARD_USD_PER_HOUR
 from core.evidence.source_groups import Source
+from core.evidence.traffic_sources import traffic_rows
 from core.whiteboard.attention import GQA_KV_HEADS, MLA_LATENT_PER_HEAD_DIM, MLA_ROPE_PER_HEAD_DIM
 
 __all__ = ["Source", "sources"]
@@ -265,6 +266,7 @@ def sources() -> list[Source]:
         + _engine_default_rows()
         + _engine_cost_rows()
         + _serving_mode_rows()
+        + traffic_rows()
     )
 
 

@@ -34,9 +34,17 @@ _CHOICES = {
     "engine": SERVING_ENGINES,
     "layout": LAYOUTS,
 }
-_INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency"}
+_INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency", "replicas"}
 # The custom card's knobs and the pasted config are one value per evaluation, never swept.
-_SCALAR_KNOBS = {"model_config", "card_memory_gb", "card_tb_per_s", "card_tflops"}
+_SCALAR_KNOBS = {
+    "model_config",
+    "card_memory_gb",
+    "card_tb_per_s",
+    "card_tflops",
+    "traffic",
+    "router",
+    "prefix_source",
+}
 
 # Tier names and model names share one table; they never clash.
 SHAPES = {**TIERS, **MODELS}

@@ -24,7 +24,7 @@ import numpy as np
 from core.catalog import ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
 from core.foundation.vector import is_array, where
-from core.whiteboard import memory, queueing, timing
+from core.whiteboard import memory, queueing, timing, traffic
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.whiteboard.experts import expert_weight_bytes_read
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
@@ -62,6 +62,11 @@ class PoolKnobs:
     peak_flops: object
     bytes_kv: object
     bytes_weight: object
+    traffic: str = "poisson"
+    burstiness: object = 1.0
+    tpot_slo: object = 0.1
+    replicas: object = np.nan  # nodes bought; NaN sizes them for the peak minute
+    router: str = "round-robin"
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.
@@ -162,6 +167,7 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
     )  # fmt: skip
     first_token = np.maximum(prefill_s + prefix_read_s, step_s)
     return {
+        "prompt_tokens": prompt,
         "miss_tokens": miss_tokens,
         "hit_tokens": hit_tokens,
         "prefill_flops": timing.prefill_flops(pool.active_params, miss_tokens),
@@ -198,7 +204,9 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
     sized on cache hits fails the morning after; the cache buys first-token time). TTFT p95
     is :math:`t_{first}` plus the 95th-percentile Erlang C wait over :math:`n\\,s_{granted}`
     seats at the actual hit rate, and the bill :math:`n \\cdot c \\cdot p \\cdot 730`. The load
-    figures are the peak's arrivals spread over the nodes.
+    figures are the peak's arrivals spread over the nodes. Traffic other than Poisson stretches
+    the wait by its queue factor (:func:`core.whiteboard.traffic.queue_factor`), and goodput
+    is :func:`core.whiteboard.traffic.closed_form_goodput`.
     """
     answer, granted, step_s = pool.answer, values["seats_granted"], values["decode_step_s"]
     request_s, first_token = values["request_s"], first_token_s(values)
@@ -213,11 +221,16 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
     nodes = where(
         serving, np.maximum(1.0, np.ceil(sizing_load / np.maximum(granted, 1.0) - 1e-9)), 1.0
     )
+    nodes = where(np.isfinite(pool.replicas), pool.replicas, nodes)
     servers = nodes * granted
     wait_s, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request_s, TTFT_PERCENTILE)
+    factor = traffic.queue_factor(pool, values)
+    wait_s = wait_s * factor
     ttft_s = where(unbounded, UNBOUNDED_WAIT_S, np.minimum(first_token + wait_s, UNBOUNDED_WAIT_S))
     monthly = nodes * pool.cards * pool.price * HOURS_PER_MONTH
     seat_median_s, _ = queueing.wait_quantile(servers, arrivals_per_s, request_s, 0.5)
+    seat_median_s = seat_median_s * factor
+    tail = queueing.wait_tail(servers, arrivals_per_s, request_s)
     open_throughput = where(unbounded, granted / step_s, arrivals_per_s / nodes * answer)
     return {
         "arrivals_per_s": arrivals_per_s,
@@ -251,6 +264,8 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
         "itl_p99_s": step_s,
         "kv_transfer_s": 0.0,
         "prefill_nodes": 0.0,
+        "goodput": traffic.closed_form_goodput(pool, values, *tail[:2], factor, unbounded),
+        "queue_factor": factor,
     }
 
 
@@ -298,6 +313,11 @@ def closed_loop_figures(pool: PoolKnobs, values: dict) -> dict:
             values["queue_wait_p95_s"],
         ),
         "latency_ok": ~unbounded & (ttft_p95_s < TTFT_SLO_S),
+        "goodput": where(
+            closed,
+            where(~unbounded & (ttft_s < TTFT_SLO_S) & (itl_s <= pool.tpot_slo), 1.0, 0.0),
+            values["goodput"],
+        ),
         "running_requests": where(closed, running, values["running_requests"]),
         "request_s": where(closed, closed_request_s + closed_wait_s, values["request_s"]),
     }

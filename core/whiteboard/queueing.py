@@ -145,6 +145,30 @@ def erlang_c(servers, offered_load):
     return where(stable, blocking / (1.0 - rho * (1.0 - blocking)), 1.0)
 
 
+def wait_tail(servers, arrivals_per_s, service_s):
+    """The M/M/c wait's tail: the chance an arrival waits, the rate the tail falls, boundedness.
+
+    Notes
+    -----
+    :math:`P(W > t) = C e^{-r t}` with :math:`C` Erlang C and :math:`r = c\\mu - \\lambda`,
+    :math:`\\mu = 1 / S`.
+
+    Returns
+    -------
+    probability_wait, drain, unbounded
+        :math:`C` (1 where unbounded), :math:`r` in 1/s (1 where unbounded), and True where the
+        queue is unstable (offered load at or over the servers, or no servers).
+    """
+    servers, arrivals, service = as_number(servers), as_number(arrivals_per_s), as_number(service_s)
+    load = arrivals * service
+    # A load or server count that is not a finite number is a queue that cannot be sized.
+    unbounded = (servers < 1) | ~(load < servers) | ~np.isfinite(servers)
+    probability_wait = erlang_c(servers, load)
+    drain = where(unbounded, 1.0, servers / where(service > 0, service, 1.0) - arrivals)
+    probability_wait = where(unbounded, 1.0, probability_wait)
+    return probability_wait, drain, unbounded
+
+
 def wait_quantile(servers, arrivals_per_s, service_s, quantile):
     """The ``quantile`` of the time an arrival waits for a free server, and whether it is bounded.
 
@@ -161,13 +185,7 @@ def wait_quantile(servers, arrivals_per_s, service_s, quantile):
         True where the queue is unstable (offered load at or over the servers, or no
         servers); ``wait_s`` is then 0 and the caller must report the queue as unbounded.
     """
-    servers, arrivals, service = as_number(servers), as_number(arrivals_per_s), as_number(service_s)
-    load = arrivals * service
-    # A load or server count that is not a finite number is a queue that cannot be sized.
-    unbounded = (servers < 1) | ~(load < servers) | ~np.isfinite(servers)
-    probability_wait = erlang_c(servers, load)
-    drain = where(unbounded, 1.0, servers / where(service > 0, service, 1.0) - arrivals)
-    probability_wait = where(unbounded, 1.0, probability_wait)
+    probability_wait, drain, unbounded = wait_tail(servers, arrivals_per_s, service_s)
     tail = np.log(np.maximum(probability_wait, 1e-300) / (1.0 - quantile))
     wait = where(unbounded, 0.0, np.maximum(0.0, tail) / drain)
     return wait, unbounded

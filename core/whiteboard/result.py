@@ -42,7 +42,8 @@ class Result:
     free_kv_bytes: float
     kv_share_of_weights: float
     outweigh_tokens: int
-    # prompt
+    # prompt (its mean over a trace's requests)
+    prompt_tokens: float
     miss_tokens: float
     hit_tokens: float
     prefill_flops: float
@@ -88,6 +89,10 @@ class Result:
     itl_p99_s: float
     kv_transfer_s: float
     prefill_nodes: int
+    # traffic: the share of requests meeting both targets, and how far bursts stretch the wait
+    goodput: float
+    queue_factor: float
+    hit_rate: float  # the prefix hit rate used: the knob's, or the fleet's derived one
     # verdicts
     latency_ok: bool
     capacity_ok: bool

@@ -8,8 +8,10 @@ from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.config_json import parse_config
 from core.catalog.custom import CUSTOM
 from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
+from core.catalog.traces import TRACES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Choice, Count, knob_error
+from core.whiteboard.fleet import ROUTERS
 
 DTYPES = ["bf16", "fp8"]  # cache storage
 WEIGHT_DTYPES = list(WEIGHT_FORMATS)
@@ -17,6 +19,7 @@ REALISMS = ["whiteboard", "engine"]
 SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
 SERVING_ENGINES = list(ENGINES)
+TRAFFICS = ["poisson", "bursty", *TRACES]
 
 
 class ConfigText(param.String):
@@ -195,6 +198,44 @@ class Scenario(param.Parameterized):
         bounds=(0.0, 1000.0),
         allow_None=True,
         doc="Rental price of one card for one hour; None takes the catalog's assumption.",
+    )
+    traffic = Choice(
+        default="poisson",
+        objects=TRAFFICS,
+        doc="Arrivals: Poisson at the peak-minute rate, a bursty stream at that mean rate, or "
+        "one of Azure's production hours (2023), whose prompt and answer lengths replace the "
+        "knobs' and whose peak minute is the rate unless arrivals_per_min is set.",
+    )
+    burstiness = Amount(
+        default=1.0,
+        bounds=(0.1, 10.0),
+        doc="Bursty traffic: the coefficient of variation of the gaps between arrivals (1 is "
+        "Poisson, above 1 arrivals bunch up).",
+    )
+    tpot_slo_s = Amount(
+        default=0.1,
+        bounds=(0.001, 10.0),
+        doc="Time-per-output-token target in seconds: a request counts toward goodput when its "
+        "first token meets the TTFT target and its answer streams at least this fast.",
+    )
+    replicas = Count(
+        default=None,
+        bounds=(1, 64),
+        allow_None=True,
+        doc="Nodes in the pool, each a replica behind the router; None sizes them for the "
+        "peak minute.",
+    )
+    router = Choice(
+        default="round-robin",
+        objects=list(ROUTERS),
+        doc="How the fleet's router picks a replica: in turn, the one with the fewest requests "
+        "in flight, or the one that served the session before (prefix affinity).",
+    )
+    prefix_source = Choice(
+        default="knob",
+        objects=["knob", "derived"],
+        doc="Where the prefix hit rate comes from: the knob, or derived from the router and each "
+        "replica's finite prefix cache (the knob then sets the reusable share of a prompt).",
     )
 
     def __init__(self, **params):

@@ -11,6 +11,7 @@ from core import Scenario, evaluate
 from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import rate_provenance, stream_gaps, trust_band
 from core.simulator.batching import IDLE_NOTICE, RUN_TOKENS, gain, idle_share
+from core.simulator.replay import goodput
 from labs.batching.view import RUNS, BatchingView, html_pane
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
@@ -110,7 +111,8 @@ class HeadlineView(BatchingView):
                 "TTFT p95",
                 ttft_value,
                 ttft_unit,
-                f"p50 {fmt.duration(run.ttft_p50_s)} \u00b7 p99 {fmt.duration(run.ttft_p99_s)}",
+                f"p50 {fmt.duration(run.ttft_p50_s)} \u00b7 p99 {fmt.duration(run.ttft_p99_s)} "
+                f"\u00b7 goodput {fmt.percent(goodput(run, lab.scenario.tpot_slo_s), 1)}",
             ),
             Card("inter-token p95", itl_value, itl_unit, f"p50 {fmt.duration(run.itl_p50_s)}"),
             Card(

@@ -6,9 +6,11 @@ from html import escape
 
 import panel as pn
 import param
+from bokeh.events import DocumentReady
 
 from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
+from core.catalog.traces import TRACES
 from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
@@ -18,7 +20,15 @@ from labs.page.badges import BadgeRow, chips_html, verdicts
 from labs.page.cards import Card, CardRow, tone
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.text import LiveHTML
-from labs.page.updates import DETAILS_DELAY_MS, Later
+from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
+from labs.pool.fleet import derived_line, fleet_controls, fleet_html, fleet_section
+from labs.pool.hour import (
+    HourView,
+    hour_section,
+    trace_figures,
+    trace_workload_html,
+    traffic_controls,
+)
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
 from labs.widgets import knobs as ui
@@ -34,7 +44,8 @@ from labs.widgets.presets import PresetPicker
 # defaults, so the story's figures are the ones on screen.
 POOL_KNOBS = (
     "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
-    "model", "gpu", "cards", "weight_dtype",
+    "model", "gpu", "cards", "weight_dtype", "traffic", "arrivals_per_min", "replicas",
+    "router", "prefix_source",
 )  # fmt: skip
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
@@ -70,6 +81,7 @@ def story_figures(knobs) -> dict:
         "prefill": fmt.duration(result.prefill_s),
         "bill": fmt.dollars(result.monthly_usd),
         "kv_per_token": f"{kib(result.kv_bytes_per_token):,.0f} KiB",
+        **trace_figures(knobs.get("traffic")),
     }
 
 
@@ -147,6 +159,14 @@ class PoolLab(pn.viewable.Viewer):
             figures=story_figures,
             label=ui.knob_label,
         )
+        self.hour = HourView(on_hour=lambda _hour: self._judge())
+        self.hour_section = hour_section(self.hour)
+        self.fleet_rows, self.derived = fleet_controls(s)
+        self.fleet = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.fleet_section = fleet_section(self.fleet)
+        doc = session_doc()
+        if doc is not None:  # a link's traffic shows the hour before the browser has drawn
+            doc.on_event(DocumentReady, lambda _event: self._show_hour_again())
         self._defaults_cache: dict[str, object] = {}
         self.result = None
         self.items = []
@@ -168,6 +188,15 @@ class PoolLab(pn.viewable.Viewer):
         """Recompute and redraw everything (a preset loaded onto knobs already in place)."""
         self._refresh()
 
+    def _show_hour_again(self) -> None:
+        """Send the hour's and the fleet's sections again once the browser has drawn the page."""
+        with pn.io.hold():
+            for shown in (self.hour_section, self.fleet_section):
+                if shown.visible:
+                    shown.visible = False
+                    shown.visible = True
+            self.hour.resend()
+
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
         if workload not in self._defaults_cache:
@@ -186,7 +215,7 @@ class PoolLab(pn.viewable.Viewer):
 
     def _refresh_details(self) -> None:
         """Everything below the headline: ledger, prose, other workload, table, story."""
-        s, result, items = self.scenario, self.result, self.items
+        s, result = self.scenario, self.result
         other_name = other_workload(s.workload)
         other = evaluate(s, workload=other_name)
         defaults = pool_defaults()
@@ -222,9 +251,40 @@ class PoolLab(pn.viewable.Viewer):
             scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
         )  # fmt: skip
+        prompt = self.widgets["prompt_tokens"]  # a trace brings its own prompts
+        prompt.slider.disabled = prompt.box.disabled = s.traffic in TRACES
+        self.derived.object = derived_line(s, result)
+        fleet = s.prefix_source == "derived" or s.replicas is not None
+        self.fleet_section.visible = fleet
+        if fleet:
+            self.fleet.object = fleet_html(s)
+        replayed = s.traffic != "poisson"
+        self.hour_section.visible = replayed
+        if replayed:
+            self.hour.update(s, result)
+        self._judge()
+
+    def failing(self) -> list[str]:
+        """The checks that fail: the closed form's, and the replayed hour on traffic not Poisson."""
+        failing = [item.name for item in self.items if not item.ok]
+        if self.scenario.traffic != "poisson":
+            hour = self.hour.current
+            if hour is None or not hour.latency_ok:
+                failing.append("the replayed hour" + (" (replaying)" if hour is None else ""))
+        return failing
+
+    @property
+    def passes(self) -> bool:
+        """Whether every check passes, the replayed hour's included."""
+        return bool(self.result.passes) and not self.failing()
+
+    def _judge(self) -> None:
+        """The preset's verdict: the closed form's checks, and the replayed hour's on real traffic."""
+        s, result = self.scenario, self.result
+        failing = self.failing()
         self.presets.update(
-            bool(result.passes),
-            [item.name for item in items if not item.ok],
+            not failing,
+            failing,
             {
                 **{name: getattr(s, name) for name in POOL_KNOBS},
                 "nodes": result.nodes,
@@ -272,6 +332,8 @@ class PoolLab(pn.viewable.Viewer):
         )
 
     def _workload_html(self, s: Scenario, result) -> str:
+        if s.traffic in TRACES:
+            return trace_workload_html(s, result)
         workload = WORKLOADS[s.workload]
         arrivals, answer = result.arrivals_per_min, result.answer_tokens
         return (
@@ -303,8 +365,11 @@ class PoolLab(pn.viewable.Viewer):
             ui.heading("Request shape"),
             w["prompt_tokens"],
             w["prefix_hit_rate"],
+            *self.fleet_rows,
             ui.heading("Cache storage"),
             w["kv_dtype"],
+            ui.heading("Traffic"),
+            *traffic_controls(self.scenario),
             ui.heading("Level of detail"),
             ui.realism_buttons(self.scenario),
             ui.serving_mode_buttons(self.scenario),
@@ -317,6 +382,8 @@ class PoolLab(pn.viewable.Viewer):
             self.badges,
             self.engine_note,
             self.presets.story,
+            self.hour_section,
+            self.fleet_section,
             section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
             section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
             section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from core import BUDGET_USD_PER_MONTH, Scenario
+from core.catalog.traces import TRACES
 from labs.page import format as fmt
 
 
@@ -89,7 +90,8 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"The {fmt.model_name(scenario)} spans {cards} {escape(scenario.gpu)} {card_word} using {fmt.gigabytes(result.weight_bytes_per_card)} "
         f"of weights each, leaving {fmt.gigabytes(result.kv_budget_bytes)} of KV room after "
         f"{_held_back(scenario, result)}: room for {fmt.tokens(result.kv_budget_tokens)} tokens of cache.",
-        f"Every request carries {fmt.article(fmt.count(scenario.prompt_tokens) + '-token')} prompt and "
+        f"{'The trace' + chr(39) + 's requests average' if scenario.traffic in TRACES else 'Every request carries'} "
+        f"{fmt.article(fmt.count(result.prompt_tokens) + '-token')} prompt and "
         f"{fmt.article(fmt.count(result.answer_tokens) + '-token')} answer, so each seat holds {fmt.tokens(result.seat_tokens)} "
         f"KV tokens ({fmt.gigabytes(result.seat_kv_bytes)}).",
     ]

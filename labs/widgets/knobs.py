@@ -34,6 +34,10 @@ KNOB_LABELS = {
     "kv_link": "KV link",
     "engine": "serving engine",
     "layout": "node layout",
+    "traffic": "traffic",
+    "burstiness": "burstiness",
+    "tpot_slo_s": "time-per-token target",
+    "replicas": "nodes",
 }
 REALISM_LABELS = {"whiteboard": "whiteboard", "real engine": "engine"}
 SERVING_MODE_LABELS = {"whole": "aggregated", "chunked": "chunked", "split P/D": "disaggregated"}
@@ -57,6 +61,8 @@ def knob_value(knob: str, value) -> str:
             return "none: the tier decides"
         if knob == "cards":
             return "the model's usual"
+        if knob == "replicas":
+            return "sized for the peak"
         return "from the workload" if knob in ("answer_tokens", "arrivals_per_min") else "default"
     if knob == "prefix_hit_rate":
         return fmt.percent(value)

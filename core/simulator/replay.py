@@ -1,0 +1,210 @@
+"""An hour of traffic through the step engine: a trace's own requests, or a drawn stream.
+
+The closed form sizes the pool (:func:`core.evaluate.evaluate`'s ``nodes``) for one rate.
+:func:`replay` sends the hour's requests, one by one, through that many nodes of the step
+engine (continuous batching, paged cache, each request where the scenario's router sends it:
+:func:`core.whiteboard.fleet.route`) and reports what
+each minute of the hour saw. Replays are cached per process by the knobs they read, as
+immutable records, so a session that returns to a configuration does not run it again.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.catalog.traces import TRACES, load_trace
+from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
+from core.evaluate import evaluate
+from core.simulator.requests import Requests
+from core.simulator.result import Part, assemble
+from core.simulator.scheduler import Scheduler
+from core.simulator.simulate import MAX_NODES, simulate
+from core.simulator.simulate import _check_fits as check_fits
+from core.simulator.steps import step_costs
+from core.whiteboard.fleet import route, sessions_of
+from core.whiteboard.scenario import Scenario
+from core.whiteboard.traffic import HOUR_S, hour_arrivals
+
+# The most requests one replay serves (the 100,000-request bench runs in about as long as a
+# knob change may hold a session); a faster hour is refused with this reason instead.
+MAX_REPLAY_REQUESTS = 100_000
+_CACHED_REPLAYS = 16
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What the hour's requests saw on the sized pool, minute by minute (arrays are read-only).
+
+    ``minute_ttft_p95_s[m]`` is the 95th-percentile first-token time of the requests that
+    arrived in minute ``m`` (0 in a minute without arrivals); a minute *fails* when it is at or
+    over the target. ``first_failing_minute`` is -1 when none fails. ``refused`` names why an
+    hour was not replayed (then every figure is empty or zero).
+    """
+
+    nodes: int
+    requests: int
+    per_minute: np.ndarray
+    minute_ttft_p95_s: np.ndarray
+    minute_fails: np.ndarray
+    first_failing_minute: int
+    peak_minute_index: int
+    ttft_p95_s: float
+    goodput: float
+    refused: str = ""
+
+    @property
+    def latency_ok(self) -> bool:
+        """Whether the hour was replayed and its first-token p95 is under the target."""
+        return not self.refused and self.ttft_p95_s < TTFT_SLO_S
+
+    @property
+    def failing_minutes(self) -> int:
+        """How many minutes of the hour miss the first-token target at p95."""
+        return int(self.minute_fails.sum())
+
+    def chart_columns(self) -> dict:
+        """The per-minute chart's columns: minute, arrivals, p95, and whether it fails.
+
+        ``shade_left`` and ``shade_right`` bound the shading from the first failing minute's
+        bar to the hour's end (both NaN when no minute fails); ``y_end`` leaves room above the
+        tallest bar for its label.
+        """
+        minutes = np.arange(len(self.per_minute))
+        first = self.first_failing_minute
+        return {
+            "minute": minutes,
+            "arrivals": self.per_minute,
+            "ttft_p95_s": self.minute_ttft_p95_s,
+            "fails": self.minute_fails,
+            "shade_left": float(first) - 0.5 if first >= 0 else float("nan"),
+            "shade_right": float(len(minutes)) - 0.5 if first >= 0 else float("nan"),
+            "y_end": 1.18 * float(max(self.per_minute.max(initial=0), 1)),
+        }
+
+
+def hour_requests(knobs: dict, rate_per_min: float, prompt: float, answer: float) -> Requests:
+    """The hour's requests: the trace's own, or a seeded stream at ``rate_per_min``.
+
+    Arrivals are :func:`core.whiteboard.traffic.hour_arrivals`; drawn requests all carry the
+    scenario's prompt and answer lengths.
+    """
+    traffic = knobs["traffic"]
+    if traffic in TRACES:
+        trace = load_trace(traffic)
+        answers = trace.answer_tokens
+        return Requests(trace.arrival_s, trace.prompt_tokens, answers, answers)
+    arrival = hour_arrivals(traffic, float(rate_per_min), float(knobs["burstiness"]))
+    n = len(arrival)
+    prompts = np.full(n, max(round(prompt), 1), dtype=np.int64)
+    answers = np.full(n, max(round(answer), 1), dtype=np.int64)
+    return Requests(arrival, prompts, answers, answers)
+
+
+def replay(scenario: Scenario) -> Replay:
+    """The hour of ``scenario``'s traffic served by the nodes the closed form sized.
+
+    Cached per process by the scenario's knobs: the same knobs give the same record at once.
+    """
+    return _replay(tuple(sorted(scenario.knobs().items(), key=lambda item: item[0])))
+
+
+@functools.lru_cache(maxsize=_CACHED_REPLAYS)
+def _replay(items: tuple) -> Replay:
+    knobs = dict(items)
+    scenario = Scenario(**knobs)
+    sized = evaluate(scenario)
+    nodes = int(sized.nodes)
+    expected = sized.arrivals_per_min * 60.0
+    if knobs["traffic"] in TRACES:
+        expected = load_trace(knobs["traffic"]).requests
+    if nodes > MAX_NODES:
+        return _refused(nodes, f"the pool needs {nodes} nodes; the step engine runs {MAX_NODES}")
+    if expected > MAX_REPLAY_REQUESTS:
+        return _refused(nodes, f"the hour holds ~{expected:,.0f} requests; a replay serves "
+                        f"{MAX_REPLAY_REQUESTS:,}")  # fmt: skip
+    if sized.seats_granted < 1:
+        return _refused(nodes, "no request fits in the node's memory")
+    workload = hour_requests(knobs, sized.arrivals_per_min, sized.seat_tokens - sized.answer_tokens,
+                             sized.answer_tokens)  # fmt: skip
+    try:
+        if knobs["router"] == "round-robin" or nodes == 1:
+            run = simulate(scenario, "continuous", "paged", workload=workload, replicas=nodes)
+        else:
+            run = _routed(scenario, workload, nodes, knobs["router"], sized.request_s)
+    except ValueError as error:
+        return _refused(nodes, str(error))
+    return _summarise(nodes, workload, run, knobs["tpot_slo_s"])
+
+
+def _routed(scenario, workload: Requests, nodes: int, router: str, service_s: float):
+    """The hour on ``nodes`` replicas, each request sent where ``router`` sends it."""
+    costs = step_costs(scenario)
+    check_fits(workload, "paged", costs)
+    replica = route(router, workload.arrival_s, service_s, nodes, sessions_of(len(workload)))
+    parts = []
+    for node in range(nodes):
+        ids = np.flatnonzero(replica == node)
+        share = workload.subset(ids)
+        if len(share) == 0:
+            continue
+        trace = Scheduler(costs, share, "continuous", "paged", scenario.seats, 0.0, 0).run()
+        parts.append(Part(trace, ids, share.answer_tokens, 0, "serve", scenario.seats))
+    return assemble(costs, workload, parts, policy="continuous", layout="paged",
+                    batch=scenario.seats, mode="aggregated")  # fmt: skip
+
+
+def met_targets(run, tpot_slo_s: float) -> np.ndarray:
+    """Which requests of an engine run met both targets: goodput is their share.
+
+    Notes
+    -----
+    A request meets them when its first token comes within the TTFT target and its answer's
+    later tokens average at most ``tpot_slo_s`` each, :math:`(t_{last} - t_{first}) / (A - 1)`.
+    """
+    streamed = np.maximum(run.answer_tokens - 1, 1)
+    tpot = np.where(run.answer_tokens > 1, (run.finish_s - run.first_token_s) / streamed, 0.0)
+    return (run.ttft_s < TTFT_SLO_S) & (tpot <= tpot_slo_s)
+
+
+def goodput(run, tpot_slo_s: float) -> float:
+    """Share of an engine run's requests that met the TTFT and time-per-token targets."""
+    met = met_targets(run, tpot_slo_s)
+    return float(met.mean()) if met.size else 0.0
+
+
+def _summarise(nodes: int, workload: Requests, run, tpot_slo_s: float) -> Replay:
+    """Per-minute arrivals and first-token tails, the hour's p95 and its goodput."""
+    minute = (workload.arrival_s // 60.0).astype(np.int64)
+    per_minute = np.bincount(minute, minlength=int(np.ceil(HOUR_S / 60)))
+    order = np.lexsort((run.ttft_s, minute))
+    sorted_minutes, sorted_ttft = minute[order], run.ttft_s[order]
+    starts = np.searchsorted(sorted_minutes, np.arange(len(per_minute)))
+    counts = per_minute
+    rank = starts + np.maximum(np.ceil(TTFT_PERCENTILE * counts).astype(np.int64) - 1, 0)
+    tails = np.where(counts > 0, sorted_ttft[np.minimum(rank, len(sorted_ttft) - 1)], 0.0)
+    fails = tails >= TTFT_SLO_S
+    good = met_targets(run, tpot_slo_s)
+    return Replay(
+        nodes=nodes,
+        requests=len(workload),
+        per_minute=_frozen(per_minute),
+        minute_ttft_p95_s=_frozen(tails),
+        minute_fails=_frozen(fails),
+        first_failing_minute=int(np.argmax(fails)) if fails.any() else -1,
+        peak_minute_index=int(per_minute.argmax()),
+        ttft_p95_s=float(np.quantile(run.ttft_s, TTFT_PERCENTILE, method="inverted_cdf")),
+        goodput=float(good.mean()),
+    )
+
+
+def _refused(nodes: int, reason: str) -> Replay:
+    empty = _frozen(np.zeros(0))
+    return Replay(nodes, 0, empty, empty, _frozen(np.zeros(0, bool)), -1, 0, 0.0, 0.0, reason)
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array

@@ -1,0 +1,19 @@
+"""In the browser: a link's Azure code hour shows its replay, its peak minute and its goodput."""
+
+from playwright.sync_api import expect
+
+from core import Scenario
+from core.simulator.replay import replay
+from labs.page import format as fmt
+
+
+def test_a_link_to_the_code_hour_shows_the_replay_beside_the_closed_form(page, lab_url):
+    """?traffic=azure-code opens the hour's section with core's replayed p95, goodput and chart."""
+    hour = replay(Scenario(traffic="azure-code"))
+    page.goto(lab_url + "/pool?traffic=azure-code")
+    replayed = page.locator("[data-replayed]")
+    expect(replayed).to_be_visible(timeout=30_000)
+    expect(replayed).to_have_text(fmt.duration(hour.ttft_p95_s), timeout=30_000)
+    expect(page.locator("[data-goodput]")).to_have_text(fmt.percent(hour.goodput, 1))
+    expect(page.get_by_text("the busiest second")).to_be_visible()
+    assert page.console_log.errors == []
