@@ -148,6 +148,8 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         peak_flops=tensor_peak(gpu, gpus, weight, ""),
         bytes_kv=bytes_kv,
         bytes_weight=pick(weight, WEIGHT_FORMATS, "bytes_per_weight"),
+        cacheless_layers=pick(shape, shapes, "cacheless_layers"),
+        state_bytes=bytes_kv * pick(shape, shapes, "state_numbers_per_sequence"),
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 

@@ -62,6 +62,9 @@ class PoolKnobs:
     peak_flops: object
     bytes_kv: object
     bytes_weight: object
+    # hybrid models: layers with no per-token cache, and the constant state of one sequence
+    cacheless_layers: object = 0.0
+    state_bytes: object = 0.0
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.
@@ -98,7 +101,7 @@ def memory_figures(pool: PoolKnobs) -> dict:
     )
     kv_per_token = kv_bytes_per_token(
         pool.layers, numbers_per_layer, pool.bytes_kv, seat_tokens,
-        pool.sliding_window, pool.window_layers,
+        pool.sliding_window, pool.window_layers, pool.cacheless_layers, pool.state_bytes,
     )  # fmt: skip
     weights = memory.weight_bytes(pool.params, pool.bytes_weight)
     node_memory = cards * card_memory
