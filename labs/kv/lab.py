@@ -14,7 +14,9 @@ from core.evidence.level_gap import level_gaps
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
 from core.whiteboard.attention import full_attention_layers
+from core.whiteboard.long_context import scenario_long_context
 from labs.kv.attention_table import AttentionComparison
+from labs.kv.long_context import LongContextNote
 from labs.kv.presets import KV_PRESETS
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
@@ -39,7 +41,7 @@ NOISE_FLOORS = {
     "seat_kv_bytes": 1e6,
     "kv_share_of_weights": 0.005,
 }
-SEQUENCE_BOUNDS = (128, 1_000_000)
+SEQUENCE_BOUNDS = (128, 1_048_576)
 ENGINE_FIELDS = ("seats_granted", "seats_room", "kv_budget_bytes")
 
 
@@ -139,6 +141,7 @@ class KvLab(pn.viewable.Viewer):
         self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.attention = AttentionComparison()
+        self.long_context = LongContextNote()
         # The card picker without its model select: the lab has its own, beside the tier.
         self.node = NodePicker(s, show_model=False)
         self.mattered = MatteredTable(
@@ -215,6 +218,7 @@ class KvLab(pn.viewable.Viewer):
             scenario_shape(s), s.kv_dtype, round(result.kv_bytes_per_number), self.sequence_tokens,
             result.kv_budget_bytes, result.kv_bytes_per_token,
         )  # fmt: skip
+        self.long_context.update(scenario_long_context(s, result, self.sequence_tokens))
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
             + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
@@ -356,7 +360,13 @@ class KvLab(pn.viewable.Viewer):
                 self.ledger,
                 margin=(8, 0, 0, 0),
             ),
-            section("The derivation, live", self.derivation, self.facts, margin=(8, 0, 0, 0)),
+            section(
+                "The derivation, live",
+                self.derivation,
+                self.facts,
+                self.long_context,
+                margin=(8, 0, 0, 0),
+            ),
             section(
                 "Same model, three attention designs",
                 self.attention,

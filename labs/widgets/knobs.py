@@ -42,7 +42,7 @@ LAYOUT_LABELS = {"TP": "tp", "TP + EP": "ep", "DEP": "dep"}
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
-UI_RANGES = {"seats": (1, 256), "prompt_tokens": (100, 64_000)}
+UI_RANGES = {"seats": (1, 256), "prompt_tokens": (100, 1_048_576)}
 
 
 def knob_label(knob: str) -> str:
