@@ -19,6 +19,7 @@ from core.whiteboard.knobs import (
     closed_loop_users,
     factorize,
     is_named,
+    offload_rate,
     or_default,
     pick,
     shape_keys,
@@ -150,6 +151,7 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         bytes_weight=pick(weight, WEIGHT_FORMATS, "bytes_per_weight"),
         cacheless_layers=pick(shape, shapes, "cacheless_layers"),
         state_bytes=bytes_kv * pick(shape, shapes, "state_numbers_per_sequence"),
+        prefix_tier_bytes_per_s=offload_rate(knobs["kv_offload"]),
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 

@@ -65,6 +65,8 @@ class PoolKnobs:
     # hybrid models: layers with no per-token cache, and the constant state of one sequence
     cacheless_layers: object = 0.0
     state_bytes: object = 0.0
+    # KV offload: bytes per second per card a reused prefix comes back at (NaN: it is in HBM)
+    prefix_tier_bytes_per_s: object = float("nan")
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.
@@ -158,6 +160,14 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
     prefix_read_s = timing.kv_read_seconds(
         hit_tokens * values["kv_bytes_per_token"], cards, bandwidth
     )
+    offloaded = ~np.isnan(pool.prefix_tier_bytes_per_s)
+    if np.any(offloaded):  # the prefix comes back from host memory or NVMe, not HBM
+        copy_s = (
+            hit_tokens
+            * values["kv_bytes_per_token"]
+            / (cards * np.where(offloaded, pool.prefix_tier_bytes_per_s, 1.0))
+        )
+        prefix_read_s = where(offloaded, copy_s, prefix_read_s)
     weights_read = pool.weights_read(weights, granted)
     step_s = timing.decode_step_seconds(
         weights_read, values["kv_bytes_in_use"], pool.active_params, granted, cards, bandwidth,

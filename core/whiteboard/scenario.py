@@ -8,6 +8,7 @@ from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.config_json import parse_config
 from core.catalog.custom import CUSTOM
 from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
+from core.catalog.tiers import OFFLOADS
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Choice, Count, knob_error
 
@@ -195,6 +196,13 @@ class Scenario(param.Parameterized):
         bounds=(0.0, 1000.0),
         allow_None=True,
         doc="Rental price of one card for one hour; None takes the catalog's assumption.",
+    )
+    kv_offload = Choice(
+        default="off",
+        objects=OFFLOADS,
+        doc="Where cached prefixes go when HBM lets them go: nowhere (off), host memory over "
+        "PCIe Gen5 or NVLink-C2C (Grace), or host memory then local NVMe; a reuse copies the "
+        "prefix back at that tier's bandwidth.",
     )
 
     def __init__(self, **params):

@@ -28,6 +28,7 @@ from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.moe_chart import MoeReadChart
 from labs.widgets.node_picker import NodePicker
 from labs.widgets.presets import PresetPicker
+from labs.widgets.tiers import TierTable, tier_sentence
 
 # The node (exact model, card, cards, weights) is shown too: a preset loads it at its
 # defaults, so the story's figures are the ones on screen.
@@ -120,6 +121,7 @@ class PoolLab(pn.viewable.Viewer):
         )  # fmt: skip
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
+        self.tiers = TierTable()
         self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.mattered = MatteredTable(
@@ -188,8 +190,12 @@ class PoolLab(pn.viewable.Viewer):
                 for k, v in swept.items()
             }
         effects = knob_effects(s, swept, HEADLINES, NOISE_FLOORS)
-        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
+        sentence = binding_sentence(result) + tier_sentence(s.kv_offload, result)
+        self.binding.object = (
+            f'<div class="lab"><div class="binding" data-binding>{escape(sentence)}</div></div>'
+        )
         self.ledger.update(result)
+        self.tiers.update(s.kv_offload, result)
         self.other.object = self._other_html(other_name, other)
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
@@ -293,6 +299,7 @@ class PoolLab(pn.viewable.Viewer):
             ui.heading("Request shape"),
             w["prompt_tokens"],
             w["prefix_hit_rate"],
+            ui.offload_buttons(self.scenario),
             ui.heading("Cache storage"),
             w["kv_dtype"],
             ui.heading("Level of detail"),
@@ -307,7 +314,9 @@ class PoolLab(pn.viewable.Viewer):
             self.badges,
             self.engine_note,
             self.presets.story,
-            section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
+            section(
+                "The memory ledger", self.binding, self.ledger, self.tiers, margin=(8, 0, 0, 0)
+            ),
             section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
             section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
             section(

@@ -332,3 +332,15 @@ def heading(text: str) -> pn.pane.HTML:
 def realism_buttons(scenario):
     """Whiteboard arithmetic or what a real engine would measure, for every lab at once."""
     return choice_buttons(scenario, "realism", REALISM_LABELS)
+
+
+OFFLOAD_LABELS = {"off": "off", "host PCIe": "host-pcie", "host C2C": "host-c2c",
+                  "host + NVMe": "host-nvme"}  # fmt: skip
+
+
+def offload_buttons(scenario):
+    """Where cached prefixes go when HBM lets them go (the KV offload knob)."""
+    return noted_choice(
+        scenario, "kv_offload", OFFLOAD_LABELS,
+        "Offload keeps cached prefixes in host memory (or NVMe) and copies them back on reuse.",
+    )  # fmt: skip
