@@ -188,6 +188,7 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
         measured_flops=tensor_peak(gpu, gpus, weight, "achieved_"),
         measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
         link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
+        prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
         **kernels,
     )
     link = link_rate(knobs["kv_link"])

@@ -67,3 +67,12 @@ def test_the_offload_knob_lives_in_the_link():
     other = Scenario()
     restore(lab_bindings(PoolLab(other), other), "?kv_offload=floppy")
     assert other.kv_offload == "off"
+
+
+def test_the_engine_level_pays_the_copy_before_its_prefill():
+    """At the engine level too, a prefix from host memory adds its copy to prefill."""
+    knobs = {"prompt_tokens": 100_000, "prefix_hit_rate": 0.9, "realism": "engine"}
+    hbm = evaluate(Scenario(**knobs))
+    host = evaluate(Scenario(kv_offload="host-pcie", **knobs))
+    assert host.prefill_s - hbm.prefill_s == pytest.approx(90_000 * 131_072 / 63e9, rel=0.05)
+    assert host.ttft_p95_s > hbm.ttft_p95_s

@@ -69,6 +69,9 @@ class Node:
     # attention data-parallel with experts spread over the cards (DEP): every card keeps the
     # shared weights whole and its own requests' cache; experts travel by all-to-all
     data_parallel_attention: object = False
+    # KV offload: bytes per second per card a reused prefix is copied back to HBM at (NaN: it
+    # is already in HBM, read by the prefill's attention in place)
+    prefix_tier_bytes_per_s: object = float("nan")
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -284,6 +287,11 @@ class Node:
                 combine = np.add if "stream_then_math" in terms else np.maximum
                 math = combine(stream, math)
         seconds = math + self._per_token(miss_tokens, terms, bandwidth)
+        offloaded = ~np.isnan(self.prefix_tier_bytes_per_s)
+        if np.any(offloaded):  # the cached prefix first comes back from host memory or NVMe
+            rate = self.cards * np.where(offloaded, self.prefix_tier_bytes_per_s, 1.0)
+            copy = np.multiply(hit_tokens, self.kv_bytes_per_token) / rate
+            seconds = seconds + np.where(offloaded, copy, 0.0)
         if alone and "fixed_overheads" in terms:
             seconds = seconds + self.fixed_seconds(terms)
         return seconds

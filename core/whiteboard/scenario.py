@@ -204,6 +204,24 @@ class Scenario(param.Parameterized):
         "PCIe Gen5 or NVLink-C2C (Grace), or host memory then local NVMe; a reuse copies the "
         "prefix back at that tier's bandwidth.",
     )
+    session_turns = Count(
+        default=None,
+        bounds=(1, 10_000),
+        allow_None=True,
+        doc="Turns in one multi-turn session, each resending the history before it; None: no "
+        "sessions, the prefix hit rate is the knob's.",
+    )
+    think_time_s = Amount(
+        default=30.0,
+        bounds=(0.0, 86_400.0),
+        doc="Seconds between a session's answer and its next turn (a person reading, a tool "
+        "running).",
+    )
+    turn_growth_tokens = Count(
+        default=1000,
+        bounds=(0, 1_000_000),
+        doc="Tokens each turn adds to the session's context: the last answer and the new message.",
+    )
 
     def __init__(self, **params):
         super().__init__(**params)

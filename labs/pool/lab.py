@@ -28,6 +28,7 @@ from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.moe_chart import MoeReadChart
 from labs.widgets.node_picker import NodePicker
 from labs.widgets.presets import PresetPicker
+from labs.widgets.sessions import SessionKnobs
 from labs.widgets.tiers import TierTable, tier_sentence
 
 # The node (exact model, card, cards, weights) is shown too: a preset loads it at its
@@ -35,6 +36,7 @@ from labs.widgets.tiers import TierTable, tier_sentence
 POOL_KNOBS = (
     "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
     "model", "gpu", "cards", "weight_dtype",
+    "kv_offload", "session_turns", "think_time_s", "turn_growth_tokens", "arrivals_per_min",
 )  # fmt: skip
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
@@ -122,6 +124,7 @@ class PoolLab(pn.viewable.Viewer):
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
         self.tiers = TierTable()
+        self.sessions = SessionKnobs(s)
         self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.mattered = MatteredTable(
@@ -196,6 +199,7 @@ class PoolLab(pn.viewable.Viewer):
         )
         self.ledger.update(result)
         self.tiers.update(s.kv_offload, result)
+        self.sessions.update(result)
         self.other.object = self._other_html(other_name, other)
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
@@ -300,6 +304,7 @@ class PoolLab(pn.viewable.Viewer):
             w["prompt_tokens"],
             w["prefix_hit_rate"],
             ui.offload_buttons(self.scenario),
+            self.sessions,
             ui.heading("Cache storage"),
             w["kv_dtype"],
             ui.heading("Level of detail"),
