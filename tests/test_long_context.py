@@ -75,3 +75,15 @@ def test_a_hybrid_holds_far_longer_sequences_on_one_node():
     state = 36 * 548_864 * 2
     assert lc.most_tokens == (float(result.kv_budget_bytes) - state) // (12 * 2048)
     assert lc.fits and lc.seat_bytes == 12 * 2048 * MILLION + state
+
+
+def test_a_typed_or_linked_length_stays_exact_when_the_slider_follows():
+    """262,144 typed into the box stays 262,144 (the slider follows without rounding it)."""
+    from labs.kv.lab import KvLab
+
+    lab = KvLab()
+    lab.sequence_tokens = 262_144
+    assert lab.sequence_tokens == 262_144
+    assert lab.length.box.value == 262_144
+    lab.length.slider.value = math.log10(2_000)  # a drag still lands on a rounded figure
+    assert lab.sequence_tokens == 2_000

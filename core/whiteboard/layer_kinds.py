@@ -37,6 +37,16 @@ class LayerKindRow:
     seat_bytes: float
 
 
+def kv_layers(shape: ModelShape) -> int:
+    """Layers that keep keys and values per token: full attention and window, not state or MLP."""
+    return shape.layers - shape.cacheless_layers
+
+
+def state_bytes_per_layer(shape: ModelShape, bytes_per_number: float) -> float:
+    """Bytes one state layer keeps per sequence (0 for a model without state layers)."""
+    return float(bytes_per_number * shape.state_numbers)
+
+
 def attention_only_layers(shape: ModelShape) -> int:
     """Full-attention layers: all but the windowed, state and MLP-only ones."""
     return full_attention_layers(shape) - shape.cacheless_layers

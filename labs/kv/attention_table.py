@@ -9,7 +9,12 @@ import panel as pn
 from core.catalog import ModelShape
 from core.foundation.units import kib
 from core.whiteboard.attention import attention_variants
-from core.whiteboard.layer_kinds import layer_kind_rows, paged_full_bytes_per_token, seat_total
+from core.whiteboard.layer_kinds import (
+    kv_layers,
+    layer_kind_rows,
+    paged_full_bytes_per_token,
+    seat_total,
+)
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 
@@ -18,6 +23,12 @@ def _factor(label: str, value: float) -> str:
     number = f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
     unit = " B" if label == "bytes per number" else ""
     return f'{number}{unit} <span class="muted">{escape(label)}</span>'
+
+
+def _layers(shape: ModelShape) -> str:
+    if shape.cacheless_layers:
+        return f"{kv_layers(shape)} attention layers of {shape.layers}"
+    return f"{shape.layers} layers"
 
 
 def _kinds_table(shape: ModelShape, bytes_per_number: float, tokens: int, own: float) -> str:
@@ -102,7 +113,7 @@ class AttentionComparison(pn.viewable.Viewer):
         self._pane.object = (
             '<div class="lab" data-attention-comparison>'
             f"<p class='small muted'>The same {escape(shape.name)} ({shape.query_heads} query heads "
-            f"of {shape.head_dim}, {shape.layers} layers, {escape(kv_dtype)} cache) built three "
+            f"of {shape.head_dim}, {_layers(shape)}, {escape(kv_dtype)} cache) built three "
             "ways. Weights, heads and layers stay; only what each layer keeps per token changes.</p>"
             '<table class="grid attention"><thead><tr><th>attention</th><th>one token, derived</th>'
             f'<th class="num">per token</th><th class="num">one {fmt.count(tokens)}-token seat</th>'

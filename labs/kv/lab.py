@@ -14,6 +14,7 @@ from core.evidence.level_gap import level_gaps
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
 from core.whiteboard.attention import full_attention_layers
+from core.whiteboard.layer_kinds import kv_layers, state_bytes_per_layer
 from core.whiteboard.long_context import scenario_long_context
 from labs.kv.attention_table import AttentionComparison
 from labs.kv.long_context import LongContextNote
@@ -280,7 +281,7 @@ class KvLab(pn.viewable.Viewer):
             )
         else:
             per_token = (
-                f"2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers "
+                f"2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {_layers_text(shape)} "
                 f"\u00d7 {shape.kv_heads} KV heads \u00d7 {shape.head_dim} head dim"
             )
         if shape.window_layers:
@@ -288,6 +289,12 @@ class KvLab(pn.viewable.Viewer):
                 f" \u00d7 ({full_attention_layers(shape)} full layers + {shape.window_layers} keeping "
                 f"{fmt.count(shape.sliding_window)} of {fmt.count(self.sequence_tokens)} tokens) \u00f7 "
                 f"{shape.layers} layers"
+            )
+        if shape.state_layers:
+            per_token += (
+                f" + {shape.state_layers} {escape(shape.state_kind)} layers \u00d7 "
+                f"{fmt.memory(state_bytes_per_layer(shape, number_bytes))} of state \u00f7 "
+                f"{fmt.count(self.sequence_tokens)} tokens"
             )
         lines = [
             f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
@@ -391,6 +398,13 @@ class KvLab(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
+
+
+def _layers_text(shape) -> str:
+    """The layers that cache keys and values, "of" all of them for a hybrid."""
+    if shape.cacheless_layers:
+        return f"{kv_layers(shape)} attention layers (of {shape.layers})"
+    return f"{shape.layers} layers"
 
 
 def _sentence_start(text: str) -> str:

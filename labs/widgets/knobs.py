@@ -132,6 +132,9 @@ class LogSlider(pn.viewable.Viewer):
         return int(min(max(value, low), high))
 
     def _slid(self, event) -> None:
+        # A jump from elsewhere (a typed figure, a link) moves the slider too: leave it exact.
+        if abs(math.log10(self._clamped(getattr(self._owner, self._name))) - event.new) <= 0.003:
+            return
         setattr(self._owner, self._name, round_figures(10**event.new, self._bounds))
 
     def _typed(self, event) -> None:
