@@ -290,14 +290,16 @@ class KvLab(pn.viewable.Viewer):
                 f"{fmt.count(shape.sliding_window)} of {fmt.count(self.sequence_tokens)} tokens) \u00f7 "
                 f"{shape.layers} layers"
             )
-        if shape.state_layers:
-            per_token += (
-                f" + {shape.state_layers} {escape(shape.state_kind)} layers \u00d7 "
+        first = [f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>"]
+        if shape.state_layers:  # a hybrid: its state layers' fixed state, on a line of its own
+            first = [
+                f"one token  = {per_token}",
+                f"           + {shape.state_layers} {escape(shape.state_kind)} layers \u00d7 "
                 f"{fmt.memory(state_bytes_per_layer(shape, number_bytes))} of state \u00f7 "
-                f"{fmt.count(self.sequence_tokens)} tokens"
-            )
+                f"{fmt.count(self.sequence_tokens)} tokens = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
+            ]
         lines = [
-            f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
+            *first,
             f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
             f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
             f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.per_card('node_memory_bytes'))} \u2212 "

@@ -56,15 +56,15 @@ class SessionKnobs(pn.viewable.Viewer):
     def __init__(self, scenario, **params):
         super().__init__(**params)
         self.scenario = scenario
-        box = {"width": 110, "margin": (2, 5)}
+        box = {"width": 82, "margin": (2, 4)}
         self.turns = pn.widgets.IntInput.from_param(
-            scenario.param.session_turns, name="Turns a session", start=1, end=10_000, **box
+            scenario.param.session_turns, name="Turns", start=1, end=10_000, **box
         )
         self.think = pn.widgets.FloatInput.from_param(
-            scenario.param.think_time_s, name="Think time (s)", start=0.0, end=86_400.0, **box
+            scenario.param.think_time_s, name="Think (s)", start=0.0, end=86_400.0, **box
         )
         self.growth = pn.widgets.IntInput.from_param(
-            scenario.param.turn_growth_tokens, name="Tokens a turn", start=0, end=1_000_000, **box
+            scenario.param.turn_growth_tokens, name="Tokens/turn", start=0, end=1_000_000, **box
         )
         self.sentence = LiveHTML("", sizing_mode="stretch_width", margin=(0, 10))
         self.use = pn.widgets.Button(
@@ -73,6 +73,12 @@ class SessionKnobs(pn.viewable.Viewer):
         self.use.on_click(self._use)
         self._derived = None
         self._layout = pn.Column(
+            LiveHTML(
+                '<div class="lab small muted">Multi-turn sessions: turns each, seconds between '
+                "turns, tokens each turn adds.</div>",
+                sizing_mode="stretch_width",
+                margin=(4, 10, 0, 10),
+            ),
             pn.Row(self.turns, self.think, self.growth, sizing_mode="stretch_width", margin=0),
             self.sentence,
             self.use,
