@@ -294,7 +294,7 @@ class KvLab(pn.viewable.Viewer):
         if shape.state_layers:  # a hybrid: its state layers' fixed state, on a line of its own
             first = [
                 f"one token  = {per_token}",
-                f"           + {shape.state_layers} {escape(shape.state_kind)} layers \u00d7 "
+                f"           + {shape.state_layers} {escape(shape.state_kind.split(' (')[0])} layers \u00d7 "
                 f"{fmt.memory(state_bytes_per_layer(shape, number_bytes))} of state \u00f7 "
                 f"{fmt.count(self.sequence_tokens)} tokens = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
             ]
@@ -405,7 +405,7 @@ class KvLab(pn.viewable.Viewer):
 def _layers_text(shape) -> str:
     """The layers that cache keys and values, "of" all of them for a hybrid."""
     if shape.cacheless_layers:
-        return f"{kv_layers(shape)} attention layers (of {shape.layers})"
+        return f"{kv_layers(shape)} of {shape.layers} layers"
     return f"{shape.layers} layers"
 
 

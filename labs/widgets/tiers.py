@@ -46,11 +46,12 @@ class TierTable(pn.viewable.Viewer):
             for row in tier_rows(offload, result)
         )
         self._pane.object = (
-            '<div class="lab" data-tiers><table class="grid">'
+            '<div class="lab" data-tiers style="overflow-x: auto"><table class="grid">'
             '<thead><tr><th>tier</th><th class="num">per node</th><th class="num">per card</th>'
-            f'<th class="num">{fmt.count(result.seat_tokens)}-token sequences held</th>'
-            '<th class="num">one reuse</th></tr></thead>'
-            f"<tbody>{body}</tbody></table></div>"
+            '<th class="num">seats held</th><th class="num">one reuse</th></tr></thead>'
+            f"<tbody>{body}</tbody></table><p class='small muted'>Seats held: whole "
+            f"{fmt.count(result.seat_tokens)}-token sequences each tier could keep; one reuse: "
+            "this request's cached prefix copied back to HBM.</p></div>"
         )
 
     def __panel__(self):
