@@ -189,6 +189,7 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
         measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
         link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
         prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
+        attention_layers=pool.layers - pool.cacheless_layers,
         **kernels,
     )
     link = link_rate(knobs["kv_link"])

@@ -72,6 +72,8 @@ class Node:
     # KV offload: bytes per second per card a reused prefix is copied back to HBM at (NaN: it
     # is already in HBM, read by the prefill's attention in place)
     prefix_tier_bytes_per_s: object = float("nan")
+    # hybrid models: layers whose attention grows with the context (None: every layer's does)
+    attention_layers: object = None
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -279,7 +281,11 @@ class Node:
             math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
             attention = physical.attention_prefill_flops(
-                self.layers, self.query_heads, self.head_dim, miss_tokens + hit_tokens, hit_tokens
+                self.layers if self.attention_layers is None else self.attention_layers,
+                self.query_heads,
+                self.head_dim,
+                miss_tokens + hit_tokens,
+                hit_tokens,
             )
             math = math + attention / (self.cards * attention_flops)
             if alone:
