@@ -13,6 +13,7 @@ from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
 from core.engine_level.terms import ALL_TERMS
 from core.foundation.vector import as_number, where
+from core.whiteboard.attention import indexer_bytes_per_layer
 from core.whiteboard.knobs import (
     SHAPES,
     checked_knobs,
@@ -152,6 +153,8 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         cacheless_layers=pick(shape, shapes, "cacheless_layers"),
         state_bytes=bytes_kv * pick(shape, shapes, "state_numbers_per_sequence"),
         prefix_tier_bytes_per_s=offload_rate(knobs["kv_offload"]),
+        indexer_bytes=indexer_bytes_per_layer(pick(shape, shapes, "indexer_dim")),
+        sparse_top_k=pick(shape, shapes, "sparse_top_k"),
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 

@@ -121,3 +121,40 @@ def test_a_bad_hybrid_field_is_refused_by_name(change):
     with pytest.raises(ConfigError) as refused:
         parse_config(json.dumps(data))
     assert next(iter(change)) in str(refused.value)
+
+
+def test_deepseek_v32_caches_an_indexer_key_and_reads_its_top_k():
+    """DeepSeek-V3.2: 61 x (576 x 2 B + 128 + 4 B of indexer) a token; decode reads top 2,048."""
+    from core.whiteboard.attention import sparse_read_share
+
+    shape = shape_of("deepseek-v3.2")
+    assert (shape.sparse_top_k, shape.indexer_dim, shape.indexer_heads) == (2048, 128, 64)
+    assert float(shape_kv_bytes_per_token(shape, BF16, 100_000)) == 61 * (576 * 2 + 132)
+    share = float(sparse_read_share(576, BF16, 132, 2048, 100_000))
+    assert share == pytest.approx((2048 * 1152 + 100_000 * 132) / (100_000 * 1284))
+    rows = layer_kind_rows(shape, BF16, 100_000)
+    assert rows[0].kind == "sparse attention (DSA)" and rows[0].per_layer_bytes == 1284
+
+
+def test_sparse_attention_makes_long_decode_steps_cheaper_at_both_levels():
+    """At 100,000 tokens V3.2's decode step reads less cache than V3's, at both levels."""
+    v3 = (CONFIGS / "deepseek-v3.json").read_text()
+    v32 = (CONFIGS / "deepseek-v3.2.json").read_text()
+    for realism in ("whiteboard", "engine"):
+        knobs = {"model": "custom", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
+                 "prompt_tokens": 100_000, "realism": realism}  # fmt: skip
+        dense = evaluate(model_config=v3, **knobs)
+        sparse = evaluate(model_config=v32, **knobs)
+        assert sparse.kv_bytes_per_token > dense.kv_bytes_per_token  # it stores more
+        assert sparse.decode_step_s < dense.decode_step_s  # and reads less
+
+
+def test_sparse_attention_prefill_flops_grow_linearly_past_top_k():
+    """Past k = 2,048, DSA's mixing grows as k T; the indexer's T^2 term is the quadratic one."""
+    from core.whiteboard.long_context import attention_flops
+
+    shape = shape_of("deepseek-v3.2")
+    t, k = 1_048_576.0, 2048.0
+    mixed = 4 * 61 * 128 * 128 * (k * t - k * k / 2)
+    scored = 61 * 64 * 128 * t * t
+    assert float(attention_flops(shape, t)) == pytest.approx(mixed + scored)

@@ -31,6 +31,8 @@ layer steps and counts      0 to the layers     first_k_dense_replace 3 (DeepSee
 hybrid heads and groups     1 to 4,096          256 Mamba heads (Nemotron-H 56B)
 hybrid head and state dims  1 to 4,096          256 SSM state (Nemotron-H 56B)
 convolution widths          1 to 64             4 (Mamba, Gated DeltaNet)
+sparse attention top-k      0 to 1,048,576      2,048 (DeepSeek-V3.2)
+indexer heads and dims      0 to 4,096          64 heads of 128 (DeepSeek-V3.2)
 parameters, counted         up to 100 trillion  about 1 trillion (Kimi K2)
 ==========================  ==================  =============================================
 
@@ -109,6 +111,8 @@ _SPANS = (
      Span(1, 4096, "256 (Nemotron-H 56B's Mamba heads)")),
     (("linear_key_head_dim", "linear_value_head_dim", "mamba_head_dim", "ssm_state_size",
       "mamba_d_state", "attention_head_dim"), Span(1, 4096, "256 (Nemotron-H 56B's SSM state)")),
+    (("index_topk",), Span(0, 1_048_576, "2,048 (DeepSeek-V3.2)")),
+    (("index_head_dim", "index_n_heads"), Span(0, 4096, "128 dims, 64 heads (DeepSeek-V3.2)")),
     (("linear_conv_kernel_dim", "conv_kernel", "mamba_d_conv", "mamba_expand", "expand"),
      Span(1, 64, "4 (every published Mamba and Gated DeltaNet)")),
 )  # fmt: skip

@@ -51,7 +51,8 @@ _KEPT = {
     "decoder_sparse_step", "mlp_only_layers", "interleave_moe_layer_step", "kv_lora_rank",
     "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "sliding_window",
     "use_sliding_window", "sliding_window_pattern", "layer_types", "attention_chunk_size",
-    "no_rope_layers", "text_config", *_LAYER_FIELDS,
+    "no_rope_layers", "text_config", "index_topk", "index_head_dim", "index_n_heads",
+    *_LAYER_FIELDS,
 }  # fmt: skip
 _NOT_DECODER = {
     "bert", "roberta", "deberta", "deberta-v2", "distilbert", "electra", "albert", "t5", "mt5",
@@ -377,6 +378,9 @@ def parse_config(text: str) -> DerivedModel:
         state_numbers=kinds.state_numbers,
         mlp_layers=kinds.count(MLP),
         state_kind=kinds.state_kind if kinds.state_layers else "",
+        sparse_top_k=optional(data, "index_topk") if mla else 0,
+        indexer_dim=optional(data, "index_head_dim") if mla and data.get("index_topk") else 0,
+        indexer_heads=optional(data, "index_n_heads") if mla and data.get("index_topk") else 0,
     )
     return DerivedModel(
         shape=shape,

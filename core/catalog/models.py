@@ -63,6 +63,11 @@ class ModelShape:
     state_numbers: float = 0.0
     mlp_layers: int = 0
     state_kind: str = ""
+    # DeepSeek sparse attention (V3.2): a lightning indexer caches ``indexer_dim`` numbers per
+    # token per layer and picks the ``sparse_top_k`` tokens each query attends to
+    sparse_top_k: int = 0
+    indexer_dim: int = 0
+    indexer_heads: int = 0
 
     @property
     def cacheless_layers(self) -> int:

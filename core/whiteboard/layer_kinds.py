@@ -16,7 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.catalog import ModelShape
-from core.whiteboard.attention import full_attention_layers, kv_numbers_per_layer
+from core.whiteboard.attention import (
+    full_attention_layers,
+    indexer_bytes_per_layer,
+    kv_numbers_per_layer,
+)
 
 
 @dataclass(frozen=True)
@@ -74,9 +78,18 @@ def layer_kind_rows(
     held = float(np.minimum(tokens, shape.sliding_window)) if shape.sliding_window else tokens
     full = attention_only_layers(shape)
     window_word = "chunk" if shape.chunked_attention else "window"
+    indexer = float(indexer_bytes_per_layer(shape.indexer_dim))
+    first = LayerKindRow("full attention", "a key and a value for every token", full, per_token,
+                         False, tokens, full * per_token * tokens)  # fmt: skip
+    if shape.sparse_top_k:
+        first = LayerKindRow(
+            "sparse attention (DSA)",
+            f"a latent per token and {indexer:,.0f} B of indexer key; each query reads the "
+            f"{shape.sparse_top_k:,} tokens the indexer picks", full, per_token + indexer, False,
+            tokens, full * (per_token + indexer) * tokens,
+        )  # fmt: skip
     rows = [
-        LayerKindRow("full attention", "a key and a value for every token", full, per_token,
-                     False, tokens, full * per_token * tokens),
+        first,
         LayerKindRow(f"sliding {window_word}",
                      f"keys and values of the last {shape.sliding_window:,} tokens only",
                      shape.window_layers, per_token, False, held,
@@ -107,4 +120,5 @@ def paged_full_bytes_per_token(shape: ModelShape, bytes_per_number: float) -> fl
     numbers = kv_numbers_per_layer(
         shape.kv_heads, shape.head_dim, shape.kv_lora_rank, shape.qk_rope_head_dim
     )
-    return float(bytes_per_number * numbers * (shape.layers - shape.cacheless_layers))
+    per_layer = bytes_per_number * numbers + indexer_bytes_per_layer(shape.indexer_dim)
+    return float(per_layer * (shape.layers - shape.cacheless_layers))

@@ -17,7 +17,11 @@ import numpy as np
 
 from core.catalog import INFINIBAND_NDR_BYTES_PER_S, PREFILL_EFFICIENCY, ModelShape
 from core.catalog.custom import scenario_gpu, scenario_shape
-from core.whiteboard.attention import kv_numbers_per_layer, shape_kv_bytes_per_token
+from core.whiteboard.attention import (
+    indexer_bytes_per_layer,
+    kv_numbers_per_layer,
+    shape_kv_bytes_per_token,
+)
 from core.whiteboard.layer_kinds import attention_only_layers
 
 
@@ -53,11 +57,21 @@ def attention_flops(shape: ModelShape, tokens) -> np.ndarray:
     :math:`4 i d_h` FLOPs a layer; a window layer at most :math:`w`; state layers none:
 
     .. math:: F = 2 L_f H_q d_h T^2 + 4 L_w H_q d_h \\min(T, w) T
+
+    Under DeepSeek sparse attention a query mixes at most :math:`k` tokens,
+    :math:`4 L_f H_q d_h (k T - k^2 / 2)` past :math:`T = k`, and the indexer scores every
+    earlier token in :math:`H_{idx}` heads of :math:`d_{idx}`: :math:`+ L_f H_{idx} d_{idx} T^2`.
     """
     tokens = np.asarray(tokens, dtype=float)
     per_head = shape.query_heads * shape.head_dim
     window = np.minimum(tokens, shape.sliding_window) if shape.sliding_window else tokens
-    full = 2.0 * attention_only_layers(shape) * per_head * np.square(tokens)
+    layers = attention_only_layers(shape)
+    if shape.sparse_top_k:
+        k = float(shape.sparse_top_k)
+        mixed = np.where(tokens > k, k * tokens - k * k / 2.0, np.square(tokens) / 2.0)
+        scored = layers * shape.indexer_heads * shape.indexer_dim * np.square(tokens)
+        return 4.0 * layers * per_head * mixed + scored
+    full = 2.0 * layers * per_head * np.square(tokens)
     return full + 4.0 * shape.window_layers * per_head * window * tokens
 
 
@@ -74,7 +88,7 @@ def most_tokens(shape: ModelShape, bytes_per_number: float, room_bytes: float) -
         kv_numbers_per_layer(
             shape.kv_heads, shape.head_dim, shape.kv_lora_rank, shape.qk_rope_head_dim
         )
-    )
+    ) + float(indexer_bytes_per_layer(shape.indexer_dim))
     fixed = per_layer * shape.window_layers * shape.sliding_window
     fixed += bytes_per_number * shape.state_numbers_per_sequence
     growing = per_layer * attention_only_layers(shape)

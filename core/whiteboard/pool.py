@@ -25,7 +25,7 @@ from core.catalog import ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
 from core.foundation.vector import is_array, where
 from core.whiteboard import memory, queueing, timing
-from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
+from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer, sparse_read_share
 from core.whiteboard.experts import expert_weight_bytes_read
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 
@@ -67,6 +67,9 @@ class PoolKnobs:
     state_bytes: object = 0.0
     # KV offload: bytes per second per card a reused prefix comes back at (NaN: it is in HBM)
     prefix_tier_bytes_per_s: object = float("nan")
+    # DeepSeek sparse attention: indexer bytes per token per layer, tokens each query picks
+    indexer_bytes: object = 0.0
+    sparse_top_k: object = 0.0
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.
@@ -104,6 +107,7 @@ def memory_figures(pool: PoolKnobs) -> dict:
     kv_per_token = kv_bytes_per_token(
         pool.layers, numbers_per_layer, pool.bytes_kv, seat_tokens,
         pool.sliding_window, pool.window_layers, pool.cacheless_layers, pool.state_bytes,
+        pool.indexer_bytes,
     )  # fmt: skip
     weights = memory.weight_bytes(pool.params, pool.bytes_weight)
     node_memory = cards * card_memory
@@ -170,8 +174,8 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
         prefix_read_s = where(offloaded, copy_s, prefix_read_s)
     weights_read = pool.weights_read(weights, granted)
     step_s = timing.decode_step_seconds(
-        weights_read, values["kv_bytes_in_use"], pool.active_params, granted, cards, bandwidth,
-        peak_flops,
+        weights_read, values["kv_bytes_in_use"] * decode_read_share(pool), pool.active_params,
+        granted, cards, bandwidth, peak_flops,
     )  # fmt: skip
     first_token = np.maximum(prefill_s + prefix_read_s, step_s)
     return {
@@ -190,6 +194,18 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
         "answer_tokens": pool.answer,
         "request_s": first_token + pool.answer * step_s,
     }
+
+
+def decode_read_share(pool: PoolKnobs):
+    """Share of the running cache a decode step reads: 1, or less under sparse attention."""
+    if not np.any(np.asarray(pool.sparse_top_k) > 0):
+        return 1.0
+    numbers = kv_numbers_per_layer(
+        pool.kv_heads, pool.head_dim, pool.kv_lora_rank, pool.qk_rope_head_dim
+    )
+    return sparse_read_share(
+        numbers, pool.bytes_kv, pool.indexer_bytes, pool.sparse_top_k, pool.prompt + pool.answer
+    )
 
 
 def first_token_s(values: dict):
