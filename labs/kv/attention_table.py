@@ -34,7 +34,7 @@ def _layers(shape: ModelShape) -> str:
 def _kinds_table(shape: ModelShape, bytes_per_number: float, tokens: int, own: float) -> str:
     """The model's own cache, one row per kind of layer, when its layers are not all alike."""
     rows = layer_kind_rows(shape, bytes_per_number, tokens)
-    if len(rows) < 2:
+    if len(rows) < 2 and not shape.sparse_top_k:
         return ""
     body = []
     for row in rows:

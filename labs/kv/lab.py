@@ -13,7 +13,7 @@ from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import level_gaps
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
-from core.whiteboard.attention import full_attention_layers
+from core.whiteboard.attention import full_attention_layers, indexer_bytes_per_layer
 from core.whiteboard.layer_kinds import kv_layers, state_bytes_per_layer
 from core.whiteboard.long_context import scenario_long_context
 from labs.kv.attention_table import AttentionComparison
@@ -279,6 +279,11 @@ class KvLab(pn.viewable.Viewer):
                 f"{number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers \u00d7 "
                 f"({shape.kv_lora_rank} latent + {shape.qk_rope_head_dim} rotary key)"
             )
+            if shape.indexer_dim:  # DeepSeek sparse attention's indexer key, fp8 and its scale
+                per_token += (
+                    f" + {shape.layers} layers \u00d7 "
+                    f"{fmt.count(indexer_bytes_per_layer(shape.indexer_dim))} B of indexer key"
+                )
         else:
             per_token = (
                 f"2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {_layers_text(shape)} "
