@@ -34,7 +34,7 @@ from core.catalog.config_fields import (
     whole,
 )
 from core.catalog.config_layers import KEPT as _LAYER_FIELDS
-from core.catalog.config_layers import MLP, hybrid_param_change, moe_layer_flags, read_layer_kinds
+from core.catalog.config_layers import moe_layer_flags, shape_layer_fields
 
 __all__ = ["KNOB", "ConfigError", "DerivedModel", "compact_config", "custom_shape", "parse_config"]
 
@@ -342,11 +342,11 @@ def parse_config(text: str) -> DerivedModel:
     attention, mla = _attention_params(data, dims)
     total, active = _params(dims, mlp, attention, tied)
     window, window_layers = _windows(data, dims.layers, model_type)
-    kinds = read_layer_kinds(data, dims.layers, dims.hidden)
-    if kinds.hybrid:  # state layers' mixers instead of attention; Nemotron-H's MLP blocks
-        dense_mlp = mlp.gated * dims.hidden * mlp.dense_ffn
-        change = hybrid_param_change(data, kinds, dims.hidden, attention, dense_mlp)
-        total, active = total + change, active + change
+    dense_mlp = mlp.gated * dims.hidden * mlp.dense_ffn
+    change, layer_fields = shape_layer_fields(
+        data, dims.layers, dims.hidden, attention, dense_mlp, latent=bool(mla)
+    )
+    total, active = total + change, active + change
     checkpoint, bf16_params = checkpoint_format(
         data.get("quantization_config"), layers=dims.layers, attention_params=attention,
         moe_layers=mlp.moe_layers, hidden=dims.hidden, experts=mlp.experts, vocab=dims.vocab,
@@ -374,13 +374,7 @@ def parse_config(text: str) -> DerivedModel:
         shared_experts=mlp.shared,
         bf16_params=bf16_params,
         checkpoint_dtype=checkpoint,
-        state_layers=kinds.state_layers,
-        state_numbers=kinds.state_numbers,
-        mlp_layers=kinds.count(MLP),
-        state_kind=kinds.state_kind if kinds.state_layers else "",
-        sparse_top_k=optional(data, "index_topk") if mla else 0,
-        indexer_dim=optional(data, "index_head_dim") if mla and data.get("index_topk") else 0,
-        indexer_heads=optional(data, "index_n_heads") if mla and data.get("index_topk") else 0,
+        **layer_fields,
     )
     return DerivedModel(
         shape=shape,

@@ -216,3 +216,26 @@ def hybrid_param_change(
     if data.get("hybrid_override_pattern") is not None:
         change -= (len(found.kinds) - found.count(MLP)) * dense_mlp
     return change
+
+
+def shape_layer_fields(
+    data: dict, layers: int, hidden: int, attention: float, dense_mlp: float, latent: bool
+) -> tuple[float, dict]:
+    """(parameters to add, :class:`~core.catalog.ModelShape` fields) for the layers' kinds.
+
+    The fields are the state and MLP-only layers of a hybrid and, for a latent-attention model
+    with ``index_topk`` (DeepSeek-V3.2), its sparse attention's top-k and indexer.
+    """
+    kinds = read_layer_kinds(data, layers, hidden)
+    change = hybrid_param_change(data, kinds, hidden, attention, dense_mlp) if kinds.hybrid else 0.0
+    sparse = latent and bool(data.get("index_topk"))
+    fields = {
+        "state_layers": kinds.state_layers,
+        "state_numbers": kinds.state_numbers,
+        "mlp_layers": kinds.count(MLP),
+        "state_kind": kinds.state_kind if kinds.state_layers else "",
+        "sparse_top_k": optional(data, "index_topk") if sparse else 0,
+        "indexer_dim": optional(data, "index_head_dim") if sparse else 0,
+        "indexer_heads": optional(data, "index_n_heads") if sparse else 0,
+    }
+    return change, fields

@@ -13,10 +13,9 @@ from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import level_gaps
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
-from core.whiteboard.attention import full_attention_layers, indexer_bytes_per_layer
-from core.whiteboard.layer_kinds import kv_layers, state_bytes_per_layer
 from core.whiteboard.long_context import scenario_long_context
 from labs.kv.attention_table import AttentionComparison
+from labs.kv.derivation import token_lines
 from labs.kv.long_context import LongContextNote
 from labs.kv.presets import KV_PRESETS
 from labs.page import format as fmt
@@ -274,35 +273,9 @@ class KvLab(pn.viewable.Viewer):
         shape = scenario_shape(s)
         number_bytes = round(r.kv_bytes_per_number)
         cards = r.cards
-        if shape.kv_lora_rank:
-            per_token = (
-                f"{number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers \u00d7 "
-                f"({shape.kv_lora_rank} latent + {shape.qk_rope_head_dim} rotary key)"
-            )
-            if shape.indexer_dim:  # DeepSeek sparse attention's indexer key, fp8 and its scale
-                per_token += (
-                    f" + {shape.layers} layers \u00d7 "
-                    f"{fmt.count(indexer_bytes_per_layer(shape.indexer_dim))} B of indexer key"
-                )
-        else:
-            per_token = (
-                f"2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {_layers_text(shape)} "
-                f"\u00d7 {shape.kv_heads} KV heads \u00d7 {shape.head_dim} head dim"
-            )
-        if shape.window_layers:
-            per_token += (
-                f" \u00d7 ({full_attention_layers(shape)} full layers + {shape.window_layers} keeping "
-                f"{fmt.count(shape.sliding_window)} of {fmt.count(self.sequence_tokens)} tokens) \u00f7 "
-                f"{shape.layers} layers"
-            )
-        first = [f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>"]
-        if shape.state_layers:  # a hybrid: its state layers' fixed state, on a line of its own
-            first = [
-                f"one token  = {per_token}",
-                f"           + {shape.state_layers} {escape(shape.state_kind.split(' (')[0])} layers \u00d7 "
-                f"{fmt.memory(state_bytes_per_layer(shape, number_bytes))} of state \u00f7 "
-                f"{fmt.count(self.sequence_tokens)} tokens = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
-            ]
+        first = token_lines(
+            shape, s.kv_dtype, number_bytes, self.sequence_tokens, r.kv_bytes_per_token
+        )
         lines = [
             *first,
             f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
@@ -405,13 +378,6 @@ class KvLab(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
-
-
-def _layers_text(shape) -> str:
-    """The layers that cache keys and values, "of" all of them for a hybrid."""
-    if shape.cacheless_layers:
-        return f"{kv_layers(shape)} of {shape.layers} layers"
-    return f"{shape.layers} layers"
 
 
 def _sentence_start(text: str) -> str:
