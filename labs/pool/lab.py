@@ -303,7 +303,7 @@ class PoolLab(pn.viewable.Viewer):
             ui.heading("Request shape"),
             w["prompt_tokens"],
             w["prefix_hit_rate"],
-            ui.offload_buttons(self.scenario),
+            ui.offload_select(self.scenario),
             self.sessions,
             ui.heading("Cache storage"),
             w["kv_dtype"],

@@ -337,13 +337,17 @@ def realism_buttons(scenario):
     return choice_buttons(scenario, "realism", REALISM_LABELS)
 
 
-OFFLOAD_LABELS = {"off": "off", "host PCIe": "host-pcie", "host C2C": "host-c2c",
-                  "host + NVMe": "host-nvme"}  # fmt: skip
+OFFLOAD_LABELS = {
+    "off: cached prefixes stay in HBM": "off",
+    "host memory over PCIe Gen5": "host-pcie",
+    "host memory over NVLink-C2C (Grace)": "host-c2c",
+    "host memory, then local NVMe": "host-nvme",
+}
 
 
-def offload_buttons(scenario):
-    """Where cached prefixes go when HBM lets them go (the KV offload knob)."""
-    return noted_choice(
-        scenario, "kv_offload", OFFLOAD_LABELS,
-        "Offload keeps cached prefixes in host memory (or NVMe) and copies them back on reuse.",
+def offload_select(scenario):
+    """Where cached prefixes go when HBM lets them go (the KV offload knob), in one line."""
+    return pn.widgets.Select.from_param(
+        scenario.param.kv_offload, options=OFFLOAD_LABELS, name="KV offload (reuse copies back)",
+        sizing_mode="stretch_width",
     )  # fmt: skip

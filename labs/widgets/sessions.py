@@ -72,19 +72,27 @@ class SessionKnobs(pn.viewable.Viewer):
         )
         self.use.on_click(self._use)
         self._derived = None
-        self._layout = pn.Column(
+        self.toggle = pn.widgets.Toggle(
+            label="Multi-turn sessions", color="primary", variant="outline",
+            value=scenario.session_turns is not None, sizing_mode="stretch_width",
+            margin=(6, 10, 2, 10),
+        )  # fmt: skip
+        self.body = pn.Column(
             LiveHTML(
-                '<div class="lab small muted">Multi-turn sessions: turns each, seconds between '
-                "turns, tokens each turn adds.</div>",
-                sizing_mode="stretch_width",
-                margin=(4, 10, 0, 10),
+                '<div class="lab small muted">Turns each, seconds between turns, tokens each '
+                "turn adds: the hit rate the caches would give.</div>",
+                sizing_mode="stretch_width", margin=(0, 10),
             ),
             pn.Row(self.turns, self.think, self.growth, sizing_mode="stretch_width", margin=0),
             self.sentence,
             self.use,
-            sizing_mode="stretch_width",
-            margin=0,
-        )
+            sizing_mode="stretch_width", margin=0, visible=self.toggle.value,
+        )  # fmt: skip
+        self.toggle.param.watch(self._toggled, "value")
+        self._layout = pn.Column(self.toggle, self.body, sizing_mode="stretch_width", margin=0)
+
+    def _toggled(self, event) -> None:
+        self.body.visible = event.new
 
     def update(self, result) -> SessionCache | None:
         """Derive the sessions' hit rate for ``result``; returns it for a turns table."""
@@ -94,6 +102,8 @@ class SessionKnobs(pn.viewable.Viewer):
             f'<div class="lab small" data-derived-hit>{derived_sentence(cache)}</div>'
         )
         self.use.visible = cache is not None
+        if cache is not None and not self.toggle.value:  # sessions set elsewhere (a link)
+            self.toggle.value = True
         return cache
 
     def _use(self, _event) -> None:
