@@ -86,13 +86,16 @@ class SessionKnobs(pn.viewable.Viewer):
             pn.Row(self.turns, self.think, self.growth, sizing_mode="stretch_width", margin=0),
             self.sentence,
             self.use,
-            sizing_mode="stretch_width", margin=0, visible=self.toggle.value,
+            sizing_mode="stretch_width", margin=0,
         )  # fmt: skip
         self.toggle.param.watch(self._toggled, "value")
-        self._layout = pn.Column(self.toggle, self.body, sizing_mode="stretch_width", margin=0)
+        shown = [self.toggle, self.body] if self.toggle.value else [self.toggle]
+        self._layout = pn.Column(*shown, sizing_mode="stretch_width", margin=0)
 
     def _toggled(self, event) -> None:
-        self.body.visible = event.new
+        # swapping the column's children redraws reliably; flipping a nested column's
+        # ``visible`` from a later update did not always reach the browser
+        self._layout.objects = [self.toggle, self.body] if event.new else [self.toggle]
 
     def update(self, result) -> SessionCache | None:
         """Derive the sessions' hit rate for ``result``; returns it for a turns table."""
