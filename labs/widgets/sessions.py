@@ -64,7 +64,7 @@ class SessionKnobs(pn.viewable.Viewer):
             scenario.param.think_time_s, name="Think (s)", start=0.0, end=86_400.0, **box
         )
         self.growth = pn.widgets.IntInput.from_param(
-            scenario.param.turn_growth_tokens, name="Tokens/turn", start=0, end=1_000_000, **box
+            scenario.param.turn_growth_tokens, name="Growth", start=0, end=1_000_000, **box
         )
         self.sentence = LiveHTML("", sizing_mode="stretch_width", margin=(0, 10))
         self.use = pn.widgets.Button(
@@ -80,7 +80,7 @@ class SessionKnobs(pn.viewable.Viewer):
         self.body = pn.Column(
             LiveHTML(
                 '<div class="lab small muted">Turns each, seconds between turns, tokens each '
-                "turn adds: the hit rate the caches would give.</div>",
+                "turn adds (growth): the hit rate the caches would give.</div>",
                 sizing_mode="stretch_width", margin=(0, 10),
             ),
             pn.Row(self.turns, self.think, self.growth, sizing_mode="stretch_width", margin=0),
@@ -89,8 +89,13 @@ class SessionKnobs(pn.viewable.Viewer):
             sizing_mode="stretch_width", margin=0,
         )  # fmt: skip
         self.toggle.param.watch(self._toggled, "value")
+        scenario.param.watch(self._sessions_set, "session_turns")
         shown = [self.toggle, self.body] if self.toggle.value else [self.toggle]
         self._layout = pn.Column(*shown, sizing_mode="stretch_width", margin=0)
+
+    def _sessions_set(self, event) -> None:
+        if event.new is not None:  # a link or a preset set sessions: show their knobs
+            self.toggle.value = True
 
     def _toggled(self, event) -> None:
         # swapping the column's children redraws reliably; flipping a nested column's
