@@ -16,6 +16,7 @@ from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
 from core.engine_level.terms import ALL_TERMS
 from core.foundation.vector import as_number, where
+from core.whiteboard.attention import indexer_bytes_per_layer
 from core.whiteboard.fleet import derived_hit_rate
 from core.whiteboard.knobs import (
     SHAPES,
@@ -23,6 +24,7 @@ from core.whiteboard.knobs import (
     closed_loop_users,
     factorize,
     is_named,
+    offload_rate,
     or_default,
     pick,
     shape_keys,
@@ -168,6 +170,11 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         tpot_slo=as_number(knobs["tpot_slo_s"]),
         replicas=with_default(knobs["replicas"], np.nan),
         router=knobs["router"],
+        cacheless_layers=pick(shape, shapes, "cacheless_layers"),
+        state_bytes=bytes_kv * pick(shape, shapes, "state_numbers_per_sequence"),
+        prefix_tier_bytes_per_s=offload_rate(knobs["kv_offload"]),
+        indexer_bytes=indexer_bytes_per_layer(pick(shape, shapes, "indexer_dim")),
+        sparse_top_k=pick(shape, shapes, "sparse_top_k"),
     )
     return pool, (shape, shapes, gpu, gpus, weight)
 
@@ -204,6 +211,8 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
         measured_flops=tensor_peak(gpu, gpus, weight, "achieved_"),
         measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
         link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
+        prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
+        attention_layers=pool.layers - pool.cacheless_layers,
         **kernels,
     )
     link = link_rate(knobs["kv_link"])

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from core import GPUS, MODELS, TIERS, WORKLOADS
 from core.catalog import WEIGHT_FORMATS
 from core.catalog.custom import CUSTOM
+from core.catalog.tiers import OFFLOADS
 from core.practice import CHALLENGES
 from core.whiteboard.scenario import KV_LINKS, SERVING_MODES
 
@@ -60,6 +61,7 @@ every_model = st.sampled_from([None, *MODELS, CUSTOM])
 every_gpu = st.sampled_from([*GPUS, CUSTOM])
 serving_modes = st.sampled_from(SERVING_MODES)
 kv_links = st.sampled_from(KV_LINKS)
+offloads = st.sampled_from(OFFLOADS)
 edge_answers = st.one_of(st.none(), st.sampled_from([0, 1, 2]), st.integers(0, 1_000_000))
 edge_arrivals = st.one_of(
     st.none(),
@@ -93,6 +95,7 @@ def every_knob(draw) -> dict:
         "kv_link": draw(kv_links),
         "concurrency": draw(edge_concurrencies),
         "usd_per_gpu_hour": draw(edge_prices),
+        "kv_offload": draw(offloads),
     }
     if knobs["model"] == CUSTOM:
         knobs["model_config"] = draw(model_configs)

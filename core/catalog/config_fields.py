@@ -28,6 +28,11 @@ query LoRA rank             0 to 65,536         1,536 (DeepSeek-V3)
 rotary / value head dims    0 to 1,024          64 rotary, 128 value (DeepSeek-V3)
 sliding window              0 to 16,777,216     262,144 (Phi-3 128k), 4,096 (Mistral 7B)
 layer steps and counts      0 to the layers     first_k_dense_replace 3 (DeepSeek-V3)
+hybrid heads and groups     1 to 4,096          256 Mamba heads (Nemotron-H 56B)
+hybrid head and state dims  1 to 4,096          256 SSM state (Nemotron-H 56B)
+convolution widths          1 to 64             4 (Mamba, Gated DeltaNet)
+sparse attention top-k      0 to 1,048,576      2,048 (DeepSeek-V3.2)
+indexer heads and dims      0 to 4,096          64 heads of 128 (DeepSeek-V3.2)
 parameters, counted         up to 100 trillion  about 1 trillion (Kimi K2)
 ==========================  ==================  =============================================
 
@@ -99,6 +104,17 @@ _SPANS = (
     (("sliding_window", "attention_chunk_size"), Span(0, 16_777_216, "262,144 (Phi-3 128k)")),
     (("first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step",
       "sliding_window_pattern", "mlp_only_layers"), Span(0, 1024, "3 (DeepSeek-V3's dense layers)")),
+    (("full_attention_interval", "attn_layer_period", "attn_layer_offset", "expert_layer_period",
+      "expert_layer_offset"),
+     Span(0, 1024, "8 (Jamba's attention period)")),
+    (("linear_num_key_heads", "linear_num_value_heads", "mamba_num_heads", "n_groups"),
+     Span(1, 4096, "256 (Nemotron-H 56B's Mamba heads)")),
+    (("linear_key_head_dim", "linear_value_head_dim", "mamba_head_dim", "ssm_state_size",
+      "mamba_d_state", "attention_head_dim"), Span(1, 4096, "256 (Nemotron-H 56B's SSM state)")),
+    (("index_topk",), Span(0, 1_048_576, "2,048 (DeepSeek-V3.2)")),
+    (("index_head_dim", "index_n_heads"), Span(0, 4096, "128 dims, 64 heads (DeepSeek-V3.2)")),
+    (("linear_conv_kernel_dim", "conv_kernel", "mamba_d_conv", "mamba_expand", "expand"),
+     Span(1, 64, "4 (every published Mamba and Gated DeltaNet)")),
 )  # fmt: skip
 SPANS = {name: span for names, span in _SPANS for name in names}
 

@@ -33,6 +33,8 @@ from core.catalog.config_fields import (
     text,
     whole,
 )
+from core.catalog.config_layers import KEPT as _LAYER_FIELDS
+from core.catalog.config_layers import moe_layer_flags, shape_layer_fields
 
 __all__ = ["KNOB", "ConfigError", "DerivedModel", "compact_config", "custom_shape", "parse_config"]
 
@@ -49,7 +51,8 @@ _KEPT = {
     "decoder_sparse_step", "mlp_only_layers", "interleave_moe_layer_step", "kv_lora_rank",
     "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "sliding_window",
     "use_sliding_window", "sliding_window_pattern", "layer_types", "attention_chunk_size",
-    "no_rope_layers", "text_config",
+    "no_rope_layers", "text_config", "index_topk", "index_head_dim", "index_n_heads",
+    *_LAYER_FIELDS,
 }  # fmt: skip
 _NOT_DECODER = {
     "bert", "roberta", "deberta", "deberta-v2", "distilbert", "electra", "albert", "t5", "mt5",
@@ -65,6 +68,7 @@ _UNGATED = {
     "phi",
     "starcoder2",
     "gpt_bigcode",
+    "nemotron_h",
 }
 _WINDOW_TYPES = {"sliding_attention", "chunked_attention", "local_attention"}
 
@@ -180,6 +184,8 @@ def _attention(data: dict) -> _Attention:
         )
     if data.get("head_dim") is not None:
         head_dim = whole("head_dim", data["head_dim"])
+    elif data.get("attention_head_dim") is not None:  # Nemotron-H's name for it
+        head_dim = whole("attention_head_dim", data["attention_head_dim"])
     else:  # the head dimension is the hidden size split among the heads
         fewest = SPANS["head_dim"].low
         head_dim = hidden // heads
@@ -221,6 +227,8 @@ def _moe_layer_flags(data: dict, layers: int, model_type: str) -> list[bool]:
     step = optional(data, "interleave_moe_layer_step") or optional(data, "decoder_sparse_step")
     step = step or optional(data, "moe_layer_freq", 1, low=1)
     dense_only = set(items(data, "mlp_only_layers", int))
+    if moe_layer_flags(data, layers) is not None:
+        return moe_layer_flags(data, layers)  # Jamba's expert_layer_period
     if model_type.startswith("llama4") and step > 1:
         return [(i + 1) % step == 0 for i in range(layers)]  # Llama 4: the last of each step
     return [i >= first_dense and (i - first_dense) % step == 0 and i not in dense_only
@@ -334,6 +342,11 @@ def parse_config(text: str) -> DerivedModel:
     attention, mla = _attention_params(data, dims)
     total, active = _params(dims, mlp, attention, tied)
     window, window_layers = _windows(data, dims.layers, model_type)
+    dense_mlp = mlp.gated * dims.hidden * mlp.dense_ffn
+    change, layer_fields = shape_layer_fields(
+        data, dims.layers, dims.hidden, attention, dense_mlp, latent=bool(mla)
+    )
+    total, active = total + change, active + change
     checkpoint, bf16_params = checkpoint_format(
         data.get("quantization_config"), layers=dims.layers, attention_params=attention,
         moe_layers=mlp.moe_layers, hidden=dims.hidden, experts=mlp.experts, vocab=dims.vocab,
@@ -361,6 +374,7 @@ def parse_config(text: str) -> DerivedModel:
         shared_experts=mlp.shared,
         bf16_params=bf16_params,
         checkpoint_dtype=checkpoint,
+        **layer_fields,
     )
     return DerivedModel(
         shape=shape,

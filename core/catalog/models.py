@@ -55,6 +55,29 @@ class ModelShape:
     # windowed layers attend within fixed chunks of ``sliding_window`` tokens (Llama 4's
     # attention_chunk_size) rather than to the last ``sliding_window`` tokens
     chunked_attention: bool = False
+    # hybrid models (Qwen3-Next, Nemotron-H, Jamba): ``state_layers`` of the ``layers`` keep a
+    # constant-size state per sequence (linear attention or a state-space layer) of
+    # ``state_numbers`` numbers each instead of a key and value per token; ``mlp_layers`` are
+    # blocks with no attention at all (Nemotron-H's MLP-only blocks) and cache nothing
+    state_layers: int = 0
+    state_numbers: float = 0.0
+    mlp_layers: int = 0
+    state_kind: str = ""
+    # DeepSeek sparse attention (V3.2): a lightning indexer caches ``indexer_dim`` numbers per
+    # token per layer and picks the ``sparse_top_k`` tokens each query attends to
+    sparse_top_k: int = 0
+    indexer_dim: int = 0
+    indexer_heads: int = 0
+
+    @property
+    def cacheless_layers(self) -> int:
+        """Layers that keep no key and value per token: state-space or linear, and MLP-only."""
+        return self.state_layers + self.mlp_layers
+
+    @property
+    def state_numbers_per_sequence(self) -> float:
+        """Numbers of constant-size state one sequence holds over all its state layers."""
+        return self.state_layers * self.state_numbers
 
     @property
     def is_moe(self) -> bool:

@@ -13,6 +13,7 @@ from core.catalog import BYTES_PER_WEIGHT, GB
 from core.catalog.kernels import CARD_FAMILIES, ENGINES, expert_kernel
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.whiteboard.knobs import pick
+from core.whiteboard.pool import decode_read_share
 
 MIB = 2**20
 KV_RULES = {"free": 0.0, "total": 1.0, "static": 2.0}
@@ -124,5 +125,6 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
             pool.prompt,
             pool.answer,
             pick(shape, shapes, "chunked_attention"),
-        ),
+        )
+        * decode_read_share(pool),
     }

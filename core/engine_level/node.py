@@ -71,6 +71,11 @@ class Node:
     data_parallel_attention: object = False
     # cards the routed experts are spread over (1 under plain tensor parallelism)
     expert_ranks: object = 1.0
+    # KV offload: bytes per second per card a reused prefix is copied back to HBM at (NaN: it
+    # is already in HBM, read by the prefill's attention in place)
+    prefix_tier_bytes_per_s: object = float("nan")
+    # hybrid models: layers whose attention grows with the context (None: every layer's does)
+    attention_layers: object = None
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -280,7 +285,11 @@ class Node:
             math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
             attention = physical.attention_prefill_flops(
-                self.layers, self.query_heads, self.head_dim, miss_tokens + hit_tokens, hit_tokens
+                self.layers if self.attention_layers is None else self.attention_layers,
+                self.query_heads,
+                self.head_dim,
+                miss_tokens + hit_tokens,
+                hit_tokens,
             )
             math = math + attention / (self.cards * attention_flops)
             if alone:
@@ -288,6 +297,11 @@ class Node:
                 combine = np.add if "stream_then_math" in terms else np.maximum
                 math = combine(stream, math)
         seconds = math + self._per_token(miss_tokens, terms, bandwidth)
+        offloaded = ~np.isnan(self.prefix_tier_bytes_per_s)
+        if np.any(offloaded):  # the cached prefix first comes back from host memory or NVMe
+            rate = self.cards * np.where(offloaded, self.prefix_tier_bytes_per_s, 1.0)
+            copy = np.multiply(hit_tokens, self.kv_bytes_per_token) / rate
+            seconds = seconds + np.where(offloaded, copy, 0.0)
         if alone and "fixed_overheads" in terms:
             seconds = seconds + self.fixed_seconds(terms)
         return seconds

@@ -267,7 +267,35 @@ def sources() -> list[Source]:
         + _engine_cost_rows()
         + _serving_mode_rows()
         + traffic_rows()
+        + _tier_rows()
     )
+
+
+def _tier_rows() -> list[Source]:
+    """The KV offload tiers: capacity per node and rate per card, from spec sheets."""
+    from core.catalog.tiers import HOST_C2C, HOST_PCIE, NVME
+
+    rows = []
+    for tier in (HOST_PCIE, HOST_C2C, NVME):
+        rows.append(
+            Source(
+                f"{tier.name}, capacity",
+                f"{tier.capacity_bytes / GB:,.0f}",
+                "GB per node",
+                tier.source,
+                kind="cards",
+            )
+        )
+        rows.append(
+            Source(
+                f"{tier.name}, rate",
+                f"{tier.bytes_per_s / GB:g}",
+                "GB/s per card",
+                tier.source,
+                kind="cards",
+            )
+        )
+    return rows  # fmt: skip
 
 
 def _fallback_rows() -> list[Source]:

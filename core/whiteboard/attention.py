@@ -22,6 +22,20 @@ MLA_LATENT_PER_HEAD_DIM = 4
 MLA_ROPE_PER_HEAD_DIM = 0.5
 # Llama 3 and most GQA models of 2024-26 share each key/value pair among groups to 8 KV heads.
 GQA_KV_HEADS = 8
+# DeepSeek-V3.2's indexer cache: its keys in fp8 (one byte a number) with one fp32 scale per
+# 128 numbers (DeepSeek-V3.2-Exp's inference code; vLLM's indexer cache stores the same)
+INDEXER_SCALE_BYTES = 4
+
+
+def indexer_bytes_per_layer(indexer_dim) -> np.ndarray:
+    """Bytes a DeepSeek-sparse-attention indexer caches per token per layer (0 without one).
+
+    Notes
+    -----
+    :math:`d_{idx}` fp8 numbers and one 4-byte scale per 128 of them.
+    """
+    dim = np.asarray(indexer_dim, dtype=float)
+    return np.where(dim > 0, dim + INDEXER_SCALE_BYTES * np.ceil(dim / 128.0), 0.0)
 
 
 def kv_numbers_per_layer(kv_heads, head_dim, kv_lora_rank=0, qk_rope_head_dim=0):
@@ -39,23 +53,30 @@ def kv_numbers_per_layer(kv_heads, head_dim, kv_lora_rank=0, qk_rope_head_dim=0)
 
 
 def kv_bytes_per_token(
-    layers, numbers_per_layer, bytes_per_number, tokens, sliding_window=0, window_layers=0
-):
+    layers, numbers_per_layer, bytes_per_number, tokens, sliding_window=0, window_layers=0,
+    cacheless_layers=0, state_bytes=0.0, indexer_bytes=0.0,
+):  # fmt: skip
     """Bytes of cache per token of a sequence ``tokens`` long, averaged over the sequence.
 
     Notes
     -----
-    Of :math:`L` layers, :math:`L_w` keep at most :math:`w` tokens:
+    Of :math:`L` layers, :math:`L_w` keep at most :math:`w` tokens and :math:`L_0` keep no
+    key and value at all (linear-attention, state-space and MLP-only layers of a hybrid); the
+    state layers hold :math:`S` bytes per sequence whatever its length, shared over its
+    :math:`T` tokens; a sparse-attention indexer adds :math:`e` bytes a token per layer:
 
-    .. math:: b_{kv} = b_{num}\\, n \\left((L - L_w) + L_w \\frac{\\min(T, w)}{T}\\right)
+    .. math:: b_{kv} = (b_{num}\\, n + e) \\left((L - L_w - L_0) + L_w \\frac{\\min(T, w)}{T}\\right)
+              + \\frac{S}{T}
 
-    With no windowed layer this is :math:`b_{num}\\, n\\, L` whatever the length: for an 8B-class
-    model, :math:`2 \\cdot 2 \\cdot 8 \\cdot 128 \\cdot 32 = 131{,}072` bytes.
+    With no windowed or hybrid layer this is :math:`b_{num}\\, n\\, L` whatever the length: for
+    an 8B-class model, :math:`2 \\cdot 2 \\cdot 8 \\cdot 128 \\cdot 32 = 131{,}072` bytes.
     """
     tokens = np.maximum(np.asarray(tokens, dtype=float), 1.0)
     windowed = np.where(np.asarray(sliding_window) > 0, np.minimum(tokens, sliding_window), tokens)
-    layers_paid = np.subtract(layers, window_layers) + np.multiply(window_layers, windowed / tokens)
-    return np.multiply(bytes_per_number, numbers_per_layer) * layers_paid
+    full = np.subtract(np.subtract(layers, window_layers), cacheless_layers)
+    layers_paid = full + np.multiply(window_layers, windowed / tokens)
+    per_layer = np.multiply(bytes_per_number, numbers_per_layer) + indexer_bytes
+    return per_layer * layers_paid + np.divide(state_bytes, tokens)
 
 
 def shape_kv_bytes_per_token(shape: ModelShape, bytes_per_number, tokens):
@@ -64,8 +85,10 @@ def shape_kv_bytes_per_token(shape: ModelShape, bytes_per_number, tokens):
         shape.kv_heads, shape.head_dim, shape.kv_lora_rank, shape.qk_rope_head_dim
     )
     return kv_bytes_per_token(
-        shape.layers, numbers, bytes_per_number, tokens, shape.sliding_window, shape.window_layers
-    )
+        shape.layers, numbers, bytes_per_number, tokens, shape.sliding_window, shape.window_layers,
+        shape.cacheless_layers, bytes_per_number * shape.state_numbers_per_sequence,
+        indexer_bytes_per_layer(shape.indexer_dim),
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -111,7 +134,8 @@ def attention_variants(
     :math:`4 d_h + d_h/2` numbers per layer. Window layers are left out here (every layer sees
     the whole context), so the variants compare like with like.
     """
-    heads, dim, layers = shape.query_heads, shape.head_dim, shape.layers
+    heads, dim = shape.query_heads, shape.head_dim
+    layers = shape.layers - shape.cacheless_layers  # a hybrid's attention layers only
     own = shape.attention
     gqa_heads = shape.kv_heads if own in ("GQA", "MQA") else min(GQA_KV_HEADS, heads)
     if own == "MLA":
@@ -148,3 +172,19 @@ def attention_variants(
 def own_variant(shape: ModelShape, bytes_per_number: float) -> KvVariant:
     """The model's own attention among :func:`attention_variants` (its derivation line)."""
     return next(v for v in attention_variants(shape, bytes_per_number) if v.the_models_own)
+
+
+def sparse_read_share(numbers_per_layer, bytes_per_number, indexer_bytes, top_k, tokens):
+    """Share of a sequence's cache one decode step reads under DeepSeek sparse attention.
+
+    Notes
+    -----
+    Each layer reads the indexer's keys of all :math:`T` tokens and the latents of the
+    :math:`k` it picks, of the :math:`T (b n + e)` it stores (1 without top-k selection):
+
+    .. math:: \\rho = \\frac{\\min(T, k)\\, b n + T e}{T (b n + e)}
+    """
+    tokens = np.maximum(np.asarray(tokens, dtype=float), 1.0)
+    latent = np.multiply(bytes_per_number, numbers_per_layer)
+    picked = np.where(np.asarray(top_k) > 0, np.minimum(tokens, top_k), tokens)
+    return (picked * latent + tokens * indexer_bytes) / (tokens * (latent + indexer_bytes))

@@ -25,7 +25,7 @@ from core.catalog import ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
 from core.foundation.vector import is_array, where
 from core.whiteboard import memory, queueing, timing, traffic
-from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
+from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer, sparse_read_share
 from core.whiteboard.experts import expert_weight_bytes_read
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 
@@ -67,6 +67,14 @@ class PoolKnobs:
     tpot_slo: object = 0.1
     replicas: object = np.nan  # nodes bought; NaN sizes them for the peak minute
     router: str = "round-robin"
+    # hybrid models: layers with no per-token cache, and the constant state of one sequence
+    cacheless_layers: object = 0.0
+    state_bytes: object = 0.0
+    # KV offload: bytes per second per card a reused prefix comes back at (NaN: it is in HBM)
+    prefix_tier_bytes_per_s: object = float("nan")
+    # DeepSeek sparse attention: indexer bytes per token per layer, tokens each query picks
+    indexer_bytes: object = 0.0
+    sparse_top_k: object = 0.0
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.
@@ -103,7 +111,8 @@ def memory_figures(pool: PoolKnobs) -> dict:
     )
     kv_per_token = kv_bytes_per_token(
         pool.layers, numbers_per_layer, pool.bytes_kv, seat_tokens,
-        pool.sliding_window, pool.window_layers,
+        pool.sliding_window, pool.window_layers, pool.cacheless_layers, pool.state_bytes,
+        pool.indexer_bytes,
     )  # fmt: skip
     weights = memory.weight_bytes(pool.params, pool.bytes_weight)
     node_memory = cards * card_memory
@@ -160,10 +169,18 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
     prefix_read_s = timing.kv_read_seconds(
         hit_tokens * values["kv_bytes_per_token"], cards, bandwidth
     )
+    offloaded = ~np.isnan(pool.prefix_tier_bytes_per_s)
+    if np.any(offloaded):  # the prefix comes back from host memory or NVMe, not HBM
+        copy_s = (
+            hit_tokens
+            * values["kv_bytes_per_token"]
+            / (cards * np.where(offloaded, pool.prefix_tier_bytes_per_s, 1.0))
+        )
+        prefix_read_s = where(offloaded, copy_s, prefix_read_s)
     weights_read = pool.weights_read(weights, granted)
     step_s = timing.decode_step_seconds(
-        weights_read, values["kv_bytes_in_use"], pool.active_params, granted, cards, bandwidth,
-        peak_flops,
+        weights_read, values["kv_bytes_in_use"] * decode_read_share(pool), pool.active_params,
+        granted, cards, bandwidth, peak_flops,
     )  # fmt: skip
     first_token = np.maximum(prefill_s + prefix_read_s, step_s)
     return {
@@ -183,6 +200,18 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
         "answer_tokens": pool.answer,
         "request_s": first_token + pool.answer * step_s,
     }
+
+
+def decode_read_share(pool: PoolKnobs):
+    """Share of the running cache a decode step reads: 1, or less under sparse attention."""
+    if not np.any(np.asarray(pool.sparse_top_k) > 0):
+        return 1.0
+    numbers = kv_numbers_per_layer(
+        pool.kv_heads, pool.head_dim, pool.kv_lora_rank, pool.qk_rope_head_dim
+    )
+    return sparse_read_share(
+        numbers, pool.bytes_kv, pool.indexer_bytes, pool.sparse_top_k, pool.prompt + pool.answer
+    )
 
 
 def first_token_s(values: dict):

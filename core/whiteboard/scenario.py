@@ -8,6 +8,7 @@ from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.config_json import parse_config
 from core.catalog.custom import CUSTOM
 from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
+from core.catalog.tiers import OFFLOADS
 from core.catalog.traces import TRACES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Choice, Count, knob_error
@@ -236,6 +237,31 @@ class Scenario(param.Parameterized):
         objects=["knob", "derived"],
         doc="Where the prefix hit rate comes from: the knob, or derived from the router and each "
         "replica's finite prefix cache (the knob then sets the reusable share of a prompt).",
+    )
+    kv_offload = Choice(
+        default="off",
+        objects=OFFLOADS,
+        doc="Where cached prefixes go when HBM lets them go: nowhere (off), host memory over "
+        "PCIe Gen5 or NVLink-C2C (Grace), or host memory then local NVMe; a reuse copies the "
+        "prefix back at that tier's bandwidth.",
+    )
+    session_turns = Count(
+        default=None,
+        bounds=(1, 10_000),
+        allow_None=True,
+        doc="Turns in one multi-turn session, each resending the history before it; None: no "
+        "sessions, the prefix hit rate is the knob's.",
+    )
+    think_time_s = Amount(
+        default=30.0,
+        bounds=(0.0, 86_400.0),
+        doc="Seconds between a session's answer and its next turn (a person reading, a tool "
+        "running).",
+    )
+    turn_growth_tokens = Count(
+        default=1000,
+        bounds=(0, 1_000_000),
+        doc="Tokens each turn adds to the session's context: the last answer and the new message.",
     )
 
     def __init__(self, **params):

@@ -9,6 +9,12 @@ import panel as pn
 from core.catalog import ModelShape
 from core.foundation.units import kib
 from core.whiteboard.attention import attention_variants
+from core.whiteboard.layer_kinds import (
+    kv_layers,
+    layer_kind_rows,
+    paged_full_bytes_per_token,
+    seat_total,
+)
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 
@@ -17,6 +23,50 @@ def _factor(label: str, value: float) -> str:
     number = f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
     unit = " B" if label == "bytes per number" else ""
     return f'{number}{unit} <span class="muted">{escape(label)}</span>'
+
+
+def _layers(shape: ModelShape) -> str:
+    if shape.cacheless_layers:
+        return f"{kv_layers(shape)} attention layers of {shape.layers}"
+    return f"{shape.layers} layers"
+
+
+def _kinds_table(shape: ModelShape, bytes_per_number: float, tokens: int, own: float) -> str:
+    """The model's own cache, one row per kind of layer, when its layers are not all alike."""
+    rows = layer_kind_rows(shape, bytes_per_number, tokens)
+    if len(rows) < 2 and not shape.sparse_top_k:
+        return ""
+    body = []
+    for row in rows:
+        if row.per_sequence:
+            one = f"{fmt.memory(row.per_layer_bytes)} a sequence"
+        else:
+            one = f"{fmt.count(row.per_layer_bytes)} B a token"
+        kept = f"{fmt.count(row.held_tokens)} tokens" if row.held_tokens else "fixed"
+        body.append(
+            f'<tr data-layer-kind="{escape(row.kind)}"><td><b>{escape(row.kind)}</b>'
+            f"<div class='small muted'>{escape(row.what)}</div></td>"
+            f'<td class="num">{row.layers}</td><td class="num">{one}</td>'
+            f'<td class="num">{kept}</td><td class="num">{fmt.memory(row.seat_bytes)}</td></tr>'
+        )
+    total = seat_total(rows)
+    paged = ""
+    if shape.window_layers:
+        full = paged_full_bytes_per_token(shape, bytes_per_number)
+        paged = (
+            "<p class='small'>An engine that pages every attention layer alike (vLLM with its "
+            "hybrid KV cache manager off) gives the window layers full-size pages: "
+            f"<b>{fmt.count(full)} B</b> a token instead of {fmt.count(own)} B.</p>"
+        )
+    return (
+        f"<p class='small'><b>This model's own cache by kind of layer</b>, for one "
+        f"{fmt.count(tokens)}-token sequence:</p>"
+        '<table class="grid attention" data-layer-kinds><thead><tr><th>layer kind</th>'
+        '<th class="num">layers</th><th class="num">one layer keeps</th>'
+        '<th class="num">held</th><th class="num">all of them, one seat</th></tr></thead>'
+        f"<tbody>{''.join(body)}<tr><td><b>total</b></td><td></td><td></td><td></td>"
+        f'<td class="num"><b>{fmt.memory(total)}</b></td></tr></tbody></table>{paged}'
+    )
 
 
 class AttentionComparison(pn.viewable.Viewer):
@@ -59,10 +109,11 @@ class AttentionComparison(pn.viewable.Viewer):
                 f"<b>{fmt.count(own_bytes_per_token)} B</b> a token, not the full-attention figure "
                 "above.</p>"
             )
+        window += _kinds_table(shape, bytes_per_number, tokens, own_bytes_per_token)
         self._pane.object = (
             '<div class="lab" data-attention-comparison>'
             f"<p class='small muted'>The same {escape(shape.name)} ({shape.query_heads} query heads "
-            f"of {shape.head_dim}, {shape.layers} layers, {escape(kv_dtype)} cache) built three "
+            f"of {shape.head_dim}, {_layers(shape)}, {escape(kv_dtype)} cache) built three "
             "ways. Weights, heads and layers stay; only what each layer keeps per token changes.</p>"
             '<table class="grid attention"><thead><tr><th>attention</th><th>one token, derived</th>'
             f'<th class="num">per token</th><th class="num">one {fmt.count(tokens)}-token seat</th>'

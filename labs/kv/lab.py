@@ -13,8 +13,10 @@ from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import level_gaps
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
-from core.whiteboard.attention import full_attention_layers
+from core.whiteboard.long_context import scenario_long_context
 from labs.kv.attention_table import AttentionComparison
+from labs.kv.derivation import token_lines
+from labs.kv.long_context import LongContextNote
 from labs.kv.presets import KV_PRESETS
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
@@ -40,7 +42,7 @@ NOISE_FLOORS = {
     "seat_kv_bytes": 1e6,
     "kv_share_of_weights": 0.005,
 }
-SEQUENCE_BOUNDS = (128, 1_000_000)
+SEQUENCE_BOUNDS = (128, 1_048_576)
 ENGINE_FIELDS = ("seats_granted", "seats_room", "kv_budget_bytes")
 
 
@@ -156,6 +158,7 @@ class KvLab(pn.viewable.Viewer):
         self.derivation = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.attention = AttentionComparison()
+        self.long_context = LongContextNote()
         # The card picker without its model select: the lab has its own, beside the tier.
         self.node = NodePicker(s, show_model=False)
         self.mattered = MatteredTable(
@@ -236,6 +239,7 @@ class KvLab(pn.viewable.Viewer):
             scenario_shape(s), s.kv_dtype, round(result.kv_bytes_per_number), self.sequence_tokens,
             result.kv_budget_bytes, result.kv_bytes_per_token,
         )  # fmt: skip
+        self.long_context.update(scenario_long_context(s, result, self.sequence_tokens))
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
             + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
@@ -290,24 +294,11 @@ class KvLab(pn.viewable.Viewer):
         shape = scenario_shape(s)
         number_bytes = round(r.kv_bytes_per_number)
         cards = r.cards
-        if shape.kv_lora_rank:
-            per_token = (
-                f"{number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers \u00d7 "
-                f"({shape.kv_lora_rank} latent + {shape.qk_rope_head_dim} rotary key)"
-            )
-        else:
-            per_token = (
-                f"2 (key and value) \u00d7 {number_bytes} B ({s.kv_dtype}) \u00d7 {shape.layers} layers "
-                f"\u00d7 {shape.kv_heads} KV heads \u00d7 {shape.head_dim} head dim"
-            )
-        if shape.window_layers:
-            per_token += (
-                f" \u00d7 ({full_attention_layers(shape)} full layers + {shape.window_layers} keeping "
-                f"{fmt.count(shape.sliding_window)} of {fmt.count(self.sequence_tokens)} tokens) \u00f7 "
-                f"{shape.layers} layers"
-            )
+        first = token_lines(
+            shape, s.kv_dtype, number_bytes, self.sequence_tokens, r.kv_bytes_per_token
+        )
         lines = [
-            f"one token  = {per_token} = <b>{fmt.count(r.kv_bytes_per_token)} B</b>",
+            *first,
             f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
             f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
             f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.per_card('node_memory_bytes'))} \u2212 "
@@ -377,7 +368,13 @@ class KvLab(pn.viewable.Viewer):
                 self.ledger,
                 margin=(8, 0, 0, 0),
             ),
-            section("The derivation, live", self.derivation, self.facts, margin=(8, 0, 0, 0)),
+            section(
+                "The derivation, live",
+                self.derivation,
+                self.facts,
+                self.long_context,
+                margin=(8, 0, 0, 0),
+            ),
             section(
                 "Same model, three attention designs",
                 self.attention,

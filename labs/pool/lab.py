@@ -39,13 +39,16 @@ from labs.widgets.moe_chart import MoeReadChart
 from labs.widgets.node_picker import NodePicker
 from labs.widgets.predict import PredictCards
 from labs.widgets.presets import PresetPicker
+from labs.widgets.sessions import SessionKnobs
+from labs.widgets.tiers import TierTable, tier_sentence
 
 # The node (exact model, card, cards, weights) is shown too: a preset loads it at its
 # defaults, so the story's figures are the ones on screen.
 POOL_KNOBS = (
     "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
     "model", "gpu", "cards", "weight_dtype", "traffic", "arrivals_per_min", "replicas",
-    "router", "prefix_source",
+    "router", "prefix_source", "kv_offload", "session_turns", "think_time_s",
+    "turn_growth_tokens",
 )  # fmt: skip
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
@@ -138,6 +141,8 @@ class PoolLab(pn.viewable.Viewer):
         self.predict = PredictCards(self.cards, PREDICTED, formats, s)
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
+        self.tiers = TierTable()
+        self.sessions = SessionKnobs(s)
         self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.mattered = MatteredTable(
@@ -227,8 +232,13 @@ class PoolLab(pn.viewable.Viewer):
                 for k, v in swept.items()
             }
         effects = knob_effects(s, swept, HEADLINES, NOISE_FLOORS)
-        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(binding_sentence(result))}</div></div>'
+        sentence = binding_sentence(result) + tier_sentence(s.kv_offload, result)
+        self.binding.object = (
+            f'<div class="lab"><div class="binding" data-binding>{escape(sentence)}</div></div>'
+        )
         self.ledger.update(result)
+        self.tiers.update(s.kv_offload, result)
+        self.sessions.update(result)
         self.other.object = self._other_html(other_name, other)
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
@@ -366,6 +376,8 @@ class PoolLab(pn.viewable.Viewer):
             w["prompt_tokens"],
             w["prefix_hit_rate"],
             *self.fleet_rows,
+            ui.offload_select(self.scenario),
+            self.sessions,
             ui.heading("Cache storage"),
             w["kv_dtype"],
             ui.heading("Traffic"),
@@ -384,7 +396,9 @@ class PoolLab(pn.viewable.Viewer):
             self.presets.story,
             self.hour_section,
             self.fleet_section,
-            section("The memory ledger", self.binding, self.ledger, margin=(8, 0, 0, 0)),
+            section(
+                "The memory ledger", self.binding, self.ledger, self.tiers, margin=(8, 0, 0, 0)
+            ),
             section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
             section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
             section(

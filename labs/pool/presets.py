@@ -124,4 +124,33 @@ POOL_PRESETS = [
         fix={"replicas": 2, "weight_dtype": "fp8"},
         keep=(Keep("traffic", "azure-code", "the code service's real hour"),),
     ),
+    Preset(
+        key="agent-rereads",
+        title="The agent that re-reads its whole history",
+        story=(
+            "A coding agent keeps one session for 20 turns, its history grown to 200,000 tokens. "
+            "Between turns its tools run for 30 s, and meanwhile the other sessions' contexts push "
+            "its prefix out of HBM, which holds only {granted} such seats. So every turn prefills "
+            "the whole history again: {prefill} of tensor time, and {ttft} at p95 before the first "
+            "token."
+        ),
+        goal="keep the 200,000-token sessions on one node and bring the p95 first token under 1,200 ms.",
+        hint="the history is still worth keeping: give the evicted prefixes somewhere to wait "
+        "(offload), then let the hit rate follow what the sessions would reuse.",
+        knobs={
+            "prompt_tokens": 200_000,
+            "prefix_hit_rate": 0.0,
+            "seats": 2,
+            "arrivals_per_min": 2,
+            "session_turns": 20,
+            "think_time_s": 30.0,
+            "turn_growth_tokens": 2000,
+        },
+        fix={"kv_offload": "host-pcie", "prefix_hit_rate": 0.95},
+        keep=(
+            *THE_8B,
+            ONE_NODE,
+            Keep("prompt_tokens", 200_000, "the 200,000-token history", "at least"),
+        ),
+    ),
 ]

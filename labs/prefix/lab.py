@@ -30,6 +30,7 @@ from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, refill
 from labs.widgets import knobs as ui
 from labs.widgets.predict import PredictCards
+from labs.widgets.sessions import SessionKnobs, turns_table
 
 STATES = ("cached", "edited")
 BLOCK_COLOURS = {0: theme.GRANTED, 1: theme.WAITING, 2: theme.KV_IN_USE, 3: "#c9ced8"}
@@ -153,6 +154,8 @@ class PrefixLab(pn.viewable.Viewer):
         self.compare = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.context = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.session_knobs = SessionKnobs(self.scenario)
+        self.turns = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.blocks = ColumnDataSource(
             data={"x": [], "y": [], "colour": [], "state": [], "tokens": [], "first_token": []}
         )
@@ -230,6 +233,12 @@ class PrefixLab(pn.viewable.Viewer):
         refill(self.blocks, squares)
         self.caption.object = self._caption_html(hits, STATES.index(self.state), per_square)
         self.context.object = self._context_html(result)
+        self._session_turns()
+
+    def _session_turns(self) -> None:
+        """A session's turns on the shared pool, and which tier each turn's prefix came from."""
+        cache = self.session_knobs.update(evaluate(self.scenario))
+        self.turns.object = f'<div class="lab">{turns_table(cache)}</div>' if cache else ""
 
     def _cards(self, result, hits, active: int) -> list[Card]:
         ttft = fmt.split_unit(
@@ -359,6 +368,7 @@ class PrefixLab(pn.viewable.Viewer):
             self.predict,
             section("The prompt as cache blocks", self.caption, pn.pane.Bokeh(self.block_figure, sizing_mode="stretch_width"), margin=(8, 0, 0, 0)),
             section("Cached vs edited, side by side", self.compare, margin=(8, 0, 0, 0)),
+            section("A multi-turn session, turn by turn", self.session_knobs, self.turns, margin=(8, 0, 0, 0)),
             sizing_mode="stretch_width",
             margin=0,
         )  # fmt: skip

@@ -46,7 +46,7 @@ LAYOUT_LABELS = {"TP": "tp", "TP + EP": "ep", "DEP": "dep"}
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
-UI_RANGES = {"seats": (1, 256), "prompt_tokens": (100, 64_000)}
+UI_RANGES = {"seats": (1, 256), "prompt_tokens": (100, 1_048_576)}
 
 
 def knob_label(knob: str) -> str:
@@ -138,6 +138,9 @@ class LogSlider(pn.viewable.Viewer):
         return int(min(max(value, low), high))
 
     def _slid(self, event) -> None:
+        # A jump from elsewhere (a typed figure, a link) moves the slider too: leave it exact.
+        if abs(math.log10(self._clamped(getattr(self._owner, self._name))) - event.new) <= 0.003:
+            return
         setattr(self._owner, self._name, round_figures(10**event.new, self._bounds))
 
     def _typed(self, event) -> None:
@@ -338,3 +341,19 @@ def heading(text: str) -> pn.pane.HTML:
 def realism_buttons(scenario):
     """Whiteboard arithmetic or what a real engine would measure, for every lab at once."""
     return choice_buttons(scenario, "realism", REALISM_LABELS)
+
+
+OFFLOAD_LABELS = {
+    "off: cached prefixes stay in HBM": "off",
+    "host memory over PCIe Gen5": "host-pcie",
+    "host memory over NVLink-C2C (Grace)": "host-c2c",
+    "host memory, then local NVMe": "host-nvme",
+}
+
+
+def offload_select(scenario):
+    """Where cached prefixes go when HBM lets them go (the KV offload knob), in one line."""
+    return pn.widgets.Select.from_param(
+        scenario.param.kv_offload, options=OFFLOAD_LABELS, name="KV offload (reuse copies back)",
+        sizing_mode="stretch_width",
+    )  # fmt: skip

@@ -1,0 +1,58 @@
+"""The memory ledger's tier columns: HBM's KV room, then host memory and NVMe under offload."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+
+from core.whiteboard.tiers import binding_tier, reprefill_s, tier_rows
+from labs.page import format as fmt
+from labs.page.text import LiveHTML
+
+
+def tier_sentence(offload: str, result) -> str:
+    """The memory sentence's tier clause: where a reused prefix comes back from, and its cost."""
+    if offload == "off":
+        return ""
+    rows = tier_rows(offload, result)
+    again = reprefill_s(result)
+    instead = f" instead of {fmt.duration(again)} of prefill" if again else ""
+    return (
+        f" Offload is on: cached prefixes wait in {binding_tier(offload)}, which binds each "
+        f"reuse: {fmt.count(result.hit_tokens)} cached tokens come back in "
+        f"{fmt.duration(rows[1].reuse_s)}{instead}."
+    )
+
+
+class TierTable(pn.viewable.Viewer):
+    """Capacity per node, rate per card and one reuse's cost for each tier the cache can use."""
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+
+    def update(self, offload: str, result) -> None:
+        """Show the tiers of ``offload`` for ``result``; nothing when offload is off."""
+        if offload == "off":
+            self._pane.object = ""
+            return
+        body = "".join(
+            f'<tr data-tier="{escape(row.name)}"><td><b>{escape(row.name)}</b></td>'
+            f'<td class="num">{fmt.memory(row.capacity_bytes)}</td>'
+            f'<td class="num">{fmt.gigabytes(row.bytes_per_s) + "/s" if row.bytes_per_s else "in place"}</td>'
+            f'<td class="num">{fmt.count(row.sequences)}</td>'
+            f'<td class="num">{fmt.duration(row.reuse_s)}</td></tr>'
+            for row in tier_rows(offload, result)
+        )
+        self._pane.object = (
+            '<div class="lab" data-tiers style="overflow-x: auto"><table class="grid">'
+            '<thead><tr><th>tier</th><th class="num">per node</th><th class="num">per card</th>'
+            '<th class="num">seats held</th><th class="num">one reuse</th></tr></thead>'
+            f"<tbody>{body}</tbody></table><p class='small muted'>Seats held: whole "
+            f"{fmt.count(result.seat_tokens)}-token sequences each tier could keep; one reuse: "
+            "this request's cached prefix copied back to HBM.</p></div>"
+        )
+
+    def __panel__(self):
+        return self._pane

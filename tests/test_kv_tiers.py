@@ -1,0 +1,78 @@
+"""KV offload tiers: a reused prefix comes back at its tier's rate instead of being prefilled."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import Scenario, evaluate
+from core.catalog.tiers import HOST_C2C, HOST_PCIE, NVME
+from core.evidence.sources import sources
+from core.whiteboard.tiers import binding_tier, reprefill_s, tier_rows
+from labs.frame.shell import lab_bindings
+from labs.page.links import query_for, restore
+from labs.pool.lab import PoolLab
+from labs.widgets.tiers import tier_sentence
+
+
+def test_offload_off_is_the_default_and_changes_nothing():
+    """kv_offload defaults to off, and off gives the very figures of a scenario without it."""
+    assert Scenario().kv_offload == "off"
+    assert evaluate(Scenario()).ttft_p95_s == evaluate(Scenario(), kv_offload="off").ttft_p95_s
+
+
+def test_a_prefix_from_host_memory_costs_its_bytes_over_pcie():
+    """90,000 cached tokens of 131,072 B over one card's 63 GB/s PCIe Gen5: 187 ms."""
+    knobs = {"prompt_tokens": 100_000, "prefix_hit_rate": 0.9}
+    result = evaluate(Scenario(kv_offload="host-pcie", **knobs))
+    assert result.prefix_read_s == pytest.approx(90_000 * 131_072 / 63e9)
+    # slower than reading it in HBM, far faster than prefilling it again
+    hbm = evaluate(Scenario(**knobs))
+    assert hbm.prefix_read_s < result.prefix_read_s < reprefill_s(result)
+    assert reprefill_s(result) == pytest.approx(2 * 8e9 * 90_000 / (989e12 * 0.5), rel=1e-3)
+
+
+def test_nvlink_c2c_brings_it_back_seven_times_faster_than_pcie():
+    """Grace's NVLink-C2C (450 GB/s each way) against PCIe Gen5 (63 GB/s)."""
+    knobs = {"prompt_tokens": 50_000, "prefix_hit_rate": 0.5}
+    pcie = evaluate(Scenario(kv_offload="host-pcie", **knobs)).prefix_read_s
+    c2c = evaluate(Scenario(kv_offload="host-c2c", **knobs)).prefix_read_s
+    assert pcie / c2c == pytest.approx(450 / 63)
+
+
+def test_the_ledger_grows_host_and_nvme_rows_and_the_sentence_names_the_tier():
+    """host-nvme lists HBM, host memory and NVMe with what each holds; the sentence names host."""
+    result = evaluate(Scenario(kv_offload="host-nvme", prompt_tokens=100_000))
+    rows = tier_rows("host-nvme", result)
+    assert [row.name for row in rows] == ["HBM (KV room)", HOST_PCIE.name, NVME.name]
+    assert rows[1].sequences == 2000e9 // (100_000 * 131_072 + 0)
+    assert binding_tier("host-nvme") == HOST_PCIE.name
+    assert HOST_PCIE.name in tier_sentence("host-nvme", result)
+    assert tier_sentence("off", result) == ""
+
+
+def test_every_tier_is_in_the_sources_table():
+    """Each tier's capacity and rate is a row of the sources table, with its spec sheet."""
+    names = {row.constant for row in sources()}
+    for tier in (HOST_PCIE, HOST_C2C, NVME):
+        assert f"{tier.name}, capacity" in names and f"{tier.name}, rate" in names
+
+
+def test_the_offload_knob_lives_in_the_link():
+    """?kv_offload=host-c2c restores the knob; a bad value is refused and the default kept."""
+    scenario = Scenario()
+    view = PoolLab(scenario)
+    restore(lab_bindings(view, scenario), "?kv_offload=host-c2c")
+    assert scenario.kv_offload == "host-c2c"
+    assert "kv_offload=host-c2c" in query_for(lab_bindings(view, scenario))
+    other = Scenario()
+    restore(lab_bindings(PoolLab(other), other), "?kv_offload=floppy")
+    assert other.kv_offload == "off"
+
+
+def test_the_engine_level_pays_the_copy_before_its_prefill():
+    """At the engine level too, a prefix from host memory adds its copy to prefill."""
+    knobs = {"prompt_tokens": 100_000, "prefix_hit_rate": 0.9, "realism": "engine"}
+    hbm = evaluate(Scenario(**knobs))
+    host = evaluate(Scenario(kv_offload="host-pcie", **knobs))
+    assert host.prefill_s - hbm.prefill_s == pytest.approx(90_000 * 131_072 / 63e9, rel=0.05)
+    assert host.ttft_p95_s > hbm.ttft_p95_s
