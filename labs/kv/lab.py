@@ -26,7 +26,7 @@ from labs.widgets.ledger import MemoryLedger
 from labs.widgets.level_note import EngineNote
 from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.node_picker import NodePicker
-from labs.widgets.presets import PresetPicker
+from labs.widgets.presets import PresetPicker, judged_state
 
 # The card, its count and the weight storage set the room: a preset loads them too, so its
 # story's figures are the ones on screen.
@@ -229,7 +229,9 @@ class KvLab(pn.viewable.Viewer):
         failing = [] if result.capacity_ok else [
             f"capacity ({fmt.count(result.seats_granted)} of {fmt.count(result.seats_requested)} seats)"
         ]  # fmt: skip
-        self.presets.update(bool(result.capacity_ok), failing, self.knob_values())
+        self.presets.update(
+            bool(result.capacity_ok), failing, judged_state(s, result, **self.knob_values())
+        )
 
     def _cards(self, r) -> list[Card]:
         granted_all = r.seats_granted >= r.seats_requested

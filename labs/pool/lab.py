@@ -27,7 +27,7 @@ from labs.widgets.level_note import EngineNote
 from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.moe_chart import MoeReadChart
 from labs.widgets.node_picker import NodePicker
-from labs.widgets.presets import PresetPicker
+from labs.widgets.presets import PresetPicker, judged_state
 
 # The node (exact model, card, cards, weights) is shown too: a preset loads it at its
 # defaults, so the story's figures are the ones on screen.
@@ -215,10 +215,7 @@ class PoolLab(pn.viewable.Viewer):
         self.presets.update(
             bool(result.passes),
             [item.name for item in items if not item.ok],
-            {
-                **{name: getattr(s, name) for name in POOL_KNOBS},
-                "nodes": result.nodes,
-            },
+            judged_state(s, result),
         )
 
     def _cards(self, result, base) -> list[Card]:
