@@ -94,6 +94,15 @@ def label(knob: str) -> str:
     )
 
 
+def own_knobs_html(s: Scenario) -> str:
+    """The line that says the calculator's sequence and requests are its own, not the pool's."""
+    return (
+        '<div class="lab small muted" data-own-knobs>These two are this calculator\'s own: the '
+        f"pool lab keeps its {fmt.plural(s.seats, 'seat')} and {fmt.count(s.prompt_tokens)}-token "
+        "prompts, and neither side moves the other. Model, card and cache storage are shared.</div>"
+    )
+
+
 class KvLab(pn.viewable.Viewer):
     """Four knobs, six figures and a ledger: who pays for the KV cache, and what memory grants."""
 
@@ -128,6 +137,7 @@ class KvLab(pn.viewable.Viewer):
             "kv_dtype": ui.dtype_buttons(s),
         }
         self.cards = CardRow(columns=3)
+        self.own_knobs = LiveHTML("", sizing_mode="stretch_width", margin=(0, 10))
         self.engine_note = EngineNote(
             {"seats_granted": "seats granted", "seats_room": "room for",
              "kv_budget_bytes": "KV room"},
@@ -211,6 +221,7 @@ class KvLab(pn.viewable.Viewer):
         self.ledger.update(result)
         self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
         self.derivation.object = self._derivation(result)
+        self.own_knobs.object = own_knobs_html(s)
         self.attention.update(
             scenario_shape(s), s.kv_dtype, round(result.kv_bytes_per_number), self.sequence_tokens,
             result.kv_budget_bytes, result.kv_bytes_per_token,
@@ -343,6 +354,7 @@ class KvLab(pn.viewable.Viewer):
             w["kv_dtype"],
             note("fp8 keeps each cached number in one byte instead of two. Only the cache changes: not the weights, not the answers."),
             ui.heading("The pool"),
+            self.own_knobs,
             self.length,
             note("Every seat pays cache for its whole sequence, prompt plus answer so far."),
             self.requests_slider,
