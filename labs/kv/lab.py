@@ -309,8 +309,10 @@ class KvLab(pn.viewable.Viewer):
             f"<b>{fmt.count(r.seats_granted)}</b>",
         ]
         return (
-            '<div class="lab"><div class="derivation">'
-            + "<br>".join(line.replace("  ", "&nbsp;&nbsp;") for line in lines)
+            '<div class="lab"><div class="derivation wraps">'
+            + "".join(
+                f'<div class="line">{line.replace("  ", "&nbsp;&nbsp;")}</div>' for line in lines
+            )
             + "</div></div>"
         )
 
