@@ -24,6 +24,7 @@ from labs.reality.charts import (
     waterfall_data,
     waterfall_figure,
     waterfall_range,
+    waterfall_ticks,
 )
 from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_words, set_up_html
 from labs.widgets.exports import cases_frame, csv_button
@@ -101,9 +102,9 @@ class RealityLab(pn.viewable.Viewer):
         data = waterfall_data(self.report.steps[index])
         with pn.io.hold():
             refill(self.waterfall_source, data)
-            self.waterfall_chart.y_range.start, self.waterfall_chart.y_range.end = waterfall_range(
-                data
-            )
+            low, high = waterfall_range(data)
+            self.waterfall_chart.y_range.start, self.waterfall_chart.y_range.end = low, high
+            self.waterfall_chart.yaxis.ticker.ticks = waterfall_ticks(low, high)
             for points in (self.throughput_points, self.latency_points):
                 keys = list(points.data["key"])
                 points.selected.indices = [keys.index(self.case)] if self.case in keys else []
