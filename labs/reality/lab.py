@@ -75,7 +75,7 @@ class RealityLab(pn.viewable.Viewer):
             throughput, "Output throughput", "tokens/s"
         )
         self.latency_chart, self.latency_points = scatter_figure(
-            latency, "Latency: first token, between tokens, a request alone", "seconds"
+            latency, "Latency: first token, per token, one request", "seconds"
         )
         for points in (self.throughput_points, self.latency_points):
             points.selected.on_change("indices", self._tapped(points))

@@ -213,9 +213,7 @@ def choice_buttons(scenario, knob: str, options: dict):
     )
 
 
-WHITEBOARD_IGNORES = (
-    "The whiteboard level has no {what}: pick the engine level above to use these buttons."
-)
+WHITEBOARD_IGNORES = "Off: the whiteboard has no {what}; pick real engine above."
 
 
 def noted_choice(scenario, knob: str, options: dict, note: str, what: str = ""):
