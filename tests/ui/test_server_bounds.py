@@ -174,13 +174,15 @@ def test_an_embedded_lab_still_loads(bounded, page):
     assert scripts == []
 
 
-@pytest.mark.parametrize("query", ["??seats=4", "?seats=64?x=1"])
-def test_odd_links_open_the_lab_with_a_notice(bounded, page, query):
-    """A link with a second '?' opens the lab, with the link notice saying what was adjusted."""
+@pytest.mark.parametrize(("query", "seats"), [("??seats=4", "4"), ("?seats=64?x=1", "64")])
+def test_odd_links_open_the_lab_with_their_knobs(bounded, page, query, seats):
+    """'??seats=4' opens 4 seats; 'seats=64?x=1' opens 64, the notice naming the unknown x."""
     base, _process, _embed = bounded
     page.goto(f"{base}/pool{query}")
     page.locator(CARDS).first.wait_for(timeout=30_000)
-    expect(page.locator("[data-url-notice]").first).to_be_visible(timeout=10_000)
+    expect(page.locator('[data-card="live seats"] .value')).to_have_text(seats, timeout=20_000)
+    if "x=1" in query:
+        expect(page.locator("[data-url-notice]").first).to_contain_text("x: not a setting")
 
 
 def test_odd_asset_paths_are_a_404(bounded):
