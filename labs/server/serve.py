@@ -184,6 +184,7 @@ def main(argv: list[str] | None = None) -> None:
     first_page.configure()
     embeds.configure()
     odd_links.configure()
+    reconnect.watch_refusals()
     if not args.default_latency:
         latency.configure()
         for key in LABS:  # import every lab now, so the collector freezes their modules too

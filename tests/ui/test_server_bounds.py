@@ -215,6 +215,20 @@ def test_a_killed_server_leaves_no_silently_dead_page(tmp_path, page):
             restarted.wait(timeout=15)
 
 
+def test_a_websocket_refused_before_it_connects_shows_the_banner(bounded, page):
+    """A page whose websocket is closed before a word (refused) says the connection was lost."""
+    import re
+
+    from labs.server.reconnect import MESSAGE
+
+    base, _process, _embed = bounded
+    assert MESSAGE in (ROOT / "assets" / "refused.js").read_text()
+    page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), lambda socket: socket.close())
+    page.goto(base + "/pool?seats=8")
+    expect(page.locator(".lab-connection-lost")).to_be_visible(timeout=20_000)
+    expect(page.locator(".lab-connection-lost")).to_contain_text("connection")
+
+
 def restart(port: int, logdir) -> subprocess.Popen:
     """The lab server again on ``port`` (as a supervisor would restart it)."""
     log = (logdir / f"restart-{port}.log").open("w")
