@@ -64,3 +64,18 @@ def test_every_chart_has_a_save_button():
     figures += [reality.throughput_chart, reality.latency_chart, reality.waterfall_chart]
     for figure in figures:
         assert any(isinstance(tool, SaveTool) for tool in figure.tools)
+
+
+def test_a_download_carries_rounded_figures():
+    """A CSV's floats come at four significant figures (whole numbers kept), NaN left empty."""
+    from labs.widgets.exports import csv_text
+
+    frame = pd.DataFrame(
+        {"rate": [1698.4726489, 123456.78], "ttft": [0.027118339, float("nan")], "n": [3, 4]}
+    )
+    text = csv_text(frame)
+    assert text.splitlines() == ["rate,ttft,n", "1698,0.02712,3", "123457,,4"]
+    from core.foundation.units import rounded
+
+    assert rounded([1e-300, 0.0, float("inf"), -2.34567])[3] == -2.346
+    assert rounded([1e-300])[0] == 1e-300

@@ -1,6 +1,7 @@
 """The frontier in core: the sweep's figures, the Pareto frontier, and cost per token on Result."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from numpy.testing import assert_allclose
 
@@ -160,3 +161,15 @@ def test_no_answer_tokens_has_no_output_price():
     assert evaluate(Scenario(answer_tokens=0)).usd_per_million_output_tokens == 0.0
     prices = evaluate(Scenario(), answer_tokens=np.array([0, 200])).usd_per_million_output_tokens
     assert np.isfinite(prices).all() and prices[0] == 0.0 and prices[1] > 0
+
+
+@pytest.mark.parametrize(("x", "y"), [("user", "gpu"), ("ttft", "gpu"), ("user", "cost")])
+def test_the_best_point_of_a_tie_is_the_frontier_tables_row(x, y):
+    """At the defaults eight configurations tie on per-GPU rate: the summary names the table's."""
+    from core.studies.frontier import frontiers, sweep_axes, sweeps
+
+    s = Scenario()
+    axes = sweep_axes(s, True, True, True)
+    points, _ = sweeps(s, axes, sweep_axes(s, cards=False, weights=False, cache=False))
+    best = best_within_slo(points, "whiteboard", y, x)
+    assert frontiers(points, x, y)[best]

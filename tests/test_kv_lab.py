@@ -124,3 +124,12 @@ def test_a_preset_loads_the_card_it_tells_of(lab):
     lab.scenario.gpu = "B200"
     assert lab.result.seats_granted == lab.result.seats_requested
     assert 'data-state="gave-up"' in lab.presets.story.object
+
+
+def test_the_calculator_says_its_sequence_and_requests_are_its_own():
+    """The KV lab names the pool's own seats and prompt, which its sliders leave alone."""
+    kv = KvLab(Scenario(seats=64, prompt_tokens=8000))
+    kv._refresh_details()
+    assert "64 seats and 8,000-token" in kv.own_knobs.object
+    kv.requests = 3
+    assert kv.scenario.seats == 64

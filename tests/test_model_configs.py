@@ -176,3 +176,14 @@ def test_a_pasted_model_runs_on_the_fewest_cards_that_hold_it():
     assert h100.cards == 32
     llama = evaluate(Scenario(model_config=fixture("llama-3.1-8b.json"), model="custom"))
     assert llama.cards == 1
+
+
+def test_a_windowed_models_own_row_is_the_cards_figure():
+    """gpt-oss's 'this model' row is its windowed cache at the length (the card's 38,044 B)."""
+    shape = MODELS["gpt-oss-120b"]
+    rows = attention_variants(shape, 2, 4000, 1e10)
+    own = [row for row in rows if row.the_models_own]
+    assert [row.name for row in own] == ["GQA + window"]
+    assert own[0].bytes_per_token == pytest.approx(shape_kv_bytes_per_token(shape, 2, 4000))
+    assert round(own[0].bytes_per_token) == 38_044
+    assert next(row for row in rows if row.name == "GQA").bytes_per_token == 73_728

@@ -138,3 +138,17 @@ def test_a_named_model_opens_in_its_checkpoints_format():
         assert scenario.weight_dtype == MODELS[model].checkpoint_dtype
     assert MODELS["gpt-oss-120b"].checkpoint_dtype == "mxfp4"
     assert MODELS["DeepSeek-R1"].checkpoint_dtype == "fp8"
+
+
+def test_the_batch_marker_is_drawn_unlike_every_legend_line():
+    """The 'your B' line has its own legend entry, a colour-and-dash pair no curve uses, and a label."""
+    from labs.widgets.moe_chart import LINES, MARKER
+
+    chart = MoeReadChart()
+    chart.update(MODELS["gpt-oss-120b"], "mxfp4", 0.53, 16, 1, 80e9)
+    drawn = (chart.marker.line_color, tuple(chart.marker.line_dash))
+    curves = {(r.glyph.line_color, tuple(r.glyph.line_dash)) for r in chart.plot.renderers}
+    assert drawn not in curves
+    assert all(style != MARKER[2] or colour != MARKER[0] for colour, _, style in LINES)
+    assert MARKER[1] in chart._layout[0].object
+    assert chart.marker_label.text == "your B = 16" and chart.marker_label.x == 16

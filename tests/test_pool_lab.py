@@ -167,3 +167,15 @@ def test_moving_the_card_after_a_preset_counts_as_a_moved_knob(lab):
     lab.presets.load("memory-wall")
     lab.scenario.gpu = "B200"
     assert "card" in lab.presets.story.object.split("You moved")[1]
+
+
+def test_after_a_workload_switch_the_cards_say_which_defaults_they_compare_with(lab):
+    """On document analysis the deltas are against that workload's defaults, and the note says so."""
+    lab.scenario.prompt_tokens = 3000
+    lab.scenario.workload = "document analysis"
+    base = evaluate(Scenario(workload="document analysis"))
+    ttft = card(lab, "TTFT p95").note
+    assert ttft.startswith("vs document analysis defaults: ")
+    assert fmt.signed_duration(lab.result.change_from(base, "ttft_p95_s")) in ttft
+    lab.scenario.workload = "chat"
+    assert card(lab, "TTFT p95").note.startswith("vs defaults: ")

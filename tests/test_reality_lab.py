@@ -150,3 +150,18 @@ def test_a_case_click_takes_well_under_100_ms_of_server_time(lab):
         lab.case = key
         timings.append(time.perf_counter() - start)
     assert sorted(timings)[len(timings) // 2] < 0.1
+
+
+def test_no_waterfall_label_sits_on_the_measurement_line():
+    """Every case's labels stand above a bar that tops out over the line, or hang under one that doesn't."""
+    from labs.reality.charts import LABEL_CLEARANCE, waterfall_range, waterfall_ticks
+
+    for steps in report().steps:
+        data = waterfall_data(steps)
+        for i, top in enumerate(data["top"]):
+            if data["label_above"][i]:
+                assert top >= 1.0 or top * LABEL_CLEARANCE <= 1.0
+            if data["label_below"][i]:
+                assert data["bottom"][i] < 1.0 and not data["label_above"][i]
+        low, high = waterfall_range(data)
+        assert len(waterfall_ticks(low, high)) >= 3

@@ -1,6 +1,7 @@
 """Links: knob values are parsed by hand, clamped or ignored with a notice, and round-trip."""
 
 import param
+import pytest
 
 from core import Scenario
 from labs.frame.shell import lab_bindings
@@ -92,3 +93,17 @@ def test_booleans_read_common_spellings():
         assert restore([Binding("presenter", page, "presenter")], f"?presenter={text}") == []
         assert page.presenter
     assert restore([Binding("presenter", page, "presenter")], "?presenter=maybe")
+
+
+@pytest.mark.parametrize(
+    ("query", "knob", "value"),
+    [("engine=vLLM", "engine", "vllm"), ("engine=TRT-LLM", "engine", "tensorrt-llm"),
+     ("layout=TP%2BEP", "layout", "ep"), ("layout=DEP", "layout", "dep")],
+)  # fmt: skip
+def test_a_link_names_a_choice_as_people_write_it(query, knob, value):
+    """engine=vLLM, TRT-LLM or layout=TP+EP open that choice, as the knob's NamedChoice reads them."""
+    from labs.frame.shell import LabShell
+
+    shell = LabShell()
+    notices = restore(lab_bindings(shell.view("pool"), shell.scenario), query)
+    assert getattr(shell.scenario, knob) == value and notices == []

@@ -10,6 +10,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from core.foundation.validation import knob_error
 
 GIGA = 1e9
@@ -35,6 +37,26 @@ def significant(amount: float, figures: int = 3, most_decimals: int = 2) -> str:
         decimals = min(decimals, most_decimals)
     text = f"{amount:,.{decimals}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def rounded(values, figures: int = 4):
+    r"""Numbers to ``figures`` significant figures, never coarser than a whole number.
+
+    Vectorised over arrays; NaN and infinities pass through. The download's rounding: a CSV
+    carries 1698 tok/s and 0.02712 s, not 1698.4726489 and 0.027118339.
+
+    Notes
+    -----
+    With :math:`m = \lfloor \log_{10} |x| \rfloor`, :math:`x` is rounded to
+    :math:`\max(0, f - 1 - m)` decimals.
+    """
+    array = np.asarray(values, dtype=float)
+    finite = np.isfinite(array) & (array != 0)
+    magnitude = np.floor(np.log10(np.abs(np.where(finite, array, 1.0))))
+    decimals = np.maximum(0, figures - 1 - magnitude)
+    finite &= decimals < 300  # below 1e-296 the scale overflows: such a figure is left as it is
+    scale = 10.0 ** np.where(finite, decimals, 0.0)
+    return np.where(finite, np.round(array * scale) / scale, array)
 
 
 def giga(value):

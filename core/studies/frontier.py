@@ -258,14 +258,22 @@ def frontiers(points: Frontier, x_measure: str = "user", y_measure: str = "gpu")
     return mask
 
 
-def best_within_slo(points: Frontier, level: str, y_measure: str = "gpu") -> int:
+def best_within_slo(
+    points: Frontier, level: str, y_measure: str = "gpu", x_measure: str = "user"
+) -> int:
     """The index of the best point on the y measure among ``level``'s that meet the SLO; -1 if none.
 
-    "Meets the SLO" is the pool's p95 first-token check at the workload's peak.
+    "Meets the SLO" is the pool's p95 first-token check at the workload's peak. Of points tied on
+    the y measure, the best on the x measure wins (then the first), as :func:`pareto` keeps it,
+    so the point named is the frontier table's row.
     """
     field, higher = Y_MEASURES[y_measure]
+    x_field, x_higher = X_MEASURES[x_measure]
     eligible = points.feasible & points.latency_ok & (points.realism == level)
     if not eligible.any():
         return -1
-    values = np.where(eligible, getattr(points, field), -np.inf if higher else np.inf)
-    return int(np.argmax(values) if higher else np.argmin(values))
+    y = np.where(eligible, getattr(points, field), -np.inf if higher else np.inf)
+    tied = eligible & (y == (y.max() if higher else y.min()))
+    x = np.asarray(getattr(points, x_field), dtype=float) * (1.0 if x_higher else -1.0)
+    candidates = np.flatnonzero(tied)
+    return int(candidates[np.argmax(np.nan_to_num(x[candidates], nan=-np.inf))])

@@ -9,7 +9,7 @@ so past ``w`` its cache stops growing. Every function takes scalars or numpy arr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -121,7 +121,7 @@ def seats_for(room_bytes, tokens, bytes_per_token):
 def attention_variants(
     shape: ModelShape, bytes_per_number: float, tokens: float = 0.0, room_bytes: float = 0.0
 ) -> list[KvVariant]:
-    """The same model's KV bytes per token under MHA, GQA and MLA, side by side.
+    r"""The same model's KV bytes per token under MHA, GQA and MLA, side by side.
 
     With ``tokens`` and ``room_bytes`` each variant also reports one sequence's cache and how
     many such sequences the room holds.
@@ -131,8 +131,11 @@ def attention_variants(
     The query heads and head dim stay the model's. MHA caches a key and value per query head;
     GQA one per group (the model's own KV heads if it groups, else :data:`GQA_KV_HEADS`); MLA
     the model's own latent if it has one, else one sized as DeepSeek-V2 sizes its own,
-    :math:`4 d_h + d_h/2` numbers per layer. Window layers are left out here (every layer sees
-    the whole context), so the variants compare like with like.
+    :math:`4 d_h + d_h/2` numbers per layer. Window layers are left out of the three (every
+    layer sees the whole context), so they compare like with like; a model with window layers
+    gets a fourth row, its own attention as built, at ``tokens``:
+    :math:`b \cdot n \cdot (L - L_w + L_w \min(T, W) / T)` bytes a token, the figure the lab's
+    card shows, and that row is the model's own.
     """
     heads, dim = shape.query_heads, shape.head_dim
     layers = shape.layers - shape.cacheless_layers  # a hybrid's attention layers only
@@ -166,7 +169,31 @@ def attention_variants(
                 seats_room=float(seats_for(room_bytes, tokens, per_token)) if tokens else 0.0,
             )
         )
+    if shape.window_layers and tokens:
+        return _with_windows(shape, variants, bytes_per_number, tokens, room_bytes)
     return variants
+
+
+def _with_windows(shape, variants, bytes_per_number, tokens, room_bytes) -> list[KvVariant]:
+    """The variants, plus the model's own attention with its window layers at ``tokens``."""
+    full = next(v for v in variants if v.the_models_own)
+    per_token = float(shape_kv_bytes_per_token(shape, bytes_per_number, tokens))
+    per_layer = full.factors[2:]
+    numbers = float(np.prod([value for _, value in per_layer]))
+    layers_paid = per_token / (bytes_per_number * numbers)
+    built = KvVariant(
+        name=f"{full.name} + window",
+        what=(
+            f"{shape.window_layers} of the {shape.layers} layers keep only the last "
+            f"{shape.sliding_window:,} tokens"
+        ),
+        factors=(("bytes per number", bytes_per_number), ("layers paid", layers_paid), *per_layer),
+        bytes_per_token=per_token,
+        the_models_own=True,
+        seat_bytes=float(tokens * per_token),
+        seats_room=float(seats_for(room_bytes, tokens, per_token)),
+    )
+    return [replace(v, the_models_own=False) for v in variants] + [built]
 
 
 def own_variant(shape: ModelShape, bytes_per_number: float) -> KvVariant:

@@ -206,7 +206,7 @@ class FrontierLab(pn.viewable.Viewer):
 
     def _summary_html(self, points) -> str:
         s = self.scenario
-        best = best_within_slo(points, s.realism, self.y_axis)
+        best = best_within_slo(points, s.realism, self.y_axis, self.x_axis)
         level = "engine" if s.realism == "engine" else "whiteboard"
         head = (
             f"<b>{escape(fmt.model_name(s))}</b> on <b>{escape(s.gpu)}</b>, {escape(s.workload)} traffic: "

@@ -103,10 +103,11 @@ class AttentionComparison(pn.viewable.Viewer):
         window = ""
         if shape.window_layers:
             window = (
-                f"<p class='small'>This model also keeps only the last {fmt.count(shape.sliding_window)} "
-                f"tokens on {shape.window_layers} of its {shape.layers} layers, so past that window "
-                f"those layers stop growing: at {fmt.count(tokens)} tokens its own cache averages "
-                f"<b>{fmt.count(own_bytes_per_token)} B</b> a token, not the full-attention figure "
+                f"<p class='small'>The first rows give every layer the whole context. This model "
+                f"keeps only the last {fmt.count(shape.sliding_window)} tokens on "
+                f"{shape.window_layers} of its {shape.layers} layers, so past that window those "
+                f"layers stop growing: at {fmt.count(tokens)} tokens its own cache averages "
+                f"<b>{fmt.count(own_bytes_per_token)} B</b> a token, the last row and the card "
                 "above.</p>"
             )
         window += _kinds_table(shape, bytes_per_number, tokens, own_bytes_per_token)
@@ -114,7 +115,8 @@ class AttentionComparison(pn.viewable.Viewer):
             '<div class="lab" data-attention-comparison>'
             f"<p class='small muted'>The same {escape(shape.name)} ({shape.query_heads} query heads "
             f"of {shape.head_dim}, {_layers(shape)}, {escape(kv_dtype)} cache) built three "
-            "ways. Weights, heads and layers stay; only what each layer keeps per token changes.</p>"
+            f"ways{', then as it is built' if shape.window_layers else ''}. Weights, heads and "
+            "layers stay; only what each layer keeps per token changes.</p>"
             '<table class="grid attention"><thead><tr><th>attention</th><th>one token, derived</th>'
             f'<th class="num">per token</th><th class="num">one {fmt.count(tokens)}-token seat</th>'
             '<th class="num">seats the room holds</th></tr></thead><tbody>'

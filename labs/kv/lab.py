@@ -29,7 +29,7 @@ from labs.widgets.level_note import EngineNote
 from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.node_picker import NodePicker
 from labs.widgets.predict import PredictCards
-from labs.widgets.presets import PresetPicker
+from labs.widgets.presets import PresetPicker, judged_state
 
 # The card, its count and the weight storage set the room: a preset loads them too, so its
 # story's figures are the ones on screen.
@@ -110,6 +110,15 @@ PREDICTED_FORMATS = {
 }
 
 
+def own_knobs_html(s: Scenario) -> str:
+    """The line that says the calculator's sequence and requests are its own, not the pool's."""
+    return (
+        '<div class="lab small muted" data-own-knobs>These two are this calculator\'s own: the '
+        f"pool lab keeps its {fmt.plural(s.seats, 'seat')} and {fmt.count(s.prompt_tokens)}-token "
+        "prompts, and neither side moves the other. Model, card and cache storage are shared.</div>"
+    )
+
+
 class KvLab(pn.viewable.Viewer):
     """Four knobs, six figures and a ledger: who pays for the KV cache, and what memory grants."""
 
@@ -147,6 +156,7 @@ class KvLab(pn.viewable.Viewer):
         self.predict = PredictCards(
             self.cards, PREDICTED, PREDICTED_FORMATS, s, self.kv_overrides, self, LOCAL_KNOBS
         )
+        self.own_knobs = LiveHTML("", sizing_mode="stretch_width", margin=(0, 10))
         self.engine_note = EngineNote(
             {"seats_granted": "seats granted", "seats_room": "room for",
              "kv_budget_bytes": "KV room"},
@@ -235,6 +245,7 @@ class KvLab(pn.viewable.Viewer):
         self.ledger.update(result)
         self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
         self.derivation.object = self._derivation(result)
+        self.own_knobs.object = own_knobs_html(s)
         self.attention.update(
             scenario_shape(s), s.kv_dtype, round(result.kv_bytes_per_number), self.sequence_tokens,
             result.kv_budget_bytes, result.kv_bytes_per_token,
@@ -254,7 +265,9 @@ class KvLab(pn.viewable.Viewer):
         failing = [] if result.capacity_ok else [
             f"capacity ({fmt.count(result.seats_granted)} of {fmt.count(result.seats_requested)} seats)"
         ]  # fmt: skip
-        self.presets.update(bool(result.capacity_ok), failing, self.knob_values())
+        self.presets.update(
+            bool(result.capacity_ok), failing, judged_state(s, result, **self.knob_values())
+        )
 
     def _cards(self, r) -> list[Card]:
         granted_all = r.seats_granted >= r.seats_requested
@@ -308,8 +321,10 @@ class KvLab(pn.viewable.Viewer):
             f"<b>{fmt.count(r.seats_granted)}</b>",
         ]
         return (
-            '<div class="lab"><div class="derivation">'
-            + "<br>".join(line.replace("  ", "&nbsp;&nbsp;") for line in lines)
+            '<div class="lab"><div class="derivation wraps">'
+            + "".join(
+                f'<div class="line">{line.replace("  ", "&nbsp;&nbsp;")}</div>' for line in lines
+            )
             + "</div></div>"
         )
 
@@ -353,6 +368,7 @@ class KvLab(pn.viewable.Viewer):
             w["kv_dtype"],
             note("fp8 keeps each cached number in one byte instead of two. Only the cache changes: not the weights, not the answers."),
             ui.heading("The pool"),
+            self.own_knobs,
             self.length,
             note("Every seat pays cache for its whole sequence, prompt plus answer so far."),
             self.requests_slider,

@@ -7,14 +7,29 @@ Stories name knob values only; figures come from the preset's own evaluation thr
 from core.catalog import DEFAULT_GPU
 from labs.widgets.presets import Keep, Preset
 
-# A bigger card is no fix for a cache that outgrows this one.
-THE_CARD = Keep("gpu", DEFAULT_GPU, f"the {DEFAULT_GPU} cards")
-THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"), THE_CARD)
-THE_8B = (
-    Keep("tier", "small", "the 8B model on one card"),
-    Keep("model", None, "the 8B model on one card"),
-    THE_CARD,
-)
+MODEL_KNOBS = ("tier", "model", "model_config")
+CARD_KNOBS = ("gpu", "card_memory_gb", "card_tb_per_s", "card_tflops")
+
+
+def the_cards(count: int) -> tuple[Keep, ...]:
+    """A bigger card, or more of them, is no fix for a cache that outgrows these."""
+    says = f"the {DEFAULT_GPU} cards" if count > 1 else f"the one {DEFAULT_GPU} card"
+    return (
+        Keep("gpu", DEFAULT_GPU, says, covers=CARD_KNOBS),
+        Keep("node_cards", count, says, "at most", ("cards",)),
+    )
+
+
+# ``model_class`` is a figure: the exact Llama-3-70B is the 70B tier's model.
+THE_70B = (Keep("model_class", "large", "the 70B model", covers=MODEL_KNOBS), *the_cards(2))
+THE_8B = (Keep("model_class", "small", "the 8B model", covers=MODEL_KNOBS), *the_cards(1))
+# How the lab models the node, and knobs of the pool the calculator does not read (it sets the
+# prompt and the seats from its own sequence length and requests): every goal leaves them open.
+OPEN = (
+    "realism", "serving_mode", "kv_link", "engine", "layout", "workload", "seats",
+    "prompt_tokens", "answer_tokens", "prefix_hit_rate", "arrivals_per_min", "concurrency",
+    "usd_per_gpu_hour", "weight_dtype", "kv_dtype",
+)  # fmt: skip
 
 KV_PRESETS = [
     Preset(
@@ -30,6 +45,7 @@ KV_PRESETS = [
         knobs={"tier": "large", "sequence_tokens": 32000, "requests": 16},
         fix={"kv_dtype": "fp8", "sequence_tokens": 6000},
         keep=(*THE_70B, Keep("requests", 16, "all 16 requests", "at least")),
+        free=(*OPEN, "sequence_tokens"),
     ),
     Preset(
         key="bf16-cache",
@@ -48,6 +64,7 @@ KV_PRESETS = [
             Keep("requests", 48, "all 48 requests", "at least"),
             Keep("sequence_tokens", 16000, "the 16,000-token prompts", "at least"),
         ),
+        free=OPEN,
     ),
     Preset(
         key="million-token-context",
@@ -65,5 +82,6 @@ KV_PRESETS = [
             *THE_8B,
             Keep("sequence_tokens", 100_000, "a context of at least 100,000 tokens", "at least"),
         ),
+        free=(*OPEN, "requests"),
     ),
 ]

@@ -44,7 +44,7 @@ def cards_html(cards: list[Card], columns: int | None = None) -> str:
         parts.append(
             f'<div class="card{alarm}" data-card="{escape(card.label)}">'
             f'<div class="label">{escape(card.label)}</div>'
-            f'<div class="value">{escape(card.value)}{unit}</div>{note}</div>'
+            f'<div class="value"><span class="figure">{escape(card.value)}{unit}</span></div>{note}</div>'
         )
     return f'<div class="lab"><div class="cards" style="--cols:{columns or len(cards)}">{"".join(parts)}</div></div>'
 

@@ -19,7 +19,7 @@ from param.parameterized import batch_call_watchers
 
 from core.catalog.config_json import ConfigError
 from core.foundation.validation import describe_range
-from core.whiteboard.scenario import Scenario
+from core.whiteboard.scenario import NamedChoice, Scenario, canonical_choice
 
 MAX_VALUE_LENGTH = 64  # longer query values are never a knob value; they are dropped
 MAX_CONFIG_LENGTH = 8000  # a pasted config.json, kept compact, is the one long value
@@ -76,6 +76,8 @@ def parse(binding: Binding, text: str):
         return _IGNORE, f"{key}={_short(text)!r} is not on or off: ignored"
     if isinstance(spec, param.Selector):
         options = list(spec.objects)
+        if isinstance(spec, NamedChoice):  # a choice as people write it: vLLM, TRT-LLM, TP+EP
+            text = canonical_choice(text, options, spec.aliases)
         if text in ("", "none") and None in options:
             return None, ""
         if text in options:

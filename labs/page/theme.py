@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import panel as pn
-from bokeh.models import Axis, Legend, SaveTool, Title
+from bokeh.models import Axis, Label, LabelSet, Legend, SaveTool, Title
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"  # labs/page/theme.py -> repo root
 
@@ -41,6 +41,8 @@ def extension() -> None:
 # Chart text in px: tick labels, axis titles, titles. Bokeh draws it on a canvas, out of the
 # stylesheet's reach, so presenter mode sets it on the models.
 CHART_TEXT = {False: (12, 12, 13), True: (20, 20, 22)}
+# Text drawn on a chart (a bar's value, a marker's name): 11 px, and larger for a projector.
+ANNOTATION_TEXT = {False: "11px", True: "17px"}
 
 
 def chart_text(model, presenter: bool) -> None:
@@ -53,6 +55,9 @@ def chart_text(model, presenter: bool) -> None:
         title.text_font_size = heading
     for legend in model.select({"type": Legend}):
         legend.label_text_font_size = ticks
+    for kind in (Label, LabelSet):
+        for label in model.select({"type": kind}):
+            label.text_font_size = ANNOTATION_TEXT[presenter]
 
 
 def present(view, presenter: bool) -> None:

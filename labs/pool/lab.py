@@ -38,7 +38,7 @@ from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.moe_chart import MoeReadChart
 from labs.widgets.node_picker import NodePicker
 from labs.widgets.predict import PredictCards
-from labs.widgets.presets import PresetPicker
+from labs.widgets.presets import PresetPicker, judged_state
 from labs.widgets.sessions import SessionKnobs
 from labs.widgets.tiers import TierTable, tier_sentence
 
@@ -295,10 +295,7 @@ class PoolLab(pn.viewable.Viewer):
         self.presets.update(
             not failing,
             failing,
-            {
-                **{name: getattr(s, name) for name in POOL_KNOBS},
-                "nodes": result.nodes,
-            },
+            judged_state(s, result),
         )
 
     def _cards(self, result, base) -> list[Card]:
@@ -308,24 +305,31 @@ class PoolLab(pn.viewable.Viewer):
         bill_delta = result.change_from(base, "monthly_usd")
         serves = result.seats_granted >= 1
         rate_value = fmt.rate(result.decode_tokens_per_s).removesuffix(" tok/s")
+        # The base is this workload's defaults: the note names it when it is not the default's.
+        workload = self.scenario.workload
+        vs = (
+            "vs defaults"
+            if workload == Scenario.param.workload.default
+            else f"vs {workload} defaults"
+        )
         if not serves:
             value, unit, ttft_note = "none", "", "no seat fits: no first token"
         elif result.queue_unbounded:
             value, unit, ttft_note = "unbounded", "", "the queue never drains"
         else:
             value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s))
-            ttft_note = f"vs defaults: {fmt.signed_duration(ttft_delta)}"
+            ttft_note = f"{vs}: {fmt.signed_duration(ttft_delta)}"
         bill_note = (
-            f"vs defaults: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}"
+            f"{vs}: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}"
             if serves
             else "pays for a node that serves nothing"
         )
         return [
-            Card("live seats", fmt.count(result.seats_granted), "", f"vs defaults: {fmt.signed(seats_delta, 'seats')}",
+            Card("live seats", fmt.count(result.seats_granted), "", f"{vs}: {fmt.signed(seats_delta, 'seats')}",
                  tone(seats_delta, True), alarm=not result.capacity_ok),
             Card("TTFT p95", value, unit, ttft_note, "worse" if result.queue_unbounded else tone(ttft_delta, False, 0.0005),
                  alarm=not result.latency_ok),
-            Card("aggregate decode rate", rate_value, "tok/s", f"vs defaults: {fmt.signed(rate_delta, 'tok/s')}",
+            Card("aggregate decode rate", rate_value, "tok/s", f"{vs}: {fmt.signed(rate_delta, 'tok/s')}",
                  tone(rate_delta, True, 0.5)),
             Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", bill_note,
                  "worse" if not serves else tone(bill_delta, False, 0.5), alarm=not result.cost_ok),

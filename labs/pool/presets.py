@@ -4,17 +4,41 @@ Stories name knob values only; figures the model computes are filled in from the
 own evaluation through ``{placeholders}`` (see ``labs.pool.lab.story_figures``).
 """
 
+from core.catalog import DEFAULT_GPU
 from labs.widgets.presets import Keep, Preset
 
-# Promises the goals share: which model runs, on which traffic, on how many nodes.
-THE_70B = (Keep("tier", "large", "the 70B model"), Keep("model", None, "the 70B model"))
-THE_8B = (
-    Keep("tier", "small", "the one-card 8B model"),
-    Keep("model", None, "the one-card 8B model"),
-)
-CHAT = Keep("workload", "chat", "the chat traffic")
-DOCUMENTS = Keep("workload", "document analysis", "the document-analysis traffic")
+# Promises the goals share: which model runs, on which traffic, at which price, on how much
+# hardware. ``model_class``, ``nodes`` and ``node_cards`` are figures the lab reports beside
+# its knobs: the exact Llama-3-70B is the 70B tier's model (core.catalog.tier_match).
+MODEL_KNOBS = ("tier", "model", "model_config")
+THE_70B = (Keep("model_class", "large", "the 70B model", covers=MODEL_KNOBS),)
+THE_8B = (Keep("model_class", "small", "the one-card 8B model", covers=MODEL_KNOBS),)
+
+
+def traffic(workload: str, says: str) -> tuple[Keep, ...]:
+    """The traffic a goal keeps: the workload and whatever overrides its arrivals and answers."""
+    return (
+        Keep("workload", workload, says),
+        *(Keep(name, None, says) for name in ("answer_tokens", "arrivals_per_min", "concurrency")),
+    )
+
+
+CHAT = traffic("chat", "the chat traffic")
+DOCUMENTS = traffic("document analysis", "the document-analysis traffic")
+PRICE = (Keep("usd_per_gpu_hour", None, "the catalog's card price"),)
 ONE_NODE = Keep("nodes", 1, "a single node", "at most")
+# The card and its count; a card typed by hand is another card.
+CARD_KNOBS = ("gpu", "card_memory_gb", "card_tb_per_s", "card_tflops")
+_OWNED = f"the hardware you have (one node of one {DEFAULT_GPU})"
+NO_NEW_HARDWARE = (
+    Keep("gpu", DEFAULT_GPU, _OWNED, covers=CARD_KNOBS),
+    Keep("node_cards", 1, _OWNED, "at most", ("cards",)),
+    Keep("nodes", 1, _OWNED, "at most"),
+)
+# How the lab models the pool, not what the pool is: every goal leaves these open.
+MODELLING = ("realism", "serving_mode", "kv_link", "engine", "layout")
+HARDWARE = (*CARD_KNOBS, "cards")
+STORAGE = ("weight_dtype", "kv_dtype")
 
 POOL_PRESETS = [
     Preset(
@@ -35,7 +59,8 @@ POOL_PRESETS = [
             "seats": 64,
         },
         fix={"kv_dtype": "fp8", "prompt_tokens": 4000, "seats": 24},
-        keep=(*THE_70B, DOCUMENTS),
+        keep=(*THE_70B, *DOCUMENTS, *PRICE),
+        free=(*MODELLING, *HARDWARE, *STORAGE, "seats", "prompt_tokens", "prefix_hit_rate"),
     ),
     Preset(
         key="timestamp",
@@ -58,10 +83,12 @@ POOL_PRESETS = [
         fix={"prefix_hit_rate": 0.9},
         keep=(
             *THE_8B,
-            DOCUMENTS,
-            ONE_NODE,
+            *DOCUMENTS,
+            *PRICE,
+            *NO_NEW_HARDWARE,
             Keep("prompt_tokens", 40000, "the 40,000-token preamble", "at least"),
         ),
+        free=(*MODELLING, *STORAGE, "seats", "prefix_hit_rate"),
     ),
     Preset(
         key="batch-of-one",
@@ -75,7 +102,16 @@ POOL_PRESETS = [
         hint="one weight read can write a token for every seat in the batch.",
         knobs={"seats": 1},
         fix={"seats": 16},
-        keep=(CHAT, ONE_NODE),
+        keep=(*CHAT, *PRICE, ONE_NODE),
+        free=(
+            *MODELLING,
+            *HARDWARE,
+            *STORAGE,
+            *MODEL_KNOBS,
+            "seats",
+            "prompt_tokens",
+            "prefix_hit_rate",
+        ),
     ),
     Preset(
         key="70b-upgrade",
@@ -89,7 +125,8 @@ POOL_PRESETS = [
         hint="halve the bytes of every cached number, then use the room it frees.",
         knobs={"tier": "large"},
         fix={"kv_dtype": "fp8", "seats": 64},
-        keep=(*THE_70B, CHAT, ONE_NODE),
+        keep=(*THE_70B, *CHAT, *PRICE, ONE_NODE),
+        free=(*MODELLING, *HARDWARE, *STORAGE, "seats", "prompt_tokens", "prefix_hit_rate"),
     ),
     Preset(
         key="document-flood",
@@ -103,7 +140,12 @@ POOL_PRESETS = [
         hint="a cheaper cache number doubles the seats; then ask only for what memory can grant.",
         knobs={"workload": "document analysis", "prompt_tokens": 32000, "seats": 64},
         fix={"kv_dtype": "fp8", "seats": 28},
-        keep=(DOCUMENTS, Keep("prompt_tokens", 32000, "the 32,000-token documents", "at least")),
+        keep=(
+            *DOCUMENTS,
+            *PRICE,
+            Keep("prompt_tokens", 32000, "the 32,000-token documents", "at least"),
+        ),
+        free=(*MODELLING, *HARDWARE, *STORAGE, *MODEL_KNOBS, "seats", "prefix_hit_rate"),
     ),
     Preset(
         key="9am-burst",

@@ -10,6 +10,7 @@ import numpy as np
 from bokeh.models import (
     BoxAnnotation,
     ColumnDataSource,
+    FixedTicker,
     HoverTool,
     LabelSet,
     Range1d,
@@ -45,6 +46,11 @@ SHORT = {
     "engine": "engine level",
 }
 CHART_HEIGHT = 330
+# The waterfall's ratio ticks, 1-2-5 a decade; a label this many times above a bar's top
+# would reach the measurement line at 1 (11 px text on a log axis of a few decades).
+RATIO_TICKS = tuple(float(f"{m}e{e}") for e in range(-3, 4) for m in (1, 2, 5))
+FINE_TICKS = tuple(float(f"{m}e{e}") for e in range(-3, 4) for m in (1, 1.5, 2, 3, 5, 7))
+LABEL_CLEARANCE = 1.7
 # Each set's points: the first development set, the second, and its cases shown but not scored.
 SET_MARKERS = {"first": "circle", "second": "triangle", "unscored": "diamond"}
 
@@ -170,13 +176,23 @@ def waterfall_data(ratios) -> dict:
     colours.append(ENGINE)
     labels = [fmt.times(t) if i in (0, len(tops) - 1) or abs(np.log(t / b)) > 0.03 else ""
               for i, (b, t) in enumerate(zip(bottoms, tops, strict=True))]  # fmt: skip
+    low, high = np.minimum(bottoms, tops), np.maximum(bottoms, tops)
+    # A label sits above its bar, unless the bar tops out just under the measurement line:
+    # then below it, so no label ever sits on the dashed line.
+    under = (high < 1.0) & (high * LABEL_CLEARANCE > 1.0)
     return {
         "step": names,
-        "bottom": np.minimum(bottoms, tops),
-        "top": np.maximum(bottoms, tops),
+        "bottom": low,
+        "top": high,
         "value": tops,
         "colour": colours,
         "label": labels,
+        "label_above": [
+            text if not low_side else "" for text, low_side in zip(labels, under, strict=True)
+        ],
+        "label_below": [
+            text if low_side else "" for text, low_side in zip(labels, under, strict=True)
+        ],
     }
 
 
@@ -197,17 +213,32 @@ def waterfall_figure(data: dict):
     chart.add_layout(Span(location=1.0, dimension="width", line_color=theme.INK, line_width=1.5,
                           line_dash="dashed"))  # fmt: skip
     chart.vbar(x="step", bottom="bottom", top="top", width=0.7, color="colour", source=source)
-    chart.add_layout(LabelSet(x="step", y="value", text="label", source=source, y_offset=4,
-                              text_font_size="11px", text_color=theme.INK, text_align="center"))  # fmt: skip
-    chart.yaxis.axis_label = "prediction \u00f7 measurement (log)"
+    for text, y, offset, baseline in (("label_above", "top", 4, "bottom"),
+                                      ("label_below", "bottom", -4, "top")):  # fmt: skip
+        chart.add_layout(LabelSet(x="step", y=y, text=text, source=source, y_offset=offset,
+                                  text_baseline=baseline, text_font_size="11px",
+                                  text_color=theme.INK, text_align="center"))  # fmt: skip
+    chart.yaxis.ticker = FixedTicker(ticks=waterfall_ticks(*waterfall_range(data)))
+    chart.yaxis.major_label_overrides = {tick: f"\u00d7{tick:g}" for tick in FINE_TICKS}
+    chart.yaxis.axis_label = "predicted \u00f7 measured"
     chart.xaxis.major_label_orientation = 0.7
     chart.xgrid.grid_line_color = None
     chart.y_range = Range1d(*waterfall_range(data))
     return chart, source
 
 
+def waterfall_ticks(low: float, high: float) -> list[float]:
+    """The ratio ticks between ``low`` and ``high``: 1-2-5 a decade, finer on a short axis."""
+    for ticks in (RATIO_TICKS, FINE_TICKS):
+        inside = [tick for tick in ticks if low <= tick <= high]
+        if len(inside) >= 3:
+            return inside
+    return inside
+
+
 def waterfall_range(data: dict) -> tuple[float, float]:
-    """The waterfall's y range: every bar and the band, with room for labels."""
+    """The waterfall's y range: every bar and the band, with room for labels above and below."""
     low = min(float(np.nanmin(data["bottom"])), BAND[0])
     high = max(float(np.nanmax(data["top"])), BAND[1])
-    return low, high * 1.6
+    below = any(data["label_below"])
+    return low / (LABEL_CLEARANCE if below else 1.0), high * 1.6

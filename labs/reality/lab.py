@@ -25,6 +25,7 @@ from labs.reality.charts import (
     waterfall_data,
     waterfall_figure,
     waterfall_range,
+    waterfall_ticks,
 )
 from labs.reality.mine import LATENCY, THROUGHPUT, MyMeasurements
 from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_words, set_up_html
@@ -81,7 +82,7 @@ class RealityLab(pn.viewable.Viewer):
             throughput, "Output throughput", "tokens/s"
         )
         self.latency_chart, self.latency_points = scatter_figure(
-            latency, "Latency: first token, between tokens, a request alone", "seconds"
+            latency, "Latency: first token, per token, one request", "seconds"
         )
         for points in (self.throughput_points, self.latency_points):
             points.selected.on_change("indices", self._tapped(points))
@@ -115,9 +116,9 @@ class RealityLab(pn.viewable.Viewer):
         data = waterfall_data(self.report.steps[index])
         with pn.io.hold():
             refill(self.waterfall_source, data)
-            self.waterfall_chart.y_range.start, self.waterfall_chart.y_range.end = waterfall_range(
-                data
-            )
+            low, high = waterfall_range(data)
+            self.waterfall_chart.y_range.start, self.waterfall_chart.y_range.end = low, high
+            self.waterfall_chart.yaxis.ticker.ticks = waterfall_ticks(low, high)
             for points in (self.throughput_points, self.latency_points):
                 keys = list(points.data["key"])
                 points.selected.indices = [keys.index(self.case)] if self.case in keys else []

@@ -43,6 +43,9 @@ class KeptPageAutoload(panel_server.AutoloadJsHandler):
         payload = get_token_payload(kept.token)
         payload.update(panel_server.DocHandler._generate_token_payload(self))
         payload.pop("session_expiry", None)
+        # The session this token builds draws on a course page: its stylesheets must name
+        # this server (labs/server/first_page.py's local_styles reads this).
+        payload[first_page.EMBED_ORIGIN] = f"{self.request.protocol}://{self.request.host}"
         token = generate_jwt_token(
             generate_session_id(secret_key=app.secret_key, signed=app.sign_sessions),
             secret_key=app.secret_key,

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
+from pathlib import Path
 
 import panel as pn
+from bokeh.util.token import get_token_payload
 from panel.io import server as panel_server
 from panel.io.resources import LOCAL_DIST
 from panel.io.state import state
@@ -36,6 +38,11 @@ from panel.io.state import state
 MAX_KEPT = 40
 
 DEFAULT_THEME = "default"
+# Panel's own files, served a second time for embeds under a path Panel does not rewrite
+# (see local_styles), and the token key that marks a session asked for by an embed.
+EMBED_DIST = "lab-panel-dist"
+EMBED_ORIGIN = "lab_embed_origin"
+PANEL_DIST = Path(pn.__file__).resolve().parent / "dist"
 
 
 def themes() -> tuple[str, ...]:
@@ -72,6 +79,7 @@ class KeptSessions(OrderedDict):
 
 def configure() -> None:
     """Serve first pages from one kept session per route, in this process."""
+    embed_loading_styles()
     pn.config.reuse_sessions = True
     pn.config.session_key_func = kept_page_key
     if not isinstance(state._sessions, KeptSessions):
@@ -93,7 +101,44 @@ def configure() -> None:
 
 
 def local_styles() -> None:
-    """Point this session's Panel stylesheets at this server (call from a page function)."""
+    """Point this session's Panel stylesheets at this server (call from a page function).
+
+    A page names them relative to itself. An embed (a course page's autoload.js) names them
+    at this server's own address, under :data:`EMBED_DIST`: Panel rewrites any address
+    holding ``static/extensions/panel/`` relative to the page it believes it is on, which for
+    an embed is the course page, whose server has no such files (they answered 404).
+    """
     doc = pn.state.curdoc
     if doc is not None:
-        doc.template_variables.setdefault("dist_url", LOCAL_DIST)
+        origin = embed_origin(doc)
+        dist = f"{origin}/{EMBED_DIST}/" if origin else LOCAL_DIST
+        doc.template_variables.setdefault("dist_url", dist)
+
+
+def embed_loading_styles() -> None:
+    """An embed's loading spinner stylesheet comes from this server too.
+
+    Panel names it by a bare path (``get_dist_path``), not through the document's
+    ``dist_url``; for a session whose ``dist_url`` is an embed's, it is that address.
+    """
+    from panel import reactive
+
+    read = getattr(reactive.get_dist_path, "lab_original", reactive.get_dist_path)
+
+    def dist_path(cdn="auto") -> str:
+        doc = state.curdoc
+        dist = doc.template_variables.get("dist_url", "") if doc is not None else ""
+        return dist if EMBED_DIST in dist else read(cdn)
+
+    dist_path.lab_original = read
+    reactive.get_dist_path = dist_path
+
+
+def embed_origin(doc) -> str:
+    """This server's address when ``doc``'s session was asked for by an embed, else ''."""
+    context = getattr(doc, "session_context", None)
+    token = getattr(context, "_token", None)
+    if not token:
+        return ""
+    origin = str(get_token_payload(token).get(EMBED_ORIGIN, ""))
+    return origin if origin.startswith(("http://", "https://")) else ""

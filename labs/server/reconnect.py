@@ -12,6 +12,7 @@ student gets back the lab they were at). Nothing is fetched from anywhere else.
 
 from __future__ import annotations
 
+import panel as pn
 from bokeh.models import CustomJS
 
 MESSAGE = (
@@ -46,6 +47,16 @@ const retry = async () => {
 };
 window.setTimeout(retry, retry_ms);
 """
+
+
+# A websocket refused before its first message never makes Bokeh's connection, so its
+# "connection lost" never fires: this script, in every page's head, watches for that.
+REFUSED_SCRIPT = "/assets/refused.js"
+
+
+def watch_refusals() -> None:
+    """Put the refused-connection watch (``assets/refused.js``) in the head of every page."""
+    pn.config.js_files = {**pn.config.js_files, "lab_refused": REFUSED_SCRIPT}
 
 
 def attach(doc) -> None:

@@ -191,6 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     first_page.configure()
     embeds.configure()
     odd_links.configure()
+    reconnect.watch_refusals()
     if not args.default_latency:
         latency.configure()
         for key in LABS:  # import every lab now, so the collector freezes their modules too
@@ -231,7 +232,10 @@ def main(argv: list[str] | None = None) -> None:
         start=False,
         verbose=False,
         title="LLM Serving Lab",
-        static_dirs={"assets": str(theme.ASSETS)},
+        static_dirs={
+            "assets": str(theme.ASSETS),
+            first_page.EMBED_DIST: str(first_page.PANEL_DIST),
+        },
         check_unused_sessions_milliseconds=args.check_unused_sessions,
         unused_session_lifetime_milliseconds=args.unused_session_lifetime,
         session_history=args.session_history,

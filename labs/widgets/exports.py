@@ -14,15 +14,27 @@ import numpy as np
 import pandas as pd
 import panel as pn
 
+from core.foundation.units import rounded
 from labs.page import format as fmt
+
+
+def rounded_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every float column at four significant figures (whole numbers kept)."""
+    return frame.assign(
+        **{name: rounded(frame[name]) for name in frame.columns if frame[name].dtype.kind == "f"}
+    )
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """The CSV a download carries: ``frame`` rounded as :func:`rounded_frame` says."""
+    return rounded_frame(frame).to_csv(index=False, float_format="%.15g")
 
 
 def csv_button(frame: Callable[[], pd.DataFrame], filename: str, label: str = "Download CSV"):
     """A button that downloads ``frame()`` as ``filename``, computed when it is clicked."""
 
     def payload():
-        buffer = io.StringIO()
-        frame().to_csv(buffer, index=False)
+        buffer = io.StringIO(csv_text(frame()))
         buffer.seek(0)
         return buffer
 

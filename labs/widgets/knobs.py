@@ -222,18 +222,32 @@ def choice_buttons(scenario, knob: str, options: dict):
     )
 
 
-def noted_choice(scenario, knob: str, options: dict, note: str):
-    """A row of buttons for one of ``scenario``'s choice knobs, with a line saying what it does."""
-    return pn.Column(
-        choice_buttons(scenario, knob, options),
-        LiveHTML(
-            f'<div class="lab small muted">{note}</div>',
-            sizing_mode="stretch_width",
-            margin=(0, 10),
-        ),
-        sizing_mode="stretch_width",
-        margin=0,
-    )
+WHITEBOARD_IGNORES = "Off: the whiteboard has no {what}; pick real engine above."
+
+
+def noted_choice(scenario, knob: str, options: dict, note: str, what: str = ""):
+    """A row of buttons for one of ``scenario``'s choice knobs, with a line saying what it does.
+
+    With ``what``, the knob is the engine level's only: at the whiteboard level the buttons
+    are disabled and the line says why (the choice would change nothing on the page).
+    """
+    buttons = choice_buttons(scenario, knob, options)
+    line = LiveHTML("", sizing_mode="stretch_width", margin=(0, 10))
+
+    def show(*_events):
+        idle = bool(what) and scenario.realism != "engine"
+        buttons.disabled = idle
+        why = (
+            f' <b data-idle-knob="{knob}">{WHITEBOARD_IGNORES.format(what=what)}</b>'
+            if idle
+            else ""
+        )
+        line.object = f'<div class="lab small muted">{note}{why}</div>'
+
+    show()
+    if what:
+        scenario.param.watch(show, "realism")
+    return pn.Column(buttons, line, sizing_mode="stretch_width", margin=0)
 
 
 def serving_mode_buttons(scenario):
@@ -245,6 +259,7 @@ def serving_mode_buttons(scenario):
         "How prompts share the cards: whole between decode "
         "steps, in chunks inside them, or on prefill nodes that ship the cache to decode "
         "nodes. The real engine level prices it; the whiteboard's prefill is free.",
+        "serving mode",
     )
 
 
@@ -256,7 +271,8 @@ def engine_buttons(scenario):
         ENGINE_LABELS,
         "The engine behind the figures: its API server and "
         "eager prefill add to every first token, and its scheduler sizes the cache and the "
-        "batch its own way. The whiteboard has no engine.",
+        "batch its own way.",
+        "engine",
     )
 
 
@@ -270,6 +286,7 @@ def layout_buttons(scenario):
         "each expert whole on one card; DEP runs attention data-parallel, so every card "
         "holds the shared weights and its own requests' cache, and tokens travel to their "
         "experts and back.",
+        "layout",
     )
 
 

@@ -6,7 +6,7 @@ from html import escape
 
 import numpy as np
 import panel as pn
-from bokeh.models import ColumnDataSource, FixedTicker, Range1d, Span
+from bokeh.models import ColumnDataSource, FixedTicker, Label, Range1d, Span
 from bokeh.plotting import figure
 
 from core.catalog import ModelShape
@@ -21,18 +21,22 @@ BATCHES = np.unique(np.round(np.logspace(0, np.log10(1024), 64)))
 MOE_COLOUR = theme.ACCENT
 DENSE_COLOUR = theme.MUTED
 ACTIVE_COLOUR = theme.KV_IN_USE
+MARKER_COLOUR = theme.INK
+# Each line's colour, its legend words and its dash: no two alike, the batch marker included.
+LINES = (
+    (MOE_COLOUR, "this model: shared weights + the experts the batch touches", "solid"),
+    (DENSE_COLOUR, "a dense model of the same size", "dashed"),
+    (ACTIVE_COLOUR, "one token's share (its k experts)", "dotted"),
+)
+MARKER = (MARKER_COLOUR, "your batch B (the vertical line)", "solid")
 
 
 def _legend() -> str:
-    items = (
-        (MOE_COLOUR, "this model: shared weights + the experts the batch touches", "solid"),
-        (DENSE_COLOUR, "a dense model of the same size", "dashed"),
-        (ACTIVE_COLOUR, "one token's share (its k experts)", "dotted"),
-    )
     spans = "".join(
         f'<span><span class="swatch" style="width:1.6em;height:0;border-radius:0;'
-        f'border-top:2.5px {style} {colour};vertical-align:0.25em"></span>{label}</span>'
-        for colour, label, style in items
+        f'border-top:{1.5 if label == MARKER[1] else 2.5}px {style} {colour};vertical-align:0.25em">'
+        f"</span>{label}</span>"
+        for colour, label, style in (*LINES, MARKER)
     )
     return f'<div class="lab"><div class="legend">{spans}</div></div>'
 
@@ -62,9 +66,12 @@ class MoeReadChart(pn.viewable.Viewer):
         plot.line("batch", "active", source=self.source, line_color=ACTIVE_COLOUR, line_width=2,
                   line_dash="dotted")  # fmt: skip
         plot.line("batch", "moe", source=self.source, line_color=MOE_COLOUR, line_width=3)
-        self.marker = Span(location=1, dimension="height", line_color=theme.INK, line_width=1,
-                           line_dash="dotdash")  # fmt: skip
+        self.marker = Span(location=1, dimension="height", line_color=MARKER_COLOUR,
+                           line_width=1.5, line_dash=MARKER[2], line_alpha=0.7)  # fmt: skip
         plot.add_layout(self.marker)
+        self.marker_label = Label(x=1, y=0, x_offset=4, text="", text_baseline="top",
+                                  text_font_size="11px", text_color=MARKER_COLOUR)  # fmt: skip
+        plot.add_layout(self.marker_label)
         plot.y_range.start = 0
         plot.xaxis.ticker = FixedTicker(ticks=[2**i for i in range(11)])
         theme.style_figure(plot)
@@ -92,10 +99,12 @@ class MoeReadChart(pn.viewable.Viewer):
                 "dense": giga(curve.dense_bytes),
                 "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
             })  # fmt: skip
-            self.marker.location = max(seats, 1)
+            self.marker.location = self.marker_label.x = max(seats, 1)
+            self.marker_label.text = f"your B = {fmt.count(max(seats, 1))}"
             # Set, not left to the browser: a page opened on one model and switched to a much
             # bigger one kept its first scale, drawing the new curve off the top.
             self.plot.y_range.end = 1.08 * float(np.max(self.source.data["dense"]))
+            self.marker_label.y = 0.99 * self.plot.y_range.end
             self.caption.object = self._caption(shape, weight_dtype, seats, cards,
                                                 card_memory_bytes, here)  # fmt: skip
 

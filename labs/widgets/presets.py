@@ -9,6 +9,8 @@ from html import escape
 import panel as pn
 import param
 
+from core.catalog.custom import scenario_shape
+from core.catalog.tier_match import tier_of
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 
@@ -23,6 +25,12 @@ class Keep:
     value: object
     says: str  # the promise in words: "the 70B model", "one node"
     bound: str = "equal"  # "equal", "at least" or "at most"
+    covers: tuple[str, ...] = ()  # the knobs this promise speaks for, when ``name`` is a figure
+
+    @property
+    def knobs(self) -> tuple[str, ...]:
+        """The knobs the goal holds through this promise."""
+        return self.covers or (self.name,)
 
     def holds(self, now: Mapping[str, object]) -> bool:
         """Whether the state ``now`` keeps this promise."""
@@ -46,11 +54,42 @@ class Preset:
     knobs: Mapping[str, object]  # knob values the preset loads (all others at their defaults)
     fix: Mapping[str, object] = field(default_factory=dict)  # one documented fix: knobs to change
     keep: tuple[Keep, ...] = ()  # what the goal holds fixed: passing without these is no fix
+    free: tuple[str, ...] = ()  # the knobs the goal leaves to the student: any value may fix it
+
+    def broken(self, now: Mapping[str, object]) -> list[Keep]:
+        """The promises of the goal that the state ``now`` breaks."""
+        return [keep for keep in self.keep if not keep.holds(now)]
+
+
+def promises(preset: Preset) -> str:
+    """What the goal keeps, in words, each promise once."""
+    return _and(list(dict.fromkeys(keep.says for keep in preset.keep)))
+
+
+def _and(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def changed_knobs(now: Mapping[str, object], loaded: Mapping[str, object]) -> list[str]:
     """Knobs whose value differs from the one the preset loaded."""
     return [name for name in loaded if now.get(name) != loaded[name]]
+
+
+def judged_state(scenario, result, **knobs) -> dict:
+    """Every knob of ``scenario`` (``knobs`` override, for a lab's own) and the figures goals keep.
+
+    ``nodes`` and ``node_cards`` are the pool's node count and cards per node; ``model_class``
+    is the walkthrough tier the model is (the exact Llama-3-70B is the 70B tier's model).
+    """
+    return {
+        **scenario.knobs(),
+        **knobs,
+        "nodes": result.nodes,
+        "node_cards": result.cards,
+        "model_class": tier_of(scenario_shape(scenario)),
+    }
 
 
 class PresetPicker(pn.viewable.Viewer):
@@ -133,7 +172,7 @@ class PresetPicker(pn.viewable.Viewer):
             self.fixed = False
             return
         preset = self.presets[self.preset]
-        broken = [keep for keep in preset.keep if not keep.holds(knobs_now)]
+        broken = preset.broken(knobs_now)
         self.fixed = bool(passes) and not broken
         moved = changed_knobs(knobs_now, self._loaded)
         if moved:
@@ -148,7 +187,7 @@ class PresetPicker(pn.viewable.Viewer):
         if self.fixed:
             status = f"<b>Fixed.</b> Every check passes. {escape(distance)}"
         elif passes:
-            given_up = " and ".join(keep.says for keep in broken)
+            given_up = _and(list(dict.fromkeys(keep.says for keep in broken)))
             status = (
                 f"<b>Passing, but not fixed:</b> every check passes only by giving up "
                 f"{escape(given_up)}, which the goal keeps. {escape(distance)}"
@@ -160,11 +199,18 @@ class PresetPicker(pn.viewable.Viewer):
             f'<div class="lab"><div class="story{" fixed" if self.fixed else ""}" data-preset="{preset.key}" '
             f'data-fixed="{str(self.fixed).lower()}" data-state="{state}">'
             f'<div class="title">{escape(preset.title)}</div><div>{escape(self._story_text)}</div>'
-            f'<div class="goal">Goal: {escape(preset.goal)}</div>'
+            f'<div class="goal">Goal: {escape(preset.goal)}</div>{self._terms_html(preset)}'
             f'<div class="small muted">Hint: {escape(preset.hint)}</div>'
             f'<div style="margin-top:6px">{status}</div></div></div>'
         )
         self.story.visible = True
+
+    def _terms_html(self, preset: Preset) -> str:
+        """The goal both ways: what it keeps, and the knobs on this page it leaves open."""
+        free = [self._label(name) for name in self._defaults if name in preset.free]
+        keeps = f"Keeps {escape(promises(preset))}." if preset.keep else ""
+        opens = f" Yours to change: {escape(_and(free))}." if free else ""
+        return f'<div class="small terms" data-terms>{keeps}{opens}</div>'
 
     def __panel__(self):
         return pn.Column(self.select, self.reset_button, margin=0, sizing_mode="stretch_width")

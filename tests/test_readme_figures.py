@@ -1,0 +1,127 @@
+"""Every figure the README quotes is read from the README and checked against the code that makes it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from core import Scenario
+from core.catalog import BANDWIDTH_EFFICIENCY, MEMORY_MARGIN, PREFILL_EFFICIENCY
+from core.catalog.config_fields import MOST_PARAMS, SPANS
+from core.evidence.fidelity import report
+from labs.frame.shell import LabShell, lab_bindings
+from labs.page.links import restore
+from labs.server import build_budget
+from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
+
+ROOT = Path(__file__).resolve().parents[1]
+README = " ".join((ROOT / "README.md").read_text().split())
+NGINX = (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def quoted(pattern: str) -> tuple[float, ...]:
+    """The numbers ``pattern``'s groups find in the README (its words with single spaces)."""
+    found = re.search(pattern, README)
+    assert found, f"the README no longer says {pattern!r}"
+    return tuple(number(group) for group in found.groups())
+
+
+def scores():
+    found = report()
+    first = found.scores["first"]
+    return (
+        first["whiteboard"].cases,
+        round(100 * first["whiteboard"].geometric_mean_error),
+        found.check["engine"].cases,
+    )
+
+
+def login():
+    return (
+        PER_ADDRESS.free, EVERY_ADDRESS.free, PER_ADDRESS.first_lock_s,
+        PER_ADDRESS.longest_lock_s / 60, EVERY_ADDRESS.first_lock_s,
+        EVERY_ADDRESS.longest_lock_s / 60,
+    )  # fmt: skip
+
+
+def config_spans():
+    return (
+        SPANS["num_hidden_layers"].low, SPANS["num_hidden_layers"].high,
+        SPANS["hidden_size"].low, SPANS["hidden_size"].high, SPANS["num_local_experts"].high,
+        MOST_PARAMS / 1e12,
+    )  # fmt: skip
+
+
+def page_limits():
+    rates = {
+        float(rate)
+        for rate in re.findall(r"zone=lab_(?:pages|sockets|embeds)\S* rate=(\d+)r/s", NGINX)
+    }
+    bursts = {
+        float(burst)
+        for burst in re.findall(r"zone=lab_(?:pages|sockets|embeds) burst=(\d+)", NGINX)
+    }
+    assert len(rates) == 1 and len(bursts) == 1, (rates, bursts)
+    return (*rates, *bursts)
+
+
+# (what the README says, with a group per figure; the figures the code gives, in that order)
+FIGURES = {
+    "scores": (
+        r"first development set \((\d+) measurements of 2024 engines\) the whiteboard misses by "
+        r"(\d+) % .*? check set, ([\d,]+) more rows",
+        scores,
+    ),
+    "model constants": (
+        r"and ([\d.]+) % of what is left is KV room.*? at ([\d.]+) % of dense peak.*?"
+        r"at ([\d.]+) % of HBM bandwidth",
+        lambda: (100 * (1 - MEMORY_MARGIN), 100 * PREFILL_EFFICIENCY, 100 * BANDWIDTH_EFFICIENCY),
+    ),
+    "login limits": (
+        r"client address get (\d+) passwords wrong a minute and all addresses together (\d+), "
+        r"then refuses new logins .*? for (\d+) s, doubling .*? \(up to (\d+) minutes; (\d+) s to "
+        r"(\d+) minute overall\)",
+        login,
+    ),
+    "session builds": (
+        r"--session-builds-per-client` \(default (\d+)\) .*?--session-builds-overall` \((\d+)\) "
+        r"in all; a build past that waits up to (\d+) s",
+        lambda: (
+            build_budget.PER_CLIENT_PER_MINUTE,
+            build_budget.OVERALL_PER_MINUTE,
+            build_budget.MAX_WAIT_S,
+        ),
+    ),
+    "config ranges": (
+        r"layers ([\d,]+) to ([\d,]+), hidden size ([\d,]+) to ([\d,]+), experts up to ([\d,]+), "
+        r"at most (\d+) trillion parameters",
+        config_spans,
+    ),
+    "nginx page limit": (
+        r"a rate limit on page loads\*: (\d+) a second per client address after a burst of (\d+)",
+        page_limits,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_the_readme_quotes_the_codes_figure(name):
+    """The README's figures are the ones the code (or bench's report) gives, rounded as quoted."""
+    pattern, made = FIGURES[name]
+    assert quoted(pattern) == pytest.approx(tuple(float(value) for value in made()))
+
+
+def test_a_link_value_a_knob_cannot_hold_is_ignored_or_clamped_as_the_readme_says():
+    """`tier=huge` leaves the tier and `seats=-3` opens the README's seats, each with a notice."""
+    (seats,) = quoted(r"\(`seats=-3` opens (\d+) seat")
+    assert "a choice the knob lacks is ignored (`tier=huge` leaves the tier)" in README
+    shell = LabShell()
+    notices = restore(lab_bindings(shell.view("pool"), shell.scenario), "seats=-3&tier=huge")
+    assert (shell.scenario.seats, shell.scenario.tier) == (seats, Scenario().tier)
+    assert len(notices) == 2
