@@ -4,6 +4,9 @@ Stories name knob values only; figures the model computes are filled in from the
 own evaluation through ``{placeholders}`` (see ``labs.pool.lab.story_figures``).
 """
 
+from dataclasses import replace
+
+from core import KNOBS
 from core.catalog import DEFAULT_GPU
 from labs.widgets.presets import Keep, Preset
 
@@ -20,23 +23,29 @@ def traffic(workload: str, says: str) -> tuple[Keep, ...]:
     return (
         Keep("workload", workload, says),
         *(Keep(name, None, says) for name in ("answer_tokens", "arrivals_per_min", "concurrency")),
+        Keep("traffic", "poisson", says),
+        Keep("burstiness", 1.0, says),
     )
 
 
 CHAT = traffic("chat", "the chat traffic")
 DOCUMENTS = traffic("document analysis", "the document-analysis traffic")
 PRICE = (Keep("usd_per_gpu_hour", None, "the catalog's card price"),)
-ONE_NODE = Keep("nodes", 1, "a single node", "at most")
+# A node count is a figure; the replicas knob is how a student buys more of them.
+ONE_NODE = Keep("nodes", 1, "a single node", "at most", ("replicas",))
 # The card and its count; a card typed by hand is another card.
 CARD_KNOBS = ("gpu", "card_memory_gb", "card_tb_per_s", "card_tflops")
 _OWNED = f"the hardware you have (one node of one {DEFAULT_GPU})"
 NO_NEW_HARDWARE = (
     Keep("gpu", DEFAULT_GPU, _OWNED, covers=CARD_KNOBS),
     Keep("node_cards", 1, _OWNED, "at most", ("cards",)),
-    Keep("nodes", 1, _OWNED, "at most"),
+    Keep("nodes", 1, _OWNED, "at most", ("replicas",)),
 )
 # How the lab models the pool, not what the pool is: every goal leaves these open.
-MODELLING = ("realism", "serving_mode", "kv_link", "engine", "layout")
+MODELLING = ("realism", "serving_mode", "kv_link", "engine", "layout", "router", "prefix_source",
+             "tpot_slo_s")  # fmt: skip
+# Where evicted prefixes wait and how sessions come back: tools a student may always reach for.
+SESSIONS = ("kv_offload", "session_turns", "think_time_s", "turn_growth_tokens")
 HARDWARE = (*CARD_KNOBS, "cards")
 STORAGE = ("weight_dtype", "kv_dtype")
 
@@ -60,7 +69,16 @@ POOL_PRESETS = [
         },
         fix={"kv_dtype": "fp8", "prompt_tokens": 4000, "seats": 24},
         keep=(*THE_70B, *DOCUMENTS, *PRICE),
-        free=(*MODELLING, *HARDWARE, *STORAGE, "seats", "prompt_tokens", "prefix_hit_rate"),
+        free=(
+            *MODELLING,
+            *SESSIONS,
+            *HARDWARE,
+            *STORAGE,
+            "seats",
+            "prompt_tokens",
+            "prefix_hit_rate",
+            "replicas",
+        ),
     ),
     Preset(
         key="timestamp",
@@ -88,7 +106,7 @@ POOL_PRESETS = [
             *NO_NEW_HARDWARE,
             Keep("prompt_tokens", 40000, "the 40,000-token preamble", "at least"),
         ),
-        free=(*MODELLING, *STORAGE, "seats", "prefix_hit_rate"),
+        free=(*MODELLING, *SESSIONS, *STORAGE, "seats", "prefix_hit_rate"),
     ),
     Preset(
         key="batch-of-one",
@@ -105,6 +123,7 @@ POOL_PRESETS = [
         keep=(*CHAT, *PRICE, ONE_NODE),
         free=(
             *MODELLING,
+            *SESSIONS,
             *HARDWARE,
             *STORAGE,
             *MODEL_KNOBS,
@@ -126,7 +145,15 @@ POOL_PRESETS = [
         knobs={"tier": "large"},
         fix={"kv_dtype": "fp8", "seats": 64},
         keep=(*THE_70B, *CHAT, *PRICE, ONE_NODE),
-        free=(*MODELLING, *HARDWARE, *STORAGE, "seats", "prompt_tokens", "prefix_hit_rate"),
+        free=(
+            *MODELLING,
+            *SESSIONS,
+            *HARDWARE,
+            *STORAGE,
+            "seats",
+            "prompt_tokens",
+            "prefix_hit_rate",
+        ),
     ),
     Preset(
         key="document-flood",
@@ -145,7 +172,16 @@ POOL_PRESETS = [
             *PRICE,
             Keep("prompt_tokens", 32000, "the 32,000-token documents", "at least"),
         ),
-        free=(*MODELLING, *HARDWARE, *STORAGE, *MODEL_KNOBS, "seats", "prefix_hit_rate"),
+        free=(
+            *MODELLING,
+            *SESSIONS,
+            *HARDWARE,
+            *STORAGE,
+            *MODEL_KNOBS,
+            "seats",
+            "prefix_hit_rate",
+            "replicas",
+        ),
     ),
     Preset(
         key="9am-burst",
@@ -164,7 +200,7 @@ POOL_PRESETS = [
         "prompt's prefill cheaper.",
         knobs={"traffic": "azure-code", "arrivals_per_min": 154.0},
         fix={"replicas": 2, "weight_dtype": "fp8"},
-        keep=(Keep("traffic", "azure-code", "the code service's real hour"),),
+        keep=(Keep("traffic", "azure-code", "the code service's real hour"), *PRICE),
     ),
     Preset(
         key="agent-rereads",
@@ -195,4 +231,18 @@ POOL_PRESETS = [
             Keep("prompt_tokens", 200_000, "the 200,000-token history", "at least"),
         ),
     ),
+]
+
+
+def _leave_the_rest(preset: Preset) -> Preset:
+    """``preset`` with every knob its goal does not hold left to the student."""
+    held = {name for keep in preset.keep for name in keep.knobs}
+    return replace(preset, free=tuple(name for name in KNOBS if name not in held))
+
+
+# The two newest goals hold only what their stories name (the real hour and its price; the 8B
+# model, one node and the 200,000-token history): every other knob is the student's.
+POOL_PRESETS = [
+    _leave_the_rest(preset) if preset.key in ("9am-burst", "agent-rereads") else preset
+    for preset in POOL_PRESETS
 ]
