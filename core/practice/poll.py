@@ -132,7 +132,7 @@ def challenge_question(challenge: str, seed: int) -> PollQuestion:
 
 
 def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQuestion:
-    """ "Predict this card": the headline figure ``card`` of the configuration ``knobs``.
+    """The "predict this card" question: headline figure ``card`` of the configuration ``knobs``.
 
     Notes
     -----
