@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from core.evaluate import evaluate
-from core.foundation.units import express
+from core.foundation.units import express, number_text
 from core.foundation.validation import knob_error
 from core.practice.registry import CHALLENGES, make_problem
 
@@ -149,7 +149,8 @@ def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQue
     if card not in CARDS:
         raise knob_error("card", card, f"one of {', '.join(CARDS)}")
     what, kind, unit, whole = CARDS[card]
-    value = float(getattr(evaluate(**knobs), card))
+    result = evaluate(**knobs)
+    value = float(getattr(result, card))
     if not np.isfinite(value) or value <= 0:
         raise knob_error(card, value, "a positive finite figure to predict")
     others = np.asarray(CARD_FACTORS[int(spread) % len(CARD_FACTORS)]) * value
@@ -159,10 +160,20 @@ def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQue
     return PollQuestion(
         title=f"Predict this card: {what}",
         prompt=f"With the configuration on the projector, what is the {what}?",
-        givens=tuple(givens),
+        givens=(*givens, *_setup(result)),
         choices=choices,
         right=right,
         why=f"The lab computes {express(value, unit, kind, 3)} for this configuration.",
+    )
+
+
+def _setup(result) -> tuple[tuple[str, str], ...]:
+    """The configuration's figures a class needs to reason about a card, as given rows."""
+    return (
+        ("cards per node", number_text(result.cards)),
+        ("seats asked per node", number_text(result.seats_requested)),
+        ("tokens a seat holds", number_text(result.seat_tokens)),
+        ("requests at the peak minute", number_text(result.arrivals_per_min)),
     )
 
 

@@ -241,6 +241,16 @@ def default_location(state_dir: Path) -> str:
     return url or str(Path(state_dir) / SQLITE_NAME)
 
 
+def is_redis(location: str) -> bool:
+    return location.startswith(("redis://", "rediss://", "unix://"))
+
+
+def prepare(location: str) -> None:
+    """Make the SQLite file and its tables once, in the parent, before workers fork."""
+    if not is_redis(location):
+        SqliteStore(location).db.close()
+
+
 # The process-wide connection cache: (process id, thread id, location) -> store. A forked
 # worker or another thread opens its own connection, never one made elsewhere.
 _CONNECTIONS: dict[tuple[int, int, str], PollStore] = {}
@@ -253,9 +263,6 @@ def store_for(location: str) -> PollStore:
     with _CONNECTIONS_LOCK:
         store = _CONNECTIONS.get(key)
         if store is None:
-            if location.startswith(("redis://", "rediss://", "unix://")):
-                store = RedisStore(location)
-            else:
-                store = SqliteStore(location)
+            store = RedisStore(location) if is_redis(location) else SqliteStore(location)
             _CONNECTIONS[key] = store
         return store
