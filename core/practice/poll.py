@@ -23,13 +23,17 @@ from core.foundation.units import express, number_text
 from core.foundation.validation import knob_error
 from core.practice.registry import CHALLENGES, make_problem
 
-# The headline cards a poll can ask about: Result field -> (what it is, kind, unit, whole).
+# The headline cards a poll can ask about: Result field -> (what it is, kind, unit, whole, question).
 CARDS = {
-    "seats_granted": ("live seats per node", "seats", "seats", True),
-    "ttft_p95_s": ("p95 time to first token", "seconds", "ms", False),
-    "decode_tokens_per_s": ("decode rate of one node", "tokens_per_s", "tok/s", False),
-    "monthly_usd": ("monthly bill of the pool", "dollars", "$", False),
-}
+    "seats_granted": ("live seats per node", "seats", "seats", True,
+                      "How many live seats does one node grant?"),
+    "ttft_p95_s": ("p95 time to first token", "seconds", "ms", False,
+                   "What is the p95 time to first token, queueing included?"),
+    "decode_tokens_per_s": ("decode rate of one node", "tokens_per_s", "tok/s", False,
+                            "How many tokens a second does one node decode, all its seats together?"),
+    "monthly_usd": ("monthly bill of the pool", "dollars", "$", False,
+                    "What does the pool cost a month?"),
+}  # fmt: skip
 # A card's wrong choices: its figure times one of these sets (the right one sits at a different
 # place in each, so a class cannot learn that the answer is always C).
 CARD_FACTORS = ((0.25, 0.5, 2.0), (0.5, 2.0, 4.0), (0.125, 0.25, 0.5), (2.0, 4.0, 8.0))
@@ -148,7 +152,7 @@ def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQue
     """
     if card not in CARDS:
         raise knob_error("card", card, f"one of {', '.join(CARDS)}")
-    what, kind, unit, whole = CARDS[card]
+    what, kind, unit, whole, ask = CARDS[card]
     result = evaluate(**knobs)
     value = float(getattr(result, card))
     if not np.isfinite(value) or value <= 0:
@@ -159,7 +163,9 @@ def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQue
     choices, right = _choices([value, *others], value, unit, kind)
     return PollQuestion(
         title=f"Predict this card: {what}",
-        prompt=f"With the configuration on the projector, what is the {what}?",
+        prompt=f"{ask} (The configuration below, at the whiteboard level of detail.)"
+        if knobs.get("realism", "whiteboard") == "whiteboard"
+        else f"{ask} (The configuration below, at the engine level of detail.)",
         givens=(*givens, *_setup(result)),
         choices=choices,
         right=right,

@@ -22,7 +22,8 @@ def question_html(question: dict, code: str, presenter: bool) -> str:
         for index, text in enumerate(question.get("choices", ()))
     )
     join = (
-        f'<div class="join">Join with code <b class="code">{escape(code)}</b></div>'
+        f'<div class="join">Students: type <b class="code">{escape(code)}</b> beside '
+        "\u201cClass poll\u201d at the top of the lab</div>"
         if presenter
         else ""
     )

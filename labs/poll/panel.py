@@ -16,6 +16,8 @@ import secrets
 import numpy as np
 import panel as pn
 import param
+from bokeh.events import DocumentReady
+from bokeh.models import CustomJS
 
 from core import KNOBS
 from core.practice.poll import CARDS, LETTERS, card_question, challenge_question, challenge_titles
@@ -28,7 +30,10 @@ from labs.poll.room import PollRoom, PresenterGate, read_code
 from labs.poll.store import store_for
 
 TICK_MS = 400  # a new question reaches every student page within this (plus one round trip)
-LOGIN_COOKIE = "lab_login"  # the class login's random id, when the lab has a class password
+STUDENT_COOKIE = "lab_student"  # a browser's random poll id: one vote per browser and round
+ID_BYTES = 10
+# Keeps a new id for 30 days; the id is hex, so it is written into the code as it is.
+KEEP_ID_JS = "document.cookie = '{cookie}={id}; path=/; max-age=2592000; SameSite=Lax';"
 
 
 class PollService:
@@ -42,28 +47,26 @@ class PollService:
         return store_for(self.location)
 
 
-def session_identity() -> tuple[str, str]:
-    """(a student id, the client address) of the session being built.
+def session_identity() -> tuple[str, str, bool]:
+    """(a student id, the client address, whether the id is new) of the session being built.
 
-    The id is derived from the class login's cookie when there is one, so a reloaded page
-    keeps its vote; without a class password each page load is a new student.
+    The id is the browser's ``lab_student`` cookie when it has one; a new one is made
+    otherwise and the page is told to keep it (:data:`KEEP_ID_JS`), so a reloaded page, or
+    one that reconnects to another worker after its own has gone, keeps its vote.
     """
     doc = session_doc()
     request = doc.session_context.request if doc is not None else None
     cookies = getattr(request, "cookies", {}) or {}
-    login = cookies.get(LOGIN_COOKIE, "")
-    student = (
-        hashlib.sha256(f"poll {login}".encode()).hexdigest()[:20]
-        if login
-        else secrets.token_hex(10)
-    )
+    kept = cookies.get(STUDENT_COOKIE, "")
+    fresh = not (len(kept) == 2 * ID_BYTES and all(c in "0123456789abcdef" for c in kept))
+    student = secrets.token_hex(ID_BYTES) if fresh else kept
     address = getattr(getattr(request, "_request", None), "remote_ip", None) or "unknown"
-    return student, address
+    return student, address, fresh
 
 
 def question_options() -> dict[str, str]:
     """Label -> key of every question a presenter can open."""
-    cards = {f"Predict this card: {what}": f"card:{key}" for key, (what, *_r) in CARDS.items()}
+    cards = {f"Predict this card: {what}": f"card:{key}" for key, (what, *_rest) in CARDS.items()}
     challenges = {
         f"Practice: {title}": f"challenge:{key}" for key, title in challenge_titles().items()
     }
@@ -80,8 +83,8 @@ class PollPanel(pn.viewable.Viewer):
         super().__init__(**params)
         self.service = service
         self.scenario = scenario
-        student, self.address = session_identity()
-        self.room = PollRoom(service.store(), student)
+        student, self.address, fresh = session_identity()
+        self.room = PollRoom(service.store(), hashlib.sha256(student.encode()).hexdigest()[:20])
         self.rng = np.random.default_rng()
         self.shown: tuple = ()
         self.code_input = pn.widgets.TextInput(placeholder="code", width=90, margin=(0, 6))
@@ -127,7 +130,7 @@ class PollPanel(pn.viewable.Viewer):
             visible=False,
         )
         bar = pn.Row(
-            LiveHTML('<div class="lab poll-label">Class poll</div>', margin=(0, 6)),
+            LiveHTML('<div class="lab poll-label">Class poll</div>', margin=(0, 6), align="center"),
             self.code_input,
             self.join_button,
             self.login_row,
@@ -144,6 +147,9 @@ class PollPanel(pn.viewable.Viewer):
         doc = session_doc()
         if doc is not None:  # every page asks the store; a test calls tick() itself
             doc.add_periodic_callback(self.tick, TICK_MS)
+            if fresh:
+                code = KEEP_ID_JS.format(cookie=STUDENT_COOKIE, id=student)
+                doc.js_on_event(DocumentReady, CustomJS(code=code))
 
     # -- actions ------------------------------------------------------------------------
     def _join(self, text: str) -> None:
