@@ -62,14 +62,14 @@ def test_a_poll_across_two_workers_survives_one_killed(browser, poll_server):
     url, process = poll_server
     first, second = sorted(children(process.pid))
     with only(first, [second]):
-        teacher = open_page(browser, url + "/?presenter=1")
+        teacher = open_page(browser, url + "/?lab=sources&presenter=1")
         teacher.get_by_placeholder("presenter password").fill(PRESENTER)
         teacher.get_by_role("button", name="Unlock").click()
         teacher.get_by_role("button", name="Open poll").click()
         code = teacher.locator(".poll-question .code").inner_text().strip()
-        students = [open_page(browser, f"{url}/?poll={code}") for _ in range(2)]
+        students = [open_page(browser, f"{url}/?lab=sources&poll={code}") for _ in range(2)]
     with only(second, [first]):
-        students.append(open_page(browser, url + "/"))
+        students.append(open_page(browser, url + "/?lab=sources"))
     students[2].get_by_placeholder("code").fill(code.lower())
     students[2].get_by_role("button", name="Join").click()
     for page in students:  # the open poll reaches every page, whichever worker holds it
