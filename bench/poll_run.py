@@ -53,15 +53,18 @@ async def arrive(base: str, code: str, sessions: int) -> list[PollTab]:
     ]
     gate = asyncio.Semaphore(OPEN_AT_ONCE)
 
-    async def one(student: PollTab) -> None:  # types the code on the projector, then Join
+    async def one(student: PollTab) -> None:
         async with gate:
             await student.open()
+
+    async def join(student: PollTab) -> None:  # types the code on the projector, then Join
         await student.set(student.find(placeholder="code"), "value", code.lower())
         sent = time.monotonic()
         await student.click("Join")
-        await student.wait_text("Pick one answer", since=sent)
+        await student.wait_text("Pick one answer", since=sent, timeout_s=120)
 
     await asyncio.gather(*(one(student) for student in students))
+    await asyncio.gather(*(join(student) for student in students))
     return students
 
 

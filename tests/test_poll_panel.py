@@ -90,3 +90,14 @@ def test_no_poll_bar_without_a_store():
     shell = LabShell()
     assert shell.poll is None
     assert "poll" not in {binding.key for binding in shell.page_bindings()}
+
+
+def test_an_unreachable_store_costs_a_notice_not_the_page(tmp_path):
+    """A poll file that cannot be opened leaves the page working and says the poll is unavailable."""
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    service = PollService(str(blocked / "polls.sqlite3"), PresenterGate("", LoginLimiter()))
+    shell = LabShell(poll=service)
+    shell.poll.code = "K7QW"
+    assert "unavailable" in shell.poll.message.object
+    assert not shell.poll.body.visible

@@ -11,6 +11,7 @@ tick, so its histogram follows the votes as they arrive.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 
 import numpy as np
@@ -27,7 +28,9 @@ from labs.page.text import LiveHTML
 from labs.page.updates import session_doc
 from labs.poll.html import question_html, status_html, tally_html
 from labs.poll.room import PollRoom, PresenterGate, read_code
-from labs.poll.store import store_for
+from labs.poll.store import STORE_ERRORS, store_for
+
+log = logging.getLogger("labs.poll")
 
 TICK_MS = 400  # a new question reaches every student page within this (plus one round trip)
 STUDENT_COOKIE = "lab_student"  # a browser's random poll id: one vote per browser and round
@@ -84,7 +87,9 @@ class PollPanel(pn.viewable.Viewer):
         self.service = service
         self.scenario = scenario
         student, self.address, fresh = session_identity()
-        self.room = PollRoom(service.store(), hashlib.sha256(student.encode()).hexdigest()[:20])
+        # The store is reached on first use: one that cannot be opened costs a notice, not the page.
+        self.room = PollRoom(None, hashlib.sha256(student.encode()).hexdigest()[:20])
+        self.failing = False
         self.rng = np.random.default_rng()
         self.shown: tuple = ()
         self.code_input = pn.widgets.TextInput(placeholder="code", width=90, margin=(0, 6))
@@ -205,18 +210,42 @@ class PollPanel(pn.viewable.Viewer):
 
     def _act(self, action) -> None:
         try:
-            action()
+            if not self._guarded(action):
+                return
         except (PermissionError, ValueError) as error:
             self.message.object = f'<span class="lab small">{error}</span>'
             return
         self.message.object = ""
         self.tick()
 
+    def _guarded(self, work) -> bool:
+        """Run ``work`` against the store; if the store fails, say so on the page (and log it once)."""
+        try:
+            if self.room.store is None:
+                self.room.store = self.service.store()
+            work()
+        except STORE_ERRORS as error:
+            if not self.failing:
+                log.warning("class poll: its store (%s) failed: %s", self.service.location, error)
+            self.failing = True
+            self.message.object = (
+                '<span class="lab small">The class poll is unavailable just now (its store did '
+                "not answer); this page tries again every second.</span>"
+            )
+            return False
+        if self.failing:
+            self.failing = False
+            self.message.object = ""
+        return True
+
     def _vote(self, _event=None) -> None:
         if self.choice.value not in self.choice.options:
             return
-        recorded = self.room.vote(self.choice.options.index(self.choice.value))
-        if not recorded:
+        index = self.choice.options.index(self.choice.value)
+        recorded = []
+        if not self._guarded(lambda: recorded.append(self.room.vote(index))):
+            return
+        if not recorded[0]:
             self.message.object = '<span class="lab small">That vote was not taken: one vote a round, while it is open.</span>'
         self.shown = ()
         self.tick()
@@ -224,9 +253,12 @@ class PollPanel(pn.viewable.Viewer):
     # -- the periodic look at the store ---------------------------------------------------
     def tick(self) -> None:
         """Show what changed in the store since the last look (cheap when nothing did)."""
-        if not self.room.code:
+        if not self.room.code:  # a page that follows no poll never asks the store
             self.body.visible = False
             return
+        self._guarded(self._look)
+
+    def _look(self) -> None:
         if not self.room.presenter and self.shown and not self.room.changed():
             return
         view = self.room.view()

@@ -28,9 +28,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+try:  # the client is a dependency; a store error of either backend is one of STORE_ERRORS
+    from redis.exceptions import RedisError
+except ImportError:  # pragma: no cover - an install without it uses SQLite only
+    RedisError = OSError
+
 REDIS_URL_ENV = "LAB_REDIS_URL"
 SQLITE_NAME = "polls.sqlite3"
 STATES = ("open", "revealed", "closed")
+# What a backend raises when it cannot answer (a locked or unwritable file, Redis down).
+STORE_ERRORS = (sqlite3.Error, OSError, RedisError)
 POLL_TTL_S = 86_400  # a class's poll is forgotten a day after its last presenter action (Redis)
 
 
@@ -245,10 +252,19 @@ def is_redis(location: str) -> bool:
     return location.startswith(("redis://", "rediss://", "unix://"))
 
 
-def prepare(location: str) -> None:
-    """Make the SQLite file and its tables once, in the parent, before workers fork."""
-    if not is_redis(location):
+def prepare(location: str) -> str:
+    """Make the SQLite file and its tables once, in the parent, before workers fork.
+
+    Returns what to print if that failed (the lab still serves; the poll bar says it is
+    unavailable), else ``""``.
+    """
+    if is_redis(location):
+        return ""
+    try:
         SqliteStore(location).db.close()
+    except STORE_ERRORS as error:
+        return f"The class poll is unavailable: its file {location} cannot be opened ({error})."
+    return ""
 
 
 # The process-wide connection cache: (process id, thread id, location) -> store. A forked

@@ -225,7 +225,9 @@ def main(argv: list[str] | None = None) -> None:
     # presenter's password guesses are limited like the class password's.
     state_dir = args.state_dir or login.default_state_dir()
     poll = PollService(default_location(state_dir), PresenterGate.from_env(LoginLimiter()))
-    prepare(poll.location)
+    trouble = prepare(poll.location)
+    if trouble:
+        print(trouble, flush=True)
     server = pn.serve(
         routes(poll),
         port=args.port,
