@@ -31,7 +31,9 @@ def question_html(question: dict, code: str, presenter: bool) -> str:
         f'<div class="lab poll-question">{join}<h2>{escape(question.get("title", ""))}</h2>'
         f"<p>{escape(question.get('prompt', ''))}</p>"
         + (f'<table class="givens">{givens}</table>' if givens else "")
-        + f'<ol class="choices">{choices}</ol></div>'
+        # the presenter's tally lists the choices beside their bars
+        + ("" if presenter else f'<ol class="choices">{choices}</ol>')
+        + "</div>"
     )
 
 
