@@ -58,7 +58,7 @@ class PollQuestion:
     right : int
         The index of the right choice.
     why : str
-        A sentence shown at the reveal: how the figure comes about, or what a trap means.
+        Shown at the reveal: how the figure comes about, or what each trap means (one line each).
     """
 
     title: str
@@ -129,7 +129,7 @@ def challenge_question(challenge: str, seed: int) -> PollQuestion:
         givens=problem.givens,
         choices=choices,
         right=right,
-        why=" ".join(
+        why="\n".join(
             f"{express(t.value, problem.shown, problem.kind, 3)}: {t.message}" for t in traps
         ),
     )

@@ -63,7 +63,8 @@ def tally_html(question: dict, view: View, revealed: bool) -> str:
     heading = f"{answers} this round" + (", revealed" if revealed else ", hidden from students")
     why = ""
     if revealed and question.get("why"):
-        why = f'<p class="why small">{escape(question["why"])}</p>'
+        lines = "".join(f"<li>{escape(line)}</li>" for line in question["why"].splitlines())
+        why = f'<ul class="why small">{lines}</ul>'
     return f'<div class="lab poll-tally"><h3>{heading}</h3>{"".join(rows)}{why}</div>'
 
 

@@ -97,7 +97,7 @@ class PollPanel(pn.viewable.Viewer):
         self.join_button.on_click(lambda _e: self._join(self.code_input.value))
         self.code_input.param.watch(lambda _e: self._join(self.code_input.value), "enter_pressed")
         self.password = pn.widgets.PasswordInput(
-            placeholder="presenter password", width=190, margin=(0, 6)
+            placeholder="presenter password", width=240, margin=(0, 6)
         )
         self.unlock_button = pn.widgets.Button(label="Unlock", width=80, margin=(0, 6))
         self.unlock_button.on_click(self._unlock)
