@@ -120,12 +120,12 @@ class PollPanel(pn.viewable.Viewer):
         self.question_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.tally_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.status_pane = LiveHTML("", margin=(4, 0))
-        self.login_row = pn.Row(self.password, self.unlock_button, margin=0, visible=False)
+        # The presenter's inputs join the page only when shown: a student's page holds no
+        # hidden password field or question menu.
+        self.login_row = pn.Row(margin=0, visible=False)
         self.controls = pn.Row(
-            self.pick, self.open_button, self.reveal_button, self.revote_button,
-            self.close_button, margin=(6, 0, 0, 0), visible=False,
-            styles={"flex-wrap": "wrap", "row-gap": "6px"},
-        )  # fmt: skip
+            margin=(6, 0, 0, 0), visible=False, styles={"flex-wrap": "wrap", "row-gap": "6px"}
+        )
         self.ballot = pn.Row(self.choice, self.vote_button, margin=0, visible=False)
         self.body = pn.Row(
             pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560),
@@ -183,14 +183,23 @@ class PollPanel(pn.viewable.Viewer):
 
     @param.depends("presenter", watch=True)
     def _offer_login(self) -> None:
-        self.login_row.visible = self.presenter and not self.room.presenter
+        self._show(self.login_row, [self.password, self.unlock_button],
+                   self.presenter and not self.room.presenter)  # fmt: skip
+
+    @staticmethod
+    def _show(row, widgets: list, shown: bool) -> None:
+        """Put ``widgets`` in ``row`` and show it, or empty and hide it."""
+        row.objects = widgets if shown else []
+        row.visible = shown
 
     def _unlock(self, _event=None) -> None:
         text = self.room.unlock(self.service.gate, self.password.value, self.address)
         self.password.value = ""
         self.message.object = f'<span class="lab small">{text}</span>'
-        self.login_row.visible = not self.room.presenter
-        self.controls.visible = self.room.presenter
+        self._show(self.login_row, [self.password, self.unlock_button], not self.room.presenter)
+        controls = [self.pick, self.open_button, self.reveal_button, self.revote_button,
+                    self.close_button]  # fmt: skip
+        self._show(self.controls, controls, self.room.presenter)
         self.shown = ()
         self.tick()
 
