@@ -7,7 +7,7 @@ WORKERS ?= 1
 SERVE_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test lint format bench chromium nginx
+.PHONY: serve test lint format bench chromium nginx redis
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ chromium:
 nginx:
 	@[ -x /usr/sbin/nginx ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nginx; }
 
+# The class poll's tests run against Redis too, on a redis-server of their own.
+redis:
+	@[ -x /usr/bin/redis-server ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server; }
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -39,7 +43,7 @@ format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: $(VENV)/.installed-test chromium nginx lint
+test: $(VENV)/.installed-test chromium nginx redis lint
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-test chromium nginx

@@ -22,6 +22,7 @@ hence the protocol runs)::
     python bench/classroom.py --sessions 300 --workers 2 --via-nginx --client protocol
     python bench/classroom.py --sessions 1 --get-clients 2
     python bench/classroom.py --sessions 100 --workers 2 --via-nginx
+    python bench/classroom.py --poll --sessions 300 --workers 2 --via-nginx
 
     python bench/classroom.py [--sessions 30] [--workers 1] [--via-nginx] [--seconds 60]
         [--path /pool] [--lockstep] [--client browser|protocol] [--get-clients 0] [--again]
@@ -32,6 +33,8 @@ HTTP clients fetching ``--get-path`` in a loop while the class works (load that 
 class). ``--client protocol`` drives sessions over Bokeh's websocket protocol without a
 browser (bench/protocol_client.py), for classes too big to open as browser tabs here.
 ``--again`` then opens and closes a second class, to show each worker reuses the memory.
+``--poll`` runs a class poll instead of knob changes (bench/poll_run.py): a presenter and
+``--sessions`` protocol students answering within 10 s.
 """
 
 from __future__ import annotations
@@ -67,11 +70,14 @@ from bench.browser import (
     probe_args,
     rss_mb,
 )
+from bench.poll_run import poll_run
 from bench.protocol_client import Student
+from labs.poll.room import PRESENTER_ENV
 from labs.server import change_timing
 from labs.server.workers import children
 from tests.ui.nginx import free_port, lab_processes, nginx
 
+POLL_PASSWORD = "bench presenter"
 # Session sweeps run every 2 s and drop a session 10 s after its browser left (labs/server/serve.py).
 CLOSE_WAIT_S = 16
 
@@ -276,6 +282,7 @@ def main() -> None:
     parser.add_argument("--get-clients", type=int, default=0)
     parser.add_argument("--get-path", default="/batching")
     parser.add_argument("--again", action="store_true", help="then open and close a second class")
+    parser.add_argument("--poll", action="store_true", help="a class poll (bench/poll_run.py)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
@@ -286,16 +293,22 @@ def main() -> None:
         # The whole class comes from one address: its builds must not hit a client's budget.
         extra += ["--session-builds-per-client", str(max(120, 2 * args.sessions))]
         extra += ["--session-builds-overall", str(max(600, 2 * args.sessions))]
-        with lab_processes(
-            1, work, *extra, workers=args.workers, env={change_timing.ENV: str(times_dir)}
-        ) as (ports, processes):
+        env = {change_timing.ENV: str(times_dir)}
+        if args.poll:  # its own poll file, and a presenter password for the bench's presenter
+            env |= {"LAB_STATE_DIR": str(work / "state"), PRESENTER_ENV: POLL_PASSWORD}
+
+        def one_run(url: str, pid: int):
+            if args.poll:
+                return poll_run(url, args.sessions, POLL_PASSWORD)
+            return run(args, url, pid, str(times_dir))
+
+        with lab_processes(1, work, *extra, workers=args.workers, env=env) as (ports, processes):
             time.sleep(2 * args.workers)  # workers start after the port opens
             if args.via_nginx:
                 with nginx(ports, work / "nginx", proxy_port, page_rate="1000r/s") as url:
-                    asyncio.run(run(args, url, processes[0].pid, str(times_dir)))
+                    asyncio.run(one_run(url, processes[0].pid))
             else:
-                base = f"http://127.0.0.1:{ports[0]}"
-                asyncio.run(run(args, base, processes[0].pid, str(times_dir)))
+                asyncio.run(one_run(f"http://127.0.0.1:{ports[0]}", processes[0].pid))
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ WINGS = {
     "labs.reality": 12,
     "labs.practice": 12,
     "labs.sources": 12,
+    "labs.poll": 12,
     "labs.frame": 13,
     "labs.tour": 13,
     "labs.server": 14,

@@ -27,6 +27,7 @@ from labs.page.links import (
 )
 from labs.page.text import LiveHTML
 from labs.page.updates import Later, session_doc
+from labs.poll.panel import PollPanel
 from labs.widgets.knobs import UI_RANGES
 
 # Route name -> (navigation label, "module:Viewer"). Modules are imported when a lab is
@@ -253,8 +254,10 @@ class LabShell(LabPage):
 
     lab = param.Selector(default="pool", objects=list(LABS), doc="The lab on screen.")
 
-    def __init__(self, scenario: Scenario | None = None, **params):
+    def __init__(self, scenario: Scenario | None = None, poll=None, **params):
         super().__init__(scenario=scenario, **params)
+        # The class poll's bar (labs/poll), when the server keeps a poll store.
+        self.poll = None if poll is None else PollPanel(poll, self.scenario)
         self.nav = pn.widgets.RadioButtonGroup.from_param(
             self.param.lab,
             options={label: key for key, (label, _view) in LABS.items()},
@@ -293,6 +296,7 @@ class LabShell(LabPage):
         self.root.objects = [
             header,
             pn.Column(
+                *([] if self.poll is None else [self.poll]),
                 self.notice,
                 self.pins,
                 self.main,
@@ -316,7 +320,8 @@ class LabShell(LabPage):
         return self.view(self.lab)
 
     def page_bindings(self) -> list[Binding]:
-        return [Binding("lab", self, "lab"), *super().page_bindings()]
+        poll = [] if self.poll is None else [Binding("poll", self.poll, "code")]
+        return [Binding("lab", self, "lab"), *super().page_bindings(), *poll]
 
     def _restore_page_keys(self, query: str) -> None:
         restore([Binding("lab", self, "lab")], query)
@@ -324,6 +329,12 @@ class LabShell(LabPage):
     def attach(self, location) -> None:
         super().attach(location)
         self.param.watch(self._write, ["lab"])
+        if self.poll is not None:
+            self.poll.param.watch(self._write, ["code"])
+            self.param.watch(
+                lambda event: setattr(self.poll, "presenter", event.new), ["presenter"]
+            )
+            self.poll.presenter = self.presenter
 
     @param.depends("presenter", watch=True)
     def _tour_link(self) -> None:
@@ -367,10 +378,13 @@ def _attach_link(page: LabPage) -> LabPage:
     return page
 
 
-def create_app() -> LabShell | pn.pane.HTML:
-    """A fresh shell and Scenario for one browser session (an apology if building it fails)."""
+def create_app(poll=None) -> LabShell | pn.pane.HTML:
+    """A fresh shell and Scenario for one browser session (an apology if building it fails).
+
+    ``poll`` (a :class:`labs.poll.panel.PollService`) adds the class poll's bar.
+    """
     theme.extension()
-    return built(lambda: _attach_link(LabShell()))
+    return built(lambda: _attach_link(LabShell(poll=poll)))
 
 
 def create_embedded(key: str) -> EmbeddedLab | pn.pane.HTML:

@@ -15,6 +15,9 @@ from core.evidence.fidelity import report
 from labs.frame.apology import log_unexpected
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
+from labs.poll.panel import PollService
+from labs.poll.room import PresenterGate
+from labs.poll.store import default_location, prepare
 from labs.server import (
     build_budget,
     collector,
@@ -36,9 +39,17 @@ SESSION_SECRET_ENV = "LAB_SESSION_SECRET"
 LOGIN_TEMPLATE = theme.ASSETS / "login.html"
 
 
-def routes() -> dict:
-    """URL route -> a function that builds that page for one new session."""
-    pages = {"/": _whole_lab}
+def routes(poll: PollService | None = None) -> dict:
+    """URL route -> a function that builds that page for one new session.
+
+    ``poll`` gives the whole lab's page the class poll's bar (every route but the embeds).
+    """
+
+    def whole_lab():
+        _new_page()
+        return create_app(poll)
+
+    pages = {"/": whole_lab}
     for key in LABS:
         pages[f"/{key}"] = _embedded_page(key)
     pages["/tour"] = _tour
@@ -54,11 +65,6 @@ def _new_page() -> None:
     """What every page's session needs before its lab is built."""
     first_page.local_styles()
     reconnect.attach(pn.state.curdoc)
-
-
-def _whole_lab():
-    _new_page()
-    return create_app()
 
 
 def _embedded_page(key: str):
@@ -138,8 +144,8 @@ def parser() -> argparse.ArgumentParser:
         "--state-dir",
         type=Path,
         default=None,
-        help=f"folder for the logged-out logins file (default: ${login.STATE_DIR_ENV}, "
-        "else ~/.local/state/llm-serving-lab)",
+        help=f"folder for the logged-out logins file and the class poll's SQLite file "
+        f"(default: ${login.STATE_DIR_ENV}, else ~/.local/state/llm-serving-lab)",
     )
     parse.add_argument(
         "--use-xheaders",
@@ -223,8 +229,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.workers > 1:
         workers.stop_workers_with_parent()
+    # The class poll: SQLite beside the server, or Redis when LAB_REDIS_URL is set; the
+    # presenter's password guesses are limited like the class password's.
+    state_dir = args.state_dir or login.default_state_dir()
+    poll = PollService(default_location(state_dir), PresenterGate.from_env(LoginLimiter()))
+    trouble = prepare(poll.location)
+    if trouble:
+        print(trouble, flush=True)
     server = pn.serve(
-        routes(),
+        routes(poll),
         port=args.port,
         address=args.address,
         websocket_origin=origins,

@@ -50,7 +50,9 @@ def test_batching_settings_round_trip_through_the_link(browser, lab_url):
     page = context.new_page()
     open_batching(page, lab_url + "/?lab=batching")
     page.get_by_role("button", name="continuous", exact=True).click()
-    box = page.locator("input[type=text]").first  # the batch size's number box, first knob
+    box = page.locator(
+        "input[type=text]:not([placeholder=code])"
+    ).first  # the batch size box (not the poll code)
     expect(box).to_have_value("32")
     box.fill("37")
     box.press("Enter")
@@ -69,7 +71,7 @@ def test_batching_settings_round_trip_through_the_link(browser, lab_url):
     open_batching(fresh, copied)
     expect(fresh.locator("[data-card='most seats at once']")).to_contain_text("of B = 37")
     expect(fresh.locator('[data-timeline-top="continuous"]')).to_be_visible(timeout=10_000)
-    expect(fresh.locator("input[type=text]").first).to_have_value("37")
+    expect(fresh.locator("input[type=text]:not([placeholder=code])").first).to_have_value("37")
     expect(fresh.locator("[data-url-notice]")).to_have_count(0)
     fresh.close()
 

@@ -1,0 +1,305 @@
+"""The class poll on the page: a student's join box, question and vote; the presenter's controls.
+
+Every page of the whole lab carries the poll's bar. A student types the code on the
+projector (or opens a link with ``?poll=CODE``) and from then on sees each question the
+presenter opens, within a second, whichever server process or host holds the page: the
+session asks the store for the poll's version every :data:`TICK_MS` (one indexed read) and
+reads the rest only when it has changed. The presenter's session reads the tally on every
+tick, so its histogram follows the votes as they arrive.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+
+import numpy as np
+import panel as pn
+import param
+from bokeh.events import DocumentReady
+from bokeh.models import CustomJS
+
+from core import KNOBS
+from core.practice.poll import CARDS, LETTERS, card_question, challenge_question, challenge_titles
+from core.practice.registry import CLASSIC_SEED
+from labs.page import format as fmt
+from labs.page.text import LiveHTML
+from labs.page.updates import session_doc
+from labs.poll.html import question_html, status_html, tally_html
+from labs.poll.room import PollRoom, PresenterGate, read_code
+from labs.poll.store import STORE_ERRORS, store_for
+
+log = logging.getLogger("labs.poll")
+
+TICK_MS = 400  # a new question reaches every student page within this (plus one round trip)
+STUDENT_COOKIE = "lab_student"  # a browser's random poll id: one vote per browser and round
+ID_BYTES = 10
+# Keeps a new id for 30 days; the id is hex, so it is written into the code as it is.
+KEEP_ID_JS = "document.cookie = '{cookie}={id}; path=/; max-age=2592000; SameSite=Lax';"
+
+
+class PollService:
+    """What the server gives every page: where the poll lives and who checks the presenter."""
+
+    def __init__(self, location: str, gate: PresenterGate) -> None:
+        self.location = location
+        self.gate = gate
+
+    def store(self):
+        return store_for(self.location)
+
+
+def session_identity() -> tuple[str, str, bool]:
+    """(a student id, the client address, whether the id is new) of the session being built.
+
+    The id is the browser's ``lab_student`` cookie when it has one; a new one is made
+    otherwise and the page is told to keep it (:data:`KEEP_ID_JS`), so a reloaded page, or
+    one that reconnects to another worker after its own has gone, keeps its vote.
+    """
+    doc = session_doc()
+    request = doc.session_context.request if doc is not None else None
+    cookies = getattr(request, "cookies", {}) or {}
+    kept = cookies.get(STUDENT_COOKIE, "")
+    fresh = not (len(kept) == 2 * ID_BYTES and all(c in "0123456789abcdef" for c in kept))
+    student = secrets.token_hex(ID_BYTES) if fresh else kept
+    address = getattr(getattr(request, "_request", None), "remote_ip", None) or "unknown"
+    return student, address, fresh
+
+
+def question_options() -> dict[str, str]:
+    """Label -> key of every question a presenter can open."""
+    cards = {f"Predict this card: {what}": f"card:{key}" for key, (what, *_rest) in CARDS.items()}
+    challenges = {
+        f"Practice: {title}": f"challenge:{key}" for key, title in challenge_titles().items()
+    }
+    return {**cards, **challenges}
+
+
+class PollPanel(pn.viewable.Viewer):
+    """The poll bar and, once a poll is followed, its question, vote and tally."""
+
+    code = param.String(default="", doc="The class code of the poll this page follows.")
+    presenter = param.Boolean(default=False, doc="Presenter mode: offer the presenter's login.")
+
+    def __init__(self, service: PollService, scenario, **params):
+        super().__init__(**params)
+        self.service = service
+        self.scenario = scenario
+        student, self.address, fresh = session_identity()
+        # The store is reached on first use: one that cannot be opened costs a notice, not the page.
+        self.room = PollRoom(None, hashlib.sha256(student.encode()).hexdigest()[:20])
+        self.failing = False
+        self.rng = np.random.default_rng()
+        self.shown: tuple = ()
+        self.code_input = pn.widgets.TextInput(placeholder="code", width=90, margin=(0, 6))
+        self.join_button = pn.widgets.Button(label="Join", width=70, margin=(0, 6))
+        self.join_button.on_click(lambda _e: self._join(self.code_input.value))
+        self.code_input.param.watch(lambda _e: self._join(self.code_input.value), "enter_pressed")
+        self.password = pn.widgets.PasswordInput(
+            placeholder="presenter password", width=240, margin=(0, 6)
+        )
+        self.unlock_button = pn.widgets.Button(label="Unlock", width=80, margin=(0, 6))
+        self.unlock_button.on_click(self._unlock)
+        self.message = LiveHTML("", margin=(0, 6))
+        self.pick = pn.widgets.Select(options=question_options(), width=360, margin=(0, 6))
+        self.open_button = pn.widgets.Button(label="Open poll", color="primary", margin=(0, 6))
+        self.reveal_button = pn.widgets.Button(label="Reveal", margin=(0, 6))
+        self.revote_button = pn.widgets.Button(label="Re-vote", margin=(0, 6))
+        self.close_button = pn.widgets.Button(label="Close poll", margin=(0, 6))
+        for button, action in (
+            (self.open_button, self._open),
+            (self.reveal_button, self.room.reveal),
+            (self.revote_button, self.room.revote),
+            (self.close_button, self.room.close),
+        ):
+            button.on_click(lambda _e, action=action: self._act(action))
+        self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
+        self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))
+        self.vote_button.on_click(self._vote)
+        self.question_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
+        self.tally_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
+        self.status_pane = LiveHTML("", margin=(4, 0))
+        # The presenter's inputs join the page only when shown: a student's page holds no
+        # hidden password field or question menu.
+        self.login_row = pn.Row(margin=0, visible=False)
+        self.controls = pn.Row(
+            margin=(6, 0, 0, 0), visible=False, styles={"flex-wrap": "wrap", "row-gap": "6px"}
+        )
+        self.ballot = pn.Row(self.choice, self.vote_button, margin=0, visible=False)
+        self.body = pn.Row(
+            pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560),
+            self.tally_pane,
+            margin=(8, 0, 0, 0),
+            sizing_mode="stretch_width",
+            visible=False,
+        )
+        bar = pn.Row(
+            LiveHTML('<div class="lab poll-label">Class poll</div>', margin=(0, 6), align="center"),
+            self.code_input,
+            self.join_button,
+            self.login_row,
+            self.message,
+            margin=0,
+            styles={"align-items": "center", "flex-wrap": "wrap", "row-gap": "6px"},
+        )
+        self.root = pn.Column(
+            bar, self.controls, self.body, css_classes=["poll-panel"], margin=(0, 0, 10, 0),
+            sizing_mode="stretch_width",
+            styles={"background": "#ffffff", "border": "1px solid #dfe3ea", "border-radius": "10px",
+                    "padding": "8px 12px"},
+        )  # fmt: skip
+        doc = session_doc()
+        if doc is not None:  # every page asks the store; a test calls tick() itself
+            doc.add_periodic_callback(self.tick, TICK_MS)
+            if fresh:
+                code = KEEP_ID_JS.format(cookie=STUDENT_COOKIE, id=student)
+                doc.js_on_event(DocumentReady, CustomJS(code=code))
+
+    # -- actions ------------------------------------------------------------------------
+    def _join(self, text: str) -> None:
+        code = read_code(text)
+        if not code:
+            self.message.object = (
+                '<span class="lab small">A class code is four letters or digits.</span>'
+            )
+            return
+        self.message.object = ""
+        self.code = code
+
+    @param.depends("code", watch=True)
+    def _follow(self) -> None:
+        code = read_code(self.code)
+        if code != self.code:  # a link's value that is no code is dropped from the link
+            self.code = code
+            return
+        if code != self.room.code:
+            if code:
+                self.room.join(code)
+            else:
+                self.room.code = ""
+        self.code_input.value = self.room.code
+        self.tick()
+
+    @param.depends("presenter", watch=True)
+    def _offer_login(self) -> None:
+        self._show(self.login_row, [self.password, self.unlock_button],
+                   self.presenter and not self.room.presenter)  # fmt: skip
+
+    @staticmethod
+    def _show(row, widgets: list, shown: bool) -> None:
+        """Put ``widgets`` in ``row`` and show it, or empty and hide it."""
+        row.objects = widgets if shown else []
+        row.visible = shown
+
+    def _unlock(self, _event=None) -> None:
+        text = self.room.unlock(self.service.gate, self.password.value, self.address)
+        self.password.value = ""
+        self.message.object = f'<span class="lab small">{text}</span>'
+        self._show(self.login_row, [self.password, self.unlock_button], not self.room.presenter)
+        controls = [self.pick, self.open_button, self.reveal_button, self.revote_button,
+                    self.close_button]  # fmt: skip
+        self._show(self.controls, controls, self.room.presenter)
+        self.shown = ()
+        self.tick()
+
+    def question(self) -> dict:
+        """The question picked in the presenter's menu, for the configuration on screen."""
+        kind, _, key = self.pick.value.partition(":")
+        if kind == "challenge":
+            return challenge_question(key, CLASSIC_SEED).to_dict()
+        knobs = {knob: getattr(self.scenario, knob) for knob in KNOBS}
+        givens = (("model", fmt.model_name(self.scenario)), ("card", str(self.scenario.gpu)))
+        spread = int(self.rng.integers(0, 4))
+        return card_question(key, knobs, givens, spread=spread).to_dict()
+
+    def _open(self) -> None:
+        self.room.open(self.question())
+        self.code = self.room.code
+
+    def _act(self, action) -> None:
+        try:
+            if not self._guarded(action):
+                return
+        except (PermissionError, ValueError) as error:
+            self.message.object = f'<span class="lab small">{error}</span>'
+            return
+        self.message.object = ""
+        self.tick()
+
+    def _guarded(self, work) -> bool:
+        """Run ``work`` against the store; if the store fails, say so on the page (and log it once)."""
+        try:
+            if self.room.store is None:
+                self.room.store = self.service.store()
+            work()
+        except STORE_ERRORS as error:
+            if not self.failing:
+                log.warning("class poll: its store (%s) failed: %s", self.service.location, error)
+            self.failing = True
+            self.message.object = (
+                '<span class="lab small">The class poll is unavailable just now (its store did '
+                "not answer); this page tries again every second.</span>"
+            )
+            return False
+        if self.failing:
+            self.failing = False
+            self.message.object = ""
+        return True
+
+    def _vote(self, _event=None) -> None:
+        if self.choice.value not in self.choice.options:
+            return
+        index = self.choice.options.index(self.choice.value)
+        recorded = []
+        if not self._guarded(lambda: recorded.append(self.room.vote(index))):
+            return
+        if not recorded[0]:
+            self.message.object = '<span class="lab small">That vote was not taken: one vote a round, while it is open.</span>'
+        self.shown = ()
+        self.tick()
+
+    # -- the periodic look at the store ---------------------------------------------------
+    def tick(self) -> None:
+        """Show what changed in the store since the last look (cheap when nothing did)."""
+        if not self.room.code:  # a page that follows no poll never asks the store
+            self.body.visible = False
+            return
+        self._guarded(self._look)
+
+    def _look(self) -> None:
+        if not self.room.presenter and self.shown and not self.room.changed():
+            return
+        view = self.room.view()
+        poll = view.poll
+        key = (poll and poll.version, view.mine, view.counts, view.earlier)
+        if key == self.shown:
+            return
+        self.shown = key
+        with pn.io.hold():
+            self._render(view)
+
+    def _render(self, view) -> None:
+        poll = view.poll
+        self.status_pane.object = status_html(view, self.room.presenter)
+        if poll is None or poll.state == "closed":
+            self.body.visible = poll is not None
+            self.question_pane.object = ""
+            self.tally_pane.object = ""
+            self.ballot.visible = False
+            return
+        question = poll.question
+        letters = list(LETTERS[: len(question.get("choices", ()))])
+        if self.choice.options != letters:
+            self.choice.options = letters
+        self.question_pane.object = question_html(question, poll.code, self.room.presenter)
+        self.ballot.visible = not self.room.presenter and poll.state == "open" and view.mine is None
+        shown = view.counts is not None
+        self.tally_pane.visible = shown
+        self.tally_pane.object = (
+            tally_html(question, view, poll.state == "revealed") if shown else ""
+        )
+        self.body.visible = True
+
+    def __panel__(self):
+        return self.root
