@@ -3,14 +3,11 @@
 import math
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core import GPUS, RESULT_FIELDS, Scenario, evaluate
 from tests import strategies
-
-settings.register_profile("lab", max_examples=150, deadline=None)
-settings.load_profile("lab")
 
 
 @given(strategies.scenario_knobs())

@@ -1,0 +1,63 @@
+"""What every test run shares: Hypothesis's profiles, and the order pytest-xdist hands out files.
+
+Hypothesis: the default profile ``lab`` tries 50 examples per property (the tests that set
+their own ``max_examples`` keep it); ``HYPOTHESIS_PROFILE=thorough`` tries 500.
+
+pytest-xdist (``-n 2 --dist loadfile`` in pyproject.toml) runs each test file whole on one
+worker, so a file's module-scoped servers start once and its tests keep their order. The
+files are handed out in the order set here: every browser-free file before every browser
+file (a worker's Playwright keeps an event loop running in its main thread, which the
+browser-free tests never ran beside), and within each kind the slowest files first, so
+that no long file starts last while the other worker has nothing left to do.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("lab", max_examples=50, deadline=None)
+settings.register_profile("thorough", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "lab"))
+
+# Files that took the longest (on 2 cores, December 2026), slowest first; the rest follow
+# in pytest's own order. A file missing here only starts later.
+SLOW_FILES = (
+    "test_batching_lab.py",
+    "test_session_cleanup.py",
+    "test_serving_modes_card.py",
+    "test_pool_lab.py",
+    "test_totality.py",
+    "test_properties.py",
+    "test_url.py",
+    "test_engine.py",
+    "test_pins.py",
+    "test_fidelity.py",
+    "ui/test_server_bounds.py",
+    "ui/test_batching_classroom.py",
+    "ui/test_classroom.py",
+    "ui/test_server_hygiene.py",
+    "ui/test_links.py",
+    "ui/test_sidebars.py",
+    "ui/test_controls.py",
+    "ui/test_honest_text.py",
+    "ui/test_hostile_links.py",
+    "ui/test_login.py",
+    "ui/test_serving.py",
+    "ui/test_pins.py",
+    "ui/test_deploy.py",
+)
+
+
+def _file_order(item) -> tuple[bool, int]:
+    path = item.nodeid.split("::", 1)[0].removeprefix("tests/")
+    rank = SLOW_FILES.index(path) if path in SLOW_FILES else len(SLOW_FILES)
+    return path.startswith("ui/"), rank
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under xdist, order the files as the module docstring says (a stable sort: tests
+    inside a file keep their order); a run without xdist keeps pytest's order."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=_file_order)
