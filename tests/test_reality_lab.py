@@ -165,3 +165,12 @@ def test_no_waterfall_label_sits_on_the_measurement_line():
                 assert data["bottom"][i] < 1.0 and not data["label_above"][i]
         low, high = waterfall_range(data)
         assert len(waterfall_ticks(low, high)) >= 3
+
+
+def test_every_engine_term_has_its_own_waterfall_label():
+    """The waterfall names each step once: every engine-level term has a short label of its own."""
+    from core.engine_level.terms import TERMS
+    from labs.reality.charts import SHORT
+
+    assert list(SHORT) == ["whiteboard", "load", *TERMS, "engine"]
+    assert len(set(SHORT.values())) == len(SHORT)

@@ -200,7 +200,8 @@ class PoolLab(pn.viewable.Viewer):
                 if shown.visible:
                     shown.visible = False
                     shown.visible = True
-            self.hour.resend()
+            if self.hour_section.visible:  # on Poisson the hour is hidden: nothing to send again
+                self.hour.resend()
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):

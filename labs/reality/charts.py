@@ -41,6 +41,7 @@ SHORT = {
     "tensor_parallel": "all-reduces",
     "fixed_overheads": "fixed costs",
     "expert_reads": "experts read",
+    "routing_imbalance": "router skew",
     "checkpoint_formats": "checkpoint formats",
     "server_overheads": "server costs",
     "engine": "engine level",

@@ -11,7 +11,7 @@ def test_seats_slider_updates_cards_and_ledger(page, lab_url):
     page.goto(lab_url + "/")
     cards = page.locator("div.cards").first
     expect(cards).to_contain_text("1,698", timeout=20_000)
-    seat_chart = page.locator("canvas").nth(1)
+    seat_chart = page.locator("canvas:visible").nth(1)  # hidden sections hold charts too
     expect(seat_chart).to_be_visible()
     page.wait_for_timeout(300)
     before = seat_chart.screenshot()
