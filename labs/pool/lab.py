@@ -32,6 +32,7 @@ from labs.pool.hour import (
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
 from labs.widgets import knobs as ui
+from labs.widgets.fold import Fold
 from labs.widgets.ledger import MemoryLedger
 from labs.widgets.level_note import EngineNote
 from labs.widgets.mattered import Column, MatteredTable
@@ -50,6 +51,8 @@ POOL_KNOBS = (
     "router", "prefix_source", "kv_offload", "session_turns", "think_time_s",
     "turn_growth_tokens",
 )  # fmt: skip
+# The knobs behind the traffic fold: a link or preset that sets one opens it.
+TRAFFIC_KNOBS = ("traffic", "burstiness", "tpot_slo_s", "replicas", "router", "prefix_source")
 SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
 # The smallest change that counts, per output, in its own unit.
@@ -380,13 +383,21 @@ class PoolLab(pn.viewable.Viewer):
             ui.heading("Request shape"),
             w["prompt_tokens"],
             w["prefix_hit_rate"],
-            *self.fleet_rows,
-            ui.offload_select(self.scenario),
-            self.sessions,
+            Fold(
+                "Memory beyond the card",
+                [ui.offload_select(self.scenario), self.sessions],
+                self.scenario,
+                ("kv_offload", "session_turns"),
+            ),
             ui.heading("Cache storage"),
             w["kv_dtype"],
             ui.heading("Traffic"),
-            *traffic_controls(self.scenario),
+            Fold(
+                "Real traffic, bursts and the fleet",
+                [*self.fleet_rows, *traffic_controls(self.scenario)],
+                self.scenario,
+                TRAFFIC_KNOBS,
+            ),
             ui.heading("Level of detail"),
             ui.realism_buttons(self.scenario),
             ui.serving_mode_buttons(self.scenario),

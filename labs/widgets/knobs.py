@@ -242,7 +242,9 @@ def noted_choice(scenario, knob: str, options: dict, note: str, what: str = ""):
             if idle
             else ""
         )
-        line.object = f'<div class="lab small muted">{note}{why}</div>'
+        # At the whiteboard level the one line says why the buttons are off; what the knob does
+        # shows once it does something.
+        line.object = f'<div class="lab small muted">{why.strip() or note}</div>'
 
     show()
     if what:
