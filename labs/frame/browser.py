@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import math
+
 import panel as pn
-from bokeh.models import ColumnDataSource, FactorRange
+from bokeh.models import (
+    ColumnDataSource,
+    DataRange1d,
+    FactorRange,
+    Label,
+    Plot,
+    Range1d,
+    Span,
+)
 
 # The server writes the current state into the address bar on the same click; the copy
 # waits for it, well inside the browser's few-second allowance for clipboard writes.
@@ -54,6 +64,16 @@ if (!window.labKeepsHistory) {
 """
 
 
+# The numeric properties a lab sets per configuration, sent again by nudging them and back.
+_NUDGED = (
+    (Range1d, ("start", "end")),
+    (DataRange1d, ("start", "end")),
+    (Span, ("location",)),
+    (Label, ("x", "y")),
+    (Plot, ("height",)),
+)
+
+
 def resend_charts(doc) -> None:
     """Send every chart's data and categories again, once the browser has drawn its page.
 
@@ -61,7 +81,7 @@ def resend_charts(doc) -> None:
     the browser then applies the link, and Panel syncs the two by their differences. Chart
     data set while the browser was still drawing the kept page was lost on the way (a shared
     link's second visitor saw the default model's memory ledger), so it is sent again here,
-    emptied and refilled so that Bokeh sees a change.
+    emptied and refilled (ranges nudged and put back) so that Bokeh sees a change.
     """
     with pn.io.hold(doc):
         for model in list(doc.models):
@@ -73,3 +93,12 @@ def resend_charts(doc) -> None:
                 factors = list(model.factors)
                 model.factors = []
                 model.factors = factors
+            else:  # ranges, marker lines and chart heights set for the link (the ledger's)
+                names = [
+                    name for kind, names in _NUDGED if isinstance(model, kind) for name in names
+                ]
+                for name in names:
+                    value = getattr(model, name)
+                    if isinstance(value, int | float) and math.isfinite(value):
+                        setattr(model, name, value + 1)
+                        setattr(model, name, value)
