@@ -76,3 +76,12 @@ def test_the_engine_level_pays_the_copy_before_its_prefill():
     host = evaluate(Scenario(kv_offload="host-pcie", **knobs))
     assert host.prefill_s - hbm.prefill_s == pytest.approx(90_000 * 131_072 / 63e9, rel=0.05)
     assert host.ttft_p95_s > hbm.ttft_p95_s
+
+
+def test_the_pool_story_prices_a_hit_by_where_it_waited():
+    """With offload off a hit is a memory read; with it on the story sends the student to the tiers."""
+    from labs.pool import PoolLab
+
+    assert "costs only a memory read" in PoolLab(scenario=Scenario()).facts.object
+    offloaded = PoolLab(scenario=Scenario(kv_offload="host-pcie")).facts.object
+    assert "copied back from the tier" in offloaded and "only a memory read" not in offloaded
