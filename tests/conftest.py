@@ -3,7 +3,7 @@
 Hypothesis: the default profile ``lab`` tries 50 examples per property (the tests that set
 their own ``max_examples`` keep it); ``HYPOTHESIS_PROFILE=thorough`` tries 500.
 
-pytest-xdist (``-n 2 --dist loadfile`` in pyproject.toml) runs each test file whole on one
+pytest-xdist (``-n 3 --dist loadfile`` in pyproject.toml) runs each test file whole on one
 worker, so a file's module-scoped servers start once and its tests keep their order. The
 files are handed out in the order set here: every browser-free file before every browser
 file (a worker's Playwright keeps an event loop running in its main thread, which the
