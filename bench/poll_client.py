@@ -21,7 +21,7 @@ import urllib.request
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from bench.protocol_client import DOCUMENT_READY, TOKEN, _frames
+from bench.protocol_client import DOCUMENT_READY, TOKEN, _frames, messages
 
 TALLY = re.compile(r"([\d,]+) answers? this round")
 
@@ -81,15 +81,7 @@ class PollTab:
             await self.socket.write_message(frame)
 
     async def _read(self) -> None:
-        while True:
-            header = await self.socket.read_message()
-            if header is None:
-                return
-            head = json.loads(header)
-            await self.socket.read_message()
-            content = await self.socket.read_message()
-            for _ in range(2 * head.get("num_buffers", 0)):
-                await self.socket.read_message()
+        async for head, content in messages(self.socket):
             if head["msgtype"] == "ACK" and not self._acked.done():
                 self._acked.set_result(True)
             elif head["msgtype"] == "PULL-DOC-REPLY" and not self._pulled.done():

@@ -38,6 +38,23 @@ DOCUMENT_READY = {
 }
 
 
+async def messages(socket):
+    """Each Bokeh protocol message on ``socket`` as (header, content), until it closes.
+
+    A message is a header, metadata and content frame, then two frames per buffer.
+    """
+    while True:
+        header = await socket.read_message()
+        if header is None:
+            return
+        head = json.loads(header)
+        await socket.read_message()  # metadata
+        content = await socket.read_message()
+        for _ in range(2 * head.get("num_buffers", 0)):
+            await socket.read_message()
+        yield head, content
+
+
 def _find_slider(node, title: str) -> dict | None:
     """The slider model titled (or tagged) ``title`` in a document's JSON."""
     if isinstance(node, dict):
@@ -102,16 +119,7 @@ class Student:
         self.patches = 0
 
     async def _read(self) -> None:
-        # A message is a header, metadata and content frame, then two frames per buffer.
-        while True:
-            header = await self.socket.read_message()
-            if header is None:
-                return
-            head = json.loads(header)
-            await self.socket.read_message()  # metadata
-            content = await self.socket.read_message()
-            for _ in range(2 * head.get("num_buffers", 0)):
-                await self.socket.read_message()
+        async for head, content in messages(self.socket):
             if head["msgtype"] == "ACK" and not self._acked.done():
                 self._acked.set_result(True)
             elif head["msgtype"] == "PULL-DOC-REPLY" and not self._pulled.done():
