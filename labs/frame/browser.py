@@ -15,24 +15,27 @@ from bokeh.models import (
     Span,
 )
 
-# The server writes the current state into the address bar on the same click; the copy
-# waits for it, well inside the browser's few-second allowance for clipboard writes.
+# The copy runs when the server's answer to the click arrives: the server writes the state on
+# screen into the address and sends the same link here ("?query:count", the count making each
+# answer new), so the copy never races a slow server. The answer comes well inside the
+# browser's few-second allowance for clipboard writes after a click.
 COPY_LINK_JS = """
-setTimeout(() => {
-  const url = window.location.href;
-  const done = () => {
-    const label = source.label;
-    source.label = 'Link copied';
-    setTimeout(() => { source.label = label; }, 1500);
-  };
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(url).then(done);
-  } else {
-    const area = document.createElement('textarea');
-    area.value = url; document.body.appendChild(area); area.select();
-    document.execCommand('copy'); document.body.removeChild(area); done();
-  }
-}, 400);
+const answer = source.value;
+if (!answer) { return; }
+const query = answer.slice(0, answer.lastIndexOf(':'));
+const url = window.location.origin + window.location.pathname + query;
+const done = () => {
+  const label = button.label;
+  button.label = 'Link copied';
+  setTimeout(() => { button.label = label; }, 1500);
+};
+if (navigator.clipboard && window.isSecureContext) {
+  navigator.clipboard.writeText(url).then(done);
+} else {
+  const area = document.createElement('textarea');
+  area.value = url; document.body.appendChild(area); area.select();
+  document.execCommand('copy'); document.body.removeChild(area); done();
+}
 """
 
 

@@ -137,8 +137,12 @@ class LabPage(pn.viewable.Viewer):
         self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
         # The button reaches the code as `source`: args naming it would pin it in Panel's
         # callback registry (see labs/page/cleanup.py).
-        self.copy_link.js_on_click(code=COPY_LINK_JS)
-        self.copy_link.on_click(lambda _event: self._write_now())
+        self._copy_answer = pn.widgets.TextInput(value="", visible=False)
+        self._copy_answer.jscallback(args={"button": self.copy_link}, value=COPY_LINK_JS)
+        self._copies = 0
+        self.copy_link.on_click(self._copy)
+        # the button and its hidden answer travel together into each page's header
+        self.copy_control = pn.Row(self.copy_link, self._copy_answer, margin=0)
         self.predict_toggle = pn.widgets.Toggle.from_param(
             self.param.predict, label="Predict first", margin=(0, 6)
         )
@@ -229,6 +233,12 @@ class LabPage(pn.viewable.Viewer):
         if self.location is not None:
             self.location.search = query_for(self.page_bindings())
 
+    def _copy(self, _event=None) -> None:
+        """Write the state on screen into the address, and send the browser that link to copy."""
+        self._write_now()
+        self._copies += 1  # a new value each time, so the browser always hears of it
+        self._copy_answer.value = f"{query_for(self.page_bindings())}:{self._copies}"
+
     @param.depends("predict", watch=True)
     def _predict_first(self) -> None:
         for view in self.views.values():
@@ -279,7 +289,7 @@ class LabShell(LabPage):
             self.nav,
             self.tour_link,
             self.presenter_toggle,
-            self.copy_link,
+            self.copy_control,
             # Presenter type does not fit one line at 1280 px: the header wraps, never overflows.
             styles={
                 "background": "#1f2a52",

@@ -107,7 +107,7 @@ class TourPage(LabPage):
             pn.layout.HSpacer(),
             LiveHTML('<a class="tour-button" href="./" data-leave-tour>Leave the tour</a>',
                      margin=(0, 6)),
-            self.presenter_toggle, self.copy_link,
+            self.presenter_toggle, self.copy_control,
             styles={"background": "#1f2a52", "padding": "10px 24px", "align-items": "center",
                     "flex-wrap": "wrap", "row-gap": "6px",
                     "--bokeh-font-size": "var(--presenter-controls, 13px)"},

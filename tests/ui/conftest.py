@@ -11,6 +11,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+# Three workers share two cores in CI: a lab switch can take longer than Playwright's 5 s
+# default there, so an expectation waits up to 15 s unless it names its own limit.
+expect.set_options(timeout=15_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
