@@ -205,3 +205,19 @@ ENGINES: dict[str, Engine] = {
     )
 }  # fmt: skip
 DEFAULT_ENGINE = "tensorrt-llm"
+
+# -- trtllm-bench sizes the engine it drives from its own estimate of the KV room, unless told
+# (tensorrt_llm/bench/build/tuning.py calc_engine_setting and finetune_setting; build.py
+# TUNED_QUANTS: other checkpoint formats, MXFP4 among them, keep BuildConfig's 2,048). The
+# estimate counts every attention layer at full length and at least one KV head per rank, and
+# a checkpoint's size as its safetensors elements times a byte each: a packed FP4 tensor holds
+# two values per stored element, so an NVFP4 checkpoint counts a quarter byte per parameter.
+TRTLLM_BENCH_BYTES_PER_PARAM: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "nvfp4": 0.25}
+TRTLLM_BENCH_MAX_REQUESTS = 4096  # "cap total batch size to avoid decoder buffer size ..."
+TRTLLM_BENCH_SOURCE = (
+    "TensorRT-LLM tensorrt_llm/bench/build/tuning.py calc_engine_setting / finetune_setting "
+    "(max_batch_size from the KV room at ISL + OSL per request, rounded up to 32, 128 or 256, "
+    "at least 64, at most 4,096) and build.py TUNED_QUANTS; under attention data parallelism "
+    "the limit is each rank's (its DeepSeek-R1 guide runs --max_batch_size 384 with "
+    "--concurrency 3072 on 8 ranks)"
+)

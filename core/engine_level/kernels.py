@@ -10,7 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB
-from core.catalog.kernels import CARD_FAMILIES, ENGINES, expert_kernel
+from core.catalog.kernels import (
+    CARD_FAMILIES,
+    ENGINES,
+    TRTLLM_BENCH_BYTES_PER_PARAM,
+    expert_kernel,
+)
+from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.whiteboard.knobs import pick
 from core.whiteboard.pool import decode_read_share
@@ -118,6 +124,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
         "kv_rule": _lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
         "max_running": max_running(gpu, engine, pool.card_memory),
+        "bench_batch": _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes),
         "read_share": chunked_read_share(
             pool.layers,
             pool.window_layers,
@@ -128,3 +135,20 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
         )
         * decode_read_share(pool),
     }
+
+
+def _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes):
+    """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines)."""
+    per_param = _lookup(
+        lambda e, w: TRTLLM_BENCH_BYTES_PER_PARAM.get(w, np.nan) if e == "tensorrt-llm" else np.nan,
+        engine, weight,
+    )  # fmt: skip
+    query_heads = pick(shape, shapes, "query_heads")
+    # a latent-attention config.json states its query heads as key/value heads, no head_dim
+    heads = np.where(latent, query_heads, pool.kv_heads)
+    head_size = np.where(latent, pick(shape, shapes, "hidden") / query_heads, pool.head_dim)
+    return trtllm_bench_batch(
+        pool.params, per_param, pool.bytes_kv, pool.layers - pool.cacheless_layers, heads,
+        head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
+        np.where(data_parallel, pool.cards, 1.0),
+    )  # fmt: skip

@@ -64,6 +64,8 @@ class Node:
     kv_rule: object = 0.0
     kv_reserve_bytes: object = 0.0
     max_running: object = 2048.0
+    # the batch trtllm-bench sizes a TensorRT-LLM engine for (inf: the tool leaves it alone)
+    bench_batch: object = float("inf")
     # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
     read_share: object = 1.0
     # attention data-parallel with experts spread over the cards (DEP): every card keeps the

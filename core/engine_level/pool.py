@@ -236,7 +236,11 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
     closed = np.isfinite(users)
     if np.any(closed):
         # A benchmark drives the engine at its configured batch limit, not the pool's dial.
-        batch_limit = np.minimum(values["seats_room"], np.maximum(seats, node.max_running))
+        # (trtllm-bench sizes that limit itself, from its own estimate of the KV room)
+        batch_limit = np.minimum(
+            np.minimum(values["seats_room"], np.maximum(seats, node.max_running)),
+            node.bench_batch,
+        )
         loop = closed_loop(
             node, np.where(closed, users, 1.0), batch_limit, prompt, answer, hit_tokens, terms
         )

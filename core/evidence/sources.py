@@ -27,6 +27,7 @@ from core.catalog import (
     ModelShape,
 )
 from core.catalog.cards import CUSTOM_CARD_LINK_BYTES_PER_S, CUSTOM_CARD_USD_PER_HOUR
+from core.catalog.kernels import TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
 from core.evidence.source_groups import Source
 from core.evidence.traffic_sources import traffic_rows
 from core.whiteboard.attention import GQA_KV_HEADS, MLA_LATENT_PER_HEAD_DIM, MLA_ROPE_PER_HEAD_DIM
@@ -146,6 +147,13 @@ def _engine_default_rows() -> list[Source]:
             f"{ENGINE_MAX_BATCH:,}",
             "requests (or the seats knob, if larger)",
             "TensorRT-LLM BuildConfig.max_batch_size default (tensorrt_llm/builder.py)",
+            kind="engine",
+        ),
+        Source(
+            "trtllm-bench's own batch limit",
+            f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
+            "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
+            TRTLLM_BENCH_SOURCE,
             kind="engine",
         ),
         Source(
