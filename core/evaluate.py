@@ -211,6 +211,7 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
         measured_flops=tensor_peak(gpu, gpus, weight, "achieved_"),
         measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
         link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
+        link_over_pcie=pick(gpu, gpus, "link_over_pcie") > 0,
         prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
         attention_layers=pool.layers - pool.cacheless_layers,
         **kernels,

@@ -247,3 +247,21 @@ def test_expert_parallel_layouts_pay_the_imbalance_on_a_loaded_mixture():
     on = with_terms([case], ALL_TERMS)[0]
     off = with_terms([case], ALL_TERMS - {"routing_imbalance"})[0]
     assert on < off
+
+
+def test_cards_on_pcie_all_reduce_at_the_share_pcie_systems_reach():
+    """L40S all-reduces run at PCIe's measured share, lower on 8 cards than on 4; NVLink's stays."""
+    from core.catalog import GPUS as CARDS
+    from core.catalog import NVLINK_PROTOCOL_EFFICIENCY
+    from core.engine_level.terms import link_share
+
+    assert CARDS["L40S"].link_over_pcie and not CARDS["H100 SXM"].link_over_pcie
+    assert link_share(8, True) < link_share(4, True) < NVLINK_PROTOCOL_EFFICIENCY
+    assert link_share(8, False) == NVLINK_PROTOCOL_EFFICIENCY
+    four, eight = (engine(model="Llama-3-70B", gpu="L40S", cards=n, weight_dtype="fp8",
+                          concurrency=100_000) for n in (4, 8))  # fmt: skip
+    # over PCIe the eighth card adds less than it adds over NVLink
+    nv4, nv8 = (engine(model="Llama-3-70B", gpu="H100 SXM", cards=n, weight_dtype="fp8",
+                       concurrency=100_000) for n in (4, 8))  # fmt: skip
+    pcie_gain = float(eight.throughput_tokens_per_s / four.throughput_tokens_per_s)
+    assert pcie_gain < float(nv8.throughput_tokens_per_s / nv4.throughput_tokens_per_s)

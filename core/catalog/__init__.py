@@ -81,6 +81,11 @@ ENGINE_MAX_NUM_TOKENS = 8192  # TensorRT-LLM BuildConfig.max_num_tokens: tokens 
 ACTIVATION_BYTES = 2  # activations stay in bf16 whatever the weights' storage
 ALLREDUCE_LATENCY_S = 10.1e-6  # a small custom all-reduce on 8 x H100 (SGLang PR #2904)
 NVLINK_PROTOCOL_EFFICIENCY = 370 / 450  # NCCL reaches 370 of NVLink's 450 GB/s (nccl-tests #212)
+# Over PCIe the host's memory and root complex carry every flow: 8 cards' all-reduce bus
+# bandwidth reached 28 of PCIe 5.0's 64 GB/s, 4 cards' 35 (NVIDIA/nccl issue #1639, whose
+# maintainer notes PCIe systems are bound by what CPU and memory deliver).
+PCIE_ALLREDUCE_SHARE_FEW = 35 / 64  # up to 4 cards
+PCIE_ALLREDUCE_SHARE_MANY = 28 / 64  # more than 4
 KERNEL_FLOOR_S = 3e-6  # the least a kernel costs, even an empty one (NVIDIA developer forum)
 KERNELS_PER_LAYER = 9  # 2 norms, QKV, rotary + cache write, attention, out, gate-up, act, down
 HOST_STEP_S = 0.86e-3  # step time outside the forward pass on an H100 (sglang-omni PR #783)

@@ -36,6 +36,9 @@ class Gpu:
     achieved_fp4_flops: float = 0.0
     # which achieved rates no measurement backs (each then the H100's measured share of peak)
     borrowed_rates: str = ""
+    # cards that talk over PCIe through the host, not over NVLink or Infinity Fabric: their
+    # collectives reach the share PCIe systems measure (core.catalog.PCIE_ALLREDUCE_SHARE)
+    link_over_pcie: bool = False
 
 
 _H100_SHEET = "NVIDIA H100 Tensor Core GPU datasheet (SXM5, dense, without sparsity)"
@@ -161,6 +164,7 @@ GPUS: dict[str, Gpu] = {
             borrowed_rates=_ALL_RATES,
             link_bytes_per_s=32e9,
             link_source=_PCIE4,
+            link_over_pcie=True,
         ),
         Gpu(
             "B200",
@@ -219,6 +223,7 @@ GPUS: dict[str, Gpu] = {
             link_bytes_per_s=32e9,
             link_source="NVIDIA L4 datasheet: PCIe Gen4 x16, 64 GB/s both ways, i.e. 32 GB/s each "
             "way (no NVLink)",
+            link_over_pcie=True,
         ),
         Gpu(
             "MI300X",

@@ -76,6 +76,8 @@ class Node:
     # KV offload: bytes per second per card a reused prefix is copied back to HBM at (NaN: it
     # is already in HBM, read by the prefill's attention in place)
     prefix_tier_bytes_per_s: object = float("nan")
+    # cards linked over PCIe through the host (their collectives reach PCIe's measured share)
+    link_over_pcie: object = False
     # hybrid models: layers whose attention grows with the context (None: every layer's does)
     attention_layers: object = None
 
@@ -213,14 +215,15 @@ class Node:
         if "activation_traffic" in terms:
             extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
         if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
+            share = physical.link_share(self.cards, self.link_over_pcie)
             reduce = physical.allreduce_seconds(
-                tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s
+                tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s, share
             )
             if self.any_data_parallel:
                 _, expert_layers = self.expert_geometry
                 exchange = physical.all_to_all_seconds(
                     tokens, self.hidden, self.experts_per_token, expert_layers, self.cards,
-                    self.link_bytes_per_s,
+                    self.link_bytes_per_s, share,
                 )  # fmt: skip
                 reduce = np.where(self.data_parallel_attention, exchange, reduce)
             extra = extra + reduce

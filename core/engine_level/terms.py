@@ -24,6 +24,8 @@ from core.catalog import (
     KERNEL_FLOOR_S,
     KERNELS_PER_LAYER,
     NVLINK_PROTOCOL_EFFICIENCY,
+    PCIE_ALLREDUCE_SHARE_FEW,
+    PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.kernels import (
     BLOCK_FP8_QUANT_KERNELS,
@@ -132,14 +134,26 @@ def activation_bytes_per_token(layers, hidden, query_heads, kv_heads, head_dim, 
     return ACTIVATION_BYTES * layers * (10 * hidden + split / cards)
 
 
-def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s):
+def link_share(cards, over_pcie):
+    """Share of the link's line rate a collective reaches: NVLink's, or PCIe's for its width.
+
+    Notes
+    -----
+    :math:`\\eta = 370/450` over NVLink; over PCIe :math:`35/64` up to 4 cards, :math:`28/64` above.
+    """
+    pcie = np.where(np.asarray(cards) > 4, PCIE_ALLREDUCE_SHARE_MANY, PCIE_ALLREDUCE_SHARE_FEW)
+    return np.where(over_pcie, pcie, NVLINK_PROTOCOL_EFFICIENCY)
+
+
+def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s,
+                      share=NVLINK_PROTOCOL_EFFICIENCY):  # fmt: skip
     """Seconds a step of ``tokens`` tokens spends in tensor-parallel all-reduces.
 
     Notes
     -----
     Each layer all-reduces its attention output and its MLP output, :math:`2 T d` bytes each
-    in bf16. A ring moves :math:`2 (c - 1) / c` of that over every link, at the 82 % of NVLink's
-    line rate NCCL reaches, after a fixed latency:
+    in bf16. A ring moves :math:`2 (c - 1) / c` of that over every link, at the share
+    :math:`\\eta` of its line rate NCCL reaches (:func:`link_share`), after a fixed latency:
 
     .. math:: t_{AR} = 2 L \\left(\\alpha + \\frac{2 (c-1)}{c} \\cdot \\frac{2 T d}{\\eta\\,\\beta}\\right)
 
@@ -148,11 +162,12 @@ def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s):
     tokens = np.asarray(tokens, dtype=float)
     ring = 2.0 * (cards - 1) / cards
     bytes_each = ACTIVATION_BYTES * tokens * hidden
-    one = ALLREDUCE_LATENCY_S + ring * bytes_each / (NVLINK_PROTOCOL_EFFICIENCY * link_bytes_per_s)
+    one = ALLREDUCE_LATENCY_S + ring * bytes_each / (share * link_bytes_per_s)
     return np.where(np.asarray(cards) > 1, 2.0 * layers * one, 0.0)
 
 
-def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, link_bytes_per_s):
+def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, link_bytes_per_s,
+                       share=NVLINK_PROTOCOL_EFFICIENCY):  # fmt: skip
     """Seconds a step of ``tokens`` tokens spends sending tokens to their experts and back (DEP).
 
     Notes
@@ -169,9 +184,7 @@ def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, 
     tokens = np.asarray(tokens, dtype=float)
     leaving = (cards - 1.0) / cards
     bytes_each = ACTIVATION_BYTES * tokens / cards * experts_per_token * hidden
-    one = ALLREDUCE_LATENCY_S + leaving * bytes_each / (
-        NVLINK_PROTOCOL_EFFICIENCY * link_bytes_per_s
-    )
+    one = ALLREDUCE_LATENCY_S + leaving * bytes_each / (share * link_bytes_per_s)
     return np.where(np.asarray(cards) > 1, 2.0 * expert_layers * one, 0.0)
 
 

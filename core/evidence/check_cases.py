@@ -1,12 +1,15 @@
 """More published measurements, kept apart from the development set to check that the physics
-generalises: the rest of TensorRT-LLM's v0.17 throughput table (H200, H100 and A100 columns) and
-its v0.14 online-serving table (points where the engine kept up with the offered rate). No
-constant was chosen by looking at these.
+generalises: the rest of TensorRT-LLM's v0.17 throughput table (H200, H100 and A100 columns), its
+v0.14 online-serving table (points where the engine kept up with the offered rate) and the L40S
+column of its v0.14 throughput table (cards linked over PCIe only). No constant was chosen by
+looking at these: the L40S 70B rows showed that PCIe all-reduces were priced at NVLink's share,
+and the share PCIe reaches comes from a published nccl-tests run (NVIDIA/nccl issue #1639).
 """
 
 from __future__ import annotations
 
 from core.evidence.cases import _TRT_ONLINE, _TRT_V017, DEVELOPMENT, PublishedCase
+from core.evidence.cases_2026 import _TRT_014, SECOND
 
 _NAMES = {"8B": "Llama-3-8B", "70B": "Llama-3-70B", "Mix": "Mixtral-8x7B", "M7B": "Mistral-7B"}
 # model | cards | prompt,answer | H200 fp8 | H100 fp8 | A100 80GB fp16 ('-': not measured)
@@ -115,6 +118,61 @@ _ONLINE = """
 8B|H200|1|202|214|2 17 6;4 18 6;8 19 7
 """
 _COLUMNS = (("H200", "fp8"), ("H100 SXM", "fp8"), ("A100 80GB SXM", "bf16"))
+# The v0.14 table's L40S FP8 column: model | cards | prompt,answer | output tokens/s
+_L40S = """
+70B|4|1000,1000|1159.357
+70B|4|128,128|1427.9115
+70B|4|128,2048|1771.4437
+70B|4|128,4096|1279.2496
+70B|4|2048,128|168.7886
+70B|4|2048,2048|876.6085
+70B|4|500,2000|1468.7827
+70B|4|5000,500|234.7343
+70B|8|1000,1000|1173.3517
+70B|8|128,128|1377.473
+70B|8|128,2048|1953.7918
+70B|8|128,4096|1494.0776
+70B|8|2048,128|160.2741
+70B|8|2048,2048|994.94
+70B|8|500,2000|1636.4588
+70B|8|5000,500|231.9027
+8B|1|1000,1000|3726.7552
+8B|1|128,128|8639.7933
+8B|1|128,2048|5101.6652
+8B|1|128,4096|2774.5363
+8B|1|20000,2000|270.5404
+8B|1|2048,128|986.9134
+8B|1|2048,2048|2018.303
+8B|1|500,2000|4065.3921
+8B|1|5000,500|855.9822
+M7B|1|1000,1000|3981.4799
+M7B|1|128,128|9127.5052
+M7B|1|128,2048|5357.3405
+M7B|1|128,4096|2879.9833
+M7B|1|20000,2000|286.353
+M7B|1|2048,128|1019.75
+M7B|1|2048,2048|2184.3861
+M7B|1|500,2000|4286.3867
+M7B|1|5000,500|881.7336
+Mix|4|1000,1000|5060.8399
+Mix|4|128,128|6769.9441
+Mix|4|128,2048|7506.7612
+Mix|4|128,4096|4958.7004
+Mix|4|20000,2000|587.1759
+Mix|4|2048,128|812.0143
+Mix|4|2048,2048|3453.8076
+Mix|4|500,2000|6434.9178
+Mix|4|5000,500|1047.3212
+Mix|8|1000,1000|5725.9638
+Mix|8|128,128|6422.4308
+Mix|8|128,2048|9907.6896
+Mix|8|128,4096|8271.7938
+Mix|8|20000,2000|828.8471
+Mix|8|2048,128|771.3656
+Mix|8|2048,2048|4929.7228
+Mix|8|500,2000|8130.8026
+Mix|8|5000,500|1098.3081
+"""
 
 
 def _throughput_cases() -> list[PublishedCase]:
@@ -130,6 +188,19 @@ def _throughput_cases() -> list[PublishedCase]:
                 PublishedCase(key, "throughput", _NAMES[model], gpu, int(cards), dtype, prompt,
                               answer, "saturated", 0, float(value), _TRT_V017)
             )  # fmt: skip
+    return cases
+
+
+def _l40s_cases() -> list[PublishedCase]:
+    cases = []
+    for line in _L40S.strip().splitlines():
+        model, cards, lengths, value = line.split("|")
+        prompt, answer = (int(n) for n in lengths.split(","))
+        cases.append(
+            PublishedCase(f"{model} L40S x{cards} {prompt}/{answer}", "throughput", _NAMES[model],
+                          "L40S", int(cards), "fp8", prompt, answer, "saturated", 0, float(value),
+                          _TRT_014, engine_version="0.14")
+        )  # fmt: skip
     return cases
 
 
@@ -153,10 +224,12 @@ def _not_in_development(case: PublishedCase) -> bool:
         (d.metric, d.model, d.gpu, d.cards, d.dtype, d.prompt_tokens, d.answer_tokens, d.load,
          d.load_value) == (case.metric, case.model, case.gpu, case.cards, case.dtype,
          case.prompt_tokens, case.answer_tokens, case.load, case.load_value)
-        for d in DEVELOPMENT
+        for d in (*DEVELOPMENT, *SECOND)
     )  # fmt: skip
 
 
 CHECK: list[PublishedCase] = [
-    case for case in (*_throughput_cases(), *_online_cases()) if _not_in_development(case)
+    case
+    for case in (*_throughput_cases(), *_l40s_cases(), *_online_cases())
+    if _not_in_development(case)
 ]

@@ -20,6 +20,8 @@ from core.catalog import (
     MEMORY_MARGIN,
     MODELS,
     NVLINK_PROTOCOL_EFFICIENCY,
+    PCIE_ALLREDUCE_SHARE_FEW,
+    PCIE_ALLREDUCE_SHARE_MANY,
     PREFILL_EFFICIENCY,
     TIERS,
     WEIGHT_FORMATS,
@@ -190,6 +192,15 @@ def _engine_cost_rows() -> list[Source]:
             "of line rate",
             "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (nccl-tests #212, "
             "https://github.com/NVIDIA/nccl-tests/issues/212)",
+            kind="measurements",
+        ),
+        Source(
+            "PCIe all-reduce share",
+            f"{PCIE_ALLREDUCE_SHARE_FEW:.0%} / {PCIE_ALLREDUCE_SHARE_MANY:.0%}",
+            "of line rate, up to 4 cards / more",
+            "nccl-tests all_reduce_perf on 8 cards over PCIe 5.0 (64 GB/s): 35 GB/s bus bandwidth "
+            "on 4 cards, 28 on 8; the NCCL maintainer: PCIe systems are bound by what CPU and "
+            "memory deliver (https://github.com/NVIDIA/nccl/issues/1639)",
             kind="measurements",
         ),
         Source(
