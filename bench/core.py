@@ -1,7 +1,8 @@
 """Time the capacity model: one full evaluate, and a 10,000-configuration vectorised sweep.
 
 Prints figures; asserts nothing (speed is measured here, never in a timed test).
-Targets from the foundation issue: one evaluate under 200 us, the 10k sweep under 20 ms.
+Targets from the foundation issue: one evaluate under 200 us, the 10k sweep under 20 ms; from
+the engine-level issue: one engine-level evaluate (a mixture of experts under DEP) under 3 ms.
 """
 
 from __future__ import annotations
@@ -40,6 +41,20 @@ def main() -> None:
     print(
         f"one evaluate (defaults):          median {median * 1e6:7.1f} us   best {best * 1e6:7.1f} us"
     )
+
+    for label, knobs in (
+        ("engine level (defaults)", {"realism": "engine"}),
+        ("engine level (DeepSeek-R1 DEP8)", {
+            "realism": "engine", "model": "DeepSeek-R1", "gpu": "H200", "cards": 8,
+            "weight_dtype": "fp8", "layout": "dep", "concurrency": 64, "seats": 4096,
+        }),
+    ):  # fmt: skip
+        engine = Scenario(**knobs)
+        evaluate(engine)
+        median, best = best_of(lambda engine=engine: evaluate(engine), repeats=15, inner=50)
+        print(
+            f"one evaluate, {label + ':':<20} median {median * 1e6:7.1f} us   best {best * 1e6:7.1f} us"
+        )
 
     rng = np.random.default_rng(0)
     size = 10_000

@@ -104,8 +104,19 @@ class Node:
         layers = np.minimum(self.layers, np.maximum(np.round(per_expert / per_layer), 1.0))
         return per_expert, np.where(experts > 1, layers, 0.0)
 
+    def _remember(self, key, compute):
+        """A figure that depends on the terms but not on the batch, computed once per node."""
+        memo = self.__dict__.setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
+
     def engine_weight_bytes(self, terms):
         """Weight bytes the node holds: bf16 tensors at 2 bytes, shared weights on every DEP card."""
+        terms = frozenset(terms)
+        return self._remember(("weights", terms), lambda: self._weight_bytes(terms))
+
+    def _weight_bytes(self, terms):
         weights = self.weight_bytes
         if "checkpoint_formats" in terms:
             weights = weights + self.bf16_extra_bytes
@@ -155,7 +166,7 @@ class Node:
             / (self.cards * self.expert_compute_share * flops)
         )
         if "routing_imbalance" in terms:
-            math = math * physical.routing_imbalance(self.experts, self.expert_ranks)
+            math = math * self._imbalance
         # every token's hidden state goes to k experts and comes back: written and read, in bf16
         moved = PERMUTE_BYTES * np.multiply(tokens, self.experts_per_token) * self.hidden
         permute = moved / (self.cards * bandwidth)
@@ -169,6 +180,16 @@ class Node:
             / (self.cards * self.expert_bandwidth_share * bandwidth)
         )
         return layers * (self.expert_fixed_s + np.maximum(stream, math) + permute)
+
+    @cached_property
+    def _imbalance(self):
+        """:func:`core.engine_level.terms.routing_imbalance` of this node's experts and ranks."""
+        return physical.routing_imbalance(self.experts, self.expert_ranks)
+
+    @cached_property
+    def _link_share(self):
+        """:func:`core.engine_level.terms.link_share` of this node's cards and link."""
+        return physical.link_share(self.cards, self.link_over_pcie)
 
     def _shared_part(self, terms):
         """(weight bytes the node streams, active parameters) outside the routed experts."""
@@ -215,7 +236,7 @@ class Node:
         if "activation_traffic" in terms:
             extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
         if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
-            share = physical.link_share(self.cards, self.link_over_pcie)
+            share = self._link_share
             reduce = physical.allreduce_seconds(
                 tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s, share
             )
