@@ -265,3 +265,18 @@ def test_cards_on_pcie_all_reduce_at_the_share_pcie_systems_reach():
                        concurrency=100_000) for n in (4, 8))  # fmt: skip
     pcie_gain = float(eight.throughput_tokens_per_s / four.throughput_tokens_per_s)
     assert pcie_gain < float(nv8.throughput_tokens_per_s / nv4.throughput_tokens_per_s)
+
+
+def test_tensorrt_llm_stores_sliding_window_layers_whole():
+    """TensorRT-LLM's cache keeps every token of gpt-oss's windowed layers; vLLM keeps the window."""
+
+    def per_seat(**knobs):
+        result = engine(prompt_tokens=1024, answer_tokens=8192, concurrency=100_000, **knobs)
+        return float(result.kv_budget_bytes / result.seats_room)
+
+    oss = dict(model="gpt-oss-20b", gpu="H100 SXM", weight_dtype="mxfp4")
+    # half of gpt-oss's layers keep 128 tokens: stored whole, a seat costs about twice as much
+    assert per_seat(**oss) > 1.5 * per_seat(**oss, engine="vllm")
+    # a model without windows costs the same per seat in either engine
+    llama = dict(model="Llama-3-8B", gpu="H100 SXM", weight_dtype="bf16")
+    assert_allclose(per_seat(**llama), per_seat(**llama, engine="vllm"), rtol=0.02)

@@ -40,10 +40,12 @@ def test_unreleased_lab_is_pinned_by_panels_callback_registry():
     ref = weakref.ref(page.views["kv"])
     objects = panel_objects(page.root)
     assert any(obj in Callback.registry for obj in objects)
+    copy_control = panel_objects(page.copy_control)
     del page, objects
     gc.collect()
     assert ref() is not None
     # tidy up so the pinned lab does not outlive this test
-    assert release_js_callbacks(panel_objects(ref())) >= 1
+    assert release_js_callbacks([*panel_objects(ref()), *copy_control]) >= 1
+    del copy_control
     gc.collect()
     assert ref() is None

@@ -160,6 +160,10 @@ class Engine:
     # ("free"), of the card's whole memory with the weights inside it ("total"), or SGLang's
     # static fraction of the whole memory, the activations kept outside ("static")
     kv_rule: str = "free"
+    # whether the cache keeps every token of a sliding-window layer (the window then only masks
+    # the attention): TensorRT-LLM stores whole sequences unless max_attention_window is set
+    keeps_windows_whole: bool = False
+    keeps_windows_source: str = ""
     kv_rule_source: str = ""
     # the most requests one instance runs at once on a card of at least 70 GiB, and on smaller
     # (and A100) cards
@@ -178,6 +182,11 @@ ENGINES: dict[str, Engine] = {
             kv_rule="free",
             kv_rule_source="TensorRT-LLM llm_args.py KvCacheConfig.free_gpu_memory_fraction 0.9 "
             "of the memory free after the model loads",
+            keeps_windows_whole=True,
+            keeps_windows_source="TensorRT-LLM llm_args.py KvCacheConfig.max_attention_window "
+            "default None ('only the last tokens will be stored' when set); gpt-oss's model "
+            "(_torch/models/modeling_gpt_oss.py) passes its window to the attention kernel only, "
+            "and the published gpt-oss option files set no max_attention_window",
             max_running_source="TensorRT-LLM llm_args.py max_batch_size default 2048",
         ),
         Engine(

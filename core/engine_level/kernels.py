@@ -18,6 +18,7 @@ from core.catalog.kernels import (
 )
 from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
+from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.whiteboard.knobs import pick
 from core.whiteboard.pool import decode_read_share
 
@@ -125,6 +126,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
         "max_running": max_running(gpu, engine, pool.card_memory),
         "bench_batch": _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes),
+        "kv_stored_share": _stored_share(pool, engine),
         "read_share": chunked_read_share(
             pool.layers,
             pool.window_layers,
@@ -152,3 +154,17 @@ def _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes):
         head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
         np.where(data_parallel, pool.cards, 1.0),
     )  # fmt: skip
+
+
+def _stored_share(pool, engine):
+    """Bytes the engine stores per cached token over the bytes the windows need (1: the same)."""
+    whole = _lookup(lambda e: ENGINES[e].keeps_windows_whole, engine) > 0
+    numbers = kv_numbers_per_layer(
+        pool.kv_heads, pool.head_dim, pool.kv_lora_rank, pool.qk_rope_head_dim
+    )
+    tokens = pool.prompt + pool.answer
+    common = (pool.cacheless_layers, pool.state_bytes, pool.indexer_bytes)
+    windowed = kv_bytes_per_token(pool.layers, numbers, pool.bytes_kv, tokens,
+                                  pool.sliding_window, pool.window_layers, *common)  # fmt: skip
+    stored = kv_bytes_per_token(pool.layers, numbers, pool.bytes_kv, tokens, 0, 0, *common)
+    return np.where(whole & (np.asarray(pool.window_layers) > 0), stored / windowed, 1.0)

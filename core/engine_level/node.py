@@ -64,6 +64,9 @@ class Node:
     kv_rule: object = 0.0
     kv_reserve_bytes: object = 0.0
     max_running: object = 2048.0
+    # cache bytes the engine stores per token over what the layers' windows need (TensorRT-LLM
+    # keeps sliding-window layers whole; the attention still reads only the window)
+    kv_stored_share: object = 1.0
     # the batch trtllm-bench sizes a TensorRT-LLM engine for (inf: the tool leaves it alone)
     bench_batch: object = float("inf")
     # share of the averaged cache a decode step reads (chunked attention reads its chunk only)

@@ -145,7 +145,9 @@ class _OpenQueue(NamedTuple):
 def _memory_figures(node: Node, terms, seat_tokens, seats) -> dict:
     """The node's memory as the engine accounts it, and the seats its KV budget holds."""
     node_memory, budget = node.kv_budget(terms)
-    kv_per_token = node.kv_bytes_per_token
+    # what a seat holds as the engine stores it (a read still touches only the windows)
+    stored = node.kv_stored_share if "engine_memory" in terms else 1.0
+    kv_per_token = node.kv_bytes_per_token * stored
     room = seats_that_fit(budget, seat_tokens, kv_per_token)
     granted = np.minimum(seats, room)
     kv_in_use = granted * seat_tokens * kv_per_token

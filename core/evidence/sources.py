@@ -29,7 +29,7 @@ from core.catalog import (
     ModelShape,
 )
 from core.catalog.cards import CUSTOM_CARD_LINK_BYTES_PER_S, CUSTOM_CARD_USD_PER_HOUR
-from core.catalog.kernels import TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
+from core.catalog.kernels import ENGINES, TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
 from core.evidence.source_groups import Source
 from core.evidence.traffic_sources import traffic_rows
 from core.whiteboard.attention import GQA_KV_HEADS, MLA_LATENT_PER_HEAD_DIM, MLA_ROPE_PER_HEAD_DIM
@@ -156,6 +156,13 @@ def _engine_default_rows() -> list[Source]:
             f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
             "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
             TRTLLM_BENCH_SOURCE,
+            kind="engine",
+        ),
+        Source(
+            "TensorRT-LLM's cache of a sliding-window layer",
+            "whole",
+            "every token stored; the window masks the attention",
+            ENGINES["tensorrt-llm"].keeps_windows_source,
             kind="engine",
         ),
         Source(

@@ -185,7 +185,8 @@ class LabPage(pn.viewable.Viewer):
 
     def release(self) -> None:
         """Let the server forget this page once its session is closed (see labs/page/cleanup.py)."""
-        release_js_callbacks(panel_objects(self.root, *self.views.values()))
+        # the copy control too: an embedded lab's page has no header to find it in
+        release_js_callbacks(panel_objects(self.root, self.copy_control, *self.views.values()))
 
     def page_bindings(self) -> list[Binding]:
         """Bindings of the page itself (lab, presenter) and of the lab on screen."""
