@@ -158,31 +158,41 @@ class Node:
         :math:`T k` routed copies of a token's hidden state to its expert and gathers it back,
         in bf16.
         """
-        bandwidth, flops, _ = self.rates(terms)
-        per_expert, layers = self.expert_geometry
-        per_layer = per_expert / np.maximum(layers, 1.0)
-        bytes_per_weight = self.weight_bytes / self.params
-        math = (
-            2.0
-            * np.multiply(tokens, self.experts_per_token)
-            * per_layer
-            / (self.cards * self.expert_compute_share * flops)
-        )
-        if "routing_imbalance" in terms:
-            math = math * self._imbalance
+        math_rate, permute_rate, stream_rate = self._expert_rates(frozenset(terms))
+        _, layers = self.expert_geometry
+        math = np.multiply(tokens, math_rate)
         # every token's hidden state goes to k experts and comes back: written and read, in bf16
-        moved = PERMUTE_BYTES * np.multiply(tokens, self.experts_per_token) * self.hidden
-        permute = moved / (self.cards * bandwidth)
+        permute = np.multiply(tokens, permute_rate)
         if not alone:
             return layers * (math + permute)
         touched = distinct_experts(self.experts, self.experts_per_token, tokens)
-        stream = (
-            touched
-            * per_layer
-            * bytes_per_weight
-            / (self.cards * self.expert_bandwidth_share * bandwidth)
-        )
+        stream = touched * stream_rate
         return layers * (self.expert_fixed_s + np.maximum(stream, math) + permute)
+
+    def _expert_rates(self, terms):
+        """Seconds per token multiplied, per token permuted and per expert streamed, per layer."""
+
+        def rates():
+            bandwidth, flops, _ = self.rates(terms)
+            per_expert, layers = self.expert_geometry
+            per_layer = per_expert / np.maximum(layers, 1.0)
+            math = (
+                2.0 * self.experts_per_token * per_layer
+                / (self.cards * self.expert_compute_share * flops)
+            )  # fmt: skip
+            if "routing_imbalance" in terms:
+                math = math * self._imbalance
+            permute = (
+                PERMUTE_BYTES * self.experts_per_token * self.hidden / (self.cards * bandwidth)
+            )
+            bytes_per_weight = self.weight_bytes / self.params
+            stream = (
+                per_layer * bytes_per_weight
+                / (self.cards * self.expert_bandwidth_share * bandwidth)
+            )  # fmt: skip
+            return math, permute, stream
+
+        return self._remember(("experts", terms), rates)
 
     @cached_property
     def _imbalance(self):
@@ -234,7 +244,21 @@ class Node:
         return memory, kv_budget_bytes(self.cards, self.card_memory_bytes, self.weight_bytes)
 
     def _per_token(self, tokens, terms, bandwidth):
-        """Seconds that grow with tokens run through the layers: activations and all-reduces."""
+        """Seconds that grow with tokens run through the layers: activations and all-reduces.
+
+        Each part is a fixed latency plus a time per token, so the line is computed once per
+        node and terms (``bandwidth`` is the rate ``terms`` give, :meth:`rates`).
+        """
+        terms = frozenset(terms)
+
+        def line():
+            base = self._per_token_seconds(0.0, terms, bandwidth)
+            return base, self._per_token_seconds(1.0, terms, bandwidth) - base
+
+        base, slope = self._remember(("per token", terms), line)
+        return base + np.multiply(tokens, slope)
+
+    def _per_token_seconds(self, tokens, terms, bandwidth):
         extra = 0.0
         if "activation_traffic" in terms:
             extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
