@@ -36,7 +36,7 @@ def _serve_runs(node, runs: int) -> None:
     finishing, finish_step_of, generated = node.finishing, node.finish_step_of, node.generated
     prompt, first_step_of, phase_of = node.prompt, node.first_step_of, node.phase_of
     seat_of, start_of, free_seats = node.seat_of, node.start_of, node.free_seats
-    stays = node.stays.rows
+    add_stay = node.stays.values.extend
     for _ in range(runs):
         if node.done >= n:
             return
@@ -66,7 +66,7 @@ def _serve_runs(node, runs: int) -> None:
             else:
                 node.reserved -= node.reserve[request]
             seat = seat_of[request]
-            stays.append((request, seat, start_of[request], node.t, first_step, written, False, -1))
+            add_stay((request, seat, start_of[request], node.t, first_step, written, False, -1))
             generated[request] += written
             finish_step_of[request] = -1
             del running[request]
@@ -114,9 +114,9 @@ def _run(node, first: float) -> int:
             steps, gained = paged_cut(steps, writers, phases, rotation, room, block)
             tail = tail_s(steps - 1, alpha, beta, gamma, knee)
         node.runs.blocks.append(blocks)
-        node.runs.phases.append(phases.copy())
+        node.runs.phases.extend(phases)
         node.blocks = blocks + gained
-    node.runs.rows.append(
+    node.runs.values.extend(
         (t, steps, first, alpha, beta, gamma, held, writers, writers, node.reserved)
     )
     node.t = t + (first + tail)

@@ -16,43 +16,48 @@ class Runs:
     ``held + writers * (j + 1)`` tokens once it ends; ``seats`` counts every occupied seat
     (a seat still prefilling its prompt in chunks writes nothing); a paged run starts with
     ``blocks`` blocks and gains, at global step ``g``, ``phases[g % block]`` more.
+
+    The rows are kept flat, one run's numbers after another's (``values``, and ``phases``
+    ``block`` per run): a list or tuple per run would be one more object for the garbage
+    collector to walk, run after run.
     """
 
     FIELDS = ("start_s", "steps", "first_s", "alpha", "beta", "gamma", "held", "writers",
               "seats", "alloc")  # fmt: skip
 
     def __init__(self):
-        self.rows: list[tuple] = []  # one tuple of FIELDS per run (alloc: reserved tokens)
+        self.values: list[float] = []  # FIELDS of each run, one run after another
         self.blocks: list[int] = []
-        self.phases: list[list[int]] = []
+        self.phases: list[int] = []  # each paged run's phases, one run after another
 
     def columns(self) -> dict:
         """Each field of every run as an array."""
-        return dict(zip(self.FIELDS, flat_table(self.rows, len(self.FIELDS), float).T, strict=True))
+        return dict(
+            zip(self.FIELDS, flat_table(self.values, len(self.FIELDS), float).T, strict=True)
+        )
 
 
 class Stays:
-    """One row per stay of a request in a seat (a tuple of :attr:`FIELDS`)."""
+    """One row per stay of a request in a seat (its :attr:`FIELDS` in ``values``, kept flat)."""
 
     FIELDS = ("request", "seat", "start_s", "end_s", "first_step", "tokens", "preempted", "wave")
     TYPES = (np.int64, np.int64, float, float, np.int64, np.int64, bool, np.int64)
 
     def __init__(self):
-        self.rows: list[tuple] = []
+        self.values: list[float] = []
 
     def columns(self) -> dict:
         """Each field of every stay as an array of its type."""
-        table = flat_table(self.rows, len(self.FIELDS), float)
+        table = flat_table(self.values, len(self.FIELDS), float)
         return {
             name: table[:, column].astype(kind)
             for column, (name, kind) in enumerate(zip(self.FIELDS, self.TYPES, strict=True))
         }
 
 
-def flat_table(rows: list, width: int, kind) -> np.ndarray:
-    """Rows of ``width`` numbers as a 2-D array of ``kind`` (fromiter: no object per row)."""
-    flat = np.fromiter(itertools.chain.from_iterable(rows), kind, count=len(rows) * width)
-    return flat.reshape(len(rows), width)
+def flat_table(values: list, width: int, kind) -> np.ndarray:
+    """Rows of ``width`` numbers, kept one after another, as a 2-D array of ``kind``."""
+    return np.array(values, dtype=kind).reshape(-1, width)
 
 
 def tail_s(steps: int, alpha: float, beta: float, gamma: float, knee: float) -> float:

@@ -191,7 +191,7 @@ class Scheduler:
         else:
             self.reserved -= self.reserve[request]
         seat = self.seat_of[request]
-        self.stays.rows.append(
+        self.stays.values.extend(
             (request, seat, self.start_of[request], self.t, self.first_step_of[request], written,
              preempted, self.wave if self.static else -1)
         )  # fmt: skip
@@ -352,10 +352,10 @@ class Scheduler:
             if cut != steps:
                 steps, tail = cut, tail_s(cut - 1, alpha, beta, gamma, knee)
             runs.blocks.append(self.blocks)
-            runs.phases.append(list(self.phases))
+            runs.phases.extend(self.phases)
             self.blocks += gained
         alloc = self.wave_alloc if self.static else self.reserved
-        runs.rows.append(
+        runs.values.extend(
             (self.t, steps, first, alpha, beta, gamma, self.held, writers, len(self.running), alloc)
         )
 
@@ -378,6 +378,6 @@ class Scheduler:
             **rebuilt,
             **stays,
             "admit_s": np.asarray(self.admit_s),
-            "peak_seats": max((row[8] for row in self.runs.rows), default=0),
+            "peak_seats": max(self.runs.values[8 :: len(Runs.FIELDS)], default=0),
             "stalls": self.stalls,
         }
