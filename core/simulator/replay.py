@@ -84,6 +84,31 @@ class Replay:
         }
 
 
+@dataclass(frozen=True)
+class LatencyCheck:
+    """The pool's latency check: which first-token p95 it judged (``judged``), that p95, and
+    whether it is under the target."""
+
+    ok: bool
+    ttft_p95_s: float
+    judged: str  # one of LATENCY_JUDGES
+
+
+LATENCY_JUDGES = ("closed form", "replayed hour")
+
+
+def latency_check(result, hour: Replay | None = None) -> LatencyCheck:
+    """The latency check of ``result`` (:func:`core.evaluate.evaluate`'s), judged on ``hour``.
+
+    A pool sized for a steady rate can pass the closed form and fail the real hour's bursts,
+    so a replayed hour, when there is one (not None, not refused), is the verdict; otherwise
+    the closed form's p95 is.
+    """
+    if hour is not None and not hour.refused:
+        return LatencyCheck(hour.latency_ok, hour.ttft_p95_s, LATENCY_JUDGES[1])
+    return LatencyCheck(bool(result.latency_ok), float(result.ttft_p95_s), LATENCY_JUDGES[0])
+
+
 def hour_requests(knobs: dict, rate_per_min: float, prompt: float, answer: float) -> Requests:
     """The hour's requests: the trace's own, or a seeded stream at ``rate_per_min``.
 
