@@ -37,6 +37,7 @@ def _serve_runs(node, runs: int) -> None:
     prompt, first_step_of, phase_of = node.prompt, node.first_step_of, node.phase_of
     seat_of, start_of, free_seats = node.seat_of, node.start_of, node.free_seats
     add_stay = node.stays.values.extend
+    base_of, per_token, flop = node.base_of, node.per_token, node.flop
     for _ in range(runs):
         if node.done >= n:
             return
@@ -45,8 +46,8 @@ def _serve_runs(node, runs: int) -> None:
         t, head = node.t, node.head
         if len(running) < batch and (requeued or (head < n and arrival[head] <= t)):
             first = _admit_and_begin(node)
-        elif running:
-            first = _decode_s(node, len(running), node.held)
+        elif running:  # every seat decodes: _decode_s, written out
+            first = max(base_of[len(running)] + per_token * node.held, flop * len(running))
         if not running:  # nothing to run: the clock jumps to the next arrival
             node.t = max(t, arrival[node.head])
             continue
@@ -96,7 +97,11 @@ def _run(node, first: float) -> int:
     alpha = node.base_of[writers] + node.per_token * held
     beta, gamma = node.per_token * writers, node.flop * writers
     knee = 1.0 if alpha + beta >= gamma else knee_of(alpha, beta, gamma)  # mostly read-bound
-    tail = tail_s(steps - 1, alpha, beta, gamma, knee)
+    tail = (  # tail_s, written out for a run read-bound from its first step (the knee at 1)
+        (steps - 1) * alpha + beta * ((steps - 1) * steps) / 2
+        if knee == 1.0 and steps > 1
+        else tail_s(steps - 1, alpha, beta, gamma, knee)
+    )
     # Continuous batching admits at the first step boundary after a request can start.
     if writers < node.batch and not node.requeued and head < node.n and arrival[head] > t:
         wait = arrival[head] - t

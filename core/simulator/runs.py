@@ -71,6 +71,8 @@ def tail_s(steps: int, alpha: float, beta: float, gamma: float, knee: float) -> 
     """
     if steps <= 0:
         return 0.0
+    if knee <= 1:  # read-bound from step 1: the series alone (the same sum, bit for bit)
+        return steps * alpha + beta * (steps * (steps + 1)) / 2
     flat = steps if knee > steps else max(0, int(knee) - 1)
     total = gamma * flat
     first = flat + 1
