@@ -57,7 +57,7 @@ class Stays:
 
 def flat_table(values: list, width: int, kind) -> np.ndarray:
     """Rows of ``width`` numbers, kept one after another, as a 2-D array of ``kind``."""
-    return np.array(values, dtype=kind).reshape(-1, width)
+    return np.fromiter(values, kind, count=len(values)).reshape(-1, width)
 
 
 def tail_s(steps: int, alpha: float, beta: float, gamma: float, knee: float) -> float:
