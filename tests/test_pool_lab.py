@@ -61,6 +61,23 @@ def test_badges_follow_core_verdicts(lab):
     assert 'data-state="fail"' in lab.badges._pane.object
 
 
+def test_on_a_replayed_hour_the_latency_badge_judges_the_replay(lab):
+    """The code hour sized for its mean: core's check on the replay fails the badge, saying so."""
+    from core.simulator.replay import latency_check, replay
+
+    lab.scenario.param.update(traffic="azure-code", arrivals_per_min=154.0)
+    expected = latency_check(
+        lab.result, replay(Scenario(traffic="azure-code", arrivals_per_min=154.0))
+    )
+    latency = next(item for item in lab.badges.items if item.name == "latency")
+    assert lab.result.latency_ok and not expected.ok
+    assert latency.ok == expected.ok and latency.reason.startswith("the replayed hour:")
+    assert fmt.duration(expected.ttft_p95_s) in latency.reason
+    lab.scenario.traffic = "poisson"
+    latency = next(item for item in lab.badges.items if item.name == "latency")
+    assert latency.ok and not latency.reason.startswith(("the replayed hour", "closed form"))
+
+
 def test_ledger_chart_data_follow_the_result(lab):
     """The ledger's bars hold the per-card weights and KV in use, in GB, and the seats grid the ask."""
     lab.scenario.param.update(tier="large", seats=40)

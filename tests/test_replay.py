@@ -47,3 +47,17 @@ def test_an_engine_runs_goodput_falls_as_the_time_per_token_target_tightens():
     loose, tight = goodput(run, 1.0), goodput(run, run.itl_p50_s / 2)
     assert 0.0 <= tight <= loose <= 1.0
     assert tight < loose
+
+
+def test_the_latency_check_judges_the_replayed_hour_when_there_is_one():
+    """The code hour sized for its mean: the closed form passes, the check on its replay fails."""
+    from core.simulator.replay import latency_check
+
+    scenario = Scenario(traffic="azure-code", arrivals_per_min=154.0)
+    result, hour = evaluate(scenario), replay(scenario)
+    closed, replayed = latency_check(result), latency_check(result, hour)
+    assert (closed.ok, closed.judged, closed.ttft_p95_s) == (True, "closed form", result.ttft_p95_s)
+    assert (replayed.ok, replayed.judged) == (False, "replayed hour")
+    assert replayed.ttft_p95_s == hour.ttft_p95_s
+    refused = replay(Scenario(arrivals_per_min=50_000.0, tier="small"))
+    assert latency_check(result, refused) == closed

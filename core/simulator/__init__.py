@@ -33,7 +33,9 @@ with continuous batching; the gap comes from answer variance.
 
 Speed: between two events the running set does not change, and its cache grows by one token
 per seat per step, so the steps of such a run are an arithmetic series priced in one
-vectorised call (:mod:`core.simulator.runs`). Per-token times stay exact.
+vectorised call (:mod:`core.simulator.runs`). Per-token times stay exact. Continuous batching
+with whole prefills, every replay's mode, runs in one tight loop under the scheduler's rules
+(:mod:`core.simulator.continuous`); a replay reads each request's first and last token only.
 """
 
 from core.simulator.disaggregated import LINKS, transfer_seconds

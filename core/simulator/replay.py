@@ -19,9 +19,8 @@ from core.catalog.traces import TRACES, load_trace
 from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 from core.evaluate import evaluate
 from core.simulator.requests import Requests
-from core.simulator.result import Part, assemble
 from core.simulator.scheduler import Scheduler
-from core.simulator.simulate import MAX_NODES, simulate
+from core.simulator.simulate import MAX_NODES
 from core.simulator.simulate import _check_fits as check_fits
 from core.simulator.steps import step_costs
 from core.whiteboard.fleet import route, sessions_of
@@ -85,6 +84,31 @@ class Replay:
         }
 
 
+@dataclass(frozen=True)
+class LatencyCheck:
+    """The pool's latency check: which first-token p95 it judged (``judged``), that p95, and
+    whether it is under the target."""
+
+    ok: bool
+    ttft_p95_s: float
+    judged: str  # one of LATENCY_JUDGES
+
+
+LATENCY_JUDGES = ("closed form", "replayed hour")
+
+
+def latency_check(result, hour: Replay | None = None) -> LatencyCheck:
+    """The latency check of ``result`` (:func:`core.evaluate.evaluate`'s), judged on ``hour``.
+
+    A pool sized for a steady rate can pass the closed form and fail the real hour's bursts,
+    so a replayed hour, when there is one (not None, not refused), is the verdict; otherwise
+    the closed form's p95 is.
+    """
+    if hour is not None and not hour.refused:
+        return LatencyCheck(hour.latency_ok, hour.ttft_p95_s, LATENCY_JUDGES[1])
+    return LatencyCheck(bool(result.latency_ok), float(result.ttft_p95_s), LATENCY_JUDGES[0])
+
+
 def hour_requests(knobs: dict, rate_per_min: float, prompt: float, answer: float) -> Requests:
     """The hour's requests: the trace's own, or a seeded stream at ``rate_per_min``.
 
@@ -130,30 +154,44 @@ def _replay(items: tuple) -> Replay:
     workload = hour_requests(knobs, sized.arrivals_per_min, sized.seat_tokens - sized.answer_tokens,
                              sized.answer_tokens)  # fmt: skip
     try:
-        if knobs["router"] == "round-robin" or nodes == 1:
-            run = simulate(scenario, "continuous", "paged", workload=workload, replicas=nodes)
-        else:
-            run = _routed(scenario, workload, nodes, knobs["router"], sized.request_s)
+        run = serve_hour(scenario, workload, nodes, knobs["router"], sized.request_s)
     except ValueError as error:
         return _refused(nodes, str(error))
     return _summarise(nodes, workload, run, knobs["tpot_slo_s"])
 
 
-def _routed(scenario, workload: Requests, nodes: int, router: str, service_s: float):
-    """The hour on ``nodes`` replicas, each request sent where ``router`` sends it."""
+@dataclass(frozen=True)
+class HourRun:
+    """Each request's first and last token on the replayed pool: all a replay reads of a run."""
+
+    first_token_s: np.ndarray
+    finish_s: np.ndarray
+    ttft_s: np.ndarray
+    answer_tokens: np.ndarray
+
+
+def serve_hour(scenario, workload: Requests, nodes: int, router: str, service_s: float) -> HourRun:
+    """The hour on ``nodes`` continuous-batching, paged nodes, each request where ``router`` sends it.
+
+    The same runs :func:`core.simulator.simulate` serves (round-robin) or the router's shares,
+    keeping only each request's first and last token, not every token's time.
+    """
     costs = step_costs(scenario)
     check_fits(workload, "paged", costs)
-    replica = route(router, workload.arrival_s, service_s, nodes, sessions_of(len(workload)))
-    parts = []
+    n = len(workload)
+    if router == "round-robin" or nodes == 1:
+        replica = np.arange(n) % nodes
+    else:
+        replica = route(router, workload.arrival_s, service_s, nodes, sessions_of(n))
+    first, finish = np.zeros(n), np.zeros(n)
     for node in range(nodes):
         ids = np.flatnonzero(replica == node)
-        share = workload.subset(ids)
-        if len(share) == 0:
+        if len(ids) == 0:
             continue
-        trace = Scheduler(costs, share, "continuous", "paged", scenario.seats, 0.0, 0).run()
-        parts.append(Part(trace, ids, share.answer_tokens, 0, "serve", scenario.seats))
-    return assemble(costs, workload, parts, policy="continuous", layout="paged",
-                    batch=scenario.seats, mode="aggregated")  # fmt: skip
+        share = workload if nodes == 1 else workload.subset(ids)
+        node_run = Scheduler(costs, share, "continuous", "paged", scenario.seats, 0.0, 0).serve()
+        first[ids], finish[ids] = node_run.token_bounds()
+    return HourRun(first, finish, first - workload.arrival_s, workload.answer_tokens)
 
 
 def met_targets(run, tpot_slo_s: float) -> np.ndarray:

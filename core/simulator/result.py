@@ -172,9 +172,11 @@ def token_gaps(token_s: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return gaps[within]
 
 
-def percentile(values: np.ndarray, q: float) -> float:
-    """The ``q``-th percentile of ``values`` (0 for none)."""
-    return float(np.percentile(values, q)) if values.size else 0.0
+def percentiles(values: np.ndarray, qs: tuple) -> list[float]:
+    """The ``qs``-th percentiles of ``values`` (0 for none), in one partition of the array."""
+    if not values.size:
+        return [0.0] * len(qs)
+    return [float(value) for value in np.percentile(values, qs)]
 
 
 @dataclass(frozen=True)
@@ -319,6 +321,8 @@ def _latencies(req: Requests, token_s: np.ndarray, offsets: np.ndarray) -> dict:
     ttft = first_token_s - req.arrival_s
     output = int(req.answer_tokens.sum())
     span = float(finish_s.max() - req.arrival_s.min())
+    ttft_tails = percentiles(ttft, (50, 95, 99))
+    itl_tails = percentiles(gaps, (50, 95, 99))
     return {
         "first_token_s": first_token_s,
         "finish_s": finish_s,
@@ -326,12 +330,8 @@ def _latencies(req: Requests, token_s: np.ndarray, offsets: np.ndarray) -> dict:
         "output_tokens": output,
         "makespan_s": span,
         "output_tokens_per_s": output / span if span > 0 else 0.0,
-        "ttft_p50_s": percentile(ttft, 50),
-        "ttft_p95_s": percentile(ttft, 95),
-        "ttft_p99_s": percentile(ttft, 99),
-        "itl_p50_s": percentile(gaps, 50),
-        "itl_p95_s": percentile(gaps, 95),
-        "itl_p99_s": percentile(gaps, 99),
+        **dict(zip(("ttft_p50_s", "ttft_p95_s", "ttft_p99_s"), ttft_tails, strict=True)),
+        **dict(zip(("itl_p50_s", "itl_p95_s", "itl_p99_s"), itl_tails, strict=True)),
     }
 
 

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import itertools
 import math
 
 import numpy as np
 
+from core.simulator.continuous import serve_continuous
 from core.simulator.requests import Requests
-from core.simulator.runs import Runs, Stays, knee_of, rebuild_steps, tail_s
+from core.simulator.runs import (
+    Runs,
+    Stays,
+    first_reaching,
+    knee_of,
+    paged_cut,
+    rebuild_steps,
+    step_ends,
+    tail_s,
+    token_bounds,
+)
 from core.simulator.steps import StepCosts
 
 
@@ -35,7 +45,22 @@ class Scheduler:
     (its time is the larger of the read and the arithmetic of every token in it).
     ``prefilled`` requests arrive with their cache already written (a disaggregated decode
     node): they start decoding at once, unless a preemption throws their cache away.
+
+    Continuous batching with whole prefills, the replays' mode, is served by the same rules
+    in one tight loop (:mod:`core.simulator.continuous`); static waves and chunked prefill
+    step through these methods.
     """
+
+    # Slots: the loops read these on every run, and 41 attributes are too many for an
+    # instance dict's fast shared-key lookups (CPython 3.11 shares at most 30 keys).
+    __slots__ = (
+        "admit_s", "answer", "arrival", "base_of", "batch", "block", "blocks", "cached",
+        "capacity", "chunk", "done", "finish_step_of", "finishing", "first_step_of", "flop",
+        "free_seats", "generated", "head", "held", "n", "paged", "per_token", "phase_of",
+        "phases", "prefilling", "prompt", "requeued", "reserve", "reserved", "running", "runs",
+        "seat_of", "stalls", "start_of", "static", "stays", "steps_done", "t", "wait_cap", "wave",
+        "wave_alloc",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -166,7 +191,7 @@ class Scheduler:
         else:
             self.reserved -= self.reserve[request]
         seat = self.seat_of[request]
-        self.stays.rows.append(
+        self.stays.values.extend(
             (request, seat, self.start_of[request], self.t, self.first_step_of[request], written,
              preempted, self.wave if self.static else -1)
         )  # fmt: skip
@@ -194,13 +219,24 @@ class Scheduler:
     # -- the loop ----------------------------------------------------------------------------
     def run(self) -> dict:
         """Serve every request; return the node's trace (see :meth:`trace`)."""
+        return self.serve().trace()
+
+    def serve(self) -> Scheduler:
+        """Serve every request, run by run; then read :meth:`trace` or :meth:`token_bounds`."""
+        if not self.static and not self.chunk:
+            serve_continuous(self)
+            return self
         while self.done < self.n:
             if self.paged:
                 self.preempt()
             if not self.admission():
                 continue
             self.step()
-        return self.trace()
+        return self
+
+    def token_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each served request's first and last token's time, without every token's."""
+        return token_bounds(step_ends(self.runs), self.stays.columns(), self.n)
 
     def admission(self) -> bool:
         """Admit what may start now; False when the clock jumped instead (nothing to run)."""
@@ -294,6 +330,7 @@ class Scheduler:
         alpha = self.base_of[writers + chunk] + self.per_token * self.held
         beta, gamma = self.per_token * writers, self.flop * (writers + chunk)
         knee = knee_of(alpha, beta, gamma)
+        tail = tail_s(steps - 1, alpha, beta, gamma, knee) if steps != math.inf else math.inf
 
         # Continuous batching admits at the first step boundary after a request can start.
         head = self.head
@@ -305,38 +342,24 @@ class Scheduler:
             and self.arrival[head] > self.t
         ):
             wait = self.arrival[head] - self.t
-            if steps == math.inf or first + tail_s(steps - 1, alpha, beta, gamma, knee) >= wait:
-                low, high = 1, steps if steps != math.inf else 1
-                while first + tail_s(high - 1, alpha, beta, gamma, knee) < wait:
-                    high *= 2
-                while low < high:  # the first step whose end reaches the arrival
-                    middle = (low + high) // 2
-                    if first + tail_s(middle - 1, alpha, beta, gamma, knee) >= wait:
-                        high = middle
-                    else:
-                        low = middle + 1
-                steps = low
+            if steps == math.inf or first + tail >= wait:
+                steps, tail = first_reaching(wait, steps, first, alpha, beta, gamma, knee)
         steps = int(steps)
         # Paged blocks as the seats grow; stop before the step memory cannot hold.
         if self.paged:
-            block, phases = self.block, self.phases
-            rotation = (steps_done + 1) % block
-            cycle = phases[rotation:] + phases[:rotation]
-            partial = [0, *itertools.accumulate(cycle)]
-            room = self.capacity - self.blocks
-            if (steps // block) * writers + partial[steps % block] > room:
-                cycles = room // writers if writers else 0
-                extra = next(i for i in range(1, block + 1) if cycles * writers + partial[i] > room)
-                steps = max(1, cycles * block + extra - 1)
+            room, rotation = self.capacity - self.blocks, (steps_done + 1) % self.block
+            cut, gained = paged_cut(steps, writers, self.phases, rotation, room, self.block)
+            if cut != steps:
+                steps, tail = cut, tail_s(cut - 1, alpha, beta, gamma, knee)
             runs.blocks.append(self.blocks)
-            runs.phases.append(list(phases))
-            self.blocks += (steps // block) * writers + partial[steps % block]
+            runs.phases.extend(self.phases)
+            self.blocks += gained
         alloc = self.wave_alloc if self.static else self.reserved
-        runs.rows.append(
+        runs.values.extend(
             (self.t, steps, first, alpha, beta, gamma, self.held, writers, len(self.running), alloc)
         )
 
-        self.t += first + tail_s(steps - 1, alpha, beta, gamma, knee)
+        self.t += first + tail
         self.held += writers * steps
         if chunk and steps > 1:
             self.prefilling[0][1] -= chunk * (steps - 1)
@@ -355,6 +378,6 @@ class Scheduler:
             **rebuilt,
             **stays,
             "admit_s": np.asarray(self.admit_s),
-            "peak_seats": max((row[8] for row in self.runs.rows), default=0),
+            "peak_seats": max(self.runs.values[8 :: len(Runs.FIELDS)], default=0),
             "stalls": self.stalls,
         }

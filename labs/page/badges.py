@@ -8,6 +8,7 @@ from html import escape
 import panel as pn
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S
+from core.simulator.replay import latency_check
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 
@@ -21,21 +22,15 @@ class Verdict:
     reason: str
 
 
-def verdicts(result) -> list[Verdict]:
-    """The three checks of a pool result, each with the figure behind it."""
-    ttft = fmt.duration(result.ttft_p95_s, result.queue_unbounded)
-    serves = result.seats_granted >= 1
-    if not serves:
-        latency_why = "no seat fits in memory, so no request ever gets a first token"
-    elif result.queue_unbounded:
-        latency_why = "the queue never drains: no seat can be granted or load exceeds the seats"
-    elif result.latency_ok:
-        latency_why = f"p95 first token {ttft}, under {fmt.count(TTFT_SLO_S * 1000)} ms"
-    else:
-        wait = fmt.duration(result.queue_wait_p95_s)
-        prefill = fmt.duration(result.prompt_s)
-        latency_why = f"p95 first token {ttft} ({prefill} prefill + {wait} queue), over {fmt.count(TTFT_SLO_S * 1000)} ms"
+def verdicts(result, hour=None, replays: bool = False) -> list[Verdict]:
+    """The three checks of a pool result, each with the figure behind it.
+
+    ``replays``: the traffic's hour is replayed; then the latency check is core's on
+    ``hour`` (:func:`core.simulator.replay.latency_check`: the replay once it is in, the
+    closed form while it runs or when it was refused) and its reason names which it judged.
+    """
     granted, asked = result.seats_granted, result.seats_requested
+    serves = granted >= 1
     if result.capacity_ok:
         capacity_why = (
             "memory grants the one requested seat"
@@ -59,10 +54,42 @@ def verdicts(result) -> list[Verdict]:
     else:
         cost_why = f"nothing is served, so {bill} a month for {nodes} would buy no answers"
     return [
-        Verdict("latency", bool(result.latency_ok), latency_why),
+        _latency_verdict(result, hour, replays),
         Verdict("capacity", bool(result.capacity_ok), capacity_why),
         Verdict("cost", bool(result.cost_ok), cost_why),
     ]
+
+
+def _latency_verdict(result, hour, replays: bool) -> Verdict:
+    """The latency badge: core's check on the replayed hour or the closed form, saying which."""
+    check = latency_check(result, hour)
+    if not replays:
+        return Verdict("latency", check.ok, _latency_why(result))
+    if check.judged == "replayed hour":
+        closed = fmt.duration(result.ttft_p95_s, result.queue_unbounded)
+        return Verdict(
+            "latency",
+            check.ok,
+            f"the replayed hour: p95 first token {fmt.duration(check.ttft_p95_s)}, "
+            f"{'under' if check.ok else 'over'} {fmt.count(TTFT_SLO_S * 1000)} ms "
+            f"(the closed form, at one steady rate: {closed})",
+        )
+    why_not = "the hour is replaying" if hour is None else "the hour was not replayed"
+    return Verdict("latency", check.ok, f"closed form ({why_not}): {_latency_why(result)}")
+
+
+def _latency_why(result) -> str:
+    """Why the closed form's latency check passes or fails, with its figures."""
+    ttft = fmt.duration(result.ttft_p95_s, result.queue_unbounded)
+    if result.seats_granted < 1:
+        return "no seat fits in memory, so no request ever gets a first token"
+    if result.queue_unbounded:
+        return "the queue never drains: no seat can be granted or load exceeds the seats"
+    if result.latency_ok:
+        return f"p95 first token {ttft}, under {fmt.count(TTFT_SLO_S * 1000)} ms"
+    wait = fmt.duration(result.queue_wait_p95_s)
+    prefill = fmt.duration(result.prompt_s)
+    return f"p95 first token {ttft} ({prefill} prefill + {wait} queue), over {fmt.count(TTFT_SLO_S * 1000)} ms"
 
 
 def badges_html(items: list[Verdict]) -> str:

@@ -233,10 +233,10 @@ class HourView(pn.viewable.Viewer):
         self.peak_label.text = ""
         self.peak_label.text = text
 
-    @property
-    def current(self) -> Replay | None:
-        """The replay of the knobs last asked for, or None while it runs."""
-        return self.hour if self._shown == self._wanted else None
+    def replay_of(self, scenario: Scenario) -> Replay | None:
+        """The replay on screen if it is of ``scenario``'s knobs as they are now, else None."""
+        shown = self._shown == tuple(sorted(scenario.knobs().items()))
+        return self.hour if shown else None
 
     def _show(self, key, work: tuple, result) -> None:
         hour, policies = work

@@ -167,7 +167,7 @@ class PoolLab(pn.viewable.Viewer):
             figures=story_figures,
             label=ui.knob_label,
         )
-        self.hour = HourView(on_hour=lambda _hour: self._judge())
+        self.hour = HourView(on_hour=lambda _hour: self._hour_in())
         self.hour_section = hour_section(self.hour)
         self.fleet_rows, self.derived = fleet_controls(s)
         self.fleet = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -216,7 +216,7 @@ class PoolLab(pn.viewable.Viewer):
         s = self.scenario
         result = evaluate(s)
         self.result = result
-        self.items = verdicts(result)
+        self.items = self._verdicts(result)
         with pn.io.hold():
             self.cards.update(self._cards(result, self._defaults_for(s.workload)))
             self.badges.update(self.items)
@@ -278,12 +278,24 @@ class PoolLab(pn.viewable.Viewer):
             self.hour.update(s, result)
         self._judge()
 
+    def _verdicts(self, result) -> list:
+        """The badges' checks; on traffic not Poisson, latency judges this knobs' replayed hour."""
+        replays = self.scenario.traffic != "poisson"
+        hour = self.hour.replay_of(self.scenario) if replays else None
+        return verdicts(result, hour, replays)
+
+    def _hour_in(self) -> None:
+        """A replay is on screen: the latency badge judges it, then the preset."""
+        self.items = self._verdicts(self.result)
+        self.badges.update(self.items)
+        self._judge()
+
     def failing(self) -> list[str]:
-        """The checks that fail: the closed form's, and the replayed hour on traffic not Poisson."""
+        """The checks that fail; on traffic not Poisson the hour must also have been replayed."""
         failing = [item.name for item in self.items if not item.ok]
         if self.scenario.traffic != "poisson":
-            hour = self.hour.current
-            if hour is None or not hour.latency_ok:
+            hour = self.hour.replay_of(self.scenario)
+            if hour is None or hour.refused:
                 failing.append("the replayed hour" + (" (replaying)" if hour is None else ""))
         return failing
 
