@@ -45,12 +45,20 @@ def gaps(whiteboard: dict, engine: dict) -> list[Gap]:
     return found
 
 
-def level_gaps(scenario: Scenario, fields, **overrides) -> list[Gap]:
-    """:func:`gaps` of ``fields`` between the two levels for ``scenario`` (with ``overrides``)."""
+def level_gaps(scenario: Scenario, fields, shown=None, **overrides) -> list[Gap]:
+    """:func:`gaps` of ``fields`` between the two levels for ``scenario`` (with ``overrides``).
+
+    ``shown``, where given, is the scenario's result (with ``overrides``) at its own level,
+    as the caller has already evaluated it; only the other level is evaluated then.
+    """
     knobs = {**overrides}
-    knobs.pop("realism", None)
-    white = evaluate(scenario, realism="whiteboard", **knobs)
-    real = evaluate(scenario, realism="engine", **knobs)
+    level = knobs.pop("realism", scenario.realism)
+    white = shown if shown is not None and level == "whiteboard" else None
+    real = shown if shown is not None and level == "engine" else None
+    if white is None:
+        white = evaluate(scenario, realism="whiteboard", **knobs)
+    if real is None:
+        real = evaluate(scenario, realism="engine", **knobs)
     return gaps(
         {field: getattr(white, field) for field in fields},
         {field: getattr(real, field) for field in fields},
