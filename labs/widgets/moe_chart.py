@@ -77,6 +77,7 @@ class MoeReadChart(pn.viewable.Viewer):
         theme.style_figure(plot)
         self.plot = plot
         self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self._drawn = None  # the (shape, bytes per weight) the curve shows
         self._layout = pn.Column(
             LiveHTML(_legend(), sizing_mode="stretch_width", margin=(0, 0)),
             pn.pane.Bokeh(plot, sizing_mode="stretch_width"),
@@ -90,23 +91,29 @@ class MoeReadChart(pn.viewable.Viewer):
         cards: int, card_memory_bytes: float,
     ) -> None:  # fmt: skip
         """Redraw for ``shape`` stored as ``weight_dtype``, marking ``seats`` on the curve."""
-        curve = read_curve(shape, bytes_per_weight, BATCHES)
         here = read_curve(shape, bytes_per_weight, np.array([max(seats, 1)]))
         with pn.io.hold():
-            refill(self.source, {
-                "batch": curve.batch,
-                "moe": giga(curve.moe_bytes),
-                "dense": giga(curve.dense_bytes),
-                "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
-            })  # fmt: skip
+            # The curve moves with the model and its weights only, not with the batch marker.
+            if (shape, bytes_per_weight) != self._drawn:
+                self._draw_curve(shape, bytes_per_weight)
             self.marker.location = self.marker_label.x = max(seats, 1)
             self.marker_label.text = f"your B = {fmt.count(max(seats, 1))}"
-            # Set, not left to the browser: a page opened on one model and switched to a much
-            # bigger one kept its first scale, drawing the new curve off the top.
-            self.plot.y_range.end = 1.08 * float(np.max(self.source.data["dense"]))
-            self.marker_label.y = 0.99 * self.plot.y_range.end
             self.caption.object = self._caption(shape, weight_dtype, seats, cards,
                                                 card_memory_bytes, here)  # fmt: skip
+
+    def _draw_curve(self, shape: ModelShape, bytes_per_weight: float) -> None:
+        curve = read_curve(shape, bytes_per_weight, BATCHES)
+        refill(self.source, {
+            "batch": curve.batch,
+            "moe": giga(curve.moe_bytes),
+            "dense": giga(curve.dense_bytes),
+            "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
+        })  # fmt: skip
+        # Set, not left to the browser: a page opened on one model and switched to a much
+        # bigger one kept its first scale, drawing the new curve off the top.
+        self.plot.y_range.end = 1.08 * float(np.max(self.source.data["dense"]))
+        self.marker_label.y = 0.99 * self.plot.y_range.end
+        self._drawn = (shape, bytes_per_weight)
 
     def _caption(self, shape, weight_dtype, seats, cards, card_memory_bytes, here) -> str:
         total = fmt.gigabytes(here.dense_bytes[0])
