@@ -56,6 +56,10 @@ class MoeReadChart(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             x_axis_type="log",
             x_range=Range1d(0.8, 1300),
+            # A Range1d, set per model: BokehJS pins a DataRange1d's end to the value it first
+            # saw, so a link's model drawn on a kept first page kept the default's scale and
+            # drew the curve off the top (DeepSeek-R1 in fp8 showed an empty chart).
+            y_range=Range1d(0, 1),
             toolbar_location=None,
             tools="",
             x_axis_label="batch size B (requests decoding together)",
@@ -72,7 +76,6 @@ class MoeReadChart(pn.viewable.Viewer):
         self.marker_label = Label(x=1, y=0, x_offset=4, text="", text_baseline="top",
                                   text_font_size="11px", text_color=MARKER_COLOUR)  # fmt: skip
         plot.add_layout(self.marker_label)
-        plot.y_range.start = 0
         plot.xaxis.ticker = FixedTicker(ticks=[2**i for i in range(11)])
         theme.style_figure(plot)
         self.plot = plot
