@@ -17,7 +17,8 @@ that no scenario comes back. The best run is the figure (the machine is shared).
 prints a cProfile top 20 of the server thread over one more run, by wall time (the student
 runs elsewhere, so waits are the loop's own) or with ``--profile-cpu`` by CPU time (slower).
 ``--idle-sessions`` opens that many other sessions first: a bigger heap makes each change's
-garbage collections dearer.
+garbage collections dearer. ``--minimal`` serves, at the same route and with the same server
+settings, an app of one slider and one HTML pane instead of the lab: the floor of this stack.
 """
 
 from __future__ import annotations
@@ -209,6 +210,29 @@ async def drive(args, base: str) -> None:
     student.close()
 
 
+def minimal_page():
+    """One slider and one HTML pane, the pane rewritten on each change (``--minimal``)."""
+    import panel as pn
+    import param
+
+    class Knob(param.Parameterized):
+        seats = param.Integer(default=16, bounds=(1, 4096))
+
+    knob = Knob()
+    slider = pn.widgets.IntSlider.from_param(
+        knob.param.seats, start=1, end=256, name=PROBED_SLIDER["/pool"][0]
+    )
+    text = pn.pane.HTML("")
+
+    def show(*_events) -> None:
+        with pn.io.hold():
+            text.object = f'<div class="cards">{knob.seats}</div>'
+
+    knob.param.watch(show, "seats")
+    show()
+    return pn.Column(slider, text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", default="/pool", choices=sorted(PROBED_SLIDER))
@@ -223,6 +247,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--profile-cpu", action="store_true", help="profile by CPU time, not wall")
     parser.add_argument("--save-profile", help="also write the profile here (for pstats)")
+    parser.add_argument("--minimal", action="store_true", help="a one-slider app, not the lab")
     parser.add_argument("--student", help=argparse.SUPPRESS)  # the student process: its server
     args = parser.parse_args()
     seats = PROBED_SLIDER[args.path][0] == PROBED_SLIDER["/pool"][0]
@@ -234,6 +259,8 @@ def main() -> None:
 
     from labs.server import serve
 
+    if args.minimal:
+        serve.routes = lambda poll=None: {path: minimal_page for path in PROBED_SLIDER}
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)  # the server's IOLoop runs on this loop, in this thread
     port = free_port()
