@@ -110,3 +110,14 @@ def refill(source, data: dict) -> bool:
         return False
     source.data = data
     return True
+
+
+def assign(model, **values) -> None:
+    """Set the Bokeh ``model``'s properties to ``values``, skipping those it holds already.
+
+    Bokeh validates every assignment, equal or not (about 0.1 ms each): a knob that moves a
+    chart's data and leaves its range, height and lines alone should not pay for them.
+    """
+    for name, value in values.items():
+        if getattr(model, name) != value:
+            setattr(model, name, value)
