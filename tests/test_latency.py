@@ -44,6 +44,22 @@ def test_reply_frames_are_queued_in_order_and_the_lock_is_free_at_once(monkeypat
     asyncio.run(scenario())
 
 
+def restore_panel_overhead(monkeypatch) -> None:
+    """Undo, after the test, what ``panel_overhead.configure()`` changes in Panel."""
+    import logging
+    import sys
+
+    from panel.reactive import Reactive
+    from panel.util import parameters
+
+    monkeypatch.setattr(Reactive, "_update_properties", Reactive._update_properties)
+    panel_log = logging.getLogger("panel")
+    monkeypatch.setattr(panel_log, "level", panel_log.level)
+    for name, module in list(sys.modules.items()):
+        if name.startswith("panel") and hasattr(module, "edit_readonly"):
+            monkeypatch.setattr(module, "edit_readonly", parameters.edit_readonly)
+
+
 def test_widget_events_skip_the_busy_counter_once_configured(monkeypatch):
     """After configure(), a knob's event leaves pn.state's busy counter alone (no spinner uses it)."""
     import panel as pn
@@ -57,6 +73,7 @@ def test_widget_events_skip_the_busy_counter_once_configured(monkeypatch):
     monkeypatch.setattr(Syncable, "_busy__ignore", [])
     monkeypatch.setattr(document, "dispatch_tornado", document.dispatch_tornado)
     monkeypatch.setattr(latency.urls, "per_app_patterns", list(latency.urls.per_app_patterns))
+    restore_panel_overhead(monkeypatch)
     added = []
     monkeypatch.setattr(pn.state, "_add_busy_event", added.append)
     slider = pn.widgets.IntSlider(start=0, end=10, value=1)

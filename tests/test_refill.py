@@ -52,3 +52,20 @@ def test_a_dense_models_read_curve_is_sent_once_across_batch_sizes():
     chart.update(shape, *args, 32, result.cards, result.card_memory_bytes)
     assert chart.source.data is before
     assert chart.marker.location == 32
+
+
+def test_assign_sends_only_the_properties_that_changed():
+    """assign() leaves an equal property alone (no event) and sets a different one."""
+    from bokeh.models import Range1d
+
+    from labs.page.updates import assign
+
+    span = Range1d(0, 10)
+    events = []
+    doc = Document()
+    doc.add_root(span)
+    doc.on_change(events.append)
+    assign(span, start=0, end=10)
+    assert events == []
+    assign(span, start=0, end=12)
+    assert span.end == 12 and len(events) == 1

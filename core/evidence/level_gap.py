@@ -7,6 +7,7 @@ wherever the two differ by more than the published-case band (x0.80 to x1.25).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -44,12 +45,20 @@ def gaps(whiteboard: dict, engine: dict) -> list[Gap]:
     return found
 
 
-def level_gaps(scenario: Scenario, fields, **overrides) -> list[Gap]:
-    """:func:`gaps` of ``fields`` between the two levels for ``scenario`` (with ``overrides``)."""
+def level_gaps(scenario: Scenario, fields, shown=None, **overrides) -> list[Gap]:
+    """:func:`gaps` of ``fields`` between the two levels for ``scenario`` (with ``overrides``).
+
+    ``shown``, where given, is the scenario's result (with ``overrides``) at its own level,
+    as the caller has already evaluated it; only the other level is evaluated then.
+    """
     knobs = {**overrides}
-    knobs.pop("realism", None)
-    white = evaluate(scenario, realism="whiteboard", **knobs)
-    real = evaluate(scenario, realism="engine", **knobs)
+    level = knobs.pop("realism", scenario.realism)
+    white = shown if shown is not None and level == "whiteboard" else None
+    real = shown if shown is not None and level == "engine" else None
+    if white is None:
+        white = evaluate(scenario, realism="whiteboard", **knobs)
+    if real is None:
+        real = evaluate(scenario, realism="engine", **knobs)
     return gaps(
         {field: getattr(white, field) for field in fields},
         {field: getattr(real, field) for field in fields},
@@ -103,9 +112,15 @@ def trust_band(scenario: Scenario) -> TrustBand:
     The band runs from the 10th to the 90th percentile of the family's ratios
     :math:`p_i / m_i`: eight cases in ten landed inside it.
     """
+    return _family_band(bool(scenario_shape(scenario).is_moe), card_maker(scenario.gpu))
+
+
+# Four families at most, each read from every published case (a Scenario built per case):
+# about 100 ms, which a knob change must not pay again.
+@cache
+def _family_band(mixture: bool, maker: str) -> TrustBand:
+    """:func:`trust_band` of the family of mixtures (or dense models) on ``maker``'s cards."""
     found = report()
-    mixture = scenario_shape(scenario).is_moe
-    maker = card_maker(scenario.gpu)
     kind = "mixtures of experts" if mixture else "dense models"
     rows = list(found.sets["both"])
     same_kind = [i for i in rows if is_mixture(found.cases[i]) == mixture]

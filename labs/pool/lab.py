@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from typing import NamedTuple
 
 import panel as pn
 import param
@@ -19,6 +20,7 @@ from labs.page import format as fmt
 from labs.page.badges import BadgeRow, chips_html, verdicts
 from labs.page.cards import Card, CardRow, tone
 from labs.page.layout import knob_column, lab_page, section
+from labs.page.memo import Memo, scenario_key
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
 from labs.pool.fleet import derived_line, fleet_controls, fleet_html, fleet_section
@@ -95,6 +97,17 @@ ENGINE_FIELDS = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_
 # The cards "predict first" covers, by label: the field each one shows.
 PREDICTED = dict(zip(("live seats", "TTFT p95", "aggregate decode rate", "monthly bill"),
                      ENGINE_FIELDS, strict=True))  # fmt: skip
+
+
+class Details(NamedTuple):
+    """Core's answers behind the details stage of one scenario."""
+
+    other: object  # the Result on the other workload
+    effects: list  # knob_effects of the swept knobs
+    gaps: list  # the figures whose two levels part
+    band: object  # the engine level's trust band for the family
+    provenance: object  # where the card's engine-level rates come from
+    shape: object  # the model's shape, for the MoE chart
 
 
 def _per_million(result) -> str:
@@ -176,6 +189,7 @@ class PoolLab(pn.viewable.Viewer):
         if doc is not None:  # a link's traffic shows the hour before the browser has drawn
             doc.on_event(DocumentReady, lambda _event: self._show_hour_again())
         self._defaults_cache: dict[str, object] = {}
+        self._memo = Memo()  # core's answers for the scenarios this session showed last
         self.result = None
         self.items = []
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS, first_now=True)
@@ -214,19 +228,20 @@ class PoolLab(pn.viewable.Viewer):
 
     def _refresh(self, *_events) -> None:
         s = self.scenario
-        result = evaluate(s)
+        key = scenario_key(s)
+        result = self._memo.kept(key, "result", lambda: evaluate(s))
         self.result = result
         self.items = self._verdicts(result)
         with pn.io.hold():
             self.cards.update(self._cards(result, self._defaults_for(s.workload)))
             self.badges.update(self.items)
+            if self._memo.has(key, "details"):  # a scenario shown before: all in one message
+                self._refresh_details()
+                return
         self._details.request()
 
-    def _refresh_details(self) -> None:
-        """Everything below the headline: ledger, prose, other workload, table, story."""
-        s, result = self.scenario, self.result
-        other_name = other_workload(s.workload)
-        other = evaluate(s, workload=other_name)
+    def _details_for(self, s: Scenario, result) -> Details:
+        """What core says beside the headline: the other workload, knob effects, level gaps."""
         defaults = pool_defaults()
         # An exact model replaces the tier: its row is the one that can matter.
         swept = {k: defaults[k] for k in SWEPT_KNOBS}
@@ -235,7 +250,21 @@ class PoolLab(pn.viewable.Viewer):
                 ("model" if k == "tier" else k): (None if k == "tier" else v)
                 for k, v in swept.items()
             }
-        effects = knob_effects(s, swept, HEADLINES, NOISE_FLOORS)
+        return Details(
+            other=evaluate(s, workload=other_workload(s.workload)),
+            effects=knob_effects(s, swept, HEADLINES, NOISE_FLOORS),
+            gaps=level_gaps(s, ENGINE_FIELDS, shown=result),
+            band=trust_band(s),
+            provenance=rate_provenance(s),
+            shape=scenario_shape(s),
+        )
+
+    def _refresh_details(self) -> None:
+        """Everything below the headline: ledger, prose, other workload, table, story."""
+        s, result = self.scenario, self.result
+        details = self._memo.kept(scenario_key(s), "details", lambda: self._details_for(s, result))
+        other_name = other_workload(s.workload)
+        other, effects = details.other, details.effects
         sentence = binding_sentence(result) + tier_sentence(s.kv_offload, result)
         self.binding.object = (
             f'<div class="lab"><div class="binding" data-binding>{escape(sentence)}</div></div>'
@@ -259,10 +288,10 @@ class PoolLab(pn.viewable.Viewer):
         self.model_note.visible = self.use_tier.visible = bool(s.model)
         self.mattered.update(effects)
         self.engine_note.update(
-            level_gaps(s, ENGINE_FIELDS), s.realism == "engine", trust_band(s), rate_provenance(s)
+            details.gaps, s.realism == "engine", details.band, details.provenance
         )
         self.moe_chart.update(
-            scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
+            details.shape, s.weight_dtype, result.weight_bytes_per_number,
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
         )  # fmt: skip
         prompt = self.widgets["prompt_tokens"]  # a trace brings its own prompts

@@ -23,7 +23,8 @@ indicator, and skipping it took the server's CPU per knob change from 14.7 to 12
 (bench/classroom.py, 30 sessions).
 
 ``configure()`` removes all three delays and the bookkeeping for the process that serves
-the lab. Bursts still coalesce:
+the lab, and makes three more pieces of Panel's per-event bookkeeping cheap
+(``labs/server/panel_overhead.py``). Bursts still coalesce:
 Panel queues changes that arrive while one is being processed and handles them together,
 so a fast drag costs one recomputation per server round trip rather than per mouse event.
 
@@ -49,7 +50,7 @@ from panel.reactive import Syncable
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError, WebSocketHandler
 
-from labs.server import change_timing
+from labs.server import change_timing, panel_overhead
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +171,7 @@ class EveryProperty(tuple):
 
 def configure() -> None:
     """Turn off the 50 ms change debounce, Nagle's algorithm and busy counting for this process."""
+    panel_overhead.configure()
     Syncable._debounce = 0
     Syncable._busy__ignore = EveryProperty()
     document.dispatch_tornado = dispatch_tornado

@@ -18,7 +18,7 @@ from core.foundation.units import giga
 from labs.page import format as fmt
 from labs.page import theme
 from labs.page.text import LiveHTML
-from labs.page.updates import refill
+from labs.page.updates import assign, refill
 
 SEGMENTS = ("weights", "kv_in_use", "free_kv", "margin")
 SEGMENT_NAMES = {
@@ -139,10 +139,10 @@ class MemoryLedger(pn.viewable.Viewer):
         bars = card_rows(result)
         card_gb = giga(result.per_card("node_memory_bytes"))
         width = max(card_gb, bars["weights"][0]) * 1.04
-        self.memory_figure.y_range.factors = list(reversed(bars["card"]))
-        self.memory_figure.x_range.end = width
-        self.memory_figure.height = 64 + 34 * len(bars["card"])
-        self.capacity_line.location = card_gb
+        assign(self.memory_figure.y_range, factors=list(reversed(bars["card"])))
+        assign(self.memory_figure.x_range, end=width)
+        assign(self.memory_figure, height=64 + 34 * len(bars["card"]))
+        assign(self.capacity_line, location=card_gb)
         refill(self.bars, bars)
         refill(self.labels, _segment_labels(bars, width))
 

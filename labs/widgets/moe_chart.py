@@ -56,6 +56,10 @@ class MoeReadChart(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             x_axis_type="log",
             x_range=Range1d(0.8, 1300),
+            # A Range1d, set per model: BokehJS pins a DataRange1d's end to the value it first
+            # saw, so a link's model drawn on a kept first page kept the default's scale and
+            # drew the curve off the top (DeepSeek-R1 in fp8 showed an empty chart).
+            y_range=Range1d(0, 1),
             toolbar_location=None,
             tools="",
             x_axis_label="batch size B (requests decoding together)",
@@ -72,11 +76,11 @@ class MoeReadChart(pn.viewable.Viewer):
         self.marker_label = Label(x=1, y=0, x_offset=4, text="", text_baseline="top",
                                   text_font_size="11px", text_color=MARKER_COLOUR)  # fmt: skip
         plot.add_layout(self.marker_label)
-        plot.y_range.start = 0
         plot.xaxis.ticker = FixedTicker(ticks=[2**i for i in range(11)])
         theme.style_figure(plot)
         self.plot = plot
         self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self._drawn = None  # the (shape, bytes per weight) the curve shows
         self._layout = pn.Column(
             LiveHTML(_legend(), sizing_mode="stretch_width", margin=(0, 0)),
             pn.pane.Bokeh(plot, sizing_mode="stretch_width"),
@@ -90,23 +94,29 @@ class MoeReadChart(pn.viewable.Viewer):
         cards: int, card_memory_bytes: float,
     ) -> None:  # fmt: skip
         """Redraw for ``shape`` stored as ``weight_dtype``, marking ``seats`` on the curve."""
-        curve = read_curve(shape, bytes_per_weight, BATCHES)
         here = read_curve(shape, bytes_per_weight, np.array([max(seats, 1)]))
         with pn.io.hold():
-            refill(self.source, {
-                "batch": curve.batch,
-                "moe": giga(curve.moe_bytes),
-                "dense": giga(curve.dense_bytes),
-                "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
-            })  # fmt: skip
+            # The curve moves with the model and its weights only, not with the batch marker.
+            if (shape, bytes_per_weight) != self._drawn:
+                self._draw_curve(shape, bytes_per_weight)
             self.marker.location = self.marker_label.x = max(seats, 1)
             self.marker_label.text = f"your B = {fmt.count(max(seats, 1))}"
-            # Set, not left to the browser: a page opened on one model and switched to a much
-            # bigger one kept its first scale, drawing the new curve off the top.
-            self.plot.y_range.end = 1.08 * float(np.max(self.source.data["dense"]))
-            self.marker_label.y = 0.99 * self.plot.y_range.end
             self.caption.object = self._caption(shape, weight_dtype, seats, cards,
                                                 card_memory_bytes, here)  # fmt: skip
+
+    def _draw_curve(self, shape: ModelShape, bytes_per_weight: float) -> None:
+        curve = read_curve(shape, bytes_per_weight, BATCHES)
+        refill(self.source, {
+            "batch": curve.batch,
+            "moe": giga(curve.moe_bytes),
+            "dense": giga(curve.dense_bytes),
+            "active": np.full(curve.batch.shape, giga(curve.active_bytes)),
+        })  # fmt: skip
+        # Set, not left to the browser: a page opened on one model and switched to a much
+        # bigger one kept its first scale, drawing the new curve off the top.
+        self.plot.y_range.end = 1.08 * float(np.max(self.source.data["dense"]))
+        self.marker_label.y = 0.99 * self.plot.y_range.end
+        self._drawn = (shape, bytes_per_weight)
 
     def _caption(self, shape, weight_dtype, seats, cards, card_memory_bytes, here) -> str:
         total = fmt.gigabytes(here.dense_bytes[0])

@@ -46,3 +46,38 @@ def test_kv_lab_picks_the_card_and_keeps_it_in_the_link(page, lab_url):
     expect(room).to_have_text(f"room for {fmt.count(expected.seats_room)}", timeout=10_000)
     expect(page).to_have_url(re.compile(r"gpu=H200"), timeout=15_000)
     assert page.console_log.errors == []
+
+
+# The MoE chart's top and the highest value of its dense line, as the browser holds them.
+MOE_SCALE_JS = """() => {
+  for (const doc of Bokeh.documents)
+    for (const model of doc._all_models.values()) {
+      const axis = (model.below || [])[0];
+      if (!axis || !String(axis.axis_label || "").startsWith("batch size")) continue;
+      for (const other of doc._all_models.values()) {
+        if (other.type !== "ColumnDataSource") continue;
+        const data = other.data instanceof Map ? other.data : new Map(Object.entries(other.data));
+        if (data.has("dense") && data.has("moe"))
+          return {top: model.y_range.end, dense: Math.max(...Array.from(data.get("dense")))};
+      }
+    }
+  return null;
+}"""
+
+
+def test_a_link_to_a_big_mixture_draws_its_moe_curve_on_its_own_scale(page, lab_url):
+    """DeepSeek-R1 from a link (fp8, engine level, DEP on 8 H200) is drawn below the chart's top."""
+    links = [
+        "/?model=DeepSeek-R1&weight_dtype=fp8",
+        "/?model=DeepSeek-R1&realism=engine&layout=dep&cards=8&gpu=H200&weight_dtype=fp8",
+        "/pool?model=DeepSeek-R1&realism=engine",
+    ]
+    for link in links:  # later visitors of a route get its kept first page, drawn at defaults
+        page.goto(lab_url + link)
+        caption = page.locator("[data-moe-caption]").first
+        expect(caption).to_contain_text("8 of 256 experts", timeout=20_000)
+        page.wait_for_timeout(1500)  # the page drawn, and its charts sent again
+        scale = page.evaluate(MOE_SCALE_JS)
+        assert scale is not None and scale["dense"] > 600
+        assert scale["dense"] < scale["top"] < 1.2 * scale["dense"], link
+    assert page.console_log.errors == []

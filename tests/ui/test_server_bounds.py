@@ -227,7 +227,7 @@ def test_a_websocket_refused_before_it_connects_shows_the_banner(bounded, page):
     from labs.server.reconnect import MESSAGE
 
     base, _process, _embed = bounded
-    assert MESSAGE in (ROOT / "assets" / "refused.js").read_text()
+    assert MESSAGE in (ROOT / "assets" / "reconnect.js").read_text()
     page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), lambda socket: socket.close())
     page.goto(base + "/pool?seats=8")
     expect(page.locator(".lab-connection-lost")).to_be_visible(timeout=20_000)
