@@ -20,7 +20,7 @@ from bokeh.models import (
 # answer new), so the copy never races a slow server. The answer comes well inside the
 # browser's few-second allowance for clipboard writes after a click.
 COPY_LINK_JS = """
-const answer = source.value;
+const answer = source.text;  // a hidden StaticText: a div, not a text box
 if (!answer) { return; }
 const query = answer.slice(0, answer.lastIndexOf(':'));
 const url = window.location.origin + window.location.pathname + query;

@@ -137,7 +137,7 @@ class LabPage(pn.viewable.Viewer):
         self.copy_link = pn.widgets.Button(label="Copy link", margin=(0, 6))
         # The button reaches the code as `source`: args naming it would pin it in Panel's
         # callback registry (see labs/page/cleanup.py).
-        self._copy_answer = pn.widgets.TextInput(value="", visible=False)
+        self._copy_answer = pn.widgets.StaticText(value="", visible=False)
         self._copy_answer.jscallback(args={"button": self.copy_link}, value=COPY_LINK_JS)
         self._copies = 0
         self.copy_link.on_click(self._copy)
