@@ -88,7 +88,12 @@ class PollTab:
                 self._pulled.set_result(json.loads(content)["doc"])
             elif head["msgtype"] == "PATCH-DOC":
                 now = time.monotonic()
-                for event in json.loads(content).get("events", ()):
+                events = json.loads(content).get("events", ())
+                _models(events, self.models)  # models a patch adds (the presenter's controls)
+                for event in events:
+                    model = event.get("model") or {}
+                    if event.get("kind") == "ModelChanged" and model.get("id") in self.models:
+                        self.models[model["id"]][event.get("attr")] = event.get("new")
                     if event.get("attr") == "text" and isinstance(event.get("new"), str):
                         self.texts.append((now, html.unescape(event["new"])))
                 self.changed.set()
@@ -104,8 +109,18 @@ class PollTab:
         event = {"kind": "ModelChanged", "model": {"id": model_id}, "attr": attr, "new": value}
         await self._send("PATCH-DOC", {"events": [event]})
 
-    async def click(self, label: str) -> None:
-        button = self.find(label=label)
+    async def click(self, label: str, timeout_s: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while True:  # a button a patch adds (the unlocked controls) may still be on its way
+            try:
+                button = self.find(label=label)
+                break
+            except LookupError:
+                if time.monotonic() > deadline:
+                    raise
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), 0.5)
         event = {
             "kind": "MessageSent",
             "msg_type": "bokeh_event",
