@@ -160,11 +160,11 @@ class Engine:
     # ("free"), of the card's whole memory with the weights inside it ("total"), or SGLang's
     # static fraction of the whole memory, the activations kept outside ("static")
     kv_rule: str = "free"
+    kv_rule_source: str = ""
     # whether the cache keeps every token of a sliding-window layer (the window then only masks
     # the attention): TensorRT-LLM stores whole sequences unless max_attention_window is set
     keeps_windows_whole: bool = False
     keeps_windows_source: str = ""
-    kv_rule_source: str = ""
     # the most requests one instance runs at once on a card of at least 70 GiB, and on smaller
     # (and A100) cards
     max_running: int = 2048

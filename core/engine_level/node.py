@@ -243,15 +243,16 @@ class Node:
         memory = self.cards * self.card_memory_bytes
         return memory, kv_budget_bytes(self.cards, self.card_memory_bytes, self.weight_bytes)
 
-    def _per_token(self, tokens, terms, bandwidth):
+    def _per_token(self, tokens, terms):
         """Seconds that grow with tokens run through the layers: activations and all-reduces.
 
         Each part is a fixed latency plus a time per token, so the line is computed once per
-        node and terms (``bandwidth`` is the rate ``terms`` give, :meth:`rates`).
+        node and terms.
         """
         terms = frozenset(terms)
 
         def line():
+            bandwidth = self.rates(terms)[0]
             base = self._per_token_seconds(0.0, terms, bandwidth)
             return base, self._per_token_seconds(1.0, terms, bandwidth) - base
 
@@ -302,7 +303,7 @@ class Node:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
         if kernels:
             step = step + self.expert_seconds(batch, terms)
-        step = step + self._per_token(batch, terms, bandwidth)
+        step = step + self._per_token(batch, terms)
         if "fixed_overheads" in terms:
             step = step + self.fixed_seconds(terms)
         return step
@@ -349,7 +350,7 @@ class Node:
                 stream = weights / (self.cards * bandwidth)
                 combine = np.add if "stream_then_math" in terms else np.maximum
                 math = combine(stream, math)
-        seconds = math + self._per_token(miss_tokens, terms, bandwidth)
+        seconds = math + self._per_token(miss_tokens, terms)
         offloaded = ~np.isnan(self.prefix_tier_bytes_per_s)
         if np.any(offloaded):  # the cached prefix first comes back from host memory or NVMe
             rate = self.cards * np.where(offloaded, self.prefix_tier_bytes_per_s, 1.0)
