@@ -9,7 +9,7 @@ import panel as pn
 import param
 from bokeh.events import DocumentReady
 
-from core import BUDGET_USD_PER_MONTH, KNOBS, TTFT_SLO_S, WORKLOADS, Scenario, evaluate
+from core import KNOBS, WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
 from core.catalog.traces import TRACES
 from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
@@ -17,18 +17,18 @@ from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 from labs.page import format as fmt
-from labs.page.badges import BadgeRow, chips_html, verdicts
-from labs.page.cards import Card, CardRow, tone
+from labs.page.badges import BadgeRow, verdicts
+from labs.page.cards import CardRow
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.memo import Memo, scenario_key
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
 from labs.pool.fleet import derived_line, fleet_controls, fleet_html, fleet_section
+from labs.pool.headline import headline_cards, other_workload_html, workload_html
 from labs.pool.hour import (
     HourView,
     hour_section,
     trace_figures,
-    trace_workload_html,
     traffic_controls,
 )
 from labs.pool.presets import POOL_PRESETS
@@ -108,13 +108,6 @@ class Details(NamedTuple):
     band: object  # the engine level's trust band for the family
     provenance: object  # where the card's engine-level rates come from
     shape: object  # the model's shape, for the MoE chart
-
-
-def _per_million(result) -> str:
-    """The bill per million output tokens, as the card beside it says it."""
-    if result.answer_tokens == 0:
-        return "no output tokens"
-    return f"{fmt.token_price(result.usd_per_million_output_tokens)} per M output"
 
 
 def _ttft_text(seconds: float) -> str:
@@ -233,7 +226,7 @@ class PoolLab(pn.viewable.Viewer):
         self.result = result
         self.items = self._verdicts(result)
         with pn.io.hold():
-            self.cards.update(self._cards(result, self._defaults_for(s.workload)))
+            self.cards.update(headline_cards(result, self._defaults_for(s.workload), s.workload))
             self.badges.update(self.items)
             if self._memo.has(key, "details"):  # a scenario shown before: all in one message
                 self._refresh_details()
@@ -272,13 +265,13 @@ class PoolLab(pn.viewable.Viewer):
         self.ledger.update(result)
         self.tiers.update(s.kv_offload, result)
         self.sessions.update(result)
-        self.other.object = self._other_html(other_name, other)
+        self.other.object = other_workload_html(other_name, other)
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
             + "".join(f"<li>{escape(line)}</li>" for line in explanations(s, result))
             + "</ul></div>"
         )
-        self.workload_facts.object = self._workload_html(s, result)
+        self.workload_facts.object = workload_html(s, result)
         self.model_note.object = (
             f'<div class="lab"><div class="notice">Exact model <b>{escape(fmt.model_name(s))}</b> '
             "replaces the tier.</div></div>"
@@ -341,66 +334,6 @@ class PoolLab(pn.viewable.Viewer):
             not failing,
             failing,
             judged_state(s, result),
-        )
-
-    def _cards(self, result, base) -> list[Card]:
-        seats_delta = result.change_from(base, "seats_granted")
-        ttft_delta = result.change_from(base, "ttft_p95_s")
-        rate_delta = result.change_from(base, "decode_tokens_per_s")
-        bill_delta = result.change_from(base, "monthly_usd")
-        serves = result.seats_granted >= 1
-        rate_value = fmt.rate(result.decode_tokens_per_s).removesuffix(" tok/s")
-        # The base is this workload's defaults: the note names it when it is not the default's.
-        workload = self.scenario.workload
-        vs = (
-            "vs defaults"
-            if workload == Scenario.param.workload.default
-            else f"vs {workload} defaults"
-        )
-        if not serves:
-            value, unit, ttft_note = "none", "", "no seat fits: no first token"
-        elif result.queue_unbounded:
-            value, unit, ttft_note = "unbounded", "", "the queue never drains"
-        else:
-            value, unit = fmt.split_unit(fmt.duration(result.ttft_p95_s))
-            ttft_note = f"{vs}: {fmt.signed_duration(ttft_delta)}"
-        bill_note = (
-            f"{vs}: {fmt.signed_dollars(bill_delta)} \u00b7 {_per_million(result)}"
-            if serves
-            else "pays for a node that serves nothing"
-        )
-        return [
-            Card("live seats", fmt.count(result.seats_granted), "", f"{vs}: {fmt.signed(seats_delta, 'seats')}",
-                 tone(seats_delta, True), alarm=not result.capacity_ok),
-            Card("TTFT p95", value, unit, ttft_note, "worse" if result.queue_unbounded else tone(ttft_delta, False, 0.0005),
-                 alarm=not result.latency_ok),
-            Card("aggregate decode rate", rate_value, "tok/s", f"{vs}: {fmt.signed(rate_delta, 'tok/s')}",
-                 tone(rate_delta, True, 0.5)),
-            Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", bill_note,
-                 "worse" if not serves else tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
-        ]  # fmt: skip
-
-    def _other_html(self, name: str, other) -> str:
-        items = verdicts(other)
-        words = ", ".join(f"{item.name}: {'pass' if item.ok else 'fail'}" for item in items)
-        return (
-            f'<div class="lab"><p>On <b>{escape(name)}</b> this exact config reads {escape(words)}.</p>'
-            f"<p>{chips_html(items)}</p>"
-            '<p class="small muted">One config rarely fits both: the arrival rate and the answer length '
-            "pull the same knobs in different directions.</p></div>"
-        )
-
-    def _workload_html(self, s: Scenario, result) -> str:
-        if s.traffic in TRACES:
-            return trace_workload_html(s, result)
-        workload = WORKLOADS[s.workload]
-        arrivals, answer = result.arrivals_per_min, result.answer_tokens
-        return (
-            f'<div class="lab small"><p><b>{escape(workload.name.capitalize())}</b>: {escape(workload.description)}. '
-            f"Peak minute: <b>{fmt.count(arrivals)}</b> arrivals ({result.arrivals_per_s:,.1f} a second); answers of "
-            f"<b>{fmt.count(answer)}</b> tokens; prompts usually near {fmt.count(workload.typical_prompt_tokens)} tokens.</p>"
-            f"<p>The SLO: first token in under <b>{fmt.count(TTFT_SLO_S * 1000)} ms</b> at p95, sized at the peak "
-            f"minute. The ceiling: <b>{fmt.dollars(BUDGET_USD_PER_MONTH)}</b> a month.</p></div>"
         )
 
     # -- layout --------------------------------------------------------------------------
