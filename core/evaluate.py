@@ -35,6 +35,7 @@ from core.whiteboard.pool import PoolKnobs, whiteboard_values
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 from core.whiteboard.result import Result, package
 from core.whiteboard.scenario import Scenario
+from core.whiteboard.sessions import offloaded_hits
 from core.whiteboard.traffic import trace_lengths
 
 __all__ = ["UNBOUNDED_WAIT_S", "evaluate", "evaluate_terms", "token_prices"]
@@ -100,6 +101,8 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     pool, catalog = resolve_knobs(knobs)
     if knobs["prefix_source"] == "derived":  # the fleet's caches decide what is found
         pool = replace(pool, hit_rate=derived_hit_rate(pool, whiteboard_values(pool)))
+    if np.any(np.asarray(knobs["kv_offload"], dtype=object) != "off"):
+        pool = _offloaded(pool, knobs)
     values = whiteboard_values(pool)
     values["hit_rate"] = pool.hit_rate
     engine = is_named(knobs["realism"], "engine")
@@ -111,6 +114,26 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
         token_prices(values["monthly_usd"], values["arrivals_per_s"], pool.prompt, pool.answer)
     )
     return package(values)
+
+
+def _offloaded(pool: PoolKnobs, knobs: dict) -> PoolKnobs:
+    """``pool`` with the share of its prefix hits that wait outside HBM, and their rate.
+
+    Where the hits wait follows from the pool with every hit in HBM
+    (:func:`core.whiteboard.sessions.offloaded_hits`): its free KV room and, with sessions,
+    the cache traffic between a session's turns.
+    """
+    first = whiteboard_values(pool)
+    offload = np.asarray(knobs["kv_offload"], dtype=object)
+    share, rate = np.zeros(np.shape(first["free_kv_bytes"])), np.nan
+    for choice in np.unique(offload):
+        choice_share, choice_rate = offloaded_hits(
+            str(choice), knobs["session_turns"], as_number(knobs["think_time_s"]),
+            as_number(knobs["turn_growth_tokens"]), pool, first,
+        )  # fmt: skip
+        share = where(offload == choice, choice_share, share)
+        rate = where(offload == choice, choice_rate, rate)
+    return replace(pool, prefix_offloaded_share=share, prefix_tier_bytes_per_s=rate)
 
 
 def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
@@ -212,6 +235,7 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
         measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
         link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
         link_over_pcie=pick(gpu, gpus, "link_over_pcie") > 0,
+        prefix_offloaded_share=pool.prefix_offloaded_share,
         prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
         attention_layers=pool.layers - pool.cacheless_layers,
         **kernels,

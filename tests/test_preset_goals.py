@@ -75,7 +75,9 @@ def test_moving_a_held_knob_breaks_a_promise_and_a_free_one_breaks_none_of_its_o
     for knob in (name for name in universe if name in MOVES):
         now, _ = state({**fixed, knob: move(before, knob)})
         blamed = [keep for keep in preset.broken(now) if knob in keep.knobs]
-        if knob in held(preset) and knob not in ("prompt_tokens", "sequence_tokens", "requests"):
+        # bounds, not values: a longer prompt or a lower hit rate than the sessions keep holds
+        bounded = ("prompt_tokens", "sequence_tokens", "requests", "prefix_hit_rate")
+        if knob in held(preset) and knob not in bounded:
             assert blamed, f"{preset.key}: {knob} -> {move(before, knob)} kept every promise"
         if knob in preset.free:
             assert not blamed, f"{preset.key}: free {knob} broke {blamed}"
@@ -123,3 +125,17 @@ def test_the_goal_line_names_what_it_keeps_and_what_is_yours():
     assert "Keeps the 8B model, the one H100 SXM card" in story
     assert "Yours to change:" in story and "cache storage" in story.split("Yours to change:")[1]
     assert set(SHARED_KNOBS) <= set(KNOBS)
+
+
+def test_the_agent_is_not_fixed_by_typing_a_hit_rate_its_cache_cannot_keep():
+    """95 % typed with nowhere for the history to wait is no fix; the same rate with offload is."""
+    lab = PoolLab(Scenario())
+    lab.presets.load("agent-rereads")
+    lab.scenario.param.update(prefix_hit_rate=0.95)
+    lab._refresh_details()
+    assert lab.result.latency_ok  # the figures pass: the judge must see through them
+    story = lab.presets.story.object
+    assert "<b>Fixed.</b>" not in story and "Passing, but not fixed" in story
+    lab.scenario.param.update(kv_offload="host-pcie")
+    lab._refresh_details()
+    assert "<b>Fixed.</b>" in lab.presets.story.object

@@ -76,8 +76,9 @@ class Node:
     data_parallel_attention: object = False
     # cards the routed experts are spread over (1 under plain tensor parallelism)
     expert_ranks: object = 1.0
-    # KV offload: bytes per second per card a reused prefix is copied back to HBM at (NaN: it
-    # is already in HBM, read by the prefill's attention in place)
+    # KV offload: the share of a reused prefix copied back to HBM first, and the bytes per
+    # second per card it comes at (the rest is in HBM, read by the prefill's attention in place)
+    prefix_offloaded_share: object = 0.0
     prefix_tier_bytes_per_s: object = float("nan")
     # cards linked over PCIe through the host (their collectives reach PCIe's measured share)
     link_over_pcie: object = False
@@ -209,7 +210,9 @@ class Node:
         per_expert, _ = self.expert_geometry
         shared_bytes = self.engine_weight_bytes(terms) - self._routed_bytes
         shared_active = self.active_params - np.multiply(self.experts_per_token, per_expert)
-        return shared_bytes, shared_active
+        # never below nothing: a pasted shape whose counts disagree (a zero-width expert
+        # beside a vocabulary of millions) would otherwise make a step take negative time
+        return np.maximum(shared_bytes, 0.0), np.maximum(shared_active, 0.0)
 
     @cached_property
     def activation_bytes_per_token(self):
@@ -351,11 +354,12 @@ class Node:
                 combine = np.add if "stream_then_math" in terms else np.maximum
                 math = combine(stream, math)
         seconds = math + self._per_token(miss_tokens, terms)
-        offloaded = ~np.isnan(self.prefix_tier_bytes_per_s)
-        if np.any(offloaded):  # the cached prefix first comes back from host memory or NVMe
+        share = self.prefix_offloaded_share
+        offloaded = np.asarray(share) > 0
+        if np.any(offloaded):  # that share of the prefix first comes back from host or NVMe
             rate = self.cards * np.where(offloaded, self.prefix_tier_bytes_per_s, 1.0)
             copy = np.multiply(hit_tokens, self.kv_bytes_per_token) / rate
-            seconds = seconds + np.where(offloaded, copy, 0.0)
+            seconds = seconds + np.where(offloaded, share * copy, 0.0)
         if alone and "fixed_overheads" in terms:
             seconds = seconds + self.fixed_seconds(terms)
         return seconds

@@ -70,7 +70,9 @@ class PoolKnobs:
     # hybrid models: layers with no per-token cache, and the constant state of one sequence
     cacheless_layers: object = 0.0
     state_bytes: object = 0.0
-    # KV offload: bytes per second per card a reused prefix comes back at (NaN: it is in HBM)
+    # KV offload: the share of prefix hits copied back from host memory or NVMe (the rest are
+    # read in HBM), and the bytes per second per card they come back at (NaN: offload off)
+    prefix_offloaded_share: object = 0.0
     prefix_tier_bytes_per_s: object = float("nan")
     # DeepSeek sparse attention: indexer bytes per token per layer, tokens each query picks
     indexer_bytes: object = 0.0
@@ -169,14 +171,15 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
     prefix_read_s = timing.kv_read_seconds(
         hit_tokens * values["kv_bytes_per_token"], cards, bandwidth
     )
-    offloaded = ~np.isnan(pool.prefix_tier_bytes_per_s)
-    if np.any(offloaded):  # the prefix comes back from host memory or NVMe, not HBM
-        copy_s = (
-            hit_tokens
-            * values["kv_bytes_per_token"]
-            / (cards * np.where(offloaded, pool.prefix_tier_bytes_per_s, 1.0))
+    in_place_s = prefix_read_s
+    share = pool.prefix_offloaded_share
+    offloaded = np.asarray(share) > 0
+    if np.any(offloaded):  # that share comes back from host memory or NVMe, the rest from HBM
+        rate = np.where(offloaded, pool.prefix_tier_bytes_per_s, 1.0)
+        copy_s = hit_tokens * values["kv_bytes_per_token"] / (cards * rate)
+        prefix_read_s = where(
+            offloaded, share * copy_s + (1.0 - share) * prefix_read_s, prefix_read_s
         )
-        prefix_read_s = where(offloaded, copy_s, prefix_read_s)
     weights_read = pool.weights_read(weights, granted)
     step_s = timing.decode_step_seconds(
         weights_read, values["kv_bytes_in_use"] * decode_read_share(pool), pool.active_params,
@@ -190,6 +193,8 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
         "prefill_flops": timing.prefill_flops(pool.active_params, miss_tokens),
         "prefill_s": prefill_s,
         "prefix_read_s": prefix_read_s,
+        "prefix_offloaded_share": share * np.ones_like(prefix_read_s),
+        "prefix_hbm_read_s": in_place_s,
         "decode_step_s": step_s,
         "decode_tokens_per_s": granted / step_s,
         "stream_tokens_per_s": where(granted >= 1, 1.0 / step_s, 0.0),

@@ -49,6 +49,8 @@ class Result:
     prefill_flops: float
     prefill_s: float
     prefix_read_s: float
+    prefix_offloaded_share: float  # of the hit tokens, copied back from host memory or NVMe
+    prefix_hbm_read_s: float  # the cached prefix read in place, were it all in HBM
     # decode
     decode_step_s: float
     decode_tokens_per_s: float

@@ -117,3 +117,84 @@ def scenario_sessions(scenario, result) -> SessionCache | None:
         float(scenario.prompt_tokens), float(scenario.turn_growth_tokens),
         int(scenario.session_turns), float(scenario.think_time_s), scenario.kv_offload, result,
     )  # fmt: skip
+
+
+def _served_tokens(count, first_prompt, growth):
+    """Tokens of the first ``count`` prefixes :math:`p_j = P + j g`: :math:`cP + g c(c-1)/2`."""
+    return count * first_prompt + growth * count * (count - 1.0) / 2.0
+
+
+def _prefixes_held(room, churn_bytes, first_prompt, growth, per_token, reuses):
+    """How many of a session's prefixes, shortest first, a cumulative room of ``room`` keeps.
+
+    Prefix :math:`j` survives while :math:`r\\Delta + (P + j g) b \\le M`; the prefixes grow
+    with :math:`j`, so the ones kept are the first :math:`J` (all or none when :math:`g = 0`).
+    """
+    spare_tokens = (room - churn_bytes) / np.maximum(per_token, 1e-300) - first_prompt
+    with np.errstate(divide="ignore", invalid="ignore"):
+        counted = np.floor(spare_tokens / np.where(growth > 0, growth, 1.0) + 1e-9) + 1.0
+    counted = np.where(growth > 0, counted, np.where(spare_tokens >= 0, reuses, 0.0))
+    return np.clip(np.nan_to_num(counted, nan=0.0, posinf=0.0, neginf=0.0), 0.0, reuses)
+
+
+def offloaded_hits(offload, turns, think_s, growth, pool, values):
+    """The share of a pool's prefix hits that come back from outside HBM, and their rate.
+
+    Parameters
+    ----------
+    offload : str
+        The ``kv_offload`` knob; ``"off"`` keeps every hit in HBM.
+    turns, think_s, growth
+        The session knobs (``session_turns`` None: no sessions).
+    pool : PoolKnobs
+        The resolved knobs (the first prompt, the cards).
+    values : dict
+        The pool's figures with every hit read in HBM: the free KV room, the cache per
+        token, the request time, the arrivals and the nodes.
+
+    Returns
+    -------
+    share, bytes_per_s : ndarray
+        The share of hit tokens copied back from host memory or NVMe, and the rate per card
+        they come back at (NaN where none does).
+
+    Notes
+    -----
+    Without sessions the cached prefix is the pool's shared one (a system preamble, a
+    document): every running request's cache holds its blocks, so it never leaves HBM and
+    offload changes nothing. With sessions each history is private and waits between turns,
+    and :func:`session_cache`'s rule holds, in closed form: prefix :math:`j` of a session
+    (:math:`p_j = P + j g`, :math:`j < k - 1`) is found in the first tier whose cumulative room
+    :math:`M_t` satisfies :math:`r\\Delta + p_j b \\le M_t`; the share is the tokens found past
+    HBM over all tokens found, and the rate :math:`\\sum_t n_t / \\sum_t (n_t / B_t)` over the
+    tokens :math:`n_t` each tier serves.
+    """
+    tiers = OFFLOAD_TIERS[offload]
+    per_token = values["kv_bytes_per_token"]
+    free = np.maximum(values["free_kv_bytes"], 0.0)
+    if not tiers:
+        return np.zeros(np.shape(free)), np.full(np.shape(free), np.nan)
+    if turns is None:  # a shared prefix: the running seats' own blocks hold it in HBM
+        return np.zeros(np.shape(free)), np.full(np.shape(free), tiers[0].bytes_per_s)
+    first_prompt = pool.prompt
+    reuses = np.maximum(np.asarray(turns, dtype=float), 1.0) - 1.0
+    mean_context = first_prompt + growth * reuses / 2.0
+    per_node = values["arrivals_per_s"] / np.maximum(values["nodes"], 1.0)
+    churn = per_node * mean_context * per_token * (think_s + values["request_s"])
+    held = _prefixes_held(free, churn, first_prompt, growth, per_token, reuses)
+    in_hbm = _served_tokens(held, first_prompt, growth)
+    room, found, seconds_per_byte = free, in_hbm, 0.0
+    for tier in tiers:
+        room = room + tier.capacity_bytes
+        deeper = _served_tokens(
+            _prefixes_held(room, churn, first_prompt, growth, per_token, reuses),
+            first_prompt,
+            growth,
+        )
+        seconds_per_byte = seconds_per_byte + (deeper - found) / tier.bytes_per_s
+        found = deeper
+    outside = found - in_hbm
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(found > 0, outside / found, 1.0)
+        rate = np.where(outside > 0, outside / seconds_per_byte, tiers[0].bytes_per_s)
+    return share, rate

@@ -41,7 +41,7 @@ def tier_rows(offload: str, result) -> list[TierRow]:
     hit_bytes = float(result.hit_tokens) * float(result.kv_bytes_per_token)
     cards = float(result.cards)
     held = float(np.floor(result.kv_budget_bytes / seat + 1e-9)) if seat else 0.0
-    in_place = float(result.prefix_read_s) if offload == "off" else 0.0
+    in_place = float(result.prefix_hbm_read_s)
     rows = [
         TierRow("HBM (KV room)", float(result.kv_budget_bytes), 0.0, held, in_place,
                 "the card's datasheet, less the weights and the margin")

@@ -15,13 +15,22 @@ def tier_sentence(offload: str, result) -> str:
     """The memory sentence's tier clause: where a reused prefix comes back from, and its cost."""
     if offload == "off":
         return ""
-    rows = tier_rows(offload, result)
+    share = float(result.prefix_offloaded_share)
+    if share <= 0:
+        return (
+            " Offload is on, and HBM keeps every hit: the cached prefix stays in the running "
+            "requests' blocks (with multi-turn sessions, in the free room between turns), so "
+            "nothing is copied back."
+        )
     again = reprefill_s(result)
     instead = f" instead of {fmt.duration(again)} of prefill" if again else ""
+    waited = (
+        "cached prefixes wait" if share >= 1 else f"{fmt.percent(share)} of the cached tokens wait"
+    )
     return (
-        f" Offload is on: cached prefixes wait in {binding_tier(offload)}, which binds each "
-        f"reuse: {fmt.count(result.hit_tokens)} cached tokens come back in "
-        f"{fmt.duration(rows[1].reuse_s)}{instead}."
+        f" Offload is on: {waited} in {binding_tier(offload)}, which binds each reuse: "
+        f"{fmt.count(result.hit_tokens)} cached tokens come back in "
+        f"{fmt.duration(result.prefix_read_s)}{instead}."
     )
 
 
