@@ -40,3 +40,11 @@ def test_pool_level_toggle_shows_the_engine_figures_and_the_whiteboard_line(page
     expect(ttft).to_contain_text(fmt.split_unit(fmt.duration(engine.ttft_p95_s))[0])
     expect(note).to_contain_text("On the whiteboard these would read")
     assert page.console_log.errors == []
+
+
+def test_reality_in_presenter_mode_scrolls_its_tables_not_the_page(page, lab_url):
+    """At 1280 px in presenter mode the wide case tables scroll inside their box; the page never sideways."""
+    page.goto(lab_url + "/reality?presenter=1")
+    expect(page.locator("table.grid").first).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
