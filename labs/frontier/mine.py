@@ -8,13 +8,17 @@ per-user and per-GPU axes only, the two a results file measures.
 from __future__ import annotations
 
 from html import escape
+from math import log10
 
 from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
 from core.evidence.measured.explain import setup_text
 from labs.widgets.measurements import run_colour
 
-COLUMNS = ("x", "y", "colour", "run", "setup", "key")
+COLUMNS = ("x", "y", "colour", "run", "setup", "key", "dx", "dy")
+# Label places round a square, tried in turn until one clears the labels already placed.
+_PLACES = ((9, 4), (-30, 4), (9, -20), (-30, -20))
+_NEAR_DECADES = 0.12  # squares closer than this on both log axes would overprint labels
 
 
 def measured_data(explained, x_measure: str, y_measure: str) -> dict:
@@ -23,7 +27,7 @@ def measured_data(explained, x_measure: str, y_measure: str) -> dict:
     if (x_measure, y_measure) == ("user", "gpu"):
         rows = [(index, item) for index, item in enumerate(explained)
                 if item.setup and item.user_tokens_per_s and item.gpu_tokens_per_s]  # fmt: skip
-    return {
+    data = {
         "x": [item.user_tokens_per_s for _, item in rows],
         "y": [item.gpu_tokens_per_s for _, item in rows],
         "colour": [run_colour(index) for index, _ in rows],
@@ -31,6 +35,20 @@ def measured_data(explained, x_measure: str, y_measure: str) -> dict:
         "setup": [setup_text(item.setup) for _, item in rows],
         "key": [item.points[0].case.key.split("-")[0] if item.points else "" for _, item in rows],
     }
+    data["dx"], data["dy"] = _label_places(data["x"], data["y"])
+    return data
+
+
+def _label_places(xs, ys) -> tuple[list, list]:
+    """Pixel offsets for each run's name, so that squares close together keep legible names."""
+    placed: list[tuple[float, float, tuple[int, int]]] = []
+    for x, y in zip(xs, ys, strict=True):
+        here = (log10(x), log10(y))
+        taken = {place for px, py, place in placed
+                 if abs(px - here[0]) < _NEAR_DECADES and abs(py - here[1]) < _NEAR_DECADES}  # fmt: skip
+        place = next((option for option in _PLACES if option not in taken), _PLACES[0])
+        placed.append((*here, place))
+    return [place[0] for *_, place in placed], [place[1] for *_, place in placed]
 
 
 def add_measured(plot) -> ColumnDataSource:
@@ -39,7 +57,7 @@ def add_measured(plot) -> ColumnDataSource:
     squares = plot.scatter("x", "y", source=source, marker="square", size=15,
                            fill_color="colour", line_color="#1d2433", line_width=1.5)  # fmt: skip
     # Each square named by its run (M1, M2 ...): the card-size colours share the palette.
-    plot.add_layout(LabelSet(x="x", y="y", text="key", source=source, x_offset=9, y_offset=4,
+    plot.add_layout(LabelSet(x="x", y="y", text="key", source=source, x_offset="dx", y_offset="dy",
                              text_font_size="12px", text_font_style="bold", text_color="#1d2433"))  # fmt: skip
     plot.add_tools(
         HoverTool(
