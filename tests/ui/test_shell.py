@@ -28,3 +28,16 @@ def test_navigation_reaches_every_lab(page, lab_url):
         page.get_by_role("button", name=label, exact=True).click()
         expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=10_000)
     assert page.console_log.errors == []
+
+
+def test_presenter_mode_at_1920_keeps_the_header_on_one_row(browser, lab_url):
+    """On a 1920 px projector the header's tabs, tour, presenter and Copy link buttons share one row."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(lab_url + "/?lab=pool&presenter=1")
+    copy = page.get_by_role("button", name="Copy link")
+    expect(copy).to_be_visible(timeout=30_000)
+    tab = page.get_by_role("button", name="Pool", exact=True).first
+    page.wait_for_timeout(500)
+    copy_box, tab_box = copy.bounding_box(), tab.bounding_box()
+    assert abs(copy_box["y"] - tab_box["y"]) < tab_box["height"], (copy_box, tab_box)
+    page.close()
