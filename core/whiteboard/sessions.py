@@ -198,3 +198,11 @@ def offloaded_hits(offload, turns, think_s, growth, pool, values):
         share = np.where(found > 0, outside / found, 1.0)
         rate = np.where(outside > 0, outside / seconds_per_byte, tiers[0].bytes_per_s)
     return share, rate
+
+
+def hit_rate_beyond_sessions(scenario, result) -> float:
+    """How far the hit-rate knob claims more than the scenario's sessions' caches keep (0: none)."""
+    sessions = scenario_sessions(scenario, result)
+    if sessions is None:
+        return 0.0
+    return float(scenario.prefix_hit_rate) - sessions.hit_rate

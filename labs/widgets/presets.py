@@ -11,7 +11,7 @@ import param
 
 from core.catalog.custom import scenario_shape
 from core.catalog.tier_match import tier_of
-from core.whiteboard.sessions import scenario_sessions
+from core.whiteboard.sessions import hit_rate_beyond_sessions
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 
@@ -86,15 +86,13 @@ def judged_state(scenario, result, **knobs) -> dict:
     ``hit_rate_beyond_sessions`` is how far the hit-rate knob claims more than multi-turn
     sessions' caches keep (0 without sessions).
     """
-    sessions = scenario_sessions(scenario, result)
-    beyond = 0.0 if sessions is None else scenario.prefix_hit_rate - sessions.hit_rate
     return {
         **scenario.knobs(),
         **knobs,
         "nodes": result.nodes,
         "node_cards": result.cards,
         "model_class": tier_of(scenario_shape(scenario)),
-        "hit_rate_beyond_sessions": beyond,
+        "hit_rate_beyond_sessions": hit_rate_beyond_sessions(scenario, result),
     }
 
 
