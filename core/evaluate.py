@@ -24,7 +24,6 @@ from core.whiteboard.knobs import (
     closed_loop_users,
     factorize,
     is_named,
-    offload_rate,
     or_default,
     pick,
     shape_keys,
@@ -101,8 +100,9 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     pool, catalog = resolve_knobs(knobs)
     if knobs["prefix_source"] == "derived":  # the fleet's caches decide what is found
         pool = replace(pool, hit_rate=derived_hit_rate(pool, whiteboard_values(pool)))
-    if np.any(np.asarray(knobs["kv_offload"], dtype=object) != "off"):
-        pool = _offloaded(pool, knobs)
+    offload = np.asarray(knobs["kv_offload"], dtype=object)
+    if knobs["session_turns"] is not None and np.any(offload != "off"):
+        pool = _offloaded(pool, knobs, offload)
     values = whiteboard_values(pool)
     values["hit_rate"] = pool.hit_rate
     engine = is_named(knobs["realism"], "engine")
@@ -116,15 +116,16 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     return package(values)
 
 
-def _offloaded(pool: PoolKnobs, knobs: dict) -> PoolKnobs:
-    """``pool`` with the share of its prefix hits that wait outside HBM, and their rate.
+def _offloaded(pool: PoolKnobs, knobs: dict, offload: np.ndarray) -> PoolKnobs:
+    """``pool`` with the share of its sessions' prefix hits that wait outside HBM, and their rate.
 
-    Where the hits wait follows from the pool with every hit in HBM
-    (:func:`core.whiteboard.sessions.offloaded_hits`): its free KV room and, with sessions,
+    Only sessions' histories leave HBM: without sessions the cached prefix is the shared one
+    (a system preamble, a document) that every running request's blocks hold, so offload
+    changes nothing and this is not called. Where the hits wait follows from the pool with
+    every hit in HBM (:func:`core.whiteboard.sessions.offloaded_hits`): its free KV room and
     the cache traffic between a session's turns.
     """
     first = whiteboard_values(pool)
-    offload = np.asarray(knobs["kv_offload"], dtype=object)
     share, rate = np.zeros(np.shape(first["free_kv_bytes"])), np.nan
     for choice in np.unique(offload):
         choice_share, choice_rate = offloaded_hits(
@@ -195,7 +196,6 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         router=knobs["router"],
         cacheless_layers=pick(shape, shapes, "cacheless_layers"),
         state_bytes=bytes_kv * pick(shape, shapes, "state_numbers_per_sequence"),
-        prefix_tier_bytes_per_s=offload_rate(knobs["kv_offload"]),
         indexer_bytes=indexer_bytes_per_layer(pick(shape, shapes, "indexer_dim")),
         sparse_top_k=pick(shape, shapes, "sparse_top_k"),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS, TIERS, WEIGHT_FORMATS
-from core.catalog.tiers import OFFLOAD_TIERS, OFFLOADS
+from core.catalog.tiers import OFFLOADS
 from core.catalog.workloads import WORKLOADS
 from core.foundation.validation import check_array, check_choice, knob_error
 from core.foundation.vector import is_array, where
@@ -178,18 +178,3 @@ def tensor_peak(gpu, gpus, weight, prefix):
     fp4 = where(fp4 > 0, fp4, bf16)
     return where(is_named(compute, "fp8"), pick(gpu, gpus, f"{prefix}fp8_flops"),
                  where(is_named(compute, "fp4"), fp4, bf16))  # fmt: skip
-
-
-def offload_rate(offload):
-    """Bytes per second per card a reused prefix comes back at under ``offload`` (NaN: off).
-
-    The fastest tier of the choice serves it (host memory before NVMe).
-    """
-    rates = {
-        name: tiers[0].bytes_per_s if tiers else np.nan for name, tiers in OFFLOAD_TIERS.items()
-    }
-    if isinstance(offload, str):
-        return np.float64(rates[offload])
-    return np.array([rates[name] for name in np.asarray(offload, dtype=object).ravel()]).reshape(
-        np.shape(offload)
-    )

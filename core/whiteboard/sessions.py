@@ -145,7 +145,7 @@ def offloaded_hits(offload, turns, think_s, growth, pool, values):
     offload : str
         The ``kv_offload`` knob; ``"off"`` keeps every hit in HBM.
     turns, think_s, growth
-        The session knobs (``session_turns`` None: no sessions).
+        The session knobs (turns per session, seconds between turns, tokens a turn adds).
     pool : PoolKnobs
         The resolved knobs (the first prompt, the cards).
     values : dict
@@ -160,10 +160,8 @@ def offloaded_hits(offload, turns, think_s, growth, pool, values):
 
     Notes
     -----
-    Without sessions the cached prefix is the pool's shared one (a system preamble, a
-    document): every running request's cache holds its blocks, so it never leaves HBM and
-    offload changes nothing. With sessions each history is private and waits between turns,
-    and :func:`session_cache`'s rule holds, in closed form: prefix :math:`j` of a session
+    Each session's history is private and waits between turns, and :func:`session_cache`'s
+    rule holds, in closed form: prefix :math:`j` of a session
     (:math:`p_j = P + j g`, :math:`j < k - 1`) is found in the first tier whose cumulative room
     :math:`M_t` satisfies :math:`r\\Delta + p_j b \\le M_t`; the share is the tokens found past
     HBM over all tokens found, and the rate :math:`\\sum_t n_t / \\sum_t (n_t / B_t)` over the
@@ -174,8 +172,6 @@ def offloaded_hits(offload, turns, think_s, growth, pool, values):
     free = np.maximum(values["free_kv_bytes"], 0.0)
     if not tiers:
         return np.zeros(np.shape(free)), np.full(np.shape(free), np.nan)
-    if turns is None:  # a shared prefix: the running seats' own blocks hold it in HBM
-        return np.zeros(np.shape(free)), np.full(np.shape(free), tiers[0].bytes_per_s)
     first_prompt = pool.prompt
     reuses = np.maximum(np.asarray(turns, dtype=float), 1.0) - 1.0
     mean_context = first_prompt + growth * reuses / 2.0

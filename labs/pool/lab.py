@@ -330,11 +330,9 @@ class PoolLab(pn.viewable.Viewer):
         """The preset's verdict: the closed form's checks, and the replayed hour's on real traffic."""
         s, result = self.scenario, self.result
         failing = self.failing()
-        self.presets.update(
-            not failing,
-            failing,
-            judged_state(s, result),
-        )
+        # the goal's state (a session table among it) is read only while a preset is loaded
+        state = judged_state(s, result) if self.presets.preset else {}
+        self.presets.update(not failing, failing, state)
 
     # -- layout --------------------------------------------------------------------------
     def _build(self):

@@ -104,7 +104,7 @@ def explanations(scenario: Scenario, result) -> list[str]:
         ]
     lines += [
         f"{fmt.percent(scenario.prefix_hit_rate)} of each prompt ({fmt.tokens(result.hit_tokens)} tokens) is "
-        f"found in the prefix cache and {_hit_cost(scenario, result)}; the other {fmt.tokens(result.miss_tokens)} "
+        f"found in the prefix cache and {_hit_cost(result)}; the other {fmt.tokens(result.miss_tokens)} "
         f"cache-miss tokens are prefilled in tensor time on arrival, {fmt.duration(result.prefill_s)}.",
         f"Each decode step re-reads {fmt.gigabytes(result.weight_bytes_read)} of weights"
         + (
@@ -128,8 +128,8 @@ def explanations(scenario: Scenario, result) -> list[str]:
     return lines
 
 
-def _hit_cost(scenario, result) -> str:
-    """What a prefix hit costs: a read in HBM, or, with offload on, the copy back from its tier."""
-    if scenario.kv_offload == "off" or result.prefix_offloaded_share <= 0:
+def _hit_cost(result) -> str:
+    """What a prefix hit costs: a read in HBM, or, for hits offload kept, the copy back."""
+    if result.prefix_offloaded_share <= 0:
         return "costs only a memory read"
     return "is copied back from the tier it waited in (the ledger's tier table gives the time)"
