@@ -260,7 +260,7 @@ def main() -> None:
     from labs.server import serve
 
     if args.minimal:
-        serve.routes = lambda poll=None: {path: minimal_page for path in PROBED_SLIDER}
+        serve.routes = lambda poll=None, freezer=None: dict.fromkeys(PROBED_SLIDER, minimal_page)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)  # the server's IOLoop runs on this loop, in this thread
     port = free_port()

@@ -34,7 +34,9 @@ class). ``--client protocol`` drives sessions over Bokeh's websocket protocol wi
 browser (bench/protocol_client.py), for classes too big to open as browser tabs here.
 ``--again`` then opens and closes a second class, to show each worker reuses the memory.
 ``--poll`` runs a class poll instead of knob changes (bench/poll_run.py): a presenter and
-``--sessions`` protocol students answering within 10 s.
+``--sessions`` protocol students answering within 10 s. ``--minimal`` serves one slider and
+one HTML pane at every route (bench/minimal_server.py), with the lab's server settings: the
+floor any Panel page has on this machine.
 """
 
 from __future__ import annotations
@@ -283,6 +285,9 @@ def main() -> None:
     parser.add_argument("--get-path", default="/batching")
     parser.add_argument("--again", action="store_true", help="then open and close a second class")
     parser.add_argument("--poll", action="store_true", help="a class poll (bench/poll_run.py)")
+    parser.add_argument(
+        "--minimal", action="store_true", help="serve one slider and one pane: the stack's floor"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
@@ -302,7 +307,11 @@ def main() -> None:
                 return poll_run(url, args.sessions, POLL_PASSWORD)
             return run(args, url, pid, str(times_dir))
 
-        with lab_processes(1, work, *extra, workers=args.workers, env=env) as (ports, processes):
+        module = "bench.minimal_server" if args.minimal else "labs.server.serve"
+        with lab_processes(1, work, *extra, workers=args.workers, env=env, module=module) as (
+            ports,
+            processes,
+        ):
             time.sleep(2 * args.workers)  # workers start after the port opens
             if args.via_nginx:
                 with nginx(ports, work / "nginx", proxy_port, page_rate="1000r/s") as url:

@@ -1,6 +1,7 @@
 """The lab server's garbage-collector settings."""
 
 import gc
+import weakref
 
 from labs.server import collector
 
@@ -16,3 +17,33 @@ def test_configure_freezes_imports_and_makes_full_collections_rarer():
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+class _Session:
+    """Stands for a session's objects: a reference cycle, which reference counting never frees."""
+
+    def __init__(self):
+        self.me = self
+
+
+def test_open_sessions_stay_out_of_collections_and_closed_ones_go_once_as_many_closed_as_open():
+    """A built session is frozen (a collection keeps it); once closed sessions match open ones, all go."""
+    freezer = collector.SessionFreezer()
+    held, gone = [], []
+    try:
+        for _ in range(3):
+            session = _Session()
+            held.append(session)
+            gone.append(weakref.ref(session))
+            del session
+            freezer.built()
+        assert freezer.open == 3
+        held.clear()  # every session's page closed: only their cycles hold them now
+        freezer.closed()
+        gc.collect()
+        assert all(ref() is not None for ref in gone)  # frozen: a full collection skips them
+        freezer.closed()  # two closed, one open: thawed and collected
+        assert all(ref() is None for ref in gone)
+        assert freezer.closed_since_thaw == 0 and freezer.open == 1
+    finally:
+        gc.unfreeze()

@@ -59,3 +59,18 @@ def test_the_pool_lab_back_at_a_scenario_evaluates_nothing_and_shows_what_a_fres
     assert lab.engine_note._pane.object == fresh.engine_note._pane.object
     assert lab.other.object == fresh.other.object
     assert lab.ledger.bars.data == fresh.ledger.bars.data
+
+
+def test_a_scenario_one_session_showed_is_not_computed_again_for_another(monkeypatch):
+    """Sessions share core's answers: a second lab reaching a shown scenario evaluates nothing."""
+    first, second = PoolLab(), PoolLab()
+    first.scenario.seats = 41
+    calls = []
+    real = pool_lab.evaluate
+    monkeypatch.setattr(pool_lab, "evaluate", lambda *a, **k: calls.append(a) or real(*a, **k))
+    second.scenario.seats = 41
+    assert calls == []
+    assert second.result is first.result
+    assert first.scenario is not second.scenario  # answers are shared, scenarios are not
+    second.scenario.seats = 42
+    assert first.scenario.seats == 41 and first.cards._pane.object != second.cards._pane.object

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import weakref
 
 import panel as pn
 import param
@@ -372,13 +373,26 @@ class EmbeddedLab(LabPage):
         return self.view(self.key)
 
 
+def _weak_handler(page: LabPage):
+    """``page.apologise``, holding the page weakly (a closed session's page is let go)."""
+    apologise = weakref.WeakMethod(page.apologise)
+
+    def handle(exception: BaseException) -> None:
+        method = apologise()
+        (method or log_unexpected)(exception)
+
+    return handle
+
+
 def _attach_link(page: LabPage) -> LabPage:
     if pn.state.location is not None:
         page.attach(pn.state.location)
     doc = session_doc()
     if doc is not None:
-        # Set inside a session, Panel keeps the handler for this session alone.
-        pn.config.exception_handler = page.apologise
+        # Set inside a session, Panel keeps the handler for this session alone, in a
+        # dictionary weakly keyed by the document that it never clears: a handler holding the
+        # page would hold the document too, and every closed session would stay in memory.
+        pn.config.exception_handler = _weak_handler(page)
         doc.js_on_event(DocumentReady, CustomJS(code=HISTORY_JS))
         doc.on_event(DocumentReady, lambda _event: resend_charts(doc))
 

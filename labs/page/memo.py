@@ -1,10 +1,16 @@
-"""A session's memory of what core answered for the scenarios it showed last.
+"""What core answered for the scenarios shown last, kept so that it is not computed again.
 
 A student drags a slider back and forth, flips a button and back, reloads a preset: most
-knob changes land on a scenario the session showed a moment ago. Core's answers depend on
-the knobs alone, so a lab keeps them for its last few scenarios (per session, never across
-sessions) and recomputes only what it has not seen. Measured with bench/change_cpu.py, the
-pool lab's figures behind one change cost about 10 ms of server CPU; a repeat, nothing.
+knob changes land on a scenario shown a moment ago. And a class starts from the same
+defaults and moves the knobs the instructor names, so the scenarios one student reaches are
+the ones the others reach a second later. Core's answers depend on the knobs alone (frozen
+results, never edited by a lab), so a process keeps them for the scenarios its sessions
+showed last, in one memo that every session it serves reads (``shared_memo``), and
+recomputes only what none of them has seen. Sessions share answers, never objects: each
+still owns its Scenario, widgets and document.
+
+Measured with bench/change_cpu.py: the pool lab's figures behind a scenario nobody has
+shown cost about 10 ms of server CPU; a kept one, nothing.
 """
 
 from __future__ import annotations
@@ -12,8 +18,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-# Scenarios kept per lab and session: a drag's worth of slider steps, at a few kB each.
-KEPT_SCENARIOS = 32
+import panel as pn
+
+# Scenarios kept per process, at about 14 kB each (the pool lab's answers): 14 MB at most.
+KEPT_SCENARIOS = 1024
+# Where the process keeps the shared memo: Panel's cache, the one store its sessions share.
+_SHARED_KEY = "labs.page.memo:core answers"
 
 
 def scenario_key(scenario, *more: Hashable) -> tuple:
@@ -52,3 +62,11 @@ class Memo:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def shared_memo() -> Memo:
+    """The memo of core's answers that every session of this process reads and fills."""
+    memo = pn.state.cache.get(_SHARED_KEY)
+    if memo is None:
+        memo = pn.state.cache[_SHARED_KEY] = Memo()
+    return memo

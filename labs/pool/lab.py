@@ -20,7 +20,7 @@ from labs.page import format as fmt
 from labs.page.badges import BadgeRow, verdicts
 from labs.page.cards import CardRow
 from labs.page.layout import knob_column, lab_page, section
-from labs.page.memo import Memo, scenario_key
+from labs.page.memo import scenario_key, shared_memo
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
 from labs.pool.fleet import derived_line, fleet_controls, fleet_html, fleet_section
@@ -181,8 +181,7 @@ class PoolLab(pn.viewable.Viewer):
         doc = session_doc()
         if doc is not None:  # a link's traffic shows the hour before the browser has drawn
             doc.on_event(DocumentReady, lambda _event: self._show_hour_again())
-        self._defaults_cache: dict[str, object] = {}
-        self._memo = Memo()  # core's answers for the scenarios this session showed last
+        self._memo = shared_memo()  # core's answers for the scenarios shown last, by any session
         self.result = None
         self.items = []
         self._details = Later(self._refresh_details, delay_ms=DETAILS_DELAY_MS, first_now=True)
@@ -215,9 +214,9 @@ class PoolLab(pn.viewable.Viewer):
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
-        if workload not in self._defaults_cache:
-            self._defaults_cache[workload] = evaluate(Scenario(workload=workload))
-        return self._defaults_cache[workload]
+        return self._memo.kept(
+            ("defaults", workload), "result", lambda: evaluate(Scenario(workload=workload))
+        )
 
     def _refresh(self, *_events) -> None:
         s = self.scenario

@@ -39,38 +39,48 @@ SESSION_SECRET_ENV = "LAB_SESSION_SECRET"
 LOGIN_TEMPLATE = theme.ASSETS / "login.html"
 
 
-def routes(poll: PollService | None = None) -> dict:
+def routes(
+    poll: PollService | None = None, freezer: collector.SessionFreezer | None = None
+) -> dict:
     """URL route -> a function that builds that page for one new session.
 
-    ``poll`` gives the whole lab's page the class poll's bar (every route but the embeds).
+    ``poll`` gives the whole lab's page the class poll's bar (every route but the embeds);
+    ``freezer`` learns when each session is built and closed.
     """
 
     def whole_lab():
-        _new_page()
+        _new_page(freezer)
         return create_app(poll)
+
+    def tour():
+        _new_page(freezer)
+        return create_tour()
 
     pages = {"/": whole_lab}
     for key in LABS:
-        pages[f"/{key}"] = _embedded_page(key)
-    pages["/tour"] = _tour
+        pages[f"/{key}"] = _embedded_page(key, freezer)
+    pages["/tour"] = tour
     return pages
 
 
-def _tour():
-    _new_page()
-    return create_tour()
-
-
-def _new_page() -> None:
+def _new_page(freezer: collector.SessionFreezer | None = None) -> None:
     """What every page's session needs before its lab is built."""
     first_page.local_styles()
-    reconnect.attach(pn.state.curdoc)
+    doc = pn.state.curdoc
+    reconnect.attach(doc)
+    if freezer is not None and doc is not None and doc.session_context is not None:
+        doc.add_next_tick_callback(freezer.built)  # the lab is built by then
+
+        def closed(session_context) -> None:  # Bokeh checks the argument's name
+            freezer.closed()
+
+        pn.state.on_session_destroyed(closed)
 
 
-def _embedded_page(key: str):
+def _embedded_page(key: str, freezer: collector.SessionFreezer | None = None):
     # Panel serves plain functions per session; a functools.partial would be served as an object.
     def page():
-        _new_page()
+        _new_page(freezer)
         return create_embedded(key)
 
     page.__name__ = f"embedded_{key}"
@@ -204,6 +214,8 @@ def main(argv: list[str] | None = None) -> None:
             lab_class(key)
         report()  # the published cases' predictions: computed once, before the first student
         collector.configure()
+    # Each worker gets its own copy when it forks, and counts its own sessions.
+    freezer = None if args.default_latency else collector.SessionFreezer()
     try:
         budget = build_budget.BuildBudget(
             args.session_builds_per_client, args.session_builds_overall
@@ -237,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     if trouble:
         print(trouble, flush=True)
     server = pn.serve(
-        routes(poll),
+        routes(poll, freezer),
         port=args.port,
         address=args.address,
         websocket_origin=origins,

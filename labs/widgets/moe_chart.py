@@ -15,7 +15,7 @@ from core.whiteboard.experts import experts_per_card, needs_expert_parallelism, 
 from labs.page import format as fmt
 from labs.page import theme
 from labs.page.text import LiveHTML
-from labs.page.updates import refill
+from labs.page.updates import assign, refill
 
 BATCHES = np.unique(np.round(np.logspace(0, np.log10(1024), 64)))
 MOE_COLOUR = theme.ACCENT
@@ -99,8 +99,8 @@ class MoeReadChart(pn.viewable.Viewer):
             # The curve moves with the model and its weights only, not with the batch marker.
             if (shape, bytes_per_weight) != self._drawn:
                 self._draw_curve(shape, bytes_per_weight)
-            self.marker.location = self.marker_label.x = max(seats, 1)
-            self.marker_label.text = f"your B = {fmt.count(max(seats, 1))}"
+            assign(self.marker, location=max(seats, 1))
+            assign(self.marker_label, x=max(seats, 1), text=f"your B = {fmt.count(max(seats, 1))}")
             self.caption.object = self._caption(shape, weight_dtype, seats, cards,
                                                 card_memory_bytes, here)  # fmt: skip
 

@@ -101,8 +101,12 @@ def access_log(workdir: Path) -> list[list[str]]:
 
 
 @contextlib.contextmanager
-def lab_processes(count: int, logdir: Path, *extra: str, workers: int = 1, env=None):
+def lab_processes(
+    count: int, logdir: Path, *extra: str, workers: int = 1, env=None, module="labs.server.serve"
+):
     """``count`` lab servers on free ports, each logging to ``logdir``/lab-<port>.log.
+
+    ``module`` is what each runs with ``python -m`` (a bench's stand-in for the lab).
 
     Yields (ports, processes). A server with several workers is a process group: stopping
     its parent stops its workers (labs/server/workers.py).
@@ -112,7 +116,7 @@ def lab_processes(count: int, logdir: Path, *extra: str, workers: int = 1, env=N
     processes = []
     try:
         for port in ports:
-            command = [sys.executable, "-m", "labs.server.serve", "--port", str(port)]
+            command = [sys.executable, "-m", module, "--port", str(port)]
             command += ["--workers", str(workers), *extra]
             with (logdir / f"lab-{port}.log").open("w") as log:
                 processes.append(
