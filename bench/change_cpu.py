@@ -210,29 +210,6 @@ async def drive(args, base: str) -> None:
     student.close()
 
 
-def minimal_page():
-    """One slider and one HTML pane, the pane rewritten on each change (``--minimal``)."""
-    import panel as pn
-    import param
-
-    class Knob(param.Parameterized):
-        seats = param.Integer(default=16, bounds=(1, 4096))
-
-    knob = Knob()
-    slider = pn.widgets.IntSlider.from_param(
-        knob.param.seats, start=1, end=256, name=PROBED_SLIDER["/pool"][0]
-    )
-    text = pn.pane.HTML("")
-
-    def show(*_events) -> None:
-        with pn.io.hold():
-            text.object = f'<div class="cards">{knob.seats}</div>'
-
-    knob.param.watch(show, "seats")
-    show()
-    return pn.Column(slider, text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", default="/pool", choices=sorted(PROBED_SLIDER))
@@ -260,7 +237,9 @@ def main() -> None:
     from labs.server import serve
 
     if args.minimal:
-        serve.routes = lambda poll=None, freezer=None: dict.fromkeys(PROBED_SLIDER, minimal_page)
+        from bench.minimal_server import serve_minimal_pages
+
+        serve_minimal_pages()
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)  # the server's IOLoop runs on this loop, in this thread
     port = free_port()

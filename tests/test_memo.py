@@ -8,6 +8,13 @@ from labs.page.memo import Memo, scenario_key
 from labs.pool.lab import ENGINE_FIELDS, PoolLab
 
 
+def _counted_evaluations(monkeypatch) -> list:
+    """The pool lab's calls of ``evaluate`` from now on (each still evaluates)."""
+    calls, real = [], pool_lab.evaluate
+    monkeypatch.setattr(pool_lab, "evaluate", lambda *a, **k: calls.append(a) or real(*a, **k))
+    return calls
+
+
 def test_a_kept_answer_is_not_computed_again_and_the_oldest_goes_first():
     """An answer is computed once per key; past ``size`` keys the least recent is forgotten."""
     memo, calls = Memo(size=2), []
@@ -48,9 +55,7 @@ def test_the_pool_lab_back_at_a_scenario_evaluates_nothing_and_shows_what_a_fres
     lab = PoolLab()
     lab.scenario.seats = 40
     lab.scenario.seats = 16
-    calls = []
-    real = pool_lab.evaluate
-    monkeypatch.setattr(pool_lab, "evaluate", lambda *a, **k: calls.append(a) or real(*a, **k))
+    calls = _counted_evaluations(monkeypatch)
     lab.scenario.seats = 40
     assert calls == []
     fresh = PoolLab(scenario=Scenario(seats=40))
@@ -65,9 +70,7 @@ def test_a_scenario_one_session_showed_is_not_computed_again_for_another(monkeyp
     """Sessions share core's answers: a second lab reaching a shown scenario evaluates nothing."""
     first, second = PoolLab(), PoolLab()
     first.scenario.seats = 41
-    calls = []
-    real = pool_lab.evaluate
-    monkeypatch.setattr(pool_lab, "evaluate", lambda *a, **k: calls.append(a) or real(*a, **k))
+    calls = _counted_evaluations(monkeypatch)
     second.scenario.seats = 41
     assert calls == []
     assert second.result is first.result

@@ -12,10 +12,11 @@ Three settings, all for the server process only:
   modules are never garbage;
 * freeze each session once it is built (``SessionFreezer``): a session's widgets, models and
   figures live as long as its page, so a full collection that walks them finds nothing to
-  free. What a knob change makes and drops is still collected as before. A closed session's
-  objects go with their teardown, by reference counting; the few caught in reference cycles
-  wait, frozen, until as many sessions have closed as are open, when the process thaws
-  everything, collects once and freezes what is left;
+  free. What a knob change makes and drops is still collected as before. A closed session
+  is mostly reference cycles (its document and models refer to each other), so it waits,
+  frozen, until as many sessions have closed as are open, when the process thaws
+  everything, collects once and freezes what is left: memory a class held comes back in a
+  few batches, not at each close;
 * require 100 young-generation collections rather than 10 before a full one, so full
   collections come about ten times less often.
 """
