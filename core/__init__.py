@@ -4,8 +4,8 @@ from core.catalog import GPUS, MODELS, TIERS
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S, WORKLOADS
 from core.evaluate import UNBOUNDED_WAIT_S, evaluate
 from core.evidence.sources import sources
-from core.whiteboard.result import RESULT_FIELDS, Result
-from core.whiteboard.scenario import KNOBS, Scenario
+from core.scenario.knobs import KNOBS, Scenario
+from core.scenario.result import RESULT_FIELDS, Result
 
 __all__ = [
     "BUDGET_USD_PER_MONTH",

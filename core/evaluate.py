@@ -16,9 +16,8 @@ from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
 from core.engine_level.terms import ALL_TERMS
 from core.foundation.vector import as_number, where
-from core.whiteboard.attention import indexer_bytes_per_layer
-from core.whiteboard.fleet import derived_hit_rate
-from core.whiteboard.knobs import (
+from core.scenario.knobs import Scenario
+from core.scenario.resolve import (
     SHAPES,
     checked_knobs,
     closed_loop_users,
@@ -30,10 +29,11 @@ from core.whiteboard.knobs import (
     tensor_peak,
     with_default,
 )
+from core.scenario.result import Result, package
+from core.whiteboard.attention import indexer_bytes_per_layer
+from core.whiteboard.fleet import derived_hit_rate
 from core.whiteboard.pool import PoolKnobs, whiteboard_values
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
-from core.whiteboard.result import Result, package
-from core.whiteboard.scenario import Scenario
 from core.whiteboard.sessions import offloaded_hits
 from core.whiteboard.traffic import trace_lengths
 

@@ -10,7 +10,7 @@ from core.catalog import WEIGHT_FORMATS
 from core.catalog.custom import CUSTOM
 from core.catalog.tiers import OFFLOADS
 from core.practice import CHALLENGES
-from core.whiteboard.scenario import KV_LINKS, SERVING_MODES
+from core.scenario.knobs import KV_LINKS, SERVING_MODES
 
 workloads = st.sampled_from(list(WORKLOADS))
 tiers = st.sampled_from(list(TIERS))

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from core import Scenario, evaluate
-from core.whiteboard.scenario import SERVING_MODES
+from core.scenario.knobs import SERVING_MODES
 from labs.frame.shell import lab_bindings
 from labs.page.links import restore
 from labs.pool.lab import PoolLab

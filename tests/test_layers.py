@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WINGS = {
     "core.foundation": 0,
     "core.catalog": 1,
+    "core.scenario": 1.5,
     "core.whiteboard": 2,
     "core.engine_level": 3,
     "core.evaluate": 4,

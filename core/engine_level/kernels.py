@@ -18,8 +18,8 @@ from core.catalog.kernels import (
 )
 from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
+from core.scenario.resolve import pick
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
-from core.whiteboard.knobs import pick
 from core.whiteboard.pool import decode_read_share
 
 MIB = 2**20

@@ -1,6 +1,6 @@
 """The pool's figures at the engine level: memory, time, sizing and verdicts as engines measure.
 
-:func:`engine_values` returns, for the fields of :class:`core.whiteboard.result.Result` that the engine
+:func:`engine_values` returns, for the fields of :class:`core.scenario.result.Result` that the engine
 level changes, what ``realism="engine"`` reports; :func:`core.evaluate.evaluate` lays them over
 the whiteboard's. The shape of the argument follows the whiteboard's: the same knobs, already
 resolved to numbers (scalars or broadcastable arrays). It runs in stages:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 
 _TRT_DOC = "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @258c7540"
 _TRT_V017 = (

@@ -21,7 +21,7 @@ from core.evidence.cases import DEVELOPMENT, PublishedCase
 from core.evidence.cases_2026 import SECOND
 from core.evidence.families import LEVELS, FamilyRow, family_rows
 from core.evidence.scores import BAND, Score, summarise, within_band
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 
 __all__ = ["BAND", "Score", "within_band"]  # re-exported: the labs read them from here
 

@@ -16,7 +16,7 @@ from core.catalog.kernels import CARD_FAMILIES, expert_kernel
 from core.evaluate import evaluate
 from core.evidence.families import card_maker, is_mixture, vendor
 from core.evidence.fidelity import report, within_band
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from core.evidence.published import (
     OPTIMISED_KERNELS_FACTOR,
     STATIC_BATCHING_TOK_S,
 )
+from core.scenario.knobs import Scenario
 from core.simulator import draw_requests, simulate
 from core.simulator.steps import step_costs
-from core.whiteboard.scenario import Scenario
 
 PUBLISHED_MODEL = "Llama-2-13B"
 PUBLISHED_GPU = "A100 40GB SXM"

@@ -21,7 +21,7 @@ from core.evaluate import evaluate, evaluate_terms
 from core.evidence.cases import PublishedCase
 from core.evidence.fidelity import MOVED, PUBLISHED, STEP_LABELS, predict
 from core.practice.reading import Reading, read_answer
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 
 # Result field -> (kind of answer, the unit a bare number is read in).
 GUESS_UNITS: dict[str, tuple[str, str]] = {

@@ -15,8 +15,8 @@ import numpy as np
 from core.catalog.workloads import WORKLOADS
 from core.evaluate import evaluate
 from core.practice.calibration import Reveal, reveal
+from core.scenario.knobs import Scenario
 from core.studies.sensitivity import knob_effects
-from core.whiteboard.scenario import Scenario
 
 MORE, FEWER, SAME = "more", "fewer", "the same"
 YES, NO = "yes", "no"

@@ -17,9 +17,9 @@ from types import MappingProxyType
 import numpy as np
 
 from core.catalog import CHUNKED_PREFILL_TOKENS
+from core.scenario.knobs import Scenario
 from core.simulator import KV_LAYOUTS, POLICIES, EngineResult, Requests, draw_requests, simulate
 from core.simulator.steps import step_costs
-from core.whiteboard.scenario import Scenario
 
 # What the step engine does when a lab leaves a knob alone (labs read defaults here, not in
 # the catalog: the catalog's numbers reach a page only through core).

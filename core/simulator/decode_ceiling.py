@@ -13,9 +13,9 @@ import numpy as np
 
 from core.catalog import BANDWIDTH_EFFICIENCY, BYTES_PER_NUMBER, GPUS, TIERS, Gpu, ModelShape
 from core.evaluate import evaluate
+from core.scenario.knobs import Scenario
+from core.scenario.result import Result
 from core.whiteboard import memory, timing
-from core.whiteboard.result import Result
-from core.whiteboard.scenario import Scenario
 
 MOST_SEATS = 512  # the curve runs from one seat to this many
 REFERENCE_TIER = "large"  # the textbook case: a 70B model in bf16 on one H100

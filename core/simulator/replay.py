@@ -18,13 +18,13 @@ import numpy as np
 from core.catalog.traces import TRACES, load_trace
 from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 from core.evaluate import evaluate
+from core.scenario.knobs import Scenario
 from core.simulator.requests import Requests
 from core.simulator.scheduler import Scheduler
 from core.simulator.simulate import MAX_NODES
 from core.simulator.simulate import _check_fits as check_fits
 from core.simulator.steps import step_costs
 from core.whiteboard.fleet import route, sessions_of
-from core.whiteboard.scenario import Scenario
 from core.whiteboard.traffic import HOUR_S, hour_arrivals
 
 # The most requests one replay serves (the 100,000-request bench runs in about as long as a

@@ -9,6 +9,7 @@ import numpy as np
 from core.catalog import CHUNKED_PREFILL_TOKENS
 from core.evaluate import evaluate
 from core.foundation.validation import check_choice, knob_error
+from core.scenario.knobs import Scenario
 from core.simulator.disaggregated import LINKS, decode_parts, prefill_parts, prefill_pool
 from core.simulator.requests import (
     DEFAULT_ANSWER_CAP,
@@ -20,7 +21,6 @@ from core.simulator.requests import (
 from core.simulator.result import EngineResult, Part, assemble
 from core.simulator.scheduler import Scheduler
 from core.simulator.steps import StepCosts, step_costs
-from core.whiteboard.scenario import Scenario
 
 POLICIES = ("static", "continuous")
 KV_LAYOUTS = ("reserved", "paged")

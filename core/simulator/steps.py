@@ -16,10 +16,10 @@ from core.catalog import KV_BLOCK_TOKENS
 from core.catalog.custom import scenario_gpu, scenario_shape
 from core.evaluate import evaluate
 from core.foundation.validation import knob_error
+from core.scenario.knobs import Scenario
+from core.scenario.resolve import tensor_peak
 from core.whiteboard import timing
 from core.whiteboard.experts import expert_weight_bytes_read
-from core.whiteboard.knobs import tensor_peak
-from core.whiteboard.scenario import Scenario
 
 
 @dataclass(frozen=True)

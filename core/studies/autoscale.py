@@ -6,6 +6,7 @@ import functools
 import math
 
 from core.evaluate import evaluate
+from core.scenario.knobs import Scenario
 from core.whiteboard.autoscale import (
     PolicyHour,
     autoscaled_hour,
@@ -13,7 +14,6 @@ from core.whiteboard.autoscale import (
     per_second,
     provisioning_s,
 )
-from core.whiteboard.scenario import Scenario
 from core.whiteboard.traffic import hour_arrivals
 
 

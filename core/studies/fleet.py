@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.evaluate import evaluate
-from core.whiteboard.fleet import ROUTERS, sessions_of
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import ROUTERS, Scenario
+from core.whiteboard.fleet import sessions_of
 from core.whiteboard.traffic import hour_arrivals
 
 
@@ -25,7 +25,7 @@ class RouterRow:
 
 
 def compare_routers(scenario: Scenario) -> list[RouterRow]:
-    """Each router of :data:`core.whiteboard.fleet.ROUTERS` with the hit rate derived for it.
+    """Each router of :data:`core.scenario.knobs.ROUTERS` with the hit rate derived for it.
 
     Notes
     -----

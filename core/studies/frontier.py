@@ -15,7 +15,7 @@ import numpy as np
 
 from core.catalog.custom import scenario_gpu
 from core.evaluate import evaluate
-from core.whiteboard.scenario import REALISMS, Scenario
+from core.scenario.knobs import REALISMS, Scenario
 
 SECONDS_PER_HOUR = 3600.0
 PER_MILLION = 1e6

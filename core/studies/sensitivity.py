@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.evaluate import evaluate
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 
 VERDICTS = ("latency_ok", "capacity_ok", "cost_ok")
 # A change smaller than this share of the figure (5 %), or than the floor in its own unit, is noise.

@@ -22,7 +22,6 @@ import numpy as np
 
 from core.whiteboard.traffic import hour_arrivals
 
-ROUTERS = ("round-robin", "least-outstanding", "prefix-affinity")
 TURNS_PER_SESSION = 5  # turns of one conversation (an assumption: the traces have no sessions)
 
 

@@ -2,7 +2,7 @@
 
 :func:`whiteboard_values` runs them in order. Each stage reads the resolved knobs (a
 :class:`PoolKnobs`) and the figures of the stages before it, by their
-:class:`core.whiteboard.result.Result` names, and returns its own fields:
+:class:`core.scenario.result.Result` names, and returns its own fields:
 
 1. :func:`memory_figures`: weights, the KV budget and the seats it holds;
 2. :func:`time_figures`: prefill, the prefix read and one decode step of the granted batch;
@@ -89,7 +89,7 @@ class PoolKnobs:
 
 
 def whiteboard_values(pool: PoolKnobs) -> dict:
-    """Every field of :class:`core.whiteboard.result.Result` but the prices per token."""
+    """Every field of :class:`core.scenario.result.Result` but the prices per token."""
     values = memory_figures(pool)
     values.update(time_figures(pool, values))
     values.update(traffic_figures(pool, values))

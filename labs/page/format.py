@@ -8,7 +8,7 @@ import math
 from core.catalog.custom import scenario_shape
 from core.foundation import units
 from core.foundation.units import giga, tera
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 
 MINUS = "\u2212"  # a real minus sign lines up with the plus
 

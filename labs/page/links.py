@@ -19,7 +19,7 @@ from param.parameterized import batch_call_watchers
 
 from core.catalog.config_json import ConfigError
 from core.foundation.validation import describe_range
-from core.whiteboard.scenario import NamedChoice, Scenario, canonical_choice
+from core.scenario.knobs import NamedChoice, Scenario, canonical_choice
 
 MAX_VALUE_LENGTH = 64  # longer query values are never a knob value; they are dropped
 MAX_CONFIG_LENGTH = 8000  # a pasted config.json, kept compact, is the one long value

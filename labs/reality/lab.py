@@ -9,7 +9,7 @@ import param
 
 from core.evidence.cases import METRIC_NAMES
 from core.evidence.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
 from labs.page.layout import intro, section

@@ -17,7 +17,7 @@ from core.catalog.config_json import compact_config, parse_config
 from core.evidence.measured.explain import Explained, explain
 from core.evidence.measured.matching import ENGINE_NAMES, Choice
 from core.evidence.measured.read import MAX_BYTES, check_size, read_file
-from core.whiteboard.scenario import Scenario
+from core.scenario.knobs import Scenario
 
 MAX_FILES = 12  # files kept at once; more replace the oldest
 MAX_RUNS = 40  # runs shown at once (a sweep file can hold many)

@@ -9,7 +9,7 @@ from core.catalog.tiers import OFFLOADS
 from core.catalog.workloads import WORKLOADS
 from core.foundation.validation import check_array, check_choice, knob_error
 from core.foundation.vector import is_array, where
-from core.whiteboard.scenario import (
+from core.scenario.knobs import (
     CUSTOM,
     KNOBS,
     KV_LINKS,

@@ -12,7 +12,6 @@ from core.catalog.tiers import OFFLOADS
 from core.catalog.traces import TRACES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS
 from core.foundation.validation import Amount, Choice, Count, knob_error
-from core.whiteboard.fleet import ROUTERS
 
 DTYPES = ["bf16", "fp8"]  # cache storage
 WEIGHT_DTYPES = list(WEIGHT_FORMATS)
@@ -21,6 +20,8 @@ SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
 SERVING_ENGINES = list(ENGINES)
 TRAFFICS = ["poisson", "bursty", *TRACES]
+# How a fleet of replicas hands out arrivals (core.whiteboard.fleet implements each).
+ROUTERS = ("round-robin", "least-outstanding", "prefix-affinity")
 
 
 class ConfigText(param.String):
