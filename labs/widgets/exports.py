@@ -25,9 +25,42 @@ def rounded_frame(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+# A spreadsheet reads a cell that starts with one of these as a formula (OWASP's CSV injection
+# rule): a results file's model name or a file's name must open as text, never run.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_text(value):
+    """``value`` made inert for a spreadsheet: text opening as a formula gains a leading quote.
+
+    Numbers (and text that is not a formula) are returned unchanged.
+
+    >>> inert_text("=1+2")
+    "'=1+2"
+    >>> inert_text(-3.5), inert_text("vllm")
+    (-3.5, 'vllm')
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def inert_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell (column names too) passed through :func:`inert_text`."""
+    text_columns = {
+        name: frame[name].map(inert_text)
+        for name in frame.columns
+        if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name].dtype)
+    }
+    return frame.assign(**text_columns).rename(columns=inert_text)
+
+
 def csv_text(frame: pd.DataFrame) -> str:
-    """The CSV a download carries: ``frame`` rounded as :func:`rounded_frame` says."""
-    return rounded_frame(frame).to_csv(index=False, float_format="%.15g")
+    """The CSV a download carries: ``frame`` rounded as :func:`rounded_frame` says, text inert."""
+    # RFC 4180's line ends, so a carriage return inside a cell is quoted and stays inside it.
+    return inert_frame(rounded_frame(frame)).to_csv(
+        index=False, float_format="%.15g", lineterminator="\r\n"
+    )
 
 
 def csv_button(frame: Callable[[], pd.DataFrame], filename: str, label: str = "Download CSV"):
