@@ -107,3 +107,24 @@ def test_a_link_names_a_choice_as_people_write_it(query, knob, value):
     shell = LabShell()
     notices = restore(lab_bindings(shell.view("pool"), shell.scenario), query)
     assert getattr(shell.scenario, knob) == value and notices == []
+
+
+@pytest.mark.parametrize("query", ["?replicas=1.5", "?session_turns=2.5", "?seats=16.25"])
+def test_a_fraction_of_a_whole_number_knob_says_so(query):
+    """A fractional value of a whole-number knob is rounded with a notice, never silently."""
+    scenario, view, bindings = pool_bindings()
+    notices = restore(bindings(view), query)
+    knob = query[1:].split("=")[0]
+    assert float(getattr(scenario, knob)).is_integer()
+    assert any("not a whole number" in notice and knob in notice for notice in notices)
+
+
+def test_core_refuses_a_fraction_of_a_whole_number_knob_on_every_path():
+    """evaluate() refuses session_turns=1.5 as Scenario() does, naming the knob and range."""
+    from core import evaluate
+
+    for knob in ("session_turns", "turn_growth_tokens", "replicas", "seats"):
+        with pytest.raises(ValueError, match=f"{knob}=1.5 .*whole number"):
+            evaluate(Scenario(), **{knob: 1.5})
+        with pytest.raises(ValueError, match=f"{knob}=1.5 .*whole number"):
+            Scenario(**{knob: 1.5})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import param
 
 from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.tiers import OFFLOADS
@@ -36,7 +37,8 @@ _CHOICES = {
     "layout": LAYOUTS,
     "kv_offload": OFFLOADS,
 }
-_INTEGER_KNOBS = {"cards", "seats", "prompt_tokens", "answer_tokens", "concurrency", "replicas"}
+# Every knob declared as a whole number (a Count) is refused as a fraction on every path.
+_INTEGER_KNOBS = {name for name in KNOBS if isinstance(Scenario.param[name], param.Integer)}
 # The custom card's knobs and the pasted config are one value per evaluation, never swept.
 _SCALAR_KNOBS = {
     "model_config",

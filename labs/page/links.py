@@ -94,6 +94,9 @@ def parse(binding: Binding, text: str):
         if not math.isfinite(number):
             return _IGNORE, f"{key}={_short(text)!r} is not a finite number: ignored"
         integer = isinstance(spec, param.Integer)
+        rounding = ""
+        if integer and number != round(number):
+            rounding = f"{key}={_short(text)!r} is not a whole number: using {round(number):,}"
         if integer:
             number = round(number)
         low, high = binding.limits()
@@ -108,7 +111,7 @@ def parse(binding: Binding, text: str):
         if clamped != number:
             allowed = describe_range((low, high))
             return clamped, f"{key}={_short(text)!r} is outside {allowed}: using {clamped:,}"
-        return clamped, ""
+        return clamped, rounding
     return _IGNORE, f"{key}: not a setting this page reads"
 
 
