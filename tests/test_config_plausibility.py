@@ -122,3 +122,26 @@ def test_the_largest_plausible_model_evaluates_quickly():
         start = time.perf_counter()
         evaluate(Scenario(model="custom", model_config=text, realism=realism))
         assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize("digits", [19, 401, 4_000])
+def test_a_field_of_hundreds_of_digits_gets_a_notice_naming_it(digits):
+    """A vocab_size of hundreds of digits is a notice naming the field, in core and in a link."""
+    text = json.dumps(llama_with(vocab_size=1)).replace(
+        '"vocab_size": 1', '"vocab_size": ' + "9" * digits
+    )
+    with pytest.raises(ValueError, match="'vocab_size' is a number of about"):
+        parse_config(text)
+    scenario = Scenario()
+    view = PoolLab(scenario)
+    query = "?" + urlencode({"model_config": compact_config_or(text), "model": "custom"})
+    notices = restore(lab_bindings(view, scenario), query)
+    assert scenario.model is None and any("vocab_size" in notice for notice in notices)
+
+
+def compact_config_or(text: str) -> str:
+    """The compact form a link carries, or the text itself when compacting refuses it."""
+    try:
+        return compact_config(text)
+    except ValueError:
+        return text
