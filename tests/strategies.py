@@ -177,3 +177,17 @@ def point_clouds(draw) -> tuple:
     y = draw(st.lists(values, min_size=size, max_size=size))
     eligible = draw(st.lists(st.booleans(), min_size=size, max_size=size))
     return x, y, eligible
+
+
+# Hostile values for a results file's fields: text, lists, objects, booleans, huge and odd numbers.
+hostile_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=12),
+    st.sampled_from(["12", "inf", "NaN", "-1", "=1+2", ""]),
+    st.integers(-(10**6), 10**6),
+    st.sampled_from([10**400, -(10**400), 10**20]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.lists(st.one_of(st.integers(-5, 5), st.text(max_size=3), st.none()), max_size=4),
+    st.dictionaries(st.text(max_size=4), st.integers(0, 3), max_size=2),
+)

@@ -125,3 +125,21 @@ def test_a_hostile_model_name_downloads_as_inert_text(lab):
     for row in rows[1:]:
         assert row[header.index("model_in_file")] == "'" + formula
         assert row[header.index("file")].startswith("'+cmd")
+
+
+def test_more_files_than_kept_say_which_were_set_aside(lab):
+    """A thirteenth file keeps the twelve newest and names the one set aside in the notices."""
+    from labs.widgets.measurements import MAX_FILES
+
+    content = (FIXTURES / THREE[0]).read_bytes()
+    lab.measured.add({f"run{index:02d}.json": content for index in range(MAX_FILES + 1)})
+    assert len(lab.measured.files) == MAX_FILES
+    assert "set aside run00.json" in lab.mine.messages.object
+
+
+def test_a_file_no_reader_expected_is_a_notice_not_a_traceback(lab):
+    """A results file with a number written as text is refused in the notices, by name."""
+    lab.measured.add({"text-number.json": b'{"model_id": "m", "mean_ttft_ms": "12"}'})
+    assert "text-number.json: mean_ttft_ms is &#x27;12&#x27;, not a number" in (
+        lab.mine.messages.object
+    )

@@ -162,7 +162,9 @@ def whole(name: str, value, high: int | None = None, low: int | None = None) -> 
     if isinstance(value, int) and number and not -(10**18) < value < 10**18:
         # Past any float (or past Python's digit limit for text): named by its size alone.
         digits = len(f"{abs(value):x}") * 4 * 0.30103  # decimal digits, without making text
-        raise error(f"{_field(name)} is a number of about {digits:,.0f} digits: it must be {allowed}")
+        raise error(
+            f"{_field(name)} is a number of about {digits:,.0f} digits: it must be {allowed}"
+        )
     if not number or not math.isfinite(value) or value != int(value):
         raise error(f"{_field(name)} is {shown(value)}: it must be a whole number, {allowed}")
     if not low <= value <= high:

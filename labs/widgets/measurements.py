@@ -82,13 +82,19 @@ class Measurements(param.Parameterized):
             try:
                 check_size(str(name), len(content or b""))
                 runs = read_file(str(name), content)
-            except ValueError as error:
+            except ValueError as error:  # core names the file and what is wrong with it
                 messages.append(str(error))
                 continue
             self.files.pop(runs[0].file, None)
             self.files[runs[0].file] = runs
+        set_aside = []
         while len(self.files) > MAX_FILES:
-            self.files.pop(next(iter(self.files)))
+            set_aside.append(self.files.pop(next(iter(self.files)))[0].file)
+        if set_aside:
+            messages.append(
+                f"at most {MAX_FILES} files at once: kept the newest, set aside "
+                + ", ".join(set_aside)
+            )
         self.messages = messages
         self._explain()
 
@@ -133,12 +139,16 @@ def upload_widget(store: Measurements):
     """A drop zone taking several files at once, refusing one over the cap in the browser."""
     dropper = pn.widgets.FileDropper(
         multiple=True,
-        max_files=MAX_FILES,
+        max_files=2 * MAX_FILES,  # past MAX_FILES the store says which files it set aside
         max_file_size=f"{MAX_BYTES // (1024 * 1024)}MB",
         accepted_filetypes=[*ACCEPTED, "application/json", "text/csv"],
         layout="compact",
         sizing_mode="stretch_width",
-        label="Drop results files here (vLLM, SGLang, GuideLLM, AIPerf, GenAI-Perf), or browse",
+        label=(
+            "Drop results files here (vLLM, SGLang, GuideLLM, AIPerf, GenAI-Perf), or browse: "
+            f"up to {MAX_FILES} at once, {MAX_BYTES // (1024 * 1024)} MB each (a bigger file "
+            "is refused on its tile, before it is sent)"
+        ),
     )
 
     seen: dict[str, int] = {}  # the dropper keeps one dict and adds to it: read each file once

@@ -9,7 +9,7 @@ also keep each request's lengths and times (``input_lens``, ``output_lens``, ``t
 
 from __future__ import annotations
 
-from core.evidence.measured.record import BenchmarkRun, Stat, bad_file, checked, stat_of
+from core.evidence.measured.record import BenchmarkRun, Stat, bad_file, checked, figure, stat_of
 
 VLLM = "vLLM bench serve"
 SGLANG = "SGLang bench_serving"
@@ -28,10 +28,10 @@ def is_vllm(data: dict) -> bool:
     )
 
 
-def _ms(data: dict, name: str) -> Stat:
+def _ms(file: str, data: dict, name: str) -> Stat:
     """``{mean,median,p99}_{name}_ms`` in seconds (each None where absent)."""
-    values = [data.get(f"{statistic}_{name}_ms") for statistic in ("mean", "median", "p99")]
-    return Stat(*values).scaled(1e-3)
+    keys = [f"{statistic}_{name}_ms" for statistic in ("mean", "median", "p99")]
+    return Stat(*(figure(file, key, data.get(key)) for key in keys)).scaled(1e-3)
 
 
 def _number(file: str, data: dict, key: str):
@@ -40,9 +40,7 @@ def _number(file: str, data: dict, key: str):
         return None
     if isinstance(value, str) and value.strip().lower() in ("inf", "infinity"):
         return float("inf")
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise bad_file(file, f"{key} is {value!r}, not a number")
-    return float(value)
+    return figure(file, key, value)
 
 
 def _lengths(file: str, data: dict, per_request: str, total: str, count: float | None) -> Stat:
@@ -76,10 +74,10 @@ def read_openai_run(
     if completed is not None and completed <= 0:
         raise bad_file(file, "no request completed in this run")
     metrics = {
-        "ttft_s": _ms(data, "ttft"),
-        "tpot_s": _ms(data, "tpot"),
-        "itl_s": _ms(data, "itl"),
-        "e2e_s": _ms(data, "e2e_latency" if sglang else "e2el"),
+        "ttft_s": _ms(file, data, "ttft"),
+        "tpot_s": _ms(file, data, "tpot"),
+        "itl_s": _ms(file, data, "itl"),
+        "e2e_s": _ms(file, data, "e2e_latency" if sglang else "e2el"),
         "output_tokens_per_s": Stat(mean=_number(file, data, "output_throughput")),
         "requests_per_s": Stat(mean=_number(file, data, "request_throughput")),
     }

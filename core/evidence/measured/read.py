@@ -80,6 +80,8 @@ def read_text(name: str, text: str) -> list[BenchmarkRun]:
         )
     try:
         values = [json.loads(body)]
+    except RecursionError:
+        raise bad_file(name, "nested too deep to be a results file: not read") from None
     except json.JSONDecodeError as error:
         if "\n" not in body.strip():
             where = f"{error.msg.removesuffix(' at')} at character {error.pos:,}"
@@ -107,7 +109,27 @@ def read_file(name: str, content: bytes | str) -> list[BenchmarkRun]:
             content = bytes(content).decode("utf-8")
         except UnicodeDecodeError as error:
             raise bad_file(name, "not text (not UTF-8): not a results file") from error
-    return read_text(name, content)
+    try:
+        return read_text(name, content)
+    except ValueError as error:
+        if str(error).startswith(f"{name}: "):
+            raise
+        # Python's own refusals (a number of thousands of digits) name no file: this one does.
+        raise bad_file(name, f"not a results file: {_short(error)}") from None
+    except RecursionError:
+        raise bad_file(name, "nested too deep to be a results file: not read") from None
+    except (TypeError, OverflowError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+        # A field of the wrong kind the readers' own checks did not name: refuse the file whole.
+        raise bad_file(
+            name,
+            "a field holds text, a list or a number too large where a figure belongs: not read",
+        ) from None
+
+
+def _short(error: Exception) -> str:
+    """An error's message in one short line."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= 120 else text[:119] + "\u2026"
 
 
 def read_path(path: str | os.PathLike) -> list[BenchmarkRun]:

@@ -116,6 +116,22 @@ class BenchmarkRun:
         return hash((self.file, self.tool, self.run, self.model))
 
 
+def figure(file: str, key: str, value) -> float | None:
+    """A figure as a float, None where absent; anything else refused naming file and field.
+
+    Text, lists, booleans and integers past any float (a 4,000-digit number) are refused here,
+    so no reader multiplies a string or overflows.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "\u2026"
+        raise bad_file(file, f"{key} is {shown}, not a number")
+    if isinstance(value, int) and abs(value) > 10**300:
+        raise bad_file(file, f"{key} is a number too large for any benchmark")
+    return float(value)
+
+
 def bad_file(file: str, what: str) -> ValueError:
     """The ValueError every reader raises: the file's name, then what is wrong with it."""
     return ValueError(f"{file}: {what}")
