@@ -178,7 +178,94 @@ def memory(parent: int) -> dict[int, float]:
     return {pid: rss_mb(pid) for pid in pids}
 
 
+async def open_class(make, args, parent: int):
+    """Warm each worker, then open the class one student at a time: (students, idle RSS)."""
+    warm = make()  # each worker builds the first page of the route once
+    await warm.open(2 * args.workers)
+    await warm.close()
+    await asyncio.sleep(CLOSE_WAIT_S)
+    idle = memory(parent)
+
+    started_opening = time.monotonic()
+    students = make()
+    await students.open(args.sessions)
+    opened = memory(parent)
+    per_session = (sum(opened.values()) - sum(idle.values())) / args.sessions
+    print(
+        f"{args.sessions} sessions opened in {time.monotonic() - started_opening:.0f} s; "
+        f"server RSS {sum(idle.values()):.0f} MB idle -> {sum(opened.values()):.0f} MB "
+        f"({per_session:.2f} MB per session)"
+    )
+    return students, idle
+
+
+async def change_knobs(students, args, base: str, parent: int, times_dir: str, what: str) -> None:
+    """Every student moves the slider once a second (a GET loop beside, if asked); prints the
+    latency, the server's time and CPU per change."""
+    get_url = base + args.get_path
+    if args.get_clients:  # each worker builds one lab for a route's first page, once
+        for _ in range(2 * args.workers):
+            urllib.request.urlopen(get_url, timeout=120).read()
+    for path in Path(times_dir).glob("*.txt"):
+        path.unlink()  # page loads and warm-up are not knob changes
+    server_pids = [parent, *children(parent)]
+    browsers = [pid for pid in descendants(os.getpid()) if pid not in server_pids]
+    server_cpu, browser_cpu = cpu_seconds(server_pids), cpu_seconds(browsers)
+    stop, codes = threading.Event(), Counter()
+    flood = get_loop(get_url, args.get_clients, stop, codes) if args.get_clients else []
+    starts = random.Random(0)
+    offsets = [0.0 if args.lockstep else starts.uniform(0, 1) for _ in students.pages]
+    started = time.monotonic()
+
+    async def student(index: int, offset_s: float) -> list:
+        await asyncio.sleep(offset_s)
+        return await students.run(index, args.seconds)
+
+    results = await asyncio.gather(*(student(i, o) for i, o in enumerate(offsets)))
+    elapsed = time.monotonic() - started
+    stop.set()
+    for thread in flood:
+        thread.join(timeout=30)
+    server_share = (cpu_seconds(server_pids) - server_cpu) / elapsed
+    browser_share = (cpu_seconds(browsers) - browser_cpu) / elapsed
+    samples = [sample for per_page in results for sample in per_page]
+    done = [sample for sample in samples if sample is not None]
+    print(f"knob latency ({what}): {spread(done)}")
+    print(f"lost changes: {len(samples) - len(done)} of {len(samples)}")
+    server_times = change_timing.read(times_dir)
+    print(f"server's own time per change (message in -> update out): {spread(server_times)}")
+    cpu_ms = server_share * elapsed * 1000 / max(len(samples), 1)
+    print(
+        f"server CPU: {server_share:.0%} of a core in all, {cpu_ms:.1f} ms per change; "
+        f"this bench's students {browser_share:.0%} ({os.cpu_count()} cores in all)"
+    )
+    if args.get_clients:
+        print(f"GET loop on {get_url}: {dict(codes)} in {elapsed:.0f} s")
+
+
+async def close_class(students, make, args, parent: int, idle: dict) -> None:
+    """Close the class (and open and close a second, if asked); print each worker's RSS."""
+    loaded = memory(parent)
+    await students.close()
+    await asyncio.sleep(CLOSE_WAIT_S)
+    closed = memory(parent)
+    second = {}
+    if args.again:  # memory a closed session left behind would pile up class after class
+        again = make()
+        await again.open(args.sessions)
+        await again.close()
+        await asyncio.sleep(CLOSE_WAIT_S)
+        second = memory(parent)
+    for pid in sorted(loaded):
+        print(
+            f"worker {pid}: RSS {idle.get(pid, nan):.0f} MB idle, {loaded[pid]:.0f} MB "
+            f"under load, {closed.get(pid, nan):.0f} MB once the class closed"
+            + (f", {second[pid]:.0f} MB after a second class came and went" if second else "")
+        )
+
+
 async def run(args, base: str, parent: int, times_dir: str) -> None:
+    """One class: open it, move every student's slider for a while, close it."""
     errors: list[str] = []
     async with async_playwright() as playwright:
         browser = None
@@ -189,85 +276,13 @@ async def run(args, base: str, parent: int, times_dir: str) -> None:
             make = partial(Browsers, browser, base, args.path, errors)
         else:
             make = partial(Sockets, base, args.path, errors)
-
-        warm = make()  # each worker builds the first page of the route once
-        await warm.open(2 * args.workers)
-        await warm.close()
-        await asyncio.sleep(CLOSE_WAIT_S)
-        idle = memory(parent)
-
-        started_opening = time.monotonic()
-        students = make()
-        await students.open(args.sessions)
-        opened = memory(parent)
-        per_session = (sum(opened.values()) - sum(idle.values())) / args.sessions
-        print(
-            f"{args.sessions} sessions opened in {time.monotonic() - started_opening:.0f} s; "
-            f"server RSS {sum(idle.values()):.0f} MB idle -> {sum(opened.values()):.0f} MB "
-            f"({per_session:.2f} MB per session)"
-        )
-
-        get_url = base + args.get_path
-        if args.get_clients:  # each worker builds one lab for a route's first page, once
-            for _ in range(2 * args.workers):
-                urllib.request.urlopen(get_url, timeout=120).read()
-        for path in Path(times_dir).glob("*.txt"):
-            path.unlink()  # page loads and warm-up are not knob changes
-        server_pids = [parent, *children(parent)]
-        browsers = [pid for pid in descendants(os.getpid()) if pid not in server_pids]
-        server_cpu, browser_cpu = cpu_seconds(server_pids), cpu_seconds(browsers)
-        stop, codes = threading.Event(), Counter()
-        flood = get_loop(get_url, args.get_clients, stop, codes) if args.get_clients else []
-        starts = random.Random(0)
-        offsets = [0.0 if args.lockstep else starts.uniform(0, 1) for _ in students.pages]
-        started = time.monotonic()
-
-        async def student(index: int, offset_s: float) -> list:
-            await asyncio.sleep(offset_s)
-            return await students.run(index, args.seconds)
-
-        results = await asyncio.gather(*(student(i, o) for i, o in enumerate(offsets)))
-        elapsed = time.monotonic() - started
-        stop.set()
-        for thread in flood:
-            thread.join(timeout=30)
-        server_share = (cpu_seconds(server_pids) - server_cpu) / elapsed
-        browser_share = (cpu_seconds(browsers) - browser_cpu) / elapsed
-        samples = [sample for per_page in results for sample in per_page]
-        done = [sample for sample in samples if sample is not None]
+        students, idle = await open_class(make, args, parent)
         what = (
             "browser change -> cards updated" if browser else "change -> first update on the wire"
         )
-        print(f"knob latency ({what}): {spread(done)}")
-        print(f"lost changes: {len(samples) - len(done)} of {len(samples)}")
-        server_times = change_timing.read(times_dir)
-        print(f"server's own time per change (message in -> update out): {spread(server_times)}")
-        cpu_ms = server_share * elapsed * 1000 / max(len(samples), 1)
-        print(
-            f"server CPU: {server_share:.0%} of a core in all, {cpu_ms:.1f} ms per change; "
-            f"this bench's students {browser_share:.0%} ({os.cpu_count()} cores in all)"
-        )
-        if args.get_clients:
-            print(f"GET loop on {get_url}: {dict(codes)} in {elapsed:.0f} s")
+        await change_knobs(students, args, base, parent, times_dir, what)
         print(f"console errors: {len(errors)}", *errors[:5], sep="\n  ")
-
-        loaded = memory(parent)
-        await students.close()
-        await asyncio.sleep(CLOSE_WAIT_S)
-        closed = memory(parent)
-        second = {}
-        if args.again:  # memory a closed session left behind would pile up class after class
-            again = make()
-            await again.open(args.sessions)
-            await again.close()
-            await asyncio.sleep(CLOSE_WAIT_S)
-            second = memory(parent)
-        for pid in sorted(loaded):
-            print(
-                f"worker {pid}: RSS {idle.get(pid, nan):.0f} MB idle, {loaded[pid]:.0f} MB "
-                f"under load, {closed.get(pid, nan):.0f} MB once the class closed"
-                + (f", {second[pid]:.0f} MB after a second class came and went" if second else "")
-            )
+        await close_class(students, make, args, parent, idle)
         if browser is not None:
             await browser.close()
 

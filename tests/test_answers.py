@@ -142,7 +142,7 @@ def test_tolerance_accepts_within_and_rejects_outside():
     whole = Tolerance(0.0, whole=True)
     assert whole.accepts(115.0, 115.0)
     assert not whole.accepts(116.0, 115.0) and not whole.accepts(115.2, 115.2)
-    assert "2 %" in close.describe() and "round down" in whole.describe()
+    assert "2%" in close.describe() and "round down" in whole.describe()
 
 
 def test_tolerance_out_of_range_raises():

@@ -153,7 +153,7 @@ def test_close_answer_is_told_it_is_close():
     """5 % off is wrong, and called close with the tolerance named."""
     problem = make_problem("kv_room", CLASSIC_SEED)
     verdict = check_answer(problem, "18 GB")
-    assert verdict.status == "wrong" and "Close" in verdict.message and "2 %" in verdict.message
+    assert verdict.status == "wrong" and "Close" in verdict.message and "2%" in verdict.message
 
 
 @settings(max_examples=40, deadline=None)

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 from core.catalog import (
-    ALLREDUCE_LATENCY_S,
     BANDWIDTH_EFFICIENCY,
-    CHUNKED_PREFILL_TOKENS,
-    ENGINE_KV_FRACTION,
-    ENGINE_MAX_BATCH,
-    ENGINE_MAX_NUM_TOKENS,
     GB,
     GPUS,
-    HOST_STEP_S,
     HOURS_PER_MONTH,
-    INFINIBAND_NDR_BYTES_PER_S,
-    KERNEL_FLOOR_S,
-    KERNELS_PER_LAYER,
     KV_BLOCK_TOKENS,
     MEMORY_MARGIN,
     MODELS,
-    NVLINK_PROTOCOL_EFFICIENCY,
-    PCIE_ALLREDUCE_SHARE_FEW,
-    PCIE_ALLREDUCE_SHARE_MANY,
     PREFILL_EFFICIENCY,
     TIERS,
     WEIGHT_FORMATS,
@@ -29,7 +17,7 @@ from core.catalog import (
     ModelShape,
 )
 from core.catalog.cards import CUSTOM_CARD_LINK_BYTES_PER_S, CUSTOM_CARD_USD_PER_HOUR
-from core.catalog.kernels import ENGINES, TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
+from core.evidence.engine_sources import engine_cost_rows, engine_default_rows, serving_mode_rows
 from core.evidence.source_groups import Source
 from core.evidence.traffic_sources import traffic_rows
 from core.whiteboard.attention import GQA_KV_HEADS, MLA_LATENT_PER_HEAD_DIM, MLA_ROPE_PER_HEAD_DIM
@@ -127,144 +115,6 @@ def _attention_row(model: ModelShape, label: str) -> Source:
     )
 
 
-def _engine_default_rows() -> list[Source]:
-    return [
-        Source(
-            "card memory as engines see it",
-            "GiB",
-            "2^30 bytes per 'GB'",
-            "CUDA and nvidia-smi report memory in binary units (an H100 80GB shows 81,559 MiB)",
-            kind="engine",
-        ),
-        Source(
-            "engine KV share of free memory",
-            f"{ENGINE_KV_FRACTION:.0%}",
-            "of memory left after weights and activations",
-            "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction default (vLLM's "
-            "gpu_memory_utilization default is also 0.9)",
-            kind="engine",
-        ),
-        Source(
-            "engine batch limit under a benchmark",
-            f"{ENGINE_MAX_BATCH:,}",
-            "requests (or the seats knob, if larger)",
-            "TensorRT-LLM BuildConfig.max_batch_size default (tensorrt_llm/builder.py)",
-            kind="engine",
-        ),
-        Source(
-            "trtllm-bench's own batch limit",
-            f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
-            "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
-            TRTLLM_BENCH_SOURCE,
-            kind="engine",
-        ),
-        Source(
-            "TensorRT-LLM's cache of a sliding-window layer",
-            "whole",
-            "every token stored; the window masks the attention",
-            ENGINES["tensorrt-llm"].keeps_windows_source,
-            kind="engine",
-        ),
-        Source(
-            "engine tokens per step",
-            f"{ENGINE_MAX_NUM_TOKENS:,}",
-            "tokens (sizes the activation workspace)",
-            "TensorRT-LLM BuildConfig.max_num_tokens default (tensorrt_llm/builder.py)",
-            kind="engine",
-        ),
-        Source(
-            "admission reserves",
-            "prompt + answer",
-            "tokens per request",
-            "TensorRT-LLM's default GUARANTEED_NO_EVICT scheduler reserves blocks for prompt "
-            "plus max new tokens (kvCacheManager.cpp getRemainingBlocksToCompletion)",
-            kind="engine",
-        ),
-    ]
-
-
-def _engine_cost_rows() -> list[Source]:
-    return [
-        Source(
-            "all-reduce latency",
-            f"{ALLREDUCE_LATENCY_S * 1e6:.1f}",
-            "µs per all-reduce",
-            "vLLM custom all-reduce, 512 B on 8 x H100 (sglang PR #2904, "
-            "https://github.com/sgl-project/sglang/pull/2904)",
-            kind="measurements",
-        ),
-        Source(
-            "NVLink protocol efficiency",
-            f"{NVLINK_PROTOCOL_EFFICIENCY:.0%}",
-            "of line rate",
-            "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (nccl-tests #212, "
-            "https://github.com/NVIDIA/nccl-tests/issues/212)",
-            kind="measurements",
-        ),
-        Source(
-            "PCIe all-reduce share",
-            f"{PCIE_ALLREDUCE_SHARE_FEW:.0%} / {PCIE_ALLREDUCE_SHARE_MANY:.0%}",
-            "of line rate, up to 4 cards / more",
-            "nccl-tests all_reduce_perf on 8 cards over PCIe 5.0 (64 GB/s): 35 GB/s bus bandwidth "
-            "on 4 cards, 28 on 8; the NCCL maintainer: PCIe systems are bound by what CPU and "
-            "memory deliver (https://github.com/NVIDIA/nccl/issues/1639)",
-            kind="measurements",
-        ),
-        Source(
-            "kernel floor",
-            f"{KERNEL_FLOOR_S * 1e6:g}",
-            "µs per kernel",
-            "null-kernel launch overhead on recent hardware, about 3 µs (NVIDIA developer forum, "
-            "'Too much time for kernel launch latency')",
-            kind="measurements",
-        ),
-        Source(
-            "kernels per layer",
-            f"{KERNELS_PER_LAYER}",
-            "kernels",
-            "counted from a decoder layer: two norms, QKV, rotary and cache write, attention, "
-            "output, gate-up, activation, down projection",
-            kind="engine",
-        ),
-        Source(
-            "host time per step",
-            f"{HOST_STEP_S * 1e3:.2f}",
-            "ms per step",
-            "H100 step 7.31 ms against a 6.45 ms forward pass (sglang-omni PR #783, "
-            "https://github.com/sgl-project/sglang-omni/pull/783)",
-            kind="measurements",
-        ),
-        Source(
-            "attention FLOPs",
-            "2 x layers x heads x head dim x T²",
-            "FLOPs for a causal prompt of T tokens",
-            "QK^T and AV each 2 T² d per layer, halved by the causal mask",
-            kind="models",
-        ),
-    ]
-
-
-def _serving_mode_rows() -> list[Source]:
-    return [
-        Source(
-            "chunked prefill token budget",
-            f"{CHUNKED_PREFILL_TOKENS:,}",
-            "tokens per step, decodes included",
-            "vLLM max_num_batched_tokens default with chunked prefill on (vLLM docs, "
-            "'Performance and Tuning: Chunked Prefill', v0.5; vLLM PR #4580, "
-            "https://github.com/vllm-project/vllm/pull/4580)",
-            kind="engine",
-        ),
-        Source(
-            "InfiniBand NDR port",
-            f"{INFINIBAND_NDR_BYTES_PER_S / 1e9:g}",
-            "GB/s each way, one port per card",
-            "NVIDIA ConnectX-7 adapter datasheet and user manual: single-port OSFP, NDR 400Gb/s",
-            kind="cards",
-        ),
-    ]
-
-
 def sources() -> list[Source]:
     """Every constant the model uses, with value, unit and source, in display order."""
     rows: list[Source] = []
@@ -289,9 +139,9 @@ def sources() -> list[Source]:
         rows
         + _fallback_rows()
         + _whiteboard_rows()
-        + _engine_default_rows()
-        + _engine_cost_rows()
-        + _serving_mode_rows()
+        + engine_default_rows()
+        + engine_cost_rows()
+        + serving_mode_rows()
         + traffic_rows()
         + _tier_rows()
     )

@@ -1,7 +1,8 @@
-"""The number vocabulary of the whole lab: unit scales, and how every quantity is written.
+"""Units and the one rounding rule: unit scales, the kinds an answer comes in, significant figures.
 
-Labs, derivations and answer checking all word numbers here, so a figure reads the same on a
-card, in a derivation and in a practice answer.
+:func:`significant` is the lab's one way to round a figure; :func:`number_text` is the same rule
+for working figures, and :func:`express` writes a value in a unit of its kind. How each quantity
+reads (27 ms, 1.4k tokens, 52%) is :mod:`core.foundation.numbers`, built on these.
 """
 
 from __future__ import annotations
@@ -268,8 +269,5 @@ def number_text(amount: float, digits: int = 4) -> str:
         mantissa, power = f"{amount:.{digits - 1}e}".split("e")
         mantissa = mantissa.rstrip("0").rstrip(".")
         return f"{mantissa}e{int(power)}"
-    if abs(amount) >= 10 ** (digits - 1):
-        return f"{amount:,.0f}"
-    places = max(0, digits - 1 - math.floor(math.log10(abs(amount)))) if amount else 0
-    text = f"{amount:,.{places}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    # The one rounding rule, with every decimal the figures need (no two-decimal cap).
+    return significant(amount, digits, most_decimals=digits + 1)

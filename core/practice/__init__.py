@@ -8,7 +8,7 @@ the derivation is a list of :class:`Step` whose numbers come from the functions 
 Seed 0 is the classic version of each challenge, with the walkthrough's own numbers.
 
 What lives where: ``problems`` (the dataclasses), ``draws`` (scenarios from a seed),
-``wording`` (how derivations write numbers), ``memory_problems``, ``compute_problems``,
+``wording`` (how givens name models and nodes), ``memory_problems``, ``compute_problems``,
 ``bill_problems``, ``pd_split_problems`` and ``model_problems`` (the builders by topic), ``registry`` (the
 challenges, drawing a problem), ``reading`` (a typed answer to a number), ``grading_rules``
 and ``grading`` (judging it).

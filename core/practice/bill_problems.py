@@ -9,6 +9,7 @@ from core.catalog import (
 )
 from core.catalog.workloads import WORKLOADS
 from core.evaluate import evaluate
+from core.foundation import numbers
 from core.foundation.units import express, number_text
 from core.practice import draws
 from core.practice import wording as say
@@ -90,7 +91,7 @@ def _bill_steps(result, arrivals_per_min: float, price: float) -> tuple[Step, ..
             f"\u2308{number_text(busy, 4)} / {result.seats_granted}\u2309 = "
             f"\u2308{number_text(busy / result.seats_granted, 4)}\u2309",
             nodes,
-            say.plural(nodes, "node"),
+            numbers.plural(nodes, "node", figures=4),
         ),
         Step(
             "Every card is rented every hour of the month, busy or idle",
@@ -118,7 +119,8 @@ def _bill_traps(result, price: float, busy: float, bill: float) -> list[Trap]:
     if nodes > 1:
         traps.append(
             Trap(
-                bill / nodes, f"That is one node; the peak keeps {say.plural(nodes, 'node')} busy."
+                bill / nodes,
+                f"That is one node; the peak keeps {numbers.plural(nodes, 'node', figures=4)} busy.",
             )
         )
     return traps
@@ -131,7 +133,7 @@ def _bill_givens(drawn: dict, result, arrivals_per_min: float, price: float) -> 
         (
             "each request holds a seat for",
             f"{number_text(result.sizing_request_s, 4)} s (whole prompt prefilled, then "
-            f"{say.plural(result.answer_tokens, 'decode step')})",
+            f"{numbers.plural(result.answer_tokens, 'decode step', figures=4)})",
         ),
         ("seats per node", _seats_per_node(result)),
         ("price", f"${price:.2f} per card-hour"),

@@ -9,6 +9,7 @@ from core.catalog import (
     PREFILL_EFFICIENCY,
     TIERS,
 )
+from core.foundation import numbers
 from core.foundation.units import express, number_text
 from core.practice import draws
 from core.practice import wording as say
@@ -32,17 +33,17 @@ def _prefill_parts(drawn: dict) -> dict:
     miss_step = Step(
         "Prompt tokens found in the prefix cache skip prefill; the rest are computed",
         "prompt tokens \u00d7 (1 \u2212 hit rate)",
-        f"{number_text(prompt)} \u00d7 (1 \u2212 {say.percent(hit)})",
+        f"{number_text(prompt)} \u00d7 (1 \u2212 {numbers.percent(hit, figures=3)})",
         miss,
-        say.tokens(miss),
+        numbers.plural(miss, "token", figures=5),
     )
     active = "active parameters" if shape.active_params != shape.params else "parameters"
     flops_step = Step(
         "About two FLOPs per parameter per token: a multiply and an add",
         f"2 \u00d7 {active} \u00d7 cache-miss tokens",
-        f"2 \u00d7 {say.figure(shape.active_params)} \u00d7 {number_text(miss)}",
+        f"2 \u00d7 {numbers.figure(shape.active_params)} \u00d7 {number_text(miss)}",
         flops,
-        say.flops(flops),
+        f"{numbers.figure(flops)} FLOP ({express(flops, 'TFLOP', 'flops')})",
     )
     return {"shape": shape, "miss": miss, "flops": flops, "steps": (miss_step, flops_step)}
 
@@ -61,10 +62,10 @@ def _prefill_givens(drawn: dict) -> tuple[tuple[str, str], ...]:
         ("model", f"{drawn['name']}, {say.params(drawn['name'])} parameters"),
         ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
         ("node", f"{drawn['cards']} \u00d7 {drawn['gpu']}"),
-        ("dense tensor peak", f"{say.per_s(peak)} per card ({rate_note})"),
-        ("prefill reaches", f"{say.percent(PREFILL_EFFICIENCY)} of that peak"),
-        ("prompt", say.tokens(drawn["prompt"])),
-        ("prefix cache hit rate", f"{say.percent(drawn['hit'])} of prompt tokens"),
+        ("dense tensor peak", f"{numbers.teraflops(peak, figures=4)} per card ({rate_note})"),
+        ("prefill reaches", f"{numbers.percent(PREFILL_EFFICIENCY, figures=3)} of that peak"),
+        ("prompt", numbers.plural(drawn["prompt"], "token", figures=5)),
+        ("prefix cache hit rate", f"{numbers.percent(drawn['hit'], figures=3)} of prompt tokens"),
     )
 
 
@@ -77,7 +78,7 @@ def prefill_flops(rng) -> dict:
         traps.append(
             Trap(
                 timing.prefill_flops(shape.active_params, drawn["prompt"]),
-                f"That prefills the whole prompt; the {say.percent(drawn['hit'])} found in the "
+                f"That prefills the whole prompt; the {numbers.percent(drawn['hit'], figures=3)} found in the "
                 "prefix cache is read, not computed.",
             )
         )
@@ -114,18 +115,18 @@ def prefill_time(rng) -> dict:
     steps = (
         *parts["steps"],
         Step(
-            f"The node computes at {say.percent(PREFILL_EFFICIENCY)} of its dense peak",
+            f"The node computes at {numbers.percent(PREFILL_EFFICIENCY, figures=3)} of its dense peak",
             "cards \u00d7 peak per card \u00d7 efficiency",
-            f"{cards} \u00d7 {say.per_s(peak)} \u00d7 {say.percent(PREFILL_EFFICIENCY)}",
+            f"{cards} \u00d7 {numbers.teraflops(peak, figures=4)} \u00d7 {numbers.percent(PREFILL_EFFICIENCY, figures=3)}",
             rate,
-            say.per_s(rate),
+            numbers.teraflops(rate, figures=4),
         ),
         Step(
             "Seconds of tensor time before the first token exists",
             "FLOPs / FLOP per second",
-            f"{say.figure(flops)} FLOP / {say.figure(rate)} FLOP/s",
+            f"{numbers.figure(flops)} FLOP / {numbers.figure(rate)} FLOP/s",
             seconds,
-            say.duration(seconds),
+            numbers.duration(seconds, figures=4),
         ),
     )
     traps = _prefill_time_traps(drawn, shape, miss)
@@ -134,7 +135,7 @@ def prefill_time(rng) -> dict:
         "time only: no queue, no cache read.",
         "givens": _prefill_givens(drawn),
         "hint": "FLOPs first: two per parameter per cache-miss token. Then divide by what the "
-        f"node really computes per second: cards \u00d7 peak \u00d7 {say.percent(PREFILL_EFFICIENCY)}.",
+        f"node really computes per second: cards \u00d7 peak \u00d7 {numbers.percent(PREFILL_EFFICIENCY, figures=3)}.",
         "steps": steps,
         "traps": traps,
         "knobs": draws.prefill_knobs(drawn),
@@ -149,14 +150,14 @@ def _prefill_time_traps(drawn: dict, shape, miss: float) -> list[Trap]:
         Trap(
             timing.prefill_seconds(shape.active_params, miss, cards, peak, efficiency=1.0),
             "That is half the time: count two FLOPs per parameter per token, and prefill "
-            f"reaches {say.percent(PREFILL_EFFICIENCY)} of the peak, not all of it.",
+            f"reaches {numbers.percent(PREFILL_EFFICIENCY, figures=3)} of the peak, not all of it.",
         )
     ]
     if drawn["hit"]:
         traps.append(
             Trap(
                 timing.prefill_seconds(shape.active_params, drawn["prompt"], cards, peak),
-                f"That prefills the whole prompt; the {say.percent(drawn['hit'])} found in the "
+                f"That prefills the whole prompt; the {numbers.percent(drawn['hit'], figures=3)} found in the "
                 "prefix cache is read, not computed.",
             )
         )
@@ -195,7 +196,7 @@ def stream_ceiling(rng) -> dict:
     weights, read, ceiling = (step.value for step in steps)
     traps = [
         Trap(ceiling * BANDWIDTH_EFFICIENCY, "That is a realistic rate at "
-             f"{say.percent(BANDWIDTH_EFFICIENCY)} of bandwidth; the ceiling is at "
+             f"{numbers.percent(BANDWIDTH_EFFICIENCY, figures=3)} of bandwidth; the ceiling is at "
              "the peak."),
         Trap(read / shape.params, "That divides by parameters; divide by bytes "
              f"({size} per parameter in {drawn['weight_dtype']})."),
@@ -205,8 +206,8 @@ def stream_ceiling(rng) -> dict:
             Trap(bandwidth / weights, f"That is one card's bandwidth; all {cards} read at once.")
         )
     note = (
-        f"The classic whiteboard version: one {gpu}'s bandwidth streams all {say.size(weights)}. "
-        f"(They don't fit in its {say.size(GPUS[gpu].memory_bytes)}; two cards would double the "
+        f"The classic whiteboard version: one {gpu}'s bandwidth streams all {numbers.size(weights)}. "
+        f"(They don't fit in its {numbers.size(GPUS[gpu].memory_bytes)}; two cards would double the "
         "ceiling. The point is the read.)"
         if rng is None
         else ""
@@ -218,7 +219,7 @@ def stream_ceiling(rng) -> dict:
             ("model", f"{drawn['name']}, {say.params(drawn['name'])} parameters"),
             ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
             ("node", f"{cards} \u00d7 {gpu}"),
-            ("memory bandwidth", f"{say.bandwidth(bandwidth)} per card (peak)"),
+            ("memory bandwidth", f"{numbers.bandwidth(bandwidth, figures=4)} per card (peak)"),
         ),
         "hint": "Decode is bandwidth bound: each token costs one full read of the weights. "
         "How many such reads fit in a second?",
@@ -243,21 +244,21 @@ def _stream_steps(drawn: dict) -> tuple[Step, Step, Step]:
         Step(
             "Every decode step re-reads all the weights",
             "parameters \u00d7 bytes per parameter",
-            f"{say.figure(shape.params)} \u00d7 {size} B",
+            f"{numbers.figure(shape.params)} \u00d7 {size} B",
             weights,
-            say.size(weights),
+            numbers.size(weights),
         ),
         Step(
             "The cards read their shares in parallel, at most at peak bandwidth",
             "cards \u00d7 bandwidth per card",
-            f"{cards} \u00d7 {say.bandwidth(bandwidth)}",
+            f"{cards} \u00d7 {numbers.bandwidth(bandwidth, figures=4)}",
             read,
-            say.bandwidth(read),
+            numbers.bandwidth(read, figures=4),
         ),
         Step(
             "One request gets one token per full read",
             "bandwidth / weight bytes",
-            f"{say.figure(read)} B/s / {say.figure(weights)} B",
+            f"{numbers.figure(read)} B/s / {numbers.figure(weights)} B",
             ceiling,
             express(ceiling, "tok/s", "tokens_per_s"),
         ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.foundation import numbers
 from core.foundation.units import express, kind_of, number_text
 from core.practice.grading_rules import CLOSE, near, off_by
 from core.practice.problems import Problem, Verdict
@@ -95,7 +96,8 @@ def _meant_another_unit(problem: Problem, reading: Reading) -> bool:
 
 
 def _off_text(fraction: float) -> str:
-    return f"{abs(fraction) * 100:.2g} %" if abs(fraction) < 0.1 else f"{abs(fraction):.0%}"
+    miss = abs(fraction)
+    return numbers.percent(miss, figures=2) if miss < 0.1 else numbers.percent(miss)
 
 
 def _round_factor(ratio: float) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from core.foundation import numbers
 from core.foundation.validation import knob_error
 
 # How far off a wrong answer may be and still be told it is close.
@@ -47,10 +48,10 @@ class Tolerance:
                 if self.whole
                 else "The check wants the exact value."
             )
-        pct = f"{self.relative * 100:g} %"
+        pct = numbers.percent(self.relative, figures=3)
         return (
             f"Right means within {pct} of the exact value: if it were 4.567, then 4.57 and 4.5 "
-            "would count and 5 would not (9 % off). Keep four or more figures in the working "
+            "would count and 5 would not (9% off). Keep four or more figures in the working "
             "and round only the answer."
         )
 

@@ -11,6 +11,7 @@ from core.catalog import (
     TIERS,
 )
 from core.evaluate import evaluate
+from core.foundation import numbers
 from core.foundation.units import express, number_text
 from core.practice import draws
 from core.practice import wording as say
@@ -31,9 +32,9 @@ def every_layer(per_layer: float, layers: int, total: float) -> Step:
     return Step(
         "Every layer keeps its own",
         "one layer \u00d7 layers",
-        f"{say.figure(per_layer)} B \u00d7 {layers}",
+        f"{numbers.figure(per_layer)} B \u00d7 {layers}",
         total,
-        say.size(total),
+        numbers.size(total),
     )
 
 
@@ -90,7 +91,7 @@ def seat_budget(rng) -> dict:
             "2 \u00d7 bytes per number \u00d7 layers \u00d7 KV heads \u00d7 head dim",
             parts["per_token_plugged"],
             per_token,
-            say.size(per_token),
+            numbers.size(per_token),
         ),
         *seat_steps(
             drawn,
@@ -109,10 +110,13 @@ def seat_budget(rng) -> dict:
             ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
             ("KV cache stored in", say.dtype(drawn["kv_dtype"], "number")),
             ("node", say.node(drawn["cards"], drawn["gpu"])),
-            ("held back", f"{say.percent(MEMORY_MARGIN)} of the memory the weights leave free"),
+            (
+                "held back",
+                f"{numbers.percent(MEMORY_MARGIN, figures=3)} of the memory the weights leave free",
+            ),
             ("one seat holds", say.seat(drawn["prompt"], drawn["answer"])),
         ),
-        "hint": f"Weights load first; {say.percent(1 - MEMORY_MARGIN)} of what they leave is KV "
+        "hint": f"Weights load first; {numbers.percent(1 - MEMORY_MARGIN, figures=3)} of what they leave is KV "
         "room. Divide the room by "
         "the bytes one seat's whole sequence occupies, and round down.",
         "steps": steps,
@@ -149,17 +153,17 @@ def seat_steps(
             saying[0],
             "(prompt + answer tokens) \u00d7 bytes per token",
             f"({number_text(drawn['prompt'])} + {number_text(drawn['answer'])}) \u00d7 "
-            f"{say.figure(per_token)} B",
+            f"{numbers.figure(per_token)} B",
             seat_bytes,
-            say.size(seat_bytes),
+            numbers.size(seat_bytes),
         ),
         Step(
             saying[1],
             "\u230aKV room / one seat\u230b",
-            f"\u230a{say.figure(budget)} B / {say.figure(seat_bytes)} B\u230b = "
+            f"\u230a{numbers.figure(budget)} B / {numbers.figure(seat_bytes)} B\u230b = "
             f"\u230a{number_text(budget / seat_bytes, 5)}\u230b",
             seats,
-            say.plural(seats, "seat"),
+            numbers.plural(seats, "seat", figures=4),
         ),
     )
 
@@ -170,7 +174,7 @@ def _seat_traps(drawn: dict, parts: dict, seats: int) -> list[Trap]:
     seat_bytes = (drawn["prompt"] + drawn["answer"]) * per_token
     traps = [
         Trap(math.floor(parts["free"] / seat_bytes), "That uses all the free memory. Hold back the "
-             f"{say.percent(MEMORY_MARGIN)} margin first."),
+             f"{numbers.percent(MEMORY_MARGIN, figures=3)} margin first."),
         Trap(math.floor(drawn["cards"] * GPUS[drawn["gpu"]].memory_bytes * (1 - MEMORY_MARGIN)
                         / seat_bytes), "That forgets the weights: they load first."),
         Trap(seats + 1, f"One too many: {budget / seat_bytes:.2f} seats fit, and a "
@@ -203,23 +207,23 @@ def room_steps(drawn: dict) -> tuple[tuple[Step, ...], dict]:
         Step(
             "The weights load first",
             "parameters \u00d7 bytes per parameter",
-            f"{say.figure(shape.params)} \u00d7 {weight_size} B",
+            f"{numbers.figure(shape.params)} \u00d7 {weight_size} B",
             weights,
-            say.size(weights),
+            numbers.size(weights),
         ),
         Step(
             "The node's memory",
             "cards \u00d7 memory per card",
-            f"{cards} \u00d7 {say.size(card_memory)}",
+            f"{cards} \u00d7 {numbers.size(card_memory)}",
             node,
-            say.size(node),
+            numbers.size(node),
         ),
         Step(
-            f"KV room: what the weights leave, less the {say.percent(MEMORY_MARGIN)} margin",
+            f"KV room: what the weights leave, less the {numbers.percent(MEMORY_MARGIN, figures=3)} margin",
             "(node memory \u2212 weights) \u00d7 (1 \u2212 margin)",
-            f"({say.size(node)} \u2212 {say.size(weights)}) \u00d7 (1 \u2212 {number_text(MEMORY_MARGIN)})",
+            f"({numbers.size(node)} \u2212 {numbers.size(weights)}) \u00d7 (1 \u2212 {number_text(MEMORY_MARGIN)})",
             budget,
-            say.size(budget),
+            numbers.size(budget),
         ),
     )
     parts = {
@@ -240,7 +244,7 @@ def kv_room(rng) -> dict:
     shape = draws.SHAPES[drawn["name"]][1]
     card_memory = GPUS[drawn["gpu"]].memory_bytes
     traps = [
-        Trap(parts["free"], f"That is all the free memory. Hold back the {say.percent(MEMORY_MARGIN)} "
+        Trap(parts["free"], f"That is all the free memory. Hold back the {numbers.percent(MEMORY_MARGIN, figures=3)} "
              "margin for activations and fragmentation."),
         Trap(memory.kv_budget_bytes(cards, card_memory, shape.params), "That counts one byte "
              f"per parameter; {drawn['weight_dtype']} stores "
@@ -259,10 +263,13 @@ def kv_room(rng) -> dict:
             ("model", f"{drawn['name']}, {say.params(drawn['name'])} parameters"),
             ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
             ("node", say.node(cards, drawn["gpu"])),
-            ("held back", f"{say.percent(MEMORY_MARGIN)} of the memory the weights leave free"),
+            (
+                "held back",
+                f"{numbers.percent(MEMORY_MARGIN, figures=3)} of the memory the weights leave free",
+            ),
         ),
         "hint": "Weights first: parameters \u00d7 bytes each, split across the cards. Take "
-        f"them from the node's memory, then keep {say.percent(1 - MEMORY_MARGIN)} of what is left.",
+        f"them from the node's memory, then keep {numbers.percent(1 - MEMORY_MARGIN, figures=3)} of what is left.",
         "steps": steps,
         "traps": traps,
         "knobs": draws.knobs(
@@ -284,9 +291,9 @@ def fp8_seats(rng) -> dict:
         Step(
             "fp8 stores each cached number in 1 byte instead of 2",
             "bf16 bytes per token \u00d7 1/2",
-            f"{say.figure(wide)} B \u00d7 1/2",
+            f"{numbers.figure(wide)} B \u00d7 1/2",
             narrow,
-            say.size(narrow),
+            numbers.size(narrow),
         ),
         *seat_steps(
             drawn,
@@ -305,14 +312,14 @@ def fp8_seats(rng) -> dict:
         Trap(4 * granted, "Only the cache changes storage; its bytes halve once, not twice."),
     ]  # fmt: skip
     return {
-        "question": f"With a bf16 KV cache this node grants {say.plural(granted, 'seat')}. Store the "
+        "question": f"With a bf16 KV cache this node grants {numbers.plural(granted, 'seat', figures=4)}. Store the "
         "cache in fp8 instead, weights unchanged: how many seats now?",
         "givens": (
             ("model", say.model(drawn["name"])),
             ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
             ("node", say.node(drawn["cards"], drawn["gpu"])),
             ("one seat holds", say.seat(drawn["prompt"], drawn["answer"])),
-            ("with a bf16 cache", f"{say.plural(granted, 'seat')} fit"),
+            ("with a bf16 cache", f"{numbers.plural(granted, 'seat', figures=4)} fit"),
         ),
         "hint": "The KV room doesn't change: the weights are the same. What happens to the bytes "
         "one seat needs?",

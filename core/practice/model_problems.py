@@ -6,6 +6,7 @@ import numpy as np
 
 from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS
 from core.evaluate import evaluate
+from core.foundation import numbers
 from core.foundation.units import number_text
 from core.practice import draws
 from core.practice import wording as say
@@ -40,8 +41,10 @@ def mla_kv_bytes(rng) -> dict:
     knobs = {"model": name, "kv_dtype": dtype}
     size = BYTES_PER_NUMBER[dtype]
     layers, rank, rope = shape.layers, shape.kv_lora_rank, shape.qk_rope_head_dim
-    numbers = float(attention.kv_numbers_per_layer(shape.kv_heads, shape.head_dim, rank, rope))
-    per_layer = float(attention.kv_bytes_per_token(1, numbers, size, 1))
+    cached_numbers = float(
+        attention.kv_numbers_per_layer(shape.kv_heads, shape.head_dim, rank, rope)
+    )
+    per_layer = float(attention.kv_bytes_per_token(1, cached_numbers, size, 1))
     total = float(evaluate(**knobs).kv_bytes_per_token)
     per_head = float(attention.kv_numbers_per_layer(shape.query_heads, shape.head_dim))
     traps = [
@@ -77,15 +80,15 @@ def mla_kv_bytes(rng) -> dict:
                 "One layer caches the latent and the rotary key, not a key and value per head",
                 "kv_lora_rank + qk_rope_head_dim",
                 f"{rank} + {rope}",
-                numbers,
-                f"{number_text(numbers)} numbers",
+                cached_numbers,
+                f"{number_text(cached_numbers)} numbers",
             ),
             Step(
                 "Their bytes in one layer",
                 "numbers \u00d7 bytes per number",
-                f"{number_text(numbers)} \u00d7 {size} B",
+                f"{number_text(cached_numbers)} \u00d7 {size} B",
                 per_layer,
-                say.size(per_layer),
+                numbers.size(per_layer),
             ),
             every_layer(per_layer, layers, total),
         ),
@@ -151,7 +154,7 @@ def moe_weight_read(rng) -> dict:
                 "active per token (the shared weights plus its experts)",
             ),
             ("weights stored in", say.dtype(drawn["weight_dtype"], "parameter")),
-            ("batch", f"{say.plural(batch, 'request')}, one token each"),
+            ("batch", f"{numbers.plural(batch, 'request', figures=4)}, one token each"),
             ("routing", f"each token picks its {k} of {experts} experts independently and evenly"),
         ),
         "hint": "Work out one expert's parameters from total minus active. Each expert escapes "
@@ -207,7 +210,7 @@ def _moe_steps(drawn: dict, read: float) -> tuple[Step, ...]:
             "parameters read \u00d7 bytes per parameter",
             f"{_billions(parts['read'])} \u00d7 {size} B",
             read,
-            say.size(read),
+            numbers.size(read),
         ),
     )
 

@@ -1,65 +1,14 @@
-"""How practice derivations and givens write their numbers, models, nodes and storage types."""
+"""How practice givens name models, nodes, storage types and seats.
+
+Every number in them, and in the derivations, is written by core's one vocabulary,
+:mod:`core.foundation.numbers` (working figures, ``figures=``), the same writers the labs use.
+"""
 
 from __future__ import annotations
 
 from core.catalog import BYTES_PER_NUMBER, GPUS
-from core.foundation.units import express, number_text
+from core.foundation.units import number_text
 from core.practice import draws
-
-_SUPERSCRIPT = str.maketrans(
-    "-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
-)
-
-
-def figure(value: float, digits: int = 4) -> str:
-    """A plain number: whole ones in full, others to ``digits`` figures; powers of ten past 1e6."""
-    value = float(value)
-    if abs(value) >= 1e6:
-        mantissa, power = f"{value:.{digits - 1}e}".split("e")
-        mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa} \u00d7 10{str(int(power)).translate(_SUPERSCRIPT)}"
-    return number_text(value, digits)
-
-
-def size(amount: float) -> str:
-    """Bytes in the unit a person would say: B below 10 kB, then MB or GB."""
-    if amount < 10_000:
-        return express(amount, "B", "bytes")
-    if amount < 1e6:
-        return f"{express(amount, 'B', 'bytes')} ({express(amount, 'KiB', 'bytes', 4)})"
-    if amount < 1e9:
-        return express(amount, "MB", "bytes")
-    return express(amount, "GB", "bytes")
-
-
-def flops(value: float) -> str:
-    """FLOPs in full and in TFLOP: 1.344 × 10¹³ FLOP (13.44 TFLOP)."""
-    return f"{figure(value)} FLOP ({express(value, 'TFLOP', 'flops')})"
-
-
-def per_s(value: float) -> str:
-    """A FLOP rate in TFLOP/s."""
-    return f"{express(value, 'TFLOP', 'flops')}/s"
-
-
-def bandwidth(value: float) -> str:
-    """Bytes per second in TB/s, four figures."""
-    return f"{number_text(value / 1e12, 4)} TB/s"
-
-
-def percent(fraction: float) -> str:
-    """A fraction as a percentage, three figures: 30 %, 12.5 %."""
-    return f"{number_text(fraction * 100, 3)} %"
-
-
-def tokens(count: float) -> str:
-    """A token count with its word: 1 token, 840 tokens."""
-    return f"{number_text(count, 5)} token{'s' if count != 1 else ''}"
-
-
-def plural(count: float, word: str) -> str:
-    """A count and its word, plural unless it is one: 1 seat, 12 seats."""
-    return f"{number_text(count)} {word}{'' if count == 1 else 's'}"
 
 
 def model(name: str) -> str:
@@ -93,10 +42,3 @@ def seat(prompt: int, answer: int) -> str:
     if not answer:
         return f"{number_text(prompt)} tokens (a prompt, no answer yet)"
     return f"{number_text(prompt)} prompt + {number_text(answer)} answer tokens"
-
-
-def duration(seconds: float) -> str:
-    """Seconds in ms below one second, in s above."""
-    if seconds < 1:
-        return express(seconds, "ms", "seconds")
-    return express(seconds, "s", "seconds")

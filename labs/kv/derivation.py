@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
+from core import Scenario
 from core.catalog import ModelShape
+from core.catalog.custom import scenario_shape
 from core.whiteboard.attention import full_attention_layers, indexer_bytes_per_layer
 from core.whiteboard.layer_kinds import kv_layers, state_bytes_per_layer
 from labs.page import format as fmt
@@ -51,3 +53,27 @@ def token_lines(
             f"{fmt.count(tokens)} tokens = <b>{fmt.count(per_token_bytes)} B</b>",
         ]
     return first
+
+
+def derivation_html(r, scenario: Scenario, sequence_tokens: int) -> str:
+    """The live derivation: one token's factors, one seat, the room, the seats granted."""
+    s = scenario
+    shape = scenario_shape(s)
+    number_bytes = round(r.kv_bytes_per_number)
+    cards = r.cards
+    first = token_lines(shape, s.kv_dtype, number_bytes, sequence_tokens, r.kv_bytes_per_token)
+    lines = [
+        *first,
+        f"one seat   = {fmt.count(sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
+        f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
+        f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.per_card('node_memory_bytes'))} \u2212 "
+        f"{fmt.gigabytes(r.weight_bytes)} of weights) \u00d7 {r.kept_share:.2f} = <b>{fmt.gigabytes(r.kv_budget_bytes)}</b>",
+        f"seats      = \u230a{fmt.gigabytes(r.kv_budget_bytes)} \u00f7 {fmt.gigabytes(r.seat_kv_bytes, 2)}\u230b = "
+        f"{fmt.count(r.seats_room)} \u2192 granted min({fmt.count(r.seats_requested)}, {fmt.count(r.seats_room)}) = "
+        f"<b>{fmt.count(r.seats_granted)}</b>",
+    ]
+    return (
+        '<div class="lab"><div class="derivation wraps">'
+        + "".join(f'<div class="line">{line.replace("  ", "&nbsp;&nbsp;")}</div>' for line in lines)
+        + "</div></div>"
+    )

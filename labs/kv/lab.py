@@ -11,15 +11,15 @@ import param
 from core import KNOBS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import level_gaps
-from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
 from core.whiteboard.long_context import scenario_long_context
+from labs.kv import story
 from labs.kv.attention_table import AttentionComparison
-from labs.kv.derivation import token_lines
+from labs.kv.derivation import derivation_html
 from labs.kv.long_context import LongContextNote
 from labs.kv.presets import KV_PRESETS
 from labs.page import format as fmt
-from labs.page.cards import Card, CardRow
+from labs.page.cards import CardRow
 from labs.page.layout import knob_column, lab_page, note, section
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later
@@ -221,7 +221,7 @@ class KvLab(pn.viewable.Viewer):
         result = evaluate_kv(self.scenario, self.sequence_tokens, self.requests)
         self.result = result
         with pn.io.hold():
-            self.cards.update(self._cards(result))
+            self.cards.update(story.cards(result, self.sequence_tokens))
         self._details.request()
 
     def _refresh_details(self) -> None:
@@ -243,8 +243,8 @@ class KvLab(pn.viewable.Viewer):
         )  # fmt: skip
         effects = [_rename(effect) for effect in effects]
         self.ledger.update(result)
-        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(self._binding(result))}</div></div>'
-        self.derivation.object = self._derivation(result)
+        self.binding.object = f'<div class="lab"><div class="binding" data-binding>{escape(story.binding(result, self.sequence_tokens))}</div></div>'
+        self.derivation.object = derivation_html(result, s, self.sequence_tokens)
         self.own_knobs.object = own_knobs_html(s)
         self.attention.update(
             scenario_shape(s), s.kv_dtype, round(result.kv_bytes_per_number), self.sequence_tokens,
@@ -253,7 +253,9 @@ class KvLab(pn.viewable.Viewer):
         self.long_context.update(scenario_long_context(s, result, self.sequence_tokens))
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
-            + "".join(f"<li>{escape(line)}</li>" for line in self._facts(result))
+            + "".join(
+                f"<li>{escape(line)}</li>" for line in story.facts(result, s, self.sequence_tokens)
+            )
             + "</ul></div>"
         )
         self.mattered.update(effects)
@@ -268,89 +270,6 @@ class KvLab(pn.viewable.Viewer):
         self.presets.update(
             bool(result.capacity_ok), failing, judged_state(s, result, **self.knob_values())
         )
-
-    def _cards(self, r) -> list[Card]:
-        granted_all = r.seats_granted >= r.seats_requested
-        return [
-            Card("one cached token", fmt.count(r.kv_bytes_per_token), "bytes", f"{kib(r.kv_bytes_per_token):,.0f} KiB"),
-            Card("one seat's cache at this length", *fmt.split_unit(fmt.memory(r.seat_kv_bytes)), f"{fmt.count(self.sequence_tokens)} tokens"),
-            Card("seats granted", f"{fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)}", "",
-                 f"room for {fmt.count(r.seats_room)}", "" if granted_all else "worse", alarm=not granted_all),
-            Card("cache share of the weights", fmt.percent(r.kv_share_of_weights), "", f"{fmt.memory(r.kv_bytes_in_use)} of cache in use"),
-            Card("largest sequence the room holds", fmt.tokens(r.kv_budget_tokens), "tokens", f"{fmt.count(r.kv_budget_tokens)} exactly"),
-            Card("one sequence outweighs the model", fmt.tokens(r.outweigh_tokens), "tokens", f"past {fmt.memory(r.weight_bytes)} of weights"),
-        ]  # fmt: skip
-
-    def _binding(self, r) -> str:
-        if not r.weights_fit:
-            return (
-                f"The weights alone overflow this node: {fmt.memory(r.weight_bytes)} against "
-                f"{fmt.memory(r.node_memory_bytes)}. The model needs {fmt.plural(r.cards_needed, 'card')} before a single seat exists."
-            )
-        if r.seats_granted == 0:
-            return (
-                f"Memory grants no seat: one {fmt.count(self.sequence_tokens)}-token sequence needs "
-                f"{fmt.memory(r.seat_kv_bytes)} and the room is {fmt.memory(r.kv_budget_bytes)}. Every request waits, and nothing reports an error."
-            )
-        if r.seats_granted < r.seats_requested:
-            return (
-                f"Memory binds: it grants {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats. "
-                f"The other {fmt.count(r.seats_waiting)} wait in the queue with no error anywhere; asking for more seats changes nothing."
-            )
-        return (
-            f"Memory grants all {fmt.count(r.seats_requested)} requested seats: {fmt.memory(r.kv_bytes_in_use)} of cache against a "
-            f"{fmt.memory(r.kv_budget_bytes)} budget. Memory is not what binds here; the limit is elsewhere (compute, queueing or money)."
-        )
-
-    def _derivation(self, r) -> str:
-        s = self.scenario
-        shape = scenario_shape(s)
-        number_bytes = round(r.kv_bytes_per_number)
-        cards = r.cards
-        first = token_lines(
-            shape, s.kv_dtype, number_bytes, self.sequence_tokens, r.kv_bytes_per_token
-        )
-        lines = [
-            *first,
-            f"one seat   = {fmt.count(self.sequence_tokens)} tokens \u00d7 {fmt.count(r.kv_bytes_per_token)} B = "
-            f"<b>{fmt.gigabytes(r.seat_kv_bytes, 2)}</b>",
-            f"room       = ({cards} card{'s' if cards != 1 else ''} \u00d7 {fmt.gigabytes(r.per_card('node_memory_bytes'))} \u2212 "
-            f"{fmt.gigabytes(r.weight_bytes)} of weights) \u00d7 {r.kept_share:.2f} = <b>{fmt.gigabytes(r.kv_budget_bytes)}</b>",
-            f"seats      = \u230a{fmt.gigabytes(r.kv_budget_bytes)} \u00f7 {fmt.gigabytes(r.seat_kv_bytes, 2)}\u230b = "
-            f"{fmt.count(r.seats_room)} \u2192 granted min({fmt.count(r.seats_requested)}, {fmt.count(r.seats_room)}) = "
-            f"<b>{fmt.count(r.seats_granted)}</b>",
-        ]
-        return (
-            '<div class="lab"><div class="derivation wraps">'
-            + "".join(
-                f'<div class="line">{line.replace("  ", "&nbsp;&nbsp;")}</div>' for line in lines
-            )
-            + "</div></div>"
-        )
-
-    def _facts(self, r) -> list[str]:
-        s = self.scenario
-        shape = scenario_shape(s)
-        number_bytes = round(r.kv_bytes_per_number)
-        bill = "the full bf16 bill" if s.kv_dtype == "bf16" else "half the bf16 bill"
-        return [
-            f"The {shape.name} spans {r.cards} card{'s' if r.cards != 1 else ''} with {fmt.gigabytes(r.weight_bytes)} of weights, "
-            f"leaving {fmt.gigabytes(r.kv_budget_bytes)} of KV room at the {fmt.percent(r.margin_share)} margin. A single "
-            f"sequence outweighs the whole model at about {fmt.tokens(r.outweigh_tokens)} tokens of cache.",
-            f"Storing the cache in {s.kv_dtype} costs {number_bytes} byte{'s' if number_bytes != 1 else ''} per number, so "
-            f"one token of cache is {fmt.count(r.kv_bytes_per_token)} bytes, {bill}.",
-            f"{_sentence_start(fmt.article(fmt.count(self.sequence_tokens) + '-token'))} sequence holds {fmt.gigabytes(r.seat_kv_bytes, 2)} of cache; the room "
-            f"grants {fmt.plural(r.seats_room, 'such seat')} and holds {fmt.tokens(r.kv_budget_tokens)} tokens in one sequence at most.",
-            (
-                f"{'The one requested seat runs' if r.seats_requested == 1 else f'All {fmt.count(r.seats_requested)} requested seats run'} at once, holding {fmt.gigabytes(r.kv_bytes_in_use)} of cache "
-                f"between them, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
-                if r.seats_granted >= r.seats_requested
-                else f"Only {fmt.count(r.seats_granted)} of {fmt.count(r.seats_requested)} requested seats run, holding "
-                f"{fmt.gigabytes(r.kv_bytes_in_use)} of cache, {fmt.percent(r.kv_share_of_weights)} of the weights' memory."
-                if r.seats_granted
-                else f"None of the {fmt.count(r.seats_requested)} requested seats runs: not one sequence of this length fits."
-            ),
-        ]  # fmt: skip
 
     # -- layout --------------------------------------------------------------------------
     def _build(self):
@@ -415,10 +334,6 @@ class KvLab(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
-
-
-def _sentence_start(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _rename(effect):

@@ -1,0 +1,161 @@
+"""The sources table's rows for the engine level: engines' defaults, their costs, serving modes."""
+
+from __future__ import annotations
+
+from core.catalog import (
+    ALLREDUCE_LATENCY_S,
+    CHUNKED_PREFILL_TOKENS,
+    ENGINE_KV_FRACTION,
+    ENGINE_MAX_BATCH,
+    ENGINE_MAX_NUM_TOKENS,
+    HOST_STEP_S,
+    INFINIBAND_NDR_BYTES_PER_S,
+    KERNEL_FLOOR_S,
+    KERNELS_PER_LAYER,
+    NVLINK_PROTOCOL_EFFICIENCY,
+    PCIE_ALLREDUCE_SHARE_FEW,
+    PCIE_ALLREDUCE_SHARE_MANY,
+)
+from core.catalog.kernels import ENGINES, TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
+from core.evidence.source_groups import Source
+
+
+def engine_default_rows() -> list[Source]:
+    """Engines' documented defaults: how they count memory, their KV share and batch limits."""
+    return [
+        Source(
+            "card memory as engines see it",
+            "GiB",
+            "2^30 bytes per 'GB'",
+            "CUDA and nvidia-smi report memory in binary units (an H100 80GB shows 81,559 MiB)",
+            kind="engine",
+        ),
+        Source(
+            "engine KV share of free memory",
+            f"{ENGINE_KV_FRACTION:.0%}",
+            "of memory left after weights and activations",
+            "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction default (vLLM's "
+            "gpu_memory_utilization default is also 0.9)",
+            kind="engine",
+        ),
+        Source(
+            "engine batch limit under a benchmark",
+            f"{ENGINE_MAX_BATCH:,}",
+            "requests (or the seats knob, if larger)",
+            "TensorRT-LLM BuildConfig.max_batch_size default (tensorrt_llm/builder.py)",
+            kind="engine",
+        ),
+        Source(
+            "trtllm-bench's own batch limit",
+            f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
+            "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
+            TRTLLM_BENCH_SOURCE,
+            kind="engine",
+        ),
+        Source(
+            "TensorRT-LLM's cache of a sliding-window layer",
+            "whole",
+            "every token stored; the window masks the attention",
+            ENGINES["tensorrt-llm"].keeps_windows_source,
+            kind="engine",
+        ),
+        Source(
+            "engine tokens per step",
+            f"{ENGINE_MAX_NUM_TOKENS:,}",
+            "tokens (sizes the activation workspace)",
+            "TensorRT-LLM BuildConfig.max_num_tokens default (tensorrt_llm/builder.py)",
+            kind="engine",
+        ),
+        Source(
+            "admission reserves",
+            "prompt + answer",
+            "tokens per request",
+            "TensorRT-LLM's default GUARANTEED_NO_EVICT scheduler reserves blocks for prompt "
+            "plus max new tokens (kvCacheManager.cpp getRemainingBlocksToCompletion)",
+            kind="engine",
+        ),
+    ]
+
+
+def engine_cost_rows() -> list[Source]:
+    """What the engine level charges a step: all-reduce latency and efficiency, kernel floors."""
+    return [
+        Source(
+            "all-reduce latency",
+            f"{ALLREDUCE_LATENCY_S * 1e6:.1f}",
+            "µs per all-reduce",
+            "vLLM custom all-reduce, 512 B on 8 x H100 (sglang PR #2904, "
+            "https://github.com/sgl-project/sglang/pull/2904)",
+            kind="measurements",
+        ),
+        Source(
+            "NVLink protocol efficiency",
+            f"{NVLINK_PROTOCOL_EFFICIENCY:.0%}",
+            "of line rate",
+            "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (nccl-tests #212, "
+            "https://github.com/NVIDIA/nccl-tests/issues/212)",
+            kind="measurements",
+        ),
+        Source(
+            "PCIe all-reduce share",
+            f"{PCIE_ALLREDUCE_SHARE_FEW:.0%} / {PCIE_ALLREDUCE_SHARE_MANY:.0%}",
+            "of line rate, up to 4 cards / more",
+            "nccl-tests all_reduce_perf on 8 cards over PCIe 5.0 (64 GB/s): 35 GB/s bus bandwidth "
+            "on 4 cards, 28 on 8; the NCCL maintainer: PCIe systems are bound by what CPU and "
+            "memory deliver (https://github.com/NVIDIA/nccl/issues/1639)",
+            kind="measurements",
+        ),
+        Source(
+            "kernel floor",
+            f"{KERNEL_FLOOR_S * 1e6:g}",
+            "µs per kernel",
+            "null-kernel launch overhead on recent hardware, about 3 µs (NVIDIA developer forum, "
+            "'Too much time for kernel launch latency')",
+            kind="measurements",
+        ),
+        Source(
+            "kernels per layer",
+            f"{KERNELS_PER_LAYER}",
+            "kernels",
+            "counted from a decoder layer: two norms, QKV, rotary and cache write, attention, "
+            "output, gate-up, activation, down projection",
+            kind="engine",
+        ),
+        Source(
+            "host time per step",
+            f"{HOST_STEP_S * 1e3:.2f}",
+            "ms per step",
+            "H100 step 7.31 ms against a 6.45 ms forward pass (sglang-omni PR #783, "
+            "https://github.com/sgl-project/sglang-omni/pull/783)",
+            kind="measurements",
+        ),
+        Source(
+            "attention FLOPs",
+            "2 x layers x heads x head dim x T²",
+            "FLOPs for a causal prompt of T tokens",
+            "QK^T and AV each 2 T² d per layer, halved by the causal mask",
+            kind="models",
+        ),
+    ]
+
+
+def serving_mode_rows() -> list[Source]:
+    """The serving modes' constants: the chunked-prefill token budget, the InfiniBand port."""
+    return [
+        Source(
+            "chunked prefill token budget",
+            f"{CHUNKED_PREFILL_TOKENS:,}",
+            "tokens per step, decodes included",
+            "vLLM max_num_batched_tokens default with chunked prefill on (vLLM docs, "
+            "'Performance and Tuning: Chunked Prefill', v0.5; vLLM PR #4580, "
+            "https://github.com/vllm-project/vllm/pull/4580)",
+            kind="engine",
+        ),
+        Source(
+            "InfiniBand NDR port",
+            f"{INFINIBAND_NDR_BYTES_PER_S / 1e9:g}",
+            "GB/s each way, one port per card",
+            "NVIDIA ConnectX-7 adapter datasheet and user manual: single-port OSFP, NDR 400Gb/s",
+            kind="cards",
+        ),
+    ]
