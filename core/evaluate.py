@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from core.cache.hit_rate import derived_hit_rate
+from core.cache.tiers import offloaded_hits
 from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, WEIGHT_FORMATS
 from core.catalog.custom import custom_gpu, with_custom
 from core.catalog.traces import load_trace
@@ -31,10 +33,8 @@ from core.scenario.resolve import (
 )
 from core.scenario.result import Result, package
 from core.whiteboard.attention import indexer_bytes_per_layer
-from core.whiteboard.fleet import derived_hit_rate
 from core.whiteboard.pool import PoolKnobs, whiteboard_values
 from core.whiteboard.queueing import UNBOUNDED_WAIT_S
-from core.whiteboard.sessions import offloaded_hits
 from core.whiteboard.traffic import trace_lengths
 
 __all__ = ["UNBOUNDED_WAIT_S", "evaluate", "evaluate_terms", "token_prices"]
@@ -99,7 +99,7 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     """The pipeline: resolve the knobs, the whiteboard's figures, the engine level's, the prices."""
     pool, catalog = resolve_knobs(knobs)
     if knobs["prefix_source"] == "derived":  # the fleet's caches decide what is found
-        pool = replace(pool, hit_rate=derived_hit_rate(pool, whiteboard_values(pool)))
+        pool = replace(pool, hit_rate=derived_hit_rate(pool, whiteboard_values(pool), knobs))
     offload = np.asarray(knobs["kv_offload"], dtype=object)
     if knobs["session_turns"] is not None and np.any(offload != "off"):
         pool = _offloaded(pool, knobs, offload)
@@ -122,7 +122,7 @@ def _offloaded(pool: PoolKnobs, knobs: dict, offload: np.ndarray) -> PoolKnobs:
     Only sessions' histories leave HBM: without sessions the cached prefix is the shared one
     (a system preamble, a document) that every running request's blocks hold, so offload
     changes nothing and this is not called. Where the hits wait follows from the pool with
-    every hit in HBM (:func:`core.whiteboard.sessions.offloaded_hits`): its free KV room and
+    every hit in HBM (:func:`core.cache.tiers.offloaded_hits`): its free KV room and
     the cache traffic between a session's turns.
     """
     first = whiteboard_values(pool)

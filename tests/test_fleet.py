@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from core import Scenario, evaluate
+from core.cache.lru import lru_hits
+from core.cache.routing import route
 from core.studies.fleet import affinity_ceiling, compare_routers
-from core.whiteboard.fleet import cache_hits, route
 
 
 def test_the_knob_hit_rate_is_used_unless_derived():
@@ -39,6 +40,6 @@ def test_an_lru_cache_keeps_only_its_capacity_of_sessions():
     """With room for one session, alternating sessions never hit; repeating one always does after its first."""
     alternating = np.array([0, 1, 0, 1])
     one = np.zeros(4, dtype=np.int64)
-    assert not cache_hits(one, alternating, 1, 1).any()
-    assert cache_hits(one, one, 1, 1).tolist() == [False, True, True, True]
-    assert cache_hits(one, alternating, 1, 2).tolist() == [False, False, True, True]
+    assert not lru_hits(alternating, 1.0, 1, caches=one).any()
+    assert lru_hits(one, 1.0, 1, caches=one).tolist() == [False, True, True, True]
+    assert lru_hits(alternating, 1.0, 2, caches=one).tolist() == [False, False, True, True]

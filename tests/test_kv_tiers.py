@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core import Scenario, evaluate
+from core.cache.tiers import binding_tier, reprefill_s, tier_rows
 from core.catalog.tiers import HOST_C2C, HOST_PCIE, NVME
 from core.evidence.sources import sources
-from core.whiteboard.tiers import binding_tier, reprefill_s, tier_rows
 from labs.frame.shell import lab_bindings
 from labs.page.links import query_for, restore
 from labs.pool.lab import PoolLab
@@ -112,7 +112,7 @@ def test_a_shared_prefix_never_leaves_hbm_so_offload_alone_changes_nothing():
 )
 def test_the_share_copied_back_is_the_session_tables_share(knobs):
     """The evaluated share of hits from outside HBM is what the session's turn table shows."""
-    from core.whiteboard.sessions import scenario_sessions
+    from core.cache.session_table import scenario_sessions
 
     scenario = Scenario(kv_offload="host-nvme", **{**SESSIONS, **knobs})
     result = evaluate(scenario)
@@ -124,7 +124,7 @@ def test_the_share_copied_back_is_the_session_tables_share(knobs):
 
 def test_offload_raises_the_derived_hit_rate_and_the_derived_rate_lowers_ttft():
     """Sessions HBM cannot keep: offload finds their prefixes, and at that rate the first token is sooner."""
-    from core.whiteboard.sessions import scenario_sessions
+    from core.cache.session_table import scenario_sessions
 
     knobs = {"prompt_tokens": 100_000, **SESSIONS}
     rates = {}

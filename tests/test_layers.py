@@ -17,6 +17,7 @@ WINGS = {
     "core.catalog": 1,
     "core.scenario": 1.5,
     "core.whiteboard": 2,
+    "core.cache": 2.5,
     "core.engine_level": 3,
     "core.evaluate": 4,
     "core": 4,

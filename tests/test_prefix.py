@@ -5,7 +5,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import MODELS, Scenario, evaluate
-from core.whiteboard.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
+from core.cache.prefix import block_states, cached_prefix_tokens, prefill_card_hours_per_hour
 from labs.page import format as fmt
 from labs.prefix.lab import PrefixLab, block_squares
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core import Scenario, evaluate
+from core.cache.session_table import MISS, scenario_sessions, session_cache
+from core.cache.sessions import session_contexts
 from core.catalog.tiers import HOST_PCIE
-from core.whiteboard.sessions import MISS, scenario_sessions, session_cache, session_contexts
 from labs.pool.lab import PoolLab
 from labs.prefix.lab import PrefixLab
 from labs.widgets.sessions import derived_sentence

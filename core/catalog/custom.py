@@ -1,7 +1,7 @@
 """The model pasted as a config.json and the card entered by hand, as catalog entries.
 
 A scenario names them ``"custom"``; their figures come from the scenario's own knobs
-(``model_config``, ``card_memory_gb``, ``card_tb_per_s``, ``card_tflops``), so each session
+(``model_config``, ``card_memory_gb``, ``card_tb_per_s``, ``card_tflops``), so each page
 owns its own and a link carries them.
 """
 

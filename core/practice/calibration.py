@@ -5,7 +5,7 @@ types a guess in any unit :func:`core.practice.reading.read_answer` reads, and
 :func:`reveal` puts it beside the whiteboard's figure, the engine level's, and the
 measurement of a published case run on the same node, if one was. It names the engine-level
 term that moves the figure most between the two levels (the waterfall of
-:mod:`core.evidence.fidelity`). :class:`Calibration` keeps one session's running score.
+:mod:`core.evidence.fidelity`). :class:`Calibration` keeps one student's running score.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def reveal(scenario: Scenario, field: str, text: str, index: int = 0, **override
     Parameters
     ----------
     scenario : Scenario
-        The session's knobs.
+        The student's knobs.
     field : str
         A key of :data:`GUESS_UNITS`, the headline figure guessed.
     text : str
@@ -221,7 +221,7 @@ def reveal(scenario: Scenario, field: str, text: str, index: int = 0, **override
 
 
 class Calibration(param.Parameterized):
-    """One session's running score: how often a guess lands within 25 %, and the median miss."""
+    """One student's running score: how often a guess lands within 25 %, and the median miss."""
 
     misses = param.List(default=[], item_type=float, doc="Each readable guess's miss, in order.")
 

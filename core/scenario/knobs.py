@@ -20,7 +20,7 @@ SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
 SERVING_ENGINES = list(ENGINES)
 TRAFFICS = ["poisson", "bursty", *TRACES]
-# How a fleet of replicas hands out arrivals (core.whiteboard.fleet implements each).
+# How a fleet of replicas hands out arrivals (core.cache.routing implements each).
 ROUTERS = ("round-robin", "least-outstanding", "prefix-affinity")
 
 

@@ -3,9 +3,9 @@
 The closed form sizes the pool (:func:`core.evaluate.evaluate`'s ``nodes``) for one rate.
 :func:`replay` sends the hour's requests, one by one, through that many nodes of the step
 engine (continuous batching, paged cache, each request where the scenario's router sends it:
-:func:`core.whiteboard.fleet.route`) and reports what
+:func:`core.cache.routing.route`) and reports what
 each minute of the hour saw. Replays are cached per process by the knobs they read, as
-immutable records, so a session that returns to a configuration does not run it again.
+immutable records, so a page that returns to a configuration does not run it again.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.cache.routing import route
+from core.cache.sessions import hour_sessions
 from core.catalog.traces import TRACES, load_trace
 from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 from core.evaluate import evaluate
@@ -24,11 +26,10 @@ from core.simulator.scheduler import Scheduler
 from core.simulator.simulate import MAX_NODES
 from core.simulator.simulate import _check_fits as check_fits
 from core.simulator.steps import step_costs
-from core.whiteboard.fleet import route, sessions_of
 from core.whiteboard.traffic import HOUR_S, hour_arrivals
 
 # The most requests one replay serves (the 100,000-request bench runs in about as long as a
-# knob change may hold a session); a faster hour is refused with this reason instead.
+# knob change may hold a page); a faster hour is refused with this reason instead.
 MAX_REPLAY_REQUESTS = 100_000
 _CACHED_REPLAYS = 16
 
@@ -182,7 +183,9 @@ def serve_hour(scenario, workload: Requests, nodes: int, router: str, service_s:
     if router == "round-robin" or nodes == 1:
         replica = np.arange(n) % nodes
     else:
-        replica = route(router, workload.arrival_s, service_s, nodes, sessions_of(n))
+        gap_s = float(scenario.think_time_s) + service_s  # the scenario's sessions, as the fleet's
+        sessions = hour_sessions(n, scenario.session_turns, gap_s)
+        replica = route(router, workload.arrival_s, service_s, nodes, sessions)
     first, finish = np.zeros(n), np.zeros(n)
     for node in range(nodes):
         ids = np.flatnonzero(replica == node)

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.cache.hit_rate import hit_rate
+from core.cache.sessions import hour_sessions, turn_numbers, turn_tokens
 from core.evaluate import evaluate
 from core.scenario.knobs import ROUTERS, Scenario
-from core.whiteboard.fleet import sessions_of
 from core.whiteboard.traffic import hour_arrivals
 
 
@@ -29,9 +30,8 @@ def compare_routers(scenario: Scenario) -> list[RouterRow]:
 
     Notes
     -----
-    No router beats :func:`affinity_ceiling`, about the knob's reusable share times
-    :math:`(T - 1) / T`: the first of a session's
-    :data:`core.whiteboard.fleet.TURNS_PER_SESSION` turns finds nothing cached.
+    No router beats :func:`affinity_ceiling`: the first turn of every session finds nothing
+    cached, wherever it is sent.
     """
     rows = []
     for router in ROUTERS:
@@ -54,11 +54,18 @@ def affinity_ceiling(scenario: Scenario) -> float:
 
     Notes
     -----
-    :math:`h (1 - S_{seen} / n)`: each of the :math:`S_{seen}` sessions the hour's
-    :math:`n` requests reach misses once, wherever it is sent.
+    :func:`core.cache.hit_rate.hit_rate` with every later turn found. With the session knobs
+    off that is :math:`h (1 - S_{seen} / n)`: each of the :math:`S_{seen}` sessions the hour's
+    :math:`n` requests reach misses once; with them on, turn :math:`k` finds its
+    :math:`C_{k-1}` of :math:`C_k`.
     """
     result = evaluate(scenario)
     arrivals = hour_arrivals(scenario.traffic, float(result.arrivals_per_min),
                              float(scenario.burstiness))  # fmt: skip
-    sessions = sessions_of(len(arrivals))
-    return scenario.prefix_hit_rate * (1.0 - len(np.unique(sessions)) / len(sessions))
+    gap_s = float(scenario.think_time_s) + float(result.request_s)
+    turn = turn_numbers(hour_sessions(len(arrivals), scenario.session_turns, gap_s))
+    if scenario.session_turns is None:
+        return scenario.prefix_hit_rate * hit_rate(turn > 1, 1.0, np.ones(len(turn)))
+    sent, reused = turn_tokens(turn, float(result.prompt_tokens),
+                               float(scenario.turn_growth_tokens))  # fmt: skip
+    return hit_rate(turn > 1, reused, sent)

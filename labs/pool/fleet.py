@@ -43,11 +43,15 @@ def derived_line(scenario: Scenario, result) -> str:
     """What the hit-rate knob now means, and the rate the fleet finds."""
     if scenario.prefix_source != "derived":
         return ""
+    knob = (
+        f"the sessions' turns decide (the knob's {fmt.percent(scenario.prefix_hit_rate)} is not read)"
+        if scenario.session_turns is not None
+        else f"the knob's {fmt.percent(scenario.prefix_hit_rate)} is the reusable share of a prompt"
+    )
     return (
         f'<div class="lab small" data-derived-hit>Derived: <b>{fmt.percent(result.hit_rate, 1)}</b> '
         f"of prompt tokens found, {escape(scenario.router)} over "
-        f"{fmt.plural(result.nodes, 'replica')}; the knob's {fmt.percent(scenario.prefix_hit_rate)} "
-        "is the reusable share of a prompt.</div>"
+        f"{fmt.plural(result.nodes, 'replica')}; {knob}.</div>"
     )
 
 

@@ -12,8 +12,7 @@ from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from bokeh.plotting import figure
 
 from core import KNOBS, WORKLOADS, Scenario, evaluate
-from core.catalog.custom import CUSTOM, scenario_shape
-from core.whiteboard.prefix import (
+from core.cache.prefix import (
     BLOCK_TOKENS,
     blocks_of,
     cached_prefix_tokens,
@@ -22,6 +21,7 @@ from core.whiteboard.prefix import (
     square_tokens,
     work_ratio,
 )
+from core.catalog.custom import CUSTOM, scenario_shape
 from labs.page import format as fmt
 from labs.page import theme
 from labs.page.cards import Card, CardRow

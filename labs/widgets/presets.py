@@ -9,9 +9,9 @@ from html import escape
 import panel as pn
 import param
 
+from core.cache.session_table import hit_rate_beyond_sessions
 from core.catalog.custom import scenario_shape
 from core.catalog.tier_match import tier_of
-from core.whiteboard.sessions import hit_rate_beyond_sessions
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 

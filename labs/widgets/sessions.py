@@ -11,7 +11,7 @@ from html import escape
 
 import panel as pn
 
-from core.whiteboard.sessions import MISS, SessionCache, scenario_sessions
+from core.cache.session_table import MISS, SessionCache, scenario_sessions
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 

@@ -6,7 +6,7 @@ from html import escape
 
 import panel as pn
 
-from core.whiteboard.tiers import binding_tier, reprefill_s, tier_rows
+from core.cache.tiers import binding_tier, reprefill_s, tier_rows
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 

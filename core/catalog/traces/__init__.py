@@ -2,7 +2,7 @@
 
 The CSV files beside this module are unchanged copies from ``Azure/AzurePublicDataset``
 (CC-BY 4.0; see this folder's README). :func:`load_trace` reads one into immutable numpy
-arrays, once per process: every session reads the same arrays and none can change them.
+arrays, once per process: every page reads the same arrays and none can change them.
 """
 
 from __future__ import annotations
