@@ -8,8 +8,8 @@ import numpy as np
 
 from core.evaluate import evaluate
 from core.scenario.knobs import ROUTERS, Scenario
+from core.traffic.arrivals import hour_arrivals
 from core.whiteboard.fleet import sessions_of
-from core.whiteboard.traffic import hour_arrivals
 
 
 @dataclass(frozen=True)

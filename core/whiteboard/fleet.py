@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.whiteboard.traffic import hour_arrivals
+from core.traffic.arrivals import hour_arrivals
 
 TURNS_PER_SESSION = 5  # turns of one conversation (an assumption: the traces have no sessions)
 
@@ -104,7 +104,7 @@ def cache_hits(
 @functools.lru_cache(maxsize=64)
 def fleet_run(router: str, traffic: str, rate_per_min: float, burstiness: float,
               service_s: float, replicas: int, capacity: int) -> FleetRun:  # fmt: skip
-    """Route the hour's requests (:func:`core.whiteboard.traffic.hour_arrivals`) and replay
+    """Route the hour's requests (:func:`core.traffic.arrivals.hour_arrivals`) and replay
     every replica's prefix cache; cached per process by its arguments."""
     arrivals = hour_arrivals(traffic, rate_per_min, burstiness)
     sessions = sessions_of(len(arrivals))
