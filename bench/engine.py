@@ -139,13 +139,13 @@ def report_lab_changes(repeats: int = 3) -> None:
 def report_replays(repeats: int = 3) -> None:
     """Issue 24's targets: the conversation trace on one 8B node, and 100,000 requests.
 
-    ``replay`` is the engine path :func:`core.simulator.replay.replay` runs (each request's
+    ``replay`` is the engine path :func:`core.traffic.replay.replay` runs (each request's
     first and last token); ``simulate`` also builds every token's time, as the batching lab's
     runs do.
     """
     from core.catalog.traces import load_trace
     from core.simulator import Requests
-    from core.simulator.replay import serve_hour
+    from core.traffic.replay import serve_hour
 
     trace = load_trace("azure-conversation")
     answers = trace.answer_tokens

@@ -32,10 +32,10 @@ from core.scenario.resolve import (
     with_default,
 )
 from core.scenario.result import Result, package
+from core.traffic.arrivals import trace_lengths
+from core.traffic.queueing import UNBOUNDED_WAIT_S
 from core.whiteboard.attention import indexer_bytes_per_layer
 from core.whiteboard.pool import PoolKnobs, whiteboard_values
-from core.whiteboard.queueing import UNBOUNDED_WAIT_S
-from core.whiteboard.traffic import trace_lengths
 
 __all__ = ["UNBOUNDED_WAIT_S", "evaluate", "evaluate_terms", "token_prices"]
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from core import Scenario
-from core.studies.autoscale import compare_policies
-from core.whiteboard.autoscale import BOOT_S, autoscaled_hour, provisioning_s
+from core.traffic.autoscale import BOOT_S, autoscaled_hour, provisioning_s
+from core.traffic.rent_or_autoscale import compare_policies
 
 
 def test_an_ordered_node_is_paid_from_its_order_and_serves_after_the_delay():
     """A burst orders a node at once; it is billed at once and serves only after the provisioning delay."""
     arrivals = np.zeros(600)
     arrivals[10:40] = 50.0
-    hour = autoscaled_hour(arrivals, 1, 10.0, 16, 120.0, 0.05, 1.0)
+    hour = autoscaled_hour(arrivals, 1, 10.0, 16, 120.0, 0.05, 1.0, tpot_s=0.01, tpot_slo_s=0.1)
     ordered = int(np.argmax(hour.nodes_bought > 1))
     serving = int(np.argmax(hour.nodes_serving > 1))
     assert serving - ordered == 120

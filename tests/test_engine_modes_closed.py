@@ -9,7 +9,7 @@ from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 from core.engine_level.serving_modes import poisson_quantile, prefill_nodes_for_slo
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import evaluate_terms
-from core.whiteboard import queueing
+from core.traffic import queueing
 
 MODES = np.array(["aggregated", "chunked", "disaggregated"])
 

@@ -11,20 +11,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Lowest first. A module may import its own wing and any wing below it, never one above.
 # core.evaluate composes the whiteboard and the engine level; the simulator, the evidence and
-# the studies run it. The lab packages are siblings at one floor; the frame holds them by name.
+# the studies run it. Traffic spans floors: its arrivals, queue, goodput and autoscaler sit
+# below the whiteboard that reads them; its replay runs the simulator, its study evaluate.
+# The lab packages are siblings at one floor; the frame holds them by name.
 WINGS = {
     "core.foundation": 0,
     "core.catalog": 1,
     "core.scenario": 1.5,
+    "core.traffic": 1.7,
     "core.whiteboard": 2,
     "core.cache": 2.5,
     "core.engine_level": 3,
     "core.evaluate": 4,
     "core": 4,
     "core.simulator": 5,
+    "core.traffic.replay": 5.5,
     "core.evidence": 6,
     "core.evidence.measured": 6,
     "core.studies": 6,
+    "core.traffic.rent_or_autoscale": 6,
     "core.practice": 7,
     "labs.page": 10,
     "labs.widgets": 11,

@@ -63,7 +63,7 @@ def test_badges_follow_core_verdicts(lab):
 
 def test_on_a_replayed_hour_the_latency_badge_judges_the_replay(lab):
     """The code hour sized for its mean: core's check on the replay fails the badge, saying so."""
-    from core.simulator.replay import latency_check, replay
+    from core.traffic.replay import latency_check, replay
 
     lab.scenario.param.update(traffic="azure-code", arrivals_per_min=154.0)
     expected = latency_check(

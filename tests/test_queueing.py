@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from core.whiteboard.queueing import erlang_b, erlang_c, wait_quantile
+from core.traffic.queueing import erlang_b, erlang_c, wait_quantile
 
 
 def plain_erlang_b(servers: int, load: float) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core import Scenario, evaluate
 from core.catalog.traces import load_trace
-from core.simulator.replay import replay
+from core.traffic.replay import replay
 
 
 def test_the_code_hour_replays_its_own_requests_and_fails_where_the_closed_form_passes():
@@ -41,17 +41,17 @@ def test_the_replay_sends_each_request_where_the_router_does():
 def test_an_engine_runs_goodput_falls_as_the_time_per_token_target_tightens():
     """Goodput of a simulated run lies in [0, 1] and never rises when the TPOT target tightens."""
     from core.simulator import simulate
-    from core.simulator.replay import goodput
+    from core.traffic.goodput import measured_goodput
 
     run = simulate(Scenario(), "continuous", "paged", requests=200)
-    loose, tight = goodput(run, 1.0), goodput(run, run.itl_p50_s / 2)
+    loose, tight = measured_goodput(run, 1.0), measured_goodput(run, run.itl_p50_s / 2)
     assert 0.0 <= tight <= loose <= 1.0
     assert tight < loose
 
 
 def test_the_latency_check_judges_the_replayed_hour_when_there_is_one():
     """The code hour sized for its mean: the closed form passes, the check on its replay fails."""
-    from core.simulator.replay import latency_check
+    from core.traffic.replay import latency_check
 
     scenario = Scenario(traffic="azure-code", arrivals_per_min=154.0)
     result, hour = evaluate(scenario), replay(scenario)

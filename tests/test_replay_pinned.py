@@ -19,8 +19,9 @@ import pytest
 from core import Scenario
 from core.catalog.traces import load_trace
 from core.simulator import Requests, simulate
-from core.simulator.replay import goodput, replay
 from core.simulator.steps import step_costs
+from core.traffic.goodput import measured_goodput
+from core.traffic.replay import replay
 
 FIXTURE = Path(__file__).parent / "fixtures" / "replay" / "pinned.json"
 
@@ -86,7 +87,7 @@ def pinned_figures() -> dict:
     for name, knobs in RUNS.items():
         run = simulate(Scenario(), workload=workload, costs=tight, batch_size=16, **knobs)
         figures = {key: _plain(getattr(run, key)) for key in RUN_ARRAYS + RUN_FIGURES}
-        figures["goodput"] = goodput(run, 0.05)
+        figures["goodput"] = measured_goodput(run, 0.05)
         figures["token_s_sum"] = float(run.token_s.sum())
         figures["admit_s_sum"] = float(run.admit_s.sum())
         figures["queue_length_sum"] = int(run.queue_length.sum())

@@ -15,7 +15,7 @@ from numpy.testing import assert_allclose
 from core import Scenario, evaluate
 from core.catalog.config_json import compact_config, parse_config
 from core.scenario.result import RESULT_FIELDS, package
-from core.whiteboard import queueing
+from core.traffic import queueing
 from core.whiteboard.experts import expert_weight_bytes_read
 from tests.strategies_configs import pasted_configs
 

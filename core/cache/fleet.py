@@ -20,7 +20,7 @@ from core.cache.lru import lru_hits
 from core.cache.routing import route
 from core.cache.sessions import hour_sessions, turn_numbers, turn_tokens
 from core.cache.tiers import tier_capacities
-from core.whiteboard.traffic import hour_arrivals
+from core.traffic.arrivals import hour_arrivals
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.whiteboard.traffic import HOUR_S
+from core.traffic.arrivals import HOUR_S
 
 # A session's turns when the session knobs are off: the traces carry no session ids, so the
 # fleet's replay assumes this many turns a session, on average, spread across the hour.

@@ -7,6 +7,7 @@ owns its own and a link carries them.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -20,11 +21,24 @@ from core.catalog.cards import (
     H100_MEASURED_SHARES,
     Gpu,
 )
-from core.catalog.config_json import parse_config
+from core.catalog.config_json import DerivedModel, parse_config
 from core.catalog.models import ModelShape
 from core.foundation.validation import knob_error
 
 CUSTOM = "custom"
+# Distinct pasted configs a process keeps parsed (each at most MAX_CONFIG_CHARS of text).
+_PARSED_CONFIGS = 32
+
+
+@functools.lru_cache(maxsize=_PARSED_CONFIGS)
+def parsed_config(text: str) -> DerivedModel:
+    """:func:`core.catalog.config_json.parse_config` of ``text``, parsed once per process.
+
+    A scenario's pasted config is read by its validation, its evaluation and the step
+    engine's costs; keyed by the text, each reads the one frozen record. A text that does
+    not parse raises every time (errors are not kept).
+    """
+    return parse_config(text)
 
 
 def custom_gpu(knobs: dict) -> Gpu:
@@ -91,7 +105,7 @@ def custom_model(knobs: dict) -> ModelShape:
     text = knobs.get("model_config") or ""
     if not text:
         raise knob_error("model_config", "", "a pasted config.json when model is 'custom'")
-    shape = parse_config(text).shape
+    shape = parsed_config(text).shape
     gpu, dtype = knobs.get("gpu", DEFAULT_GPU), knobs.get("weight_dtype", "bf16")
     if not isinstance(gpu, str) or not isinstance(dtype, str):
         gpu, dtype = DEFAULT_GPU, "bf16"

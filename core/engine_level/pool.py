@@ -38,9 +38,9 @@ from core.engine_level.serving_modes import (
 )
 from core.engine_level.terms import ALL_TERMS
 from core.foundation.vector import where
-from core.whiteboard import queueing
+from core.traffic import queueing
+from core.traffic.queueing import UNBOUNDED_WAIT_S
 from core.whiteboard.memory import seats_that_fit
-from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 
 
 def engine_values(

@@ -22,8 +22,8 @@ import numpy as np
 from core.catalog import CHUNKED_PREFILL_TOKENS, HOURS_PER_MONTH, INFINIBAND_NDR_BYTES_PER_S
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
 from core.engine_level.load import decode_context
-from core.whiteboard import queueing
-from core.whiteboard.queueing import UNBOUNDED_WAIT_S
+from core.traffic import queueing
+from core.traffic.queueing import UNBOUNDED_WAIT_S
 
 SERVING_MODES = ("aggregated", "chunked", "disaggregated")
 KV_LINKS = ("nvlink", "infiniband")

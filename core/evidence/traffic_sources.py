@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.catalog.traces import TRACES, load_trace
 from core.evidence.source_groups import Source
 from core.scenario.knobs import Scenario
-from core.whiteboard.autoscale import BOOT_S, STORAGE_BYTES_PER_S
+from core.traffic.autoscale import BOOT_S, STORAGE_BYTES_PER_S
 
 AZURE_TRACE_SOURCE = (
     "Azure LLM inference trace 2023 (Azure/AzurePublicDataset, CC-BY 4.0), published with "

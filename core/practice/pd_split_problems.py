@@ -11,7 +11,7 @@ from core.engine_level.serving_modes import prefill_nodes_for_slo
 from core.evaluate import evaluate
 from core.foundation.units import number_text
 from core.practice.problems import Step, Trap
-from core.whiteboard import queueing
+from core.traffic import queueing
 
 PROMPTS = (2000, 4000, 6000, 8000, 12000, 16000)
 RATES_PER_MIN = (60, 120, 240, 360, 480, 720, 960)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import param
 
 from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
-from core.catalog.config_json import parse_config
-from core.catalog.custom import CUSTOM
+from core.catalog.custom import CUSTOM, parsed_config
 from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
 from core.catalog.tiers import OFFLOADS
 from core.catalog.traces import TRACES
@@ -31,7 +30,7 @@ class ConfigText(param.String):
         if not isinstance(val, str) and not (allow_None and val is None):
             raise knob_error(self.name, val, "the text of a config.json")
         if val:
-            parse_config(val)
+            parsed_config(val)
 
 
 class NamedChoice(param.Selector):

@@ -45,10 +45,14 @@ class StepCosts:
     link_bytes_per_s: float = 0.0  # each card's link to the others of its server, each way
 
     @classmethod
-    def from_scenario(cls, scenario: Scenario | None = None) -> StepCosts:
-        """The step costs of ``scenario``'s model, card, card count and storage types."""
+    def from_scenario(cls, scenario: Scenario | None = None, result=None) -> StepCosts:
+        """The step costs of ``scenario``'s model, card, card count and storage types.
+
+        ``result`` is ``scenario``'s :func:`core.evaluate.evaluate`, when the caller holds it
+        (so it is not evaluated again); evaluated here otherwise.
+        """
         scenario = scenario or Scenario()
-        result = evaluate(scenario)
+        result = result if result is not None else evaluate(scenario)
         shape = scenario_shape(scenario)
         gpu = scenario_gpu(scenario)
         return cls(
@@ -166,15 +170,16 @@ class StepCosts:
         return self.prefill_s(tokens)
 
 
-def step_costs(scenario: Scenario | None = None) -> StepCosts:
-    """:meth:`StepCosts.from_scenario`, refusing a node whose weights leave no KV room.
+def step_costs(scenario: Scenario | None = None, result=None) -> StepCosts:
+    """:meth:`StepCosts.from_scenario` (``result``: the scenario's, if held), refusing a node
+    whose weights leave no KV room.
 
     Raises
     ------
     ValueError
         Naming the scenario's model and card when the weights fill the node.
     """
-    costs = StepCosts.from_scenario(scenario)
+    costs = StepCosts.from_scenario(scenario, result)
     if costs.kv_budget_tokens < costs.block_tokens:
         scenario = scenario or Scenario()
         name = scenario_shape(scenario).name if scenario.model else f"tier {scenario.tier}"

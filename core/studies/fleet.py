@@ -10,7 +10,7 @@ from core.cache.hit_rate import hit_rate
 from core.cache.sessions import hour_sessions, turn_numbers, turn_tokens
 from core.evaluate import evaluate
 from core.scenario.knobs import ROUTERS, Scenario
-from core.whiteboard.traffic import hour_arrivals
+from core.traffic.arrivals import hour_arrivals
 
 
 @dataclass(frozen=True)

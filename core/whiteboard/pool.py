@@ -24,10 +24,12 @@ import numpy as np
 from core.catalog import ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
 from core.foundation.vector import is_array, where
-from core.whiteboard import memory, queueing, timing, traffic
+from core.traffic import queueing
+from core.traffic.goodput import closed_form_goodput
+from core.traffic.queueing import UNBOUNDED_WAIT_S
+from core.whiteboard import memory, timing
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer, sparse_read_share
 from core.whiteboard.experts import expert_weight_bytes_read
-from core.whiteboard.queueing import UNBOUNDED_WAIT_S
 
 
 @dataclass(frozen=True)
@@ -239,8 +241,8 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
     is :math:`t_{first}` plus the 95th-percentile Erlang C wait over :math:`n\\,s_{granted}`
     seats at the actual hit rate, and the bill :math:`n \\cdot c \\cdot p \\cdot 730`. The load
     figures are the peak's arrivals spread over the nodes. Traffic other than Poisson stretches
-    the wait by its queue factor (:func:`core.whiteboard.traffic.queue_factor`), and goodput
-    is :func:`core.whiteboard.traffic.closed_form_goodput`.
+    the wait by its queue factor (:func:`core.traffic.queueing.queue_factor`), and goodput
+    is :func:`core.traffic.goodput.closed_form_goodput`.
     """
     answer, granted, step_s = pool.answer, values["seats_granted"], values["decode_step_s"]
     request_s, first_token = values["request_s"], first_token_s(values)
@@ -258,7 +260,7 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
     nodes = where(np.isfinite(pool.replicas), pool.replicas, nodes)
     servers = nodes * granted
     wait_s, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request_s, TTFT_PERCENTILE)
-    factor = traffic.queue_factor(pool, values)
+    factor = queueing.queue_factor(pool, values)
     wait_s = wait_s * factor
     ttft_s = where(unbounded, UNBOUNDED_WAIT_S, np.minimum(first_token + wait_s, UNBOUNDED_WAIT_S))
     monthly = nodes * pool.cards * pool.price * HOURS_PER_MONTH
@@ -298,7 +300,7 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
         "itl_p99_s": step_s,
         "kv_transfer_s": 0.0,
         "prefill_nodes": 0.0,
-        "goodput": traffic.closed_form_goodput(pool, values, *tail[:2], factor, unbounded),
+        "goodput": closed_form_goodput(pool, values, *tail[:2], factor, unbounded),
         "queue_factor": factor,
     }
 

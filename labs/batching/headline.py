@@ -7,21 +7,21 @@ from html import escape
 
 import panel as pn
 
-from core import Scenario, evaluate
+from core import Scenario
 from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import rate_provenance, stream_gaps, trust_band
 from core.simulator.batching import IDLE_NOTICE, RUN_TOKENS, gain, idle_share
-from core.simulator.replay import goodput
+from core.traffic.goodput import measured_goodput
 from labs.batching.view import RUNS, BatchingView, html_pane
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
 from labs.widgets.level_note import EngineNote
 
 
-def node_name(scenario: Scenario) -> str:
-    """The model and node the scenario runs, as the page names them."""
+def node_name(scenario: Scenario, result) -> str:
+    """The model and node the scenario runs (``result``: its evaluation), as the page names them."""
     shape = scenario_shape(scenario)
-    cards = evaluate(scenario).cards
+    cards = result.cards
     return f"{shape.name} on {cards} \u00d7 {scenario.gpu}"
 
 
@@ -81,9 +81,9 @@ class HeadlineView(BatchingView):
 
     def _show_error(self, message: str) -> None:
         if message.startswith("scenario="):
-            result = evaluate(self.scenario)
+            result = self.lab.result
             message = (
-                f"The weights of {node_name(self.scenario)} take "
+                f"The weights of {node_name(self.scenario, result)} take "
                 f"{fmt.gigabytes(result.weight_bytes)} of the node's "
                 f"{fmt.gigabytes(result.node_memory_bytes)}, leaving no room for any KV cache"
             )
@@ -112,7 +112,7 @@ class HeadlineView(BatchingView):
                 ttft_value,
                 ttft_unit,
                 f"p50 {fmt.duration(run.ttft_p50_s)} \u00b7 p99 {fmt.duration(run.ttft_p99_s)} "
-                f"\u00b7 goodput {fmt.percent(goodput(run, lab.scenario.tpot_slo_s), 1)}",
+                f"\u00b7 goodput {fmt.percent(measured_goodput(run, lab.scenario.tpot_slo_s), 1)} (simulated)",
             ),
             Card("inter-token p95", itl_value, itl_unit, f"p50 {fmt.duration(run.itl_p50_s)}"),
             Card(

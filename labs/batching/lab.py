@@ -13,7 +13,7 @@ from types import MappingProxyType
 import panel as pn
 import param
 
-from core import Scenario
+from core import Scenario, evaluate
 from core.evidence.published import DEFAULT_ACCEPTANCE, DEFAULT_DRAFT_COST, DEFAULT_DRAFT_TOKENS
 from core.evidence.published_gap import PUBLISHED_LAB, PUBLISHED_NODE
 from core.foundation.validation import Amount, Count
@@ -39,6 +39,7 @@ from labs.batching.view import (
 )
 from labs.batching.waste import WasteView
 from labs.page.layout import lab_page
+from labs.page.memo import scenario_key, shared_memo
 from labs.page.text import LiveHTML
 
 LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
@@ -131,6 +132,13 @@ class BatchingLab(pn.viewable.Viewer):
 
     # -- state ---------------------------------------------------------------------------
     @property
+    def result(self):
+        """The scenario's evaluation as it is now, kept with core's answers for every session:
+        the views read this one instead of evaluating the scenario again."""
+        s = self.scenario
+        return shared_memo().kept(scenario_key(s), "result", lambda: evaluate(s))
+
+    @property
     def runs(self) -> dict | None:
         """The four engines of the current knobs, keyed (policy, kv_layout)."""
         return self.engine.runs
@@ -191,7 +199,7 @@ class BatchingLab(pn.viewable.Viewer):
         self._running = running
         with pn.io.hold():
             if changed & set(NODE_KNOBS):
-                self.running.object = controls.running_html(node_name(self.scenario))
+                self.running.object = controls.running_html(node_name(self.scenario, self.result))
             for view in self.views.values():
                 if view.NEEDS_RUNS:
                     view.panel.visible = running

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from core import evaluate
 from core.catalog.custom import scenario_shape
 from labs.batching.view import NODE_KNOBS, BatchingView
 from labs.page.layout import section
@@ -27,7 +26,7 @@ class MoeView(BatchingView):
 
     def refresh(self) -> None:
         s = self.scenario
-        result = evaluate(s)
+        result = self.lab.result
         self.chart.update(
             scenario_shape(s), s.weight_dtype, result.weight_bytes_per_number,
             self.lab.batch_size, result.cards, result.card_memory_bytes,

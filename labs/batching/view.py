@@ -64,7 +64,7 @@ class BatchingView(pn.viewable.Viewer):
         """``(costs, context)``: the node's step costs and the cache a decoding seat holds on
         average; None when the node cannot hold the model (the headline says why)."""
         try:
-            costs = step_costs(self.scenario)
+            costs = step_costs(self.scenario, self.lab.result)
         except ValueError:
             return None
         return costs, decode_context_tokens(self.lab.prompt_tokens, self.lab.answer_mean)

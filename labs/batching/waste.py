@@ -99,7 +99,7 @@ class WasteView(BatchingView):
         refill(self.source, data)
         reserved, paged = runs["reserved"], runs["paged"]
         reach = answer_ceiling(lab.answer, lab.answer_mean, lab.answer_cap)
-        block = step_costs(self.scenario).block_tokens
+        block = step_costs(self.scenario, self.lab.result).block_tokens
         legend = legend_html(
             [
                 (theme.KV_IN_USE, "KV holding tokens", "box"),

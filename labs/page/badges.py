@@ -8,7 +8,7 @@ from html import escape
 import panel as pn
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S
-from core.simulator.replay import latency_check
+from core.traffic.replay import latency_check
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 
@@ -26,7 +26,7 @@ def verdicts(result, hour=None, replays: bool = False) -> list[Verdict]:
     """The three checks of a pool result, each with the figure behind it.
 
     ``replays``: the traffic's hour is replayed; then the latency check is core's on
-    ``hour`` (:func:`core.simulator.replay.latency_check`: the replay once it is in, the
+    ``hour`` (:func:`core.traffic.replay.latency_check`: the replay once it is in, the
     closed form while it runs or when it was refused) and its reason names which it judged.
     """
     granted, asked = result.seats_granted, result.seats_requested

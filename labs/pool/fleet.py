@@ -70,7 +70,7 @@ def fleet_html(scenario: Scenario) -> str:
         '<div class="lab" data-fleet>'
         "<style>.fleet-table td, .fleet-table th {padding: 2px 18px 2px 0; text-align: left}</style>"
         '<table class="fleet-table"><tr><th>router</th><th>derived hit rate</th>'
-        "<th>prefill</th><th>TTFT p95</th><th>goodput</th></tr>"
+        "<th>prefill</th><th>TTFT p95, closed form</th><th>goodput, closed form</th></tr>"
         f"{body}</table>"
         f'<p class="small muted">{fmt.plural(nodes, "replica")}, each keeping in its spare KV room '
         "the prefixes of the sessions it served last (LRU); sessions of five turns, so no router "

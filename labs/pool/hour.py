@@ -1,6 +1,6 @@
 """The pool lab's real hour: the traffic knobs, and the hour replayed minute by minute.
 
-The replay (:func:`core.simulator.replay.replay`) runs off the session's event loop, in a
+The replay (:func:`core.traffic.replay.replay`) runs off the session's event loop, in a
 thread of its own; the session keeps answering knobs meanwhile and shows the hour when it
 comes. One replay runs at a time per session: knobs moved while one runs are replayed next.
 """
@@ -18,9 +18,9 @@ from bokeh.plotting import figure
 
 from core import BUDGET_USD_PER_MONTH, TTFT_SLO_S, Scenario
 from core.catalog.traces import TRACES, load_trace
-from core.simulator.replay import Replay, replay
-from core.studies.autoscale import compare_policies
-from core.whiteboard.autoscale import BOOT_S, STORAGE_BYTES_PER_S
+from core.traffic.autoscale import BOOT_S, STORAGE_BYTES_PER_S
+from core.traffic.rent_or_autoscale import compare_policies
+from core.traffic.replay import Replay, replay
 from labs.page import format as fmt
 from labs.page import theme
 from labs.page.layout import section
@@ -113,9 +113,12 @@ def traffic_controls(scenario: Scenario) -> list:
     ]
 
 
-def _hour_and_policies(scenario: Scenario) -> tuple:
-    """The replayed hour, and the hour's bill and goodput under each provisioning policy."""
-    return replay(scenario), compare_policies(scenario)
+def _hour_and_policies(scenario: Scenario, result) -> tuple:
+    """The replayed hour, and the hour's bill and goodput under each provisioning policy.
+
+    ``result`` is the scenario's evaluation the page already shows: neither evaluates it again.
+    """
+    return replay(scenario, result), compare_policies(scenario, result)
 
 
 def _policies_html(policies) -> str:
@@ -132,9 +135,11 @@ def _policies_html(policies) -> str:
     return (
         '<div class="lab" data-policies><h3>Rent for the peak, or autoscale?</h3>'
         '<table class="hour-table"><tr><th>policy</th><th>nodes</th><th>bill, this hour</th>'
-        f"<th>wait p95</th><th>goodput</th></tr>{rows}</table>"
+        f"<th>wait p95</th><th>goodput, fluid queue</th></tr>{rows}</table>"
         f'<p class="small muted">A fluid queue, second by second, over the hour: each node serves '
-        "its seats, or its prompts one at a time, whichever binds. The autoscaler orders a node "
+        "its seats, or its prompts one at a time, whichever binds, and a request counts to "
+        "goodput when it meets both the first-token and the time-per-token target. The "
+        "autoscaler orders a node "
         f"when one node's seats' worth of requests queue, pays from the order, and waits "
         f"{fmt.duration(BOOT_S)} of boot plus the weights' load from storage at "
         f"{fmt.count(STORAGE_BYTES_PER_S / 2**20)} MiB/s before it serves.</p></div>"
@@ -189,7 +194,7 @@ class HourView(pn.viewable.Viewer):
         self._wanted = key
         doc = session_doc()
         if doc is None:  # tests and notebooks: at once
-            self._show(key, _hour_and_policies(scenario), result)
+            self._show(key, _hour_and_policies(scenario, result), result)
             return
         self.figures.object = self._figures_html(result, None)
         if self._running:
@@ -204,7 +209,7 @@ class HourView(pn.viewable.Viewer):
 
     def _work(self, doc, key, knobs, result) -> None:
         try:
-            hour = _hour_and_policies(Scenario(**knobs))
+            hour = _hour_and_policies(Scenario(**knobs), result)
         except Exception as error:  # never let a replay take the session down
             failed = Replay(0, 0, *(np.zeros(0),) * 2, np.zeros(0, bool), -1, 0, 0.0, 0.0,
                             f"the replay failed: {error}")  # fmt: skip
@@ -281,9 +286,9 @@ class HourView(pn.viewable.Viewer):
             '<div class="lab" data-hour>'
             f"<style>.hour-table td, .hour-table th {{padding: 2px 18px 2px 0; text-align: left}}</style>"
             '<table class="hour-table"><tr><th></th><th>TTFT p95</th><th>goodput</th></tr>'
-            f"<tr><td>closed form (Poisson at the sized rate)</td><td>{closed}</td>"
+            f"<tr><td>closed form, at the sized rate</td><td>{closed}</td>"
             f"<td>{fmt.percent(result.goodput, 1)}</td></tr>"
-            f'<tr><td>the hour, replayed</td><td class="hour-p95{tone}" data-replayed>{replayed}</td>'
+            f'<tr><td>replayed hour, step engine</td><td class="hour-p95{tone}" data-replayed>{replayed}</td>'
             f"<td data-goodput>{good}</td></tr></table>"
             f'<div class="small muted">{escape(note)}</div></div>'
         )

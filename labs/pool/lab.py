@@ -15,7 +15,7 @@ from core.catalog.traces import TRACES
 from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects
-from core.whiteboard.queueing import UNBOUNDED_WAIT_S
+from core.traffic.queueing import UNBOUNDED_WAIT_S
 from labs.page import format as fmt
 from labs.page.badges import BadgeRow, verdicts
 from labs.page.cards import CardRow

@@ -4,7 +4,7 @@ the latency badge judging the replay."""
 from playwright.sync_api import expect
 
 from core import Scenario, evaluate
-from core.simulator.replay import latency_check, replay
+from core.traffic.replay import latency_check, replay
 from labs.page import format as fmt
 
 

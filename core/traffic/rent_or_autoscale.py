@@ -6,19 +6,23 @@ import functools
 import math
 
 from core.evaluate import evaluate
+from core.foundation.caching import Unkeyed
 from core.scenario.knobs import Scenario
-from core.whiteboard.autoscale import (
+from core.traffic.arrivals import hour_arrivals
+from core.traffic.autoscale import (
     PolicyHour,
     autoscaled_hour,
     fixed_hour,
     per_second,
     provisioning_s,
 )
-from core.whiteboard.traffic import hour_arrivals
 
 
-def compare_policies(scenario: Scenario) -> tuple[PolicyHour, ...]:
+def compare_policies(scenario: Scenario, result=None) -> tuple[PolicyHour, ...]:
     """Rent for the sized rate, rent for the hour's peak, and autoscale from the former.
+
+    ``result`` is ``scenario``'s :func:`core.evaluate.evaluate` when the caller holds it; the
+    study then evaluates only the peak sizing. Cached per process by the scenario's knobs.
 
     Notes
     -----
@@ -26,17 +30,18 @@ def compare_policies(scenario: Scenario) -> tuple[PolicyHour, ...]:
     seats, or its prompts one at a time, whichever binds); the peak pool is the closed
     form's at the hour's busiest minute, or enough to serve its busiest second's arrivals in
     that second, whichever is more; the autoscaler starts from the sized pool and waits
-    :func:`core.whiteboard.autoscale.provisioning_s` for each node it orders. Bills are for
-    this hour, every node paid from its order.
+    :func:`core.traffic.autoscale.provisioning_s` for each node it orders. Bills are for
+    this hour, every node paid from its order. Goodput is the one predicate's, each token
+    taking the sized node's decode step.
     """
-    return _compare(tuple(sorted(scenario.knobs().items())))
+    return _compare(tuple(sorted(scenario.knobs().items())), Unkeyed(result))
 
 
 @functools.lru_cache(maxsize=16)
-def _compare(items: tuple) -> tuple[PolicyHour, ...]:
+def _compare(items: tuple, held: Unkeyed) -> tuple[PolicyHour, ...]:
     knobs = dict(items)
     scenario = Scenario(**knobs)
-    sized = evaluate(scenario)
+    sized = held.value if held.value is not None else evaluate(scenario)
     arrival = hour_arrivals(knobs["traffic"], float(sized.arrivals_per_min),
                             float(knobs["burstiness"]))  # fmt: skip
     arrivals = per_second(arrival)
@@ -48,10 +53,11 @@ def _compare(items: tuple) -> tuple[PolicyHour, ...]:
     delay = provisioning_s(sized.weight_bytes)
     # Enough nodes for the busiest minute by the closed form and for the busiest second's arrivals.
     peak_nodes = min(max(peak.nodes, math.ceil(arrivals.max() / rate - 1e-9)), 64)
+    node = (rate, first_s, usd_per_node_s)
+    targets = {"tpot_s": sized.decode_step_s, "tpot_slo_s": knobs["tpot_slo_s"]}
+    seats = max(sized.seats_granted, 1)
     return (
-        fixed_hour("rent for the sized rate", arrivals, sized.nodes, rate, first_s, usd_per_node_s),
-        fixed_hour("rent for the peak second", arrivals, peak_nodes, rate, first_s, usd_per_node_s),
-        autoscaled_hour(
-            arrivals, sized.nodes, rate, max(sized.seats_granted, 1), delay, first_s, usd_per_node_s
-        ),
+        fixed_hour("rent for the sized rate", arrivals, sized.nodes, *node, **targets),
+        fixed_hour("rent for the peak second", arrivals, peak_nodes, *node, **targets),
+        autoscaled_hour(arrivals, sized.nodes, rate, seats, delay, *node[1:], **targets),
     )

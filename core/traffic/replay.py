@@ -3,9 +3,11 @@
 The closed form sizes the pool (:func:`core.evaluate.evaluate`'s ``nodes``) for one rate.
 :func:`replay` sends the hour's requests, one by one, through that many nodes of the step
 engine (continuous batching, paged cache, each request where the scenario's router sends it:
-:func:`core.cache.routing.route`) and reports what
-each minute of the hour saw. Replays are cached per process by the knobs they read, as
-immutable records, so a page that returns to a configuration does not run it again.
+:func:`core.cache.routing.route`) and reports what each minute of the hour saw; its
+goodput judges each request's measured TTFT and TPOT by the one predicate
+(:func:`core.traffic.goodput.meets_targets`). Replays are cached per process by the knobs
+they read, as immutable records, so a page that returns to a configuration does not run
+it again.
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ from core.cache.sessions import hour_sessions
 from core.catalog.traces import TRACES, load_trace
 from core.catalog.workloads import TTFT_PERCENTILE, TTFT_SLO_S
 from core.evaluate import evaluate
+from core.foundation.caching import Unkeyed
 from core.scenario.knobs import Scenario
 from core.simulator.requests import Requests
 from core.simulator.scheduler import Scheduler
 from core.simulator.simulate import MAX_NODES
 from core.simulator.simulate import _check_fits as check_fits
 from core.simulator.steps import step_costs
-from core.whiteboard.traffic import HOUR_S, hour_arrivals
+from core.traffic.arrivals import HOUR_S, hour_arrivals
+from core.traffic.goodput import measured_meets_targets
 
 # The most requests one replay serves (the 100,000-request bench runs in about as long as a
 # knob change may hold a page); a faster hour is refused with this reason instead.
@@ -113,7 +117,7 @@ def latency_check(result, hour: Replay | None = None) -> LatencyCheck:
 def hour_requests(knobs: dict, rate_per_min: float, prompt: float, answer: float) -> Requests:
     """The hour's requests: the trace's own, or a seeded stream at ``rate_per_min``.
 
-    Arrivals are :func:`core.whiteboard.traffic.hour_arrivals`; drawn requests all carry the
+    Arrivals are :func:`core.traffic.arrivals.hour_arrivals`; drawn requests all carry the
     scenario's prompt and answer lengths.
     """
     traffic = knobs["traffic"]
@@ -128,19 +132,22 @@ def hour_requests(knobs: dict, rate_per_min: float, prompt: float, answer: float
     return Requests(arrival, prompts, answers, answers)
 
 
-def replay(scenario: Scenario) -> Replay:
+def replay(scenario: Scenario, result=None) -> Replay:
     """The hour of ``scenario``'s traffic served by the nodes the closed form sized.
 
-    Cached per process by the scenario's knobs: the same knobs give the same record at once.
+    ``result`` is ``scenario``'s :func:`core.evaluate.evaluate` when the caller holds it (a
+    lab does): the replay then evaluates nothing; otherwise it evaluates once. Cached per
+    process by the scenario's knobs: the same knobs give the same record at once.
     """
-    return _replay(tuple(sorted(scenario.knobs().items(), key=lambda item: item[0])))
+    items = tuple(sorted(scenario.knobs().items(), key=lambda item: item[0]))
+    return _replay(items, Unkeyed(result))
 
 
 @functools.lru_cache(maxsize=_CACHED_REPLAYS)
-def _replay(items: tuple) -> Replay:
+def _replay(items: tuple, held: Unkeyed) -> Replay:
     knobs = dict(items)
     scenario = Scenario(**knobs)
-    sized = evaluate(scenario)
+    sized = held.value if held.value is not None else evaluate(scenario)
     nodes = int(sized.nodes)
     expected = sized.arrivals_per_min * 60.0
     if knobs["traffic"] in TRACES:
@@ -155,7 +162,7 @@ def _replay(items: tuple) -> Replay:
     workload = hour_requests(knobs, sized.arrivals_per_min, sized.seat_tokens - sized.answer_tokens,
                              sized.answer_tokens)  # fmt: skip
     try:
-        run = serve_hour(scenario, workload, nodes, knobs["router"], sized.request_s)
+        run = serve_hour(scenario, workload, nodes, knobs["router"], sized.request_s, sized)
     except ValueError as error:
         return _refused(nodes, str(error))
     return _summarise(nodes, workload, run, knobs["tpot_slo_s"])
@@ -163,7 +170,8 @@ def _replay(items: tuple) -> Replay:
 
 @dataclass(frozen=True)
 class HourRun:
-    """Each request's first and last token on the replayed pool: all a replay reads of a run."""
+    """Each request's first and last token on the replayed pool: all a replay reads of a run
+    (its goodput is :func:`core.traffic.goodput.measured_goodput`)."""
 
     first_token_s: np.ndarray
     finish_s: np.ndarray
@@ -171,13 +179,15 @@ class HourRun:
     answer_tokens: np.ndarray
 
 
-def serve_hour(scenario, workload: Requests, nodes: int, router: str, service_s: float) -> HourRun:
+def serve_hour(scenario, workload: Requests, nodes: int, router: str, service_s: float,
+               result=None) -> HourRun:  # fmt: skip
     """The hour on ``nodes`` continuous-batching, paged nodes, each request where ``router`` sends it.
 
     The same runs :func:`core.simulator.simulate` serves (round-robin) or the router's shares,
-    keeping only each request's first and last token, not every token's time.
+    keeping only each request's first and last token, not every token's time. ``result`` is
+    ``scenario``'s evaluation, when held (the step costs read it instead of evaluating again).
     """
-    costs = step_costs(scenario)
+    costs = step_costs(scenario, result)
     check_fits(workload, "paged", costs)
     n = len(workload)
     if router == "round-robin" or nodes == 1:
@@ -197,25 +207,6 @@ def serve_hour(scenario, workload: Requests, nodes: int, router: str, service_s:
     return HourRun(first, finish, first - workload.arrival_s, workload.answer_tokens)
 
 
-def met_targets(run, tpot_slo_s: float) -> np.ndarray:
-    """Which requests of an engine run met both targets: goodput is their share.
-
-    Notes
-    -----
-    A request meets them when its first token comes within the TTFT target and its answer's
-    later tokens average at most ``tpot_slo_s`` each, :math:`(t_{last} - t_{first}) / (A - 1)`.
-    """
-    streamed = np.maximum(run.answer_tokens - 1, 1)
-    tpot = np.where(run.answer_tokens > 1, (run.finish_s - run.first_token_s) / streamed, 0.0)
-    return (run.ttft_s < TTFT_SLO_S) & (tpot <= tpot_slo_s)
-
-
-def goodput(run, tpot_slo_s: float) -> float:
-    """Share of an engine run's requests that met the TTFT and time-per-token targets."""
-    met = met_targets(run, tpot_slo_s)
-    return float(met.mean()) if met.size else 0.0
-
-
 def _summarise(nodes: int, workload: Requests, run, tpot_slo_s: float) -> Replay:
     """Per-minute arrivals and first-token tails, the hour's p95 and its goodput."""
     minute = (workload.arrival_s // 60.0).astype(np.int64)
@@ -227,7 +218,7 @@ def _summarise(nodes: int, workload: Requests, run, tpot_slo_s: float) -> Replay
     rank = starts + np.maximum(np.ceil(TTFT_PERCENTILE * counts).astype(np.int64) - 1, 0)
     tails = np.where(counts > 0, sorted_ttft[np.minimum(rank, len(sorted_ttft) - 1)], 0.0)
     fails = tails >= TTFT_SLO_S
-    good = met_targets(run, tpot_slo_s)
+    good = measured_meets_targets(run, tpot_slo_s)
     return Replay(
         nodes=nodes,
         requests=len(workload),

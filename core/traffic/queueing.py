@@ -10,7 +10,8 @@ standard engineering answer and is conservative here: answer lengths vary less t
 exponential service time would, and for M/G/c the mean wait scales with
 ``(1 + cv^2) / 2`` (the Allen-Cunneen approximation), so assuming ``cv = 1`` over-states the
 wait rather than hiding it. The wait tail of M/M/c is exactly exponential, which gives a
-closed form for any percentile.
+closed form for any percentile. Bursts and a trace's spread of lengths stretch that wait by
+:func:`queue_factor`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.foundation.vector import as_number, is_array, where
+from core.traffic.arrivals import trace_lengths
 
 # A queue that cannot drain has no finite percentile; its TTFT is reported as this many
 # seconds (longer than any peak lasts) and flagged with ``queue_unbounded``.
@@ -189,3 +191,34 @@ def wait_quantile(servers, arrivals_per_s, service_s, quantile):
     tail = np.log(np.maximum(probability_wait, 1e-300) / (1.0 - quantile))
     wait = where(unbounded, 0.0, np.maximum(0.0, tail) / drain)
     return wait, unbounded
+
+
+def queue_factor(pool, values):
+    """How much longer than M/M/c's the wait is: :math:`(c_a^2 + c_s^2) / 2` (Allen-Cunneen).
+
+    Notes
+    -----
+    Poisson traffic keeps the walkthrough's M/M/c exactly (factor 1). Bursty traffic has
+    :math:`c_a` = ``burstiness`` and keeps M/M/c's exponential service (:math:`c_s = 1`), so
+    a burstiness of 1 is Poisson. A trace arrives as Poisson at the sized rate (:math:`c_a = 1`)
+    and its service :math:`D = \\alpha P + \\beta A` (prefill and prefix read per prompt token,
+    one decode step per answer token) has
+
+    .. math:: c_s^2 = \\frac{\\alpha^2 \\sigma_P^2 + \\beta^2 \\sigma_A^2
+              + 2 \\alpha \\beta \\sigma_{PA}}{E[D]^2}
+    """
+    if pool.traffic == "bursty":
+        return (np.square(pool.burstiness) + 1.0) / 2.0
+    lengths = trace_lengths(pool.traffic)
+    if lengths is None:
+        return 1.0
+    prompt_mean, _, moments, _ = lengths
+    alpha = (values["prefill_s"] + values["prefix_read_s"]) / prompt_mean
+    beta = values["decode_step_s"]
+    variance = (
+        alpha**2 * moments["prompt_var"]
+        + beta**2 * moments["answer_var"]
+        + 2.0 * alpha * beta * moments["covariance"]
+    )
+    service_cv2 = np.maximum(variance, 0.0) / np.square(values["request_s"])
+    return (1.0 + service_cv2) / 2.0

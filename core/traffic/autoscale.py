@@ -8,6 +8,10 @@ autoscaler orders a node when the backlog passes one node's seats, pays for it f
 order, and serves with it only after the provisioning delay (boot plus loading the weights at
 the storage bandwidth); it hands one back when five minutes' peak second would fit on one node
 fewer at :data:`SCALE_DOWN_LOAD` of capacity.
+
+Goodput counts an arrival by the one predicate (:func:`core.traffic.goodput.meets_targets`):
+its TTFT is its second's wait plus its own first-token work, its time per output token the
+node's decode step (every answer token one step, as on the whiteboard).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.catalog.workloads import TTFT_SLO_S
+from core.traffic.goodput import meets_targets
 
 # Booting a GPU node and starting its engine before it loads weights: an assumption of this
 # lab (no published figure covers every cloud), shown in the sources table.
@@ -50,15 +55,22 @@ def per_second(arrival_s: np.ndarray) -> np.ndarray:
     return np.bincount(arrival_s.astype(np.int64), minlength=3600).astype(float)
 
 
-def fixed_hour(policy, arrivals, nodes, rate, first_s, usd_per_node_s) -> PolicyHour:
-    """A pool of ``nodes`` all hour (``rate``: requests a second one node serves)."""
+def fixed_hour(policy, arrivals, nodes, rate, first_s, usd_per_node_s, *, tpot_s,
+               tpot_slo_s) -> PolicyHour:  # fmt: skip
+    """A pool of ``nodes`` all hour (``rate``: requests a second one node serves).
+
+    ``first_s`` is a request's own first-token work and ``tpot_s`` its time per output token;
+    ``tpot_slo_s`` is the time-per-token target.
+    """
     count = np.full(len(arrivals), float(nodes))
-    return _judge(policy, arrivals, count, count, rate, first_s, usd_per_node_s)
+    targets = (tpot_s, tpot_slo_s)
+    return _judge(policy, arrivals, count, count, rate, first_s, usd_per_node_s, targets)
 
 
-def autoscaled_hour(arrivals, start_nodes, rate, seats, delay_s, first_s,
-                    usd_per_node_s, most=64) -> PolicyHour:  # fmt: skip
-    """The autoscaler's hour from ``start_nodes`` (see the module's notes)."""
+def autoscaled_hour(arrivals, start_nodes, rate, seats, delay_s, first_s, usd_per_node_s, *,
+                    tpot_s, tpot_slo_s, most=64) -> PolicyHour:  # fmt: skip
+    """The autoscaler's hour from ``start_nodes`` (see the module's notes; the rest as
+    :func:`fixed_hour`'s)."""
     seconds = len(arrivals)
     bought = np.zeros(seconds)
     serving = np.zeros(seconds)
@@ -75,11 +87,16 @@ def autoscaled_hour(arrivals, start_nodes, rate, seats, delay_s, first_s,
             nodes -= 1
         bought[k], serving[k] = nodes + len(ready), nodes
         backlog = max(0.0, backlog + arrivals[k] - nodes * rate)
-    return _judge("autoscale", arrivals, bought, serving, rate, first_s, usd_per_node_s)
+    targets = (tpot_s, tpot_slo_s)
+    return _judge("autoscale", arrivals, bought, serving, rate, first_s, usd_per_node_s, targets)
 
 
-def _judge(policy, arrivals, bought, serving, rate, first_s, usd_per_node_s) -> PolicyHour:
-    """Backlog, each second's wait, goodput over the arrivals, and the bill for the nodes bought."""
+def _judge(policy, arrivals, bought, serving, rate, first_s, usd_per_node_s,
+           targets) -> PolicyHour:  # fmt: skip
+    """Backlog, each second's wait, goodput over the arrivals, and the bill for the nodes bought.
+
+    ``targets`` is ``(tpot_s, tpot_slo_s)``: a request's time per output token and its target.
+    """
     capacity = serving * rate
     backlog = np.zeros(len(arrivals))
     carry = 0.0
@@ -87,7 +104,8 @@ def _judge(policy, arrivals, bought, serving, rate, first_s, usd_per_node_s) -> 
         backlog[k] = carry
         carry = max(0.0, carry + arrivals[k] - capacity[k])
     wait = backlog / np.maximum(capacity, 1e-12)
-    good = (wait + first_s) < TTFT_SLO_S
+    tpot_s, tpot_slo_s = targets
+    good = meets_targets(wait + first_s, tpot_s, TTFT_SLO_S, tpot_slo_s)
     total = max(arrivals.sum(), 1.0)
     order = np.argsort(wait)
     cumulative = np.cumsum(arrivals[order]) / total
