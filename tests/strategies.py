@@ -1,7 +1,6 @@
 """Hypothesis strategies for valid scenarios, in one place."""
 
 import json
-from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -11,6 +10,7 @@ from core.catalog.custom import CUSTOM
 from core.catalog.tiers import OFFLOADS
 from core.practice import CHALLENGES
 from core.scenario.knobs import KV_LINKS, SERVING_MODES
+from tests.paths import FIXTURES_DIR
 
 workloads = st.sampled_from(list(WORKLOADS))
 tiers = st.sampled_from(list(TIERS))
@@ -53,7 +53,7 @@ def scenario_knobs(draw) -> dict:
 # Every knob of the Scenario, the edges included: the custom model and card, every serving
 # mode and link, a closed loop of 1 or 1,000,000 users, answers of 0 or 1 token, and the
 # arrival rate at the ends of its range.
-_CONFIGS = sorted((Path(__file__).parent / "fixtures" / "configs").glob("*.json"))
+_CONFIGS = sorted((FIXTURES_DIR / "configs").glob("*.json"))
 model_configs = st.sampled_from(
     [json.dumps(json.loads(path.read_text()), separators=(",", ":")) for path in _CONFIGS]
 )

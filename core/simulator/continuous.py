@@ -5,7 +5,7 @@ step, run and finish cost more than the runs' arithmetic. These functions serve 
 :class:`~core.simulator.scheduler.Scheduler` under the rules of its methods, in their order and
 with their floating-point operations, with the node's lists in locals and each request's
 admission, start and finish written out inline, so every time they give is the methods' to the
-last bit (``tests/test_replay_pinned.py`` pins the figures; ``tests/test_engine.py`` checks
+last bit (``tests/core/traffic/test_replay_pinned.py`` pins the figures; ``tests/core/simulator/test_simulator.py`` checks
 the tokens against a step-by-step reference). Static waves and chunked prefill step through
 the methods; a preemption, rare, calls :meth:`~core.simulator.scheduler.Scheduler.preempt`.
 """

@@ -11,7 +11,7 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_login import OFF_SITE
+from tests.labs.server.test_login import OFF_SITE
 from tests.ui.nginx import lab_processes
 
 PASSWORD = "correct horse battery"

@@ -1,10 +1,10 @@
 """In the browser: the student's results files on the Reality check and Frontier labs."""
 
-from pathlib import Path
-
 from playwright.sync_api import expect
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "benchmarks"
+from tests.paths import FIXTURES_DIR
+
+FIXTURES = FIXTURES_DIR / "benchmarks"
 THREE = [FIXTURES / name for name in ("vllm_llama31_8b_c16_detailed.json",
          "guidellm_qwen25_7b_benchmarks.json", "aiperf_run1_profile_export_aiperf.json")]  # fmt: skip
 

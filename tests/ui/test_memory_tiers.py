@@ -1,13 +1,13 @@
 """In the browser: a pasted hybrid's layer table, and offload growing the pool's tier table."""
 
-from pathlib import Path
 from urllib.parse import quote
 
 from playwright.sync_api import expect
 
 from core.catalog.config_json import compact_config
+from tests.paths import FIXTURES_DIR
 
-QWEN3_NEXT = Path(__file__).parents[1] / "fixtures" / "configs" / "qwen3-next-80b-a3b.json"
+QWEN3_NEXT = FIXTURES_DIR / "configs" / "qwen3-next-80b-a3b.json"
 
 
 def test_a_pasted_hybrid_and_offload_show_their_tables(page, lab_url):

@@ -1,7 +1,6 @@
 """In the browser: a 2025-26 model from a link, and a config.json pasted into the text box."""
 
 import re
-from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import expect
@@ -10,8 +9,9 @@ from core import Scenario
 from core.catalog.config_json import compact_config
 from labs.kv.lab import evaluate_kv
 from labs.page import format as fmt
+from tests.paths import FIXTURES_DIR
 
-CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
+CONFIGS = FIXTURES_DIR / "configs"
 
 
 def test_kv_lab_compares_attention_designs_for_deepseek(page, lab_url):

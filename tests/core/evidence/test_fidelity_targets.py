@@ -1,0 +1,46 @@
+"""The engine level's standing on the published cases, and the README's quote of it."""
+
+from __future__ import annotations
+
+import re
+
+from core.evidence.fidelity import report
+from tests.paths import ROOT
+
+README = ROOT / "README.md"
+
+
+def test_the_first_set_holds_where_it_stood():
+    """The 2024 set stays within 12.3 % geometric-mean error with at least 21 of 25 in the band."""
+    first = report().scores["first"]["engine"]
+    assert first.geometric_mean_error <= 0.123
+    assert first.within_band >= 21
+
+
+def test_both_sets_together_stay_within_twenty_percent():
+    """Over both development sets the engine level misses by at most 20 % (geometric mean)."""
+    assert report().scores["both"]["engine"].geometric_mean_error <= 0.20
+
+
+def test_the_readme_quotes_the_scores_bench_prints():
+    """Each engine-level figure the README's model paragraph quotes is the report's, rounded."""
+    text = " ".join(README.read_text().split())
+    found = report()
+    quoted = re.search(
+        r"first development set .*? engine level by ([\d.]+) % \((\d+) of (\d+) within.*?"
+        r"second .*? by ([\d.]+) % and ([\d.]+) % \((\d+) of (\d+)\).*?"
+        r"check .*? engine level misses by ([\d.]+) %",
+        text,
+    )
+    assert quoted, "the README's model paragraph no longer quotes the scores"
+    first, second = found.scores["first"], found.scores["second"]
+    check = found.check["engine"]
+    assert float(quoted[1]) == round(100 * first["engine"].geometric_mean_error, 1)
+    assert (int(quoted[2]), int(quoted[3])) == (first["engine"].within_band, first["engine"].cases)
+    assert float(quoted[4]) == round(100 * second["whiteboard"].geometric_mean_error)
+    assert float(quoted[5]) == round(100 * second["engine"].geometric_mean_error, 1)
+    assert (int(quoted[6]), int(quoted[7])) == (
+        second["engine"].within_band,
+        second["engine"].cases,
+    )
+    assert float(quoted[8]) == round(100 * check.geometric_mean_error, 1)
