@@ -191,3 +191,37 @@ hostile_values = st.one_of(
     st.lists(st.one_of(st.integers(-5, 5), st.text(max_size=3), st.none()), max_size=4),
     st.dictionaries(st.text(max_size=4), st.integers(0, 3), max_size=2),
 )
+
+
+# Figures shown on two pages (tests/labs/page/test_shown.py): a scenario every lab can draw,
+# the prefix lab's prompt, and the batching lab's run. Half the draws give the pool the prefix
+# lab's prompt and cached share, so the two first tokens are the same quantity.
+@st.composite
+def shown_knobs(draw) -> dict:
+    """The shared Scenario's knobs and each lab's own, for one draw of every lab."""
+    preamble = draw(st.integers(16, 6000))
+    question = draw(st.integers(0, 2000))
+    prefix = {
+        "preamble_tokens": preamble,
+        "question_tokens": question,
+        "edit_position": draw(st.integers(0, preamble)),
+        "state": draw(st.sampled_from(["cached", "edited"])),
+    }
+    scenario = {
+        "workload": draw(workloads),
+        "tier": draw(tiers),
+        "model": draw(st.sampled_from([None, "Llama-3-8B", "Mixtral-8x7B", "gpt-oss-20b"])),
+        "gpu": draw(st.sampled_from(["H100 SXM", "H200", "L40S", "A100 80GB SXM"])),
+        "seats": draw(st.integers(1, 256)),
+        "prompt_tokens": draw(st.integers(16, 8000)),
+        "prefix_hit_rate": draw(st.sampled_from([0.0, 0.3, 0.5, 0.9, 1.0])),
+        "kv_dtype": draw(dtypes),
+        "realism": draw(realisms),
+    }
+    batching = {
+        "batch_size": draw(st.sampled_from([4, 16, 32, 64])),
+        "requests": draw(st.sampled_from([40, 100, 200])),
+        "kv_layout": draw(engine_layouts),
+    }
+    return {"scenario": scenario, "prefix": prefix, "batching": batching,
+            "aligned": draw(st.booleans())}  # fmt: skip

@@ -102,6 +102,18 @@ def size(amount: float) -> str:
     return express(amount, "GB", "bytes")
 
 
+def first_token(seconds: float, unbounded: bool = False, seats: float = 1.0) -> str:
+    """A first token's time as every page writes it: 'none' where no seat fits (no request
+    ever starts), 'unbounded' where the queue never drains, else :func:`duration`.
+
+    >>> first_token(0.027), first_token(9.0, True), first_token(9.0, True, seats=0)
+    ('27 ms', 'unbounded', 'none')
+    """
+    if seats < 1:
+        return "none"
+    return duration(seconds, unbounded)
+
+
 def duration(seconds: float, unbounded: bool = False, figures: int | None = None) -> str:
     """Latency: 27 ms, 1.24 s, 12 s, 3.4 min; 'unbounded' for a queue that never drains.
     With ``figures``, a working time: ms below one second, s above (27.12 ms, 1.354 s)."""

@@ -265,6 +265,10 @@ class Scenario(param.Parameterized):
     )
 
     def __init__(self, **params):
+        # A named model opens in its published checkpoint's format, as the lab's picker opens
+        # it; a weight storage named alongside it is kept.
+        if "model" in params and "weight_dtype" not in params:
+            params = {**opening_knobs(params["model"]), **params}
         super().__init__(**params)
         # A plain-dict copy of the knobs, kept current by a watcher: reading param
         # attributes one by one costs more than the whole capacity model.
@@ -290,3 +294,19 @@ class Scenario(param.Parameterized):
 
 
 KNOBS = [name for name in Scenario.param if name != "name"]
+
+
+def opening_knobs(model) -> dict:
+    """The knobs a model opens with: itself and, for a named model, its checkpoint's format.
+
+    gpt-oss opens in MXFP4 and DeepSeek-V3 in fp8, the formats their published checkpoints
+    ship; every other named model (the seed's 8B and 70B among them) in bf16. A pasted
+    config.json, the tier (None) or an unknown name opens with the storage already set.
+
+    >>> opening_knobs("gpt-oss-120b")
+    {'model': 'gpt-oss-120b', 'weight_dtype': 'mxfp4'}
+    >>> opening_knobs(None)
+    {'model': None}
+    """
+    shape = MODELS.get(model) if isinstance(model, str) else None
+    return {"model": model, **({"weight_dtype": shape.checkpoint_dtype} if shape else {})}

@@ -143,6 +143,24 @@ class SweepView(BatchingView):
             markers["knee"].location = marks.knee or 1
         self.text.object = self._html(sweep, marks)
 
+    def _here_html(self, sweep: dict) -> str:
+        """The sweep's continuous rate at your B, against the timeline's run and its sample."""
+        if self.lab.batch_size not in SWEEP_BATCHES:
+            return ""
+        here = sweep["continuous"][SWEEP_BATCHES.index(self.lab.batch_size)]
+        run = self.runs["continuous", self.lab.kv_layout]
+        said = (
+            f"<li>At your B = {here.batch_size} the sweep measures continuous batching at "
+            f"{fmt.rate(here.output_tokens_per_s)} on {fmt.plural(here.requests, 'request')}"
+        )
+        if here.requests == run.requests:
+            return said + ": the timeline's run itself.</li>"
+        return (
+            f"{said}; the timeline's run, {fmt.rate(run.output_tokens_per_s)} on "
+            f"{fmt.plural(run.requests, 'request')}. A shorter run spends more of its time "
+            "filling and draining the batch.</li>"
+        )
+
     def _html(self, sweep: dict, marks) -> str:
         layout = self.lab.kv_layout
         parts = ['<div class="lab"><ul class="facts">']
@@ -176,7 +194,7 @@ class SweepView(BatchingView):
         best = marks.best
         parts.append(
             f"<li>Measured peak: {fmt.rate(best.output_tokens_per_s)} at B = {best.batch_size} "
-            f"({fmt.count(best.requests)} requests a point). Only a sweep like this one finds "
-            "the setting before both marks.</li></ul></div>"
+            f"on {fmt.plural(best.requests, 'request')} a point. Only a sweep like this one finds "
+            "the setting before both marks.</li>" + self._here_html(sweep) + "</ul></div>"
         )
         return "".join(parts)

@@ -104,8 +104,10 @@ class TimelineView(BatchingView):
             detail = "every finished seat is refilled at the next step"
             if run.preemptions:
                 detail += f"; {fmt.count(run.preemptions)} stays were preempted (red)"
+        # the run's own sample: the sweep's shorter runs measure the same B lower or higher
         return (
             f'<div class="lab" data-timeline-{slot}="{run.policy}"><b>{run.policy.capitalize()} '
             f'batching</b> <span class="muted small">({role}, {run.kv_layout} KV)</span> \u00b7 '
-            f"{fmt.rate(run.output_tokens_per_s)} \u00b7 {escape(detail)}</div>"
+            f"{fmt.rate(run.output_tokens_per_s)} on {fmt.plural(run.requests, 'request')} "
+            f"\u00b7 {escape(detail)}</div>"
         )

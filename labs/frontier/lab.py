@@ -24,6 +24,7 @@ from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
 from labs.page.layout import knob_column, lab_page, note, section
 from labs.page.links import Binding, query_for
+from labs.page.qualifiers import FULL_LOAD
 from labs.page.text import LiveHTML
 from labs.page.updates import refill, session_doc
 from labs.widgets import knobs as ui
@@ -197,11 +198,11 @@ class FrontierLab(pn.viewable.Viewer):
             return [Card("this configuration", why[0], "", why[1], alarm=True)]
         ttft_ok = bool(here.latency_ok[0])
         return [
-            Card("per GPU", fmt.rate(here.gpu_tokens_per_s[0]).removesuffix(" tok/s"), "tok/s", "output, at a full batch"),
-            Card("per user", fmt.rate(here.user_tokens_per_s[0]).removesuffix(" tok/s"), "tok/s", "1 / inter-token latency"),
+            Card("per GPU", fmt.rate(here.gpu_tokens_per_s[0]).removesuffix(" tok/s"), "tok/s", "output tokens", qualifier=FULL_LOAD),
+            Card("per user", fmt.rate(here.user_tokens_per_s[0]).removesuffix(" tok/s"), "tok/s", "1 / inter-token latency", qualifier=FULL_LOAD),
             Card("TTFT p95", fmt.duration(here.ttft_p95_s[0], not here.bounded[0]), "",
-                 "meets the SLO" if ttft_ok else "breaks the SLO", "better" if ttft_ok else "worse", alarm=not ttft_ok),
-            Card("$ per M output", fmt.axis_text("cost", here.usd_per_million_output[0]), "", "card-hours at a full batch"),
+                 "meets the SLO" if ttft_ok else "breaks the SLO", "better" if ttft_ok else "worse", alarm=not ttft_ok, qualifier=FULL_LOAD),
+            Card("$ per M output", fmt.axis_text("cost", here.usd_per_million_output[0]), "", "card-hours, every seat busy", qualifier=FULL_LOAD),
         ]  # fmt: skip
 
     def _summary_html(self, points) -> str:

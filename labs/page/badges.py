@@ -20,6 +20,7 @@ class Verdict:
     name: str
     ok: bool
     reason: str
+    judged: str = ""  # the figures it judged where not the level on screen: "replayed hour"
 
 
 def verdicts(result, hour=None, replays: bool = False) -> list[Verdict]:
@@ -73,6 +74,7 @@ def _latency_verdict(result, hour, replays: bool) -> Verdict:
             f"the replayed hour: p95 first token {fmt.duration(check.ttft_p95_s)}, "
             f"{'under' if check.ok else 'over'} {fmt.count(TTFT_SLO_S * 1000)} ms "
             f"(the closed form, at one steady rate: {closed})",
+            check.judged,
         )
     why_not = "the hour is replaying" if hour is None else "the hour was not replayed"
     return Verdict("latency", check.ok, f"closed form ({why_not}): {_latency_why(result)}")
@@ -92,8 +94,8 @@ def _latency_why(result) -> str:
     return f"p95 first token {ttft} ({prefill} prefill + {wait} queue), over {fmt.count(TTFT_SLO_S * 1000)} ms"
 
 
-def badges_html(items: list[Verdict]) -> str:
-    """The badges as HTML."""
+def badges_html(items: list[Verdict], judged: str = "") -> str:
+    """The badges as HTML, under ``judged`` (which figures they judge) when given."""
     parts = []
     for item in items:
         state = "pass" if item.ok else "fail"
@@ -103,7 +105,8 @@ def badges_html(items: list[Verdict]) -> str:
             f'<div class="head"><span class="icon">{icon}</span>{escape(item.name)}: {state}</div>'
             f'<div class="why">{escape(item.reason)}</div></div>'
         )
-    return f'<div class="lab"><div class="badges">{"".join(parts)}</div></div>'
+    head = f'<p class="judged small muted" data-judged>{escape(judged)}</p>' if judged else ""
+    return f'<div class="lab">{head}<div class="badges">{"".join(parts)}</div></div>'
 
 
 def chips_html(items: list[Verdict]) -> str:
@@ -124,10 +127,10 @@ class BadgeRow(pn.viewable.Viewer):
         self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.items: list[Verdict] = []
 
-    def update(self, items: list[Verdict]) -> None:
-        """Show ``items``."""
+    def update(self, items: list[Verdict], judged: str = "") -> None:
+        """Show ``items``, under ``judged`` (which figures they judge) when given."""
         self.items = items
-        self._pane.object = badges_html(items)
+        self._pane.object = badges_html(items, judged)
 
     def __panel__(self):
         return self._pane

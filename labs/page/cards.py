@@ -20,6 +20,9 @@ class Card:
     note: str = ""
     tone: str = ""  # "better", "worse" or "" for the note's colour
     alarm: bool = False  # outline the card when this figure breaks a check
+    # what makes this figure a different quantity from one of the same name on another page
+    # ("at full load", "30% cached"); shown under the label
+    qualifier: str = ""
 
 
 def tone(difference: float, higher_is_better: bool, tolerance: float = 0.0) -> str:
@@ -41,9 +44,14 @@ def cards_html(cards: list[Card], columns: int | None = None) -> str:
         unit = f'<span class="unit">{escape(card.unit)}</span>' if card.unit else ""
         note = f'<div class="note {card.tone}">{escape(card.note)}</div>' if card.note else ""
         alarm = " fail" if card.alarm else ""
+        qualifier = (
+            f'<span class="qualifier" data-qualifier>{escape(card.qualifier)}</span>'
+            if card.qualifier
+            else ""
+        )
         parts.append(
             f'<div class="card{alarm}" data-card="{escape(card.label)}">'
-            f'<div class="label">{escape(card.label)}</div>'
+            f'<div class="label">{escape(card.label)}{qualifier}</div>'
             f'<div class="value"><span class="figure">{escape(card.value)}{unit}</span></div>{note}</div>'
         )
     return f'<div class="lab"><div class="cards" style="--cols:{columns or len(cards)}">{"".join(parts)}</div></div>'

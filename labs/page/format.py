@@ -14,6 +14,7 @@ from core.foundation.numbers import (
     dollars,
     duration,
     finite,
+    first_token,
     flops,
     fraction,
     gigabytes,
@@ -36,7 +37,7 @@ from core.scenario.knobs import Scenario
 
 __all__ = [
     "HUMANE_DOLLARS", "MINUS", "article", "axis_text", "bandwidth", "bar_widths", "billions",
-    "count", "dollars", "duration", "finite", "flops", "fraction", "gigabytes", "intensity",
+    "count", "dollars", "duration", "finite", "first_token", "flops", "fraction", "gigabytes", "intensity",
     "memory", "model_name", "percent", "plural", "price", "rate", "ratio", "signed",
     "signed_dollars", "signed_duration", "split_unit", "teraflops", "times", "token_price",
     "tokens",

@@ -9,14 +9,15 @@ from core.catalog.traces import TRACES
 from labs.page import format as fmt
 from labs.page.badges import chips_html, verdicts
 from labs.page.cards import Card, tone
+from labs.page.qualifiers import PEAK_MINUTE, cached
 from labs.pool.hour import trace_workload_html
 
 
 def _per_million(result) -> str:
-    """The bill per million output tokens, as the card beside it says it."""
+    """The bill per million output tokens, at the rate the pool was sized for."""
     if result.answer_tokens == 0:
         return "no output tokens"
-    return f"{fmt.token_price(result.usd_per_million_output_tokens)} per M output"
+    return f"{fmt.token_price(result.usd_per_million_output_tokens)} per M output {PEAK_MINUTE}"
 
 
 def headline_cards(result, base, workload: str) -> list[Card]:
@@ -30,7 +31,7 @@ def headline_cards(result, base, workload: str) -> list[Card]:
     # The base is this workload's defaults: the note names it when it is not the default's.
     vs = "vs defaults" if workload == Scenario.param.workload.default else f"vs {workload} defaults"
     if not serves:
-        value, unit, ttft_note = "none", "", "no seat fits: no first token"
+        value, unit, ttft_note = fmt.first_token(0.0, seats=0), "", "no seat fits: no first token"
     elif result.queue_unbounded:
         value, unit, ttft_note = "unbounded", "", "the queue never drains"
     else:
@@ -45,7 +46,7 @@ def headline_cards(result, base, workload: str) -> list[Card]:
         Card("live seats", fmt.count(result.seats_granted), "", f"{vs}: {fmt.signed(seats_delta, 'seats')}",
              tone(seats_delta, True), alarm=not result.capacity_ok),
         Card("TTFT p95", value, unit, ttft_note, "worse" if result.queue_unbounded else tone(ttft_delta, False, 0.0005),
-             alarm=not result.latency_ok),
+             alarm=not result.latency_ok, qualifier=cached(result.prompt_tokens, result.hit_rate)),
         Card("aggregate decode rate", rate_value, "tok/s", f"{vs}: {fmt.signed(rate_delta, 'tok/s')}",
              tone(rate_delta, True, 0.5)),
         Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", bill_note,

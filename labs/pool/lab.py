@@ -3,40 +3,30 @@
 from __future__ import annotations
 
 from html import escape
-from typing import NamedTuple
 
 import panel as pn
 import param
 from bokeh.events import DocumentReady
 
-from core import KNOBS, WORKLOADS, Scenario, evaluate
-from core.catalog.custom import scenario_shape
+from core import KNOBS, Scenario, evaluate
 from core.catalog.traces import TRACES
-from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
-from core.foundation.units import kib
-from core.studies.sensitivity import knob_effects
 from core.traffic.queueing import UNBOUNDED_WAIT_S
 from labs.page import format as fmt
-from labs.page.badges import BadgeRow, verdicts
 from labs.page.cards import CardRow
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.memo import scenario_key, shared_memo
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
+from labs.pool.checks import FORMATS, PREDICTED, PoolChecks
+from labs.pool.details import details_for, other_workload, pool_defaults, story_figures
 from labs.pool.fleet import derived_line, fleet_controls, fleet_html, fleet_section
 from labs.pool.headline import headline_cards, other_workload_html, workload_html
-from labs.pool.hour import (
-    HourView,
-    hour_section,
-    trace_figures,
-    traffic_controls,
-)
+from labs.pool.hour import HourView, hour_section, traffic_controls
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
 from labs.widgets import knobs as ui
 from labs.widgets.fold import Fold
 from labs.widgets.ledger import MemoryLedger
-from labs.widgets.level_note import EngineNote
 from labs.widgets.mattered import Column, MatteredTable
 from labs.widgets.moe_chart import MoeReadChart
 from labs.widgets.node_picker import NodePicker
@@ -45,73 +35,8 @@ from labs.widgets.presets import PresetPicker, judged_state
 from labs.widgets.sessions import SessionKnobs
 from labs.widgets.tiers import TierTable, tier_sentence
 
-# The node (exact model, card, cards, weights) is shown too: a preset loads it at its
-# defaults, so the story's figures are the ones on screen.
-POOL_KNOBS = (
-    "workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype",
-    "model", "gpu", "cards", "weight_dtype", "traffic", "arrivals_per_min", "replicas",
-    "router", "prefix_source", "kv_offload", "session_turns", "think_time_s",
-    "turn_growth_tokens",
-)  # fmt: skip
 # The knobs behind the traffic fold: a link or preset that sets one opens it.
 TRAFFIC_KNOBS = ("traffic", "burstiness", "tpot_slo_s", "replicas", "router", "prefix_source")
-SWEPT_KNOBS = ("seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
-HEADLINES = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
-# The smallest change that counts, per output, in its own unit.
-NOISE_FLOORS = {
-    "seats_granted": 0.5,
-    "ttft_p95_s": 0.001,
-    "decode_tokens_per_s": 1.0,
-    "monthly_usd": 1.0,
-}
-
-
-def pool_defaults() -> dict:
-    """The default of every knob the pool lab shows."""
-    return {name: Scenario.param[name].default for name in POOL_KNOBS}
-
-
-def other_workload(name: str) -> str:
-    """The workload that is not ``name``."""
-    return next(other for other in WORKLOADS if other != name)
-
-
-def story_figures(knobs) -> dict:
-    """Figures a preset's story quotes, from the preset's own evaluation."""
-    result = evaluate(Scenario(**{**pool_defaults(), **knobs}))
-    return {
-        "weights": fmt.gigabytes(result.weight_bytes),
-        "granted": fmt.count(result.seats_granted),
-        "waiting": fmt.count(result.seats_waiting),
-        "nodes": fmt.count(result.nodes),
-        "wait": fmt.duration(result.queue_wait_p95_s, result.queue_unbounded),
-        "ttft": fmt.duration(result.ttft_p95_s, result.queue_unbounded),
-        "prefill": fmt.duration(result.prefill_s),
-        "bill": fmt.dollars(result.monthly_usd),
-        "kv_per_token": f"{kib(result.kv_bytes_per_token):,.0f} KiB",
-        **trace_figures(knobs.get("traffic")),
-    }
-
-
-ENGINE_FIELDS = ("seats_granted", "ttft_p95_s", "decode_tokens_per_s", "monthly_usd")
-# The cards "predict first" covers, by label: the field each one shows.
-PREDICTED = dict(zip(("live seats", "TTFT p95", "aggregate decode rate", "monthly bill"),
-                     ENGINE_FIELDS, strict=True))  # fmt: skip
-
-
-class Details(NamedTuple):
-    """Core's answers behind the details stage of one scenario."""
-
-    other: object  # the Result on the other workload
-    effects: list  # knob_effects of the swept knobs
-    gaps: list  # the figures whose two levels part
-    band: object  # the engine level's trust band for the family
-    provenance: object  # where the card's engine-level rates come from
-    shape: object  # the model's shape, for the MoE chart
-
-
-def _ttft_text(seconds: float) -> str:
-    return fmt.duration(seconds, seconds >= UNBOUNDED_WAIT_S)
 
 
 class PoolLab(pn.viewable.Viewer):
@@ -139,15 +64,9 @@ class PoolLab(pn.viewable.Viewer):
         self.node = NodePicker(s, show_model=False)
         self.moe_chart = MoeReadChart()
         self.cards = CardRow(columns=4)
-        self.badges = BadgeRow()
-        formats = {"seats_granted": fmt.count, "ttft_p95_s": _ttft_text,
-                   "decode_tokens_per_s": fmt.rate, "monthly_usd": fmt.dollars}  # fmt: skip
-        self.engine_note = EngineNote(
-            {"seats_granted": "live seats", "ttft_p95_s": "TTFT p95",
-             "decode_tokens_per_s": "decode rate", "monthly_usd": "monthly bill"},
-            formats,
-        )  # fmt: skip
-        self.predict = PredictCards(self.cards, PREDICTED, formats, s)
+        self.checks = PoolChecks()
+        self.badges, self.engine_note = self.checks.badges, self.checks.engine_note
+        self.predict = PredictCards(self.cards, PREDICTED, FORMATS, s)
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
         self.tiers = TierTable()
@@ -223,38 +142,18 @@ class PoolLab(pn.viewable.Viewer):
         key = scenario_key(s)
         result = self._memo.kept(key, "result", lambda: evaluate(s))
         self.result = result
-        self.items = self._verdicts(result)
         with pn.io.hold():
             self.cards.update(headline_cards(result, self._defaults_for(s.workload), s.workload))
-            self.badges.update(self.items)
+            self._judge_checks()
             if self._memo.has(key, "details"):  # a scenario shown before: all in one message
                 self._refresh_details()
                 return
         self._details.request()
 
-    def _details_for(self, s: Scenario, result) -> Details:
-        """What core says beside the headline: the other workload, knob effects, level gaps."""
-        defaults = pool_defaults()
-        # An exact model replaces the tier: its row is the one that can matter.
-        swept = {k: defaults[k] for k in SWEPT_KNOBS}
-        if s.model:
-            swept = {
-                ("model" if k == "tier" else k): (None if k == "tier" else v)
-                for k, v in swept.items()
-            }
-        return Details(
-            other=evaluate(s, workload=other_workload(s.workload)),
-            effects=knob_effects(s, swept, HEADLINES, NOISE_FLOORS),
-            gaps=level_gaps(s, ENGINE_FIELDS, shown=result),
-            band=trust_band(s),
-            provenance=rate_provenance(s),
-            shape=scenario_shape(s),
-        )
-
     def _refresh_details(self) -> None:
         """Everything below the headline: ledger, prose, other workload, table, story."""
         s, result = self.scenario, self.result
-        details = self._memo.kept(scenario_key(s), "details", lambda: self._details_for(s, result))
+        details = self._memo.kept(scenario_key(s), "details", lambda: details_for(s, result))
         other_name = other_workload(s.workload)
         other, effects = details.other, details.effects
         sentence = binding_sentence(result) + tier_sentence(s.kv_offload, result)
@@ -299,26 +198,22 @@ class PoolLab(pn.viewable.Viewer):
             self.hour.update(s, result)
         self._judge()
 
-    def _verdicts(self, result) -> list:
+    def _replayed_hour(self):
+        """This knobs' replayed hour, on traffic not Poisson (None while it replays)."""
+        return self.hour.replay_of(self.scenario) if self.scenario.traffic != "poisson" else None
+
+    def _judge_checks(self) -> None:
         """The badges' checks; on traffic not Poisson, latency judges this knobs' replayed hour."""
-        replays = self.scenario.traffic != "poisson"
-        hour = self.hour.replay_of(self.scenario) if replays else None
-        return verdicts(result, hour, replays)
+        self.items = self.checks.judge(self.scenario, self.result, self._replayed_hour())
 
     def _hour_in(self) -> None:
         """A replay is on screen: the latency badge judges it, then the preset."""
-        self.items = self._verdicts(self.result)
-        self.badges.update(self.items)
+        self._judge_checks()
         self._judge()
 
     def failing(self) -> list[str]:
         """The checks that fail; on traffic not Poisson the hour must also have been replayed."""
-        failing = [item.name for item in self.items if not item.ok]
-        if self.scenario.traffic != "poisson":
-            hour = self.hour.replay_of(self.scenario)
-            if hour is None or hour.refused:
-                failing.append("the replayed hour" + (" (replaying)" if hour is None else ""))
-        return failing
+        return self.checks.failing(self.scenario, self._replayed_hour())
 
     @property
     def passes(self) -> bool:
@@ -378,8 +273,7 @@ class PoolLab(pn.viewable.Viewer):
         # Prose and charts sit beside the knobs, so the results column runs as long as they do.
         results = pn.Column(
             self.predict,
-            self.badges,
-            self.engine_note,
+            self.checks,
             self.presets.story,
             self.hour_section,
             self.fleet_section,

@@ -1,7 +1,7 @@
 """The pool lab's famous failures. Each loads knobs onto the defaults; ``fix`` is one way out.
 
 Stories name knob values only; figures the model computes are filled in from the preset's
-own evaluation through ``{placeholders}`` (see ``labs.pool.lab.story_figures``).
+own evaluation through ``{placeholders}`` (see ``labs.pool.details.story_figures``).
 """
 
 from dataclasses import replace

@@ -121,9 +121,10 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
         f"{fmt.plural(result.seats_granted, 'seat')}.",
         f"The bill: {bill}.",
-        f"Held at the peak rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
+        f"Held at the peak-minute rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
         f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
-        "input tokens (the whole bill over each kind; quieter hours make both dearer).",
+        "input tokens (the whole bill over each kind; quieter hours make both dearer, and a node at full "
+        "load, as the frontier prices it, cheaper).",
     ]
     return lines
 

@@ -9,6 +9,7 @@ from bokeh.models import CustomJSTickFormatter
 
 from core import MODELS, TIERS
 from core.catalog.custom import CUSTOM
+from core.scenario.knobs import opening_knobs
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 
@@ -330,12 +331,9 @@ def model_select(scenario):
     def to_scenario(event):
         value = {USE_TIER: None, PASTED: CUSTOM}.get(event.new, event.new)
         if scenario.model != value:
-            # A named model opens in its published checkpoint's format (gpt-oss's MXFP4
-            # experts, DeepSeek's fp8); a link that names both keeps what it names.
-            checkpoint = MODELS[value].checkpoint_dtype if value in MODELS else None
-            scenario.param.update(
-                model=value, **({"weight_dtype": checkpoint} if checkpoint else {})
-            )
+            # A named model opens as core's Scenario(model=...) opens it: in its published
+            # checkpoint's format (gpt-oss's MXFP4 experts, DeepSeek's fp8).
+            scenario.param.update(**opening_knobs(value))
 
     def to_widget(*_events):
         select.options = _model_options(scenario)

@@ -5,7 +5,8 @@ from core import Scenario
 from core.evaluate import evaluate
 from core.evidence.level_gap import level_gaps
 from labs.page.memo import Memo, scenario_key
-from labs.pool.lab import ENGINE_FIELDS, PoolLab
+from labs.pool.checks import ENGINE_FIELDS
+from labs.pool.lab import PoolLab
 
 
 def _counted_evaluations(monkeypatch) -> list:

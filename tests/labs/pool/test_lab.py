@@ -5,7 +5,8 @@ import pytest
 from core import Scenario, evaluate
 from core.studies.sensitivity import knob_effects
 from labs.page import format as fmt
-from labs.pool.lab import HEADLINES, SWEPT_KNOBS, PoolLab, other_workload, pool_defaults
+from labs.pool.details import HEADLINES, SWEPT_KNOBS
+from labs.pool.lab import PoolLab, other_workload, pool_defaults
 from labs.pool.presets import POOL_PRESETS
 
 
@@ -29,7 +30,8 @@ def test_defaults_show_the_walkthrough_figures(lab):
         "vs defaults: +0 seats",
         "vs defaults: +0 ms",
         "vs defaults: +0 tok/s",
-        f"vs defaults: $0 \u00b7 {fmt.token_price(evaluate(Scenario()).usd_per_million_output_tokens)} per M output",
+        f"vs defaults: $0 \u00b7 {fmt.token_price(evaluate(Scenario()).usd_per_million_output_tokens)} per M output "
+        "at the peak-minute rate",
     ]
 
 

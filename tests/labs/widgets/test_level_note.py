@@ -5,7 +5,8 @@ from core.evidence.level_gap import gaps, level_gaps
 from labs.batching import BatchingLab
 from labs.kv.lab import KvLab
 from labs.page import format as fmt
-from labs.pool.lab import ENGINE_FIELDS, PoolLab
+from labs.pool.checks import ENGINE_FIELDS
+from labs.pool.lab import PoolLab
 
 
 def test_gaps_keep_only_figures_outside_the_band():
