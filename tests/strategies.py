@@ -177,3 +177,25 @@ def point_clouds(draw) -> tuple:
     y = draw(st.lists(values, min_size=size, max_size=size))
     eligible = draw(st.lists(st.booleans(), min_size=size, max_size=size))
     return x, y, eligible
+
+
+# A node's scheduler (core/simulator/rules.py): short streams of requests with bursts (equal
+# arrival times), long and short prompts and answers, and answer limits above the answers.
+@st.composite
+def request_streams(draw):
+    """A :class:`~core.simulator.requests.Requests` of 1 to 40 requests, sorted by arrival."""
+    import numpy as np
+
+    from core.simulator.requests import Requests
+
+    size = draw(st.integers(1, 40))
+    gaps = draw(
+        st.lists(st.sampled_from([0.0, 0.01, 0.05, 0.3, 2.0]), min_size=size, max_size=size)
+    )
+    prompts = draw(st.lists(st.integers(1, 3000), min_size=size, max_size=size))
+    answers = draw(st.lists(st.integers(1, 300), min_size=size, max_size=size))
+    slack = draw(st.lists(st.integers(0, 200), min_size=size, max_size=size))
+    answer_tokens = np.array(answers)
+    return Requests(
+        np.cumsum(gaps), np.array(prompts), answer_tokens, answer_tokens + np.array(slack)
+    )
