@@ -111,7 +111,7 @@ challenge_keys = st.sampled_from(list(CHALLENGES))
 problem_seeds = st.integers(0, 999_999)
 
 
-# The batching engine (core/engine.py): small runs, tight enough memory to force the wall.
+# The step simulator (core/simulator/): small runs, tight enough memory to force the wall.
 engine_policies = st.sampled_from(["static", "continuous"])
 engine_layouts = st.sampled_from(["reserved", "paged"])
 engine_arrivals = st.sampled_from(["poisson", "offline"])

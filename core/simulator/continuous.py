@@ -10,6 +10,11 @@ operations, so every time the loop gives is the step scheduler's to the last bit
 (``tests/test_scheduler_paths.py`` checks the two on random streams,
 ``tests/test_replay_pinned.py`` pins the figures). Static waves and chunked prefill step
 through the scheduler's methods.
+
+A run's first step prefills the prompts admitted at its start whole (a preempted request's
+cache, gone, is prefilled again), then every other seat decodes one token; the run ends at
+the first finish, at the boundary after the next arrival, or before the step paged memory
+cannot hold, and is recorded as the clock, cache and blocks advance.
 """
 
 from __future__ import annotations
@@ -30,22 +35,14 @@ def serve_continuous(node) -> None:
 
 
 def _serve_runs(node, runs: int) -> None:
-    """Up to ``runs`` passes: admit who waits and fits, one run of steps, retire who finished.
-
-    A run's first step prefills the prompts admitted at its start whole (a preempted
-    request's cache, gone, is prefilled again), then every other seat decodes one token.
-    The run ends at the first finish, at the boundary after the next arrival, or before the
-    step paged memory cannot hold; it is recorded and the clock, cache and blocks advance.
-    """
+    """Up to ``runs`` passes: admit who waits and fits, one run of steps, retire who finished."""
     n, batch, arrival, running = node.n, node.batch, node.arrival, node.running
     requeued, finishing, finish_step_of = node.requeued, node.finishing, node.finish_step_of
     prompt, generated, cached = node.prompt, node.generated, node.cached
     base_of, per_token, flop = node.base_of, node.per_token, node.flop
     paged, block, phases, capacity = node.paged, node.block, node.phases, node.capacity
-    runs_of = node.runs
-    record, record_blocks, record_phases = (
-        runs_of.values.extend, runs_of.blocks.append, runs_of.phases.extend
-    )  # fmt: skip
+    rows = node.runs
+    record, add_blocks, add_phases = rows.values.extend, rows.blocks.append, rows.phases.extend
     room, plan, admit, start, finish, _, preempt = node.rules
     for _ in range(runs):
         if node.done >= n:
@@ -58,8 +55,7 @@ def _serve_runs(node, runs: int) -> None:
         writers = len(running)
         if writers < batch and (requeued or (head < n and arrival[head] <= t)):  # someone waits
             chosen, blocked = plan(free)
-            if blocked:
-                node.stalls += 1
+            node.stalls += blocked
             admit(chosen)
             fresh = 0
             for request in chosen:
@@ -80,7 +76,8 @@ def _serve_runs(node, runs: int) -> None:
         if not writers:  # nothing to run: the clock jumps to the next arrival
             node.t = max(t, arrival[head])
             continue
-
+        # The run ends at the first finish, the boundary after the next arrival, or before the
+        # step paged memory cannot hold.
         while finish_step_of[finishing[0][1]] != finishing[0][0]:
             heappop(finishing)  # a stay that ended in preemption
         steps_done = node.steps_done
@@ -89,11 +86,9 @@ def _serve_runs(node, runs: int) -> None:
         alpha = base_of[writers] + per_token * held
         beta, gamma = per_token * writers, flop * writers
         knee = 1.0 if alpha + beta >= gamma else knee_of(alpha, beta, gamma)  # mostly read-bound
-        tail = (  # tail_s, written out for a run read-bound from its first step (the knee at 1)
-            (steps - 1) * alpha + beta * ((steps - 1) * steps) / 2
-            if knee == 1.0 and steps > 1
-            else tail_s(steps - 1, alpha, beta, gamma, knee)
-        )
+        # tail_s, written out for a run read-bound from its first step (the knee at 1)
+        tail = ((steps - 1) * alpha + beta * ((steps - 1) * steps) / 2 if knee == 1.0 and steps > 1
+                else tail_s(steps - 1, alpha, beta, gamma, knee))  # fmt: skip
         # Continuous batching admits at the first step boundary after a request can start.
         if writers < batch and not requeued and head < n and arrival[head] > t:
             wait = arrival[head] - t
@@ -110,8 +105,8 @@ def _serve_runs(node, runs: int) -> None:
             if gained > free:
                 steps, gained = paged_cut(steps, writers, phases, rotation, free, block)
                 tail = tail_s(steps - 1, alpha, beta, gamma, knee)
-            record_blocks(blocks)
-            record_phases(phases)
+            add_blocks(blocks)
+            add_phases(phases)
             node.blocks = blocks + gained
         record((t, steps, first, alpha, beta, gamma, held, writers, writers, node.reserved))
         node.t = t + (first + tail)
