@@ -49,7 +49,7 @@ test: $(VENV)/.installed-test chromium nginx redis lint
 bench: $(VENV)/.installed-test chromium nginx
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/fidelity.py
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/simulator.py
 	$(BIN)/python bench/frontier.py
 	$(BIN)/python bench/ui_latency.py
 	$(BIN)/python bench/classroom.py

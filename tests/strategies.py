@@ -111,7 +111,7 @@ challenge_keys = st.sampled_from(list(CHALLENGES))
 problem_seeds = st.integers(0, 999_999)
 
 
-# The batching engine (core/engine.py): small runs, tight enough memory to force the wall.
+# The step simulator (core/simulator/): small runs, tight enough memory to force the wall.
 engine_policies = st.sampled_from(["static", "continuous"])
 engine_layouts = st.sampled_from(["reserved", "paged"])
 engine_arrivals = st.sampled_from(["poisson", "offline"])
@@ -225,3 +225,25 @@ def shown_knobs(draw) -> dict:
     }
     return {"scenario": scenario, "prefix": prefix, "batching": batching,
             "aligned": draw(st.booleans())}  # fmt: skip
+
+
+# A node's scheduler (core/simulator/rules.py): short streams of requests with bursts (equal
+# arrival times), long and short prompts and answers, and answer limits above the answers.
+@st.composite
+def request_streams(draw):
+    """A :class:`~core.simulator.requests.Requests` of 1 to 40 requests, sorted by arrival."""
+    import numpy as np
+
+    from core.simulator.requests import Requests
+
+    size = draw(st.integers(1, 40))
+    gaps = draw(
+        st.lists(st.sampled_from([0.0, 0.01, 0.05, 0.3, 2.0]), min_size=size, max_size=size)
+    )
+    prompts = draw(st.lists(st.integers(1, 3000), min_size=size, max_size=size))
+    answers = draw(st.lists(st.integers(1, 300), min_size=size, max_size=size))
+    slack = draw(st.lists(st.integers(0, 200), min_size=size, max_size=size))
+    answer_tokens = np.array(answers)
+    return Requests(
+        np.cumsum(gaps), np.array(prompts), answer_tokens, answer_tokens + np.array(slack)
+    )

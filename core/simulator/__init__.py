@@ -1,6 +1,6 @@
-"""A step-level inference engine: requests arrive, a scheduler batches them, tokens come out.
+"""The step simulator of an inference engine: requests arrive, a scheduler batches them, tokens come out.
 
-The simplified engine an interview asks for (request batching, per-batch inference,
+The simplified serving engine an interview asks for (request batching, per-batch inference,
 token-level result collection), simulated step by step on the capacity model's timing, and
 what came after continuous batching: chunked prefill and prefill/decode disaggregation.
 
@@ -49,7 +49,7 @@ from core.simulator.requests import (
     answer_ceiling,
     draw_requests,
 )
-from core.simulator.result import EngineResult
+from core.simulator.result import SimulationResult
 from core.simulator.simulate import (
     DEFAULT_WAIT_CAP_S,
     KV_LAYOUTS,
@@ -69,8 +69,8 @@ __all__ = [
     "MODES",
     "POLICIES",
     "UNCAPPED_CEILING",
-    "EngineResult",
     "Requests",
+    "SimulationResult",
     "answer_ceiling",
     "draw_requests",
     "simulate",

@@ -1,6 +1,6 @@
-"""What the batching lab asks of the step engine: its four runs, the batch sweep and their marks.
+"""What the batching lab asks of the step simulator: its four runs, the batch sweep and their marks.
 
-One knob state runs four engines on the same arrivals (static and continuous, each with
+One knob state runs four simulations on the same arrivals (static and continuous, each with
 reserved and paged KV) and a sweep of both schedulers over the batch sizes
 :data:`SWEEP_BATCHES`. The marks read off a sweep (the memory wall, the latency knee) and
 the shares read off a run (idle seats, wasted KV, one scheduler's gain over the other) are
@@ -18,12 +18,12 @@ import numpy as np
 
 from core.catalog import CHUNKED_PREFILL_TOKENS
 from core.scenario.knobs import Scenario
-from core.simulator import KV_LAYOUTS, POLICIES, EngineResult, Requests, draw_requests, simulate
+from core.simulator import KV_LAYOUTS, POLICIES, Requests, SimulationResult, draw_requests, simulate
 from core.simulator.steps import step_costs
 
-# What the step engine does when a lab leaves a knob alone (labs read defaults here, not in
+# What the step simulator does when a lab leaves a knob alone (labs read defaults here, not in
 # the catalog: the catalog's numbers reach a page only through core).
-ENGINE_DEFAULTS = MappingProxyType({"chunk_tokens": CHUNKED_PREFILL_TOKENS})
+SIMULATOR_DEFAULTS = MappingProxyType({"chunk_tokens": CHUNKED_PREFILL_TOKENS})
 SWEEP_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 SWEEP_REQUESTS = 100  # requests per point of the batch-size sweep (keeps a rerun near 100 ms)
 # A change's time grows with the steps simulated and the tokens written (every token's time is
@@ -35,7 +35,7 @@ DESIGN_TOKENS = 400_000  # each of the serving-modes card's three designs
 # The most work (:func:`work`) one knob change may cost. Four runs and the sweep's 18 points,
 # each at most about twice its token budget (a step per token at B = 1) and a stay per
 # request, come to 2.9 million; the serving-modes card's three designs to 2.4 million.
-# bench/engine.py times the heaviest changes.
+# bench/simulator.py times the heaviest changes.
 CHANGE_WORK = 3_000_000
 KNEE_FACTOR = 2.0  # the latency knee: where the p95 gap between tokens has doubled
 IDLE_NOTICE = 0.005  # static waves idling less than this share of their seat time: none to speak of
@@ -43,7 +43,7 @@ IDLE_NOTICE = 0.005  # static waves idling less than this share of their seat ti
 
 @dataclass(frozen=True)
 class Stream:
-    """The requests an engine serves: how they arrive and how long prompts and answers are."""
+    """The requests a simulated node serves: how they arrive and how long prompts and answers are."""
 
     arrival: str
     rate_per_s: float
@@ -84,21 +84,21 @@ def first_within(workload: Requests, max_tokens: int) -> Requests:
 def work(results) -> int:
     """What runs cost: steps simulated, tokens written and seat stays kept, over ``results``.
 
-    A change's server time grows with this count (``bench/engine.py`` times it), so it
+    A change's server time grows with this count (``bench/simulator.py`` times it), so it
     bounds the time without a clock.
     """
     return sum(run.steps + run.output_tokens + int(run.segments["request"].size) for run in results)
 
 
 def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float, max_tokens: int):
-    """A function running one engine on ``requests`` of ``stream`` (drawn once) on one node.
+    """A function simulating one scheduler and layout on ``requests`` of ``stream`` (drawn once) on one node.
 
     The stream is served only as far as ``max_tokens`` answer tokens go.
     """
     costs = step_costs(scenario)
     workload = stream.draw(requests, max_tokens)
 
-    def run(policy: str, kv_layout: str, batch_size: int) -> EngineResult:
+    def run(policy: str, kv_layout: str, batch_size: int) -> SimulationResult:
         return simulate(
             scenario,
             policy,
@@ -112,10 +112,10 @@ def _runner(scenario: Scenario, stream: Stream, requests: int, wait_cap_s: float
     return run
 
 
-def run_engines(
+def run_simulations(
     scenario: Scenario, stream: Stream, requests: int, batch_size: int, wait_cap_s: float
 ) -> dict:
-    """The four engines, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals.
+    """The four simulations, keyed ``(policy, kv_layout)``, on the same ``requests`` arrivals.
 
     Each serves the first of them whose answers fit :data:`RUN_TOKENS` (its ``requests``
     says how many).
@@ -155,10 +155,10 @@ class SweepMarks:
     wall: int | None
     wall_from_run: bool
     knee: int | None
-    best: EngineResult
+    best: SimulationResult
 
 
-def sweep_marks(sweep: dict, full_run: EngineResult | None = None) -> SweepMarks:
+def sweep_marks(sweep: dict, full_run: SimulationResult | None = None) -> SweepMarks:
     """The memory wall and latency knee of ``sweep`` (:func:`run_sweep`).
 
     Notes
@@ -186,7 +186,7 @@ def gain(runs: dict, kv_layout: str) -> float:
     return continuous.output_tokens_per_s / static.output_tokens_per_s
 
 
-def idle_share(run: EngineResult) -> float:
+def idle_share(run: SimulationResult) -> float:
     """Share of the seat time a static run held seats idle behind its stragglers (0 to 1).
 
     Notes
@@ -197,7 +197,7 @@ def idle_share(run: EngineResult) -> float:
     return run.idle_seat_s / held if held > 0 else 0.0
 
 
-def wasted_kv_bytes(run: EngineResult) -> float:
+def wasted_kv_bytes(run: SimulationResult) -> float:
     """KV bytes set aside but holding no token, averaged over the run."""
     return max(0.0, run.kv_allocated_bytes - run.kv_used_bytes)
 
@@ -212,7 +212,7 @@ def decode_context_tokens(prompt_tokens, answer_mean):
     return prompt_tokens + answer_mean / 2
 
 
-def stay_waits(run: EngineResult) -> np.ndarray:
+def stay_waits(run: SimulationResult) -> np.ndarray:
     """Seconds each seat stay's request waited between its arrival and taking that seat."""
     stays = run.segments
     return stays["start_s"] - run.arrival_s[stays["request"]]

@@ -1,4 +1,4 @@
-"""The requests an engine serves: a seeded stream of arrivals, prompt lengths and answer lengths."""
+"""The requests a simulated node serves: a seeded stream of arrivals, prompt lengths and answer lengths."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ STALL_FACTOR = 3.0
 
 
 @dataclass(frozen=True)
-class EngineResult:
+class SimulationResult:
     """What one simulated run served: per-request records and the run's aggregates.
 
     Times are seconds from time 0. Per request (arrays of length ``requests``):
@@ -223,8 +223,8 @@ def assemble(
     chunk_tokens: int = 0,
     transfer_s=None,
     joins=None,
-) -> EngineResult:
-    """Put the nodes' traces together into one :class:`EngineResult`.
+) -> SimulationResult:
+    """Put the nodes' traces together into one :class:`SimulationResult`.
 
     ``transfer_s`` is each request's time on the link; ``joins`` the extra moments requests
     join a queue (a decode node's arrivals).
@@ -232,7 +232,7 @@ def assemble(
     n = len(req)
     offsets = np.concatenate([[0], np.cumsum(req.answer_tokens)])
     token_s, seg, admit_s, totals = _gather(req, parts, offsets, policy)
-    return EngineResult(
+    return SimulationResult(
         policy=policy,
         kv_layout=layout,
         batch_size=batch,

@@ -1,4 +1,4 @@
-"""Runs of engine steps with an unchanging set of seats: recorded cheaply, priced in closed form."""
+"""Runs of simulated steps with an unchanging set of seats: recorded cheaply, priced in closed form."""
 
 from __future__ import annotations
 

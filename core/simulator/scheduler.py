@@ -1,4 +1,4 @@
-"""The scheduler of one engine node: admit, leave, preempt and step, one event at a time."""
+"""The step scheduler of one node: runs of steps between events, under the rules in rules.py."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import math
 
 import numpy as np
 
+from core.simulator import rules
 from core.simulator.continuous import serve_continuous
 from core.simulator.requests import Requests
 from core.simulator.runs import (
     Runs,
-    Stays,
     first_reaching,
     knee_of,
     paged_cut,
@@ -24,15 +24,14 @@ from core.simulator.runs import (
 from core.simulator.steps import StepCosts
 
 
-class Scheduler:
+class Scheduler(rules.NodeState):
     """One node serving a stream of requests, one run of steps at a time.
 
-    Running seats all advance one token per step, so the scheduler keeps only aggregates of
-    them: ``held`` (their cached tokens), a heap of the global step at which each writes its
-    last token and, for the paged layout, ``blocks`` (their blocks) and ``phases`` (how many
-    of them need a fresh block at a global step of each residue mod the block size: a seat
-    holding :math:`T` tokens before global step :math:`g` needs one when
-    :math:`T \\equiv 0 \\pmod{b}`, a residue of :math:`g` fixed for its whole stay). A run
+    Who is admitted, when a request starts writing and what it gives back when it finishes
+    or is preempted are :mod:`core.simulator.rules`'s, over the node's state
+    (:class:`~core.simulator.rules.NodeState`): running seats all advance one token per step,
+    so the state keeps only aggregates of them (``held``, ``blocks``, ``phases`` and a heap
+    of finish steps). This class prices the steps between those events. A run
     ends at the first finish, at the boundary after an arrival that can be admitted, before
     the step paged memory cannot hold, or (chunked) at the step that finishes a prompt; its
     duration is summed in closed form (:func:`core.simulator.runs.tail_s`) and its steps are
@@ -48,19 +47,12 @@ class Scheduler:
 
     Continuous batching with whole prefills, the replays' mode, is served by the same rules
     in one tight loop (:mod:`core.simulator.continuous`); static waves and chunked prefill
-    step through these methods.
+    step through these methods (:meth:`step_through`).
     """
 
-    # Slots: the loops read these on every run, and 41 attributes are too many for an
-    # instance dict's fast shared-key lookups (CPython 3.11 shares at most 30 keys).
-    __slots__ = (
-        "admit_s", "answer", "arrival", "base_of", "batch", "block", "blocks", "cached",
-        "capacity", "chunk", "done", "finish_step_of", "finishing", "first_step_of", "flop",
-        "free_seats", "generated", "head", "held", "n", "paged", "per_token", "phase_of",
-        "phases", "prefilling", "prompt", "requeued", "reserve", "reserved", "running", "runs",
-        "seat_of", "stalls", "start_of", "static", "stays", "steps_done", "t", "wait_cap", "wave",
-        "wave_alloc",
-    )  # fmt: skip
+    # The step loop's own attributes; the rules' state is NodeState's (slots, as there).
+    __slots__ = ("base_of", "chunk", "flop", "per_token", "runs", "stalls", "wait_cap",
+                 "wave_alloc")  # fmt: skip
 
     def __init__(
         self,
@@ -73,148 +65,26 @@ class Scheduler:
         chunk_tokens: int = 0,
         prefilled: bool = False,
     ):
-        n = len(req)
-        self.n, self.batch, self.wait_cap, self.chunk = n, batch, wait_cap, chunk_tokens
-        self.arrival = req.arrival_s.tolist()
-        self.prompt = req.prompt_tokens.tolist()
-        self.answer = req.answer_tokens.tolist()
-        self.reserve = (req.prompt_tokens + req.max_answer_tokens).tolist()
-        self.block = costs.block_tokens
-        self.paged = layout == "paged"
-        self.static = policy == "static"
-        self.capacity = costs.kv_budget_blocks if self.paged else costs.kv_budget_tokens
+        paged = layout == "paged"
+        capacity = costs.kv_budget_blocks if paged else costs.kv_budget_tokens
+        self.runs = Runs()
+        super().__init__(req, policy, layout, batch, costs.block_tokens, capacity, prefilled)
+        self.wait_cap, self.chunk = wait_cap, chunk_tokens
         _, self.per_token, self.flop = costs.decode_terms(1)
         # The weight read of a step with t tokens in it: a mixture of experts reads only the
         # experts those tokens touch (core.whiteboard.experts), a dense model all of its weights every time.
         top = max(batch, chunk_tokens) + 1
         self.base_of = np.broadcast_to(costs.read_s(0.0, np.arange(top)), (top,)).tolist()
-        self.cached = [prefilled] * n  # the request's cache is already in this node's memory
-        self.generated = [0] * n  # tokens written before the request's current stay began
-        self.admit_s = [math.nan] * n
-        self.seat_of = [0] * n
-        self.start_of = [0.0] * n
-        self.first_step_of = [0] * n
-        self.finish_step_of = [-1] * n  # -1 while the request is not writing
-        self.phase_of = [0] * n
-        self.runs, self.stays = Runs(), Stays()
-        self.requeued: list[tuple[float, int]] = []  # preempted requests, in arrival order
-        self.head = 0  # next fresh request (in arrival order) not yet admitted
-        self.running: dict[int, None] = {}  # seat holders in admission order, oldest first
-        self.prefilling: list[list[int]] = []  # [request, prompt tokens left], admission order
-        self.finishing: list[tuple[int, int]] = []  # (global step after the last token, request)
-        self.free_seats = list(range(batch))
-        self.held = 0  # tokens the writing seats hold
-        self.blocks = 0  # blocks the running seats hold (paged)
-        self.reserved = 0  # tokens the running seats reserve (reserved)
-        self.phases = [0] * self.block
-        self.wave = -1
         self.wave_alloc = 0.0  # static + reserved: the wave's reservations, held until it ends
-        self.t = 0.0
-        self.done = 0
-        self.steps_done = 0
         self.stalls = 0  # boundaries at which memory, not the seats, refused a waiting request
 
-    # -- the queue ---------------------------------------------------------------------------
-    def queued(self, limit: int) -> list[int]:
-        """Up to ``limit`` waiting requests, highest priority first."""
-        out = [request for _, request in self.requeued[:limit]]
-        if len(out) < limit:
-            arrived = bisect.bisect_right(self.arrival, self.t, lo=self.head)
-            out.extend(range(self.head, min(arrived, self.head + limit - len(out))))
-        return out
-
-    def plan(self, room: int) -> tuple[list[int], bool]:
-        """The waiting requests seats and memory admit now, and whether memory stopped them."""
-        chosen: list[int] = []
-        prompt, generated, block, reserve = self.prompt, self.generated, self.block, self.reserve
-        for request in self.queued(self.batch - len(self.running)):
-            tokens = prompt[request] + generated[request]
-            cost = -(-(tokens + 1) // block) if self.paged else reserve[request]
-            if cost > room:
-                return chosen, True
-            room -= cost
-            chosen.append(request)
-        return chosen, False
-
-    # -- seats -------------------------------------------------------------------------------
     def admit(self, chosen: list[int]) -> None:
-        """Give each chosen request a seat and its memory; its prompt waits to be prefilled."""
+        """Seat the chosen requests (the rules' ``admit``); their prompts wait in line."""
+        self.rules.admit(chosen)
+        prompt, generated, cached = self.prompt, self.generated, self.cached
         for request in chosen:
-            if self.requeued and self.requeued[0][1] == request:
-                self.requeued.pop(0)
-            else:
-                self.head += 1
-            tokens = self.prompt[request] + self.generated[request]
-            if self.paged:
-                self.blocks += -(-tokens // self.block)
-            else:
-                self.reserved += self.reserve[request]
-            self.seat_of[request] = (
-                len(self.running) if self.static else heapq.heappop(self.free_seats)
-            )
-            self.start_of[request] = self.t
-            if math.isnan(self.admit_s[request]):
-                self.admit_s[request] = self.t
-            self.running[request] = None
-            self.prefilling.append([request, 0 if self.cached[request] else tokens])
-
-    def begin(self, request: int) -> None:
-        """The request's prompt is in the cache: it writes a token from this step on."""
-        tokens = self.prompt[request] + self.generated[request]
-        self.held += tokens
-        if self.paged:
-            self.phase_of[request] = (self.steps_done + 1 - tokens) % self.block
-            self.phases[self.phase_of[request]] += 1
-        self.cached[request] = True
-        self.first_step_of[request] = self.steps_done
-        finish = self.steps_done + self.answer[request] - self.generated[request]
-        self.finish_step_of[request] = finish
-        heapq.heappush(self.finishing, (finish, request))
-
-    def leave(self, request: int, preempted: bool) -> None:
-        """The request gives its seat and memory back: finished, or preempted."""
-        generated = self.generated
-        tokens = self.prompt[request] + generated[request]
-        written = 0
-        steps_done = self.steps_done
-        if self.finish_step_of[request] >= 0:
-            written = steps_done - self.first_step_of[request]
-            tokens += written
-            self.held -= tokens
-            if self.paged:
-                self.phases[self.phase_of[request]] -= 1
-        else:
-            self.first_step_of[request] = steps_done
-            self.prefilling = [entry for entry in self.prefilling if entry[0] != request]
-        if self.paged:
-            self.blocks -= -(-tokens // self.block)
-        else:
-            self.reserved -= self.reserve[request]
-        seat = self.seat_of[request]
-        self.stays.values.extend(
-            (request, seat, self.start_of[request], self.t, self.first_step_of[request], written,
-             preempted, self.wave if self.static else -1)
-        )  # fmt: skip
-        generated[request] += written
-        self.finish_step_of[request] = -1
-        del self.running[request]
-        if not self.static:
-            heapq.heappush(self.free_seats, seat)
-
-    def preempt(self) -> None:
-        """Paged memory runs out as the seats grow: preempt the newest until the next step fits.
-
-        The preempted request loses its cache (vLLM's recompute preemption) and waits again
-        in arrival order.
-        """
-        while (
-            self.running
-            and self.blocks + self.phases[(self.steps_done + 1) % self.block] > self.capacity
-        ):
-            victim = next(reversed(self.running))
-            self.leave(victim, True)
-            self.cached[victim] = False
-            bisect.insort(self.requeued, (self.arrival[victim], victim))
+            tokens = 0 if cached[request] else prompt[request] + generated[request]
+            self.prefilling.append([request, tokens])
 
     # -- the loop ----------------------------------------------------------------------------
     def run(self) -> dict:
@@ -226,20 +96,26 @@ class Scheduler:
         if not self.static and not self.chunk:
             serve_continuous(self)
             return self
+        return self.step_through()
+
+    def step_through(self) -> Scheduler:
+        """Serve every request through the methods, whatever the policy (the fast loop's check)."""
+        room, preempt = self.rules.room, self.rules.preempt
         while self.done < self.n:
-            if self.paged:
-                self.preempt()
-            if not self.admission():
-                continue
-            self.step()
+            free = room()
+            if free < 0:  # paged memory cannot hold the next step
+                preempt()
+                free = room()
+            if self.admission(free):
+                self.step()
         return self
 
     def token_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Each served request's first and last token's time, without every token's."""
         return token_bounds(step_ends(self.runs), self.stays.columns(), self.n)
 
-    def admission(self) -> bool:
-        """Admit what may start now; False when the clock jumped instead (nothing to run)."""
+    def admission(self, free: int) -> bool:
+        """Admit what may start now in ``free`` memory; False when the clock jumped instead."""
         arrival, head = self.arrival, self.head
         if self.static:
             if self.running:
@@ -247,7 +123,7 @@ class Scheduler:
             if not self.requeued and arrival[head] > self.t:
                 self.t = arrival[head]
                 return False
-            chosen, full = self.plan(self.capacity)
+            chosen, full = self.rules.plan(free)  # every seat is free, and all the memory
             self.stalls += full
             oldest = self.requeued[0][0] if self.requeued else arrival[head]
             # A real engine cannot know no one else is coming: a short wave waits its cap.
@@ -262,12 +138,7 @@ class Scheduler:
             self.admit(chosen)
             return True
         if len(self.running) < self.batch:
-            need = (
-                self.blocks + self.phases[(self.steps_done + 1) % self.block]
-                if self.paged
-                else self.reserved
-            )
-            chosen, blocked = self.plan(self.capacity - need)
+            chosen, blocked = self.rules.plan(free)
             self.stalls += blocked
             self.admit(chosen)
         if not self.running:
@@ -287,6 +158,7 @@ class Scheduler:
         fresh = 0
         ready = 0  # prompts finished in this step by prefilling
         left = self.chunk - old if self.chunk else math.inf
+        begun = []
         while prefilling and prefilling[0][1] <= left - fresh:
             request, tokens = prefilling.pop(0)
             if tokens:
@@ -294,7 +166,9 @@ class Scheduler:
                 ready += 1
             else:
                 read_tokens += self.prompt[request] + self.generated[request]
-            self.begin(request)
+            begun.append(request)
+        if begun:
+            self.rules.start(begun)
         if prefilling and left - fresh > 0:
             prefilling[0][1] -= left - fresh
             fresh = left
@@ -364,11 +238,8 @@ class Scheduler:
         if chunk and steps > 1:
             self.prefilling[0][1] -= chunk * (steps - 1)
         self.steps_done = steps_done = steps_done + steps
-        while finishing and finishing[0][0] == steps_done:
-            _, request = heapq.heappop(finishing)
-            if finish_step_of[request] == steps_done:
-                self.leave(request, False)
-                self.done += 1
+        if finishing and finishing[0][0] == steps_done:  # a run may end at a prompt's last chunk
+            self.rules.finish()
 
     def trace(self) -> dict:
         """What the node did: its stays, every step's end, and the run integrals."""

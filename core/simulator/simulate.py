@@ -1,4 +1,4 @@
-"""Run the engine: check the arguments, draw the stream, serve it in the chosen mode."""
+"""Run the step simulator: check the arguments, draw the stream, serve it in the chosen mode."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from core.simulator.requests import (
     check_number,
     draw_requests,
 )
-from core.simulator.result import EngineResult, Part, assemble
+from core.simulator.result import Part, SimulationResult, assemble
 from core.simulator.scheduler import Scheduler
 from core.simulator.steps import StepCosts, step_costs
 
@@ -54,8 +54,8 @@ def simulate(
     prefill_nodes: int = 1,
     decode_nodes: int = 1,
     link: str = "nvlink",
-) -> EngineResult:
-    """Run the engine on ``requests`` requests and report what every one of them saw.
+) -> SimulationResult:
+    """Simulate ``requests`` requests and report what every one of them saw.
 
     Parameters
     ----------
@@ -85,7 +85,7 @@ def simulate(
 
     Returns
     -------
-    EngineResult
+    SimulationResult
         Every request's times and the run's aggregates (its Notes say how each is measured).
 
     Raises
@@ -147,7 +147,7 @@ def _draw(scenario: Scenario, requests: int, seed: int, stream: dict) -> Request
 
 
 def _serve(costs, workload, *, policy, kv_layout, batch_size, wait_cap_s, mode, link,
-           chunk_tokens, replicas, prefill_nodes, decode_nodes) -> EngineResult:  # fmt: skip
+           chunk_tokens, replicas, prefill_nodes, decode_nodes) -> SimulationResult:  # fmt: skip
     """Serve a checked workload in one mode: a prefill and a decode pool, or replicas."""
     _check_fits(workload, kv_layout, costs)
     setup = {"policy": policy, "layout": kv_layout, "batch": batch_size, "mode": mode}

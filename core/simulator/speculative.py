@@ -6,7 +6,7 @@ of its own. With a per-token acceptance rate ``alpha`` (Leviathan et al. 2023, "
 from Transformers via Speculative Decoding") a pass yields on average
 :func:`expected_tokens_per_pass` tokens.
 
-The pass is priced with the same step model as the engine (:class:`core.simulator.steps.StepCosts`):
+The pass is priced with the same step model as the simulator (:class:`core.simulator.steps.StepCosts`):
 the verification pass reads the weights and every seat's cache once, like a decode step, but
 does the arithmetic of ``k + 1`` tokens per seat. While the batch is small the read dominates
 and verifying ``k + 1`` tokens costs about one step, so a lone request streams 2 to 3 times

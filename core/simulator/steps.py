@@ -1,6 +1,6 @@
-"""What one engine step costs on a scenario's node: the same timing model as the capacity model.
+"""What one simulated step costs on a scenario's node: the same timing model as the capacity model.
 
-The engine (:mod:`core.simulator`), speculative decoding (:mod:`core.simulator.speculative`) and the
+The step simulator (:mod:`core.simulator`), speculative decoding (:mod:`core.simulator.speculative`) and the
 roofline (:mod:`core.simulator.roofline`) all price their steps here, so every lab reads one model:
 prefill at ``PREFILL_EFFICIENCY`` of dense peak, decode re-reading the weights and the running
 cache at ``BANDWIDTH_EFFICIENCY`` of HBM bandwidth, never faster than its arithmetic.
@@ -24,7 +24,7 @@ from core.whiteboard.experts import expert_weight_bytes_read
 
 @dataclass(frozen=True)
 class StepCosts:
-    """The figures of one node that price an engine step, taken from a scenario.
+    """The figures of one node that price a simulated step, taken from a scenario.
 
     Sizes in bytes, rates per second. ``kv_budget_bytes`` is the capacity model's KV room:
     the node's memory less the weights, less the safety margin.
@@ -75,7 +75,7 @@ class StepCosts:
     def slowed(self, factor: float) -> StepCosts:
         """The same node run by kernels ``factor`` times slower at both reading and arithmetic.
 
-        Every step then lasts ``factor`` times as long, so an engine on these costs models a
+        Every step then lasts ``factor`` times as long, so a simulation on these costs models a
         less optimised implementation (the published naive baseline) on the same card.
         """
         if not np.isfinite(factor) or factor < 1:
@@ -132,7 +132,7 @@ class StepCosts:
         -----
         :meth:`decode_s` is :math:`\\max(a + b K, f)` for ``K`` cached tokens read: ``a`` the
         weight read, ``b`` the read of one cached token, ``f`` the arithmetic of ``seats``
-        tokens. An engine run whose cache grows by ``seats`` tokens a step prices its whole
+        tokens. A simulated run whose cache grows by ``seats`` tokens a step prices its whole
         run from these three numbers. ``a`` reads every weight, a mixture's idle experts too;
         the scheduler takes a mixture's ``a`` from :meth:`read_s` at each step's token count
         (:meth:`weights_read` gives what a batch of a given size touches).

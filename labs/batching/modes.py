@@ -16,7 +16,7 @@ from bokeh.models import Range1d
 from core import Scenario
 from core.foundation.validation import Amount, Count
 from core.simulator import LINKS, MODES, draw_requests, simulate
-from core.simulator.batching import DESIGN_TOKENS, ENGINE_DEFAULTS, first_within
+from core.simulator.batching import DESIGN_TOKENS, SIMULATOR_DEFAULTS, first_within
 from core.simulator.steps import step_costs
 from labs.batching import modes_charts as charts
 from labs.page import format as fmt
@@ -50,7 +50,7 @@ STALL_PRESET = {
     "batch_size": 32,
     "prefill_cards": 1,
     "decode_cards": 1,
-    "chunk_tokens": ENGINE_DEFAULTS["chunk_tokens"],
+    "chunk_tokens": SIMULATOR_DEFAULTS["chunk_tokens"],
     "link": "nvlink",
     "seed": 0,
 }
@@ -78,7 +78,7 @@ class ServingModesCard(pn.viewable.Viewer):
         default=1, bounds=(1, 4), doc="Disaggregated: nodes that only decode (y of x:y)."
     )
     chunk_tokens = Count(
-        default=ENGINE_DEFAULTS["chunk_tokens"],
+        default=SIMULATOR_DEFAULTS["chunk_tokens"],
         bounds=(64, 8192),
         doc="Chunked: tokens one step may hold, decodes included (max_num_batched_tokens).",
     )

@@ -160,7 +160,7 @@ def path_figure(modes) -> tuple:
 
 
 PATH_COLOURS = {"wait": theme.WAITING, "prefill": PREFILLING, "KV transfer": "#e69f00"}
-# The phases of EngineResult.time_split each bar shows.
+# The phases of SimulationResult.time_split each bar shows.
 PATH_PHASES = {"wait": "waiting", "prefill": "first token", "KV transfer": "KV transfer"}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from core.simulator.batching import Stream, run_engines, run_sweep
+from core.simulator.batching import Stream, run_simulations, run_sweep
 from labs.batching.view import NODE_KNOBS, WORKLOAD_KNOBS
 
 CACHE_SIZE = 8
@@ -72,7 +72,7 @@ class EngineRuns:
         return _remember(
             self.runs_cache,
             key,
-            lambda: run_engines(
+            lambda: run_simulations(
                 lab.scenario, self.stream(), lab.requests, lab.batch_size, lab.wait_cap_s
             ),
         )

@@ -15,7 +15,7 @@ from core.simulator.batching import (
     first_within,
     gain,
     idle_share,
-    run_engines,
+    run_simulations,
     run_sweep,
     sweep_marks,
     wasted_kv_bytes,
@@ -48,7 +48,7 @@ def test_a_full_run_that_met_memory_names_the_wall():
     """A tight node stalls on memory: the wall is the peak seats of the first stalled run."""
     scenario = Scenario(gpu="A100 40GB SXM", model="Llama-2-13B")
     stream = Stream("offline", 10.0, 512, "capped exponential", 128, 1536, 0)
-    runs = run_engines(scenario, stream, 300, 256, 0.5)
+    runs = run_simulations(scenario, stream, 300, 256, 0.5)
     sweep = run_sweep(scenario, stream, 300, "reserved", 0.5)
     marks = sweep_marks(sweep, runs["continuous", "reserved"])
     assert marks.wall is not None
@@ -130,7 +130,7 @@ def test_first_within_keeps_the_first_requests_whose_answers_fit():
 def test_each_run_and_sweep_point_keeps_to_its_token_budget():
     """Answers of 2,048 tokens: the four runs and every sweep point write at most their budgets."""
     stream = Stream("offline", 50.0, 512, "capped exponential", 2048, 16384, 0)
-    runs = run_engines(Scenario(), stream, 1000, 64, 0.5)
+    runs = run_simulations(Scenario(), stream, 1000, 64, 0.5)
     assert all(0 < run.output_tokens <= RUN_TOKENS for run in runs.values())
     sweep = run_sweep(Scenario(), stream, 1000, "paged", 0.5)
     points = [run for policy in sweep.values() for run in policy]

@@ -1,4 +1,4 @@
-"""Time the step-level engine: 10,000 requests per policy, layout and serving mode, UI-sized
+"""Time the step simulator: 10,000 requests per policy, layout and serving mode, UI-sized
 runs, and the batching lab's worst knob change.
 
 Prints figures; asserts nothing (speed is measured here, never in a timed test).
@@ -139,7 +139,7 @@ def report_lab_changes(repeats: int = 3) -> None:
 def report_replays(repeats: int = 3) -> None:
     """Issue 24's targets: the conversation trace on one 8B node, and 100,000 requests.
 
-    ``replay`` is the engine path :func:`core.traffic.replay.replay` runs (each request's
+    ``replay`` is the path :func:`core.traffic.replay.replay` runs (each request's
     first and last token); ``simulate`` also builds every token's time, as the batching lab's
     runs do.
     """
@@ -161,7 +161,7 @@ def report_replays(repeats: int = 3) -> None:
         "replay": lambda w: serve_hour(Scenario(), w, 1, "round-robin", 0.0),
         "simulate": lambda w: simulate(Scenario(), "continuous", "paged", workload=w, costs=costs),
     }
-    print("replays through the step engine, continuous + paged, 8B class on an H100, B = 16")
+    print("replays through the step simulator, continuous + paged, 8B class on an H100, B = 16")
     for name, workload in runs.items():
         for path, function in paths.items():
             median, best, _ = timed(lambda w=workload, f=function: f(w), repeats)
