@@ -2,17 +2,25 @@
 
 Every page of the whole lab carries the poll's bar. A student types the code on the
 projector (or opens a link with ``?poll=CODE``) and from then on sees each question the
-presenter opens, within a second, whichever server process or host holds the page: the
-session asks the store for the poll's version every :data:`TICK_MS` (one indexed read) and
-reads the rest only when it has changed. The presenter's session reads the tally on every
-tick, so its histogram follows the votes as they arrive.
+presenter opens, within a second, whichever server process or host holds the page.
+
+The page never waits for the store on the event loop (labs/poll/board.py): every
+:data:`TICK_MS` it asks its process's :class:`~labs.poll.board.PollBoard` for the poll's
+version (one read serves every page of the process) and, when it moved, reads the poll on
+one of the board's threads; a vote or a presenter's action runs there too, with a fresh
+read of the poll after it. A page has one store call at a time (a click made meanwhile
+waits for it), and its result reaches the widgets on the event loop. The presenter's page
+reads the tally on every tick, so its histogram follows the votes as they arrive. While
+the store does not answer, the bar says so and the rest of the lab works as usual.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import secrets
+from concurrent.futures import Future
 
 import numpy as np
 import panel as pn
@@ -26,9 +34,10 @@ from core.practice.registry import CLASSIC_SEED
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 from labs.page.updates import session_doc
+from labs.poll.board import READ_EVERY_S, PageCalls, PollBoard
 from labs.poll.html import question_html, status_html, tally_html
-from labs.poll.room import PollRoom, PresenterGate, read_code
-from labs.poll.store import STORE_ERRORS, store_for
+from labs.poll.room import PollRoom, PresenterGate, new_code, read_code
+from labs.poll.store import STORE_ERRORS
 
 log = logging.getLogger("labs.poll")
 
@@ -39,15 +48,37 @@ ID_BYTES = 10
 KEEP_ID_JS = "document.cookie = '{cookie}={id}; path=/; max-age=2592000; SameSite=Lax';"
 
 
-class PollService:
-    """What the server gives every page: where the poll lives and who checks the presenter."""
+NOT_ANSWERING = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so the poll '
+    "is unavailable; this page keeps trying, and the rest of the lab works as usual.</span>"
+)
 
-    def __init__(self, location: str, gate: PresenterGate) -> None:
+
+NOT_TAKEN = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so that was '
+    "not recorded: press again in a moment.</span>"
+)
+
+
+class PollService:
+    """What the server gives every page: where the poll lives and who checks the presenter.
+
+    ``board()`` is this process's :class:`~labs.poll.board.PollBoard`, made on first use in
+    each process (a worker forked after the service was made gets its own).
+    """
+
+    def __init__(
+        self, location: str, gate: PresenterGate, read_every_s: float = READ_EVERY_S
+    ) -> None:
         self.location = location
         self.gate = gate
+        self.read_every_s = read_every_s
+        self._board: PollBoard | None = None
 
-    def store(self):
-        return store_for(self.location)
+    def board(self) -> PollBoard:
+        if self._board is None or self._board.pid != os.getpid():
+            self._board = PollBoard(self.location, self.read_every_s)
+        return self._board
 
 
 def session_identity() -> tuple[str, str, bool]:
@@ -87,9 +118,12 @@ class PollPanel(pn.viewable.Viewer):
         self.service = service
         self.scenario = scenario
         student, self.address, fresh = session_identity()
-        # The store is reached on first use: one that cannot be opened costs a notice, not the page.
+        # The store is reached on the board's threads: one that cannot be opened or does
+        # not answer costs a notice, never the page.
         self.room = PollRoom(None, hashlib.sha256(student.encode()).hexdigest()[:20])
-        self.failing = False
+        self.call_code = ""  # the code the last store call read
+        self.seen_version = -1  # the version of the poll on screen (-1: none read yet)
+        self.notice_up = False
         self.rng = np.random.default_rng()
         self.shown: tuple = ()
         self.code_input = pn.widgets.TextInput(placeholder="code", width=90, margin=(0, 6))
@@ -107,11 +141,11 @@ class PollPanel(pn.viewable.Viewer):
         self.reveal_button = pn.widgets.Button(label="Reveal", margin=(0, 6))
         self.revote_button = pn.widgets.Button(label="Re-vote", margin=(0, 6))
         self.close_button = pn.widgets.Button(label="Close poll", margin=(0, 6))
+        self.open_button.on_click(self._open)
         for button, action in (
-            (self.open_button, self._open),
-            (self.reveal_button, self.room.reveal),
-            (self.revote_button, self.room.revote),
-            (self.close_button, self.room.close),
+            (self.reveal_button, PollRoom.reveal),
+            (self.revote_button, PollRoom.revote),
+            (self.close_button, PollRoom.close),
         ):
             button.on_click(lambda _e, action=action: self._act(action))
         self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
@@ -150,7 +184,8 @@ class PollPanel(pn.viewable.Viewer):
                     "padding": "8px 12px"},
         )  # fmt: skip
         doc = session_doc()
-        if doc is not None:  # every page asks the store; a test calls tick() itself
+        self.calls = PageCalls(service.board, doc, self._collect)
+        if doc is not None:  # every page ticks; a test calls tick() itself
             doc.add_periodic_callback(self.tick, TICK_MS)
             if fresh:
                 code = KEEP_ID_JS.format(cookie=STUDENT_COOKIE, id=student)
@@ -174,10 +209,8 @@ class PollPanel(pn.viewable.Viewer):
             self.code = code
             return
         if code != self.room.code:
-            if code:
-                self.room.join(code)
-            else:
-                self.room.code = ""
+            self.room.code = code
+            self.seen_version, self.shown = -1, ()
         self.code_input.value = self.room.code
         self.tick()
 
@@ -213,71 +246,121 @@ class PollPanel(pn.viewable.Viewer):
         spread = int(self.rng.integers(0, 4))
         return card_question(key, knobs, givens, spread=spread).to_dict()
 
-    def _open(self) -> None:
-        self.room.open(self.question())
-        self.code = self.room.code
+    def _open(self, _event=None) -> None:
+        code = self.room.code or new_code()
+        question = self.question()
+
+        def work(seat: PollRoom):
+            seat.open(question)
+            return seat.view()
+
+        self._submit(work, lambda view: self._opened(code, view), code=code)
+
+    def _opened(self, code: str, view) -> None:
+        self.message.object = ""
+        self.room.code = code
+        self.code = code
+        self._show_view(view)
 
     def _act(self, action) -> None:
-        try:
-            if not self._guarded(action):
-                return
-        except (PermissionError, ValueError) as error:
-            self.message.object = f'<span class="lab small">{error}</span>'
-            return
-        self.message.object = ""
-        self.tick()
+        def work(seat: PollRoom):
+            action(seat)
+            return seat.view()
 
-    def _guarded(self, work) -> bool:
-        """Run ``work`` against the store; if the store fails, say so on the page (and log it once)."""
-        try:
-            if self.room.store is None:
-                self.room.store = self.service.store()
-            work()
-        except STORE_ERRORS as error:
-            if not self.failing:
-                log.warning("class poll: its store (%s) failed: %s", self.service.location, error)
-            self.failing = True
-            self.message.object = (
-                '<span class="lab small">The class poll is unavailable just now (its store did '
-                "not answer); this page tries again every second.</span>"
-            )
-            return False
-        if self.failing:
-            self.failing = False
-            self.message.object = ""
-        return True
+        self._submit(work, self._acted)
+
+    def _acted(self, view) -> None:
+        self.message.object = ""
+        self._show_view(view)
 
     def _vote(self, _event=None) -> None:
         if self.choice.value not in self.choice.options:
             return
         index = self.choice.options.index(self.choice.value)
-        recorded = []
-        if not self._guarded(lambda: recorded.append(self.room.vote(index))):
+        self._submit(lambda seat: (seat.vote(index), seat.view()), self._voted)
+
+    def _voted(self, result) -> None:
+        recorded, view = result
+        self.message.object = (
+            ""
+            if recorded
+            else '<span class="lab small">That vote was not taken: one vote a round, while it is open.</span>'
+        )
+        self._show_view(view)
+
+    # -- store calls, off the event loop ------------------------------------------------
+    def _submit(self, work, then, code: str | None = None, action: bool = True) -> None:
+        """Run ``work(seat)`` off the loop and ``then(result)`` here afterwards.
+
+        ``seat`` is this page's room as it is now (following ``code`` if given).
+        """
+        seat = self.room.bound(None)
+        seat.code = seat.code if code is None else code
+
+        def run(store):
+            seat.store = store
+            return work(seat)
+
+        self.calls.submit(run, then, seat.code, action)
+
+    def pending(self) -> list[Future]:
+        """The store calls this page waits for (tests wait for them, then tick)."""
+        return self.calls.pending()
+
+    def _collect(self) -> None:
+        """Apply this page's finished store call, if any."""
+        done = self.calls.collect()
+        if done is None:
             return
-        if not recorded[0]:
-            self.message.object = '<span class="lab small">That vote was not taken: one vote a round, while it is open.</span>'
-        self.shown = ()
-        self.tick()
+        then, call, self.call_code, action = done
+        board = self.service.board()
+        try:
+            result = call.result()
+        except STORE_ERRORS as error:
+            board.failing(error)
+            self._say_answering(False)
+            if action:  # said until the next message: reads may work while writes wait
+                self.notice_up = False
+                self.message.object = NOT_TAKEN
+        except (PermissionError, ValueError) as error:
+            self.message.object = f'<span class="lab small">{error}</span>'
+        else:
+            board.answered()
+            self._say_answering(True)
+            with pn.io.hold():
+                then(result)
+
+    def _say_answering(self, answering: bool) -> None:
+        """Show, or take down, the notice that the store is not answering."""
+        if answering == (not self.notice_up):
+            return
+        self.notice_up = not answering
+        self.message.object = "" if answering else NOT_ANSWERING
 
     # -- the periodic look at the store ---------------------------------------------------
     def tick(self) -> None:
-        """Show what changed in the store since the last look (cheap when nothing did)."""
+        """Apply what the store answered; ask it again when the poll's version moved."""
+        self._collect()
         if not self.room.code:  # a page that follows no poll never asks the store
             self.body.visible = False
             return
-        self._guarded(self._look)
+        board = self.service.board()
+        version = board.version(self.room.code)
+        self._say_answering(board.answering() and not self.calls.late())
+        moved = version != self.seen_version if version is not None else self.seen_version < 0
+        if self.calls.call is None and (self.room.presenter or moved):
+            self._submit(lambda seat: seat.view(), self._show_view, action=False)
 
-    def _look(self) -> None:
-        if not self.room.presenter and self.shown and not self.room.changed():
+    def _show_view(self, view) -> None:
+        if self.call_code != self.room.code:  # read for a code this page no longer follows
             return
-        view = self.room.view()
         poll = view.poll
+        self.seen_version = poll.version if poll is not None else 0
         key = (poll and poll.version, view.mine, view.counts, view.earlier)
         if key == self.shown:
             return
         self.shown = key
-        with pn.io.hold():
-            self._render(view)
+        self._render(view)
 
     def _render(self, view) -> None:
         poll = view.poll

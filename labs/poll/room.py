@@ -9,6 +9,7 @@ a page that sends a presenter's message without the password is refused, whateve
 
 from __future__ import annotations
 
+import copy
 import hmac
 import os
 import re
@@ -95,6 +96,12 @@ class PollRoom:
         self.code = read_code(code)
         self.presenter = False
         self.seen_version = -1
+
+    def bound(self, store: PollStore | None) -> PollRoom:
+        """A copy of this seat calling ``store``: one store call's own, taken on the event loop."""
+        seat = copy.copy(self)
+        seat.store = store
+        return seat
 
     # -- presenter ----------------------------------------------------------------------
     def unlock(self, gate: PresenterGate, typed: str, address: str) -> str:

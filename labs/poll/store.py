@@ -39,6 +39,9 @@ STATES = ("open", "revealed", "closed")
 # What a backend raises when it cannot answer (a locked or unwritable file, Redis down).
 STORE_ERRORS = (sqlite3.Error, OSError, RedisError)
 POLL_TTL_S = 86_400  # a class's poll is forgotten a day after its last presenter action (Redis)
+# Longest one store call waits for a lock or an answer: a hung store costs a page's poll
+# this long, off the event loop (labs/poll/board.py), never the rest of the lab.
+TIMEOUT_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,10 @@ class PollStore(Protocol):
     """What every backend offers (see the module notes)."""
 
     def version(self, code: str) -> int:
-        """The poll's version (0 if there is none): the cheap check a page polls."""
+        """The poll's version (0 if there is none)."""
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        """Every code's version (0 if it has none) in one read: what a process polls."""
 
     def get(self, code: str) -> PollState | None:
         """The poll of ``code``, or None."""
@@ -108,7 +114,7 @@ class SqliteStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         # autocommit: every write is its own transaction, in the file when the call returns
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=TIMEOUT_S)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # a killed process loses nothing in WAL
         self.db.executescript(_SCHEMA)
@@ -116,6 +122,13 @@ class SqliteStore:
     def version(self, code: str) -> int:
         row = self.db.execute("SELECT version FROM polls WHERE code = ?", (code,)).fetchone()
         return row[0] if row else 0
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        marks = ", ".join("?" * len(codes))
+        rows = self.db.execute(
+            f"SELECT code, version FROM polls WHERE code IN ({marks})", list(codes)
+        ).fetchall()
+        return {**dict.fromkeys(codes, 0), **dict(rows)}
 
     def get(self, code: str) -> PollState | None:
         row = self.db.execute(
@@ -183,8 +196,19 @@ class RedisStore:
 
     def __init__(self, url: str) -> None:
         import redis  # only a deployment with LAB_REDIS_URL needs the client
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        self.db = redis.Redis.from_url(url, socket_timeout=5.0, decode_responses=True)
+        # One try per call (the client's default retries a timeout 3 times, backing off up
+        # to 10 s), and one more only on a dropped connection (a restarted redis-server).
+        once = Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,))
+        self.db = redis.Redis.from_url(
+            url,
+            socket_timeout=TIMEOUT_S,
+            socket_connect_timeout=TIMEOUT_S,
+            retry=once,
+            decode_responses=True,
+        )
         self._answer = self.db.register_script(_ANSWER_LUA)
 
     @staticmethod
@@ -197,6 +221,13 @@ class RedisStore:
     def version(self, code: str) -> int:
         value = self.db.hget(self._key(code), "version")
         return int(value) if value else 0
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        with self.db.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hget(self._key(code), "version")
+            values = pipe.execute()
+        return {code: int(value) if value else 0 for code, value in zip(codes, values, strict=True)}
 
     def get(self, code: str) -> PollState | None:
         fields = self.db.hgetall(self._key(code))
