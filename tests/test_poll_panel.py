@@ -7,8 +7,8 @@ from concurrent import futures
 import pytest
 
 from labs.frame.shell import LabShell
-from labs.poll.panel import PollService
 from labs.poll.room import PresenterGate
+from labs.poll.service import PollService
 from labs.server.login_limit import LoginLimiter
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from core.practice.poll import challenge_question
 from labs.frame.shell import LabShell
-from labs.poll.panel import PollService
 from labs.poll.room import PresenterGate
+from labs.poll.service import PollService
 from labs.poll.store import RedisStore, store_for
 from labs.server.login_limit import LoginLimiter
 from tests.poll_backends import locked, paused, redis_server

@@ -16,10 +16,7 @@ the store does not answer, the bar says so and the rest of the lab works as usua
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
-import secrets
 from concurrent.futures import Future
 
 import numpy as np
@@ -34,18 +31,23 @@ from core.practice.registry import CLASSIC_SEED
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 from labs.page.updates import session_doc
-from labs.poll.board import READ_EVERY_S, PageCalls, PollBoard
+from labs.poll.ballots import BALLOT_COOKIE, cookie_js, visitor
+from labs.poll.board import PageCalls
 from labs.poll.html import question_html, status_html, tally_html
-from labs.poll.room import PollRoom, PresenterGate, new_code, read_code
+from labs.poll.room import (
+    PRESENTER_COOKIE,
+    PRESENTER_COOKIE_S,
+    PollRoom,
+    new_code,
+    read_code,
+)
+from labs.poll.service import PollService
 from labs.poll.store import STORE_ERRORS
 
 log = logging.getLogger("labs.poll")
 
 TICK_MS = 400  # a new question reaches every student page within this (plus one round trip)
-STUDENT_COOKIE = "lab_student"  # a browser's random poll id: one vote per browser and round
-ID_BYTES = 10
-# Keeps a new id for 30 days; the id is hex, so it is written into the code as it is.
-KEEP_ID_JS = "document.cookie = '{cookie}={id}; path=/; max-age=2592000; SameSite=Lax';"
+BALLOT_KEPT_S = 30 * 86_400  # a browser keeps its signed ballot for 30 days
 
 
 NOT_ANSWERING = (
@@ -58,44 +60,6 @@ NOT_TAKEN = (
     '<span class="lab small">The class poll\'s store is not answering just now, so that was '
     "not recorded: press again in a moment.</span>"
 )
-
-
-class PollService:
-    """What the server gives every page: where the poll lives and who checks the presenter.
-
-    ``board()`` is this process's :class:`~labs.poll.board.PollBoard`, made on first use in
-    each process (a worker forked after the service was made gets its own).
-    """
-
-    def __init__(
-        self, location: str, gate: PresenterGate, read_every_s: float = READ_EVERY_S
-    ) -> None:
-        self.location = location
-        self.gate = gate
-        self.read_every_s = read_every_s
-        self._board: PollBoard | None = None
-
-    def board(self) -> PollBoard:
-        if self._board is None or self._board.pid != os.getpid():
-            self._board = PollBoard(self.location, self.read_every_s)
-        return self._board
-
-
-def session_identity() -> tuple[str, str, bool]:
-    """(a student id, the client address, whether the id is new) of the session being built.
-
-    The id is the browser's ``lab_student`` cookie when it has one; a new one is made
-    otherwise and the page is told to keep it (:data:`KEEP_ID_JS`), so a reloaded page, or
-    one that reconnects to another worker after its own has gone, keeps its vote.
-    """
-    doc = session_doc()
-    request = doc.session_context.request if doc is not None else None
-    cookies = getattr(request, "cookies", {}) or {}
-    kept = cookies.get(STUDENT_COOKIE, "")
-    fresh = not (len(kept) == 2 * ID_BYTES and all(c in "0123456789abcdef" for c in kept))
-    student = secrets.token_hex(ID_BYTES) if fresh else kept
-    address = getattr(getattr(request, "_request", None), "remote_ip", None) or "unknown"
-    return student, address, fresh
 
 
 def question_options() -> dict[str, str]:
@@ -117,10 +81,13 @@ class PollPanel(pn.viewable.Viewer):
         super().__init__(**params)
         self.service = service
         self.scenario = scenario
-        student, self.address, fresh = session_identity()
+        self.visitor = visitor(service.gate.secret, service.login_secret)
+        self.address = self.visitor.address
         # The store is reached on the board's threads: one that cannot be opened or does
         # not answer costs a notice, never the page.
-        self.room = PollRoom(None, hashlib.sha256(student.encode()).hexdigest()[:20])
+        self.room = PollRoom(None, self.visitor.ballot)
+        self.issued = ""  # the code this page's ballot was counted for
+        self.missed = ""  # the last code joined that had no poll (counted once)
         self.call_code = ""  # the code the last store call read
         self.seen_version = -1  # the version of the poll on screen (-1: none read yet)
         self.notice_up = False
@@ -136,6 +103,9 @@ class PollPanel(pn.viewable.Viewer):
         self.unlock_button = pn.widgets.Button(label="Unlock", width=80, margin=(0, 6))
         self.unlock_button.on_click(self._unlock)
         self.message = LiveHTML("", margin=(0, 6))
+        # Stores a cookie in the browser when given one (the presenter's, once unlocked).
+        self.keeper = pn.widgets.TextInput(visible=False, margin=0)
+        self.keeper.jscallback(value="document.cookie = cb_obj.value;")
         self.pick = pn.widgets.Select(options=question_options(), width=360, margin=(0, 6))
         self.open_button = pn.widgets.Button(label="Open poll", color="primary", margin=(0, 6))
         self.reveal_button = pn.widgets.Button(label="Reveal", margin=(0, 6))
@@ -174,6 +144,7 @@ class PollPanel(pn.viewable.Viewer):
             self.join_button,
             self.login_row,
             self.message,
+            self.keeper,
             margin=0,
             styles={"align-items": "center", "flex-wrap": "wrap", "row-gap": "6px"},
         )
@@ -187,8 +158,8 @@ class PollPanel(pn.viewable.Viewer):
         self.calls = PageCalls(service.board, doc, self._collect)
         if doc is not None:  # every page ticks; a test calls tick() itself
             doc.add_periodic_callback(self.tick, TICK_MS)
-            if fresh:
-                code = KEEP_ID_JS.format(cookie=STUDENT_COOKIE, id=student)
+            if self.visitor.keep:
+                code = cookie_js(BALLOT_COOKIE, self.visitor.keep, BALLOT_KEPT_S)
                 doc.js_on_event(DocumentReady, CustomJS(code=code))
 
     # -- actions ------------------------------------------------------------------------
@@ -208,6 +179,15 @@ class PollPanel(pn.viewable.Viewer):
         if code != self.code:  # a link's value that is no code is dropped from the link
             self.code = code
             return
+        joins = self.service.joins
+        wait = joins.wait_s(self.address) if joins is not None and code else 0.0
+        if wait > 0 and code != self.room.code and not self.room.presenter:
+            self.message.object = (
+                '<span class="lab small">Too many codes with no poll from this address: '
+                f"try again in {wait:.0f} s.</span>"
+            )
+            self.code = self.room.code
+            return
         if code != self.room.code:
             self.room.code = code
             self.seen_version, self.shown = -1, ()
@@ -216,6 +196,12 @@ class PollPanel(pn.viewable.Viewer):
 
     @param.depends("presenter", watch=True)
     def _offer_login(self) -> None:
+        # A browser unlocked earlier (a reload, another worker, a restarted one) stays so.
+        kept = self.service.gate.kept(self.visitor.presenter_cookie)
+        if self.presenter and not self.room.presenter and kept:
+            self.room.presenter = True
+            self._unlocked()
+            return
         self._show(self.login_row, [self.password, self.unlock_button],
                    self.presenter and not self.room.presenter)  # fmt: skip
 
@@ -226,9 +212,18 @@ class PollPanel(pn.viewable.Viewer):
         row.visible = shown
 
     def _unlock(self, _event=None) -> None:
+        was = self.room.presenter
         text = self.room.unlock(self.service.gate, self.password.value, self.address)
         self.password.value = ""
         self.message.object = f'<span class="lab small">{text}</span>'
+        if self.room.presenter and not was:  # the browser keeps it: reloads stay unlocked
+            value = self.service.gate.cookie()
+            self.keeper.value = (
+                f"{PRESENTER_COOKIE}={value}; path=/; max-age={PRESENTER_COOKIE_S}; SameSite=Strict"
+            )
+        self._unlocked()
+
+    def _unlocked(self) -> None:
         self._show(self.login_row, [self.password, self.unlock_button], not self.room.presenter)
         controls = [self.pick, self.open_button, self.reveal_button, self.revote_button,
                     self.close_button]  # fmt: skip
@@ -349,12 +344,18 @@ class PollPanel(pn.viewable.Viewer):
         self._say_answering(board.answering() and not self.calls.late())
         moved = version != self.seen_version if version is not None else self.seen_version < 0
         if self.calls.call is None and (self.room.presenter or moved):
-            self._submit(lambda seat: seat.view(), self._show_view, action=False)
+            issue = self.issued != self.room.code and not self.room.presenter
+            self._submit(lambda seat: seat.view(issue), self._show_view, action=False)
 
     def _show_view(self, view) -> None:
         if self.call_code != self.room.code:  # read for a code this page no longer follows
             return
         poll = view.poll
+        self.issued = self.issued if self.room.presenter else self.call_code
+        if poll is None and self.missed != self.call_code and not self.room.presenter:
+            self.missed = self.call_code  # a code with no poll: counted against the address
+            if self.service.joins is not None:
+                self.service.joins.wrong(self.address)
         self.seen_version = poll.version if poll is not None else 0
         key = (poll and poll.version, view.mine, view.counts, view.earlier)
         if key == self.shown:

@@ -82,6 +82,12 @@ class PollStore(Protocol):
     def counts(self, code: str, round_: int, choices: int) -> list[int]:
         """How many chose each of ``choices`` answers in ``round_``."""
 
+    def issue(self, code: str, ballot: str) -> None:
+        """Count ``ballot`` (labs/poll/ballots.py) as issued for the poll ``code``."""
+
+    def ballots(self, code: str) -> int:
+        """How many ballots have been issued for the poll ``code``."""
+
 
 def _check_state(state: str) -> None:
     if state not in STATES:
@@ -104,6 +110,8 @@ CREATE TABLE IF NOT EXISTS polls (
 CREATE TABLE IF NOT EXISTS answers (
     code TEXT NOT NULL, round INTEGER NOT NULL, student TEXT NOT NULL,
     choice INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, round, student));
+CREATE TABLE IF NOT EXISTS ballots (
+    code TEXT NOT NULL, ballot TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, ballot));
 """
 
 
@@ -179,6 +187,17 @@ class SqliteStore:
             if 0 <= choice < choices:
                 counts[choice] = count
         return counts
+
+    def issue(self, code: str, ballot: str) -> None:
+        self.db.execute(
+            "INSERT OR IGNORE INTO ballots VALUES (?, ?, ?)", (code, ballot, time.time())
+        )
+
+    def ballots(self, code: str) -> int:
+        (count,) = self.db.execute(
+            "SELECT COUNT(*) FROM ballots WHERE code = ?", (code,)
+        ).fetchone()
+        return count
 
 
 # Records a vote only while its round is the current one and open; 1 if recorded.
@@ -271,6 +290,16 @@ class RedisStore:
 
     def counts(self, code: str, round_: int, choices: int) -> list[int]:
         return _tally(self.db.hvals(self._answers(code, round_)), choices)
+
+    def issue(self, code: str, ballot: str) -> None:
+        key = f"{self._key(code)}:ballots"
+        with self.db.pipeline(transaction=False) as pipe:
+            pipe.sadd(key, ballot)
+            pipe.expire(key, POLL_TTL_S)
+            pipe.execute()
+
+    def ballots(self, code: str) -> int:
+        return int(self.db.scard(f"{self._key(code)}:ballots"))
 
 
 def default_location(state_dir: Path) -> str:
