@@ -232,6 +232,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.workers < 1:
         raise SystemExit("--workers must be at least 1")
     guard.safe_log_records()
+    guard.quiet_refusals()
     guard.close_component_imports()
     guard.readable_query_values()
     # Errors outside any session's own handler go to the log, never to a page.

@@ -6,6 +6,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import math
 import os
 import re
 import signal
@@ -171,7 +172,8 @@ async def _stalled_class(base: str, stall) -> tuple[list, list, list]:
             for tab in tabs:
                 await _vote(tab, 1)
             while time.monotonic() - stalled < 4.0:
-                changes.append(await bystander.change((-1) ** len(changes), 10) / 1000)
+                took_ms = await bystander.change((-1) ** len(changes), 10)
+                changes.append(math.inf if took_ms is None else took_ms / 1000)  # None: no reply
                 start = time.perf_counter()
                 await asyncio.to_thread(
                     lambda: urllib.request.urlopen(base + "/pool", timeout=30).read()
@@ -199,6 +201,6 @@ def test_a_stalled_store_slows_no_bystander(stalled_store_server):
     # Its own thread: Playwright's sync API may keep an event loop running in this one.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         changes, gets, usual = pool.submit(asyncio.run, _stalled_class(base, stall)).result(120)
-    assert None not in changes
+    print(f"bystander while stalled: change max {max(changes):.3f} s, GET max {max(gets):.3f} s")
     limit = max(BYSTANDER_S, 3 * max(usual))
     assert max(changes) < limit and max(gets) < limit, (changes, gets, usual)
