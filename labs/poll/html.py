@@ -80,6 +80,10 @@ def status_html(view: View, presenter: bool) -> str:
         text = "The poll is closed."
     elif presenter:
         text = f"Round {poll.round}: {poll.state}."
+        if view.ballots is not None:  # more ballots than students in the room shows here
+            text += (
+                f" Ballots issued {fmt.count(view.ballots)}, votes cast {fmt.count(view.total)}."
+            )
     elif view.mine is not None:
         chosen = letters[view.mine] if 0 <= view.mine < len(letters) else "?"
         wait = "" if poll.state == "revealed" else " Waiting for the reveal."

@@ -2,17 +2,22 @@
 
 Every page of the whole lab carries the poll's bar. A student types the code on the
 projector (or opens a link with ``?poll=CODE``) and from then on sees each question the
-presenter opens, within a second, whichever server process or host holds the page: the
-session asks the store for the poll's version every :data:`TICK_MS` (one indexed read) and
-reads the rest only when it has changed. The presenter's session reads the tally on every
-tick, so its histogram follows the votes as they arrive.
+presenter opens, within a second, whichever server process or host holds the page.
+
+The page never waits for the store on the event loop (labs/poll/board.py): every
+:data:`TICK_MS` it asks its process's :class:`~labs.poll.board.PollBoard` for the poll's
+version (one read serves every page of the process) and, when it moved, reads the poll on
+one of the board's threads; a vote or a presenter's action runs there too, with a fresh
+read of the poll after it. A page has one store call at a time (a click made meanwhile
+waits for it), and its result reaches the widgets on the event loop. The presenter's page
+reads the tally on every tick, so its histogram follows the votes as they arrive. While
+the store does not answer, the bar says so and the rest of the lab works as usual.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import secrets
+from concurrent.futures import Future
 
 import numpy as np
 import panel as pn
@@ -26,45 +31,35 @@ from core.practice.registry import CLASSIC_SEED
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 from labs.page.updates import session_doc
+from labs.poll.ballots import BALLOT_COOKIE, cookie_js, visitor
+from labs.poll.board import PageCalls
 from labs.poll.html import question_html, status_html, tally_html
-from labs.poll.room import PollRoom, PresenterGate, read_code
-from labs.poll.store import STORE_ERRORS, store_for
+from labs.poll.room import (
+    PRESENTER_COOKIE,
+    PRESENTER_COOKIE_S,
+    PollRoom,
+    new_code,
+    read_code,
+)
+from labs.poll.service import PollService
+from labs.poll.store import STORE_ERRORS
 
 log = logging.getLogger("labs.poll")
 
 TICK_MS = 400  # a new question reaches every student page within this (plus one round trip)
-STUDENT_COOKIE = "lab_student"  # a browser's random poll id: one vote per browser and round
-ID_BYTES = 10
-# Keeps a new id for 30 days; the id is hex, so it is written into the code as it is.
-KEEP_ID_JS = "document.cookie = '{cookie}={id}; path=/; max-age=2592000; SameSite=Lax';"
+BALLOT_KEPT_S = 30 * 86_400  # a browser keeps its signed ballot for 30 days
 
 
-class PollService:
-    """What the server gives every page: where the poll lives and who checks the presenter."""
-
-    def __init__(self, location: str, gate: PresenterGate) -> None:
-        self.location = location
-        self.gate = gate
-
-    def store(self):
-        return store_for(self.location)
+NOT_ANSWERING = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so the poll '
+    "is unavailable; this page keeps trying, and the rest of the lab works as usual.</span>"
+)
 
 
-def session_identity() -> tuple[str, str, bool]:
-    """(a student id, the client address, whether the id is new) of the session being built.
-
-    The id is the browser's ``lab_student`` cookie when it has one; a new one is made
-    otherwise and the page is told to keep it (:data:`KEEP_ID_JS`), so a reloaded page, or
-    one that reconnects to another worker after its own has gone, keeps its vote.
-    """
-    doc = session_doc()
-    request = doc.session_context.request if doc is not None else None
-    cookies = getattr(request, "cookies", {}) or {}
-    kept = cookies.get(STUDENT_COOKIE, "")
-    fresh = not (len(kept) == 2 * ID_BYTES and all(c in "0123456789abcdef" for c in kept))
-    student = secrets.token_hex(ID_BYTES) if fresh else kept
-    address = getattr(getattr(request, "_request", None), "remote_ip", None) or "unknown"
-    return student, address, fresh
+NOT_TAKEN = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so that was '
+    "not recorded: press again in a moment.</span>"
+)
 
 
 def question_options() -> dict[str, str]:
@@ -86,10 +81,16 @@ class PollPanel(pn.viewable.Viewer):
         super().__init__(**params)
         self.service = service
         self.scenario = scenario
-        student, self.address, fresh = session_identity()
-        # The store is reached on first use: one that cannot be opened costs a notice, not the page.
-        self.room = PollRoom(None, hashlib.sha256(student.encode()).hexdigest()[:20])
-        self.failing = False
+        self.visitor = visitor(service.gate.secret, service.login_secret)
+        self.address = self.visitor.address
+        # The store is reached on the board's threads: one that cannot be opened or does
+        # not answer costs a notice, never the page.
+        self.room = PollRoom(None, self.visitor.ballot)
+        self.issued = ""  # the code this page's ballot was counted for
+        self.missed = ""  # the last code joined that had no poll (counted once)
+        self.call_code = ""  # the code the last store call read
+        self.seen_version = -1  # the version of the poll on screen (-1: none read yet)
+        self.notice_up = False
         self.rng = np.random.default_rng()
         self.shown: tuple = ()
         self.code_input = pn.widgets.TextInput(placeholder="code", width=90, margin=(0, 6))
@@ -102,16 +103,19 @@ class PollPanel(pn.viewable.Viewer):
         self.unlock_button = pn.widgets.Button(label="Unlock", width=80, margin=(0, 6))
         self.unlock_button.on_click(self._unlock)
         self.message = LiveHTML("", margin=(0, 6))
+        # Stores a cookie in the browser when given one (the presenter's, once unlocked).
+        self.keeper = pn.widgets.TextInput(visible=False, margin=0)
+        self.keeper.jscallback(value="document.cookie = cb_obj.value;")
         self.pick = pn.widgets.Select(options=question_options(), width=360, margin=(0, 6))
         self.open_button = pn.widgets.Button(label="Open poll", color="primary", margin=(0, 6))
         self.reveal_button = pn.widgets.Button(label="Reveal", margin=(0, 6))
         self.revote_button = pn.widgets.Button(label="Re-vote", margin=(0, 6))
         self.close_button = pn.widgets.Button(label="Close poll", margin=(0, 6))
+        self.open_button.on_click(self._open)
         for button, action in (
-            (self.open_button, self._open),
-            (self.reveal_button, self.room.reveal),
-            (self.revote_button, self.room.revote),
-            (self.close_button, self.room.close),
+            (self.reveal_button, PollRoom.reveal),
+            (self.revote_button, PollRoom.revote),
+            (self.close_button, PollRoom.close),
         ):
             button.on_click(lambda _e, action=action: self._act(action))
         self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
@@ -140,6 +144,7 @@ class PollPanel(pn.viewable.Viewer):
             self.join_button,
             self.login_row,
             self.message,
+            self.keeper,
             margin=0,
             styles={"align-items": "center", "flex-wrap": "wrap", "row-gap": "6px"},
         )
@@ -150,10 +155,11 @@ class PollPanel(pn.viewable.Viewer):
                     "padding": "8px 12px"},
         )  # fmt: skip
         doc = session_doc()
-        if doc is not None:  # every page asks the store; a test calls tick() itself
+        self.calls = PageCalls(service.board, doc, self._collect)
+        if doc is not None:  # every page ticks; a test calls tick() itself
             doc.add_periodic_callback(self.tick, TICK_MS)
-            if fresh:
-                code = KEEP_ID_JS.format(cookie=STUDENT_COOKIE, id=student)
+            if self.visitor.keep:
+                code = cookie_js(BALLOT_COOKIE, self.visitor.keep, BALLOT_KEPT_S)
                 doc.js_on_event(DocumentReady, CustomJS(code=code))
 
     # -- actions ------------------------------------------------------------------------
@@ -173,16 +179,29 @@ class PollPanel(pn.viewable.Viewer):
         if code != self.code:  # a link's value that is no code is dropped from the link
             self.code = code
             return
+        joins = self.service.joins
+        wait = joins.wait_s(self.address) if joins is not None and code else 0.0
+        if wait > 0 and code != self.room.code and not self.room.presenter:
+            self.message.object = (
+                '<span class="lab small">Too many codes with no poll from this address: '
+                f"try again in {wait:.0f} s.</span>"
+            )
+            self.code = self.room.code
+            return
         if code != self.room.code:
-            if code:
-                self.room.join(code)
-            else:
-                self.room.code = ""
+            self.room.code = code
+            self.seen_version, self.shown = -1, ()
         self.code_input.value = self.room.code
         self.tick()
 
     @param.depends("presenter", watch=True)
     def _offer_login(self) -> None:
+        # A browser unlocked earlier (a reload, another worker, a restarted one) stays so.
+        kept = self.service.gate.kept(self.visitor.presenter_cookie)
+        if self.presenter and not self.room.presenter and kept:
+            self.room.presenter = True
+            self._unlocked()
+            return
         self._show(self.login_row, [self.password, self.unlock_button],
                    self.presenter and not self.room.presenter)  # fmt: skip
 
@@ -193,9 +212,18 @@ class PollPanel(pn.viewable.Viewer):
         row.visible = shown
 
     def _unlock(self, _event=None) -> None:
+        was = self.room.presenter
         text = self.room.unlock(self.service.gate, self.password.value, self.address)
         self.password.value = ""
         self.message.object = f'<span class="lab small">{text}</span>'
+        if self.room.presenter and not was:  # the browser keeps it: reloads stay unlocked
+            value = self.service.gate.cookie()
+            self.keeper.value = (
+                f"{PRESENTER_COOKIE}={value}; path=/; max-age={PRESENTER_COOKIE_S}; SameSite=Strict"
+            )
+        self._unlocked()
+
+    def _unlocked(self) -> None:
         self._show(self.login_row, [self.password, self.unlock_button], not self.room.presenter)
         controls = [self.pick, self.open_button, self.reveal_button, self.revote_button,
                     self.close_button]  # fmt: skip
@@ -213,71 +241,127 @@ class PollPanel(pn.viewable.Viewer):
         spread = int(self.rng.integers(0, 4))
         return card_question(key, knobs, givens, spread=spread).to_dict()
 
-    def _open(self) -> None:
-        self.room.open(self.question())
-        self.code = self.room.code
+    def _open(self, _event=None) -> None:
+        code = self.room.code or new_code()
+        question = self.question()
+
+        def work(seat: PollRoom):
+            seat.open(question)
+            return seat.view()
+
+        self._submit(work, lambda view: self._opened(code, view), code=code)
+
+    def _opened(self, code: str, view) -> None:
+        self.message.object = ""
+        self.room.code = code
+        self.code = code
+        self._show_view(view)
 
     def _act(self, action) -> None:
-        try:
-            if not self._guarded(action):
-                return
-        except (PermissionError, ValueError) as error:
-            self.message.object = f'<span class="lab small">{error}</span>'
-            return
-        self.message.object = ""
-        self.tick()
+        def work(seat: PollRoom):
+            action(seat)
+            return seat.view()
 
-    def _guarded(self, work) -> bool:
-        """Run ``work`` against the store; if the store fails, say so on the page (and log it once)."""
-        try:
-            if self.room.store is None:
-                self.room.store = self.service.store()
-            work()
-        except STORE_ERRORS as error:
-            if not self.failing:
-                log.warning("class poll: its store (%s) failed: %s", self.service.location, error)
-            self.failing = True
-            self.message.object = (
-                '<span class="lab small">The class poll is unavailable just now (its store did '
-                "not answer); this page tries again every second.</span>"
-            )
-            return False
-        if self.failing:
-            self.failing = False
-            self.message.object = ""
-        return True
+        self._submit(work, self._acted)
+
+    def _acted(self, view) -> None:
+        self.message.object = ""
+        self._show_view(view)
 
     def _vote(self, _event=None) -> None:
         if self.choice.value not in self.choice.options:
             return
         index = self.choice.options.index(self.choice.value)
-        recorded = []
-        if not self._guarded(lambda: recorded.append(self.room.vote(index))):
+        self._submit(lambda seat: (seat.vote(index), seat.view()), self._voted)
+
+    def _voted(self, result) -> None:
+        recorded, view = result
+        self.message.object = (
+            ""
+            if recorded
+            else '<span class="lab small">That vote was not taken: one vote a round, while it is open.</span>'
+        )
+        self._show_view(view)
+
+    # -- store calls, off the event loop ------------------------------------------------
+    def _submit(self, work, then, code: str | None = None, action: bool = True) -> None:
+        """Run ``work(seat)`` off the loop and ``then(result)`` here afterwards.
+
+        ``seat`` is this page's room as it is now (following ``code`` if given).
+        """
+        seat = self.room.bound(None)
+        seat.code = seat.code if code is None else code
+
+        def run(store):
+            seat.store = store
+            return work(seat)
+
+        self.calls.submit(run, then, seat.code, action)
+
+    def pending(self) -> list[Future]:
+        """The store calls this page waits for (tests wait for them, then tick)."""
+        return self.calls.pending()
+
+    def _collect(self) -> None:
+        """Apply this page's finished store call, if any."""
+        done = self.calls.collect()
+        if done is None:
             return
-        if not recorded[0]:
-            self.message.object = '<span class="lab small">That vote was not taken: one vote a round, while it is open.</span>'
-        self.shown = ()
-        self.tick()
+        then, call, self.call_code, action = done
+        board = self.service.board()
+        try:
+            result = call.result()
+        except STORE_ERRORS as error:
+            board.failing(error)
+            self._say_answering(False)
+            if action:  # said until the next message: reads may work while writes wait
+                self.notice_up = False
+                self.message.object = NOT_TAKEN
+        except (PermissionError, ValueError) as error:
+            self.message.object = f'<span class="lab small">{error}</span>'
+        else:
+            board.answered()
+            self._say_answering(True)
+            with pn.io.hold():
+                then(result)
+
+    def _say_answering(self, answering: bool) -> None:
+        """Show, or take down, the notice that the store is not answering."""
+        if answering == (not self.notice_up):
+            return
+        self.notice_up = not answering
+        self.message.object = "" if answering else NOT_ANSWERING
 
     # -- the periodic look at the store ---------------------------------------------------
     def tick(self) -> None:
-        """Show what changed in the store since the last look (cheap when nothing did)."""
+        """Apply what the store answered; ask it again when the poll's version moved."""
+        self._collect()
         if not self.room.code:  # a page that follows no poll never asks the store
             self.body.visible = False
             return
-        self._guarded(self._look)
+        board = self.service.board()
+        version = board.version(self.room.code)
+        self._say_answering(board.answering() and not self.calls.late())
+        moved = version != self.seen_version if version is not None else self.seen_version < 0
+        if self.calls.call is None and (self.room.presenter or moved):
+            issue = self.issued != self.room.code and not self.room.presenter
+            self._submit(lambda seat: seat.view(issue), self._show_view, action=False)
 
-    def _look(self) -> None:
-        if not self.room.presenter and self.shown and not self.room.changed():
+    def _show_view(self, view) -> None:
+        if self.call_code != self.room.code:  # read for a code this page no longer follows
             return
-        view = self.room.view()
         poll = view.poll
+        self.issued = self.issued if self.room.presenter else self.call_code
+        if poll is None and self.missed != self.call_code and not self.room.presenter:
+            self.missed = self.call_code  # a code with no poll: counted against the address
+            if self.service.joins is not None:
+                self.service.joins.wrong(self.address)
+        self.seen_version = poll.version if poll is not None else 0
         key = (poll and poll.version, view.mine, view.counts, view.earlier)
         if key == self.shown:
             return
         self.shown = key
-        with pn.io.hold():
-            self._render(view)
+        self._render(view)
 
     def _render(self, view) -> None:
         poll = view.poll

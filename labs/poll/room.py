@@ -9,10 +9,13 @@ a page that sends a presenter's message without the password is refused, whateve
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import hmac
 import os
 import re
 import secrets
+import time
 from dataclasses import dataclass
 
 from labs.poll.store import PollState, PollStore
@@ -35,37 +38,95 @@ def read_code(text: str) -> str:
     return code if _CODE.match(code) else ""
 
 
+PRESENTER_COOKIE = "lab_presenter"  # a presenter's browser, unlocked: survives reloads and workers
+PRESENTER_COOKIE_S = 12 * 3600  # a lecture day
+
+
+def signature(secret: bytes, purpose: str, value: str) -> str:
+    """HMAC-SHA256 of ``value`` for ``purpose`` under the deployment's ``secret`` (hex, 32 chars)."""
+    message = f"{purpose}\n{value}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()[:32]
+
+
+def signed(secret: bytes, purpose: str, value: str) -> str:
+    """``value.signature``: what a page keeps in a cookie."""
+    return f"{value}.{signature(secret, purpose, value)}"
+
+
+def unsigned(secret: bytes, purpose: str, text: str) -> str | None:
+    """The value of ``text`` if this deployment signed it for ``purpose``, else None."""
+    value, _, mac = str(text).rpartition(".")
+    if not value or not hmac.compare_digest(
+        mac.encode(), signature(secret, purpose, value).encode()
+    ):
+        return None
+    return value
+
+
 class PresenterGate:
-    """Checks the presenter password, with the class login's limit on wrong guesses.
+    """Checks the presenter password, with its own limit on wrong guesses, and the presenter key.
 
     Parameters
     ----------
     password : str
         ``LAB_PRESENTER_PASSWORD``; empty means no session can become the presenter.
     limiter : object
-        Counts wrong passwords per client address (:class:`labs.server.login_limit.LoginLimiter`,
-        one per server process): ``wait_s(address)`` and ``wrong(address)``.
+        Counts wrong presenter passwords per client address, apart from the class login's
+        (:class:`labs.server.login_limit.LoginLimiter`, one per server process):
+        ``wait_s(address)`` and ``wrong(address)``.
+    key : str
+        The presenter key printed in the server's terminal at start (empty: none). It unlocks
+        even an address locked out by wrong guesses: students behind the lecture hall's one
+        address cannot lock the presenter out. While an address is locked the password is
+        refused unchecked (a guesser would otherwise learn at full speed which guess was
+        right); the key needs no limit, being 128 random bits only the terminal shows.
+    secret : bytes
+        The deployment's signing secret: a presenter's cookie (:meth:`cookie`) is signed with
+        it and the password, so it outlives reloads and worker restarts and dies with a new
+        password.
     """
 
-    def __init__(self, password: str, limiter) -> None:
+    def __init__(self, password: str, limiter, key: str = "", secret: bytes = b"") -> None:
         self.password = password
         self.limiter = limiter
+        self.key = key
+        self.secret = secret or secrets.token_bytes(32)
 
     @classmethod
-    def from_env(cls, limiter) -> PresenterGate:
-        return cls(os.environ.get(PRESENTER_ENV, ""), limiter)
+    def from_env(cls, limiter, key: str = "", secret: bytes = b"") -> PresenterGate:
+        return cls(os.environ.get(PRESENTER_ENV, ""), limiter, key, secret)
 
     def check(self, typed: str, address: str) -> tuple[bool, str]:
-        """(whether ``typed`` is the presenter password, what to tell the page)."""
+        """(whether ``typed`` is the presenter password or key, what to tell the page)."""
         if not self.password:
             return False, f"No presenter password is set: start the server with {PRESENTER_ENV}."
+        typed = str(typed).strip()
+        if self.key and hmac.compare_digest(typed.encode(), self.key.encode()):
+            return True, "Presenter controls unlocked for this browser (with the presenter key)."
         wait = self.limiter.wait_s(address)
         if wait > 0:
-            return False, f"Too many wrong passwords: try again in {wait:.0f} s."
-        if hmac.compare_digest(str(typed).encode(), self.password.encode()):
-            return True, "Presenter controls unlocked for this page."
+            return False, (
+                f"Too many wrong presenter passwords from this address: try again in {wait:.0f} s, "
+                "or type the presenter key printed in the server's terminal."
+            )
+        if hmac.compare_digest(typed.encode(), self.password.encode()):
+            return True, "Presenter controls unlocked for this browser."
         self.limiter.wrong(address)
         return False, "That is not the presenter password."
+
+    def _purpose(self) -> str:
+        return f"presenter {hashlib.sha256(self.password.encode()).hexdigest()}"
+
+    def cookie(self, now: float | None = None) -> str:
+        """The signed value a presenter's browser keeps (until :data:`PRESENTER_COOKIE_S` from now)."""
+        until = int((time.time() if now is None else now) + PRESENTER_COOKIE_S)
+        return signed(self.secret, self._purpose(), str(until))
+
+    def kept(self, cookie: str, now: float | None = None) -> bool:
+        """Whether ``cookie`` is a presenter cookie this deployment signed that has not expired."""
+        until = unsigned(self.secret, self._purpose(), cookie) if self.password else None
+        now = time.time() if now is None else now
+        return until is not None and until.isdigit() and int(until) > now
 
 
 @dataclass(frozen=True)
@@ -80,6 +141,7 @@ class View:
     mine: int | None
     counts: list[int] | None
     earlier: list[int] | None
+    ballots: int | None = None  # ballots issued for this poll: the presenter's only
 
     @property
     def total(self) -> int:
@@ -95,6 +157,12 @@ class PollRoom:
         self.code = read_code(code)
         self.presenter = False
         self.seen_version = -1
+
+    def bound(self, store: PollStore | None) -> PollRoom:
+        """A copy of this seat calling ``store``: one store call's own, taken on the event loop."""
+        seat = copy.copy(self)
+        seat.store = store
+        return seat
 
     # -- presenter ----------------------------------------------------------------------
     def unlock(self, gate: PresenterGate, typed: str, address: str) -> str:
@@ -158,8 +226,13 @@ class PollRoom:
         """Whether a presenter action happened since :meth:`view` last looked (one cheap read)."""
         return bool(self.code) and self.store.version(self.code) != self.seen_version
 
-    def view(self) -> View:
-        """The poll as this session may see it (students: no tally before the reveal)."""
+    def view(self, issue: bool = False) -> View:
+        """The poll as this session may see it (students: no tally before the reveal).
+
+        With ``issue``, a student's ballot is first counted as issued for this poll.
+        """
+        if issue and self.code and not self.presenter:
+            self.store.issue(self.code, self.student)
         poll = self.store.get(self.code) if self.code else None
         if poll is None:
             self.seen_version = 0
@@ -172,4 +245,5 @@ class PollRoom:
         if shown and poll.round > 1 and poll.question.get("revote"):
             earlier = self.store.counts(self.code, poll.round - 1, choices)
         mine = self.store.choice_of(self.code, poll.round, self.student)
-        return View(poll, mine, counts, earlier)
+        ballots = self.store.ballots(self.code) if self.presenter else None
+        return View(poll, mine, counts, earlier, ballots)

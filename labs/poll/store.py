@@ -39,6 +39,9 @@ STATES = ("open", "revealed", "closed")
 # What a backend raises when it cannot answer (a locked or unwritable file, Redis down).
 STORE_ERRORS = (sqlite3.Error, OSError, RedisError)
 POLL_TTL_S = 86_400  # a class's poll is forgotten a day after its last presenter action (Redis)
+# Longest one store call waits for a lock or an answer: a hung store costs a page's poll
+# this long, off the event loop (labs/poll/board.py), never the rest of the lab.
+TIMEOUT_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,10 @@ class PollStore(Protocol):
     """What every backend offers (see the module notes)."""
 
     def version(self, code: str) -> int:
-        """The poll's version (0 if there is none): the cheap check a page polls."""
+        """The poll's version (0 if there is none)."""
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        """Every code's version (0 if it has none) in one read: what a process polls."""
 
     def get(self, code: str) -> PollState | None:
         """The poll of ``code``, or None."""
@@ -75,6 +81,12 @@ class PollStore(Protocol):
 
     def counts(self, code: str, round_: int, choices: int) -> list[int]:
         """How many chose each of ``choices`` answers in ``round_``."""
+
+    def issue(self, code: str, ballot: str) -> None:
+        """Count ``ballot`` (labs/poll/ballots.py) as issued for the poll ``code``."""
+
+    def ballots(self, code: str) -> int:
+        """How many ballots have been issued for the poll ``code``."""
 
 
 def _check_state(state: str) -> None:
@@ -98,6 +110,8 @@ CREATE TABLE IF NOT EXISTS polls (
 CREATE TABLE IF NOT EXISTS answers (
     code TEXT NOT NULL, round INTEGER NOT NULL, student TEXT NOT NULL,
     choice INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, round, student));
+CREATE TABLE IF NOT EXISTS ballots (
+    code TEXT NOT NULL, ballot TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, ballot));
 """
 
 
@@ -108,7 +122,7 @@ class SqliteStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         # autocommit: every write is its own transaction, in the file when the call returns
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=TIMEOUT_S)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # a killed process loses nothing in WAL
         self.db.executescript(_SCHEMA)
@@ -116,6 +130,13 @@ class SqliteStore:
     def version(self, code: str) -> int:
         row = self.db.execute("SELECT version FROM polls WHERE code = ?", (code,)).fetchone()
         return row[0] if row else 0
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        marks = ", ".join("?" * len(codes))
+        rows = self.db.execute(
+            f"SELECT code, version FROM polls WHERE code IN ({marks})", list(codes)
+        ).fetchall()
+        return {**dict.fromkeys(codes, 0), **dict(rows)}
 
     def get(self, code: str) -> PollState | None:
         row = self.db.execute(
@@ -167,6 +188,17 @@ class SqliteStore:
                 counts[choice] = count
         return counts
 
+    def issue(self, code: str, ballot: str) -> None:
+        self.db.execute(
+            "INSERT OR IGNORE INTO ballots VALUES (?, ?, ?)", (code, ballot, time.time())
+        )
+
+    def ballots(self, code: str) -> int:
+        (count,) = self.db.execute(
+            "SELECT COUNT(*) FROM ballots WHERE code = ?", (code,)
+        ).fetchone()
+        return count
+
 
 # Records a vote only while its round is the current one and open; 1 if recorded.
 _ANSWER_LUA = """
@@ -183,8 +215,19 @@ class RedisStore:
 
     def __init__(self, url: str) -> None:
         import redis  # only a deployment with LAB_REDIS_URL needs the client
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        self.db = redis.Redis.from_url(url, socket_timeout=5.0, decode_responses=True)
+        # One try per call (the client's default retries a timeout 3 times, backing off up
+        # to 10 s), and one more only on a dropped connection (a restarted redis-server).
+        once = Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,))
+        self.db = redis.Redis.from_url(
+            url,
+            socket_timeout=TIMEOUT_S,
+            socket_connect_timeout=TIMEOUT_S,
+            retry=once,
+            decode_responses=True,
+        )
         self._answer = self.db.register_script(_ANSWER_LUA)
 
     @staticmethod
@@ -197,6 +240,13 @@ class RedisStore:
     def version(self, code: str) -> int:
         value = self.db.hget(self._key(code), "version")
         return int(value) if value else 0
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        with self.db.pipeline(transaction=False) as pipe:
+            for code in codes:
+                pipe.hget(self._key(code), "version")
+            values = pipe.execute()
+        return {code: int(value) if value else 0 for code, value in zip(codes, values, strict=True)}
 
     def get(self, code: str) -> PollState | None:
         fields = self.db.hgetall(self._key(code))
@@ -240,6 +290,16 @@ class RedisStore:
 
     def counts(self, code: str, round_: int, choices: int) -> list[int]:
         return _tally(self.db.hvals(self._answers(code, round_)), choices)
+
+    def issue(self, code: str, ballot: str) -> None:
+        key = f"{self._key(code)}:ballots"
+        with self.db.pipeline(transaction=False) as pipe:
+            pipe.sadd(key, ballot)
+            pipe.expire(key, POLL_TTL_S)
+            pipe.execute()
+
+    def ballots(self, code: str) -> int:
+        return int(self.db.scard(f"{self._key(code)}:ballots"))
 
 
 def default_location(state_dir: Path) -> str:

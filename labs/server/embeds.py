@@ -26,6 +26,12 @@ SUFFIX = "/autoload.js"
 class KeptPageAutoload(panel_server.AutoloadJsHandler):
     """Panel's autoload.js handler, rendering from a kept session with a fresh session token."""
 
+    async def get(self, *args, **kwargs) -> None:
+        if not self.current_user:  # class password on, not logged in: refused, no traceback
+            self.send_error(403, reason="Log in to the lab first")
+            return
+        await super().get(*args, **kwargs)
+
     @authenticated
     async def get_session(self):
         route = self.request.path.removesuffix(SUFFIX)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import logging
 import re
 import sys
+import time
+from collections import OrderedDict
 
 from panel.io import server as panel_server
 from tornado.web import HTTPError
@@ -34,6 +36,11 @@ COMPONENT_PACKAGES = ("panel", "bokeh", "labs")
 MAX_LOG_CHARS = 600
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+
+# Loggers whose warnings are refusals of a client (signed tokens, budgets, passwords, 4xx).
+REFUSAL_LOGGERS = ("labs.server", "labs.server.login", "tornado.access")
+REPEAT_S = 60.0  # one line per client and kind of refusal per this long
+_TIMING = re.compile(r"\s[\d.]+ms$")  # tornado.access's request time: not part of the kind
 
 
 class ImportedComponentsOnly(panel_server.ComponentResourceHandler):
@@ -57,6 +64,49 @@ def one_line(text: str, limit: int = MAX_LOG_CHARS) -> str:
     if len(escaped) <= limit:
         return escaped
     return f"{escaped[:limit]}... [cut: {len(escaped):,} characters in all]"
+
+
+class OncePerMinute(logging.Filter):
+    """Lets one warning of each text through per ``period_s``; counts the rest into the next.
+
+    A refusal's line names its client, so this is once per client and kind of refusal: a
+    client looping on refused websockets wrote thousands of lines in seconds. The first is
+    written at once; repeats within the period are counted, and the first line after it
+    says how many there were. At most ``max_kinds`` texts are remembered (oldest forgotten).
+    """
+
+    def __init__(self, period_s: float = REPEAT_S, clock=time.monotonic, max_kinds: int = 4096):
+        super().__init__()
+        self.period_s, self.clock, self.max_kinds = period_s, clock, max_kinds
+        self.kinds: OrderedDict[str, list] = OrderedDict()  # text -> [last written, held back]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or record.exc_info:
+            return True
+        message = record.getMessage()
+        kind = f"{record.name} {_TIMING.sub('', message)}"
+        now = self.clock()
+        seen = self.kinds.pop(kind, None)
+        if seen is not None and now - seen[0] < self.period_s:
+            seen[1] += 1
+            self.kinds[kind] = seen
+            return False
+        held = seen[1] if seen is not None else 0
+        self.kinds[kind] = [now, 0]
+        while len(self.kinds) > self.max_kinds:
+            self.kinds.popitem(last=False)
+        if held:
+            record.msg = f"{message} (and {held:,} more like it since the last such line)"
+            record.args = None
+        return True
+
+
+def quiet_refusals() -> None:
+    """Write each refusal warning of :data:`REFUSAL_LOGGERS` once per client and minute."""
+    for name in REFUSAL_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(each, OncePerMinute) for each in logger.filters):
+            logger.addFilter(OncePerMinute())
 
 
 def safe_log_records() -> None:

@@ -1,5 +1,8 @@
 """How many wrong class passwords the login page takes: per client address and overall.
 
+(The same rule, with its own rations and log wording, limits the presenter's password and
+the class poll's joins of codes that have no poll: labs/poll/room.py.)
+
 Without a limit, one client tried about 2,000 passwords a second and not one line reached
 the log. The rule here, per address and for the whole server alike:
 
@@ -74,6 +77,25 @@ PER_ADDRESS = Ration(free=20, window_s=60.0, first_lock_s=5.0, longest_lock_s=30
 EVERY_ADDRESS = Ration(free=200, window_s=60.0, first_lock_s=2.0, longest_lock_s=60.0)
 
 
+@dataclass(frozen=True)
+class Wording:
+    """How a limiter's lock reads in the log: ``<topic>: <n> <wrong> from <who>, ...``."""
+
+    topic: str = "login"
+    wrong: str = "wrong class passwords"
+    refused: str = "logins"
+
+
+CLASS_LOGIN = Wording()
+# The presenter's password: its own count and its own line, so a student's guesses are not
+# taken for class passwords (and the presenter key, labs/poll/room.py, gets in regardless).
+PRESENTER = Wording("presenter", "wrong presenter passwords", "presenter unlocks")
+# Joins of class codes that have no poll: a scan of the 531,441 codes, not a mistyped one.
+POLL_JOINS = Wording("poll", "joins of codes with no poll", "joins")
+JOIN_MISSES_PER_ADDRESS = Ration(free=30, window_s=60.0, first_lock_s=5.0, longest_lock_s=300.0)
+JOIN_MISSES_EVERY_ADDRESS = Ration(free=1000, window_s=60.0, first_lock_s=2.0, longest_lock_s=10.0)
+
+
 class LoginLimiter:
     """Wrong-password counts per client address and overall, for one server process.
 
@@ -85,6 +107,9 @@ class LoginLimiter:
         Most addresses remembered at once (memory stays bounded under a spoofed-address flood).
     clock : callable
         Seconds, monotonic (``time.monotonic``; tests pass their own).
+    wording : Wording
+        What its log line calls the key's mistakes (the class login's by default; the
+        presenter's password and the poll's joins have their own).
     """
 
     def __init__(
@@ -93,8 +118,10 @@ class LoginLimiter:
         overall: Ration = EVERY_ADDRESS,
         max_addresses: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
+        wording: Wording = CLASS_LOGIN,
     ) -> None:
         self.per_address, self.overall = per_address, overall
+        self.wording = wording
         self.max_addresses = max_addresses
         self.clock = clock
         self.addresses: OrderedDict[str, Strikes] = OrderedDict()
@@ -128,11 +155,13 @@ class LoginLimiter:
         if lock > 0:
             strikes.locked_until = now + lock
             log.warning(
-                "login: %d wrong class passwords from %s, each within %g s of the last: "
-                "its logins are refused for %g s",
+                "%s: %d %s from %s, each within %g s of the last: its %s are refused for %g s",
+                self.wording.topic,
                 strikes.wrong,
+                self.wording.wrong,
                 who,
                 ration.window_s,
+                self.wording.refused,
                 lock,
             )
         return lock

@@ -15,8 +15,8 @@ from core.evidence.fidelity import report
 from labs.frame.apology import log_unexpected
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
-from labs.poll.panel import PollService
 from labs.poll.room import PresenterGate
+from labs.poll.service import PollService
 from labs.poll.store import default_location, prepare
 from labs.server import (
     build_budget,
@@ -30,7 +30,13 @@ from labs.server import (
     reconnect,
     workers,
 )
-from labs.server.login_limit import LoginLimiter
+from labs.server.login_limit import (
+    JOIN_MISSES_EVERY_ADDRESS,
+    JOIN_MISSES_PER_ADDRESS,
+    POLL_JOINS,
+    PRESENTER,
+    LoginLimiter,
+)
 from labs.tour import create_tour
 
 PASSWORD_ENV = "LAB_PASSWORD"
@@ -131,6 +137,32 @@ def session_secret(password: str | None) -> bytes:
     return secrets.token_urlsafe(48).encode()
 
 
+def poll_service(args: argparse.Namespace, signing: bytes, login_secret: str) -> PollService:
+    """The class poll: SQLite beside the server, or Redis when LAB_REDIS_URL is set.
+
+    The presenter's password guesses have their own limit and log line; the presenter key,
+    printed here, unlocks even an address those guesses locked (labs/poll/room.py). Joins
+    of codes with no poll are limited per address. Ballots are signed with ``signing``, and
+    are one per login when a class password is on (``login_secret``).
+    """
+    state_dir = args.state_dir or login.default_state_dir()
+    key = secrets.token_urlsafe(16)
+    limiter = LoginLimiter(wording=PRESENTER)
+    gate = PresenterGate.from_env(limiter, key=key, secret=signing)
+    joins = LoginLimiter(JOIN_MISSES_PER_ADDRESS, JOIN_MISSES_EVERY_ADDRESS, wording=POLL_JOINS)
+    poll = PollService(default_location(state_dir), gate, joins=joins, login_secret=login_secret)
+    trouble = prepare(poll.location)
+    if trouble:
+        print(trouble, flush=True)
+    if gate.password:
+        print(
+            f"Presenter key, for this run only (type it in the presenter password box; it works "
+            f"even when wrong guesses have locked the password): {key}",
+            flush=True,
+        )
+    return poll
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ``python -m labs.server.serve`` (and of ``make serve SERVE_ARGS=...``)."""
     parse = argparse.ArgumentParser(description="Serve LLM Serving Lab.")
@@ -200,6 +232,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.workers < 1:
         raise SystemExit("--workers must be at least 1")
     guard.safe_log_records()
+    guard.quiet_refusals()
     guard.close_component_imports()
     guard.readable_query_values()
     # Errors outside any session's own handler go to the log, never to a page.
@@ -225,6 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     build_budget.configure(budget)
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     auth = {}
+    signing = session_secret(args.password)  # made before the workers fork: they share it
     if args.password:
         secret = cookie_secret(args.password)
         logouts = login.Logouts(args.state_dir or login.default_state_dir(), secret)
@@ -241,13 +275,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.workers > 1:
         workers.stop_workers_with_parent()
-    # The class poll: SQLite beside the server, or Redis when LAB_REDIS_URL is set; the
-    # presenter's password guesses are limited like the class password's.
-    state_dir = args.state_dir or login.default_state_dir()
-    poll = PollService(default_location(state_dir), PresenterGate.from_env(LoginLimiter()))
-    trouble = prepare(poll.location)
-    if trouble:
-        print(trouble, flush=True)
+    poll = poll_service(args, signing, auth.get("cookie_secret", ""))
     server = pn.serve(
         routes(poll, freezer),
         port=args.port,
@@ -267,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
         num_procs=args.workers,
         use_xheaders=args.use_xheaders,
         sign_sessions=True,
-        secret_key=session_secret(args.password),
+        secret_key=signing,
         **auth,
     )
     # From here on, this is one worker (the parent of several only waits for them).

@@ -142,3 +142,17 @@ def test_a_wrong_password_keeps_the_deep_link_and_bad_theme_gets_a_notice(page, 
     page.goto(base + "/pool?theme=%FF")
     expect(page.locator("[data-url-notice]")).to_contain_text("theme", timeout=30_000)
     assert page.console_log.errors == []
+
+
+def test_an_unauthenticated_embed_script_is_refused_without_a_traceback(server):
+    """autoload.js without a login answers 403, and the log gets no traceback for it (it got
+    one per request); 20 such requests write one access line."""
+    port, log_path = server
+    client = Client(port, "198.51.100.9")
+    for _ in range(20):
+        response, _text = client.request("GET", "/pool/autoload.js?bokeh-autoload-element=x")
+        assert response.status == 403
+    time.sleep(0.5)
+    log = log_path.read_text()
+    assert "Traceback" not in log
+    assert log.count("/pool/autoload.js") <= 2  # one line per worker at most

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+from concurrent import futures
+
 import pytest
 
 from labs.frame.shell import LabShell
-from labs.poll.panel import PollService
 from labs.poll.room import PresenterGate
+from labs.poll.service import PollService
 from labs.server.login_limit import LoginLimiter
 
 
 @pytest.fixture
 def service(tmp_path):
-    return PollService(str(tmp_path / "polls.sqlite3"), PresenterGate("sesame", LoginLimiter()))
+    gate = PresenterGate("sesame", LoginLimiter())
+    return PollService(str(tmp_path / "polls.sqlite3"), gate, read_every_s=0)
+
+
+def settle(*shells: LabShell, rounds: int = 4) -> None:
+    """Let every page's store calls finish and reach its widgets, as a served page's ticks do."""
+    for _ in range(rounds):
+        for shell in shells:
+            shell.poll.tick()
+        futures.wait([call for shell in shells for call in shell.poll.pending()], timeout=10)
+    for shell in shells:
+        shell.poll.tick()
 
 
 def presenter_shell(service) -> LabShell:
@@ -30,28 +43,31 @@ def test_presenter_opens_a_card_question_students_vote_and_see_it_after_the_reve
     assert teacher.poll.controls.visible and not teacher.poll.login_row.visible
     teacher.poll.pick.value = "card:seats_granted"
     teacher.poll.open_button.clicks += 1
+    settle(teacher)
     code = teacher.poll.code
     assert len(code) == 4 and code in teacher.poll.question_pane.object
     assert "live seats per node" in teacher.poll.question_pane.object
     student = LabShell(poll=service)
     student.poll.code_input.value = code.lower()
     student.poll.join_button.clicks += 1
+    settle(student)
     assert student.poll.code == code and student.poll.ballot.visible
     assert not student.poll.tally_pane.visible
     student.poll.choice.value = "B"
     student.poll.vote_button.clicks += 1
+    settle(student)
     assert "Your answer B is recorded" in student.poll.status_pane.object
     assert not student.poll.ballot.visible
-    teacher.poll.tick()
+    settle(teacher)
     assert "1 answer this round, hidden from students" in teacher.poll.tally_pane.object
     teacher.poll.reveal_button.clicks += 1
-    student.poll.tick()
+    settle(teacher, student)
     assert student.poll.tally_pane.visible and "revealed" in student.poll.tally_pane.object
     teacher.poll.revote_button.clicks += 1
-    student.poll.tick()
+    settle(teacher, student)
     assert student.poll.ballot.visible and not student.poll.tally_pane.visible
     teacher.poll.close_button.clicks += 1
-    student.poll.tick()
+    settle(teacher, student)
     assert "closed" in student.poll.status_pane.object
 
 
@@ -96,8 +112,10 @@ def test_an_unreachable_store_costs_a_notice_not_the_page(tmp_path):
     """A poll file that cannot be opened leaves the page working and says the poll is unavailable."""
     blocked = tmp_path / "file"
     blocked.write_text("")
-    service = PollService(str(blocked / "polls.sqlite3"), PresenterGate("", LoginLimiter()))
+    gate = PresenterGate("", LoginLimiter())
+    service = PollService(str(blocked / "polls.sqlite3"), gate, read_every_s=0)
     shell = LabShell(poll=service)
     shell.poll.code = "K7QW"
+    settle(shell)
     assert "unavailable" in shell.poll.message.object
     assert not shell.poll.body.visible
