@@ -106,6 +106,24 @@ class PollPanel(pn.viewable.Viewer):
         # Stores a cookie in the browser when given one (the presenter's, once unlocked).
         self.keeper = pn.widgets.TextInput(visible=False, margin=0)
         self.keeper.jscallback(value="document.cookie = cb_obj.value;")
+        self._presenter_controls()
+        self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
+        self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))
+        self.vote_button.on_click(self._vote)
+        self.question_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
+        self.tally_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
+        self.status_pane = LiveHTML("", margin=(4, 0))
+        self.root = self._layout()
+        doc = session_doc()
+        self.calls = PageCalls(service.board, doc, self._collect)
+        if doc is not None:  # every page ticks; a test calls tick() itself
+            doc.add_periodic_callback(self.tick, TICK_MS)
+            if self.visitor.keep:
+                code = cookie_js(BALLOT_COOKIE, self.visitor.keep, BALLOT_KEPT_S)
+                doc.js_on_event(DocumentReady, CustomJS(code=code))
+
+    def _presenter_controls(self) -> None:
+        """The presenter's menu and buttons (on the page only once unlocked)."""
         self.pick = pn.widgets.Select(options=question_options(), width=360, margin=(0, 6))
         self.open_button = pn.widgets.Button(label="Open poll", color="primary", margin=(0, 6))
         self.reveal_button = pn.widgets.Button(label="Reveal", margin=(0, 6))
@@ -118,12 +136,9 @@ class PollPanel(pn.viewable.Viewer):
             (self.close_button, PollRoom.close),
         ):
             button.on_click(lambda _e, action=action: self._act(action))
-        self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
-        self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))
-        self.vote_button.on_click(self._vote)
-        self.question_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
-        self.tally_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
-        self.status_pane = LiveHTML("", margin=(4, 0))
+
+    def _layout(self):
+        """The bar, the presenter's controls and the poll's body, in one box."""
         # The presenter's inputs join the page only when shown: a student's page holds no
         # hidden password field or question menu.
         self.login_row = pn.Row(margin=0, visible=False)
@@ -148,19 +163,12 @@ class PollPanel(pn.viewable.Viewer):
             margin=0,
             styles={"align-items": "center", "flex-wrap": "wrap", "row-gap": "6px"},
         )
-        self.root = pn.Column(
+        return pn.Column(
             bar, self.controls, self.body, css_classes=["poll-panel"], margin=(0, 0, 10, 0),
             sizing_mode="stretch_width",
             styles={"background": "#ffffff", "border": "1px solid #dfe3ea", "border-radius": "10px",
                     "padding": "8px 12px"},
         )  # fmt: skip
-        doc = session_doc()
-        self.calls = PageCalls(service.board, doc, self._collect)
-        if doc is not None:  # every page ticks; a test calls tick() itself
-            doc.add_periodic_callback(self.tick, TICK_MS)
-            if self.visitor.keep:
-                code = cookie_js(BALLOT_COOKIE, self.visitor.keep, BALLOT_KEPT_S)
-                doc.js_on_event(DocumentReady, CustomJS(code=code))
 
     # -- actions ------------------------------------------------------------------------
     def _join(self, text: str) -> None:

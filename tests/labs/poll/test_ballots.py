@@ -12,7 +12,7 @@ from labs.poll.ballots import BALLOT_COOKIE, LOGIN_COOKIE, ballot_for
 from labs.poll.room import PresenterGate, signed
 from labs.poll.service import PollService
 from labs.server.login_limit import POLL_JOINS, PRESENTER, LoginLimiter, Ration
-from tests.test_poll_panel import presenter_shell, settle
+from tests.labs.poll.test_panel import presenter_shell, settle
 
 SECRET = b"k" * 40
 LOGIN_SECRET = "login cookie secret"

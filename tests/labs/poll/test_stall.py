@@ -14,8 +14,8 @@ from labs.poll.room import PresenterGate
 from labs.poll.service import PollService
 from labs.poll.store import RedisStore, store_for
 from labs.server.login_limit import LoginLimiter
+from tests.labs.poll.test_panel import settle
 from tests.poll_backends import locked, paused, redis_server
-from tests.test_poll_panel import settle
 
 QUESTION = challenge_question("kv_bytes", 0).to_dict()
 CODE = "K7QW"
