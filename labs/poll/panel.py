@@ -104,8 +104,9 @@ class PollPanel(pn.viewable.Viewer):
         self.unlock_button.on_click(self._unlock)
         self.message = LiveHTML("", margin=(0, 6))
         # Stores a cookie in the browser when given one (the presenter's, once unlocked).
-        self.keeper = pn.widgets.TextInput(visible=False, margin=0)
-        self.keeper.jscallback(value="document.cookie = cb_obj.value;")
+        # A hidden StaticText (a div), not a text box a page's first text input could be.
+        self.keeper = pn.widgets.StaticText(value="", visible=False, margin=0)
+        self.keeper.jscallback(value="if (cb_obj.text) { document.cookie = cb_obj.text; }")
         self._presenter_controls()
         self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
         self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))

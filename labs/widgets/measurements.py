@@ -136,7 +136,8 @@ def session_measurements(scenario: Scenario) -> Measurements:
 
 
 def upload_widget(store: Measurements):
-    """A drop zone taking several files at once, refusing one over the cap in the browser."""
+    """A drop zone taking several files at once, refusing one over the cap in the browser, and
+    a line under it that says the limits."""
     dropper = pn.widgets.FileDropper(
         multiple=True,
         max_files=2 * MAX_FILES,  # past MAX_FILES the store says which files it set aside
@@ -144,11 +145,7 @@ def upload_widget(store: Measurements):
         accepted_filetypes=[*ACCEPTED, "application/json", "text/csv"],
         layout="compact",
         sizing_mode="stretch_width",
-        label=(
-            "Drop results files here (vLLM, SGLang, GuideLLM, AIPerf, GenAI-Perf), or browse: "
-            f"up to {MAX_FILES} at once, {MAX_BYTES // (1024 * 1024)} MB each (a bigger file "
-            "is refused on its tile, before it is sent)"
-        ),
+        label="Drop results files here (vLLM, SGLang, GuideLLM, AIPerf, GenAI-Perf), or browse",
     )
 
     seen: dict[str, int] = {}  # the dropper keeps one dict and adds to it: read each file once
@@ -163,4 +160,11 @@ def upload_widget(store: Measurements):
             dropper.value = {}  # the runs are read: let the files' bytes go
 
     dropper.param.watch(received, "value")
-    return dropper
+    limits = pn.pane.HTML(
+        f'<div class="lab small muted">Up to {MAX_FILES} files at once, '
+        f"{MAX_BYTES // (1024 * 1024)} MB each: your browser refuses a bigger file on its tile, "
+        "before sending it.</div>",
+        sizing_mode="stretch_width",
+        margin=(0, 0, 4, 0),
+    )
+    return pn.Column(dropper, limits, sizing_mode="stretch_width", margin=0)
