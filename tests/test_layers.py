@@ -44,6 +44,7 @@ WINGS = {
     "labs.poll": 12,
     "labs.frame": 13,
     "labs.tour": 13,
+    "labs.teach": 13,
     "labs.server": 14,
 }
 

@@ -20,8 +20,8 @@ from core.evidence.scores import Score, summarise
 # The development sets: the 2024 engines the engine level was built on, the 2025-26 engines
 # of issue 23, and both together.
 SETS = {
-    "first": "2024 engines, dense models (shared/fidelity/published.md)",
-    "second": "2025-26 engines, mostly mixtures of experts (shared/fidelity/published-2026.md)",
+    "first": "2024 engines, dense models (core/evidence/cases.py)",
+    "second": "2025-26 engines, mostly mixtures of experts (core/evidence/cases_2026.py)",
     "both": "the two sets together",
 }
 LEVELS = ("whiteboard", "engine")

@@ -224,10 +224,12 @@ class Calibration(param.Parameterized):
     """One student's running score: how often a guess lands within 25 %, and the median miss."""
 
     misses = param.List(default=[], item_type=float, doc="Each readable guess's miss, in order.")
+    reveals = param.List(default=[], item_type=Reveal, doc="Each readable guess, in order.")
 
     def record(self, found: Reveal) -> None:
-        """Count ``found``'s guess (an unreadable one is not a guess)."""
+        """Count ``found``'s guess (an unreadable one is not a guess); keep it for the report."""
         if found.ok:
+            self.reveals = [*self.reveals, found]
             self.misses = [*self.misses, float(found.miss)]
 
     @property

@@ -26,6 +26,9 @@ LABS = {
 }
 # Pages with no knobs: nothing to pin or compare, so the pin bar stays hidden there.
 PINLESS = frozenset({"sources"})
+# Pages beside the labs, at their own route and outside the tabs (route -> what it is):
+# no knobs and no link state. labs/server/serve.py builds them.
+PAGES = {"teach": "lessons for the instructor"}
 
 
 def lab_class(key: str):

@@ -15,6 +15,7 @@ from labs.frame.apology import apology_html, built, log_unexpected
 from labs.frame.browser import COPY_LINK_JS, HISTORY_JS, resend_charts
 from labs.frame.compare import Comparison
 from labs.frame.pins import PinBar, PinBoard
+from labs.frame.report import report_button
 from labs.frame.routes import LABS, PINLESS, lab_bindings, lab_class, url_parts
 from labs.page import theme
 from labs.page.cleanup import panel_objects, release_js_callbacks
@@ -94,9 +95,16 @@ class LabPage(pn.viewable.Viewer):
         self.pin_board = PinBoard()
         self.comparison = Comparison(self.pin_board, self.scenario)
         self.pin_bar = PinBar(self.pin_board, self.scenario)
+        self.report = report_button(self)  # the session's work as one file, built on a click
         self.pins = pn.Column(
             # predict first sits with the pins: both act on every lab's figures
-            pn.Row(self.pin_bar, self.predict_toggle, sizing_mode="stretch_width", margin=0),
+            pn.Row(
+                self.pin_bar,
+                self.predict_toggle,
+                self.report,
+                sizing_mode="stretch_width",
+                margin=0,
+            ),
             self.comparison,
             sizing_mode="stretch_width",
             margin=0,

@@ -80,6 +80,7 @@ class PracticeLab(pn.viewable.Viewer):
 
     def __init__(self, scenario: Scenario | None = None, **params):
         self._rng = np.random.default_rng()  # this session's own stream of new seeds
+        self.answered: list[tuple] = []  # (problem, seed, text, verdict) per answer judged
         super().__init__(scenario=scenario or Scenario(), **params)
         self.problem = make_problem(self.challenge, self.seed)
         self.verdict: Verdict | None = None
@@ -193,6 +194,8 @@ class PracticeLab(pn.viewable.Viewer):
             text = self.answer_input.value_input or self.answer or ""
             self.answer = text  # the link names the answer that was judged
         verdict = check_answer(self.problem, text)
+        if verdict.status != "unreadable":  # the session's answers, for the student's report
+            self.answered.append((self.problem, self.seed, text, verdict))
         note = ""
         if verdict.status == "right":
             if self.solved:

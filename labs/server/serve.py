@@ -13,6 +13,7 @@ import panel as pn
 
 from core.evidence.fidelity import report
 from labs.frame.apology import log_unexpected
+from labs.frame.routes import PAGES
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
 from labs.page import theme
 from labs.poll.room import PresenterGate
@@ -37,12 +38,15 @@ from labs.server.login_limit import (
     PRESENTER,
     LoginLimiter,
 )
+from labs.teach import create_teach
 from labs.tour import create_tour
 
 PASSWORD_ENV = "LAB_PASSWORD"
 COOKIE_SECRET_ENV = "LAB_COOKIE_SECRET"
 SESSION_SECRET_ENV = "LAB_SESSION_SECRET"
 LOGIN_TEMPLATE = theme.ASSETS / "login.html"
+# What builds each page beside the labs that labs/frame/routes.py's PAGES names.
+PAGE_BUILDERS = {"teach": create_teach}
 
 
 def routes(
@@ -66,6 +70,8 @@ def routes(
     for key in LABS:
         pages[f"/{key}"] = _embedded_page(key, freezer)
     pages["/tour"] = tour
+    for key in PAGES:  # pages beside the labs: no knobs, no link state
+        pages[f"/{key}"] = _plain_page(key, PAGE_BUILDERS[key], freezer)
     return pages
 
 
@@ -93,11 +99,21 @@ def _embedded_page(key: str, freezer: collector.SessionFreezer | None = None):
     return page
 
 
+def _plain_page(key: str, create, freezer: collector.SessionFreezer | None = None):
+    def page():
+        _new_page(freezer)
+        return create()
+
+    page.__name__ = f"page_{key}"
+    return page
+
+
 def route_lines(address: str, port: int) -> list[str]:
     """The address of every page, one line each, as printed when the server starts."""
     host = socket.gethostname() if address in ("0.0.0.0", "::", "") else address
     base = f"http://{host}:{port}"
     lines = [f"  {base}/  the whole lab, with its tabs", f"  {base}/tour  the guided tour"]
+    lines += [f"  {base}/{key}  {label}" for key, label in PAGES.items()]
     for key, (label, _view) in LABS.items():
         lines.append(f"  {base}/{key}  {label} alone (for an iframe)")
     return lines

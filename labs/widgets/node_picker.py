@@ -13,6 +13,7 @@ from core.catalog.cards import CUSTOM_CARD_USD_PER_HOUR
 from core.catalog.config_json import DerivedModel, compact_config, parse_config
 from core.catalog.custom import CUSTOM, scenario_shape
 from core.foundation.units import giga
+from core.whiteboard.layer_kinds import kv_layers, layer_kind_rows
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
 from labs.widgets import knobs as ui
@@ -26,15 +27,27 @@ USUAL_CARDS_KNOBS = ["tier", "model", "model_config", "gpu", "weight_dtype", "ca
 CONFIG_PLACEHOLDER = '{"model_type": "llama", "num_hidden_layers": 32, ...}'
 
 
+def layers_text(layers: int, kinds: list) -> str:
+    """A model's layers, split by kind where it has more than one (a hybrid's attention/state)."""
+    if len(kinds) <= 1:
+        return fmt.count(layers)
+    split = ", ".join(f"{fmt.count(row.layers)} {escape(row.kind)}" for row in kinds)
+    return f"{fmt.count(layers)}: {split}"
+
+
 def derived_html(derived: DerivedModel) -> str:
     """What a pasted config says, every figure from :func:`core.catalog.config_json.parse_config`."""
     shape = derived.shape
     attention = shape.attention
     if shape.kv_lora_rank:
         attention += f": latent {shape.kv_lora_rank} + rotary key {shape.qk_rope_head_dim}"
+    kinds = layer_kind_rows(shape, 1.0, 1.0)  # only each kind's count of layers is read here
+    heads = f"{shape.query_heads} / {shape.kv_heads} ({attention})"
+    if kv_layers(shape) < shape.layers:  # a hybrid: heads only on the layers that attend
+        heads += f", on its {fmt.count(kv_layers(shape))} attention layers"
     rows = [
-        ("layers", fmt.count(shape.layers)),
-        ("query / KV heads", f"{shape.query_heads} / {shape.kv_heads} ({attention})"),
+        ("layers", layers_text(shape.layers, kinds)),
+        ("query / KV heads", heads),
         ("head dim", fmt.count(shape.head_dim)),
         ("hidden / MLP", f"{fmt.count(shape.hidden)} / {fmt.count(shape.intermediate)}"),
         ("vocabulary", f"{fmt.count(shape.vocab)}, {'tied' if derived.tied_embeddings else 'untied'}"),

@@ -143,3 +143,27 @@ def test_a_file_no_reader_expected_is_a_notice_not_a_traceback(lab):
     assert "text-number.json: mean_ttft_ms is &#x27;12&#x27;, not a number" in (
         lab.mine.messages.object
     )
+
+
+def test_the_drop_zone_takes_jsonl_and_tiles_say_what_became_of_each_file(lab):
+    """A .jsonl drop is read (no MIME filter); a broken file's tile is red and says why."""
+    zone = lab.mine.upload
+    lab.measured.model = "Llama-3-8B"  # AIPerf's per-request file names no model
+    assert zone.dropper.accepted_filetypes == []  # the browser passes every type to core
+    names = ("aiperf_run1_profile_export.jsonl", "broken_truncated.json")
+    zone.dropper.value = {name: (FIXTURES / name).read_bytes() for name in names}
+    tiles = zone.tiles.object
+    assert 'data-file-tile="read"><b>aiperf_run1_profile_export.jsonl</b>: read' in tiles
+    refused = tiles.split('data-file-tile="refused">')[1]
+    assert refused.startswith("<b>broken_truncated.json</b>: not read: not JSON")
+    assert len(lab.mine.sources[0].data["key"]) > 0
+
+
+def test_clear_my_files_clears_the_tiles_and_the_drop_zone(lab):
+    """A read file's browser tile is taken off; "Clear my files" empties the tiles and the zone."""
+    zone = lab.mine.upload
+    zone.dropper.value = {"broken.json": b"{"}
+    assert "broken.json" in zone.tiles.object and zone.tile_signal.value.startswith("read:")
+    lab.mine.clear.clicks += 1
+    assert zone.tiles.object == "" and lab.measured.refused == {}
+    assert zone.tile_signal.value.startswith("all:")

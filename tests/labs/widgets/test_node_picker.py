@@ -151,3 +151,25 @@ def test_the_batch_marker_is_drawn_unlike_every_legend_line():
     assert all(style != MARKER[2] or colour != MARKER[0] for colour, _, style in LINES)
     assert MARKER[1] in chart._layout[0].object
     assert chart.marker_label.text == "your B = 16" and chart.marker_label.x == 16
+
+
+def test_a_pasted_hybrid_shows_its_layer_split_on_the_model_card():
+    """A pasted Nemotron-H's card splits its layers by kind, as core counts them, heads on the attending ones."""
+    from core.catalog.config_json import parse_config
+    from core.whiteboard.layer_kinds import kv_layers, layer_kind_rows
+
+    scenario = Scenario()
+    picker = NodePicker(scenario)
+    text = (CONFIGS / "nemotron-h-8b.json").read_text()
+    picker.config_text.value = text
+    picker._paste()
+    shape = parse_config(compact_config(text)).shape
+    rows = layer_kind_rows(shape, 1.0, 1.0)
+    assert len(rows) == 3  # full attention, state-space, MLP only
+    split = ", ".join(f"{row.layers} {row.kind}" for row in rows)
+    html = picker.config_status.object
+    assert f"<td>{shape.layers}: {split}</td>" in html
+    assert f"on its {kv_layers(shape)} attention layers" in html
+    picker.config_text.value = (CONFIGS / "llama-3.1-8b.json").read_text()
+    picker._paste()
+    assert "<th>layers</th><td>32</td>" in picker.config_status.object  # one kind: no split
