@@ -7,9 +7,11 @@ poll store can keep it as JSON and every server process shows the same thing:
 * :func:`challenge_question` turns a practice problem into choices: its answer and the
   traps the challenge already names (each a common wrong answer with its reason), in
   increasing order.
-* :func:`card_question` asks for one headline figure of a configuration ("predict this
-  card"): the figure :func:`core.evaluate` gives and figures a factor of 2 or 4 either side
-  of it, so the vote is about the order of magnitude, not the last digit.
+* :func:`card_question` asks for one headline figure ("predict this card") of the
+  configuration on screen with one knob changed (:data:`CARD_CHANGES`), so no page shows the
+  answer until a student turns that knob: the figure :func:`core.evaluate` gives and figures
+  a factor of 2 or 4 either side of it, so the vote is about the order of magnitude, not the
+  last digit.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
+import param
 
 from core.evaluate import evaluate
 from core.foundation.units import express, number_text
 from core.foundation.validation import knob_error
 from core.practice.registry import CHALLENGES, make_problem
+from core.scenario.knobs import Scenario
 
 # The headline cards a poll can ask about: Result field -> (what it is, kind, unit, whole, question).
 CARDS = {
@@ -34,6 +38,16 @@ CARDS = {
     "monthly_usd": ("monthly bill of the pool", "dollars", "$", False,
                     "What does the pool cost a month?"),
 }  # fmt: skip
+# What a card question changes from the configuration on screen (whose cards show its own
+# figures): Result field -> (knob, factor, the change in words). The seats asked double where
+# memory or the batch decides; prompts double where prefill does; the peak's arrivals double
+# where the number of nodes does.
+CARD_CHANGES = {
+    "seats_granted": ("seats", 2.0, "twice the seats asked for"),
+    "ttft_p95_s": ("prompt_tokens", 2.0, "prompts twice as long"),
+    "decode_tokens_per_s": ("seats", 2.0, "twice the seats asked for"),
+    "monthly_usd": ("arrivals_per_min", 2.0, "twice the arrivals at the peak minute"),
+}
 # A card's wrong choices: its figure times one of these sets (the right one sits at a different
 # place in each, so a class cannot learn that the answer is always C).
 CARD_FACTORS = ((0.25, 0.5, 2.0), (0.5, 2.0, 4.0), (0.125, 0.25, 0.5), (2.0, 4.0, 8.0))
@@ -135,12 +149,35 @@ def challenge_question(challenge: str, seed: int) -> PollQuestion:
     )
 
 
-def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQuestion:
-    """The "predict this card" question: headline figure ``card`` of the configuration ``knobs``.
+def changed_knobs(card: str, knobs: dict) -> tuple[dict, str]:
+    """``knobs`` with the one change :data:`CARD_CHANGES` names for ``card``, and it in words.
 
     Notes
     -----
-    The right choice is ``x = getattr(evaluate(**knobs), card)``; the others are
+    The knob's value :math:`v` (the figure the configuration resolves it to, when the knob is
+    left to the workload) becomes :math:`f v`, held within the knob's bounds.
+    """
+    knob, factor, words = CARD_CHANGES[card]
+    now = knobs.get(knob, Scenario.param[knob].default)
+    if now is None:  # left to the workload: the figure it resolves to
+        now = float(getattr(evaluate(**knobs), knob))
+    low, high = Scenario.param[knob].bounds
+    new = float(np.clip(now * factor, low, high if high is not None else np.inf))
+    if isinstance(Scenario.param[knob], param.Integer):
+        new = round(new)
+    return {**knobs, knob: new}, f"{words} ({number_text(now)} \u2192 {number_text(new)})"
+
+
+def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQuestion:
+    """The "predict this card" question: headline figure ``card`` once ``knobs`` change.
+
+    The configuration ``knobs`` is the one on screen, whose cards show its figures; the question
+    asks for the figure after the one change :func:`changed_knobs` makes, which no page shows
+    until a student makes it.
+
+    Notes
+    -----
+    The right choice is ``x = getattr(evaluate(**changed), card)``; the others are
     ``f x`` for ``f`` in ``CARD_FACTORS[spread % 4]`` (whole cards rounded down, at least 1),
     so with ``spread=0`` the choices read ``x/4, x/2, x, 2x``.
 
@@ -153,6 +190,7 @@ def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQue
     if card not in CARDS:
         raise knob_error("card", card, f"one of {', '.join(CARDS)}")
     what, kind, unit, whole, ask = CARDS[card]
+    knobs, change = changed_knobs(card, knobs)
     result = evaluate(**knobs)
     value = float(getattr(result, card))
     if not np.isfinite(value) or value <= 0:
@@ -161,11 +199,11 @@ def card_question(card: str, knobs: dict, givens=(), spread: int = 0) -> PollQue
     if whole:
         others = np.maximum(np.floor(others), 1.0)
     choices, right = _choices([value, *others], value, unit, kind)
+    level = knobs.get("realism", "whiteboard")
     return PollQuestion(
         title=f"Predict this card: {what}",
-        prompt=f"{ask} (The configuration below, at the whiteboard level of detail.)"
-        if knobs.get("realism", "whiteboard") == "whiteboard"
-        else f"{ask} (The configuration below, at the engine level of detail.)",
+        prompt=f"Change one thing from the configuration on screen: {change}. {ask} (The "
+        f"configuration below, at the {level} level of detail.)",
         givens=(*givens, *_setup(result)),
         choices=choices,
         right=right,

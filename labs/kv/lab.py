@@ -103,6 +103,9 @@ PREDICTED = {
     "one seat's cache at this length": "seat_kv_bytes",
     "seats granted": "seats_granted",
 }
+# Uncovered cards whose notes follow from a covered figure (the cache in use is the seats
+# times one seat's cache; the weights over the tokens that outweigh them, one token's bytes).
+IMPLIED = ("cache share of the weights", "one sequence outweighs the model")
 PREDICTED_FORMATS = {
     "kv_bytes_per_token": lambda n: f"{fmt.count(n)} bytes",
     "seat_kv_bytes": fmt.memory,
@@ -154,8 +157,9 @@ class KvLab(pn.viewable.Viewer):
         }
         self.cards = CardRow(columns=3)
         self.predict = PredictCards(
-            self.cards, PREDICTED, PREDICTED_FORMATS, s, self.kv_overrides, self, LOCAL_KNOBS
-        )
+            self.cards, PREDICTED, PREDICTED_FORMATS, s, self.kv_overrides, self, LOCAL_KNOBS,
+            giveaways=self.giveaways, implied=IMPLIED,
+        )  # fmt: skip
         self.own_knobs = LiveHTML("", sizing_mode="stretch_width", margin=(0, 10))
         self.engine_note = EngineNote(
             {"seats_granted": "seats granted", "seats_room": "room for",
@@ -215,6 +219,14 @@ class KvLab(pn.viewable.Viewer):
             **{name: getattr(self.scenario, name) for name in SHARED_KNOBS},
             **{name: getattr(self, name) for name in LOCAL_KNOBS},
         }
+
+    def giveaways(self) -> list:
+        """What shows or implies a covered card, covered with it by predict first.
+
+        The engine line, a preset's story, the ledger, the derivation, the three attention
+        designs' bytes per token and mattered vs noise.
+        """
+        return [self.engine_note, self.presets.story, *self.sections]
 
     # -- computation ---------------------------------------------------------------------
     def _refresh(self, *_events) -> None:
@@ -293,10 +305,7 @@ class KvLab(pn.viewable.Viewer):
             self.requests_slider,
             note("The dial is only the ask: memory grants what fits, and the rest waits without an error."),
         )  # fmt: skip
-        results = pn.Column(
-            self.predict,
-            self.engine_note,
-            self.presets.story,
+        self.sections = [
             section(
                 "The card pool's memory, weights first",
                 self.binding,
@@ -317,6 +326,16 @@ class KvLab(pn.viewable.Viewer):
                 "for the same model.",
                 margin=(8, 0, 0, 0),
             ),
+            section(
+                "Mattered vs noise", self.mattered, note="Which knobs actually moved the room."
+            ),
+        ]
+        *shown, below = self.sections
+        results = pn.Column(
+            self.predict,
+            self.engine_note,
+            self.presets.story,
+            *shown,
             sizing_mode="stretch_width",
             margin=0,
         )
@@ -327,9 +346,7 @@ class KvLab(pn.viewable.Viewer):
             "the knobs and watch who pays: one cached token, one running seat, the room left after the weights.",
             knobs,
             results,
-            section(
-                "Mattered vs noise", self.mattered, note="Which knobs actually moved the room."
-            ),
+            below,
         )
 
     def __panel__(self):

@@ -66,11 +66,20 @@ class CardRow(pn.viewable.Viewer):
         self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.cards: list[Card] = []
         self.hidden: frozenset[str] = frozenset()  # labels whose figure waits for a guess
+        # labels whose note would give a waiting figure away (its figure stays)
+        self.quiet: frozenset[str] = frozenset()
 
     def update(self, cards: list[Card]) -> None:
         """Show ``cards`` (those in :attr:`hidden` with their figure covered)."""
         self.cards = cards
-        shown = [hidden_card(card) if card.label in self.hidden else card for card in cards]
+        shown = [
+            hidden_card(card)
+            if card.label in self.hidden
+            else replace(card, note="")
+            if card.label in self.quiet
+            else card
+            for card in cards
+        ]
         self._pane.object = cards_html(shown, self._columns)
 
     def hide(self, labels) -> None:

@@ -40,6 +40,10 @@ class PoolChecks(pn.viewable.Viewer):
         self.badges = BadgeRow()
         self.engine_note = EngineNote(NOTE_NAMES, FORMATS)
         self.items: list[Verdict] = []
+        # one layout for the session, so predict first and the tour cover what is on the page
+        self._layout = pn.Column(
+            self.badges, self.engine_note, sizing_mode="stretch_width", margin=0
+        )
 
     def judge(self, scenario, result, hour) -> list[Verdict]:
         """Check ``result`` (and ``hour``, the replay on traffic not Poisson) and show it."""
@@ -57,4 +61,4 @@ class PoolChecks(pn.viewable.Viewer):
         return failing
 
     def __panel__(self):
-        return pn.Column(self.badges, self.engine_note, sizing_mode="stretch_width", margin=0)
+        return self._layout

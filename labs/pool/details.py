@@ -8,7 +8,7 @@ from core import WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
 from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
 from core.foundation.units import kib
-from core.studies.sensitivity import knob_effects
+from core.studies.sensitivity import knob_effects, moved_knobs
 from labs.page import format as fmt
 from labs.pool.checks import ENGINE_FIELDS
 from labs.pool.hour import trace_figures
@@ -63,7 +63,7 @@ class Details(NamedTuple):
     """Core's answers behind the details stage of one scenario."""
 
     other: object  # the Result on the other workload
-    effects: list  # knob_effects of the swept knobs
+    effects: list  # knob_effects of the walkthrough's knobs and every other knob moved
     gaps: list  # the figures whose two levels part
     band: object  # the engine level's trust band for the family
     provenance: object  # where the card's engine-level rates come from
@@ -71,14 +71,20 @@ class Details(NamedTuple):
 
 
 def details_for(s: Scenario, result) -> Details:
-    """What core says beside the headline: the other workload, knob effects, level gaps."""
+    """What core says beside the headline: the other workload, knob effects, level gaps.
+
+    The mattered table's rows are the walkthrough's five knobs, then every other knob away from
+    its default (the table is "on this workload": the workload is its frame, not a row).
+    """
     defaults = pool_defaults()
     # An exact model replaces the tier: its row is the one that can matter.
-    swept = {k: defaults[k] for k in SWEPT_KNOBS}
+    walkthrough = {k: defaults[k] for k in SWEPT_KNOBS}
     if s.model:
-        swept = {
-            ("model" if k == "tier" else k): (None if k == "tier" else v) for k, v in swept.items()
+        walkthrough = {
+            ("model" if k == "tier" else k): (None if k == "tier" else v)
+            for k, v in walkthrough.items()
         }
+    swept = moved_knobs(s, walkthrough, left_out=("workload",))
     return Details(
         other=evaluate(s, workload=other_workload(s.workload)),
         effects=knob_effects(s, swept, HEADLINES, NOISE_FLOORS),

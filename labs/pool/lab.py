@@ -66,7 +66,7 @@ class PoolLab(pn.viewable.Viewer):
         self.cards = CardRow(columns=4)
         self.checks = PoolChecks()
         self.badges, self.engine_note = self.checks.badges, self.checks.engine_note
-        self.predict = PredictCards(self.cards, PREDICTED, FORMATS, s)
+        self.predict = PredictCards(self.cards, PREDICTED, FORMATS, s, giveaways=self.giveaways)
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
         self.tiers = TierTable()
@@ -130,6 +130,16 @@ class PoolLab(pn.viewable.Viewer):
                     shown.visible = True
             if self.hour_section.visible:  # on Poisson the hour is hidden: nothing to send again
                 self.hour.resend()
+
+    def giveaways(self) -> list:
+        """The parts that show or imply a headline figure: covered while a card waits for a guess.
+
+        The checks and the engine line, a preset's story, the replayed hour, the fleet's routers
+        and derived hit rate, the ledger, the story of the numbers, the other workload's chips,
+        the MoE chart's marker at the granted batch, and mattered vs noise.
+        """
+        return [self.checks, self.presets.story, self.hour_section, self.fleet_section,
+                self.derived, *self.sections]  # fmt: skip
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
@@ -229,6 +239,28 @@ class PoolLab(pn.viewable.Viewer):
         self.presets.update(not failing, failing, state)
 
     # -- layout --------------------------------------------------------------------------
+    def _sections(self) -> list:
+        """The sections below the headline, each showing its figures (predict first covers them)."""
+        return [
+            section(
+                "The memory ledger", self.binding, self.ledger, self.tiers, margin=(8, 0, 0, 0)
+            ),
+            section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
+            section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
+            section(
+                "Weight bytes read per decode step, dense vs mixture of experts",
+                self.moe_chart,
+                note="The ledger pays for every weight; a decode step reads only what its batch "
+                "routes to.",
+                margin=(8, 0, 0, 0),
+            ),
+            section(
+                "Mattered vs noise on this workload",
+                self.mattered,
+                note="Which knobs actually moved the pool away from its defaults.",
+            ),
+        ]
+
     def _build(self):
         w = self.widgets
         knobs = knob_column(
@@ -270,6 +302,8 @@ class PoolLab(pn.viewable.Viewer):
             ui.engine_buttons(self.scenario),
             ui.layout_buttons(self.scenario),
         )
+        self.sections = self._sections()
+        *shown, below = self.sections
         # Prose and charts sit beside the knobs, so the results column runs as long as they do.
         results = pn.Column(
             self.predict,
@@ -277,25 +311,9 @@ class PoolLab(pn.viewable.Viewer):
             self.presets.story,
             self.hour_section,
             self.fleet_section,
-            section(
-                "The memory ledger", self.binding, self.ledger, self.tiers, margin=(8, 0, 0, 0)
-            ),
-            section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
-            section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
-            section(
-                "Weight bytes read per decode step, dense vs mixture of experts",
-                self.moe_chart,
-                note="The ledger pays for every weight; a decode step reads only what its batch "
-                "routes to.",
-                margin=(8, 0, 0, 0),
-            ),
+            *shown,
             sizing_mode="stretch_width",
             margin=0,
-        )
-        below = section(
-            "Mattered vs noise on this workload",
-            self.mattered,
-            note="Which knobs actually moved the pool away from its defaults.",
         )
         return lab_page(
             "Run the serving pool yourself",

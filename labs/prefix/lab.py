@@ -100,12 +100,8 @@ PREDICTED_FORMATS = {"ttft_p95_s": fmt.duration, "prefill_s": fmt.duration}
 class PrefixLab(pn.viewable.Viewer):
     """Cached vs edited preamble, side by side, on the session's model, cache and workload."""
 
-    URL_PARAMS = (
-        "preamble_tokens",
-        "question_tokens",
-        "edit_position",
-        "state",
-    )  # kept in shareable links
+    # kept in shareable links
+    URL_PARAMS = ("preamble_tokens", "question_tokens", "edit_position", "state")
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
     preamble_tokens = param.Integer(
@@ -150,8 +146,9 @@ class PrefixLab(pn.viewable.Viewer):
         }
         self.cards = CardRow(columns=3)
         self.predict = PredictCards(
-            self.cards, PREDICTED, PREDICTED_FORMATS, s, self.predict_knobs, self, self.URL_PARAMS
-        )
+            self.cards, PREDICTED, PREDICTED_FORMATS, s, self.predict_knobs, self, self.URL_PARAMS,
+            giveaways=lambda: [self.compare_section],
+        )  # fmt: skip
         self.compare = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.caption = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.context = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -362,6 +359,8 @@ class PrefixLab(pn.viewable.Viewer):
     # -- layout --------------------------------------------------------------------------
     def _build(self):
         w = self.widgets
+        # Both states' first tokens and tensor times: predict first covers it until guessed.
+        self.compare_section = section("Cached vs edited, side by side", self.compare, margin=(8, 0, 0, 0))  # fmt: skip
         knobs = knob_column(
             ui.heading("Press both states"),
             self.state_buttons,
@@ -380,7 +379,7 @@ class PrefixLab(pn.viewable.Viewer):
         results = pn.Column(
             self.predict,
             section("The prompt as cache blocks", self.caption, pn.pane.Bokeh(self.block_figure, sizing_mode="stretch_width"), margin=(8, 0, 0, 0)),
-            section("Cached vs edited, side by side", self.compare, margin=(8, 0, 0, 0)),
+            self.compare_section,
             section("A multi-turn session, turn by turn", self.session_knobs, self.turns, margin=(8, 0, 0, 0)),
             sizing_mode="stretch_width",
             margin=0,

@@ -21,8 +21,9 @@ from labs.page import format as fmt
 from labs.page.links import Binding, restore
 from labs.page.text import LiveHTML
 from labs.pool.lab import PREDICTED
-from labs.tour.steps import STEPS, TourStep, step_knobs
+from labs.tour.steps import STEPS, TourStep, asked_later, step_knobs
 from labs.widgets.knobs import knob_label, knob_value
+from labs.widgets.predict import cover
 
 # How a guessed figure is written, per field (as the pool and KV labs' cards write it).
 FORMATS = {
@@ -32,10 +33,15 @@ FORMATS = {
     "monthly_usd": fmt.dollars,
     "kv_bytes_per_token": lambda n: f"{fmt.count(n)} bytes",
 }
-# Parts of the pool lab that would give a guess away: hidden until the guess is in.
-COVERED = ("badges", "engine_note", "binding", "ledger", "facts", "other", "mattered")
 HIGHLIGHT = {"outline": "3px solid #f5a623", "outline-offset": "4px", "border-radius": "6px"}
-# Scroll the outlined knob or chart into view: it may sit inside several shadow roots.
+# The step card rides at the foot of the window, below the lab in the page's flow, so it never
+# lies over the lab's title or headline cards.
+PANEL_STYLE = {"background": "#fff8ec", "border": "2px solid #f5a623", "border-radius": "10px",
+               "padding": "6px 16px", "position": "sticky", "bottom": "0", "z-index": "10",
+               "box-shadow": "0 -4px 12px rgba(31, 42, 82, 0.15)"}  # fmt: skip
+# Bring the outlined knob or chart into view above the step card (it may sit inside several
+# shadow roots): the page stays at its top, title showing, while the target fits there; a
+# target still covered until the answer has no box, and the page stays at its top too.
 SCROLL_JS = """
 function find(root, name) {
   for (const el of root.querySelectorAll('*')) {
@@ -46,10 +52,13 @@ function find(root, name) {
 }
 setTimeout(() => {
   const el = find(document, 'tour-focus');
-  if (!el) return;
   const panel = find(document, 'tour-panel');
-  const below = (panel ? panel.getBoundingClientRect().height : 0) + 24;
-  const top = el.getBoundingClientRect().top + window.scrollY - below;
+  const room = window.innerHeight - (panel ? panel.getBoundingClientRect().height : 0) - 16;
+  const box = el ? el.getBoundingClientRect() : null;
+  let top = 0;
+  if (box && box.height > 0 && box.bottom + window.scrollY > room) {
+    top = box.top + window.scrollY - 16;
+  }
   window.scrollTo({top: Math.max(0, top), behavior: 'smooth'});
 }, 150);
 """
@@ -96,10 +105,9 @@ class TourPage(LabPage):
                    self.next, self._scroller, sizing_mode="stretch_width", margin=0),
             self.feedback,
             sizing_mode="stretch_width",
-            margin=(0, 0, 12, 0),
+            margin=(12, 0, 0, 0),
             css_classes=["tour-panel"],
-            styles={"background": "#fff8ec", "border": "2px solid #f5a623", "border-radius": "10px",
-                    "padding": "8px 16px", "position": "sticky", "top": "0", "z-index": "10"},
+            styles=PANEL_STYLE,
         )  # fmt: skip
         header = pn.Row(
             LiveHTML('<div class="lab header"><span class="brand">LLM Serving Lab</span>'
@@ -113,7 +121,7 @@ class TourPage(LabPage):
                     "--bokeh-font-size": "var(--presenter-controls, 13px)"},
             sizing_mode="stretch_width", margin=0,
         )  # fmt: skip
-        body = pn.Column(self.notice, self.panel, self.lab, styles={"padding": "16px 24px"},
+        body = pn.Column(self.notice, self.lab, self.panel, styles={"padding": "16px 24px 0"},
                          sizing_mode="stretch_width", margin=0)  # fmt: skip
         self.root.objects = [header, body]
         self._show()
@@ -171,26 +179,26 @@ class TourPage(LabPage):
         found.css_classes = [*found.css_classes, "tour-focus"]
         self._lit = found
 
-    def _cover(self, covered: bool) -> None:
-        """Cover the cards and hide what would give a guess away (never the step's own target)."""
-        target = self.current.target.split(".")[0]
-        for name in COVERED:
-            if name != target:
-                part = getattr(self.lab, name)
-                (
-                    part.__panel__() if isinstance(part, pn.viewable.Viewer) else part
-                ).visible = not covered
-        self.lab.cards.hide(PREDICTED if covered else ())
+    def _cover(self, covered: bool, cards: bool = False) -> None:
+        """Cover what could answer the question (the step's own target too), and the cards.
+
+        Every part of the lab that shows a figure (:meth:`PoolLab.giveaways`) stays covered until
+        the question is answered, whatever its kind; a guess covers the headline cards as well.
+        """
+        cover(self.lab.giveaways(), covered)
+        later = asked_later(self.step)  # a later step's guess at these knobs stays covered
+        self.lab.cards.hide(
+            PREDICTED if cards else [label for label, f in PREDICTED.items() if f in later]
+        )
 
     def _ask(self, step: TourStep) -> None:
         question = step.question
-        self._cover(question.is_guess)
+        self._cover(True, cards=question.is_guess)
         words = step_words(self.scenario)
         self.answered = False
         covered = (
-            '<p class="small muted">The lab\'s figures are covered until you answer.</p>'
-            if question.is_guess
-            else ""
+            '<p class="small muted">The lab\'s figures below the cards are covered until you '
+            f"answer{'; so are the cards' if question.is_guess else ''}.</p>"
         )
         self.heading.object = (
             f'<div class="lab tour-step" data-tour-step="{self.step}">'
@@ -222,7 +230,6 @@ class TourPage(LabPage):
             self._answer("", found.reading.message)
             return
         self.guess.disabled = True
-        self._cover(False)
         figure = FORMATS[question.field](found.shown)
         if found.within:
             self._answer("right", f"Within {fmt.percent(WITHIN)}: the lab says {figure}.")
@@ -249,6 +256,8 @@ class TourPage(LabPage):
         self.feedback.visible = True
         if verdict:
             self.answered = True
+            self._cover(False)
+            self._scroll()  # the step's target, uncovered now, into view
             self.next.button_type = "primary"
             if self.current.then_preset:
                 self.lab.presets.preset = self.current.then_preset

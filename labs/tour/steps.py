@@ -19,6 +19,9 @@ from labs.pool.presets import POOL_PRESETS
 
 _WALL = next(preset for preset in POOL_PRESETS if preset.key == "memory-wall")
 _DOCS = "document analysis"
+# Steps 4 to 6: long documents on the 70B model. Longer than the memory wall's (step 9), so
+# the seats memory grants here never answer step 9's question before it is asked.
+_LONG_DOCS = {"workload": _DOCS, "tier": "large", "prompt_tokens": 16_000, "seats": 32}
 # The knobs step 8 moves away from their defaults, and the defaults it compares them with.
 _MOVED = {"seats": 32, "prompt_tokens": 4000, "kv_dtype": "fp8", "prefix_hit_rate": 0.0}
 _MOVED_FROM = {knob: pool_defaults()[knob] for knob in _MOVED}
@@ -102,7 +105,7 @@ STEPS: tuple[TourStep, ...] = (
         "Turn a knob: cache storage",
         "Now the 70B model reads documents of {prompt_tokens}, with {seats} requested. Every running "
         "request keeps its KV cache on the card, in the storage type the buttons choose.",
-        {"workload": _DOCS, "tier": "large", "prompt_tokens": 8000, "seats": 32},
+        _LONG_DOCS,
         "widgets.kv_dtype",
         Question(
             "Switch the cache from bf16 to fp8. Will memory grant more seats, fewer, or the same?",
@@ -116,7 +119,7 @@ STEPS: tuple[TourStep, ...] = (
         "Read the memory ledger",
         "The ledger draws each card's memory: the weights first, then the cache the granted "
         "seats hold, then the room left for more cache, then a fixed margin.",
-        {"workload": _DOCS, "tier": "large", "prompt_tokens": 8000, "seats": 32},
+        _LONG_DOCS,
         "ledger",
         Question(
             "Which part of the node's memory is largest here?",
@@ -130,7 +133,7 @@ STEPS: tuple[TourStep, ...] = (
         "Each token a request holds costs the same bytes in every layer: keys and values, for "
         "every KV head, in the cache's storage type. The ledger's cache bar is that figure "
         "times the tokens held.",
-        {"workload": _DOCS, "tier": "large", "prompt_tokens": 8000, "seats": 32},
+        _LONG_DOCS,
         "ledger",
         Question(
             "Guess the bytes one cached token takes on this model (KiB, kB or bytes).",
@@ -198,3 +201,17 @@ def step_knobs(step: TourStep) -> dict:
     preset = next((p.knobs for p in POOL_PRESETS if p.key == step.preset), {})
     defaults = {name: Scenario.param[name].default for name in KNOBS}
     return {**defaults, **pool_defaults(), **step.knobs, **preset}
+
+
+def asked_later(number: int) -> tuple[str, ...]:
+    """The fields later steps ask to guess at step ``number``'s very knobs (steps count from 1).
+
+    Those figures are on no card of this step, before or after its answer, so no step shows
+    the answer to a question still to come.
+    """
+    here = step_knobs(STEPS[number - 1])
+    return tuple(
+        step.question.field
+        for step in STEPS[number:]
+        if step.question.is_guess and step_knobs(step) == here
+    )

@@ -1,12 +1,15 @@
 """Predict first: a lab's headline cards keep their figure covered until the student guesses it.
 
-The comparison and the running score come from :mod:`core.practice.calibration`; this
-widget only covers the cards, reads the guesses and writes what core found.
+While any card waits for its guess, every part of the lab that shows or implies a covered
+figure (its "giveaways": checks, notes, ledger, derivations, chart markers, the other
+workload's chips) is covered too, and comes back once the last card is guessed. The
+comparison and the running score come from :mod:`core.practice.calibration`; this widget
+only covers, reads the guesses and writes what core found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 
 import panel as pn
@@ -28,6 +31,26 @@ HEAD = (
     "<tr><th>card</th><th>your guess</th><th class=num>whiteboard</th>"
     "<th class=num>engine level</th><th>published measurement</th><th>largest gap, and why</th></tr>"
 )
+
+
+# A covered part is taken out of the page by its style, so a lab's own ``visible`` (a section
+# shown only on some traffic, a preset's story) keeps its meaning underneath. Uncovering
+# writes the empty value: the browser drops a style only when told to, not when it is left out.
+COVERED_STYLE = {"display": "none"}
+UNCOVERED_STYLE = {"display": ""}
+
+
+def cover(parts: Sequence, covered: bool) -> None:
+    """Take ``parts`` (panes, layouts or viewers) out of the page, or put them back."""
+    for part in parts:
+        shown = part.__panel__() if isinstance(part, pn.viewable.Viewer) else part
+        shown.styles = {**shown.styles, **(COVERED_STYLE if covered else UNCOVERED_STYLE)}
+
+
+def is_covered(part) -> bool:
+    """Whether :func:`cover` has taken ``part`` out of the page."""
+    shown = part.__panel__() if isinstance(part, pn.viewable.Viewer) else part
+    return shown.styles.get("display") == COVERED_STYLE["display"]
 
 
 def reveal_html(label: str, found: Reveal, show: Callable[[float], str]) -> str:
@@ -76,17 +99,24 @@ def score_html(calibration: Calibration) -> str:
 
 
 class PredictCards(pn.viewable.Viewer):
-    """A lab's :class:`CardRow` with "predict first": figures covered after a change until guessed."""
+    """A lab's :class:`CardRow` with "predict first": figures covered after a change until guessed.
+
+    ``giveaways`` returns the lab's parts that show or imply a covered figure: they are covered
+    while any card is, as are the notes of the cards labelled in ``implied`` (an uncovered card
+    whose note follows from a covered figure).
+    """
 
     enabled = param.Boolean(default=False, doc="Cover the figures after a change until guessed.")
     calibration = param.ClassSelector(class_=Calibration, doc="The session's running score.")
 
     def __init__(self, row: CardRow, fields: dict[str, str], formats: dict[str, Callable],
                  scenario, overrides: Callable[[], dict] = dict, owner=None,
-                 owner_names=(), **params):  # fmt: skip
+                 owner_names=(), giveaways: Callable[[], Sequence] = tuple,
+                 implied: Sequence[str] = (), **params):  # fmt: skip
         super().__init__(calibration=params.pop("calibration", None) or Calibration(), **params)
         self.row, self.fields, self.formats = row, fields, formats
-        self.scenario, self.overrides = scenario, overrides
+        self.scenario, self.overrides, self.giveaways = scenario, overrides, giveaways
+        self.implied = frozenset(implied)
         self.inputs = {
             label: pn.widgets.TextInput(
                 label=label,
@@ -105,7 +135,8 @@ class PredictCards(pn.viewable.Viewer):
         self.guesses = pn.Column(
             LiveHTML(
                 '<div class="lab small"><b>Predict first.</b> Type a guess for each covered '
-                "card, in any unit; Enter reveals it.</div>",
+                "card, in any unit; Enter reveals it. The checks, notes and charts below come "
+                "back once every card is guessed.</div>",
                 sizing_mode="stretch_width",
                 margin=0,
             ),
@@ -145,6 +176,7 @@ class PredictCards(pn.viewable.Viewer):
             for box in self.inputs.values():
                 box.param.update(value="", disabled=False)
             self.row.hide(self.fields if self.enabled else ())
+            self._cover_giveaways()
             self._write()
 
     def _reveal_typed(self) -> None:
@@ -162,7 +194,15 @@ class PredictCards(pn.viewable.Viewer):
             self.calibration.record(found)
             self.inputs[label].disabled = True
             self.row.hide([name for name in self.row.hidden if name != label])
+            self._cover_giveaways()
         self._write()
+
+    def _cover_giveaways(self) -> None:
+        """The parts that would give a covered card away: covered while any card is."""
+        waiting = self.enabled and bool(self.row.hidden)
+        cover(self.giveaways(), waiting)
+        self.row.quiet = self.implied if waiting else frozenset()
+        self.row.update(self.row.cards)
 
     def _write(self) -> None:
         rows = "".join(self.reveals.values())

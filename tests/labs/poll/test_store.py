@@ -6,7 +6,8 @@ import multiprocessing
 
 import pytest
 
-from core.practice.poll import PollQuestion, card_question, challenge_question
+from core import evaluate
+from core.practice.poll import PollQuestion, card_question, challenge_question, changed_knobs
 from labs.poll.room import PollRoom, PresenterGate, new_code, read_code
 from labs.poll.store import RedisStore, SqliteStore, default_location, store_for
 from tests.poll_backends import redis_server
@@ -168,7 +169,8 @@ def test_poll_questions_round_trip():
     question = card_question("seats_granted", {}, spread=1)
     again = PollQuestion.from_dict(question.to_dict())
     assert again == question
-    assert question.choices[question.right] == "16 seats"
+    asked, _words = changed_knobs("seats_granted", {})  # the question's own configuration
+    assert question.choices[question.right] == f"{evaluate(**asked).seats_granted:,.0f} seats"
     with pytest.raises(ValueError, match="card"):
         card_question("vibes", {})
     with pytest.raises(ValueError, match="poll question"):

@@ -198,3 +198,12 @@ def test_after_a_workload_switch_the_cards_say_which_defaults_they_compare_with(
     assert fmt.signed_duration(lab.result.change_from(base, "ttft_p95_s")) in ttft
     lab.scenario.workload = "chat"
     assert card(lab, "TTFT p95").note.startswith("vs defaults: ")
+
+
+def test_mattered_names_every_knob_moved_off_its_default(lab):
+    """With three replicas, affinity routing and a derived hit rate, the table names all three."""
+    lab.scenario.param.update(replicas=3, router="prefix-affinity", prefix_source="derived")
+    lab._refresh_details()
+    rows = {effect.knob: effect for effect in lab.mattered.effects}
+    assert {"replicas", "router", "prefix_source"} <= set(rows)
+    assert rows["replicas"].mattered and 'data-knob="replicas"' in lab.mattered._pane.object

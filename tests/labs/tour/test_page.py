@@ -8,8 +8,11 @@ from labs.page import format as fmt
 from labs.page.links import query_for, restore
 from labs.pool.lab import PREDICTED, pool_defaults
 from labs.tour.page import FORMATS, TourPage
-from labs.tour.steps import STEPS
+from labs.tour.steps import STEPS, step_knobs
 from labs.widgets.knobs import knob_value
+from labs.widgets.predict import is_covered
+
+PREDICTED_FIELDS = dict(PREDICTED)
 
 
 @pytest.fixture(scope="module")
@@ -89,13 +92,42 @@ def test_a_wrong_guess_is_off_and_names_the_labs_figure(page):
 
 
 def test_a_guess_step_covers_what_would_give_it_away_until_answered(page):
-    """Step 9 covers the four cards and the badges; the memory wall's story arrives with the answer."""
+    """Step 9 covers the four cards and every giveaway; the memory wall's story arrives with the answer."""
     page.step = 9
     assert page.lab.cards.hidden == frozenset(PREDICTED)
-    assert not page.lab.badges.__panel__().visible and page.lab.presets.preset == ""
+    assert all(is_covered(part) for part in page.lab.giveaways())
+    assert page.lab.presets.preset == ""
     page.guess.value = "6"
-    assert page.lab.cards.hidden == frozenset() and page.lab.badges.__panel__().visible
+    assert page.lab.cards.hidden == frozenset()
+    assert not any(is_covered(part) for part in page.lab.giveaways())
     assert page.lab.presets.preset == "memory-wall"
+
+
+def test_a_choice_step_covers_the_table_that_answers_it_until_answered(page):
+    """Step 8 asks which knob mattered most: the mattered table stays covered until the choice."""
+    page.step = 8
+    assert page.lab.cards.hidden == frozenset()  # the cards do not answer it
+    assert is_covered(page.lab.sections[-1]) and is_covered(page.lab.checks)
+    question = STEPS[7].question
+    page._choose(tour.answer(question.answer, page.scenario, **(question.args or {})))
+    assert not any(is_covered(part) for part in page.lab.giveaways())
+
+
+def test_no_step_shows_the_answer_to_a_later_guess(page):
+    """A card a later step asks to guess at the same knobs stays covered, before and after answering."""
+    for number, step in enumerate(STEPS, start=1):
+        later = [
+            s for s in STEPS[number:] if s.question.is_guess and step_knobs(s) == step_knobs(step)
+        ]
+        page.step = number
+        question = step.question
+        if question.is_guess:
+            page.guess.value = f"{float(getattr(evaluate(page.scenario), question.field))!r}"
+        else:
+            page._choose(tour.answer(question.answer, page.scenario, **(question.args or {})))
+        covered = {PREDICTED_FIELDS[label] for label in page.lab.cards.hidden}
+        on_cards = {s.question.field for s in later} & set(PREDICTED_FIELDS.values())
+        assert on_cards <= covered, step.title
 
 
 def test_back_and_next_stay_within_the_tour(page):
