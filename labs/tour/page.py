@@ -50,7 +50,9 @@ setTimeout(() => {
   const panel = find(document, 'tour-panel');
   const below = (panel ? panel.getBoundingClientRect().height : 0) + 24;
   const top = el.getBoundingClientRect().top + window.scrollY - below;
-  window.scrollTo({top: Math.max(0, top), behavior: 'smooth'});
+  // a reader who asked for less motion jumps there
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  window.scrollTo({top: Math.max(0, top), behavior: still ? 'auto' : 'smooth'});
 }, 150);
 """
 
