@@ -181,7 +181,8 @@
       const { name, text } = chartWords(model);
       setAttr(view.el, "role", "figure");
       setAttr(view.el, "aria-label", `Chart: ${name}`);
-      let caption = view.el.shadowRoot.querySelector(":scope > .lab-chart-words");
+      // (":scope >" matches nothing in a shadow root: look among its own children)
+      let caption = Array.from(view.el.shadowRoot.children).find((child) => child.classList.contains("lab-chart-words"));
       if (!caption) {
         caption = document.createElement("div");
         caption.className = "lab-chart-words";

@@ -13,3 +13,9 @@ def aria_name(widget, name: str):
     """
     widget.styles = {**widget.styles, "--aria-name": json.dumps(name)}
     return widget
+
+
+def aria_names(names: dict) -> None:
+    """Each widget in ``names`` (words -> widget) named by its words, as :func:`aria_name`."""
+    for name, widget in names.items():
+        aria_name(widget, name)
