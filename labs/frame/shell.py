@@ -18,6 +18,7 @@ from labs.frame.pins import PinBar, PinBoard
 from labs.frame.report import report_button
 from labs.frame.routes import LABS, PINLESS, lab_bindings, lab_class, url_parts
 from labs.page import theme
+from labs.page.a11y import aria_name
 from labs.page.cleanup import panel_objects, release_js_callbacks
 from labs.page.links import (
     Binding,
@@ -221,13 +222,16 @@ class LabShell(LabPage):
         super().__init__(scenario=scenario, **params)
         # The class poll's bar (labs/poll), when the server keeps a poll store.
         self.poll = None if poll is None else PollPanel(poll, self.scenario)
-        self.nav = pn.widgets.RadioButtonGroup.from_param(
-            self.param.lab,
-            options={label: key for key, (label, _view) in LABS.items()},
-            color="light",
-            description=None,
-            margin=(0, 6),
-            label="",
+        self.nav = aria_name(
+            pn.widgets.RadioButtonGroup.from_param(
+                self.param.lab,
+                options={label: key for key, (label, _view) in LABS.items()},
+                color="light",
+                description=None,
+                margin=(0, 6),
+                label="",
+            ),
+            "Labs",
         )
         self.tour_link = LiveHTML(tour_link_html(self.presenter), margin=(0, 6))
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)

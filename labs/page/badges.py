@@ -102,7 +102,7 @@ def badges_html(items: list[Verdict], judged: str = "") -> str:
         icon = "\u2713" if item.ok else "\u2717"
         parts.append(
             f'<div class="badge {state}" data-badge="{item.name}" data-state="{state}">'
-            f'<div class="head"><span class="icon">{icon}</span>{escape(item.name)}: {state}</div>'
+            f'<div class="head"><span class="icon" aria-hidden="true">{icon}</span>{escape(item.name)}: {state}</div>'
             f'<div class="why">{escape(item.reason)}</div></div>'
         )
     head = f'<p class="judged small muted" data-judged>{escape(judged)}</p>' if judged else ""

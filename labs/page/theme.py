@@ -27,10 +27,14 @@ body { background: #f5f6f9; margin: 0; }
 """
 
 
+# The lab's look (lab.css), then the accessibility rules (a11y.css: focus ring, reduced motion).
+STYLESHEETS = ("lab.css", "a11y.css")
+
+
 @cache
 def stylesheet() -> str:
     """The lab's CSS, read once from assets/ (a constant, not session state)."""
-    return (ASSETS / "lab.css").read_text(encoding="utf-8")
+    return "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in STYLESHEETS)
 
 
 def extension() -> None:

@@ -9,6 +9,8 @@ from labs.page import format as fmt
 from labs.poll.room import View
 
 MARK = " \u2714"  # beside the right choice once revealed
+# the mark, said in words to a screen reader (its colour and tick are not read)
+RIGHT = f'<span aria-hidden="true">{MARK}</span><span class="sr-only"> (the right answer)</span>'
 
 
 def question_html(question: dict, code: str, presenter: bool) -> str:
@@ -55,7 +57,7 @@ def tally_html(question: dict, view: View, revealed: bool) -> str:
         rows.append(
             f'<div class="row{" right" if right else ""}">'
             f'<span class="letter">{LETTERS[index]}</span>'
-            f'<span class="choice">{escape(text)}{MARK if right else ""}</span>'
+            f'<span class="choice">{escape(text)}{RIGHT if right else ""}</span>'
             f'<div class="track"><div class="bar" style="width:{widths[index]}"></div>{before}</div>'
             f'<span class="count">{fmt.count(counts[index])}</span></div>'
         )

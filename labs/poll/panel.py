@@ -29,6 +29,7 @@ from core import KNOBS
 from core.practice.poll import CARDS, LETTERS, card_question, challenge_question, challenge_titles
 from core.practice.registry import CLASSIC_SEED
 from labs.page import format as fmt
+from labs.page.a11y import aria_names
 from labs.page.text import LiveHTML
 from labs.page.updates import session_doc
 from labs.poll.ballots import BALLOT_COOKIE, cookie_js, visitor
@@ -110,6 +111,7 @@ class PollPanel(pn.viewable.Viewer):
         self._presenter_controls()
         self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
         self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))
+        aria_names({"Poll code": self.code_input, "Your answer": self.choice})
         self.vote_button.on_click(self._vote)
         self.question_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.tally_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
@@ -126,6 +128,7 @@ class PollPanel(pn.viewable.Viewer):
     def _presenter_controls(self) -> None:
         """The presenter's menu and buttons (on the page only once unlocked)."""
         self.pick = pn.widgets.Select(options=question_options(), width=360, margin=(0, 6))
+        aria_names({"Poll question": self.pick})
         self.open_button = pn.widgets.Button(label="Open poll", color="primary", margin=(0, 6))
         self.reveal_button = pn.widgets.Button(label="Reveal", margin=(0, 6))
         self.revote_button = pn.widgets.Button(label="Re-vote", margin=(0, 6))

@@ -187,7 +187,8 @@ class RealityLab(pn.viewable.Viewer):
             rows.append(f'<tr data-set="{name}"><td colspan="11">{TABLE_GROUPS[name]}</td></tr>')
             rows.extend(self._row_html(index) for index in indices)
         return (
-            '<div class="lab" style="overflow-x:auto"><table class="grid"><thead><tr><th>case</th>'
+            '<div class="lab" style="overflow-x:auto" tabindex="0" role="region" aria-label="Published cases">'
+            '<table class="grid"><thead><tr><th>case</th>'
             "<th>engine</th><th>model</th>"
             "<th>cards</th><th>storage</th><th class='num'>in / out</th><th>load</th><th>figure</th>"
             "<th class='num'>measured</th><th class='num'>whiteboard</th><th class='num'>engine</th>"

@@ -20,6 +20,7 @@ from core.evidence.measured.explain import setup_text, table_rows
 from core.evidence.measured.matching import ENGINE_NAMES
 from core.evidence.measured.read import FORMATS
 from labs.page import format as fmt
+from labs.page.a11y import aria_name
 from labs.page.layout import section
 from labs.page.text import LiveHTML
 from labs.page.updates import refill
@@ -71,10 +72,10 @@ class MyMeasurements(pn.viewable.Viewer):
         self.clear = pn.widgets.Button(label="Clear my files", color="light", width=140)
         self.clear.on_click(lambda _event: store.clear())
         self.widgets = self._widgets()
-        self.config_text = pn.widgets.TextAreaInput(
+        self.config_text = aria_name(pn.widgets.TextAreaInput(
             placeholder="Paste the model's config.json for runs the catalog does not know",
             height=70, sizing_mode="stretch_width", max_length=200_000,
-        )  # fmt: skip
+        ), "The config.json of your runs' model")  # fmt: skip
         self.use_config = pn.widgets.Button(label="Use this config.json", color="light", width=190)
         self.use_config.on_click(self._paste)
         self.picker = pn.widgets.Select(label="Your point", options={}, width=420)
@@ -203,7 +204,8 @@ class MyMeasurements(pn.viewable.Viewer):
         if not rows:
             return ""
         return (
-            '<div class="lab" style="overflow-x:auto"><table class="grid" data-mine><thead><tr><th>point</th>'
+            '<div class="lab" style="overflow-x:auto" tabindex="0" role="region" aria-label="Your runs">'
+            '<table class="grid" data-mine><thead><tr><th>point</th>'
             "<th>model</th><th>cards</th><th class='num'>in / out</th><th>load</th><th>figure</th>"
             "<th class='num'>measured</th><th class='num'>whiteboard</th>"
             f"<th class='num'>engine level</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"

@@ -63,7 +63,8 @@ def families_html(report) -> str:
         f"<li><b>{escape(SET_NAMES[name])}</b>: {escape(text)}</li>" for name, text in SETS.items()
     )
     return (
-        '<div class="lab" style="overflow-x:auto"><table class="grid"><thead><tr><th>family</th>'
+        '<div class="lab" style="overflow-x:auto" tabindex="0" role="region" aria-label="Fidelity by family">'
+        '<table class="grid"><thead><tr><th>family</th>'
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         f'<ul class="facts small muted">{sets}</ul></div>'
     )

@@ -20,6 +20,7 @@ from labs.poll.room import PresenterGate
 from labs.poll.service import PollService
 from labs.poll.store import default_location, prepare
 from labs.server import (
+    a11y,
     build_budget,
     collector,
     embeds,
@@ -80,6 +81,7 @@ def _new_page(freezer: collector.SessionFreezer | None = None) -> None:
     first_page.local_styles()
     doc = pn.state.curdoc
     reconnect.attach(doc)
+    a11y.attach(doc)
     if freezer is not None and doc is not None and doc.session_context is not None:
         doc.add_next_tick_callback(freezer.built)  # the lab is built by then
 
@@ -257,6 +259,7 @@ def main(argv: list[str] | None = None) -> None:
     embeds.configure()
     odd_links.configure()
     reconnect.watch_refusals()
+    a11y.name_controls()
     if not args.default_latency:
         latency.configure()
         for key in LABS:  # import every lab now, so the collector freezes their modules too
@@ -300,7 +303,7 @@ def main(argv: list[str] | None = None) -> None:
         show=False,
         start=False,
         verbose=False,
-        title="LLM Serving Lab",
+        title=a11y.page_titles(),
         static_dirs={
             "assets": str(theme.ASSETS),
             first_page.EMBED_DIST: str(first_page.PANEL_DIST),

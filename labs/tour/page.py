@@ -59,7 +59,9 @@ setTimeout(() => {
   if (box && box.height > 0 && box.bottom + window.scrollY > room) {
     top = box.top + window.scrollY - 16;
   }
-  window.scrollTo({top: Math.max(0, top), behavior: 'smooth'});
+  // a reader who asked for less motion jumps there
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  window.scrollTo({top: Math.max(0, top), behavior: still ? 'auto' : 'smooth'});
 }, 150);
 """
 

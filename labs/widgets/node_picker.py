@@ -15,6 +15,7 @@ from core.catalog.custom import CUSTOM, scenario_shape
 from core.foundation.units import giga
 from core.whiteboard.layer_kinds import kv_layers, layer_kind_rows
 from labs.page import format as fmt
+from labs.page.a11y import aria_name
 from labs.page.text import LiveHTML
 from labs.widgets import knobs as ui
 
@@ -92,11 +93,21 @@ class NodePicker(pn.viewable.Viewer):
             label="Cards per node", start=0, end=64, value=None, **wide,
             description="Empty or 0: the model's usual count, shown greyed in the box.",
         )  # fmt: skip
-        self.weights = pn.widgets.RadioButtonGroup.from_param(
-            s.param.weight_dtype, options=WEIGHT_LABELS, color="primary", variant="outline", **wide
+        self.weights = aria_name(
+            pn.widgets.RadioButtonGroup.from_param(
+                s.param.weight_dtype,
+                options=WEIGHT_LABELS,
+                color="primary",
+                variant="outline",
+                **wide,
+            ),
+            "Weight format",
         )
-        self.config_text = pn.widgets.TextAreaInput(
-            placeholder=CONFIG_PLACEHOLDER, height=120, max_length=200_000, **wide
+        self.config_text = aria_name(
+            pn.widgets.TextAreaInput(
+                placeholder=CONFIG_PLACEHOLDER, height=120, max_length=200_000, **wide
+            ),
+            "Your model's config.json",
         )
         self.use_config = pn.widgets.Button(label="Use this config.json", color="primary")
         self.config_status = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))

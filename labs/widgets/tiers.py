@@ -55,7 +55,8 @@ class TierTable(pn.viewable.Viewer):
             for row in tier_rows(offload, result)
         )
         self._pane.object = (
-            '<div class="lab" data-tiers style="overflow-x: auto"><table class="grid">'
+            '<div class="lab" data-tiers style="overflow-x: auto" tabindex="0" role="region"'
+            ' aria-label="Memory tiers"><table class="grid">'
             '<thead><tr><th>tier</th><th class="num">per node</th><th class="num">per card</th>'
             '<th class="num">seats held</th><th class="num">one reuse</th></tr></thead>'
             f"<tbody>{body}</tbody></table><p class='small muted'>Seats held: whole "
