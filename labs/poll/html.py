@@ -84,12 +84,26 @@ def status_html(view: View, presenter: bool) -> str:
             text += (
                 f" Ballots issued {fmt.count(view.ballots)}, votes cast {fmt.count(view.total)}."
             )
+        if poll.question.get("named"):
+            text += " Named round: one vote per name." + duplicates_text(view.duplicates or {})
     elif view.mine is not None:
         chosen = letters[view.mine] if 0 <= view.mine < len(letters) else "?"
         wait = "" if poll.state == "revealed" else " Waiting for the reveal."
         text = f"Your answer {chosen} is recorded.{wait}"
+    elif poll.state == "open" and poll.question.get("named"):
+        text = "A named round: type your name or student number, pick one answer and vote."
     elif poll.state == "open":
         text = "Pick one answer and vote: you get one vote this round."
     else:
         text = "Voting has ended for this round."
     return f'<div class="lab poll-status">{escape(text)}</div>'
+
+
+def duplicates_text(duplicates: dict) -> str:
+    """The names two ballots or more voted under (each counted once), for the presenter."""
+    if not duplicates:
+        return " No name voted twice."
+    names = ", ".join(
+        f"{name} ({fmt.count(ballots)} ballots)" for name, ballots in duplicates.items()
+    )
+    return f" Voted under one name from several ballots, counted once: {names}."
