@@ -10,6 +10,17 @@ from labs.poll.room import View
 
 MARK = " \u2714"  # beside the right choice once revealed
 
+NOT_ANSWERING = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so the poll '
+    "is unavailable; this page keeps trying, and the rest of the lab works as usual.</span>"
+)
+
+
+NOT_TAKEN = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so that was '
+    "not recorded: press again in a moment.</span>"
+)
+
 
 def question_html(question: dict, code: str, presenter: bool) -> str:
     """The question, its givens and its lettered choices (and the code on the projector)."""

@@ -70,3 +70,33 @@ def test_names_are_read_one_way():
     """Spaces collapse and case folds, so 'Ada  Lovelace' and 'ada lovelace' are one name; long ones are cut."""
     assert read_name("  Ada \t Lovelace ") == read_name("ada lovelace") == "ada lovelace"
     assert len(read_name("x" * 500)) == 60
+
+
+def test_on_the_page_a_named_round_asks_for_a_name_and_shows_the_presenter_duplicates(tmp_path):
+    """The presenter ticks 'named'; students type a name; two browsers under one name count once."""
+    from labs.frame.shell import LabShell
+    from labs.poll.room import PresenterGate
+    from labs.poll.service import PollService
+    from labs.server.login_limit import LoginLimiter
+    from tests.labs.poll.test_panel import presenter_shell, settle
+
+    service = PollService(str(tmp_path / "polls.sqlite3"),
+                          PresenterGate("sesame", LoginLimiter()), read_every_s=0)  # fmt: skip
+    teacher = presenter_shell(service)
+    teacher.poll.named.value = True
+    teacher.poll.open_button.clicks += 1
+    settle(teacher)
+    browsers = [LabShell(poll=service) for _ in range(2)]  # two ballots, one student
+    for browser in browsers:
+        browser.poll.code = teacher.poll.code
+        settle(browser)
+        assert browser.poll.name_input.visible and "named round" in browser.poll.status_pane.object
+        browser.poll.name_input.value = "Ada Lovelace"
+        browser.poll.choice.value = "B"
+        browser.poll.vote_button.clicks += 1
+        settle(browser)
+    assert "Your answer B is recorded" in browsers[0].poll.status_pane.object
+    assert "not taken" in browsers[1].poll.message.object
+    settle(teacher)
+    assert "ada lovelace (2 ballots)" in teacher.poll.status_pane.object
+    assert "1 answer this round" in teacher.poll.tally_pane.object
