@@ -256,7 +256,8 @@ def main() -> None:
 
     threading.Thread(target=controller, daemon=True).start()
     with contextlib.redirect_stdout(io.StringIO()):  # the server's banner (we print to __stdout__)
-        serve.main(["--port", str(port), "--session-builds-per-client", "1000"])
+        serve.main(["--port", str(port), "--session-builds-per-client", "1000",
+                    "--session-build-share", "0"])  # fmt: skip
     if failure:
         raise failure[0]
 

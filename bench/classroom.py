@@ -313,6 +313,8 @@ def main() -> None:
         # The whole class comes from one address: its builds must not hit a client's budget.
         extra += ["--session-builds-per-client", str(max(120, 2 * args.sessions))]
         extra += ["--session-builds-overall", str(max(600, 2 * args.sessions))]
+        if not args.minimal:  # nor its share of a core at the builds' measured cost
+            extra += ["--session-build-share", "0"]
         env = {change_timing.ENV: str(times_dir)}
         if args.poll:  # its own poll file, and a presenter password for the bench's presenter
             env |= {"LAB_STATE_DIR": str(work / "state"), PRESENTER_ENV: POLL_PASSWORD}

@@ -68,7 +68,18 @@ def main() -> None:
     args = parser.parse_args()
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "labs.server.serve", "--port", str(port), "--workers", "1"],
+        # A class from one address: its builds must not wait on one client's share of a core.
+        [
+            sys.executable,
+            "-m",
+            "labs.server.serve",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--session-build-share",
+            "0",
+        ],
         cwd=Path(__file__).resolve().parents[1],
         env={
             **os.environ,

@@ -28,10 +28,16 @@ from core.simulator.runs import first_reaching, knee_of, paged_cut, tail_s
 RUNS_PER_CALL = 64
 
 
-def serve_continuous(node) -> None:
-    """Serve every request of ``node`` (a continuous-batching Scheduler, no chunks), run by run."""
+def serve_continuous(node, check=None) -> None:
+    """Serve every request of ``node`` (a continuous-batching Scheduler, no chunks), run by run.
+
+    ``check``, when given, is called with ``node`` after every slice of runs: a caller that
+    bounds its work (core/traffic/replay_budget.py) raises there to stop.
+    """
     while node.done < node.n:
         _serve_runs(node, RUNS_PER_CALL)
+        if check is not None:
+            check(node)
 
 
 def _serve_runs(node, runs: int) -> None:

@@ -91,10 +91,14 @@ class Scheduler(rules.NodeState):
         """Serve every request; return the node's trace (see :meth:`trace`)."""
         return self.serve().trace()
 
-    def serve(self) -> Scheduler:
-        """Serve every request, run by run; then read :meth:`trace` or :meth:`token_bounds`."""
+    def serve(self, check=None) -> Scheduler:
+        """Serve every request, run by run; then read :meth:`trace` or :meth:`token_bounds`.
+
+        ``check(self)``, when given, is called between slices of the fast loop's runs (a replay
+        counting its work); the step-through paths do not call it.
+        """
         if not self.static and not self.chunk:
-            serve_continuous(self)
+            serve_continuous(self, check)
             return self
         return self.step_through()
 

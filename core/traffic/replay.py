@@ -31,6 +31,7 @@ from core.simulator.simulate import _check_fits as check_fits
 from core.simulator.steps import step_costs
 from core.traffic.arrivals import HOUR_S, hour_arrivals
 from core.traffic.goodput import measured_meets_targets
+from core.traffic.replay_budget import WorkMeter
 
 # The most requests one replay serves (the 100,000-request bench runs in about as long as a
 # knob change may hold a page); a faster hour is refused with this reason instead.
@@ -161,9 +162,10 @@ def _replay(items: tuple, held: Unkeyed) -> Replay:
         return _refused(nodes, "no request fits in the node's memory")
     workload = hour_requests(knobs, sized.arrivals_per_min, sized.seat_tokens - sized.answer_tokens,
                              sized.answer_tokens)  # fmt: skip
+    meter = WorkMeter(int(sized.seats_granted))
     try:
-        run = serve_hour(scenario, workload, nodes, knobs["router"], sized.request_s, sized)
-    except ValueError as error:
+        run = serve_hour(scenario, workload, nodes, knobs["router"], sized.request_s, sized, meter)
+    except ValueError as error:  # a request that fits no node, or an hour past the work bound
         return _refused(nodes, str(error))
     return _summarise(nodes, workload, run, knobs["tpot_slo_s"])
 
@@ -180,15 +182,39 @@ class HourRun:
 
 
 def serve_hour(scenario, workload: Requests, nodes: int, router: str, service_s: float,
-               result=None) -> HourRun:  # fmt: skip
+               result=None, meter: WorkMeter | None = None) -> HourRun:  # fmt: skip
     """The hour on ``nodes`` continuous-batching, paged nodes, each request where ``router`` sends it.
 
     The same runs :func:`core.simulator.simulate` serves (round-robin) or the router's shares,
     keeping only each request's first and last token, not every token's time. ``result`` is
     ``scenario``'s evaluation, when held (the step costs read it instead of evaluating again).
+    A ``meter`` (:class:`core.traffic.replay_budget.WorkMeter`) bounds the work: reckoned
+    before the first node runs, then counted as they run; past it, ``ReplayTooLong``.
     """
     costs = step_costs(scenario, result)
     check_fits(workload, "paged", costs)
+    replica = hour_replicas(scenario, workload, nodes, router, service_s)
+    if meter is not None:
+        step_s = float(np.asarray(costs.read_s(0.0, 1)))
+        meter.expect(replica, workload.answer_tokens, nodes, step_s, scenario.seats, service_s)
+    check = meter.check if meter is not None else None
+    first, finish = np.zeros(len(workload)), np.zeros(len(workload))
+    for node in range(nodes):
+        ids = np.flatnonzero(replica == node)
+        if len(ids) == 0:
+            continue
+        share = workload if nodes == 1 else workload.subset(ids)
+        scheduler = Scheduler(costs, share, "continuous", "paged", scenario.seats, 0.0, 0)
+        node_run = scheduler.serve(check)
+        if meter is not None:
+            meter.node_done(node_run)
+        first[ids], finish[ids] = node_run.token_bounds()
+    return HourRun(first, finish, first - workload.arrival_s, workload.answer_tokens)
+
+
+def hour_replicas(scenario, workload: Requests, nodes: int, router: str,
+                  service_s: float) -> np.ndarray:  # fmt: skip
+    """The node each of the hour's requests goes to under ``router``."""
     n = len(workload)
     if router == "round-robin" or nodes == 1:
         replica = np.arange(n) % nodes
@@ -196,15 +222,7 @@ def serve_hour(scenario, workload: Requests, nodes: int, router: str, service_s:
         gap_s = float(scenario.think_time_s) + service_s  # the scenario's sessions, as the fleet's
         sessions = hour_sessions(n, scenario.session_turns, gap_s)
         replica = route(router, workload.arrival_s, service_s, nodes, sessions)
-    first, finish = np.zeros(n), np.zeros(n)
-    for node in range(nodes):
-        ids = np.flatnonzero(replica == node)
-        if len(ids) == 0:
-            continue
-        share = workload if nodes == 1 else workload.subset(ids)
-        node_run = Scheduler(costs, share, "continuous", "paged", scenario.seats, 0.0, 0).serve()
-        first[ids], finish[ids] = node_run.token_bounds()
-    return HourRun(first, finish, first - workload.arrival_s, workload.answer_tokens)
+    return replica
 
 
 def _summarise(nodes: int, workload: Requests, run, tpot_slo_s: float) -> Replay:

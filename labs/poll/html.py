@@ -12,6 +12,17 @@ MARK = " \u2714"  # beside the right choice once revealed
 # the mark, said in words to a screen reader (its colour and tick are not read)
 RIGHT = f'<span aria-hidden="true">{MARK}</span><span class="sr-only"> (the right answer)</span>'
 
+NOT_ANSWERING = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so the poll '
+    "is unavailable; this page keeps trying, and the rest of the lab works as usual.</span>"
+)
+
+
+NOT_TAKEN = (
+    '<span class="lab small">The class poll\'s store is not answering just now, so that was '
+    "not recorded: press again in a moment.</span>"
+)
+
 
 def question_html(question: dict, code: str, presenter: bool) -> str:
     """The question, its givens and its lettered choices (and the code on the projector)."""
@@ -86,12 +97,26 @@ def status_html(view: View, presenter: bool) -> str:
             text += (
                 f" Ballots issued {fmt.count(view.ballots)}, votes cast {fmt.count(view.total)}."
             )
+        if poll.question.get("named"):
+            text += " Named round: one vote per name." + duplicates_text(view.duplicates or {})
     elif view.mine is not None:
         chosen = letters[view.mine] if 0 <= view.mine < len(letters) else "?"
         wait = "" if poll.state == "revealed" else " Waiting for the reveal."
         text = f"Your answer {chosen} is recorded.{wait}"
+    elif poll.state == "open" and poll.question.get("named"):
+        text = "A named round: type your name or student number, pick one answer and vote."
     elif poll.state == "open":
         text = "Pick one answer and vote: you get one vote this round."
     else:
         text = "Voting has ended for this round."
     return f'<div class="lab poll-status">{escape(text)}</div>'
+
+
+def duplicates_text(duplicates: dict) -> str:
+    """The names two ballots or more voted under (each counted once), for the presenter."""
+    if not duplicates:
+        return " No name voted twice."
+    names = ", ".join(
+        f"{name} ({fmt.count(ballots)} ballots)" for name, ballots in duplicates.items()
+    )
+    return f" Voted under one name from several ballots, counted once: {names}."

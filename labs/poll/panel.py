@@ -34,7 +34,7 @@ from labs.page.text import LiveHTML
 from labs.page.updates import session_doc
 from labs.poll.ballots import BALLOT_COOKIE, cookie_js, visitor
 from labs.poll.board import PageCalls
-from labs.poll.html import question_html, status_html, tally_html
+from labs.poll.html import NOT_ANSWERING, NOT_TAKEN, question_html, status_html, tally_html
 from labs.poll.room import (
     PRESENTER_COOKIE,
     PRESENTER_COOKIE_S,
@@ -49,18 +49,6 @@ log = logging.getLogger("labs.poll")
 
 TICK_MS = 400  # a new question reaches every student page within this (plus one round trip)
 BALLOT_KEPT_S = 30 * 86_400  # a browser keeps its signed ballot for 30 days
-
-
-NOT_ANSWERING = (
-    '<span class="lab small">The class poll\'s store is not answering just now, so the poll '
-    "is unavailable; this page keeps trying, and the rest of the lab works as usual.</span>"
-)
-
-
-NOT_TAKEN = (
-    '<span class="lab small">The class poll\'s store is not answering just now, so that was '
-    "not recorded: press again in a moment.</span>"
-)
 
 
 def question_options() -> dict[str, str]:
@@ -109,6 +97,9 @@ class PollPanel(pn.viewable.Viewer):
         self.keeper = pn.widgets.StaticText(value="", visible=False, margin=0)
         self.keeper.jscallback(value="if (cb_obj.text) { document.cookie = cb_obj.text; }")
         self._presenter_controls()
+        self.name_input = pn.widgets.TextInput(placeholder="your name or student number",
+                                               width=220, margin=(4, 8, 4, 0))  # fmt: skip
+        self.name_input.param.watch(lambda event: setattr(self.room, "name", event.new), "value")
         self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
         self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))
         aria_names({"Poll code": self.code_input, "Your answer": self.choice})
@@ -130,6 +121,7 @@ class PollPanel(pn.viewable.Viewer):
         self.pick = pn.widgets.Select(options=question_options(), width=360, margin=(0, 6))
         aria_names({"Poll question": self.pick})
         self.open_button = pn.widgets.Button(label="Open poll", color="primary", margin=(0, 6))
+        self.named = pn.widgets.Checkbox(label="named (one vote per name)", margin=(6, 6))
         self.reveal_button = pn.widgets.Button(label="Reveal", margin=(0, 6))
         self.revote_button = pn.widgets.Button(label="Re-vote", margin=(0, 6))
         self.close_button = pn.widgets.Button(label="Close poll", margin=(0, 6))
@@ -149,7 +141,9 @@ class PollPanel(pn.viewable.Viewer):
         self.controls = pn.Row(
             margin=(6, 0, 0, 0), visible=False, styles={"flex-wrap": "wrap", "row-gap": "6px"}
         )
-        self.ballot = pn.Row(self.choice, self.vote_button, margin=0, visible=False)
+        self.ballot = pn.Row(
+            self.name_input, self.choice, self.vote_button, margin=0, visible=False
+        )
         self.body = pn.Row(
             pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560),
             self.tally_pane,
@@ -237,8 +231,8 @@ class PollPanel(pn.viewable.Viewer):
 
     def _unlocked(self) -> None:
         self._show(self.login_row, [self.password, self.unlock_button], not self.room.presenter)
-        controls = [self.pick, self.open_button, self.reveal_button, self.revote_button,
-                    self.close_button]  # fmt: skip
+        controls = [self.pick, self.named, self.open_button, self.reveal_button,
+                    self.revote_button, self.close_button]  # fmt: skip
         self._show(self.controls, controls, self.room.presenter)
         self.shown = ()
         self.tick()
@@ -255,10 +249,10 @@ class PollPanel(pn.viewable.Viewer):
 
     def _open(self, _event=None) -> None:
         code = self.room.code or new_code()
-        question = self.question()
+        question, named = self.question(), self.named.value
 
         def work(seat: PollRoom):
-            seat.open(question)
+            seat.open(question, named)
             return seat.view()
 
         self._submit(work, lambda view: self._opened(code, view), code=code)
@@ -390,6 +384,7 @@ class PollPanel(pn.viewable.Viewer):
             self.choice.options = letters
         self.question_pane.object = question_html(question, poll.code, self.room.presenter)
         self.ballot.visible = not self.room.presenter and poll.state == "open" and view.mine is None
+        self.name_input.visible = bool(question.get("named"))  # typed once: the session keeps it
         shown = view.counts is not None
         self.tally_pane.visible = shown
         self.tally_pane.object = (

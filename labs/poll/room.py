@@ -32,6 +32,14 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+NAME_CHARS = 60  # the longest name or student number kept
+
+
+def read_name(text: str) -> str:
+    """``text`` as a voter's name in a named round: spaces collapsed, case folded, cut short."""
+    return " ".join(str(text).split()).casefold()[:NAME_CHARS]
+
+
 def read_code(text: str) -> str:
     """``text`` as a class code (spaces dropped, upper case), or ``""`` if it is not one."""
     code = "".join(str(text).split()).upper()
@@ -142,6 +150,7 @@ class View:
     counts: list[int] | None
     earlier: list[int] | None
     ballots: int | None = None  # ballots issued for this poll: the presenter's only
+    duplicates: dict | None = None  # named round: names two ballots or more voted under
 
     @property
     def total(self) -> int:
@@ -157,6 +166,7 @@ class PollRoom:
         self.code = read_code(code)
         self.presenter = False
         self.seen_version = -1
+        self.name = ""  # a named round's name or student number, typed once per session
 
     def bound(self, store: PollStore | None) -> PollRoom:
         """A copy of this seat calling ``store``: one store call's own, taken on the event loop."""
@@ -175,12 +185,15 @@ class PollRoom:
         if not self.presenter:
             raise PermissionError(f"only the presenter can {action} a poll")
 
-    def open(self, question: dict) -> int:
-        """Open a new round with ``question`` (a code is made on the first one); its number."""
+    def open(self, question: dict, named: bool = False) -> int:
+        """Open a new round with ``question`` (a code is made on the first one); its number.
+
+        A ``named`` round asks each student for a name or student number: one vote per name.
+        """
         self._presenter_only("open")
         if not self.code:
             self.code = new_code()
-        return self.store.open_round(self.code, {**question, "revote": False})
+        return self.store.open_round(self.code, {**question, "revote": False, "named": named})
 
     def revote(self) -> int:
         """A new round of the current question (peer instruction's second vote)."""
@@ -220,7 +233,10 @@ class PollRoom:
             return False
         if not 0 <= int(choice) < len(poll.question.get("choices", ())):
             return False
-        return self.store.answer(self.code, poll.round, self.student, int(choice))
+        name = read_name(self.name) if poll.question.get("named") else ""
+        if poll.question.get("named") and not name:
+            raise ValueError("This round is named: type your name or student number first.")
+        return self.store.answer(self.code, poll.round, self.student, int(choice), name)
 
     def changed(self) -> bool:
         """Whether a presenter action happened since :meth:`view` last looked (one cheap read)."""
@@ -246,4 +262,6 @@ class PollRoom:
             earlier = self.store.counts(self.code, poll.round - 1, choices)
         mine = self.store.choice_of(self.code, poll.round, self.student)
         ballots = self.store.ballots(self.code) if self.presenter else None
-        return View(poll, mine, counts, earlier, ballots)
+        named = self.presenter and poll.question.get("named")
+        duplicates = self.store.duplicates(self.code, poll.round) if named else None
+        return View(poll, mine, counts, earlier, ballots, duplicates)

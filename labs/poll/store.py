@@ -13,7 +13,11 @@ page says it was recorded, and a killed or restarted worker loses no answer.
 Both keep, per class code, the current round, its state (``open``, ``revealed``,
 ``closed``), its question (JSON) and a version that grows with every presenter action, and
 per round one answer per student: a second vote in the same round is refused by the store
-itself (a primary key, ``HSETNX``), and so is a vote for a round that is not open.
+itself (a primary key, ``HSETNX``), and so is a vote for a round that is not open. In a
+*named* round each vote also carries the name (or student number) its student typed: the
+first ballot to vote under a name holds it, a second ballot's vote under the same name is
+refused, not counted, and both are kept as the name's claims, which the presenter sees
+(:meth:`PollStore.duplicates`).
 :func:`store_for` keeps one connection per process (the only state a process holds).
 """
 
@@ -73,8 +77,12 @@ class PollStore(Protocol):
     def set_state(self, code: str, state: str) -> None:
         """Reveal or close the current round."""
 
-    def answer(self, code: str, round_: int, student: str, choice: int) -> bool:
-        """Record ``student``'s choice if ``round_`` is open and they have not voted in it."""
+    def answer(self, code: str, round_: int, student: str, choice: int, name: str = "") -> bool:
+        """Record ``student``'s choice if ``round_`` is open, they have not voted in it and (a
+        named round's ``name``) no other ballot voted under their name."""
+
+    def duplicates(self, code: str, round_: int) -> dict[str, int]:
+        """Each name more than one ballot voted under in ``round_``, and how many ballots did."""
 
     def choice_of(self, code: str, round_: int, student: str) -> int | None:
         """The choice ``student`` recorded in ``round_``, or None."""
@@ -112,6 +120,9 @@ CREATE TABLE IF NOT EXISTS answers (
     choice INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, round, student));
 CREATE TABLE IF NOT EXISTS ballots (
     code TEXT NOT NULL, ballot TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, ballot));
+CREATE TABLE IF NOT EXISTS names (
+    code TEXT NOT NULL, round INTEGER NOT NULL, name TEXT NOT NULL, student TEXT NOT NULL,
+    PRIMARY KEY (code, round, name, student));
 """
 
 
@@ -162,13 +173,39 @@ class SqliteStore:
             (state, time.time(), code),
         )
 
-    def answer(self, code: str, round_: int, student: str, choice: int) -> bool:
-        cursor = self.db.execute(
-            "INSERT OR IGNORE INTO answers SELECT ?, ?, ?, ?, ? WHERE EXISTS "
-            "(SELECT 1 FROM polls WHERE code = ? AND round = ? AND state = 'open')",
-            (code, round_, student, int(choice), time.time(), code, round_),
-        )
-        return cursor.rowcount == 1
+    def answer(self, code: str, round_: int, student: str, choice: int, name: str = "") -> bool:
+        with self.db:  # one transaction: the name's first claimant is the one whose vote counts
+            self.db.execute("BEGIN IMMEDIATE")
+            if name and not self._claim(code, round_, name, student):
+                return False
+            cursor = self.db.execute(
+                "INSERT OR IGNORE INTO answers SELECT ?, ?, ?, ?, ? WHERE EXISTS "
+                "(SELECT 1 FROM polls WHERE code = ? AND round = ? AND state = 'open')",
+                (code, round_, student, int(choice), time.time(), code, round_),
+            )
+            return cursor.rowcount == 1
+
+    def _claim(self, code: str, round_: int, name: str, student: str) -> bool:
+        """Keep a ballot's claim of ``name`` (one that may vote); whether no other voted under it."""
+        poll = self.get(code)
+        if (poll is None or (poll.round, poll.state) != (round_, "open")
+                or self.choice_of(code, round_, student) is not None):  # fmt: skip
+            return False
+        self.db.execute("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?)",
+                        (code, round_, name, student))  # fmt: skip
+        return not self.db.execute(
+            "SELECT 1 FROM names JOIN answers USING (code, round, student) "
+            "WHERE code = ? AND round = ? AND name = ? AND student != ?",
+            (code, round_, name, student),
+        ).fetchone()
+
+    def duplicates(self, code: str, round_: int) -> dict[str, int]:
+        rows = self.db.execute(
+            "SELECT name, COUNT(*) FROM names WHERE code = ? AND round = ? GROUP BY name "
+            "HAVING COUNT(*) > 1 ORDER BY name",
+            (code, round_),
+        ).fetchall()
+        return dict(rows)
 
     def choice_of(self, code: str, round_: int, student: str) -> int | None:
         row = self.db.execute(
@@ -200,10 +237,18 @@ class SqliteStore:
         return count
 
 
-# Records a vote only while its round is the current one and open; 1 if recorded.
+# Records a vote only while its round is the current one and open; 1 if recorded. With a
+# name (ARGV[5], a named round) the claim is kept and the first ballot voting under it holds it.
 _ANSWER_LUA = """
 if redis.call('HGET', KEYS[1], 'round') ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 0 end
+if ARGV[5] ~= '' then
+  if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 0 end
+  redis.call('SADD', KEYS[4], ARGV[5] .. '\\n' .. ARGV[2])
+  redis.call('EXPIRE', KEYS[4], ARGV[4])
+  if redis.call('HSETNX', KEYS[3], ARGV[5], ARGV[2]) == 0 then return 0 end
+  redis.call('EXPIRE', KEYS[3], ARGV[4])
+end
 local added = redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return added
@@ -279,10 +324,19 @@ class RedisStore:
             pipe.expire(key, POLL_TTL_S)
             pipe.execute()
 
-    def answer(self, code: str, round_: int, student: str, choice: int) -> bool:
-        keys = [self._key(code), self._answers(code, round_)]
-        args = [int(round_), student, int(choice), POLL_TTL_S]
+    def answer(self, code: str, round_: int, student: str, choice: int, name: str = "") -> bool:
+        answers = self._answers(code, round_)
+        keys = [self._key(code), answers, f"{answers}:names", f"{answers}:claims"]
+        args = [int(round_), student, int(choice), POLL_TTL_S, name]
         return bool(self._answer(keys=keys, args=args))
+
+    def duplicates(self, code: str, round_: int) -> dict[str, int]:
+        claims = self.db.smembers(f"{self._answers(code, round_)}:claims")
+        names: dict[str, int] = {}
+        for claim in claims:
+            name = claim.partition("\n")[0]
+            names[name] = names.get(name, 0) + 1
+        return {name: count for name, count in sorted(names.items()) if count > 1}
 
     def choice_of(self, code: str, round_: int, student: str) -> int | None:
         value = self.db.hget(self._answers(code, round_), student)

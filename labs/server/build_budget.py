@@ -10,8 +10,15 @@ session draws from two token buckets, one for its client's address and one for t
 a build over budget waits for its token, up to ``MAX_WAIT_S``; past that it is refused (HTTP
 429, or the websocket closed with "try again later"), with one log line.
 
-Each bucket holds a minute's builds and refills at that rate: a lecture hall behind one
-campus NAT address can all open the lab at once; a loop gets two builds a second (defaults).
+The per-client bucket follows what a build costs this machine (issue 38, item 6: one client
+fetching pages and opening their websockets honestly, in a loop, built a lab every two
+seconds and pushed a bystander's change p95 from 58 ms to 3 s, far under 120 a minute).
+The process measures each build's CPU time on its event loop (:class:`BuildCost`, a moving
+average) and refills a client's bucket at :data:`CLIENT_CORE_SHARE` of one core's worth of
+builds: :math:`r = \\min(r_{max}, s / c)` builds a second for a build of :math:`c` CPU
+seconds, and holds :math:`\\min(60 r_{max}, \\max(1, B / c))` at once for a burst of
+:data:`BURST_CPU_S` CPU seconds, where :math:`r_{max}` is the configured minute's rate.
+The process's bucket keeps the configured rate over all clients together.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from bokeh.server import urls as bokeh_urls
 from bokeh.server.contexts import ApplicationContext
 from bokeh.util.token import check_token_signature
 from panel.io import server as panel_server
+from tornado.ioloop import IOLoop
 from tornado.web import HTTPError
 
 log = logging.getLogger("labs.server")
@@ -34,6 +42,24 @@ log = logging.getLogger("labs.server")
 # Session builds a minute, per client address and for one process (the defaults of serve.py).
 PER_CLIENT_PER_MINUTE = 120
 OVERALL_PER_MINUTE = 600
+
+# The share of one core one client's builds may take, and the CPU seconds of builds it may
+# have at once before that rate applies (a lecture hall behind one NAT address opening the
+# lab together waits its turns, up to MAX_WAIT_S).
+CLIENT_CORE_SHARE = 0.04
+BURST_CPU_S = 1.0
+# A build's CPU seconds before any was measured (a /batching lab on the lab's machine), and
+# the weight of each new measurement in the moving average.
+FIRST_BUILD_CPU_S = 1.5
+COST_WEIGHT = 0.2
+
+# A session's first message fragments counted into its build: a pull of the document and
+# the page's "document ready" (three fragments each: header, metadata, content).
+BUILD_FRAGMENTS = 6
+# Then the loop's CPU for this long more: the lab's deferred first render (its second stage
+# of updates, labs/page/updates.py) runs in callbacks after "document ready". Work of other
+# sessions in that time is counted too: a busy process is a dearer place to build.
+BUILD_SETTLE_S = 2.0
 
 # Longest a build over budget waits for its token before it is refused.
 MAX_WAIT_S = 10.0
@@ -68,15 +94,40 @@ class Bucket:
         self.credit -= 1
 
 
-class BuildBudget:
-    """Session builds a minute allowed per client address and overall, in one process.
+class BuildCost:
+    """What one session build costs this process: a moving average of its CPU seconds.
 
-    A build over budget waits for its token, up to ``max_wait`` seconds (a lecture hall
-    behind one address is served, a little later); one that would wait longer is refused.
+    Notes
+    -----
+    After a build of :math:`x` CPU seconds, :math:`c \\leftarrow (1 - w) c + w x` with
+    :math:`w` = :data:`COST_WEIGHT`, starting from :data:`FIRST_BUILD_CPU_S`.
+    """
+
+    def __init__(self, first_s: float = FIRST_BUILD_CPU_S, weight: float = COST_WEIGHT) -> None:
+        self.seconds, self.weight, self.builds = first_s, weight, 0
+
+    def measured(self, cpu_s: float) -> None:
+        """Take in one build's CPU seconds."""
+        self.seconds += self.weight * (max(cpu_s, 0.0) - self.seconds)
+        self.builds += 1
+
+
+class BuildBudget:
+    """Session builds allowed per client address and overall, in one process.
+
+    A client's rate follows the measured build cost (see the module notes), never above
+    ``per_client`` a minute; the process's is ``overall`` a minute. A build over budget waits
+    for its token, up to ``max_wait`` seconds; one that would wait longer is refused.
     """
 
     def __init__(
-        self, per_client: int, overall: int, clock=time.monotonic, max_wait: float = MAX_WAIT_S
+        self,
+        per_client: int,
+        overall: int,
+        clock=time.monotonic,
+        max_wait: float = MAX_WAIT_S,
+        cost: BuildCost | None = None,
+        share: float = CLIENT_CORE_SHARE,
     ) -> None:
         if per_client < 1 or overall < 1:
             raise ValueError(
@@ -84,13 +135,27 @@ class BuildBudget:
                 f"overall {overall}"
             )
         self.per_client, self.clock, self.max_wait = per_client, clock, max_wait
+        self.cost, self.share = cost or BuildCost(), share
         self.overall = Bucket(overall, overall / 60)
         self.clients: OrderedDict[str, Bucket] = OrderedDict()
+
+    def client_rate(self) -> tuple[float, float]:
+        """(builds a client may have at once, builds a second it gets back) at the measured cost.
+
+        A ``share`` of 0 or less leaves the configured minute alone: ``per_client`` at once.
+        """
+        if self.share <= 0:
+            return float(self.per_client), self.per_client / 60
+        cost = max(self.cost.seconds, 1e-3)
+        per_second = min(self.per_client / 60, self.share / cost)
+        return min(float(self.per_client), max(1.0, BURST_CPU_S / cost)), per_second
 
     def reserve(self, client: str) -> float | None:
         """Seconds ``client``'s next build must wait (its tokens then spent), or None: refused."""
         now = self.clock()
-        bucket = self.clients.pop(client, None) or Bucket(self.per_client, self.per_client / 60)
+        capacity, per_second = self.client_rate()
+        bucket = self.clients.pop(client, None) or Bucket(capacity, per_second)
+        bucket.capacity, bucket.per_second = capacity, per_second
         self.clients[client] = bucket
         while len(self.clients) > MAX_CLIENTS:
             self.clients.popitem(last=False)
@@ -130,20 +195,30 @@ def configure(budget: BuildBudget) -> None:
     ApplicationContext.create_session_if_needed = create_session_if_needed
     # Around whichever websocket handler the route has now (labs/server/latency.py's, say).
     bokeh_urls.per_app_patterns[:] = [
-        (pattern, bounded(handler) if pattern == r"/ws" else handler)
+        (pattern, bounded(handler, budget.cost) if pattern == r"/ws" else handler)
         for pattern, handler in bokeh_urls.per_app_patterns
     ]
 
 
-def bounded(handler: type) -> type:
+def bounded(handler: type, cost: BuildCost) -> type:
     """``handler`` (a websocket handler) with :class:`BoundedWebsocket`'s checks in front."""
-    if issubclass(handler, BoundedWebsocket):
+    if issubclass(handler, BoundedWebsocket):  # configured again: measure into ``cost``
+        handler.cost = cost
         return handler
-    return type(f"Bounded{handler.__name__}", (BoundedWebsocket, handler), {})
+    return type(f"Bounded{handler.__name__}", (BoundedWebsocket, handler), {"cost": cost})
 
 
 class BoundedWebsocket(panel_server.WSHandler):
-    """A websocket handler refusing tokens this server did not sign, and builds over budget."""
+    """A websocket handler refusing tokens this server did not sign, and builds over budget.
+
+    A build's cost (into ``cost``) is the event loop's CPU seconds for the session's opening,
+    its first :data:`BUILD_FRAGMENTS` message fragments (the document pulled, the page's
+    "document ready") and the :data:`BUILD_SETTLE_S` after them, whose callbacks finish the lab.
+    """
+
+    cost: BuildCost | None = None
+    build_cpu_s = 0.0
+    build_fragments = 0
 
     def open(self, *args, **kwargs):
         token = getattr(self, "_token", None)
@@ -163,8 +238,27 @@ class BoundedWebsocket(panel_server.WSHandler):
         return super().open(*args, **kwargs)
 
     async def _async_open(self, token: str) -> None:
+        started = time.thread_time()  # the event loop's own CPU: what the build costs it
         try:
-            return await super()._async_open(token)
+            opened = await super()._async_open(token)
         except BuildRefused:
             self.close(TRY_AGAIN_LATER, "too many new sessions; try again later")
             return None
+        self.build_cpu_s, self.build_fragments = time.thread_time() - started, BUILD_FRAGMENTS
+        return opened
+
+    async def on_message(self, fragment):
+        if self.build_fragments <= 0:
+            return await super().on_message(fragment)
+        started = time.thread_time()
+        try:
+            return await super().on_message(fragment)
+        finally:
+            self.build_cpu_s += time.thread_time() - started
+            self.build_fragments -= 1
+            if self.build_fragments == 0 and self.cost is not None:
+                IOLoop.current().call_later(BUILD_SETTLE_S, self._settled, time.thread_time())
+
+    def _settled(self, mark: float) -> None:
+        """Count the loop's CPU since ``mark`` (the page's deferred build work) and measure."""
+        self.cost.measured(self.build_cpu_s + time.thread_time() - mark)

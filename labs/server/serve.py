@@ -232,6 +232,13 @@ def parser() -> argparse.ArgumentParser:
         help="new lab sessions a minute one server process builds at most",
     )
     parse.add_argument(
+        "--session-build-share",
+        type=float,
+        default=build_budget.CLIENT_CORE_SHARE,
+        help="share of one core one client address's session builds may take, at their measured "
+        "cost (0: only --session-builds-per-client)",
+    )
+    parse.add_argument(
         "--session-history",
         type=int,
         default=None,
@@ -270,7 +277,9 @@ def main(argv: list[str] | None = None) -> None:
     freezer = None if args.default_latency else collector.SessionFreezer()
     try:
         budget = build_budget.BuildBudget(
-            args.session_builds_per_client, args.session_builds_overall
+            args.session_builds_per_client,
+            args.session_builds_overall,
+            share=args.session_build_share,
         )
     except ValueError as error:
         raise SystemExit(str(error)) from None

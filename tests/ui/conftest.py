@@ -66,7 +66,19 @@ def lab_url():
     """Base URL of a lab server started for this test session."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "labs.server.serve", "--port", str(port), "--address", "127.0.0.1"],
+        # Every test's pages come from one address: the per-client rule of builds at their
+        # measured cost is tested on servers of its own (tests/ui/test_server_bounds.py).
+        [
+            sys.executable,
+            "-m",
+            "labs.server.serve",
+            "--port",
+            str(port),
+            "--address",
+            "127.0.0.1",
+            "--session-build-share",
+            "0",
+        ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -117,6 +117,8 @@ def lab_processes(
     try:
         for port in ports:
             command = [sys.executable, "-m", module, "--port", str(port)]
+            if module == "labs.server.serve":  # one address opens every page: the minute alone
+                command += ["--session-build-share", "0"]
             command += ["--workers", str(workers), *extra]
             with (logdir / f"lab-{port}.log").open("w") as log:
                 processes.append(

@@ -22,7 +22,7 @@ class Clock:
 def test_a_client_gets_its_minute_of_builds_then_a_refill():
     """A client's bucket holds a minute's builds at once, then refills at that rate."""
     clock = Clock()
-    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=clock, max_wait=0)
+    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=clock, max_wait=0, share=0)
     assert [budget.reserve("10.0.0.1") for _ in range(8)] == [0.0] * 6 + [None] * 2
     assert budget.reserve("10.0.0.2") == 0.0  # another address has its own bucket
     clock.now = 10.0  # 6 a minute: one build back per 10 s
@@ -32,7 +32,9 @@ def test_a_client_gets_its_minute_of_builds_then_a_refill():
 
 def test_a_build_over_budget_waits_for_its_token_then_is_refused():
     """Past the bucket, a build waits its turn (10 s each at 6 a minute) up to max_wait, then is refused."""
-    budget = build_budget.BuildBudget(per_client=6, overall=600, clock=Clock(), max_wait=10)
+    budget = build_budget.BuildBudget(
+        per_client=6, overall=600, clock=Clock(), max_wait=10, share=0
+    )
     waits = [budget.reserve("10.0.0.1") for _ in range(8)]
     assert waits[:6] == [0.0] * 6
     assert waits[6] == pytest.approx(10.0)
@@ -42,7 +44,7 @@ def test_a_build_over_budget_waits_for_its_token_then_is_refused():
 def test_the_process_budget_bounds_every_client_together():
     """Past the overall budget, new addresses are refused too, and keep their own builds for later."""
     clock = Clock()
-    budget = build_budget.BuildBudget(per_client=5, overall=4, clock=clock, max_wait=0)
+    budget = build_budget.BuildBudget(per_client=5, overall=4, clock=clock, max_wait=0, share=0)
     allowed = [budget.reserve(f"10.0.0.{index}") for index in range(6)]
     assert allowed == [0.0] * 4 + [None] * 2
     clock.now = 15.0  # 4 a minute overall: one back per 15 s
@@ -123,3 +125,30 @@ def test_session_ids_are_signed_with_a_shared_or_fresh_key(monkeypatch):
     monkeypatch.setenv(serve.SESSION_SECRET_ENV, "short")
     with pytest.raises(SystemExit, match="at least 32"):
         serve.session_secret(None)
+
+
+def test_a_clients_builds_follow_their_measured_cost():
+    """Dearer builds give a client fewer at once and a slower refill: its share of a core, no more."""
+    clock = Clock()
+    cost = build_budget.BuildCost(first_s=0.1)
+    budget = build_budget.BuildBudget(per_client=120, overall=600, clock=clock, max_wait=0,
+                                      cost=cost, share=0.05)  # fmt: skip
+    cheap_burst, cheap_rate = budget.client_rate()
+    for _ in range(40):  # builds measured at 2 CPU seconds each
+        cost.measured(2.0)
+    dear_burst, dear_rate = budget.client_rate()
+    assert dear_burst < cheap_burst and dear_rate < cheap_rate
+    assert dear_rate * cost.seconds == pytest.approx(0.05)  # a twentieth of a core
+    assert cheap_rate <= 120 / 60  # never above the configured minute
+    built = [budget.reserve("10.0.0.1") for _ in range(3)]
+    assert built[0] == 0.0 and built[-1] is None  # one build at once at 2 s each
+    clock.now = 1 / dear_rate  # one build's share of a core later, one more
+    assert budget.reserve("10.0.0.1") == 0.0
+    assert budget.reserve("10.0.0.2") == 0.0  # another address has its own bucket
+
+
+def test_a_share_of_nothing_keeps_the_configured_minute():
+    """--session-build-share 0: the client's bucket holds and refills per_client a minute, whatever the cost."""
+    cost = build_budget.BuildCost(first_s=5.0)
+    budget = build_budget.BuildBudget(per_client=6, overall=600, cost=cost, share=0)
+    assert budget.client_rate() == (6.0, 6 / 60)
