@@ -7,8 +7,8 @@ websocket with the page's signed token, pull the document (the session is then b
 close, repeat. Prints the bystander's p50 and p95 alone and beside the loop, and the loop's
 builds and refusals (issue 38, item 6: the target is a p95 under 200 ms).
 
-    python bench/build_loop.py                        # the default per-client budget
-    python bench/build_loop.py --share 0              # the configured minute alone (before)
+    python bench/build_loop.py --share 0.04           # builds bounded by their cost (public labs)
+    python bench/build_loop.py --share 0              # the configured minute alone (the default)
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import panel as pn
 from bokeh.events import DocumentReady
 from bokeh.models import CustomJS
 
-from labs.frame.routes import LABS
+from labs.frame.routes import LABS, PAGES
 from labs.page.theme import ASSETS
 
 SCRIPT = ASSETS / "a11y.js"
@@ -30,6 +30,7 @@ def page_titles() -> dict[str, str]:
     """Route -> the browser tab's title: the lab's name first, then the site's."""
     titles = {"/": SITE, "/tour": f"The guided tour \u00b7 {SITE}"}
     titles.update({f"/{key}": f"{label} \u00b7 {SITE}" for key, (label, _view) in LABS.items()})
+    titles.update({f"/{key}": f"{what.capitalize()} \u00b7 {SITE}" for key, what in PAGES.items()})
     return titles
 
 

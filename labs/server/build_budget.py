@@ -43,10 +43,13 @@ log = logging.getLogger("labs.server")
 PER_CLIENT_PER_MINUTE = 120
 OVERALL_PER_MINUTE = 600
 
-# The share of one core one client's builds may take, and the CPU seconds of builds it may
-# have at once before that rate applies (a lecture hall behind one NAT address opening the
-# lab together waits its turns, up to MAX_WAIT_S).
-CLIENT_CORE_SHARE = 0.04
+# The share of one core one client's builds may take when the server is told to follow the
+# build cost (``--session-build-share``), and the CPU seconds of builds it may have at once
+# before that rate applies. Off by default: a client is an address, and a lecture hall behind
+# one NAT address opening the lab together would wait its turns at that rate (100 students,
+# 40 minutes). For a lab open to the Internet, SHARE_FOR_PUBLIC is the measured choice.
+CLIENT_CORE_SHARE = 0.0
+SHARE_FOR_PUBLIC = 0.04
 BURST_CPU_S = 1.0
 # A build's CPU seconds before any was measured (a /batching lab on the lab's machine), and
 # the weight of each new measurement in the moving average.
