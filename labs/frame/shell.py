@@ -220,6 +220,7 @@ class LabShell(LabPage):
             description=None,
             margin=(0, 6),
             label="",
+            css_classes=["lab-nav"],  # on a phone the tabs wrap across the header (phone.css)
         )
         self.tour_link = LiveHTML(tour_link_html(self.presenter), margin=(0, 6))
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
@@ -247,6 +248,7 @@ class LabShell(LabPage):
             },
             sizing_mode="stretch_width",
             margin=0,
+            css_classes=["lab-header"],  # condensed on a phone (assets/phone.css)
         )
         self.root.objects = [
             header,
@@ -258,6 +260,7 @@ class LabShell(LabPage):
                 styles={"padding": "16px 24px"},
                 sizing_mode="stretch_width",
                 margin=0,
+                css_classes=["lab-body"],
             ),
         ]
 

@@ -25,17 +25,33 @@ GRID = "#e8ebf1"
 PAGE_CSS = """
 body { background: #f5f6f9; margin: 0; }
 """
+# Panel's page template declares no viewport, so a phone lays the page out 980 px wide and
+# shrinks it: each page's template adds the declaration (a string extends Panel's base.html).
+VIEWPORT_TEMPLATE = (
+    '{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">'
+    "{% endblock %}"
+)
+# The stylesheets, in the order they apply: the lab's, then the narrow screens' (issue 36).
+STYLESHEETS = ("lab.css", "phone.css")
 
 
 @cache
 def stylesheet() -> str:
     """The lab's CSS, read once from assets/ (a constant, not session state)."""
-    return (ASSETS / "lab.css").read_text(encoding="utf-8")
+    return "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in STYLESHEETS)
+
+
+def declare_viewport() -> None:
+    """This session's page declares the device's width as its viewport (phones, tablets)."""
+    doc = pn.state.curdoc
+    if doc is not None:
+        doc.template = VIEWPORT_TEMPLATE
 
 
 def extension() -> None:
-    """Load Panel with the lab's stylesheet applied to every component."""
+    """Load Panel with the lab's stylesheet applied to every component; declare the viewport."""
     pn.extension("filedropper", raw_css=[stylesheet()], global_css=[PAGE_CSS])  # uploads
+    declare_viewport()
 
 
 # Chart text in px: tick labels, axis titles, titles. Bokeh draws it on a canvas, out of the

@@ -110,6 +110,9 @@ class PollPanel(pn.viewable.Viewer):
         self.choice = pn.widgets.RadioButtonGroup(options=list(LETTERS[:2]), margin=(4, 0))
         self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))
         self.vote_button.on_click(self._vote)
+        # what assets/phone.css sizes for a thumb on a phone
+        for name in ("code_input", "join_button", "choice", "vote_button", "pick"):
+            getattr(self, name).css_classes = [f"poll-{name.split('_')[0]}"]
         self.question_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.tally_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.status_pane = LiveHTML("", margin=(4, 0))
@@ -146,13 +149,13 @@ class PollPanel(pn.viewable.Viewer):
             margin=(6, 0, 0, 0), visible=False, styles={"flex-wrap": "wrap", "row-gap": "6px"}
         )
         self.ballot = pn.Row(self.choice, self.vote_button, margin=0, visible=False)
+        # the question's column is 560 px at most: where that leaves no room the tally wraps under
         self.body = pn.Row(
-            pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560),
-            self.tally_pane,
-            margin=(8, 0, 0, 0),
-            sizing_mode="stretch_width",
-            visible=False,
-        )
+            pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560,
+                      css_classes=["poll-main"]),
+            self.tally_pane, margin=(8, 0, 0, 0), sizing_mode="stretch_width", visible=False,
+            styles={"flex-wrap": "wrap"},
+        )  # fmt: skip
         bar = pn.Row(
             LiveHTML('<div class="lab poll-label">Class poll</div>', margin=(0, 6), align="center"),
             self.code_input,
