@@ -154,7 +154,7 @@ class PollPanel(pn.viewable.Viewer):
             pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560,
                       css_classes=["poll-main"]),
             self.tally_pane, margin=(8, 0, 0, 0), sizing_mode="stretch_width", visible=False,
-            styles={"flex-wrap": "wrap"},
+            styles={"flex-wrap": "wrap"}, css_classes=["poll-body"],
         )  # fmt: skip
         bar = pn.Row(
             LiveHTML('<div class="lab poll-label">Class poll</div>', margin=(0, 6), align="center"),
