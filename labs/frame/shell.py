@@ -230,6 +230,7 @@ class LabShell(LabPage):
                 description=None,
                 margin=(0, 6),
                 label="",
+                css_classes=["lab-nav"],  # on a phone the tabs wrap across the header (phone.css)
             ),
             "Labs",
         )
@@ -259,6 +260,7 @@ class LabShell(LabPage):
             },
             sizing_mode="stretch_width",
             margin=0,
+            css_classes=["lab-header"],  # condensed on a phone (assets/phone.css)
         )
         self.root.objects = [
             header,
@@ -270,6 +272,7 @@ class LabShell(LabPage):
                 styles={"padding": "16px 24px"},
                 sizing_mode="stretch_width",
                 margin=0,
+                css_classes=["lab-body"],
             ),
         ]
 

@@ -27,10 +27,16 @@ def intro(title: str, lede: str) -> pn.pane.HTML:
 
 
 def lab_page(title: str, lede: str, knobs, results, *below) -> pn.Column:
-    """A lab's page: its intro, the knobs beside the results, then whatever runs full width below."""
+    """A lab's page: its intro, the knobs beside the results, then whatever runs full width below.
+
+    Below 600 px (assets/phone.css) the row is one column: the results' first part (the
+    headline cards), the knobs under it, then the rest of the results.
+    """
+    # what assets/phone.css stacks on a phone
+    results.css_classes = [*results.css_classes, "lab-results"]
     return pn.Column(
         intro(title, lede),
-        pn.Row(knobs, results, sizing_mode="stretch_width", margin=0),
+        pn.Row(knobs, results, sizing_mode="stretch_width", margin=0, css_classes=["lab-row"]),
         *below,
         sizing_mode="stretch_width",
         margin=(0, 0, 24, 0),

@@ -25,10 +25,15 @@ GRID = "#e8ebf1"
 PAGE_CSS = """
 body { background: #f5f6f9; margin: 0; }
 """
-
-
-# The lab's look (lab.css), then the accessibility rules (a11y.css: focus ring, reduced motion).
-STYLESHEETS = ("lab.css", "a11y.css")
+# Panel's page template declares no viewport, so a phone lays the page out 980 px wide and
+# shrinks it: each page's template adds the declaration (a string extends Panel's base.html).
+VIEWPORT_TEMPLATE = (
+    '{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">'
+    "{% endblock %}"
+)
+# The stylesheets, in the order they apply: the lab's look (lab.css), the accessibility rules
+# (a11y.css: the focus ring, reduced motion), then the narrow screens' layout (phone.css).
+STYLESHEETS = ("lab.css", "a11y.css", "phone.css")
 
 
 @cache
@@ -37,9 +42,17 @@ def stylesheet() -> str:
     return "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in STYLESHEETS)
 
 
+def declare_viewport() -> None:
+    """This session's page declares the device's width as its viewport (phones, tablets)."""
+    doc = pn.state.curdoc
+    if doc is not None:
+        doc.template = VIEWPORT_TEMPLATE
+
+
 def extension() -> None:
-    """Load Panel with the lab's stylesheet applied to every component."""
+    """Load Panel with the lab's stylesheet applied to every component; declare the viewport."""
     pn.extension("filedropper", raw_css=[stylesheet()], global_css=[PAGE_CSS])  # uploads
+    declare_viewport()
 
 
 # Chart text in px: tick labels, axis titles, titles. Bokeh draws it on a canvas, out of the

@@ -104,6 +104,9 @@ class PollPanel(pn.viewable.Viewer):
         self.vote_button = pn.widgets.Button(label="Vote", color="primary", width=90, margin=(4, 8))
         aria_names({"Poll code": self.code_input, "Your answer": self.choice})
         self.vote_button.on_click(self._vote)
+        # what assets/phone.css sizes for a thumb on a phone
+        for name in ("code_input", "join_button", "choice", "vote_button", "pick"):
+            getattr(self, name).css_classes = [f"poll-{name.split('_')[0]}"]
         self.question_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.tally_pane = LiveHTML("", sizing_mode="stretch_width", margin=0)
         self.status_pane = LiveHTML("", margin=(4, 0))
@@ -144,13 +147,13 @@ class PollPanel(pn.viewable.Viewer):
         self.ballot = pn.Row(
             self.name_input, self.choice, self.vote_button, margin=0, visible=False
         )
+        # the question's column is 560 px at most: where that leaves no room the tally wraps under
         self.body = pn.Row(
-            pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560),
-            self.tally_pane,
-            margin=(8, 0, 0, 0),
-            sizing_mode="stretch_width",
-            visible=False,
-        )
+            pn.Column(self.question_pane, self.ballot, self.status_pane, margin=0, width=560,
+                      css_classes=["poll-main"]),
+            self.tally_pane, margin=(8, 0, 0, 0), sizing_mode="stretch_width", visible=False,
+            styles={"flex-wrap": "wrap"}, css_classes=["poll-body"],
+        )  # fmt: skip
         bar = pn.Row(
             LiveHTML('<div class="lab poll-label">Class poll</div>', margin=(0, 6), align="center"),
             self.code_input,

@@ -103,8 +103,10 @@ class TourPage(LabPage):
         # The answer and the way on share one row, so the sticky panel stays short.
         self.panel = pn.Column(
             self.heading,
+            # the row wraps on a narrow screen: the answer above, the way on below
             pn.Row(self.guess, self.check, self.choices, pn.layout.HSpacer(), self.back,
-                   self.next, self._scroller, sizing_mode="stretch_width", margin=0),
+                   self.next, self._scroller, sizing_mode="stretch_width", margin=0,
+                   styles={"flex-wrap": "wrap", "row-gap": "4px"}),
             self.feedback,
             sizing_mode="stretch_width",
             margin=(12, 0, 0, 0),
@@ -121,10 +123,10 @@ class TourPage(LabPage):
             styles={"background": "#1f2a52", "padding": "10px 24px", "align-items": "center",
                     "flex-wrap": "wrap", "row-gap": "6px",
                     "--bokeh-font-size": "var(--presenter-controls, 13px)"},
-            sizing_mode="stretch_width", margin=0,
+            sizing_mode="stretch_width", margin=0, css_classes=["lab-header"],
         )  # fmt: skip
         body = pn.Column(self.notice, self.lab, self.panel, styles={"padding": "16px 24px 0"},
-                         sizing_mode="stretch_width", margin=0)  # fmt: skip
+                         sizing_mode="stretch_width", margin=0, css_classes=["lab-body"])  # fmt: skip
         self.root.objects = [header, body]
         self._show()
 

@@ -87,6 +87,32 @@ def lab_url():
         yield url
 
 
+# The codes of the polls open on ``poll_lab``'s server: one for each test that votes.
+POLL_CODES = ("PH2N", "KD3C")
+
+
+@pytest.fixture(scope="session")
+def poll_lab(tmp_path_factory):
+    """(base URL, poll file) of a lab server with its own poll store, a poll open on each of POLL_CODES."""
+    from core.practice.poll import challenge_question
+    from labs.poll.store import SQLITE_NAME, store_for
+
+    state = tmp_path_factory.mktemp("poll-lab") / "state"
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "labs.server.serve", "--port", str(port), "--address", "127.0.0.1"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "LAB_STATE_DIR": str(state), "LAB_REDIS_URL": ""},
+    )
+    with serving(process, port) as url:
+        location = str(state / SQLITE_NAME)  # made by the server before it listens
+        for code in POLL_CODES:
+            store_for(location).open_round(code, challenge_question("kv_bytes", 0).to_dict())
+        yield url, location
+
+
 @pytest.fixture(scope="session")
 def browser():
     playwright_api = pytest.importorskip("playwright.sync_api")
