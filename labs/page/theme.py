@@ -6,6 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import panel as pn
+import param
 from bokeh.models import Axis, Label, LabelSet, Legend, SaveTool, Title
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"  # labs/page/theme.py -> repo root
@@ -61,7 +62,12 @@ def chart_text(model, presenter: bool) -> None:
 
 
 def present(view, presenter: bool) -> None:
-    """Chart text of every Bokeh figure in ``view`` for the page's presenter flag."""
+    """Chart text of every Bokeh figure in ``view`` for the page's presenter flag.
+
+    A view with a ``presenting`` parameter hears the flag too, for the charts it builds later.
+    """
+    if isinstance(view, param.Parameterized) and "presenting" in view.param:
+        view.presenting = presenter
     viewable = view.__panel__() if isinstance(view, pn.viewable.Viewer) else view
     for pane in viewable.select(pn.pane.Bokeh):
         if pane.object is not None:
