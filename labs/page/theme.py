@@ -49,16 +49,17 @@ ANNOTATION_TEXT = {False: "11px", True: "17px"}
 def chart_text(model, presenter: bool) -> None:
     """Every axis, title and legend under the Bokeh ``model`` at the page's size."""
     ticks, titles, heading = (f"{size}px" for size in CHART_TEXT[presenter])
-    for axis in model.select({"type": Axis}):
-        axis.major_label_text_font_size = ticks
-        axis.axis_label_text_font_size = titles
-    for title in model.select({"type": Title}):
-        title.text_font_size = heading
-    for legend in model.select({"type": Legend}):
-        legend.label_text_font_size = ticks
-    for kind in (Label, LabelSet):
-        for label in model.select({"type": kind}):
-            label.text_font_size = ANNOTATION_TEXT[presenter]
+    # One walk over the chart's models (a select per kind walked them five times over).
+    for item in model.references():
+        if isinstance(item, Axis):
+            item.major_label_text_font_size = ticks
+            item.axis_label_text_font_size = titles
+        elif isinstance(item, Title):
+            item.text_font_size = heading
+        elif isinstance(item, Legend):
+            item.label_text_font_size = ticks
+        elif isinstance(item, Label | LabelSet):
+            item.text_font_size = ANNOTATION_TEXT[presenter]
 
 
 def present(view, presenter: bool) -> None:

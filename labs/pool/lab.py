@@ -70,6 +70,7 @@ class PoolLab(pn.viewable.Viewer):
             label="Use the tier instead", color="light", visible=False, margin=(0, 0)
         )
         self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
+        self.model_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # filled on need
         # A trace brings its own prompts: the prompt knob gives way to a line saying so.
         self.trace_prompts = LiveHTML(TRACE_PROMPTS, sizing_mode="stretch_width", margin=(4, 10))
         self.prompt_slot = pn.Column(self.widgets["prompt_tokens"], sizing_mode="stretch_width",
@@ -253,6 +254,8 @@ class PoolLab(pn.viewable.Viewer):
             else ""
         )
         self.model_note.visible = self.use_tier.visible = bool(s.model)
+        if s.model and not self.model_slot.objects:  # the first exact model: its note joins
+            self.model_slot.objects = [self.model_note, self.use_tier]
         self.mattered.update(effects)
         self.engine_note.update(
             details.gaps, s.realism == "engine", details.band, details.provenance
@@ -316,8 +319,7 @@ class PoolLab(pn.viewable.Viewer):
             w["seats"],
             ui.heading("Model tier"),
             w["tier"],
-            self.model_note,
-            self.use_tier,
+            self.model_slot,
             ui.heading("Request shape"),
             self.prompt_slot,
             w["prefix_hit_rate"],
