@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import random
 import statistics
@@ -142,11 +143,18 @@ class Sockets:
         self.pages: list[Student] = []
         self.joins: list[float] = []
 
-    async def _join(self, index: int, offset_s: float) -> Student:
+    async def _join(self, index: int, offset_s: float) -> Student | None:
         await asyncio.sleep(offset_s)
         started = time.monotonic()
         student = Student(self.base, self.path, cookie=f"lab_backend=student{index}")
-        await student.open(PROBED_SLIDER[self.path][0], timeout_s=120)
+        try:
+            await student.open(PROBED_SLIDER[self.path][0], timeout_s=120)
+        except Exception as error:  # a student who never got a page: counted, not fatal
+            if self.arrive_within <= 0:
+                raise
+            self.errors.append(f"join failed: {error!r}")
+            self.joins.append(math.inf)
+            return None
         self.joins.append(time.monotonic() - started)
         return student
 
@@ -158,7 +166,7 @@ class Sockets:
         starts = random.Random(1)
         offsets = sorted(starts.uniform(0, self.arrive_within) for _ in range(count))
         joined = await asyncio.gather(*(self._join(i, o) for i, o in enumerate(offsets)))
-        self.pages.extend(joined)
+        self.pages.extend(student for student in joined if student is not None)
 
     async def run(self, index: int, changes: int) -> list:
         return await self.pages[index].run(PROBED_SLIDER[self.path], changes, 1000, 5000)
@@ -224,9 +232,10 @@ async def open_class(make, args, parent: int):
     joins = getattr(students, "joins", [])
     if joins:
         within = sum(join <= JOIN_TARGET_S for join in joins)
+        joined = [join * 1000 for join in joins if math.isfinite(join)]
         print(
-            f"join (page asked -> live page): {spread([join * 1000 for join in joins])}; "
-            f"{within} of {len(joins)} within {JOIN_TARGET_S:.0f} s"
+            f"join (page asked -> live page): {spread(joined)}; {within} of {len(joins)} "
+            f"within {JOIN_TARGET_S:.0f} s; {len(joins) - len(joined)} never joined"
         )
     return students, idle
 

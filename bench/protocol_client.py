@@ -97,7 +97,12 @@ class Student:
         token = TOKEN.search(html).group(1)
         ws_url = self.base.replace("http", "ws", 1) + self.path.rstrip("/") + "/ws"
         self.socket = await websocket_connect(
-            HTTPRequest(ws_url, headers={"Origin": self.base, "Cookie": self.cookie}),
+            HTTPRequest(
+                ws_url,
+                headers={"Origin": self.base, "Cookie": self.cookie},
+                connect_timeout=timeout_s,
+                request_timeout=timeout_s,
+            ),
             subprotocols=["bokeh", token],
         )
         # Browsers set TCP_NODELAY; without it the second frame of each change waits for the
