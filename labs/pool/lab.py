@@ -45,6 +45,19 @@ TRACE_PROMPTS = (
 )
 
 
+def _fill(slot: pn.Column, objects: list) -> None:
+    """Put ``objects`` in ``slot`` unless they are there already.
+
+    Setting a column's children, even to the same ones, sends them all to the browser again:
+    a knob change that keeps what a slot shows must leave the slot alone.
+    """
+    shown = [pn.panel(item) for item in objects]
+    if len(shown) != len(slot.objects) or any(
+        new is not old for new, old in zip(shown, slot.objects, strict=False)
+    ):
+        slot.objects = shown
+
+
 class PoolLab(pn.viewable.Viewer):
     """Run the serving pool yourself: knobs in, live seats, TTFT, decode rate, bill and memory out."""
 
@@ -189,7 +202,7 @@ class PoolLab(pn.viewable.Viewer):
             self.hour_section.visible = True
         if replayed:
             self.hour.update(self.scenario, self.result)
-        self.hour_slot.objects = [self.hour_section] if replayed else []
+        _fill(self.hour_slot, [self.hour_section] if replayed else [])
 
     def _show_fleet(self, fleet: bool) -> None:
         """The routers' table for a fleet, its section built the first time."""
@@ -199,7 +212,7 @@ class PoolLab(pn.viewable.Viewer):
             self.fleet_section.visible = True
         if fleet:
             self.fleet.object = fleet_html(self.scenario)
-        self.fleet_slot.objects = [self.fleet_section] if fleet else []
+        _fill(self.fleet_slot, [self.fleet_section] if fleet else [])
 
     @param.depends("presenting", watch=True)
     def _present_later_charts(self) -> None:
@@ -265,7 +278,7 @@ class PoolLab(pn.viewable.Viewer):
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
         )  # fmt: skip
         prompt = self.widgets["prompt_tokens"]  # a trace brings its own prompts
-        self.prompt_slot.objects = [self.trace_prompts] if s.traffic in TRACES else [prompt]
+        _fill(self.prompt_slot, [self.trace_prompts] if s.traffic in TRACES else [prompt])
         self._show_fleet(s.prefix_source == "derived" or s.replicas is not None)
         self._show_hour(s.traffic != "poisson")
         self._judge()

@@ -196,8 +196,8 @@ class FoldedMoeChart(pn.viewable.Viewer):
                 f"</b>: {dense_sentence(escape(shape.name), total, weight_dtype)}</div>"
             )
             shown = self._folded
-        if self._layout.objects != [shown]:
-            self._layout.objects = [shown]
+        if len(self._layout.objects) != 1 or self._layout.objects[0] is not shown:
+            self._layout.objects = [shown]  # only on a change: setting children resends them
 
     def __panel__(self):
         return self._layout
