@@ -51,5 +51,6 @@ bench: $(VENV)/.installed-test chromium nginx
 	$(BIN)/python bench/fidelity.py
 	$(BIN)/python bench/simulator.py
 	$(BIN)/python bench/frontier.py
+	$(BIN)/python bench/session_build.py
 	$(BIN)/python bench/ui_latency.py
 	$(BIN)/python bench/classroom.py

@@ -23,6 +23,7 @@ hence the protocol runs)::
     python bench/classroom.py --sessions 1 --get-clients 2
     python bench/classroom.py --sessions 100 --workers 2 --via-nginx
     python bench/classroom.py --poll --sessions 300 --workers 2 --via-nginx
+    python bench/classroom.py --sessions 100 --workers 2 --client protocol --arrive-within 30
 
     python bench/classroom.py [--sessions 30] [--workers 1] [--via-nginx] [--seconds 60]
         [--path /pool] [--lockstep] [--client browser|protocol] [--get-clients 0] [--again]
@@ -33,6 +34,8 @@ HTTP clients fetching ``--get-path`` in a loop while the class works (load that 
 class). ``--client protocol`` drives sessions over Bokeh's websocket protocol without a
 browser (bench/protocol_client.py), for classes too big to open as browser tabs here.
 ``--again`` then opens and closes a second class, to show each worker reuses the memory.
+``--arrive-within S`` lets protocol students arrive together, each at its own moment within S
+seconds, and prints every student's join time (page asked -> live page) against 10 s.
 ``--poll`` runs a class poll instead of knob changes (bench/poll_run.py): a presenter and
 ``--sessions`` protocol students answering within 10 s. ``--minimal`` serves one slider and
 one HTML pane at every route (bench/minimal_server.py), with the lab's server settings: the
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import random
 import statistics
@@ -82,6 +86,8 @@ from tests.ui.nginx import free_port, lab_processes, nginx
 POLL_PASSWORD = "bench presenter"
 # Session sweeps run every 2 s and drop a session 10 s after its browser left (labs/server/serve.py).
 CLOSE_WAIT_S = 16
+# Issue 35: a class of 100 arriving within 30 s all see a live page within this.
+JOIN_TARGET_S = 10.0
 
 
 def spread(values: list[float]) -> str:
@@ -123,17 +129,44 @@ class Browsers:
 
 
 class Sockets:
-    """Students as protocol clients (bench/protocol_client.py)."""
+    """Students as protocol clients (bench/protocol_client.py).
 
-    def __init__(self, base: str, path: str, errors: list):
+    With ``arrive_within`` > 0 the class arrives at once, each student at its own moment within
+    that many seconds (seeded), as a class told "open the lab now" does; else one at a time.
+    ``joins`` holds each student's seconds from asking for the page to holding it live (the
+    document pulled over its websocket, ready for a knob).
+    """
+
+    def __init__(self, base: str, path: str, errors: list, arrive_within: float = 0.0):
         self.base, self.path, self.errors = base, path, errors
+        self.arrive_within = arrive_within
         self.pages: list[Student] = []
+        self.joins: list[float] = []
+
+    async def _join(self, index: int, offset_s: float) -> Student | None:
+        await asyncio.sleep(offset_s)
+        started = time.monotonic()
+        student = Student(self.base, self.path, cookie=f"lab_backend=student{index}")
+        try:
+            await student.open(PROBED_SLIDER[self.path][0], timeout_s=120)
+        except Exception as error:  # a student who never got a page: counted, not fatal
+            if self.arrive_within <= 0:
+                raise
+            self.errors.append(f"join failed: {error!r}")
+            self.joins.append(math.inf)
+            return None
+        self.joins.append(time.monotonic() - started)
+        return student
 
     async def open(self, count: int) -> None:
-        for index in range(count):
-            student = Student(self.base, self.path, cookie=f"lab_backend=student{index}")
-            await student.open(PROBED_SLIDER[self.path][0])
-            self.pages.append(student)
+        if self.arrive_within <= 0:
+            for index in range(count):
+                self.pages.append(await self._join(index, 0.0))
+            return
+        starts = random.Random(1)
+        offsets = sorted(starts.uniform(0, self.arrive_within) for _ in range(count))
+        joined = await asyncio.gather(*(self._join(i, o) for i, o in enumerate(offsets)))
+        self.pages.extend(student for student in joined if student is not None)
 
     async def run(self, index: int, changes: int) -> list:
         return await self.pages[index].run(PROBED_SLIDER[self.path], changes, 1000, 5000)
@@ -196,6 +229,14 @@ async def open_class(make, args, parent: int):
         f"server RSS {sum(idle.values()):.0f} MB idle -> {sum(opened.values()):.0f} MB "
         f"({per_session:.2f} MB per session)"
     )
+    joins = getattr(students, "joins", [])
+    if joins:
+        within = sum(join <= JOIN_TARGET_S for join in joins)
+        joined = [join * 1000 for join in joins if math.isfinite(join)]
+        print(
+            f"join (page asked -> live page): {spread(joined)}; {within} of {len(joins)} "
+            f"within {JOIN_TARGET_S:.0f} s; {len(joins) - len(joined)} never joined"
+        )
     return students, idle
 
 
@@ -275,7 +316,7 @@ async def run(args, base: str, parent: int, times_dir: str) -> None:
             )
             make = partial(Browsers, browser, base, args.path, errors)
         else:
-            make = partial(Sockets, base, args.path, errors)
+            make = partial(Sockets, base, args.path, errors, args.arrive_within)
         students, idle = await open_class(make, args, parent)
         what = (
             "browser change -> cards updated" if browser else "change -> first update on the wire"
@@ -295,6 +336,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=60, help="changes per student (1 a second)")
     parser.add_argument("--path", default="/pool", choices=sorted(PROBED_SLIDER))
     parser.add_argument("--lockstep", action="store_true", help="everyone moves at once")
+    parser.add_argument(
+        "--arrive-within", type=float, default=0.0,
+        help="protocol students arrive together, each within this many seconds (0: one at a time)",
+    )  # fmt: skip
     parser.add_argument("--client", choices=["browser", "protocol"], default="browser")
     parser.add_argument("--get-clients", type=int, default=0)
     parser.add_argument("--get-path", default="/batching")

@@ -184,9 +184,10 @@ class BatchingLab(pn.viewable.Viewer):
             self.refresh(names)
 
     def _arrival_changed(self) -> None:
-        self.widgets["arrival_rate"].disabled = self.arrival == "offline"
-        self.widgets["wait_cap_s"].disabled = self.arrival == "offline"
-        self.widgets["answer_cap"].disabled = self.answer != "capped exponential"
+        # A knob that cannot act on this traffic or answer shape is not shown (never greyed).
+        self.widgets["arrival_rate"].visible = self.arrival != "offline"
+        self.widgets["wait_cap_s"].visible = self.arrival != "offline"
+        self.widgets["answer_cap"].visible = self.answer == "capped exponential"
 
     def refresh(self, changed: set) -> None:
         """Rerun the engines if ``changed`` knobs move them, then redraw the views they touch."""

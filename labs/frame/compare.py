@@ -100,26 +100,14 @@ class Comparison(pn.viewable.Viewer):
         self.names: list[str] = []
         self.knobs: list[dict] = []
         self.results: list = []
-        self.heads = [
-            LiveHTML("", sizing_mode="stretch_width", margin=0) for _ in range(MAX_PINS + 1)
-        ]
+        self.heads: list[LiveHTML] = []  # built with the ledgers, on the first pin
         self.ledgers: list[MemoryLedger] = []  # built on the first pin
         self.columns = pn.Row(sizing_mode="stretch_width", margin=0)
-        self.legend = LiveHTML(_legend_html(), sizing_mode="stretch_width", margin=(0, 6))
-        self.table = LiveHTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
-        self.download = csv_button(self.frame, "comparison.csv", "Download comparison (CSV)")
+        # The card, its legend, table and download are built with the first pin's columns.
+        self.legend = self.table = self.download = self._layout = None
         self._later = Later(self._refresh, delay_ms=DETAILS_DELAY_MS)
-        self._layout = pn.Card(
-            self.columns,
-            self.legend,
-            self.table,
-            self.download,
-            title="Pinned configurations side by side",
-            collapsed=False,
-            sizing_mode="stretch_width",
-            margin=(0, 0, 12, 0),
-            visible=False,
-        )
+        # The card joins the page with the first pin: a page with none sends no model of it.
+        self._slot = pn.Column(sizing_mode="stretch_width", margin=0)
         board.param.watch(self._request, "pins")
         scenario.param.watch(self._request, list(scenario.knobs()))
         self._refresh()
@@ -130,7 +118,7 @@ class Comparison(pn.viewable.Viewer):
             self._refresh()
         elif self.board.configurations:
             self._later.request()
-        else:
+        elif self._layout is not None:
             self._layout.visible = False
 
     def frame(self) -> pd.DataFrame:
@@ -140,7 +128,8 @@ class Comparison(pn.viewable.Viewer):
     def _refresh(self) -> None:
         pins = self.board.configurations
         if not pins:
-            self._layout.visible = False
+            if self._layout is not None:
+                self._layout.visible = False
             return
         now = {k: v for k, v in self.scenario.knobs().items() if v != Scenario.param[k].default}
         self.knobs = [*pins, now]
@@ -148,6 +137,7 @@ class Comparison(pn.viewable.Viewer):
         self.results = [evaluate(Scenario(**knobs)) for knobs in self.knobs]
         if not self.ledgers:
             self._build_columns()
+            self._build_card()
         with pn.io.hold():
             for head, name, knobs, result in zip(
                 self.heads, self.names, self.knobs, self.results, strict=False
@@ -167,6 +157,7 @@ class Comparison(pn.viewable.Viewer):
         the browser, so columns are never rebuilt, only hidden.
         """
         for _ in range(MAX_PINS + 1):
+            self.heads.append(LiveHTML("", sizing_mode="stretch_width", margin=0))
             ledger = MemoryLedger()
             # Four ledgers share a row: let each chart shrink below Bokeh's default width.
             ledger.memory_figure.min_width = 160
@@ -183,8 +174,26 @@ class Comparison(pn.viewable.Viewer):
             for head, ledger in zip(self.heads, self.ledgers, strict=True)
         ]
 
+    def _build_card(self) -> None:
+        """The card around the columns, on the first pin: a page with none sends none of it."""
+        self.legend = LiveHTML(_legend_html(), sizing_mode="stretch_width", margin=(0, 6))
+        self.table = LiveHTML("", sizing_mode="stretch_width", margin=(8, 0, 0, 0))
+        self.download = csv_button(self.frame, "comparison.csv", "Download comparison (CSV)")
+        self._layout = pn.Card(
+            self.columns,
+            self.legend,
+            self.table,
+            self.download,
+            title="Pinned configurations side by side",
+            collapsed=False,
+            sizing_mode="stretch_width",
+            margin=(0, 0, 12, 0),
+            visible=False,
+        )
+        self._slot.objects = [self._layout]
+
     def __panel__(self):
-        return self._layout
+        return self._slot
 
 
 def _head_html(name: str, knobs: dict, result) -> str:

@@ -6,6 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import panel as pn
+import param
 from bokeh.models import Axis, Label, LabelSet, Legend, SaveTool, Title
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"  # labs/page/theme.py -> repo root
@@ -65,20 +66,26 @@ ANNOTATION_TEXT = {False: "11px", True: "17px"}
 def chart_text(model, presenter: bool) -> None:
     """Every axis, title and legend under the Bokeh ``model`` at the page's size."""
     ticks, titles, heading = (f"{size}px" for size in CHART_TEXT[presenter])
-    for axis in model.select({"type": Axis}):
-        axis.major_label_text_font_size = ticks
-        axis.axis_label_text_font_size = titles
-    for title in model.select({"type": Title}):
-        title.text_font_size = heading
-    for legend in model.select({"type": Legend}):
-        legend.label_text_font_size = ticks
-    for kind in (Label, LabelSet):
-        for label in model.select({"type": kind}):
-            label.text_font_size = ANNOTATION_TEXT[presenter]
+    # One walk over the chart's models (a select per kind walked them five times over).
+    for item in model.references():
+        if isinstance(item, Axis):
+            item.major_label_text_font_size = ticks
+            item.axis_label_text_font_size = titles
+        elif isinstance(item, Title):
+            item.text_font_size = heading
+        elif isinstance(item, Legend):
+            item.label_text_font_size = ticks
+        elif isinstance(item, Label | LabelSet):
+            item.text_font_size = ANNOTATION_TEXT[presenter]
 
 
 def present(view, presenter: bool) -> None:
-    """Chart text of every Bokeh figure in ``view`` for the page's presenter flag."""
+    """Chart text of every Bokeh figure in ``view`` for the page's presenter flag.
+
+    A view with a ``presenting`` parameter hears the flag too, for the charts it builds later.
+    """
+    if isinstance(view, param.Parameterized) and "presenting" in view.param:
+        view.presenting = presenter
     viewable = view.__panel__() if isinstance(view, pn.viewable.Viewer) else view
     for pane in viewable.select(pn.pane.Bokeh):
         if pane.object is not None:

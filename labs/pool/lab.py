@@ -12,6 +12,7 @@ from core import KNOBS, Scenario, evaluate
 from core.catalog.traces import TRACES
 from core.traffic.queueing import UNBOUNDED_WAIT_S
 from labs.page import format as fmt
+from labs.page import theme
 from labs.page.cards import CardRow
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.memo import scenario_key, shared_memo
@@ -25,24 +26,45 @@ from labs.pool.hour import HourView, hour_section, traffic_controls
 from labs.pool.presets import POOL_PRESETS
 from labs.pool.story import binding_sentence, explanations
 from labs.widgets import knobs as ui
+from labs.widgets.beyond import BEYOND_KNOBS, summary_html
 from labs.widgets.fold import Fold
 from labs.widgets.ledger import MemoryLedger
 from labs.widgets.mattered import Column, MatteredTable
-from labs.widgets.moe_chart import MoeReadChart
+from labs.widgets.moe_chart import FoldedMoeChart
 from labs.widgets.node_picker import NodePicker
 from labs.widgets.predict import PredictCards
 from labs.widgets.presets import PresetPicker, judged_state
 from labs.widgets.sessions import SessionKnobs
 from labs.widgets.tiers import TierTable, tier_sentence
 
-# The knobs behind the traffic fold: a link or preset that sets one opens it.
-TRAFFIC_KNOBS = ("traffic", "burstiness", "tpot_slo_s", "replicas", "router", "prefix_source")
+MOE_TITLE = "Weight bytes read per decode step, dense vs mixture of experts"
+MOE_NOTE = "The ledger pays for every weight; a decode step reads only what its batch routes to."
+TRACE_PROMPTS = (
+    '<div class="lab small muted" data-trace-prompts><b>Prompt length</b>: the trace brings '
+    "its own prompts.</div>"
+)
+
+
+def _fill(slot: pn.Column, objects: list) -> None:
+    """Put ``objects`` in ``slot`` unless they are there already.
+
+    Setting a column's children, even to the same ones, sends them all to the browser again:
+    a knob change that keeps what a slot shows must leave the slot alone.
+    """
+    shown = [pn.panel(item) for item in objects]
+    if len(shown) != len(slot.objects) or any(
+        new is not old for new, old in zip(shown, slot.objects, strict=False)
+    ):
+        slot.objects = shown
 
 
 class PoolLab(pn.viewable.Viewer):
     """Run the serving pool yourself: knobs in, live seats, TTFT, decode rate, bill and memory out."""
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+    presenting = param.Boolean(
+        default=False, doc="Presenter mode's chart text, for the charts built after the page."
+    )
 
     def __init__(self, scenario: Scenario | None = None, **params):
         super().__init__(scenario=scenario or Scenario(), **params)
@@ -61,8 +83,12 @@ class PoolLab(pn.viewable.Viewer):
             label="Use the tier instead", color="light", visible=False, margin=(0, 0)
         )
         self.use_tier.on_click(lambda _event: setattr(self.scenario, "model", None))
-        self.node = NodePicker(s, show_model=False)
-        self.moe_chart = MoeReadChart()
+        self.model_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # filled on need
+        # A trace brings its own prompts: the prompt knob gives way to a line saying so.
+        self.trace_prompts = LiveHTML(TRACE_PROMPTS, sizing_mode="stretch_width", margin=(4, 10))
+        self.prompt_slot = pn.Column(self.widgets["prompt_tokens"], sizing_mode="stretch_width",
+                                     margin=0)  # fmt: skip
+        self.moe = FoldedMoeChart(MOE_TITLE, MOE_NOTE)
         self.cards = CardRow(columns=4)
         self.checks = PoolChecks()
         self.badges, self.engine_note = self.checks.badges, self.checks.engine_note
@@ -70,7 +96,6 @@ class PoolLab(pn.viewable.Viewer):
         self.binding = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.ledger = MemoryLedger()
         self.tiers = TierTable()
-        self.sessions = SessionKnobs(s)
         self.other = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.facts = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.mattered = MatteredTable(
@@ -92,11 +117,14 @@ class PoolLab(pn.viewable.Viewer):
             figures=story_figures,
             label=ui.knob_label,
         )
-        self.hour = HourView(on_hour=lambda _hour: self._hour_in())
-        self.hour_section = hour_section(self.hour)
-        self.fleet_rows, self.derived = fleet_controls(s)
-        self.fleet = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.fleet_section = fleet_section(self.fleet)
+        # Built when first needed: the knobs beyond the walkthrough when their fold opens, the
+        # hour on traffic not Poisson, the fleet's table for a fleet (issue 35: a session's
+        # first page builds only what it shows).
+        self.node = self.sessions = self.derived = None
+        self.hour = self.hour_section = None
+        self.fleet = self.fleet_section = None
+        self.hour_slot = pn.Column(sizing_mode="stretch_width", margin=0)
+        self.fleet_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         doc = session_doc()
         if doc is not None:  # a link's traffic shows the hour before the browser has drawn
             doc.on_event(DocumentReady, lambda _event: self._show_hour_again())
@@ -124,11 +152,11 @@ class PoolLab(pn.viewable.Viewer):
     def _show_hour_again(self) -> None:
         """Send the hour's and the fleet's sections again once the browser has drawn the page."""
         with pn.io.hold():
-            for shown in (self.hour_section, self.fleet_section):
-                if shown.visible:
+            for slot in (self.hour_slot, self.fleet_slot):
+                for shown in slot.objects:
                     shown.visible = False
                     shown.visible = True
-            if self.hour_section.visible:  # on Poisson the hour is hidden: nothing to send again
+            if self.hour_slot.objects:  # on Poisson the hour is not shown: nothing to send again
                 self.hour.resend()
 
     def giveaways(self) -> list:
@@ -138,8 +166,71 @@ class PoolLab(pn.viewable.Viewer):
         and derived hit rate, the ledger, the story of the numbers, the other workload's chips,
         the MoE chart's marker at the granted batch, and mattered vs noise.
         """
-        return [self.checks, self.presets.story, self.hour_section, self.fleet_section,
-                self.derived, *self.sections]  # fmt: skip
+        # The hour, the fleet and the derived line are built when first needed: their slots
+        # (and the derived line once the fold has made it) are what the page holds.
+        parts = [self.checks, self.presets.story, self.hour_slot, self.fleet_slot, *self.sections]
+        return parts + ([self.derived] if self.derived is not None else [])
+
+    @property
+    def moe_chart(self):
+        """The read curve's chart (None until a mixture of experts has been on screen)."""
+        return self.moe.chart
+
+    # -- built when first needed ---------------------------------------------------------
+    def _beyond_rows(self) -> list:
+        """The knobs beyond the walkthrough, built when their fold first opens."""
+        s = self.scenario
+        self.node = NodePicker(s, show_model=False)
+        fleet_rows, self.derived = fleet_controls(s)
+        self.sessions = SessionKnobs(s)
+        if self.result is not None:  # the details already drawn did not know these rows
+            self._fill_beyond()
+        return [
+            ui.heading("Model, card and weights"),
+            ui.model_select(s),
+            self.node,
+            ui.heading("Traffic and the fleet"),
+            *traffic_controls(s),
+            *fleet_rows,
+            ui.heading("Memory beyond the card"),
+            ui.offload_select(s),
+            self.sessions,
+            ui.heading("Level of detail"),
+            ui.realism_buttons(s),
+            ui.engine_level_rows(s),
+        ]
+
+    def _fill_beyond(self) -> None:
+        """The folded rows' own figures: the sessions' derived hit rate, the fleet's line."""
+        self.sessions.update(self.result)
+        self.derived.object = derived_line(self.scenario, self.result)
+
+    def _show_hour(self, replayed: bool) -> None:
+        """The hour's section on traffic not Poisson, its view built the first time."""
+        if replayed and self.hour is None:
+            self.hour = HourView(on_hour=lambda _hour: self._hour_in())
+            theme.chart_text(self.hour.plot, self.presenting)
+            self.hour_section = hour_section(self.hour)
+            self.hour_section.visible = True
+        if replayed:
+            self.hour.update(self.scenario, self.result)
+        _fill(self.hour_slot, [self.hour_section] if replayed else [])
+
+    def _show_fleet(self, fleet: bool) -> None:
+        """The routers' table for a fleet, its section built the first time."""
+        if fleet and self.fleet is None:
+            self.fleet = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+            self.fleet_section = fleet_section(self.fleet)
+            self.fleet_section.visible = True
+        if fleet:
+            self.fleet.object = fleet_html(self.scenario)
+        _fill(self.fleet_slot, [self.fleet_section] if fleet else [])
+
+    @param.depends("presenting", watch=True)
+    def _present_later_charts(self) -> None:
+        self.moe.presenter = self.presenting
+        if self.hour is not None:
+            theme.chart_text(self.hour.plot, self.presenting)
 
     # -- computation ---------------------------------------------------------------------
     def _defaults_for(self, workload: str):
@@ -172,7 +263,8 @@ class PoolLab(pn.viewable.Viewer):
         )
         self.ledger.update(result)
         self.tiers.update(s.kv_offload, result)
-        self.sessions.update(result)
+        if self.sessions is not None:
+            self._fill_beyond()
         self.other.object = other_workload_html(other_name, other)
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
@@ -187,30 +279,27 @@ class PoolLab(pn.viewable.Viewer):
             else ""
         )
         self.model_note.visible = self.use_tier.visible = bool(s.model)
+        if s.model and not self.model_slot.objects:  # the first exact model: its note joins
+            self.model_slot.objects = [self.model_note, self.use_tier]
         self.mattered.update(effects)
         self.engine_note.update(
             details.gaps, s.realism == "engine", details.band, details.provenance
         )
-        self.moe_chart.update(
+        self.moe.update(
             details.shape, s.weight_dtype, result.weight_bytes_per_number,
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,
         )  # fmt: skip
         prompt = self.widgets["prompt_tokens"]  # a trace brings its own prompts
-        prompt.slider.disabled = prompt.box.disabled = s.traffic in TRACES
-        self.derived.object = derived_line(s, result)
-        fleet = s.prefix_source == "derived" or s.replicas is not None
-        self.fleet_section.visible = fleet
-        if fleet:
-            self.fleet.object = fleet_html(s)
-        replayed = s.traffic != "poisson"
-        self.hour_section.visible = replayed
-        if replayed:
-            self.hour.update(s, result)
+        _fill(self.prompt_slot, [self.trace_prompts] if s.traffic in TRACES else [prompt])
+        self._show_fleet(s.prefix_source == "derived" or s.replicas is not None)
+        self._show_hour(s.traffic != "poisson")
         self._judge()
 
     def _replayed_hour(self):
         """This knobs' replayed hour, on traffic not Poisson (None while it replays)."""
-        return self.hour.replay_of(self.scenario) if self.scenario.traffic != "poisson" else None
+        if self.scenario.traffic == "poisson" or self.hour is None:
+            return None
+        return self.hour.replay_of(self.scenario)
 
     def _judge_checks(self) -> None:
         """The badges' checks; on traffic not Poisson, latency judges this knobs' replayed hour."""
@@ -247,13 +336,7 @@ class PoolLab(pn.viewable.Viewer):
             ),
             section("What the numbers say", self.facts, margin=(8, 0, 0, 0)),
             section("Same config, the other workload", self.other, margin=(8, 0, 0, 0)),
-            section(
-                "Weight bytes read per decode step, dense vs mixture of experts",
-                self.moe_chart,
-                note="The ledger pays for every weight; a decode step reads only what its batch "
-                "routes to.",
-                margin=(8, 0, 0, 0),
-            ),
+            self.moe,  # the read curve, folded to one line for a dense model
             section(
                 "Mattered vs noise on this workload",
                 self.mattered,
@@ -263,6 +346,10 @@ class PoolLab(pn.viewable.Viewer):
 
     def _build(self):
         w = self.widgets
+        # The seed's walkthrough first; everything beyond it folds into one area whose closed
+        # header says what differs from the walkthrough, built when first opened.
+        self.beyond = Fold("Beyond the walkthrough", self._beyond_rows, self.scenario,
+                           BEYOND_KNOBS, summary=summary_html)  # fmt: skip
         knobs = knob_column(
             ui.heading("Famous failures"),
             self.presets,
@@ -273,34 +360,13 @@ class PoolLab(pn.viewable.Viewer):
             w["seats"],
             ui.heading("Model tier"),
             w["tier"],
-            self.model_note,
-            self.use_tier,
-            ui.heading("Model, card and weights"),
-            ui.model_select(self.scenario),
-            self.node,
+            self.model_slot,
             ui.heading("Request shape"),
-            w["prompt_tokens"],
+            self.prompt_slot,
             w["prefix_hit_rate"],
-            Fold(
-                "Memory beyond the card",
-                [ui.offload_select(self.scenario), self.sessions],
-                self.scenario,
-                ("kv_offload", "session_turns"),
-            ),
             ui.heading("Cache storage"),
             w["kv_dtype"],
-            ui.heading("Traffic"),
-            Fold(
-                "Real traffic, bursts and the fleet",
-                [*self.fleet_rows, *traffic_controls(self.scenario)],
-                self.scenario,
-                TRAFFIC_KNOBS,
-            ),
-            ui.heading("Level of detail"),
-            ui.realism_buttons(self.scenario),
-            ui.serving_mode_buttons(self.scenario),
-            ui.engine_buttons(self.scenario),
-            ui.layout_buttons(self.scenario),
+            self.beyond,
         )
         self.sections = self._sections()
         *shown, below = self.sections
@@ -309,8 +375,8 @@ class PoolLab(pn.viewable.Viewer):
             self.predict,
             self.checks,
             self.presets.story,
-            self.hour_section,
-            self.fleet_section,
+            self.hour_slot,
+            self.fleet_slot,
             *shown,
             sizing_mode="stretch_width",
             margin=0,

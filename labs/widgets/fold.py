@@ -1,32 +1,56 @@
 """A group of knobs folded under one button, open whenever one of its knobs leaves its default.
 
-The pool lab's knob column holds the walkthrough's knobs first; the later groups (real
-traffic and the fleet, memory beyond the card) fold away until a student opens them, and a
-link or a preset that sets one of their knobs opens them by itself.
+The pool lab's knob column holds the walkthrough's knobs first; everything beyond them folds
+away until a student opens it, and a link or a preset that sets one of its knobs opens it by
+itself. A fold given a builder instead of rows builds them when first opened: a session that
+never opens it never pays for its widgets.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import panel as pn
+
+from labs.page.text import LiveHTML
 
 
 class Fold(pn.viewable.Viewer):
-    """``rows`` under a toggle titled ``title``, shown while it is pressed."""
+    """``rows`` (or what ``rows()`` builds, on first opening) under a toggle titled ``title``.
 
-    def __init__(self, title: str, rows, scenario, knobs, **params):
+    With ``summary``, a line under the toggle says what the folded knobs hold (HTML made from
+    the scenario), kept current as they change.
+    """
+
+    def __init__(self, title: str, rows, scenario, knobs, summary: Callable | None = None,
+                 **params):  # fmt: skip
         super().__init__(**params)
         self._scenario, self._knobs = scenario, tuple(knobs)
+        self._rows = rows
+        self.body = None if callable(rows) else self._column_of(rows)
         self.toggle = pn.widgets.Toggle(
             label=title, color="primary", variant="outline", value=self._moved(),
             sizing_mode="stretch_width", margin=(6, 10, 2, 10),
         )  # fmt: skip
-        self.body = pn.Column(*rows, sizing_mode="stretch_width", margin=0)
+        self._summary = summary
+        self.summary = None
+        if summary is not None:
+            self.summary = LiveHTML(summary(scenario), sizing_mode="stretch_width", margin=(0, 10))
         # The body is swapped in and out rather than hidden: a nested column's visible flag
         # set before the browser draws it was seen to leave the body hidden.
         self._column = pn.Column(self.toggle, sizing_mode="stretch_width", margin=0)
         self.toggle.param.watch(self._show, "value")
         scenario.param.watch(self._follow, list(self._knobs))
         self._show()
+
+    @staticmethod
+    def _column_of(rows) -> pn.Column:
+        return pn.Column(*rows, sizing_mode="stretch_width", margin=0)
+
+    @property
+    def built(self) -> bool:
+        """Whether the folded rows exist yet (a builder's are made on first opening)."""
+        return self.body is not None
 
     def _moved(self) -> bool:
         """Whether any of the group's knobs is away from its default."""
@@ -36,11 +60,19 @@ class Fold(pn.viewable.Viewer):
         )
 
     def _follow(self, *_events) -> None:
+        if self._summary is not None:
+            self.summary.object = self._summary(self._scenario)
         if self._moved():
             self.toggle.value = True
 
     def _show(self, *_events) -> None:
-        self._column.objects = [self.toggle, self.body] if self.toggle.value else [self.toggle]
+        head = [self.toggle] if self.summary is None else [self.toggle, self.summary]
+        if not self.toggle.value:
+            self._column.objects = head
+            return
+        if self.body is None:
+            self.body = self._column_of(self._rows())
+        self._column.objects = [*head, self.body]
 
     def __panel__(self):
         return self._column

@@ -223,34 +223,32 @@ def choice_buttons(scenario, knob: str, options: dict):
     )
 
 
-WHITEBOARD_IGNORES = "Off: the whiteboard has no {what}; pick real engine above."
+def noted_choice(scenario, knob: str, options: dict, note: str):
+    """A row of buttons for one of ``scenario``'s choice knobs, with a line saying what it does."""
+    line = LiveHTML(f'<div class="lab small muted">{note}</div>', sizing_mode="stretch_width",
+                    margin=(0, 10))  # fmt: skip
+    return pn.Column(choice_buttons(scenario, knob, options), line, sizing_mode="stretch_width",
+                     margin=0)  # fmt: skip
 
 
-def noted_choice(scenario, knob: str, options: dict, note: str, what: str = ""):
-    """A row of buttons for one of ``scenario``'s choice knobs, with a line saying what it does.
+def engine_level_rows(scenario):
+    """Serving mode, engine and layout: shown at the engine level only, where they act.
 
-    With ``what``, the knob is the engine level's only: at the whiteboard level the buttons
-    are disabled and the line says why (the choice would change nothing on the page).
+    At the whiteboard level they change no figure, so the column holds nothing (no greyed
+    rows); it is filled the first time the level is the engine's, and emptied again after.
     """
-    buttons = choice_buttons(scenario, knob, options)
-    line = LiveHTML("", sizing_mode="stretch_width", margin=(0, 10))
+    column = pn.Column(sizing_mode="stretch_width", margin=0)
+    rows = []
 
     def show(*_events):
-        idle = bool(what) and scenario.realism != "engine"
-        buttons.disabled = idle
-        why = (
-            f' <b data-idle-knob="{knob}">{WHITEBOARD_IGNORES.format(what=what)}</b>'
-            if idle
-            else ""
-        )
-        # At the whiteboard level the one line says why the buttons are off; what the knob does
-        # shows once it does something.
-        line.object = f'<div class="lab small muted">{why.strip() or note}</div>'
+        if scenario.realism == "engine" and not rows:
+            rows.extend([serving_mode_buttons(scenario), engine_buttons(scenario),
+                         layout_buttons(scenario)])  # fmt: skip
+        column.objects = list(rows) if scenario.realism == "engine" else []
 
     show()
-    if what:
-        scenario.param.watch(show, "realism")
-    return pn.Column(buttons, line, sizing_mode="stretch_width", margin=0)
+    scenario.param.watch(show, "realism")
+    return column
 
 
 def serving_mode_buttons(scenario):
@@ -262,7 +260,6 @@ def serving_mode_buttons(scenario):
         "How prompts share the cards: whole between decode "
         "steps, in chunks inside them, or on prefill nodes that ship the cache to decode "
         "nodes. The real engine level prices it; the whiteboard's prefill is free.",
-        "serving mode",
     )
 
 
@@ -275,7 +272,6 @@ def engine_buttons(scenario):
         "The engine behind the figures: its API server and "
         "eager prefill add to every first token, and its scheduler sizes the cache and the "
         "batch its own way.",
-        "engine",
     )
 
 
@@ -289,7 +285,6 @@ def layout_buttons(scenario):
         "each expert whole on one card; DEP runs attention data-parallel, so every card "
         "holds the shared weights and its own requests' cache, and tokens travel to their "
         "experts and back.",
-        "layout",
     )
 
 

@@ -14,6 +14,7 @@ from core.foundation.units import giga
 from core.whiteboard.experts import experts_per_card, needs_expert_parallelism, read_curve
 from labs.page import format as fmt
 from labs.page import theme
+from labs.page.layout import PANEL_STYLE, section
 from labs.page.text import LiveHTML
 from labs.page.updates import assign, refill
 
@@ -39,6 +40,15 @@ def _legend() -> str:
         for colour, label, style in (*LINES, MARKER)
     )
     return f'<div class="lab"><div class="legend">{spans}</div></div>'
+
+
+def dense_sentence(name: str, total: str, weight_dtype: str) -> str:
+    """What the read curve says of a dense model, in one sentence (a flat line says no more)."""
+    return (
+        f"The {name} is dense: every decode step reads all {total} of its "
+        f"{escape(weight_dtype)} weights, at batch 1 as at batch 1,000. Pick a mixture "
+        "of experts (gpt-oss, Qwen3 MoE, DeepSeek-V3) to see the curve bend."
+    )
 
 
 class MoeReadChart(pn.viewable.Viewer):
@@ -122,11 +132,7 @@ class MoeReadChart(pn.viewable.Viewer):
         total = fmt.gigabytes(here.dense_bytes[0])
         name = escape(shape.name)
         if not shape.is_moe:
-            lines = [
-                f"The {name} is dense: every decode step reads all {total} of its "
-                f"{escape(weight_dtype)} weights, at batch 1 as at batch 1,000. Pick a mixture "
-                "of experts (gpt-oss, Qwen3 MoE, DeepSeek-V3) to see the curve bend."
-            ]
+            lines = [dense_sentence(name, total, weight_dtype)]
         else:
             lines = [
                 f"Each token routes to {shape.experts_per_token} of {shape.experts} experts per "
@@ -146,6 +152,52 @@ class MoeReadChart(pn.viewable.Viewer):
                 )
         items = "".join(f"<li>{line}</li>" for line in lines)
         return f'<div class="lab" data-moe-caption><ul class="facts">{items}</ul></div>'
+
+    def __panel__(self):
+        return self._layout
+
+
+class FoldedMoeChart(pn.viewable.Viewer):
+    """A titled panel with the read curve for a mixture of experts; one line for a dense model.
+
+    The chart (about fifty Bokeh models) is built the first time a mixture of experts is on
+    screen: a dense model's curve is one flat line, which its one sentence says.
+    """
+
+    def __init__(self, title: str, note: str, margin=(8, 0, 0, 0), **params):
+        super().__init__(**params)
+        self.title, self.note, self._margin = title, note, margin
+        self.presenter = False  # the page's presenter mode, for the chart's text once built
+        self.chart: MoeReadChart | None = None
+        self._section = None
+        self.line = LiveHTML("", sizing_mode="stretch_width", margin=0)
+        self._folded = pn.Column(self.line, styles=PANEL_STYLE, sizing_mode="stretch_width",
+                                 margin=margin)  # fmt: skip
+        self._layout = pn.Column(self._folded, sizing_mode="stretch_width", margin=0)
+
+    def update(
+        self, shape: ModelShape, weight_dtype: str, bytes_per_weight: float, seats: int,
+        cards: int, card_memory_bytes: float,
+    ) -> None:  # fmt: skip
+        """The chart for a mixture of experts (built on first need), else the one line."""
+        if shape.is_moe:
+            if self.chart is None:
+                self.chart = MoeReadChart()
+                theme.chart_text(self.chart.plot, self.presenter)
+                self._section = section(self.title, self.chart, note=self.note,
+                                        margin=self._margin)  # fmt: skip
+            self.chart.update(shape, weight_dtype, bytes_per_weight, seats, cards,
+                              card_memory_bytes)  # fmt: skip
+            shown = self._section
+        else:
+            total = fmt.gigabytes(read_curve(shape, bytes_per_weight, BATCHES[:1]).dense_bytes[0])
+            self.line.object = (
+                f'<div class="lab small" data-moe-caption data-moe-folded><b>{escape(self.title)}'
+                f"</b>: {dense_sentence(escape(shape.name), total, weight_dtype)}</div>"
+            )
+            shown = self._folded
+        if len(self._layout.objects) != 1 or self._layout.objects[0] is not shown:
+            self._layout.objects = [shown]  # only on a change: setting children resends them
 
     def __panel__(self):
         return self._layout

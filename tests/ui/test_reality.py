@@ -35,6 +35,7 @@ def test_pool_level_toggle_shows_the_engine_figures_and_the_whiteboard_line(page
     expect(ttft).to_contain_text("27", timeout=20_000)
     note = page.locator("[data-engine-note]")
     expect(note).to_contain_text("A real engine would see")
+    page.get_by_role("button", name="Beyond the walkthrough").click()
     page.get_by_role("button", name="real engine").click()
     engine = evaluate(Scenario(realism="engine"))
     expect(ttft).to_contain_text(fmt.split_unit(fmt.duration(engine.ttft_p95_s))[0])

@@ -210,3 +210,25 @@ def test_dragging_an_engine_slider_reruns_only_on_release(name):
         widget.value_throttled = target  # the handle released
     assert getattr(lab, name) == target
     assert lab.runs is not runs
+
+
+def test_knobs_that_cannot_act_are_not_shown():
+    """Offline traffic hides the arrival rate and the wait cap; only a capped answer shows its cap."""
+    fresh = BatchingLab(Scenario())
+    w = fresh.widgets
+    fresh.param.update(arrival="offline", answer="fixed")
+    assert not w["arrival_rate"].visible and not w["wait_cap_s"].visible
+    assert not w["answer_cap"].visible
+    fresh.param.update(arrival="poisson", answer="capped exponential")
+    assert w["arrival_rate"].visible and w["wait_cap_s"].visible and w["answer_cap"].visible
+
+
+def test_a_dense_models_read_curve_folds_to_one_line():
+    """The mixture-of-experts tab builds no chart for the dense default, one for gpt-oss."""
+    fresh = BatchingLab(Scenario())
+    view = fresh.views["moe"]
+    view.refresh()
+    assert view.chart.chart is None and "is dense" in view.chart.line.object
+    fresh.scenario.param.update(model="gpt-oss-20b", weight_dtype="mxfp4")
+    view.refresh()
+    assert view.chart.chart is not None

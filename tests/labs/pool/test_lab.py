@@ -85,9 +85,13 @@ def test_ledger_chart_data_follow_the_result(lab):
     lab.scenario.param.update(tier="large", seats=40)
     result = lab.result
     bars = lab.ledger.bars.data
-    assert bars["card"] == ["card 1", "card 2"]
-    assert bars["weights"][0] == pytest.approx(result.weight_bytes / 2 / 1e9)
-    assert bars["kv_in_use"][0] == pytest.approx(result.kv_bytes_in_use / 2 / 1e9)
+    rows = list(zip(bars["card"], bars["segment"], bars["gb"], strict=True))
+    assert sorted(set(bars["card"])) == ["card 1", "card 2"]
+    weights = [gb for card, segment, gb in rows if segment == "weights"]
+    in_use = [gb for card, segment, gb in rows if segment == "kv_in_use"]
+    assert weights[0] == pytest.approx(result.weight_bytes / 2 / 1e9)
+    assert in_use[0] == pytest.approx(result.kv_bytes_in_use / 2 / 1e9)
+    assert bars["left"][:2] == [0.0, pytest.approx(weights[0])]  # weights first, KV after
     granted = lab.ledger.seats["state"].count("granted")
     assert granted == result.seats_granted
 
