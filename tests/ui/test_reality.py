@@ -18,7 +18,7 @@ def test_reality_opens_the_linked_case_and_follows_the_picker(page, lab_url):
     chart = page.locator("canvas").nth(2)
     page.wait_for_timeout(300)
     before = chart.screenshot()
-    page.get_by_label("Published case").select_option(
+    page.get_by_label("Published case", exact=True).select_option(
         label=page.locator("option", has_text="T10 ").inner_text()
     )
     expect(page.get_by_role("heading", name="T10: Llama-3-70B", exact=False)).to_be_visible()
