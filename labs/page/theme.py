@@ -7,7 +7,7 @@ from pathlib import Path
 
 import panel as pn
 import param
-from bokeh.models import Axis, Label, LabelSet, Legend, SaveTool, Title
+from bokeh.models import Axis, Label, LabelSet, Legend, NoOverlap, SaveTool, Title
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"  # labs/page/theme.py -> repo root
 
@@ -132,6 +132,8 @@ def style_figure(figure, filename: str | None = None) -> None:
         axis.major_label_text_color = MUTED
         axis.axis_label_text_color = MUTED
         axis.axis_label_text_font_style = "normal"
+        # On a phone's narrow chart a tick label that would overlap its neighbour is left out.
+        axis.major_label_policy = NoOverlap()
     figure.xgrid.grid_line_color = GRID
     figure.ygrid.grid_line_color = GRID
     figure.title.text_color = INK

@@ -44,15 +44,17 @@ def open_batching(page, url):
     expect(page.locator("div.cards").first).to_contain_text("tok/s", timeout=30_000)
 
 
+# The batch size box: the page's first text box that is not the poll's code or name box.
+BATCH_BOX = "input[type=text]:not([placeholder=code]):not([placeholder*=name])"
+
+
 def test_batching_settings_round_trip_through_the_link(browser, lab_url):
     """Continuous, B = 37 and an offline batch, copied as a link, open exactly so elsewhere."""
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     open_batching(page, lab_url + "/?lab=batching")
     page.get_by_role("button", name="continuous", exact=True).click()
-    box = page.locator(
-        "input[type=text]:not([placeholder=code])"
-    ).first  # the batch size box (not the poll code)
+    box = page.locator(BATCH_BOX).first
     expect(box).to_have_value("32")
     box.fill("37")
     box.press("Enter")
@@ -71,7 +73,7 @@ def test_batching_settings_round_trip_through_the_link(browser, lab_url):
     open_batching(fresh, copied)
     expect(fresh.locator("[data-card='most seats at once']")).to_contain_text("of B = 37")
     expect(fresh.locator('[data-timeline-top="continuous"]')).to_be_visible(timeout=10_000)
-    expect(fresh.locator("input[type=text]:not([placeholder=code])").first).to_have_value("37")
+    expect(fresh.locator(BATCH_BOX).first).to_have_value("37")
     expect(fresh.locator("[data-url-notice]")).to_have_count(0)
     fresh.close()
 

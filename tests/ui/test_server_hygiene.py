@@ -139,9 +139,9 @@ def test_every_session_of_a_route_gets_its_charts_data(served, page):
         expect(page.locator('[data-card="live seats"] .value').first).to_have_text(
             "16", timeout=30_000
         )
-        # The memory ledger's bars: one row per card, there from the start.
-        rows = page.evaluate(CHART_ROWS_JS, "weights")
-        assert rows >= 1
+        # The memory ledger's bars: one row per card and segment, there from the start.
+        rows = page.evaluate(CHART_ROWS_JS, "segment")
+        assert rows >= 4
 
 
 def test_a_protocol_student_gets_a_change_in_two_messages(served):
