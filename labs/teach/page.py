@@ -171,11 +171,16 @@ class TeachPage(pn.viewable.Viewer):
             self.print_button,
             styles={"background": "#1f2a52", "padding": "10px 24px", "align-items": "center",
                     "flex-wrap": "wrap", "row-gap": "6px"},
-            sizing_mode="stretch_width", margin=0, css_classes=["teach-header"],
+            sizing_mode="stretch_width", margin=0, css_classes=["teach-header", "lab-header"],
         )  # fmt: skip
         self._layout = pn.Column(
             header,
-            pn.Column(self.lessons, styles={"padding": "16px 24px"}, sizing_mode="stretch_width"),
+            pn.Column(
+                self.lessons,
+                styles={"padding": "16px 24px"},
+                sizing_mode="stretch_width",
+                css_classes=["lab-body"],
+            ),
             sizing_mode="stretch_width",
             margin=0,
         )

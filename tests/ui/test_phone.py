@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from core.practice.poll import LETTERS
-from labs.frame.routes import LABS
+from labs.frame.routes import LABS, PAGES
 from labs.poll.store import store_for
 from tests.ui.conftest import POLL_CODES
 
@@ -40,10 +40,11 @@ def test_no_route_is_wider_than_a_phone(phone, poll_lab):
     the phone's width as its viewport and nothing on it is wider."""
     url, _location = poll_lab
     routes = [f"/?poll={POLL_CODES[0]}", "/tour", *(f"/{key}" for key in LABS)]
+    routes += [f"/{key}" for key in PAGES]
     wider = {}
     for route in routes:
         phone.goto(url + route)
-        expect(phone.locator(".lab h1").first).to_be_visible(timeout=BUILD_MS)
+        expect(phone.locator(".lab h1, .lab h2").first).to_be_visible(timeout=BUILD_MS)
         phone.wait_for_timeout(1_000)  # charts and late panes draw after the heading
         scroll_width, inner_width = phone.evaluate(WIDTHS_JS)
         if inner_width != PHONE["viewport"]["width"] or scroll_width > inner_width:
