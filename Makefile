@@ -24,8 +24,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 serve: $(VENV)/.installed-app
 	$(BIN)/python -m labs.server.serve --port $(PORT) --workers $(WORKERS) $(SERVE_ARGS)
 
+# Chromium with a font of its own: without one, text prints and screenshots blank.
 chromium:
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+	@[ -d /usr/share/fonts/truetype/dejavu ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq fonts-dejavu-core; }
 
 # The deployment test runs deploy/nginx.conf in front of two lab processes.
 nginx:
