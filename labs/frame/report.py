@@ -3,7 +3,8 @@
 One file, built in the session and downloaded from it (nothing is sent anywhere): inline CSS,
 no script, no image or font fetched, tables only, so it opens offline and prints to PDF. It
 holds the predictions with the calibration score (:mod:`core.practice.calibration`), the
-practice answers and their grades, the pinned configurations with their figures and links
+practice answers and their grades, the tour's answers (judged again,
+:mod:`labs.tour.record`), the pinned configurations with their figures and links
 (every figure from :func:`core.evaluate`) and the uploaded measurements with their ratios
 (:func:`core.evidence.measured.explain.table_rows`).
 """
@@ -25,19 +26,11 @@ from labs.frame.compare import FIGURES
 from labs.frame.pins import CONFIG, LETTERS, describe, pack_config
 from labs.page import format as fmt
 from labs.page.links import serialise
+from labs.tour.record import tour_html
 from labs.widgets.measurements import Measurements, session_measurements
+from labs.widgets.predict import GUESSED
 
 FILENAME = "my-llm-serving-report.html"
-# What a guessed field is called and how its figure is written (as the labs' cards write it).
-GUESSED = {
-    "seats_granted": ("live seats", fmt.count),
-    "ttft_p95_s": ("p95 first token", fmt.duration),
-    "prefill_s": ("prefill", fmt.duration),
-    "decode_tokens_per_s": ("decode rate", fmt.rate),
-    "monthly_usd": ("monthly bill", fmt.dollars),
-    "kv_bytes_per_token": ("KV bytes per token", lambda n: f"{fmt.count(n)} bytes"),
-    "seat_kv_bytes": ("KV bytes per seat", fmt.memory),
-}
 REPORT_CSS = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2430;
        max-width: 980px; margin: 24px auto; padding: 0 16px; }
@@ -166,6 +159,7 @@ def report_html(page, base: str = "") -> str:
         f"browser's session. On screen when made: {escape(describe(now))}.</p>",
         predictions_html(page.calibration),
         practice_html(page.views.get("practice")),
+        tour_html(page.tour_record),
         pins_html(page.pin_board.configurations, base),
         measurements_html(session_measurements(page.scenario)),
     ])  # fmt: skip

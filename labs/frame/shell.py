@@ -17,6 +17,7 @@ from labs.frame.compare import Comparison
 from labs.frame.pins import PinBar, PinBoard
 from labs.frame.report import report_button
 from labs.frame.routes import LABS, PINLESS, lab_bindings, lab_class, url_parts
+from labs.frame.tour_record import TourRecord
 from labs.page import theme
 from labs.page.a11y import aria_name
 from labs.page.cleanup import panel_objects, release_js_callbacks
@@ -96,6 +97,8 @@ class LabPage(pn.viewable.Viewer):
         self.pin_board = PinBoard()
         self.comparison = Comparison(self.pin_board, self.scenario)
         self.pin_bar = PinBar(self.pin_board, self.scenario)
+        # The tour's answers ride in the link from /tour into the lab, for the report.
+        self.tour_record = TourRecord()
         self.report = report_button(self)  # the session's work as one file, built on a click
         self.pins = pn.Column(
             # predict first sits with the pins: both act on every lab's figures
@@ -148,6 +151,7 @@ class LabPage(pn.viewable.Viewer):
             Binding("predict", self, "predict"),
             *lab_bindings(self.active_view(), self.scenario),
             self.pin_board.binding(),
+            self.tour_record.binding(),
         ]
 
     # -- links ---------------------------------------------------------------------------
@@ -160,6 +164,7 @@ class LabPage(pn.viewable.Viewer):
         self.notice.visible = bool(notices)
         self.param.watch(self._write, ["presenter", "predict"])
         self.pin_board.param.watch(self._write, ["pins"])
+        self.tour_record.param.watch(self._write, ["answers"])
         self.scenario.param.watch(self._write, list(KNOBS))
         for view in self.views.values():
             self._watch(view)

@@ -8,6 +8,7 @@ and the step lives in the link (``/tour?step=6``), so an instructor can send one
 from __future__ import annotations
 
 from html import escape
+from urllib.parse import urlencode
 
 import panel as pn
 import param
@@ -21,18 +22,10 @@ from labs.page import format as fmt
 from labs.page.links import Binding, restore
 from labs.page.text import LiveHTML
 from labs.pool.lab import PREDICTED
-from labs.tour.steps import STEPS, TourStep, asked_later, step_knobs
-from labs.widgets.knobs import knob_label, knob_value
-from labs.widgets.predict import cover
+from labs.tour.steps import STEPS, TourStep, asked_later, option_label, step_knobs
+from labs.widgets.knobs import knob_value
+from labs.widgets.predict import GUESSED, cover
 
-# How a guessed figure is written, per field (as the pool and KV labs' cards write it).
-FORMATS = {
-    "seats_granted": fmt.count,
-    "ttft_p95_s": fmt.duration,
-    "decode_tokens_per_s": fmt.rate,
-    "monthly_usd": fmt.dollars,
-    "kv_bytes_per_token": lambda n: f"{fmt.count(n)} bytes",
-}
 HIGHLIGHT = {"outline": "3px solid #f5a623", "outline-offset": "4px", "border-radius": "6px"}
 # The step card rides at the foot of the window, below the lab in the page's flow, so it never
 # lies over the lab's title or headline cards.
@@ -66,14 +59,18 @@ setTimeout(() => {
 """
 
 
+def leave_html(answers: str) -> str:
+    """The way out to the lab, carrying the tour's answers (the lab's report reads them)."""
+    query = "?" + urlencode({"tour": answers}) if answers else ""
+    return (
+        f'<a class="tour-button" href="./{escape(query, quote=True)}" data-leave-tour '
+        'title="Your answers go with you, into the lab\'s report">Leave the tour</a>'
+    )
+
+
 def step_words(scenario: Scenario) -> dict:
     """The knob values a step's text quotes, as the page writes them."""
     return {knob: knob_value(knob, getattr(scenario, knob)) for knob in KNOBS}
-
-
-def option_label(option: str) -> str:
-    """An option as the student reads it: a knob by its label, anything else as written."""
-    return knob_label(option) if option in KNOBS else option
 
 
 class TourPage(LabPage):
@@ -96,6 +93,8 @@ class TourPage(LabPage):
         self.next = pn.widgets.Button(label="Next \u2192", margin=(4, 0, 0, 0), width=110)
         self.back.on_click(lambda _event: self._move(-1))
         self.next.on_click(lambda _event: self._move(1))
+        self.leave = LiveHTML(leave_html(""), margin=(0, 6))
+        self.tour_record.param.watch(self._leave_with_answers, ["answers"])
         self._scroller = pn.widgets.TextInput(value="", visible=False)
         self._scroller.jscallback(value=SCROLL_JS)
         self._lit = None
@@ -117,9 +116,7 @@ class TourPage(LabPage):
             LiveHTML('<div class="lab header"><span class="brand">LLM Serving Lab</span>'
                      '<span class="tagline">the guided tour</span></div>', margin=(6, 12, 0, 0)),
             pn.layout.HSpacer(),
-            LiveHTML('<a class="tour-button" href="./" data-leave-tour>Leave the tour</a>',
-                     margin=(0, 6)),
-            self.presenter_toggle, self.copy_control,
+            self.leave, self.report, self.presenter_toggle, self.copy_control,
             styles={"background": "#1f2a52", "padding": "10px 24px", "align-items": "center",
                     "flex-wrap": "wrap", "row-gap": "6px",
                     "--bokeh-font-size": "var(--presenter-controls, 13px)"},
@@ -188,9 +185,11 @@ class TourPage(LabPage):
 
         Every part of the lab that shows a figure (:meth:`PoolLab.giveaways`) stays covered until
         the question is answered, whatever its kind; a guess covers the headline cards as well.
+        While a later step asks to guess a figure at these very knobs, that card and every part
+        that shows a figure (checks, notes, ledger) stay covered after the answer too.
         """
-        cover(self.lab.giveaways(), covered)
         later = asked_later(self.step)  # a later step's guess at these knobs stays covered
+        cover(self.lab.giveaways(), covered or bool(later))
         self.lab.cards.hide(
             PREDICTED if cards else [label for label, f in PREDICTED.items() if f in later]
         )
@@ -234,7 +233,8 @@ class TourPage(LabPage):
             self._answer("", found.reading.message)
             return
         self.guess.disabled = True
-        figure = FORMATS[question.field](found.shown)
+        self._record(text)
+        figure = GUESSED[question.field][1](found.shown)
         if found.within:
             self._answer("right", f"Within {fmt.percent(WITHIN)}: the lab says {figure}.")
         else:
@@ -245,14 +245,29 @@ class TourPage(LabPage):
         right = answer(question.answer, self.scenario, **(question.args or {}))
         for button in self.choices.objects:
             button.disabled = True
+        self._record(f"#{question.options.index(option)}")
         if option == right:
             self._answer("right", f"Right: {option_label(right)}.")
         else:
             self._answer("wrong", f"Not quite: the lab says {option_label(right)}.")
 
+    def _record(self, given: str) -> None:
+        """Keep the answer in the link, with the knobs it was given on, for the report."""
+        knobs = {
+            knob: value
+            for knob, value in self.scenario.knobs().items()
+            if value != Scenario.param[knob].default
+        }
+        self.tour_record.add(self.step, given, knobs)
+
+    def _leave_with_answers(self, event) -> None:
+        self.leave.object = leave_html(event.new)
+
     def _answer(self, verdict: str, message: str) -> None:
         after = self.current.after if verdict else ""
-        note = f" {escape(after)}" if after else ""
+        if verdict and asked_later(self.step):
+            after += " The figures below the cards stay covered: a later step asks for one."
+        note = f" {escape(after.strip())}" if after else ""
         self.feedback.object = (
             f'<div class="lab"><p><span class="tour-feedback {verdict}" data-tour-verdict="{verdict}">'
             f"{escape(message)}</span>{note}</p></div>"

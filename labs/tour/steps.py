@@ -16,6 +16,7 @@ from core.catalog.workloads import WORKLOADS
 from core.practice.tour import FEWER, LEDGER_PARTS, MORE, NO, SAME, YES
 from labs.pool.lab import pool_defaults
 from labs.pool.presets import POOL_PRESETS
+from labs.widgets.knobs import knob_label
 
 _WALL = next(preset for preset in POOL_PRESETS if preset.key == "memory-wall")
 _DOCS = "document analysis"
@@ -201,6 +202,11 @@ def step_knobs(step: TourStep) -> dict:
     preset = next((p.knobs for p in POOL_PRESETS if p.key == step.preset), {})
     defaults = {name: Scenario.param[name].default for name in KNOBS}
     return {**defaults, **pool_defaults(), **step.knobs, **preset}
+
+
+def option_label(option: str) -> str:
+    """An option as the student reads it: a knob by its label, anything else as written."""
+    return knob_label(option) if option in KNOBS else option
 
 
 def asked_later(number: int) -> tuple[str, ...]:

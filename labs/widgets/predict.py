@@ -22,6 +22,17 @@ from labs.page import format as fmt
 from labs.page.cards import CardRow
 from labs.page.text import LiveHTML
 
+# What a guessable figure is called and how it is written (as the labs' cards write it): the
+# report, the tour and its record all name and write a guess this way.
+GUESSED = {
+    "seats_granted": ("live seats", fmt.count),
+    "ttft_p95_s": ("p95 first token", fmt.duration),
+    "prefill_s": ("prefill", fmt.duration),
+    "decode_tokens_per_s": ("decode rate", fmt.rate),
+    "monthly_usd": ("monthly bill", fmt.dollars),
+    "kv_bytes_per_token": ("KV bytes per token", lambda n: f"{fmt.count(n)} bytes"),
+    "seat_kv_bytes": ("KV bytes per seat", fmt.memory),
+}
 GAP_WORDS = {
     "guess": "your guess vs the whiteboard",
     "whiteboard": "whiteboard vs engine level",

@@ -22,7 +22,8 @@ def test_a_lesson_walked_link_by_link(page, lab_url, tmp_path):
     pdf = tmp_path / "lessons.pdf"
     page.pdf(path=str(pdf))
     # each lesson starts a printed page, so three lessons print on three pages or more
-    assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf.read_bytes())) >= 3
+    printed = pdf.read_bytes()  # its text drawn in an embedded font, not left blank
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", printed)) >= 3 and b"/FontFile" in printed
     page.emulate_media(media="screen")
     links = page.locator('[data-lesson="memory"] [data-lesson-link]')
     expect(links).to_have_count(len(MEMORY.steps))

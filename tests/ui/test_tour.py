@@ -8,8 +8,8 @@ from core import Scenario, evaluate
 from core.practice import tour
 from labs.page import format as fmt
 from labs.pool.lab import PREDICTED
-from labs.tour.page import FORMATS, option_label
-from labs.tour.steps import STEPS, step_knobs
+from labs.tour.steps import STEPS, option_label, step_knobs
+from labs.widgets.predict import GUESSED
 
 
 def test_the_tour_walked_end_to_end(page, lab_url):
@@ -31,7 +31,7 @@ def test_the_tour_walked_end_to_end(page, lab_url):
         expect(page.locator('[data-tour-verdict="right"]')).to_be_visible(timeout=10_000)
         if question.is_guess:
             expect(page.locator("[data-tour-verdict]")).to_contain_text(
-                FORMATS[question.field](figure)
+                GUESSED[question.field][1](figure)
             )
         if number < len(STEPS):
             page.get_by_role("button", name="Next \u2192").click()
