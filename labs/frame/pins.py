@@ -74,8 +74,10 @@ def encode(configurations: list[dict]) -> str:
 def decode(text: str) -> tuple[list[dict], list[str]]:
     """``(configurations, notices)`` for a link's pins; bad entries are dropped and reported."""
     configurations, notices = [], []
-    scratch = Scenario()
-    for part in [p for p in text.split("|") if p][:MAX_PINS]:
+    parts = [p for p in text.split("|") if p]
+    # a Scenario to read values against, made only when there is a pin (it is dear to make)
+    scratch = Scenario() if parts else None
+    for part in parts[:MAX_PINS]:
         knobs = {}
         for entry in part.split(","):
             if entry in ("", "defaults"):
@@ -105,7 +107,7 @@ def decode(text: str) -> tuple[list[dict], list[str]]:
         elif knobs.get("model") != CUSTOM:
             knobs.pop(CONFIG, None)
         configurations.append(knobs)
-    if len([p for p in text.split("|") if p]) > MAX_PINS:
+    if len(parts) > MAX_PINS:
         notices.append(f"pins: only the first {MAX_PINS} are kept")
     return configurations, notices
 

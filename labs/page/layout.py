@@ -46,8 +46,13 @@ def lab_page(title: str, lede: str, knobs, results, *below) -> pn.Column:
 def section(title: str, *objects, note: str = "", margin=(16, 0, 0, 0), **kwargs) -> pn.Column:
     """A white panel with a heading (and an optional muted note) above ``objects``."""
     note_html = f'<p class="small muted">{escape(note)}</p>' if note else ""
-    heading = LiveHTML(f'<div class="lab"><h2>{escape(title)}</h2>{note_html}</div>', margin=(0, 0))
+    heading_html = f'<div class="lab"><h2>{escape(title)}</h2>{note_html}</div>'
     kwargs.setdefault("sizing_mode", "stretch_width")
+    first = objects[0] if objects else None
+    if isinstance(first, LiveHTML) and not first.heading_html and first.visible:
+        first.heading_html = heading_html  # the heading rides in the first text's pane
+        return pn.Column(*objects, styles=PANEL_STYLE, margin=margin, **kwargs)
+    heading = LiveHTML(heading_html, margin=(0, 0))
     return pn.Column(heading, *objects, styles=PANEL_STYLE, margin=margin, **kwargs)
 
 

@@ -128,6 +128,23 @@ class PredictCards(pn.viewable.Viewer):
         self.row, self.fields, self.formats = row, fields, formats
         self.scenario, self.overrides, self.giveaways = scenario, overrides, giveaways
         self.implied = frozenset(implied)
+        self.reveals: dict[str, str] = {}
+        # The boxes are built when predict first is first switched on: most sessions never do.
+        self.inputs: dict[str, pn.widgets.TextInput] = {}
+        self.text = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
+        self.guesses = pn.Column(
+            sizing_mode="stretch_width",
+            margin=(0, 0, 6, 0),
+            visible=False,
+            styles={"border-left": "4px solid #f5a623", "padding-left": "10px"},
+        )
+        scenario.param.watch(self._changed, list(scenario.knobs()))
+        if owner is not None and owner_names:
+            owner.param.watch(self._changed, list(owner_names))
+        self._layout = pn.Column(self.row, self.guesses, sizing_mode="stretch_width", margin=0)
+
+    def _build_guesses(self) -> None:
+        """The guess boxes, the Reveal button and the reveals' table, built once."""
         self.inputs = {
             label: pn.widgets.TextInput(
                 label=label,
@@ -135,15 +152,13 @@ class PredictCards(pn.viewable.Viewer):
                 width=180,
                 margin=(0, 8, 4, 0),
             )
-            for label, field in fields.items()
+            for label, field in self.fields.items()
         }
         for label, box in self.inputs.items():
             box.param.watch(lambda event, label=label: self._guess(label, event.new), "value")
         self.button = pn.widgets.Button(label="Reveal", color="primary", margin=(0, 0, 4, 0))
         self.button.on_click(lambda _event: self._reveal_typed())
-        self.reveals: dict[str, str] = {}
-        self.text = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
-        self.guesses = pn.Column(
+        self.guesses.objects = [
             LiveHTML(
                 '<div class="lab small"><b>Predict first.</b> Type a guess for each covered '
                 "card, in any unit; Enter reveals it. The checks, notes and charts below come "
@@ -161,18 +176,12 @@ class PredictCards(pn.viewable.Viewer):
                 margin=0,
             ),
             self.text,
-            sizing_mode="stretch_width",
-            margin=(0, 0, 6, 0),
-            visible=False,
-            styles={"border-left": "4px solid #f5a623", "padding-left": "10px"},
-        )
-        scenario.param.watch(self._changed, list(scenario.knobs()))
-        if owner is not None and owner_names:
-            owner.param.watch(self._changed, list(owner_names))
-        self._layout = pn.Column(self.row, self.guesses, sizing_mode="stretch_width", margin=0)
+        ]
 
     @param.depends("enabled", watch=True)
     def _toggled(self) -> None:
+        if self.enabled and not self.inputs:
+            self._build_guesses()
         self.guesses.visible = self.enabled
         self._cover()
 
