@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.evidence.publishers import publisher_of
 from core.scenario.knobs import Scenario
 
 _TRT_DOC = "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @258c7540"
@@ -92,6 +93,11 @@ class PublishedCase:
     def field(self) -> str:
         """The :class:`core.Result` field this case is compared with."""
         return FIELDS[self.metric]
+
+    @property
+    def publisher(self) -> str:
+        """Who published the measurement, read from its source (:func:`publisher_of`)."""
+        return publisher_of(self.source)
 
     @property
     def model_name(self) -> str:

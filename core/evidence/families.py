@@ -9,12 +9,13 @@ family over each development set and over both together.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from core.catalog.custom import scenario_shape
 from core.evidence.cases import ENGINES, PublishedCase
+from core.evidence.crossval import CrossValidated, cross_validated
 from core.evidence.scores import Score, summarise
 
 # The development sets: the 2024 engines the engine level was built on, the 2025-26 engines
@@ -67,13 +68,20 @@ class FamilyRow:
     family: str
     dimension: str
     scores: dict[tuple[str, str], Score | None]  # by (set, level)
+    # the engine level's leave-one-publisher-out score by set (core.evidence.crossval)
+    cross_validated: dict[str, CrossValidated | None] = field(default_factory=dict)
 
     def score(self, set_name: str, level: str = "engine") -> Score | None:
         """The family's score over ``set_name`` at ``level``."""
         return self.scores[(set_name, level)]
 
+    def held_out(self, set_name: str) -> CrossValidated | None:
+        """The family's engine-level score over ``set_name`` with each publisher held out."""
+        return self.cross_validated.get(set_name)
 
-def family_rows(cases, ratios: dict[str, np.ndarray], sets: dict[str, tuple[int, ...]]):
+
+def family_rows(cases, ratios: dict[str, np.ndarray], sets: dict[str, tuple[int, ...]],
+                held_out=None):  # fmt: skip
     """Every family of :data:`FAMILIES`, scored over each set at each level.
 
     Parameters
@@ -84,21 +92,31 @@ def family_rows(cases, ratios: dict[str, np.ndarray], sets: dict[str, tuple[int,
         Prediction over measurement for each case, by level (``"whiteboard"``, ``"engine"``).
     sets : dict
         The indices into ``cases`` of each set's scored cases, by set name.
+    held_out : array_like, optional
+        Each case's engine-level ratio from the fold that never saw its publisher
+        (:func:`core.evidence.crossval.held_out_ratios`); where given, each family's
+        cross-validated score is kept beside its in-sample ones.
 
     Returns
     -------
     tuple of FamilyRow
         In the order of :data:`FAMILIES`.
     """
+    publishers = np.array([case.publisher for case in cases], dtype=str)
     rows = []
     for family, (dimension, belongs) in FAMILIES.items():
         members = {index for index, case in enumerate(cases) if belongs(case)}
-        scores = {}
+        scores, validated = {}, {}
         for set_name, indices in sets.items():
             chosen = [index for index in indices if index in members]
             for level in ratios:
                 scores[(set_name, level)] = (
                     summarise(np.asarray(ratios[level])[chosen]) if chosen else None
                 )
-        rows.append(FamilyRow(family, dimension, scores))
+            if held_out is not None:
+                validated[set_name] = (
+                    cross_validated(np.asarray(held_out)[chosen], publishers[chosen])
+                    if chosen else None
+                )  # fmt: skip
+        rows.append(FamilyRow(family, dimension, scores, validated))
     return tuple(rows)

@@ -19,6 +19,7 @@ from core.engine_level.terms import TERMS
 from core.evaluate import evaluate, evaluate_terms
 from core.evidence.cases import DEVELOPMENT, PublishedCase
 from core.evidence.cases_2026 import SECOND
+from core.evidence.crossval import CrossValidated, cross_validated, held_out_ratios
 from core.evidence.families import LEVELS, FamilyRow, family_rows
 from core.evidence.scores import BAND, Score, summarise, within_band
 from core.scenario.knobs import Scenario
@@ -173,6 +174,10 @@ class Report:
     check: dict[str, Score]  # by realism, over the held-apart check set
     families: tuple[FamilyRow, ...]  # each family's scores per set and realism
     effects: list[TermEffect]
+    publishers: tuple[str, ...]  # each case's publisher (core.evidence.publishers)
+    # each case's engine-level ratio from the fold that never saw its publisher
+    held_out: np.ndarray
+    cross_validated: dict[str, CrossValidated]  # the engine level's, by set
 
     @property
     def development(self) -> dict[str, Score]:
@@ -192,7 +197,12 @@ def _sets(cases: tuple[PublishedCase, ...]) -> dict[str, tuple[int, ...]]:
 
 @cache
 def report() -> Report:
-    """Both development sets' predictions, waterfalls and scores per family, and the check set's."""
+    """Both development sets' predictions, waterfalls and scores per family, and the check set's.
+
+    Beside each in-sample score sits the leave-one-publisher-out one
+    (:mod:`core.evidence.crossval`): each publisher's cases scored by a fold that never saw
+    them, each publisher one vote.
+    """
     from core.evidence.check_cases import CHECK
 
     cases = PUBLISHED
@@ -202,6 +212,9 @@ def report() -> Report:
     steps.setflags(write=False)
     ratios = {"whiteboard": steps[:, 0], "engine": steps[:, -1]}
     sets = _sets(cases)
+    publishers = tuple(case.publisher for case in cases)
+    # nothing in the engine level is fitted on these rows (crossval.FITTED_ON_ROWS): no refit
+    held_out = held_out_ratios(publishers, ratios["engine"])
     return Report(
         cases=cases,
         sets=sets,
@@ -213,6 +226,12 @@ def report() -> Report:
             for name, rows in sets.items()
         },
         check={level: score(CHECK, level) for level in LEVELS},
-        families=family_rows(cases, ratios, sets),
+        families=family_rows(cases, ratios, sets, held_out),
         effects=term_effects(cases),
+        publishers=publishers,
+        held_out=held_out,
+        cross_validated={
+            name: cross_validated(held_out[list(rows)], [publishers[i] for i in rows])
+            for name, rows in sets.items()
+        },
     )

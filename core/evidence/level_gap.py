@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-import numpy as np
-
 from core.catalog.custom import scenario_gpu, scenario_shape
 from core.catalog.kernels import CARD_FAMILIES, expert_kernel
 from core.evaluate import evaluate
+from core.evidence.crossval import cross_validated_band
 from core.evidence.families import card_maker, is_mixture, vendor
 from core.evidence.fidelity import report, within_band
 from core.scenario.knobs import Scenario
@@ -90,10 +89,11 @@ def stream_gaps(scenario: Scenario, simulated: dict, prompt_tokens: int, answer_
 class TrustBand:
     """How far the engine level held up on published cases like a scenario's."""
 
-    low: float  # the 10th percentile of prediction / measurement
+    low: float  # the 10th percentile of prediction / measurement, publishers held out
     high: float  # the 90th percentile
     family: str  # the cases it was read from, in words
     cases: int
+    publishers: int = 1  # how many publishers measured them, each weighted alike
 
 
 # Fewer cases than this in the narrow family and the band is read from the broader one.
@@ -101,7 +101,7 @@ _FEWEST_CASES = 5
 
 
 def trust_band(scenario: Scenario) -> TrustBand:
-    """The engine level's validated band on the published cases of ``scenario``'s family.
+    """The engine level's cross-validated band on the published cases of ``scenario``'s family.
 
     The family is the scenario's kind of model (dense or mixture of experts) on its maker's
     cards (NVIDIA or AMD), over both development sets; where that holds fewer than five cases,
@@ -109,8 +109,10 @@ def trust_band(scenario: Scenario) -> TrustBand:
 
     Notes
     -----
-    The band runs from the 10th to the 90th percentile of the family's ratios
-    :math:`p_i / m_i`: eight cases in ten landed inside it.
+    The band runs from the 10th to the 90th percentile of the family's held-out ratios
+    :math:`p_i / m_i` (each case predicted by the fold that never saw its publisher), each
+    publisher weighted alike (:func:`core.evidence.crossval.cross_validated_band`): eight in
+    ten of what an unseen publisher measures should land inside it.
     """
     return _family_band(bool(scenario_shape(scenario).is_moe), card_maker(scenario.gpu))
 
@@ -127,9 +129,9 @@ def _family_band(mixture: bool, maker: str) -> TrustBand:
     narrow = [i for i in same_kind if vendor(found.cases[i]) == maker]
     chosen, family = (narrow, f"{kind} on {maker} cards") if len(narrow) >= _FEWEST_CASES else (
         same_kind, kind)  # fmt: skip
-    ratios = found.steps[chosen, -1]
-    low, high = np.percentile(ratios, [10, 90])
-    return TrustBand(float(low), float(high), family, len(chosen))
+    publishers = [found.publishers[i] for i in chosen]
+    low, high = cross_validated_band(found.held_out[chosen], publishers)
+    return TrustBand(low, high, family, len(chosen), len(set(publishers)))
 
 
 @dataclass(frozen=True)

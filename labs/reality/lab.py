@@ -71,7 +71,7 @@ class RealityLab(pn.viewable.Viewer):
             options={self._case_label(c): c.key for c in self.report.cases},
             width=420,
         )
-        self.cards = CardRow(columns=4)
+        self.cards = CardRow(columns=5)
         self.cards.update(self._summary_cards())
         self.families = LiveHTML(
             families_html(self.report), sizing_mode="stretch_width", margin=(4, 0)
@@ -137,6 +137,7 @@ class RealityLab(pn.viewable.Viewer):
         r = self.report
         first, second = r.scores["first"], r.scores["second"]
         check = r.check["engine"]
+        both, held = r.scores["both"]["engine"], r.cross_validated["both"]
         band = f"within \u00d7{BAND[0]:.2f} to \u00d7{BAND[1]:.2f}"
         return [
             Card("engine level: typical miss, first set", fmt.percent(first["engine"].geometric_mean_error),
@@ -145,6 +146,10 @@ class RealityLab(pn.viewable.Viewer):
             Card("engine level: second set", fmt.percent(second["engine"].geometric_mean_error), "",
                  f"{second['engine'].within_band} of {second['engine'].cases} cases {band}: "
                  "2025-26 engines, mostly mixtures of experts", "worse"),
+            Card("both sets, each publisher held out", fmt.percent(held.geometric_mean_error), "",
+                 f"in-sample {fmt.percent(both.geometric_mean_error)}, {both.within_band} of "
+                 f"{both.cases}; held out {fmt.percent(held.within_share)} {band}, each of "
+                 f"{held.publishers} publishers counted once", "worse"),
             Card("engine level, rows it never saw", fmt.percent(check.geometric_mean_error), "",
                  f"{check.within_band} of {check.cases} more rows of the first set's tables {band}"),
             Card("whiteboard: typical miss, first set", fmt.percent(first["whiteboard"].geometric_mean_error),
@@ -263,8 +268,9 @@ class RealityLab(pn.viewable.Viewer):
                 "How far to trust each level, by family",
                 self.families,
                 note="Typical miss (geometric-mean error) and the cases within \u00b125 % of the "
-                "measurement, for the cases that share one trait. A figure for a mixture of "
-                "experts on a 2026 engine is only as good as that family's row.",
+                "measurement, for the cases that share one trait, in-sample and with each "
+                "publisher held out. A figure for a mixture of experts on a 2026 engine is only "
+                "as good as that family's row.",
             ),
             section("Predicted against measured", legend, scatter, margin=(12, 0, 0, 0)),
             self.mine,

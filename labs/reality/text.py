@@ -42,10 +42,26 @@ def score_text(result) -> str:
     )
 
 
+# Why the lab shows two figures for one level, in one plain line.
+EARNED_WORDS = (
+    "In-sample scores every case with a model built beside it; publisher held out scores each "
+    "publisher's cases as if the model had never seen them, every publisher counting once, so "
+    "one big table cannot carry the average. The gap between the two is agreement not yet earned."
+)
+
+
+def held_out_text(result) -> str:
+    """A cross-validated score as the page shows it: '25 % · 64 % within', or a dash."""
+    if result is None:
+        return "\u2013"
+    return f"{fmt.percent(result.geometric_mean_error)} \u00b7 {fmt.percent(result.within_share)} within"
+
+
 def families_html(report) -> str:
-    """Each family's typical miss at both levels over each set, as one table."""
+    """Each family's typical miss over each set: engine level in-sample, held out, whiteboard."""
     head = "".join(
         f'<th class="num">{escape(SET_NAMES[name])}: engine</th>'
+        f'<th class="num">publisher held out</th>'
         f'<th class="num muted">whiteboard</th>'
         for name in SETS
     )
@@ -53,6 +69,7 @@ def families_html(report) -> str:
     for row in report.families:
         cells = "".join(
             f'<td class="num"><b>{escape(score_text(row.score(name, "engine")))}</b></td>'
+            f'<td class="num" data-held-out="{name}">{escape(held_out_text(row.held_out(name)))}</td>'
             f'<td class="num muted">{escape(score_text(row.score(name, "whiteboard")))}</td>'
             for name in SETS
         )
@@ -66,7 +83,8 @@ def families_html(report) -> str:
         '<div class="lab" style="overflow-x:auto" tabindex="0" role="region" aria-label="Fidelity by family">'
         '<table class="grid"><thead><tr><th>family</th>'
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f'<ul class="facts small muted">{sets}</ul></div>'
+        f'<ul class="facts small muted">{sets}</ul>'
+        f'<p class="small" data-earned>{escape(EARNED_WORDS)}</p></div>'
     )
 
 
@@ -75,7 +93,7 @@ def set_up_html(case) -> str:
     engine = f"{case.engine} {case.engine_version}".strip()
     scenario = case.scenario()
     parts = [
-        f"Measured on {escape(engine)}, laid out as {escape(case.layout)}; typed as "
+        f"Published by {escape(case.publisher)}. Measured on {escape(engine)}, laid out as {escape(case.layout)}; typed as "
         f"engine={escape(scenario.engine)}, layout={escape(scenario.layout)} over "
         f"{fmt.plural(case.cards, 'card')}."
     ]

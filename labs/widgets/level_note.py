@@ -44,7 +44,7 @@ class EngineNote(pn.viewable.Viewer):
         """Show the gaps ``found`` (:func:`core.evidence.level_gap.gaps`); the screen shows one level.
 
         ``band`` (:class:`core.evidence.level_gap.TrustBand`) says how far the engine level held
-        up on published cases of the scenario's family; ``provenance``
+        up on published cases of the scenario's family, cross-validated by publisher; ``provenance``
         (:class:`core.evidence.level_gap.RateProvenance`) whether the card's rates are borrowed.
         """
         if engine_on_screen:
@@ -65,9 +65,10 @@ class EngineNote(pn.viewable.Viewer):
             text = f"{lead}: " + "; ".join(parts) + ". The Reality check tab shows why."
         if band is not None:
             text += (
-                f' <span class="muted" data-trust-band>The engine level landed within '
-                f"{escape(times(band.low))}\u2013{escape(times(band.high))} of the measurement on "
-                f"8 in 10 of {band.cases} published cases of {escape(band.family)}.</span>"
+                f' <span class="muted" data-trust-band>On published cases of {escape(band.family)} '
+                f"({band.cases}, from {band.publishers} publishers, each held out in turn and "
+                f"counted once), the engine level landed within {escape(times(band.low))}\u2013"
+                f"{escape(times(band.high))} of the measurement 8 times in 10.</span>"
             )
         if provenance is not None:
             text += borrowed_text(provenance)

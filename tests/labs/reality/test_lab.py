@@ -9,7 +9,7 @@ from labs.frame.shell import LabShell, lab_bindings
 from labs.page.links import query_for, restore
 from labs.reality.charts import SET_MARKERS, waterfall_data
 from labs.reality.lab import RealityLab
-from labs.reality.text import score_text
+from labs.reality.text import held_out_text, score_text
 
 
 @pytest.fixture
@@ -174,3 +174,26 @@ def test_every_engine_term_has_its_own_waterfall_label():
 
     assert list(SHORT) == ["whiteboard", "load", *TERMS, "engine"]
     assert len(set(SHORT.values())) == len(SHORT)
+
+
+def test_the_lab_shows_in_sample_and_held_out_figures_side_by_side(lab):
+    """A card states both sets' in-sample and publisher-held-out errors; each family row both."""
+    r = report()
+    both, held = r.scores["both"]["engine"], r.cross_validated["both"]
+    card = next(card for card in lab.cards.cards if "publisher held out" in card.label)
+    assert card.value == f"{held.geometric_mean_error:.0%}"
+    assert (
+        f"in-sample {both.geometric_mean_error:.0%}, {both.within_band} of {both.cases}"
+        in card.note
+    )
+    html = lab.families.object
+    for row in r.families:
+        for set_name in ("first", "second", "both"):
+            assert held_out_text(row.held_out(set_name)) in html
+    assert "data-earned" in html and "not yet earned" in html
+
+
+def test_a_case_names_its_publisher(lab):
+    """The chosen case's set-up says who published it."""
+    lab.case = "D25"
+    assert "Published by SGLang project" in lab.case_text.object

@@ -1,0 +1,52 @@
+"""Who published each measurement: the one rule that reads a case's publisher from its source.
+
+A publisher is the organisation or repository that measured and published a row, not the
+engine it ran: NVIDIA's TensorRT-LLM performance overview and the forks that copy it are one
+publisher, the SGLang project's benchmark README, cookbook and LMSYS blog another. Cross
+validation (:mod:`core.evidence.crossval`) holds one publisher's cases out at a time, so a
+publisher's way of running a benchmark (its load generator, its lengths, its build) is never
+both fitted and scored.
+
+Which publisher each development case has (scored cases in brackets):
+
+- NVIDIA TensorRT-LLM perf overview: T1-T11, O1-O4, D01-D10 (25), with the check set
+- NVIDIA NIM benchmarks: N1-N6 (6)
+- SGLang project (sgl-project, LMSYS): S1-S4, D21-D28 (12)
+- vLLM blog: D16-D20 (5)
+- Qwen docs: D29-D31 (3)
+- AMD ROCm performance page: D32 (1)
+- SemiAnalysis InferenceX: D33 (1)
+- dstack: D11-D15 (none scored)
+"""
+
+from __future__ import annotations
+
+# What a source names, in the order it is looked for, and the publisher it stands for. The
+# first found wins: an SGLang row measured by dstack names dstack first.
+PUBLISHERS: tuple[tuple[str, str], ...] = (
+    ("dstackai/", "dstack"),
+    ("docs.nvidia.com/nim", "NVIDIA NIM benchmarks"),
+    # NVIDIA's page and the forks that copy it (dominicshanshan/, arthurrasmusson/)
+    ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM perf overview"),
+    ("vllm-project/vllm-project.github.io", "vLLM blog"),
+    ("sgl-project/sglang", "SGLang project (sgl-project, LMSYS)"),
+    ("lmsys.org", "SGLang project (sgl-project, LMSYS)"),
+    ("QwenLM/", "Qwen docs"),
+    ("amd.com/", "AMD ROCm performance page"),
+    ("SemiAnalysisAI/InferenceX", "SemiAnalysis InferenceX"),
+)
+
+
+def publisher_of(source: str) -> str:
+    """The publisher a case's ``source`` names (:data:`PUBLISHERS`, first match, any case).
+
+    Raises
+    ------
+    ValueError
+        For a source that names no known publisher: a new publisher needs its line here.
+    """
+    text = source.casefold()
+    for names, publisher in PUBLISHERS:
+        if names.casefold() in text:
+            return publisher
+    raise ValueError(f"no publisher in PUBLISHERS is named by source {source!r}")
