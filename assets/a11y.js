@@ -89,6 +89,37 @@
     if (value && element.getAttribute(name) !== value) { element.setAttribute(name, value); }
   };
 
+  // A slider's position in words: the count a log-scale slider stands for (its position is a
+  // power of ten), else the value its title shows ("16", "30%"), not noUiSlider's "3.08".
+  const valueWords = (root, handle) => {
+    if (root.host.classList.contains("log-scale")) {
+      // the handle's own figure is rounded to a tenth of a decade; the slider's is exact
+      const target = root.querySelector(".noUi-target");
+      const slider = target && target.noUiSlider;
+      const now = Number(slider ? slider.get(true) : NaN);
+      if (!Number.isFinite(now)) { return ""; }
+      // three significant figures inside the range, as the lab rounds a slid count
+      // (labs/widgets/knobs.py, round_figures)
+      const low = Math.round(10 ** slider.options.range.min);
+      const high = Math.round(10 ** slider.options.range.max);
+      const count = Math.min(Math.max(Number((10 ** now).toPrecision(3)), low), high);
+      return count.toLocaleString("en-US");
+    }
+    const shown = root.querySelector(".bk-slider-value");
+    return shown ? shown.textContent.trim() : "";
+  };
+  const spokenSliders = new WeakSet();
+  const speakValue = (root, handle) => {
+    const say = () => setAttr(handle, "aria-valuetext", valueWords(root, handle));
+    say();
+    if (spokenSliders.has(handle)) { return; }
+    spokenSliders.add(handle);
+    // noUiSlider writes its own text on every move; ours follows it
+    new MutationObserver(() => setTimeout(say, 0)).observe(handle, {
+      attributes: true, attributeFilter: ["aria-valuenow"],
+    });
+  };
+
   const nameWidget = (host) => {
     const root = host.shadowRoot;
     const controls = root.querySelectorAll(
@@ -105,6 +136,7 @@
       } else if (named()) {
         setAttr(control, "aria-label", name);
       }
+      if (control.getAttribute("role") === "slider") { speakValue(root, control); }
     }
     for (const group of groups) {
       const buttons = group.querySelectorAll("button");

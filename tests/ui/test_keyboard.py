@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from core import Scenario, evaluate
 from labs.page import format as fmt
 from labs.pool.presets import POOL_PRESETS
+from labs.widgets.knobs import UI_RANGES, round_figures
 from tests.ui.conftest import POLL_CODES
 
 BUILD_MS = 60_000  # a fresh page builds the whole lab: several seconds on a busy machine
@@ -89,3 +90,42 @@ def test_a_poll_answered_by_keyboard(page, poll_lab):
     page.keyboard.press("Enter")
     expect(page.locator(".poll-status")).to_contain_text("Your answer B is recorded", timeout=5_000)
     assert page.console_log.errors == []
+
+
+SLIDER_WORDS_JS = """() => {
+  const out = {};
+  const walk = (root) => { for (const el of root.querySelectorAll('*')) {
+    if (el.getAttribute && el.getAttribute('role') === 'slider') {
+      out[el.getAttribute('aria-label')] = el.getAttribute('aria-valuetext');
+    }
+    if (el.shadowRoot) walk(el.shadowRoot);
+  } };
+  walk(document);
+  return out;
+}"""
+
+
+def test_a_slider_speaks_the_figure_it_shows(page, lab_url):
+    """A screen reader hears each slider's figure (the prompt's count, not its log position)."""
+    page.goto(lab_url + "/?lab=pool")
+    expect(page.locator('[data-card="live seats"] .value')).to_have_text("16", timeout=BUILD_MS)
+    defaults = Scenario()
+    expected = {
+        "Batch size (seats)": fmt.count(defaults.seats),
+        "Prompt length (tokens)": fmt.count(defaults.prompt_tokens),
+        "Prefix cache hit rate": fmt.percent(defaults.prefix_hit_rate),
+    }
+    page.wait_for_function(
+        "(want) => { const got = (" + SLIDER_WORDS_JS + ")(); "
+        "return Object.entries(want).every(([k, v]) => got[k] === v); }",
+        arg=expected,
+        timeout=20_000,
+    )
+    focus(page, lambda el: "noUi-handle" in el["cls"] and not el["title"])  # the prompt's
+    bounds = UI_RANGES["prompt_tokens"]
+    page.keyboard.press("End")
+    page.wait_for_function(
+        "(want) => (" + SLIDER_WORDS_JS + ")()['Prompt length (tokens)'] === want",
+        arg=fmt.count(round_figures(max(bounds), bounds)),
+        timeout=20_000,
+    )
