@@ -206,7 +206,11 @@ class TourPage(LabPage):
         self.heading.object = (
             f'<div class="lab tour-step" data-tour-step="{self.step}">'
             f'<div class="count">Step {self.step} of {len(STEPS)}</div>'
-            f"<h2>{escape(step.title)}</h2><p>{escape(step.text.format(**words))}</p>"
+            f"<h2>{escape(step.title)}</h2>"
+            # on a phone the text scrolls in a short box (assets/phone.css): a region the
+            # keyboard can reach and a screen reader can name
+            f'<p class="step-text" tabindex="0" role="region" aria-label="about this step">'
+            f"{escape(step.text.format(**words))}</p>"
             f'<p class="question">{escape(question.text.format(**words))}</p>{covered}</div>'
         )
         self.guess.param.update(value="", disabled=False, visible=question.is_guess)
