@@ -211,8 +211,9 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
     """
     shape, shapes, gpu, gpus, weight = catalog
     kernels = kernel_fields(
-        pool, gpu, weight, factorize(knobs["engine"]), factorize(knobs["layout"]), shape, shapes
-    )
+        pool, gpu, weight, knobs["engine"], factorize(knobs["layout"]), shape, shapes,
+        knobs["engine_version"],
+    )  # fmt: skip
     node = Node(
         layers=pool.layers,
         kv_heads=pool.kv_heads,

@@ -165,11 +165,8 @@ class Engine:
     # the attention): TensorRT-LLM stores whole sequences unless max_attention_window is set
     keeps_windows_whole: bool = False
     keeps_windows_source: str = ""
-    # the most requests one instance runs at once on a card of at least 70 GiB, and on smaller
-    # (and A100) cards
-    max_running: int = 2048
-    max_running_small: int = 2048
-    max_running_source: str = ""
+    # (the most requests one instance runs at once changed release to release: each release's
+    # is in core.catalog.engine_versions)
 
 
 ENGINES: dict[str, Engine] = {
@@ -187,7 +184,6 @@ ENGINES: dict[str, Engine] = {
             "default None ('only the last tokens will be stored' when set); gpt-oss's model "
             "(_torch/models/modeling_gpt_oss.py) passes its window to the attention kernel only, "
             "and the published gpt-oss option files set no max_attention_window",
-            max_running_source="TensorRT-LLM llm_args.py max_batch_size default 2048",
         ),
         Engine(
             "vllm", 0.8e-3,
@@ -197,9 +193,6 @@ ENGINES: dict[str, Engine] = {
             kv_rule="total",
             kv_rule_source="vLLM config/cache.py gpu_memory_utilization 0.9 of the card's total "
             "memory for weights, activations and KV",
-            max_running=1024, max_running_small=256,
-            max_running_source="vLLM arg_utils.py _set_default_args: max_num_seqs 1024 on cards "
-            "of 70 GiB or more (not A100), 256 otherwise",
         ),
         Engine(
             "sglang", 0.8e-3,
@@ -209,7 +202,6 @@ ENGINES: dict[str, Engine] = {
             kv_rule_source="SGLang server_args.py _handle_gpu_memory_settings: "
             "mem_fraction_static = (M - R) / M, R from the chunked-prefill size, the CUDA-graph "
             "batch and tensor parallelism, at least 10 GB on cards over 60 GB",
-            max_running_source="SGLang model_runner.py: a request pool of at least 2,048",
         ),
     )
 }  # fmt: skip

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.catalog import BYTES_PER_WEIGHT, GB
+from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
+from core.catalog.engine_versions import (
+    PRICE_RELEASE_HOST_COSTS,
+    engine_version,
+    newest_version,
+)
 from core.catalog.kernels import (
     CARD_FAMILIES,
     ENGINES,
@@ -18,7 +23,8 @@ from core.catalog.kernels import (
 )
 from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
-from core.scenario.resolve import pick
+from core.foundation.vector import is_array
+from core.scenario.resolve import factorize, pick
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.whiteboard.pool import decode_read_share
 
@@ -79,21 +85,45 @@ def _sglang_reserve_one(gigabytes: float, cards: float) -> float:
     return max(reserve, 10 * 1024) if gigabytes > 60 else reserve
 
 
-def max_running(gpu, engine, card_memory_bytes):
-    """The most requests an engine runs at once on one instance by default."""
+def engine_releases(engine, version):
+    """Factorized (engine, release) keys: the ``engine_version`` knob, or each engine's newest."""
+    if isinstance(engine, str) and not is_array(version):
+        chosen = np.asarray(version, dtype=object).item()
+        return engine, newest_version(engine) if chosen is None else chosen
+    engines, versions = np.broadcast_arrays(
+        np.asarray(engine, dtype=object), np.asarray(version, dtype=object)
+    )
+    newest = np.vectorize(newest_version, otypes=[object])(engines)
+    return factorize(engines), factorize(np.where(np.equal(versions, None), newest, versions))
+
+
+def _release(attribute):
+    """A figure of an engine's release, for :func:`_lookup`."""
+    return lambda name, version: getattr(engine_version(name, version), attribute)
+
+
+def max_running(gpu, engine, card_memory_bytes, version=None):
+    """The most requests an engine's release (None: its newest) runs at once on one instance."""
+    return _max_running(gpu, *engine_releases(engine, version), card_memory_bytes)
+
+
+def _max_running(gpu, engine, version, card_memory_bytes):
+    """:func:`max_running` of factorized engine and release keys."""
     big = np.asarray(card_memory_bytes, dtype=float) / GB >= 70
     ampere = _lookup(lambda g: CARD_FAMILIES.get(g, "hopper") == "ampere", gpu) > 0
-    large = _lookup(lambda e: ENGINES[e].max_running, engine)
-    small = _lookup(lambda e: ENGINES[e].max_running_small, engine)
+    large = _lookup(_release("max_running"), engine, version)
+    small = _lookup(_release("max_running_small"), engine, version)
     return np.where(big & ~ampere, large, small)
 
 
-def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
+def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None) -> dict:
     """The Node fields for expert kernels, layer kinds, checkpoint formats and the engine.
 
     ``pool`` is the evaluation's resolved knobs (:class:`core.whiteboard.pool.PoolKnobs`);
-    ``gpu``, ``weight``, ``engine``, ``layout`` and ``shape`` are factorized catalog keys.
+    ``gpu``, ``weight``, ``engine``, ``layout`` and ``shape`` are factorized catalog keys and
+    ``version`` the ``engine_version`` knob (None: each engine's newest release).
     """
+    engine, version = engine_releases(engine, version)
 
     def kernel(attribute):
         return lambda g, w, name: getattr(
@@ -124,7 +154,9 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
         "kv_rule": _lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
-        "max_running": max_running(gpu, engine, pool.card_memory),
+        "max_running": _max_running(gpu, engine, version, pool.card_memory),
+        "host_step_s": HOST_STEP_S,
+        **_release_host_costs(engine, version),
         "bench_batch": _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes),
         "kv_stored_share": _stored_share(pool, engine),
         "read_share": chunked_read_share(
@@ -136,6 +168,20 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes) -> dict:
             pick(shape, shapes, "chunked_attention"),
         )
         * decode_read_share(pool),
+    }
+
+
+def _release_host_costs(engine, version) -> dict:
+    """Each release's overlap scheduler and all-reduce kernel, where the catalog prices them.
+
+    Left unpriced (:data:`core.catalog.engine_versions.PRICE_RELEASE_HOST_COSTS`), every release
+    pays the whole host step and the one measured all-reduce latency, as before releases.
+    """
+    if not PRICE_RELEASE_HOST_COSTS:
+        return {}
+    return {
+        "host_overlapped": _lookup(_release("overlap_scheduler"), engine, version) > 0,
+        "allreduce_latency_s": _lookup(_release("allreduce_latency_s"), engine, version),
     }
 
 

@@ -56,9 +56,14 @@ class Node:
     block_fp8: object = False
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
-    # the serving engine's host time per step and per request (server and eager prefill)
+    # the serving engine's host time per step and per request (server and eager prefill), and
+    # whether its scheduler prepares step n+1 while the GPU runs step n (the host's time then
+    # costs only what outlasts the GPU's), by release (core.catalog.engine_versions)
     host_step_s: object = None
+    host_overlapped: object = False
     request_overhead_s: object = 0.0
+    # the latency of one small all-reduce with the engine's kernel
+    allreduce_latency_s: object = physical.ALLREDUCE_LATENCY_S
     # how the engine sizes its KV cache (core.engine_level.kernels.KV_RULES), SGLang's reserve
     # per card, and the most requests it runs at once
     kv_rule: object = 0.0
@@ -269,13 +274,14 @@ class Node:
         if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
             share = self._link_share
             reduce = physical.allreduce_seconds(
-                tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s, share
-            )
+                tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s, share,
+                self.allreduce_latency_s,
+            )  # fmt: skip
             if self.any_data_parallel:
                 _, expert_layers = self.expert_geometry
                 exchange = physical.all_to_all_seconds(
                     tokens, self.hidden, self.experts_per_token, expert_layers, self.cards,
-                    self.link_bytes_per_s, share,
+                    self.link_bytes_per_s, share, self.allreduce_latency_s,
                 )  # fmt: skip
                 reduce = np.where(self.data_parallel_attention, exchange, reduce)
             extra = extra + reduce
@@ -308,15 +314,28 @@ class Node:
             step = step + self.expert_seconds(batch, terms)
         step = step + self._per_token(batch, terms)
         if "fixed_overheads" in terms:
-            step = step + self.fixed_seconds(terms)
+            step = step + self.fixed_seconds(terms, step)
         return step
 
-    def fixed_seconds(self, terms):
-        """Kernel floors of every layer by its kind, plus the engine's host time per step."""
+    def fixed_seconds(self, terms, busy=0.0):
+        r"""Kernel floors of every layer by its kind, plus the engine's host time per step.
+
+        ``busy`` is the GPU's other work in the step, which an overlapping scheduler's host
+        time runs beside.
+
+        Notes
+        -----
+        .. math:: t_{fixed} = t_{kernels} + \begin{cases} \max(0,\ t_{host} - t_{kernels}
+                  - t_{busy}) & \text{overlap scheduler} \\ t_{host} & \text{otherwise}
+                  \end{cases}
+        """
         host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
         if "expert_reads" not in terms:
-            return physical.fixed_step_seconds(self.layers, host)
-        return self._kernel_seconds + host
+            floors = physical.fixed_step_seconds(self.layers, 0.0)
+        else:
+            floors = self._kernel_seconds
+        hidden = np.maximum(np.subtract(host, floors + busy), 0.0)
+        return floors + np.where(self.host_overlapped, hidden, host)
 
     @cached_property
     def _kernel_seconds(self):
@@ -361,7 +380,7 @@ class Node:
             copy = np.multiply(hit_tokens, self.kv_bytes_per_token) / rate
             seconds = seconds + np.where(offloaded, share * copy, 0.0)
         if alone and "fixed_overheads" in terms:
-            seconds = seconds + self.fixed_seconds(terms)
+            seconds = seconds + self.fixed_seconds(terms, seconds)
         return seconds
 
     def request_overhead(self, terms):

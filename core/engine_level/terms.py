@@ -146,14 +146,16 @@ def link_share(cards, over_pcie):
 
 
 def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s,
-                      share=NVLINK_PROTOCOL_EFFICIENCY):  # fmt: skip
+                      share=NVLINK_PROTOCOL_EFFICIENCY, latency=ALLREDUCE_LATENCY_S):  # fmt: skip
     """Seconds a step of ``tokens`` tokens spends in tensor-parallel all-reduces.
 
     Notes
     -----
     Each layer all-reduces its attention output and its MLP output, :math:`2 T d` bytes each
     in bf16. A ring moves :math:`2 (c - 1) / c` of that over every link, at the share
-    :math:`\\eta` of its line rate NCCL reaches (:func:`link_share`), after a fixed latency:
+    :math:`\\eta` of its line rate NCCL reaches (:func:`link_share`), after the engine's
+    all-reduce kernel's fixed latency :math:`\\alpha`
+    (:attr:`core.catalog.engine_versions.EngineVersion.allreduce_latency_s`):
 
     .. math:: t_{AR} = 2 L \\left(\\alpha + \\frac{2 (c-1)}{c} \\cdot \\frac{2 T d}{\\eta\\,\\beta}\\right)
 
@@ -162,12 +164,12 @@ def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s,
     tokens = np.asarray(tokens, dtype=float)
     ring = 2.0 * (cards - 1) / cards
     bytes_each = ACTIVATION_BYTES * tokens * hidden
-    one = ALLREDUCE_LATENCY_S + ring * bytes_each / (share * link_bytes_per_s)
+    one = latency + ring * bytes_each / (share * link_bytes_per_s)
     return np.where(np.asarray(cards) > 1, 2.0 * layers * one, 0.0)
 
 
 def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, link_bytes_per_s,
-                       share=NVLINK_PROTOCOL_EFFICIENCY):  # fmt: skip
+                       share=NVLINK_PROTOCOL_EFFICIENCY, latency=ALLREDUCE_LATENCY_S):  # fmt: skip
     """Seconds a step of ``tokens`` tokens spends sending tokens to their experts and back (DEP).
 
     Notes
@@ -179,12 +181,13 @@ def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, 
     .. math:: t_{A2A} = L_E \\cdot 2 \\left(\alpha + \frac{c - 1}{c} \\cdot
               \frac{2 (T/c) k d}{\\eta\\,\beta}\right)
 
-    The latency is the small all-reduce's (:data:`core.catalog.ALLREDUCE_LATENCY_S`).
+    The latency is the engine's small all-reduce's (:data:`core.catalog.ALLREDUCE_LATENCY_S`
+    unless given).
     """
     tokens = np.asarray(tokens, dtype=float)
     leaving = (cards - 1.0) / cards
     bytes_each = ACTIVATION_BYTES * tokens / cards * experts_per_token * hidden
-    one = ALLREDUCE_LATENCY_S + leaving * bytes_each / (share * link_bytes_per_s)
+    one = latency + leaving * bytes_each / (share * link_bytes_per_s)
     return np.where(np.asarray(cards) > 1, 2.0 * expert_layers * one, 0.0)
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.catalog.engine_versions import version_of_text
 from core.evidence.publishers import publisher_of
-from core.scenario.knobs import Scenario
+from core.scenario.knobs import ENGINE_ALIASES, SERVING_ENGINES, Scenario, canonical_choice
 
 _TRT_DOC = "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @258c7540"
 _TRT_V017 = (
@@ -100,6 +101,20 @@ class PublishedCase:
         return publisher_of(self.source)
 
     @property
+    def engine_knob(self) -> str:
+        """The Scenario's ``engine`` for the engine the source names (``"vLLM"`` is ``"vllm"``)."""
+        return canonical_choice(self.engine, SERVING_ENGINES, ENGINE_ALIASES)
+
+    @property
+    def version_knob(self) -> str:
+        """The Scenario's ``engine_version``: the catalog release that ran the benchmark.
+
+        One rule for every case (:func:`core.catalog.engine_versions.version_of_text`): the
+        newest catalog release at or below the version the source states.
+        """
+        return version_of_text(self.engine_knob, self.engine_version)
+
+    @property
     def model_name(self) -> str:
         """The model by name: the catalog's, or the pasted config's label."""
         return self.model_label or self.model
@@ -158,7 +173,11 @@ class PublishedCase:
         )
         if self.model_config:
             knobs["model_config"] = self.model_config
-        knobs.update(engine=self.engine, layout=layout_knob(self.layout))
+        knobs.update(
+            engine=self.engine_knob,
+            engine_version=self.version_knob,
+            layout=layout_knob(self.layout),
+        )
         if self.load == "saturated":
             knobs.update(seats=SATURATED_SEATS, concurrency=SATURATED_USERS)
         elif self.load == "users":
@@ -178,10 +197,11 @@ def layout_knob(layout: str) -> str:
 
 
 # The engine behind each source of the first set, by the key's letter. NIM's fp8 TP2 profile
-# of Llama-3.3-70B is ASSUMED to run TensorRT-LLM (NIM ships TensorRT-LLM and vLLM back ends).
+# of Llama-3.3-70B is ASSUMED to run TensorRT-LLM (NIM ships TensorRT-LLM and vLLM back ends),
+# a 0.x build (NIM 1.8.0 predates TensorRT-LLM 1.0): "0.x" is the newest 0.x release.
 _FIRST_ENGINES = {
     "T": ("TensorRT-LLM", "0.17 (trtllm-bench)"),
-    "N": ("TensorRT-LLM", "NIM 1.8.0"),
+    "N": ("TensorRT-LLM", "0.x (NIM 1.8.0)"),
     "S": ("SGLang", "0.3.0"),
     "O": ("TensorRT-LLM", "0.14 (Triton)"),
 }

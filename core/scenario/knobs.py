@@ -6,6 +6,7 @@ import param
 
 from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.custom import CUSTOM, parsed_config
+from core.catalog.engine_versions import ENGINE_VERSIONS, versions_of
 from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
 from core.catalog.tiers import OFFLOADS
 from core.catalog.traces import TRACES
@@ -18,6 +19,11 @@ REALISMS = ["whiteboard", "engine"]
 SERVING_MODES = ["aggregated", "chunked", "disaggregated"]
 KV_LINKS = ["nvlink", "infiniband"]
 SERVING_ENGINES = list(ENGINES)
+# Every release any engine has in the catalog; resolve checks the one chosen is the engine's.
+ENGINE_RELEASES = sorted(
+    {entry.version for entry in sum(ENGINE_VERSIONS.values(), ())},
+    key=lambda text: tuple(int(part) for part in text.split(".")),
+)
 TRAFFICS = ["poisson", "bursty", *TRACES]
 # How a fleet of replicas hands out arrivals (core.cache.routing implements each).
 ROUTERS = ("round-robin", "least-outstanding", "prefix-affinity")
@@ -179,6 +185,13 @@ class Scenario(param.Parameterized):
         doc="Engine level: the serving engine a benchmark ran, TensorRT-LLM, vLLM or SGLang, "
         "each with its own server and dispatch costs.",
     )
+    engine_version = Choice(
+        default=None,
+        objects=[None, *ENGINE_RELEASES],
+        allow_None=True,
+        doc="Engine level: the engine's release (core/catalog/engine_versions.py), whose "
+        "defaults and host costs the node takes; None is the newest the catalog knows.",
+    )
     layout = NamedChoice(
         default="tp",
         objects=LAYOUTS,
@@ -281,6 +294,14 @@ class Scenario(param.Parameterized):
             self._knob_values[event.name] = event.new
         if any(event.name in ("model", "model_config") for event in events):
             self._keep_custom_model_whole()
+        if any(event.name == "engine" for event in events):
+            self._keep_release_of_engine()
+
+    def _keep_release_of_engine(self):
+        # A release names one engine's: another engine opens at its newest.
+        engine, release = self.engine, self.engine_version
+        if isinstance(engine, str) and release is not None and release not in versions_of(engine):
+            self.engine_version = None
 
     def _keep_custom_model_whole(self):
         # A pasted model needs its config: without one the scenario falls back to the tier.

@@ -6,12 +6,14 @@ import numpy as np
 import param
 
 from core.catalog import BYTES_PER_NUMBER, GPUS, MODELS, TIERS, WEIGHT_FORMATS
+from core.catalog.engine_versions import versions_of
 from core.catalog.tiers import OFFLOADS
 from core.catalog.workloads import WORKLOADS
 from core.foundation.validation import check_array, check_choice, knob_error
 from core.foundation.vector import is_array, where
 from core.scenario.knobs import (
     CUSTOM,
+    ENGINE_RELEASES,
     KNOBS,
     KV_LINKS,
     LAYOUTS,
@@ -36,6 +38,7 @@ _CHOICES = {
     "engine": SERVING_ENGINES,
     "layout": LAYOUTS,
     "kv_offload": OFFLOADS,
+    "engine_version": [None, *ENGINE_RELEASES],
 }
 # Every knob declared as a whole number (a Count) is refused as a fraction on every path.
 _INTEGER_KNOBS = {name for name in KNOBS if isinstance(Scenario.param[name], param.Integer)}
@@ -95,7 +98,31 @@ def checked_knobs(scenario: Scenario | None, overrides: dict) -> dict:
         if knob not in knobs:
             raise knob_error(knob, value, f"a knob of Scenario: one of {', '.join(KNOBS)}")
         knobs[knob] = check_override(knob, value)
+    check_engine_release(knobs["engine"], knobs["engine_version"])
     return knobs
+
+
+def check_engine_release(engine, release):
+    """Check that each chosen release (None: the newest) is one its engine has in the catalog.
+
+    Raises
+    ------
+    ValueError
+        Naming ``engine_version``, the value and the engine's releases.
+    """
+    if release is None:
+        return
+    engines, releases = np.broadcast_arrays(
+        np.asarray(engine, dtype=object), np.asarray(release, dtype=object)
+    )
+    for name, version in dict.fromkeys(zip(engines.flat, releases.flat, strict=True)):
+        allowed = versions_of(name)
+        if version is not None and version not in allowed:
+            raise knob_error(
+                "engine_version",
+                version,
+                f"None or a release of {name}: one of {', '.join(allowed)}",
+            )
 
 
 def factorize(keys):

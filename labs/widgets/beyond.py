@@ -19,7 +19,8 @@ from labs.page import format as fmt
 WALKTHROUGH_KNOBS = ("workload", "seats", "tier", "prompt_tokens", "prefix_hit_rate", "kv_dtype")
 # The summary's order: the node, the level, the fleet, the traffic, memory, then the rest.
 SUMMARY_ORDER = (
-    "model", "gpu", "cards", "weight_dtype", "realism", "engine", "serving_mode", "kv_link",
+    "model", "gpu", "cards", "weight_dtype", "realism", "engine", "engine_version",
+    "serving_mode", "kv_link",
     "layout", "concurrency", "replicas", "router", "prefix_source", "traffic", "burstiness",
     "arrivals_per_min", "answer_tokens", "tpot_slo_s", "kv_offload", "session_turns",
     "think_time_s", "turn_growth_tokens", "usd_per_gpu_hour",
@@ -32,7 +33,8 @@ BEYOND_KNOBS = tuple(
 )
 # The engine level's own knobs: at the whiteboard level they change no figure, so they are
 # neither shown nor summarised there.
-ENGINE_LEVEL_KNOBS = ("serving_mode", "kv_link", "engine", "layout", "concurrency")
+ENGINE_LEVEL_KNOBS = ("serving_mode", "kv_link", "engine", "engine_version", "layout",
+                      "concurrency")  # fmt: skip
 AS_THE_WALKTHROUGH = "as the walkthrough"
 
 ENGINE_NAMES = {"tensorrt-llm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang"}
@@ -65,6 +67,7 @@ def _phrase(scenario, knob: str) -> str:
         "serving_mode": lambda: value,
         "kv_link": lambda: f"KV over {value}",
         "engine": lambda: ENGINE_NAMES.get(value, value),
+        "engine_version": lambda: f"release {value}",
         "layout": lambda: LAYOUT_NAMES.get(value, value),
         "traffic": lambda: TRAFFIC_NAMES.get(value, value),
         "burstiness": lambda: f"burstiness {value:g}",

@@ -12,6 +12,7 @@ from core.catalog.custom import CUSTOM
 from core.scenario.knobs import opening_knobs
 from labs.page import format as fmt
 from labs.page.text import LiveHTML
+from labs.widgets.release import release_picker
 
 TIER_LABELS = {f"{key} \u00b7 {shape.name}": key for key, shape in TIERS.items()}
 DTYPE_LABELS = {"bf16 \u00b7 2 bytes": "bf16", "fp8 \u00b7 1 byte": "fp8"}
@@ -34,6 +35,7 @@ KNOB_LABELS = {
     "serving_mode": "serving mode",
     "kv_link": "KV link",
     "engine": "serving engine",
+    "engine_version": "engine release",
     "layout": "node layout",
     "traffic": "traffic",
     "burstiness": "burstiness",
@@ -244,7 +246,7 @@ def engine_level_rows(scenario):
     def show(*_events):
         if scenario.realism == "engine" and not rows:
             rows.extend([serving_mode_buttons(scenario), engine_buttons(scenario),
-                         layout_buttons(scenario)])  # fmt: skip
+                         release_picker(scenario), layout_buttons(scenario)])  # fmt: skip
         column.objects = list(rows) if scenario.realism == "engine" else []
 
     show()

@@ -166,17 +166,18 @@ def test_second_set_is_the_files_33_cases_28_scored_each_with_its_source():
     [
         ("D01", dict(model="gpt-oss-120b", gpu="H200", cards=1, weight_dtype="mxfp4",
                      kv_dtype="bf16", prompt_tokens=8192, answer_tokens=1024, seats=4096,
-                     concurrency=100_000)),
+                     concurrency=100_000, engine_version="1.0")),
         ("D17", dict(model="Llama-3-8B", gpu="H100 SXM", cards=1, weight_dtype="bf16",
                      kv_dtype="fp8", prompt_tokens=20000, answer_tokens=2000, seats=4096,
-                     concurrency=8, engine="vllm")),
+                     concurrency=8, engine="vllm", engine_version="0.19")),
         ("D31", dict(model="custom", model_config=QWEN3_32B, gpu="H20", cards=1,
                      weight_dtype="fp8", kv_dtype="bf16", prompt_tokens=1, answer_tokens=2048,
-                     seats=4096, concurrency=1, engine="sglang")),
+                     seats=4096, concurrency=1, engine="sglang", engine_version="0.4")),
     ],
 )  # fmt: skip
 def test_a_second_set_case_is_the_files_scenario_call(key, knobs):
-    """The case's scenario is published-2026.md's Scenario call, knob for knob, with its engine."""
+    """The case's scenario is published-2026.md's Scenario call, knob for knob, with its engine
+    and the release that ran it."""
     case = next(case for case in SECOND if case.key == key)
     expected = Scenario(prefix_hit_rate=0.0, realism="engine", **knobs)
     assert case.scenario().param.values() | {"name": ""} == expected.param.values() | {"name": ""}

@@ -1,15 +1,18 @@
-"""The engine level's own knobs (serving mode, engine, layout) are not shown where they change nothing."""
+"""The engine level's own knobs (serving mode, engine, its release, layout) are not shown where they
+change nothing."""
 
 import numpy as np
 import pytest
 
 from core import Scenario, evaluate
 from labs.widgets import knobs as ui
+from labs.widgets import release
 
 ROWS = {
     "serving_mode": (ui.serving_mode_buttons, "disaggregated"),
     "engine": (ui.engine_buttons, "vLLM"),
     "layout": (ui.layout_buttons, "dep"),
+    "engine_version": (None, "0.14"),
 }
 
 
@@ -18,7 +21,8 @@ def test_the_whiteboard_ignores_the_knob_and_does_not_show_it(knob):
     """At the whiteboard level the knob changes no figure, so its row is not on the page at all."""
     _make, other = ROWS[knob]
     base = evaluate(Scenario(model="Mixtral-8x7B")).as_dict()
-    moved = evaluate(Scenario(model="Mixtral-8x7B", **{knob: other})).as_dict()
+    engine = {"engine": "vllm"} if knob == "engine_version" else {}
+    moved = evaluate(Scenario(model="Mixtral-8x7B", **engine, **{knob: other})).as_dict()
     for name, value in base.items():
         if np.asarray(value).dtype.kind == "f":
             assert np.allclose(value, moved[name], equal_nan=True), name
@@ -27,7 +31,21 @@ def test_the_whiteboard_ignores_the_knob_and_does_not_show_it(knob):
     assert rows.objects == []
     scenario.realism = "engine"
     knobs = [row[0].value for row in rows.objects]
-    assert len(knobs) == 3 and getattr(scenario, knob) in knobs
+    shown = getattr(scenario, knob)
+    assert len(knobs) == 4 and (shown if shown is not None else release.NEWEST) in knobs
     assert not any(row[0].disabled for row in rows.objects)
     scenario.realism = "whiteboard"
     assert rows.objects == []
+
+
+def test_the_release_picker_follows_the_engine_and_sets_the_knob():
+    """The picker lists the chosen engine's releases, and choosing one sets engine_version."""
+    scenario = Scenario(realism="engine", engine="vllm")
+    picker = release.release_picker(scenario)[0]
+    assert "0.6" in picker.options.values() and picker.value == release.NEWEST
+    picker.value = "0.6"
+    assert scenario.engine_version == "0.6"
+    scenario.engine = "sglang"
+    assert scenario.engine_version is None and "0.6" not in picker.options.values()
+    picker.value = release.NEWEST
+    assert scenario.engine_version is None

@@ -1,0 +1,71 @@
+"""Each engine's releases in the catalog: sourced, ordered, and how a source's version maps."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.catalog.engine_versions import (
+    ENGINE_VERSIONS,
+    engine_version,
+    newest_version,
+    version_of_text,
+    versions_of,
+)
+from core.catalog.kernels import ENGINES
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def test_every_engine_has_releases_oldest_first():
+    """Each serving engine has releases, listed oldest first, each its own engine's."""
+    assert set(ENGINE_VERSIONS) == set(ENGINES)
+    for engine, entries in ENGINE_VERSIONS.items():
+        keys = [_key(entry.version) for entry in entries]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        assert all(entry.engine == engine for entry in entries)
+
+
+def test_every_release_figure_names_its_source():
+    """Every release carries a source for what it is and for each figure it states."""
+    for entries in ENGINE_VERSIONS.values():
+        for entry in entries:
+            for name in ("source", "overlap_source", "max_running_source", "chunked_source",
+                         "graph_source", "allreduce_source"):  # fmt: skip
+                assert len(getattr(entry, name)) > 20, (entry.engine, entry.version, name)
+            assert entry.max_running >= entry.max_running_small > 0
+            assert 0 < entry.allreduce_latency_s < 1e-4
+
+
+def test_newest_is_the_last_release_and_the_default():
+    """The newest release is the last listed, and a release of None is the newest."""
+    for engine in ENGINE_VERSIONS:
+        assert newest_version(engine) == versions_of(engine)[-1]
+        assert engine_version(engine, None).version == newest_version(engine)
+
+
+def test_an_unknown_release_is_refused():
+    """Asking for a release an engine does not have raises KeyError."""
+    with pytest.raises(KeyError):
+        engine_version("vllm", "1.0")
+
+
+@pytest.mark.parametrize(
+    ("engine", "text", "release"),
+    [
+        ("vllm", "0.7.4.dev (V0)", "0.6"),
+        ("vllm", "0.9.1 (ROCm 6.4.1)", "0.8"),
+        ("vllm", "0.19.0 (ROCm)", "0.19"),
+        ("sglang", "0.4.6.post1", "0.4"),
+        ("sglang", "0.3.0", "0.3"),
+        ("tensorrt-llm", "1.x (PyTorch backend)", "1.0"),
+        ("tensorrt-llm", "0.x (NIM 1.8.0)", "0.20"),
+        ("tensorrt-llm", "0.17 (trtllm-bench)", "0.17"),
+        ("sglang", "0.2.9", "0.3"),
+        ("vllm", "unknown", "0.5"),
+    ],
+)
+def test_a_stated_version_maps_to_the_newest_release_at_or_below_it(engine, text, release):
+    """The one rule: the newest catalog release at or below the stated one, else the oldest."""
+    assert version_of_text(engine, text) == release

@@ -1,0 +1,94 @@
+"""The engine level runs the release a scenario names: its limits, and its host costs' physics."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from core import Scenario, evaluate
+from core.catalog import HOST_STEP_S
+from core.catalog.engine_versions import engine_version
+from core.engine_level import kernels as engine_kernels
+from core.evidence.cases import DEVELOPMENT
+from core.evidence.cases_2026 import SECOND
+
+SATURATED = dict(realism="engine", engine="vllm", model="Llama-3-8B", gpu="H100 SXM",
+                 weight_dtype="fp8", kv_dtype="fp8", prompt_tokens=128, answer_tokens=256,
+                 seats=16, concurrency=100_000)  # fmt: skip
+
+
+def test_every_case_runs_the_release_its_source_names():
+    """A published case's scenario carries the release its version text maps to."""
+    for case in [*DEVELOPMENT, *SECOND]:
+        scenario = case.scenario()
+        assert scenario.engine == case.engine_knob
+        assert scenario.engine_version == case.version_knob
+        assert engine_version(case.engine_knob, case.version_knob).engine == case.engine_knob
+
+
+def test_a_release_sets_how_many_requests_run():
+    """A benchmark drives vLLM V0 at its 256 sequences on an H100, today's release at more."""
+    old = evaluate(Scenario(**SATURATED, engine_version="0.6"))
+    new = evaluate(Scenario(**SATURATED, engine_version="0.19"))
+    assert float(old.running_requests) <= engine_version("vllm", "0.6").max_running
+    assert float(new.running_requests) > engine_version("vllm", "0.6").max_running
+    assert float(new.throughput_tokens_per_s) > float(old.throughput_tokens_per_s)
+
+
+def test_release_host_costs_are_unpriced_by_default():
+    """Unpriced, an overlapping release's figures are those of one that does not overlap."""
+    base = dict(realism="engine", engine="sglang", model="Llama-3-8B", concurrency=1, seats=16)
+    overlapping = evaluate(Scenario(**base, engine_version="0.5")).itl_s
+    blocking = evaluate(Scenario(**base, engine_version="0.3")).itl_s
+    assert overlapping == pytest.approx(blocking, rel=0)
+
+
+def _priced(monkeypatch):
+    monkeypatch.setattr(engine_kernels, "PRICE_RELEASE_HOST_COSTS", True)
+
+
+def test_an_overlapping_scheduler_hides_the_host_step_when_priced(monkeypatch):
+    """Priced, a release that overlaps its scheduler saves the host step on a long step."""
+    _priced(monkeypatch)
+    base = dict(realism="engine", engine="sglang", model="Llama-3-70B", cards=4, concurrency=1,
+                seats=16)  # fmt: skip
+    overlapping = float(evaluate(Scenario(**base, engine_version="0.5")).itl_s)
+    blocking = float(evaluate(Scenario(**base, engine_version="0.3")).itl_s)
+    assert blocking - overlapping == pytest.approx(HOST_STEP_S, rel=1e-6)
+
+
+def test_the_host_step_outlasting_the_gpu_costs_only_the_excess():
+    """An overlapped host step longer than the GPU's work costs only what it outlasts."""
+    node = _tiny_node()
+    terms = {"fixed_overheads"}
+    blocking = node.fixed_seconds(terms, busy=0.0)
+    overlapped = dataclasses.replace(node, host_overlapped=True)
+    floors = blocking - HOST_STEP_S
+    for busy in (0.0, 0.2e-3, 2e-3):
+        expected = floors + max(0.0, HOST_STEP_S - floors - busy)
+        assert overlapped.fixed_seconds(terms, busy=busy) == pytest.approx(expected)
+    assert np.all(overlapped.fixed_seconds(terms, np.array([0.0, 2e-3])) <= blocking)
+
+
+def test_a_faster_all_reduce_kernel_shortens_a_tensor_parallel_step():
+    """The all-reduce latency a node is given is what each of its all-reduces pays."""
+    node = dataclasses.replace(_tiny_node(), cards=8.0)
+    terms = {"tensor_parallel"}
+    slow = node.step_s(1.0, 100.0, terms)
+    fast = dataclasses.replace(node, allreduce_latency_s=node.allreduce_latency_s - 4e-6)
+    layers = node.layers
+    assert slow - fast.step_s(1.0, 100.0, terms) == pytest.approx(2 * layers * 4e-6)
+
+
+def _tiny_node():
+    from core.engine_level.node import Node
+
+    return Node(
+        layers=4.0, kv_heads=2.0, head_dim=64.0, query_heads=8.0, hidden=512.0,
+        intermediate=2048.0, params=1e8, active_params=1e8, experts=1.0, experts_per_token=1.0,
+        cards=1.0, card_memory_bytes=80e9, weight_bytes=2e8, kv_bytes_per_token=4096.0,
+        peak_bandwidth=3e12, peak_flops=1e15, measured_bandwidth=2.5e12, measured_flops=6e14,
+        measured_bf16_flops=6e14, link_bytes_per_s=450e9, host_step_s=HOST_STEP_S,
+    )  # fmt: skip
