@@ -27,11 +27,11 @@ from labs.reality.charts import (
     waterfall_range,
     waterfall_ticks,
 )
-from labs.reality.mine import LATENCY, THROUGHPUT, MyMeasurements, mine_summary
+from labs.reality.mine import LATENCY, THROUGHPUT, MyMeasurements
 from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_words, set_up_html
 from labs.widgets.exports import cases_frame, csv_button
 from labs.widgets.fold import folded_section
-from labs.widgets.measurements import session_measurements
+from labs.widgets.measurements import FOLD_KNOBS, measurements_summary, session_measurements
 
 MARKER_WORDS = (
     "\u25cf first set \u00b7 \u25b2 second set \u00b7 \u25c6 second set, not scored"
@@ -46,10 +46,6 @@ TABLE_NOTE = (
     "Ratios are prediction \u00f7 measurement; green within \u00b125 %. Sources are on each "
     "case's waterfall and the Sources page."
 )
-# The set-up a link keeps for the student's files, and the files themselves: a link or a file
-# that sets one opens "Your measurements".
-MINE_KNOBS = ("gpu", "cards", "weights", "cache", "engine", "model", "users", "config",
-              "explained", "messages")  # fmt: skip
 LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
 
 
@@ -293,8 +289,8 @@ class RealityLab(pn.viewable.Viewer):
             "vendor, engine, figure), in-sample and with each publisher held out.",
         )
         self.mine_fold, mine = folded_section(
-            "Your measurements", lambda: [self.mine], mine_summary, self.measured,
-            MINE_KNOBS,
+            "Your measurements", lambda: [self.mine], measurements_summary, self.measured,
+            FOLD_KNOBS,
         )  # fmt: skip
         self.table_fold, table = folded_section(
             "Every published case",

@@ -233,18 +233,3 @@ class MyMeasurements(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
-
-
-def mine_summary(store) -> str:
-    """The folded section's line: how many runs are on the charts, or what files it reads."""
-    runs = len(store.explained)
-    if runs:
-        words = f"{fmt.plural(runs, 'run')} of yours on the charts above"
-    else:
-        words = (
-            "No files yet: open to drop your own vLLM, SGLang, GuideLLM, AIPerf or GenAI-Perf "
-            "results and see them beside both levels"
-        )
-    if store.messages:
-        words += f"; {fmt.plural(len(store.messages), 'file')} refused"
-    return f'<div class="lab small muted" data-fold-summary>{escape(words)}.</div>'
