@@ -242,6 +242,7 @@ class LabShell(LabPage):
         self.tour_link = LiveHTML(tour_link_html(self.presenter), margin=(0, 6))
         self.main = pn.Column(self.view(self.lab), sizing_mode="stretch_width", margin=0)
         self.pins.visible = self.lab not in PINLESS
+        self.predict_toggle.visible = hasattr(self.views[self.lab], "predict")
         header = pn.Row(
             LiveHTML(
                 '<div class="lab header"><span class="brand">LLM Serving Lab</span>'
@@ -319,6 +320,8 @@ class LabShell(LabPage):
     def _switch(self) -> None:
         self.main.objects = [self.view(self.lab)]
         self.pins.visible = self.lab not in PINLESS
+        # a lab with no figures to cover has no use for the toggle: not shown there
+        self.predict_toggle.visible = hasattr(self.views[self.lab], "predict")
 
 
 class EmbeddedLab(LabPage):
@@ -329,6 +332,7 @@ class EmbeddedLab(LabPage):
         self.key = key
         self.root.objects = [self.notice, self.pins, self.view(key)]
         self.pins.visible = key not in PINLESS
+        self.predict_toggle.visible = hasattr(self.views[key], "predict")
         self.base_styles = {"padding": "12px 16px"}
         self.root.styles = {**PAGE_STYLE, **self.base_styles}
 

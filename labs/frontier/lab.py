@@ -19,7 +19,14 @@ from labs.frontier.chart import (
     line_data,
     tooltips,
 )
-from labs.frontier.mine import add_measured, measured_data, notes_html
+from labs.frontier.mine import (
+    MEASURED_NOTE,
+    POINTS_NOTE,
+    add_measured,
+    measured_data,
+    notes_html,
+    points_summary,
+)
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
 from labs.page.layout import knob_column, lab_page, note, section
@@ -29,7 +36,13 @@ from labs.page.text import LiveHTML
 from labs.page.updates import refill, session_doc
 from labs.widgets import knobs as ui
 from labs.widgets.exports import csv_button, frontier_frame, frontier_table
-from labs.widgets.measurements import session_measurements, upload_widget
+from labs.widgets.fold import folded_section
+from labs.widgets.measurements import (
+    FOLD_KNOBS,
+    measurements_summary,
+    session_measurements,
+    upload_widget,
+)
 
 X_OPTIONS = {"tokens/s per user": "user", "p95 first token": "ttft"}
 Y_OPTIONS = {"tokens/s per GPU": "gpu", "$ per M output": "cost"}
@@ -178,7 +191,9 @@ class FrontierLab(pn.viewable.Viewer):
             self.hover.tooltips = tooltips(x, y)
             self.cards.update(self._cards(here))
             self.summary.object = self._summary_html(points)
-            self.table.object = frontier_table(points, mask & (points.realism == s.realism), x)
+            shown = mask & (points.realism == s.realism)
+            self.table.object = frontier_table(points, shown, x)
+            self.points_fold.summary.object = points_summary(int(shown.sum()), s.realism)
             self._show_measured()
 
     def _show_measured(self, *_events) -> None:
@@ -271,6 +286,26 @@ class FrontierLab(pn.viewable.Viewer):
         return query_for([Binding(knob, self.scenario, knob) for knob in KNOBS])
 
     # -- layout --------------------------------------------------------------------------
+    def _measured_fold(self) -> pn.Column:
+        """The student's files, folded to a line until opened (or until a link or file sets them)."""
+        self.measured_fold, panel = folded_section(
+            "Your measurements",
+            lambda: [note(MEASURED_NOTE), self.upload, self.measured_notes],
+            measurements_summary,
+            self.measured,
+            FOLD_KNOBS,
+        )
+        return panel
+
+    def _points_fold(self) -> pn.Column:
+        """The frontier's points as a table, folded to a line saying how many there are."""
+        self.points_fold, panel = folded_section(
+            "Frontier points at this level",
+            lambda: [note(POINTS_NOTE), self.table, self.download],
+            "",
+        )
+        return panel
+
     def _build(self):
         s, w = self.scenario, self.widgets
         knobs = knob_column(
@@ -314,21 +349,8 @@ class FrontierLab(pn.viewable.Viewer):
                 note="The SLO bounds the first token: on the p95-first-token axis the region it "
                 "allows is shaded green; on the per-user axis the points that break it are hollow.",
             ),
-            section(
-                "Your measurements",
-                self.upload,
-                self.measured_notes,
-                note="Each run of a results file you drop here (or on the Reality check lab) "
-                "shows as a square in its colour, on the tokens/s-per-user and per-GPU axes: "
-                "one over its time between tokens, its output tokens/s per card. Set the "
-                "model and card to the run's to read it against the model's curve.",
-            ),
-            section(
-                "Frontier points at this level",
-                self.table,
-                self.download,
-                note="The configurations no other beats on both axes, best on the horizontal axis first.",
-            ),
+            self._measured_fold(),
+            self._points_fold(),
             sizing_mode="stretch_width",
             margin=0,
         )

@@ -2,7 +2,8 @@
 
 A run is one point: the speed each user saw (one over its time between tokens) against its
 output tokens per second per card, both from core's explanation of the run; it shows on the
-per-user and per-GPU axes only, the two a results file measures.
+per-user and per-GPU axes only, the two a results file measures. Also the words of the lab's
+folded sections (the student's files, the frontier's points).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from math import log10
 from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
 from core.evidence.measured.explain import setup_text
+from labs.page import format as fmt
 from labs.widgets.measurements import run_colour
 
 COLUMNS = ("x", "y", "colour", "run", "setup", "key", "dx", "dy")
@@ -85,4 +87,23 @@ def notes_html(messages, explained) -> str:
     return (
         '<div class="lab"><div class="notice" data-file-notice><b>Not on the chart:</b>'
         f'<ul class="facts">{rows}</ul></div></div>'
+    )
+
+
+MEASURED_NOTE = (
+    "Each run of a results file you drop here (or on the Reality check lab) shows as a square in "
+    "its colour, on the tokens/s-per-user and per-GPU axes: one over its time between tokens, its "
+    "output tokens/s per card. Set the model and card to the run's to read it against the "
+    "model's curve."
+)
+POINTS_NOTE = "The configurations no other beats on both axes, best on the horizontal axis first."
+
+
+def points_summary(count: int, realism: str) -> str:
+    """The folded points table's line: how many configurations are on the frontier."""
+    level = "the engine level" if realism == "engine" else "the whiteboard level"
+    return (
+        f'<div class="lab small muted" data-fold-summary>{fmt.plural(count, "configuration")} '
+        f"on the frontier at {level}, each with its cards, storage and figures; download every "
+        "point as CSV.</div>"
     )

@@ -186,6 +186,7 @@ class KvLab(pn.viewable.Viewer):
             ],
             label,
             describe,
+            quiet_at_defaults=True,  # a row of zeros per knob says nothing at the defaults
         )
         self.presets = PresetPicker(
             KV_PRESETS, apply=self.load_knobs, reset=self.reset, describe=describe, defaults=kv_defaults(),

@@ -12,7 +12,7 @@ from core.evidence.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
 from core.scenario.knobs import Scenario
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
-from labs.page.layout import intro, section
+from labs.page.layout import intro, note, section
 from labs.page.text import LiveHTML
 from labs.page.updates import refill
 from labs.reality.charts import (
@@ -30,11 +30,21 @@ from labs.reality.charts import (
 from labs.reality.mine import LATENCY, THROUGHPUT, MyMeasurements
 from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_words, set_up_html
 from labs.widgets.exports import cases_frame, csv_button
-from labs.widgets.measurements import session_measurements
+from labs.widgets.fold import folded_section
+from labs.widgets.measurements import FOLD_KNOBS, measurements_summary, session_measurements
 
 MARKER_WORDS = (
     "\u25cf first set \u00b7 \u25b2 second set \u00b7 \u25c6 second set, not scored"
     " \u00b7 \u25a0 your measurements"
+)
+FAMILY_NOTE = (
+    "Typical miss (geometric-mean error) and the cases within \u00b125 % of the measurement, for "
+    "the cases that share one trait, in-sample and with each publisher held out. A figure for a "
+    "mixture of experts on a 2026 engine is only as good as that family's row."
+)
+TABLE_NOTE = (
+    "Ratios are prediction \u00f7 measurement; green within \u00b125 %. Sources are on each "
+    "case's waterfall and the Sources page."
 )
 LOAD_WORDS = {"saturated": "every request at once", "users": "closed loop", "rate": "open loop"}
 
@@ -216,11 +226,23 @@ class RealityLab(pn.viewable.Viewer):
             f'<td class="num">{_chip(self.report.steps[index, -1])}</td></tr>'
         )
 
-    def _lessons_html(self) -> str:
+    def _holds(self) -> list[str]:
+        """The cases the whiteboard alone predicts within the band."""
         r = self.report
-        holds = [
+        return [
             c.key for c, ratio in zip(r.cases, r.steps[:, 0], strict=True) if within_band(ratio)
         ]
+
+    def _lessons_summary(self) -> str:
+        return (
+            f"The whiteboard holds within the band on {len(self._holds())} of "
+            f"{len(self.report.cases)} cases; open for where it misses and what the engine level "
+            "adds, largest effect first."
+        )
+
+    def _lessons_html(self) -> str:
+        r = self.report
+        holds = self._holds()
         items = "".join(
             f"<li><b>{escape(SHORT[e.term])}</b>: {escape(e.label)}. Moves {e.cases_moved} of "
             f"{len(r.cases)} cases by more than 10 %; most in {escape(e.largest_case)} "
@@ -255,6 +277,27 @@ class RealityLab(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=(0, 0),
         )
+        # The lesson first (what is compared, the scores, the main chart, one case's effects);
+        # the long parts fold to one line each and are sent to the browser when first opened.
+        self.lessons_fold, lessons = folded_section(
+            "What holds, and why", lambda: [self.lessons], self._lessons_summary()
+        )
+        self.family_fold, families = folded_section(
+            "How far to trust each level, by family",
+            lambda: [note(FAMILY_NOTE), self.families],
+            "Typical miss for the cases that share one trait (dense or mixture of experts, "
+            "vendor, engine, figure), in-sample and with each publisher held out.",
+        )
+        self.mine_fold, mine = folded_section(
+            "Your measurements", lambda: [self.mine], measurements_summary, self.measured,
+            FOLD_KNOBS,
+        )  # fmt: skip
+        self.table_fold, table = folded_section(
+            "Every published case",
+            lambda: [note(TABLE_NOTE), self.table, self._csv()],
+            f"All {len(self.report.cases)} cases with their source rows, each prediction "
+            "\u00f7 measurement at both levels; download them as CSV.",
+        )
         return pn.Column(
             intro(
                 "Reality check",
@@ -264,16 +307,7 @@ class RealityLab(pn.viewable.Viewer):
                 "back-of-envelope numbers hold, where they break, and which physical effect breaks them.",
             ),
             self.cards,
-            section(
-                "How far to trust each level, by family",
-                self.families,
-                note="Typical miss (geometric-mean error) and the cases within \u00b125 % of the "
-                "measurement, for the cases that share one trait, in-sample and with each "
-                "publisher held out. A figure for a mixture of experts on a 2026 engine is only "
-                "as good as that family's row.",
-            ),
             section("Predicted against measured", legend, scatter, margin=(12, 0, 0, 0)),
-            self.mine,
             section(
                 "From the whiteboard to the engine level, one effect at a time",
                 self.picker,
@@ -282,18 +316,17 @@ class RealityLab(pn.viewable.Viewer):
                 note="Each bar is the prediction divided by the measurement after one more effect; "
                 "the dashed line is the measurement, the green band \u00b125 %.",
             ),
-            section("What holds, and why", self.lessons),
-            section(
-                "Every published case",
-                self.table,
-                csv_button(
-                    lambda: cases_frame(self.report), "published-cases.csv", "Download cases (CSV)"
-                ),
-                note="Ratios are prediction \u00f7 measurement; green within \u00b125 %. Sources "
-                "are on each case's waterfall and the Sources page.",
-            ),
+            lessons,
+            families,
+            mine,
+            table,
             sizing_mode="stretch_width",
             margin=(0, 0, 24, 0),
+        )
+
+    def _csv(self):
+        return csv_button(
+            lambda: cases_frame(self.report), "published-cases.csv", "Download cases (CSV)"
         )
 
     def __panel__(self):

@@ -21,7 +21,7 @@ from core.evidence.measured.matching import ENGINE_NAMES
 from core.evidence.measured.read import FORMATS
 from labs.page import format as fmt
 from labs.page.a11y import aria_name
-from labs.page.layout import section
+from labs.page.layout import note
 from labs.page.text import LiveHTML
 from labs.page.updates import refill
 from labs.reality.charts import SHORT, value_text, waterfall_data, waterfall_figure, waterfall_range
@@ -214,33 +214,21 @@ class MyMeasurements(pn.viewable.Viewer):
     # -- layout ---------------------------------------------------------------------------
     def _build(self):
         w = self.widgets
-        return section(
-            "Your measurements",
+        row = dict(sizing_mode="stretch_width", margin=0)
+        # No heading of its own: the lab folds this section under a toggle of that name.
+        return pn.Column(
+            note(
+                f"Reads {FORMATS}, up to 20 MB each; the files stay in this session, and the "
+                "link keeps only the set-up chosen here. No results file names its card: choose "
+                "it. Each point shows on the charts above as a square in its run's colour "
+                "(hollow: the whiteboard, filled: the engine level)."
+            ),
             self.upload,
-            pn.Row(
-                w["gpu"],
-                w["cards"],
-                w["weights"],
-                w["cache"],
-                w["engine"],
-                self.clear,
-                sizing_mode="stretch_width",
-                margin=0,
-            ),
-            pn.Row(
-                w["model"],
-                w["users"],
-                self.config_text,
-                self.use_config,
-                sizing_mode="stretch_width",
-                margin=0,
-            ),
+            pn.Row(w["gpu"], w["cards"], w["weights"], w["cache"], w["engine"], self.clear, **row),
+            pn.Row(w["model"], w["users"], self.config_text, self.use_config, **row),
             self.messages,
             self.details,
-            note=f"Reads {FORMATS}, up to 20 MB each; the files stay in this session, and the link "
-            "keeps only the set-up chosen here. No results file names its card: choose it. Each "
-            "point shows on the charts above as a square in its run's colour (hollow: the "
-            "whiteboard, filled: the engine level).",
+            **row,
         )
 
     def __panel__(self):

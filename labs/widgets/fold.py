@@ -3,15 +3,18 @@
 The pool lab's knob column holds the walkthrough's knobs first; everything beyond them folds
 away until a student opens it, and a link or a preset that sets one of its knobs opens it by
 itself. A fold given a builder instead of rows builds them when first opened: a session that
-never opens it never pays for its widgets.
+never opens it never pays for its widgets. A lab's long sections fold the same way
+(:func:`folded_section`): a white panel holding the toggle and a line saying what it holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 import panel as pn
 
+from labs.page.layout import PANEL_STYLE
 from labs.page.text import LiveHTML
 
 
@@ -19,10 +22,11 @@ class Fold(pn.viewable.Viewer):
     """``rows`` (or what ``rows()`` builds, on first opening) under a toggle titled ``title``.
 
     With ``summary``, a line under the toggle says what the folded knobs hold (HTML made from
-    the scenario), kept current as they change.
+    the scenario), kept current as they change. Without ``knobs`` (a section, not knobs) it
+    opens only when a student opens it.
     """
 
-    def __init__(self, title: str, rows, scenario, knobs, summary: Callable | None = None,
+    def __init__(self, title: str, rows, scenario=None, knobs=(), summary: Callable | None = None,
                  **params):  # fmt: skip
         super().__init__(**params)
         self._scenario, self._knobs = scenario, tuple(knobs)
@@ -40,7 +44,8 @@ class Fold(pn.viewable.Viewer):
         # set before the browser draws it was seen to leave the body hidden.
         self._column = pn.Column(self.toggle, sizing_mode="stretch_width", margin=0)
         self.toggle.param.watch(self._show, "value")
-        scenario.param.watch(self._follow, list(self._knobs))
+        if self._knobs:
+            scenario.param.watch(self._follow, list(self._knobs))
         self._show()
 
     @staticmethod
@@ -76,3 +81,19 @@ class Fold(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._column
+
+
+def folded_section(title: str, rows, summary: str | Callable, scenario=None, knobs=(),
+                   margin=(16, 0, 0, 0)) -> tuple[Fold, pn.Column]:  # fmt: skip
+    """A lab's section folded to one line: (its fold, the white panel that holds it).
+
+    ``summary`` is the closed line's text (or HTML made from ``scenario``, kept current);
+    ``rows`` or what the builder ``rows()`` returns show under it once opened.
+    """
+    if isinstance(summary, str):
+        words = f'<div class="lab small muted" data-fold-summary>{escape(summary)}</div>'
+        summary = lambda _scenario: words  # noqa: E731
+    fold = Fold(title, rows, scenario, knobs, summary=summary)
+    panel = pn.Column(fold, styles=PANEL_STYLE, sizing_mode="stretch_width", margin=margin,
+                      css_classes=["lab-fold"])  # fmt: skip
+    return fold, panel

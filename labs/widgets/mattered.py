@@ -79,12 +79,25 @@ def mattered_html(
     )
 
 
-class MatteredTable(pn.viewable.Viewer):
-    """The table as a component updated in place."""
+# What a table of knobs all at their defaults says instead of a row of zeros for each.
+QUIET = (
+    '<div class="lab small muted" data-mattered-quiet>Every knob is at its default, so nothing has '
+    "moved yet: turn one and its row here says whether it mattered or was noise.</div>"
+)
 
-    def __init__(self, columns, knob_label, value_text, **params):
+
+class MatteredTable(pn.viewable.Viewer):
+    """The table as a component updated in place.
+
+    With ``quiet_at_defaults``, a table whose knobs all sit at their defaults (every row +0)
+    folds to one line saying so, and its download goes with it.
+    """
+
+    def __init__(self, columns, knob_label, value_text, quiet_at_defaults: bool = False,
+                 **params):  # fmt: skip
         super().__init__(**params)
         self._columns, self._knob_label, self._value_text = columns, knob_label, value_text
+        self._quiet = quiet_at_defaults
         self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.effects: list[KnobEffect] = []
         self.download = csv_button(self.frame, "mattered-vs-noise.csv", "Download table (CSV)")
@@ -97,6 +110,11 @@ class MatteredTable(pn.viewable.Viewer):
     def update(self, effects: Sequence[KnobEffect]) -> None:
         """Show ``effects``."""
         self.effects = list(effects)
+        quiet = self._quiet and all(e.current == e.default for e in self.effects)
+        self.download.visible = not quiet
+        if quiet:
+            self._pane.object = QUIET
+            return
         self._pane.object = mattered_html(
             effects, self._columns, self._knob_label, self._value_text
         )

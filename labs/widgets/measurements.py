@@ -273,3 +273,22 @@ class UploadZone(pn.viewable.Viewer):
 def upload_widget(store: Measurements) -> UploadZone:
     """The drop zone and its tiles, feeding ``store``."""
     return UploadZone(store)
+
+
+# What opens a lab's folded "Your measurements": a link's set-up for the files, or a file.
+FOLD_KNOBS = (*Measurements.URL_PARAMS, "config", "explained", "messages")
+
+
+def measurements_summary(store) -> str:
+    """A folded "Your measurements" line: how many runs are on the charts, or what it reads."""
+    runs = len(store.explained)
+    if runs:
+        words = f"{runs:,} run{'' if runs == 1 else 's'} of yours on the charts above"
+    else:
+        words = (
+            "No files yet: open to drop your own vLLM, SGLang, GuideLLM, AIPerf or GenAI-Perf "
+            "results and see them beside the model"
+        )
+    if store.messages:
+        words += f"; {len(store.messages):,} file{'' if len(store.messages) == 1 else 's'} refused"
+    return f'<div class="lab small muted" data-fold-summary>{escape(words)}.</div>'

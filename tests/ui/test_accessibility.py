@@ -173,3 +173,19 @@ def test_panel_dark_theme_has_no_violation(axe_page, a11y_url):
     page, axe = axe_page
     found = visit(page, axe, a11y_url + "/pool?theme=dark", "/pool [dark theme]")
     assert not found, report(found)
+
+
+def test_the_opened_folds_have_no_violation(axe_page, a11y_url):
+    """Every fold of the Reality check and the Frontier, opened, passes axe (the tables, the drop zone)."""
+    page, axe = axe_page
+    found = []
+    for route in ("/reality", "/frontier"):
+        page.goto(a11y_url + route)
+        folds = page.locator(".lab-fold .bk-btn")
+        folds.first.wait_for(timeout=30_000)
+        for index in range(folds.count()):
+            folds.nth(index).click()
+        expect(page.locator("input[type=file]")).to_have_count(1)  # the drop zone, opened
+        page.wait_for_timeout(800)
+        found += violations(page, axe, f"{route} [every fold open]")
+    assert not found, report(found)

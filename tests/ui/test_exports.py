@@ -16,6 +16,7 @@ def _png_size(blob: bytes) -> tuple[int, int]:
 def test_cases_and_mattered_csv_and_ledger_png(page, lab_url, tmp_path):
     """Each download opens: a CSV row per case, a row per pool knob, and a real PNG."""
     page.goto(lab_url + "/reality")
+    page.get_by_role("button", name="Every published case").click(timeout=20_000)
     button = page.get_by_role("button", name="Download cases (CSV)")
     expect(button).to_be_visible(timeout=20_000)
     with page.expect_download() as download:

@@ -33,6 +33,7 @@ def test_frontier_draws_and_a_point_loads_into_the_pool(page, lab_url):
     page.goto(lab_url + "/?lab=frontier")
     card = page.locator('[data-card="per GPU"] .value')
     expect(card).to_contain_text("1,698", timeout=20_000)
+    page.get_by_role("button", name="Frontier points at this level").click()
     expect(page.locator("[data-frontier-row]").first).to_be_visible()
     page.wait_for_timeout(500)
     seats, cards = page.evaluate(SELECT_POINT, "engine")
@@ -49,6 +50,7 @@ def test_points_download_as_csv_and_chart_as_png(page, lab_url, tmp_path):
     """The CSV opens as a table of every configuration; the save tool writes a real PNG."""
     page.goto(lab_url + "/frontier")
     expect(page.locator('[data-card="per GPU"] .value')).to_contain_text("1,698", timeout=20_000)
+    page.get_by_role("button", name="Frontier points at this level").click()
     with page.expect_download() as csv_download:
         page.get_by_role("button", name="Download points (CSV)").click()
     path = tmp_path / csv_download.value.suggested_filename

@@ -46,6 +46,24 @@ def test_pool_level_toggle_shows_the_engine_figures_and_the_whiteboard_line(page
 def test_reality_in_presenter_mode_scrolls_its_tables_not_the_page(page, lab_url):
     """At 1280 px in presenter mode the wide case tables scroll inside their box; the page never sideways."""
     page.goto(lab_url + "/reality?presenter=1")
-    expect(page.locator("table.grid").first).to_be_visible(timeout=30_000)
+    for fold in ("How far to trust each level, by family", "Every published case"):
+        page.get_by_role("button", name=fold).click(timeout=30_000)
+    expect(page.locator("table.grid")).to_have_count(2)
+    expect(page.locator("table.grid").last).to_be_visible()
     page.wait_for_timeout(500)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+def test_reality_opens_on_its_lesson_and_folds_the_long_parts(page, lab_url):
+    """At 1280x800 the page is at most 2.5 screens; opening 'Every published case' shows every case."""
+    page.goto(lab_url + "/reality")
+    fold = page.get_by_role("button", name="Every published case")
+    expect(fold).to_be_visible(timeout=30_000)
+    # neither table nor the drop zone sent yet
+    assert page.locator("table.grid").count() == page.locator("input[type=file]").count() == 0
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.body.scrollHeight") <= 2.5 * 800
+    fold.click()
+    rows = page.locator("table.grid tbody tr:not([data-set])")
+    expect(rows).to_have_count(len(report().cases))
+    assert page.console_log.errors == []

@@ -146,3 +146,18 @@ def test_embedded_click_links_to_the_pool_with_the_point(lab):
     lab.load_point(index)
     assert lab.navigate is None
     assert "./pool?" in lab.loaded.object and "seats=64" in lab.loaded.object
+
+
+def test_the_points_table_and_the_files_fold_and_are_built_only_when_opened(lab):
+    """At the defaults both folds are closed and unbuilt; the table's line counts core's frontier."""
+    assert not lab.points_fold.built and not lab.measured_fold.built
+    assert not lab.points_fold.toggle.value and not lab.measured_fold.toggle.value
+    shown = lab.mask & (lab.points.realism == "whiteboard")
+    assert fmt.plural(int(shown.sum()), "configuration") in lab.points_fold.summary.object
+    lab.scenario.realism = "engine"
+    shown = lab.mask & (lab.points.realism == "engine")
+    assert fmt.plural(int(shown.sum()), "configuration") in lab.points_fold.summary.object
+    assert "the engine level" in lab.points_fold.summary.object
+    lab.points_fold.toggle.value = True
+    assert lab.points_fold.built and lab.table in lab.points_fold.body.objects
+    assert not lab.measured_fold.built

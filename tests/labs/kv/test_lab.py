@@ -133,3 +133,14 @@ def test_the_calculator_says_its_sequence_and_requests_are_its_own():
     assert "64 seats and 8,000-token" in kv.own_knobs.object
     kv.requests = 3
     assert kv.scenario.seats == 64
+
+
+def test_mattered_at_the_defaults_is_one_line_and_a_moved_knob_brings_the_table(lab):
+    """Every knob at its default: one line, no rows of zeros, no download; a moved knob: its row."""
+    from labs.widgets.mattered import QUIET
+
+    assert lab.mattered._pane.object == QUIET and not lab.mattered.download.visible
+    lab.scenario.kv_dtype = "fp8"
+    html = lab.mattered._pane.object
+    assert 'data-knob="kv_dtype"' in html and "data-mattered-quiet" not in html
+    assert lab.mattered.download.visible

@@ -197,3 +197,25 @@ def test_a_case_names_its_publisher(lab):
     """The chosen case's set-up says who published it."""
     lab.case = "D25"
     assert "Published by SGLang project" in lab.case_text.object
+
+
+def test_the_long_parts_fold_and_are_built_only_when_opened(lab):
+    """At the defaults every fold is closed and unbuilt; opening the case table builds it, with its rows."""
+    folds = (lab.lessons_fold, lab.family_fold, lab.mine_fold, lab.table_fold)
+    assert not any(fold.toggle.value or fold.built for fold in folds)
+    assert f"All {len(report().cases)} cases" in lab.table_fold.summary.object
+    lab.table_fold.toggle.value = True
+    assert lab.table_fold.built and lab.table in lab.table_fold.body.objects
+    assert not lab.family_fold.built
+
+
+def test_a_link_with_a_measurement_set_up_opens_your_measurements():
+    """A link that sets the set-up for the student's files (my_gpu) opens and builds that fold."""
+    from core.scenario.knobs import Scenario
+    from labs.widgets.measurements import session_measurements
+
+    scenario = Scenario()
+    session_measurements(scenario).gpu = "H200"
+    lab = RealityLab(scenario=scenario)
+    assert lab.mine_fold.toggle.value and lab.mine_fold.built
+    assert not lab.table_fold.built
