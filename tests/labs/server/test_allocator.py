@@ -56,4 +56,3 @@ def test_the_worker_line_names_its_allocator(monkeypatch):
     """The line each worker prints as it starts says which allocator it runs on."""
     monkeypatch.setenv(allocator.ALLOCATOR_ENV, "malloc")
     assert workers.settings_line().endswith("allocator malloc")
-
