@@ -234,8 +234,9 @@ def main() -> None:
         asyncio.run(drive(args, args.student))
         return
 
-    from labs.server import serve
+    from labs.server import allocator, serve
 
+    allocator.relaunch_on_system_malloc()  # the allocator a served class gets (PYTHONMALLOC)
     if args.minimal:
         from bench.minimal_server import serve_minimal_pages
 

@@ -13,7 +13,7 @@ import panel as pn
 import param
 
 from bench.browser import PROBED_SLIDER
-from labs.server import serve
+from labs.server import allocator, serve
 
 
 def minimal_page():
@@ -43,6 +43,7 @@ def serve_minimal_pages() -> None:
 
 
 def main() -> None:
+    allocator.relaunch_on_system_malloc()  # as the lab's server runs: the floor's allocator too
     serve_minimal_pages()
     serve.main(sys.argv[1:])
 

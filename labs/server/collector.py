@@ -103,15 +103,29 @@ def return_free_memory() -> bool:
     Python frees an object's memory to its allocator, not to the system: after a class has
     left, glibc keeps the freed pages of every arena until something asks. ``malloc_trim(0)``
     releases them (free pages in the middle of a heap too, since glibc 2.8), so a worker's
-    RSS comes back after a class instead of staying at its high-water mark.
+    RSS comes back after a class instead of staying at its high-water mark. The server runs
+    its objects on glibc's malloc for this (labs/server/allocator.py).
     """
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+def can_return_free_memory() -> bool:
+    """Whether this process's C library can hand free pages back (glibc's ``malloc_trim``)."""
+    return _malloc_trim() is not None
+
+
+def _malloc_trim():
+    """glibc's ``malloc_trim``, ready to call, or None where the C library has none."""
     name = ctypes.util.find_library("c")
     if not name:
-        return False
+        return None
     try:
         trim = ctypes.CDLL(name).malloc_trim
     except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to ask
-        return False
+        return None
     trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-    trim(0)
-    return True
+    return trim

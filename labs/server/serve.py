@@ -21,6 +21,7 @@ from labs.poll.service import PollService
 from labs.poll.store import default_location, prepare
 from labs.server import (
     a11y,
+    allocator,
     build_budget,
     collector,
     embeds,
@@ -333,4 +334,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    allocator.relaunch_on_system_malloc()  # a class's memory comes back (labs/server/allocator.py)
     main()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from panel.reactive import Syncable
 
-from labs.server import latency
+from labs.server import allocator, latency
 
 
 def settings_line() -> str:
@@ -27,7 +27,8 @@ def settings_line() -> str:
     handler = "on" if latency.configured() else "off"
     return (
         f"worker {os.getpid()}: change debounce {Syncable._debounce} ms, TCP_NODELAY {handler}, "
-        f"gc thresholds {gc.get_threshold()}, {gc.get_freeze_count():,} objects frozen"
+        f"gc thresholds {gc.get_threshold()}, {gc.get_freeze_count():,} objects frozen, "
+        f"allocator {allocator.chosen()}"
     )
 
 
