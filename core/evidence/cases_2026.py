@@ -1,21 +1,20 @@
 """The second development set: published measurements of 2025-26 engines and models.
 
-Thirty-three rows of ``shared/fidelity/published-2026.md``: vLLM V1 and ROCm vLLM, SGLang and
-TensorRT-LLM 1.x serving mixtures of experts (gpt-oss, DeepSeek-R1, Qwen3, Llama 4) and dense
-models on H100, H200, B200, H20, MI300X, MI355X and L40S. Each case is typed in exactly as the
-file's ``Scenario`` call; what today's Scenario cannot say (the engine, a DEP or EP layout, a
+Thirty-three published rows, each naming the public page it came from: vLLM V1 and ROCm vLLM,
+SGLang and TensorRT-LLM 1.x serving mixtures of experts (gpt-oss, DeepSeek-R1, Qwen3, Llama 4)
+and dense models on H100, H200, B200, H20, MI300X, MI355X and L40S. Each case is typed in as a
+``Scenario`` call; what today's Scenario cannot say (the engine, a DEP or EP layout, a
 checkpoint that mixes formats per tensor) is kept on the case (:attr:`PublishedCase.pending_knobs`).
 
 D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
 latent-attention and expert kernels: they are shown but left out of the score
-(``scored=False``), as the file says, which leaves 28 scored cases.
+(``scored=False``), which leaves 28 scored cases.
 """
 
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
 
-_FILE = "shared/fidelity/published-2026.md"
 _TRT_1X = (
     "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md @585c7565 (trtllm-bench "
     "throughput --backend pytorch, every request queued at once, fixed lengths; 'Output "
@@ -216,5 +215,3 @@ SECOND: list[PublishedCase] = [
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The 28 cases the second set is scored on."""
-
-SOURCE_FILE = _FILE

@@ -1,6 +1,6 @@
 """Server settings that take two fixed delays out of every knob change.
 
-Measured on this stack (see ../shared/notes/latency-findings.md and bench/ui_latency.py):
+Measured on this stack (bench/ui_latency.py reproduces it):
 a default Panel server answers a widget change in about 60 ms at the median, and most of it
 is not the app's work:
 
