@@ -313,6 +313,14 @@ class Scenario(param.Parameterized):
         """The current value of every knob, by name."""
         return dict(self._knob_values)
 
+    def moved_knobs(self) -> dict:
+        """The knobs whose value differs from their default, by name (what a link or pin keeps)."""
+        return {
+            name: value
+            for name, value in self._knob_values.items()
+            if value != type(self).param[name].default
+        }
+
 
 KNOBS = [name for name in Scenario.param if name != "name"]
 

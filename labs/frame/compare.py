@@ -131,7 +131,7 @@ class Comparison(pn.viewable.Viewer):
             if self._layout is not None:
                 self._layout.visible = False
             return
-        now = {k: v for k, v in self.scenario.knobs().items() if v != Scenario.param[k].default}
+        now = self.scenario.moved_knobs()
         self.knobs = [*pins, now]
         self.names = [*(f"pin {LETTERS[i]}" for i in range(len(pins))), "now"]
         self.results = [evaluate(Scenario(**knobs)) for knobs in self.knobs]

@@ -143,12 +143,7 @@ class PinBoard(param.Parameterized):
         """Pin ``scenario``'s knobs (those that differ from the defaults); at most three."""
         if len(self.configurations) >= MAX_PINS:
             return
-        knobs = {
-            knob: value
-            for knob, value in scenario.knobs().items()
-            if value != Scenario.param[knob].default
-        }
-        self.pins = encode([*self.configurations, knobs])
+        self.pins = encode([*self.configurations, scenario.moved_knobs()])
 
     def unpin(self, index: int) -> None:
         """Forget pin ``index``; the later pins move up a letter."""

@@ -153,7 +153,7 @@ def measurements_html(store: Measurements) -> str:
 def report_html(page, base: str = "") -> str:
     """The whole report of ``page``'s session (a :class:`labs.frame.shell.LabPage`)."""
     made = time.strftime("%Y-%m-%d %H:%M")
-    now = {k: v for k, v in page.scenario.knobs().items() if v != Scenario.param[k].default}
+    now = page.scenario.moved_knobs()
     body = "".join([
         f"<h1>My report: LLM Serving Lab</h1><p class=\"muted\">Made {escape(made)}, in this "
         f"browser's session. On screen when made: {escape(describe(now))}.</p>",

@@ -257,12 +257,7 @@ class TourPage(LabPage):
 
     def _record(self, given: str) -> None:
         """Keep the answer in the link, with the knobs it was given on, for the report."""
-        knobs = {
-            knob: value
-            for knob, value in self.scenario.knobs().items()
-            if value != Scenario.param[knob].default
-        }
-        self.tour_record.add(self.step, given, knobs)
+        self.tour_record.add(self.step, given, self.scenario.moved_knobs())
 
     def _leave_with_answers(self, event) -> None:
         self.leave.object = leave_html(event.new)
