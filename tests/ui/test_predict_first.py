@@ -14,7 +14,6 @@ from urllib.parse import urlencode
 from playwright.sync_api import expect
 
 from core import Scenario, evaluate
-from core.practice import tour
 from labs.kv.lab import PREDICTED as KV_PREDICTED
 from labs.kv.lab import PREDICTED_FORMATS as KV_FORMATS
 from labs.kv.lab import evaluate_kv
@@ -23,8 +22,9 @@ from labs.pool.checks import PREDICTED as POOL_PREDICTED
 from labs.prefix.lab import PREDICTED as PREFIX_PREDICTED
 from labs.prefix.lab import PREDICTED_FORMATS as PREFIX_FORMATS
 from labs.prefix.lab import prefix_results
-from labs.tour.steps import STEPS, asked_later, option_label, step_knobs
+from labs.tour.steps import STEPS, asked_later, step_knobs
 from labs.widgets.predict import GUESSED
+from tests.ui.tour_answers import answer_right
 
 # Every visible text node of the page, through every shadow root, one a line.
 PAGE_TEXT_JS = r"""() => {
@@ -94,22 +94,6 @@ WALL = {"workload": "document analysis", "tier": "large", "prompt_tokens": 8000,
 
 
 TOUR_FORMATS = {field: write for field, (_name, write) in GUESSED.items()}
-
-
-def _answer_right(page, step) -> None:
-    """Give ``step`` its right answer in the tour's panel, and wait for the verdict."""
-    question = step.question
-    scenario = Scenario(**step_knobs(step))
-    if question.is_guess:
-        box = page.get_by_label("your answer", exact=True)
-        box.fill(TOUR_FORMATS[question.field](float(getattr(evaluate(scenario), question.field))))
-        box.press("Enter")
-    else:
-        right = tour.answer(question.answer, scenario, **(question.args or {}))
-        choices = page.locator(".tour-choices")
-        choices.get_by_role("button", name=option_label(right), exact=True).click()
-    expect(page.locator("[data-tour-verdict]")).to_be_visible(timeout=20_000)
-    page.wait_for_timeout(800)  # the uncovered parts drawn
 
 
 def test_the_pool_leaks_no_covered_figure_after_a_change(page, lab_url):
@@ -184,7 +168,9 @@ def test_the_tour_leaks_no_guess_and_never_covers_the_title(browser, lab_url):
             figures["kv_bytes_per_token"] = figures["kv_bytes_per_token"].removesuffix(" bytes")
         assert leaks(page, figures) == {}, step.title
         if later:  # answered, the step still hides what a later step asks at its knobs
-            _answer_right(page, step)
+            answer_right(page, step)
+            expect(page.locator("[data-tour-verdict]")).to_be_visible(timeout=20_000)
+            page.wait_for_timeout(800)  # the uncovered parts drawn
             after = {field: figures[field] for field in later}
             assert leaks(page, after) == {}, f"{step.title}, answered"
         page.evaluate("window.scrollTo(0, 0)")

@@ -5,11 +5,11 @@ import re
 from playwright.sync_api import expect
 
 from core import Scenario, evaluate
-from core.practice import tour
 from labs.page import format as fmt
 from labs.pool.lab import PREDICTED
-from labs.tour.steps import STEPS, option_label, step_knobs
+from labs.tour.steps import STEPS
 from labs.widgets.predict import GUESSED
+from tests.ui.tour_answers import answer_right
 
 
 def test_the_tour_walked_end_to_end(page, lab_url):
@@ -17,17 +17,8 @@ def test_the_tour_walked_end_to_end(page, lab_url):
     page.goto(lab_url + "/tour")
     for number, step in enumerate(STEPS, start=1):
         expect(page.locator(f'[data-tour-step="{number}"]')).to_be_visible(timeout=20_000)
-        expected = Scenario(**step_knobs(step))  # the step's state, for core's answers
+        figure = answer_right(page, step)
         question = step.question
-        if question.is_guess:
-            figure = float(getattr(evaluate(expected), question.field))
-            box = page.get_by_label("your answer")
-            box.fill(f"{figure} s" if question.field == "ttft_p95_s" else f"{figure!r}")
-            box.press("Enter")
-        else:
-            right = tour.answer(question.answer, expected, **(question.args or {}))
-            choices = page.locator(".tour-choices")
-            choices.get_by_role("button", name=option_label(right), exact=True).click()
         expect(page.locator('[data-tour-verdict="right"]')).to_be_visible(timeout=10_000)
         if question.is_guess:
             expect(page.locator("[data-tour-verdict]")).to_contain_text(
