@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import panel as pn
 import param
 
-from core import KNOBS, Scenario
+from core import Scenario
 from core.practice.calibration import GUESS_UNITS, WITHIN
 from core.practice.reading import examples
 from core.practice.tour import answer, grade_guess
@@ -22,8 +22,7 @@ from labs.page import format as fmt
 from labs.page.links import Binding, restore
 from labs.page.text import LiveHTML
 from labs.pool.lab import PREDICTED
-from labs.tour.steps import STEPS, TourStep, asked_later, option_label, step_knobs
-from labs.widgets.knobs import knob_value
+from labs.tour.steps import STEPS, TourStep, asked_later, option_label, step_knobs, step_words
 from labs.widgets.predict import GUESSED, cover
 
 HIGHLIGHT = {"outline": "3px solid #f5a623", "outline-offset": "4px", "border-radius": "6px"}
@@ -66,11 +65,6 @@ def leave_html(answers: str) -> str:
         f'<a class="tour-button" href="./{escape(query, quote=True)}" data-leave-tour '
         'title="Your answers go with you, into the lab\'s report">Leave the tour</a>'
     )
-
-
-def step_words(scenario: Scenario) -> dict:
-    """The knob values a step's text quotes, as the page writes them."""
-    return {knob: knob_value(knob, getattr(scenario, knob)) for knob in KNOBS}
 
 
 class TourPage(LabPage):

@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from core import KNOBS, Scenario
+from core import Scenario
 from core.practice.calibration import WITHIN
 from core.practice.tour import answer, grade_guess
 from labs.frame.tour_record import TourAnswer, TourRecord
 from labs.page import format as fmt
-from labs.tour.steps import STEPS, option_label
-from labs.widgets.knobs import knob_value
+from labs.tour.steps import STEPS, option_label, step_words
 from labs.widgets.predict import GUESSED
 
 
@@ -40,7 +39,7 @@ def judge(recorded: TourAnswer) -> JudgedAnswer | None:
     step = STEPS[recorded.step - 1]
     question = step.question
     scenario = Scenario(**recorded.knobs)
-    text = question.text.format(**{k: knob_value(k, getattr(scenario, k)) for k in KNOBS})
+    text = question.text.format(**step_words(scenario))
     if question.is_guess:
         if recorded.option is not None:
             return None

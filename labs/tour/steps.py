@@ -16,7 +16,7 @@ from core.catalog.workloads import WORKLOADS
 from core.practice.tour import FEWER, LEDGER_PARTS, MORE, NO, SAME, YES
 from labs.pool.lab import pool_defaults
 from labs.pool.presets import POOL_PRESETS
-from labs.widgets.knobs import knob_label
+from labs.widgets.knobs import knob_label, knob_value
 
 _WALL = next(preset for preset in POOL_PRESETS if preset.key == "memory-wall")
 _DOCS = "document analysis"
@@ -202,6 +202,11 @@ def step_knobs(step: TourStep) -> dict:
     preset = next((p.knobs for p in POOL_PRESETS if p.key == step.preset), {})
     defaults = {name: Scenario.param[name].default for name in KNOBS}
     return {**defaults, **pool_defaults(), **step.knobs, **preset}
+
+
+def step_words(scenario: Scenario) -> dict:
+    """The knob values a step's text quotes, as the page writes them."""
+    return {knob: knob_value(knob, getattr(scenario, knob)) for knob in KNOBS}
 
 
 def option_label(option: str) -> str:
