@@ -10,15 +10,20 @@ a cited source of kernel efficiencies; the lab never imports aiconfigurator. To 
 
 One layer of the mixture on one card is modelled as
 
-    t = t0 + max(bytes / (s_B * B), flops / (s_F * F)) + 8 T k d / B
+    t = t0 + max(bytes / (s_B * B), 2 (T k + h E_T) p / (s_F * F)) + 8 T k d / B
 
-(a launch-and-routing floor, the touched experts' weights streamed or multiplied, and the
-permutation of each routed token copy), with B and F the card's measured bandwidth and matmul
-rate. The floor and the bandwidth share are fitted on decode-sized steps (1-256 tokens), the
-compute share on prefill-sized ones (1,024-8,192), each minimising the root-mean-square log
-error, so that the fitted latency is the measured rows' geometric mean rather than their median
-(a median fit left the kernels 10-20 % fast on average at 512 tokens and more). Prints one line
-per kernel: the three figures and the two RMS log errors.
+(a launch-and-routing floor; the touched experts' weights streamed or their rows multiplied,
+each of the E_T touched experts costing h rows beyond its tokens, a tile only partly filled;
+and the permutation of each routed token copy), with B and F the card's measured bandwidth and
+matmul rate. The floor and the bandwidth share are fitted on decode-sized steps (1-256 tokens),
+the compute share and the padding rows together on every row (1-16,384 tokens, 1 to thousands
+of tokens per expert), each minimising the root-mean-square log error, so that the fitted
+latency is the measured rows' geometric mean rather than their median. One compute share for
+every token count (fitted on 1,024-8,192 tokens, as before issue 37) left the kernels 20-25 %
+fast at 128-512 tokens per expert and 30-90 % slow past 2,048; the padding rows take that
+bias to within about 10 % in every band but the largest. Prints one line per kernel: the four
+figures, the two RMS log errors and the mean log(fitted / measured) per band of tokens per
+expert.
 
 The routing imbalance is fitted on the same tables' power-law-routed rows (alpha 1.2, the
 routing aiconfigurator assumes for a mixture) over their balanced twins at 2,048 tokens and
@@ -63,6 +68,10 @@ KERNELS = [
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.
 SHAPES = {(2880, 2880, 128, 4), (2880, 2880, 32, 4), (4096, 1536, 128, 8), (2048, 768, 128, 8),
           (7168, 2048, 256, 8), (5120, 8192, 128, 1), (5120, 8192, 16, 1), (4096, 14336, 8, 2)}  # fmt: skip
+# Padding rows tried per touched expert (a Hopper or Blackwell grouped-GEMM tile is 64-256 rows).
+PADDING_ROWS = (0, 8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+# Bands of tokens per expert (balanced routing) the bias is printed in.
+BANDS = ((1, 2), (2, 8), (8, 32), (32, 128), (128, 512), (512, 2048), (2048, 1e9))
 
 
 def rows(data: Path, card, version, kernel, dtype, distribution="balanced"):
@@ -84,17 +93,16 @@ def rows(data: Path, card, version, kernel, dtype, distribution="balanced"):
 
 
 def fit(table, card, dtype, compute):
-    """(floor s, bandwidth share, compute share, decode error, prefill error) for one kernel."""
+    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
     tokens = table.num_tokens.to_numpy(float)
     experts, top = table.num_experts.to_numpy(float), table.topk.to_numpy(float)
     hidden, width = table.hidden_size.to_numpy(float), table.inter_size.to_numpy(float)
     split = (table.moe_tp_size * table.moe_ep_size).to_numpy(float)
     touched = experts * (1 - (1 - top / experts) ** tokens)
     weights = touched * 3 * hidden * width * BYTES_PER_WEIGHT[dtype] / split
-    flops = 2 * tokens * top * 3 * hidden * width / split
     moved = 8.0 * tokens * top * hidden / split / BANDWIDTH[card]
     latency = table.latency.to_numpy(float) * 1e-3
-    decode, prefill = tokens <= 256, tokens >= 1024
+    decode = tokens <= 256
 
     def error(predicted, rows):
         return float(np.sqrt(np.mean(np.log(predicted[rows] / latency[rows]) ** 2)))
@@ -108,11 +116,34 @@ def fit(table, card, dtype, compute):
     _, floor, bandwidth_share = best
     stream = weights / (bandwidth_share * BANDWIDTH[card])
     rate = FLOPS[card][compute]
+    # Each touched expert's GEMM costs as if it held ``pad`` more rows than its tokens: a tile
+    # only partly filled, and the expert's own prologue and epilogue.
+    row_flops = 2 * 3 * hidden * width / split
     best_compute = min(
-        (error(floor + np.maximum(stream, flops / (sf * rate)) + moved, prefill), sf)
-        for sf in np.arange(0.05, 1.2, 0.05)
-    )
-    return floor, bandwidth_share, best_compute[1], best[0], best_compute[0]
+        (error(floor + np.maximum(stream, row_flops * (tokens * top + pad * touched)
+                                  / (sf * rate)) + moved, tokens > 0), sf, pad)
+        for sf in np.arange(0.05, 1.3, 0.025)
+        for pad in PADDING_ROWS
+    )  # fmt: skip
+    return floor, bandwidth_share, best_compute[1], best_compute[2], best[0], best_compute[0]
+
+
+def bias_by_tokens_per_expert(table, card, dtype, compute, figures):
+    """Mean log(fitted / measured) in each band of tokens per expert (:data:`BANDS`)."""
+    floor, bandwidth_share, compute_share, pad = figures
+    tokens = table.num_tokens.to_numpy(float)
+    experts, top = table.num_experts.to_numpy(float), table.topk.to_numpy(float)
+    hidden, width = table.hidden_size.to_numpy(float), table.inter_size.to_numpy(float)
+    split = (table.moe_tp_size * table.moe_ep_size).to_numpy(float)
+    touched = experts * (1 - (1 - top / experts) ** tokens)
+    stream = touched * 3 * hidden * width * BYTES_PER_WEIGHT[dtype] / split
+    stream = stream / (bandwidth_share * BANDWIDTH[card])
+    math = 2 * 3 * hidden * width / split * (tokens * top + pad * touched)
+    math = math / (compute_share * FLOPS[card][compute])
+    moved = 8.0 * tokens * top * hidden / split / BANDWIDTH[card]
+    ratio = np.log((floor + np.maximum(stream, math) + moved) / (table.latency * 1e-3))
+    per_expert = tokens * top / experts
+    return [float(np.mean(ratio[(per_expert >= lo) & (per_expert < hi)])) for lo, hi in BANDS]
 
 
 def imbalance(data: Path):
@@ -146,16 +177,19 @@ def main() -> None:
         raise SystemExit(__doc__)
     data = Path(sys.argv[1])
     print(
-        f"{'card':<9} {'engine':<17} {'kernel':<40} {'format':<12} floor  s_B   s_F  decode prefill"
+        f"{'card':<9} {'engine':<17} {'kernel':<32} {'format':<12} floor  s_B   s_F   pad  "
+        "decode  all   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS)
     )
     for card, version, kernel, dtype, compute in KERNELS:
         table = rows(data, card, version, kernel, dtype)
         if table.empty:
-            print(f"{card:<9} {version:<17} {kernel[:40]:<40} {dtype:<12} no rows")
+            print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
             continue
-        floor, sb, sf, decode, prefill = fit(table, card, dtype, compute)
-        print(f"{card:<9} {version:<17} {kernel[:40]:<40} {dtype:<12} {floor * 1e6:4.0f}us "
-              f"{sb:.2f} {sf:.2f}  {decode:5.0%}  {prefill:5.0%}")  # fmt: skip
+        floor, sb, sf, pad, decode, every = fit(table, card, dtype, compute)
+        bias = bias_by_tokens_per_expert(table, card, dtype, compute, (floor, sb, sf, pad))
+        print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} {floor * 1e6:4.0f}us "
+              f"{sb:.2f} {sf:.3f} {pad:4d}  {decode:5.0%} {every:5.0%}   "
+              + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
     m0, kappa, error, ignored, count = imbalance(data)
     print(f"routing imbalance over {count} rows: m0 {m0:.2f}, kappa {kappa:.3f}, "
           f"mean error {error:.0%} ({ignored:.0%} if ignored)")  # fmt: skip

@@ -144,6 +144,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "expert_fixed_s": _lookup(kernel("fixed_s"), gpu, weight, shape),
         "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape),
         "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape),
+        "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape),
         "latent_attention": latent,
         "block_fp8": _lookup(
             lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape

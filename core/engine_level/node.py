@@ -50,6 +50,7 @@ class Node:
     expert_fixed_s: object = 0.0
     expert_bandwidth_share: object = 1.0
     expert_compute_share: object = 1.0
+    expert_padding_rows: object = 0.0
     # layer types that launch more kernels than a dense layer: latent attention, shared experts
     latent_attention: object = False
     shared_experts: object = 0
@@ -148,21 +149,23 @@ class Node:
     def expert_seconds(self, tokens, terms, alone=True):
         """Seconds the expert layers of one step of ``tokens`` tokens take, from kernel tables.
 
-        ``alone`` False: the tokens ride in a step whose decodes already launch the kernels and
-        stream the experts, so only their arithmetic and permutation are added.
+        ``alone`` False: the tokens ride in a step whose decodes already launch the kernels,
+        stream the experts and fill their tiles, so only their arithmetic and permutation are
+        added.
 
         Notes
         -----
-        Each of the :math:`L_E` expert layers touches :math:`E (1 - (1 - k/E)^T)` experts of
-        :math:`p_e` parameters (``q`` bytes each) and multiplies :math:`2 T k p_e` FLOPs:
+        Each of the :math:`L_E` expert layers touches :math:`E_T = E (1 - (1 - k/E)^T)` experts
+        of :math:`p_e` parameters (``q`` bytes each) and multiplies :math:`2 (T k + h E_T) p_e`
+        FLOPs, each touched expert costing :math:`h` rows beyond its tokens (a part-filled tile):
 
         .. math:: t_E = L_E \\left(t_0 + \\max\\left(\\frac{E_T p_e q}{c\\,s_B B},
-                  \\frac{2 T k p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
+                  \\frac{2 (T k + h E_T) p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
 
-        with the kernel's floor :math:`t_0` and shares :math:`s_B, s_F` of the card's measured
-        rates (:data:`core.catalog.kernels.EXPERT_KERNELS`); the last term scatters each of the
-        :math:`T k` routed copies of a token's hidden state to its expert and gathers it back,
-        in bf16.
+        with the kernel's floor :math:`t_0`, padding rows :math:`h` and shares :math:`s_B, s_F`
+        of the card's measured rates (:data:`core.catalog.kernels.EXPERT_KERNELS`, measured from
+        one token to 16,384); the last term scatters each of the :math:`T k` routed copies of a
+        token's hidden state to its expert and gathers it back, in bf16.
         """
         math_rate, permute_rate, stream_rate = self._expert_rates(frozenset(terms))
         _, layers = self.expert_geometry
@@ -173,7 +176,10 @@ class Node:
             return layers * (math + permute)
         touched = distinct_experts(self.experts, self.experts_per_token, tokens)
         stream = touched * stream_rate
-        return layers * (self.expert_fixed_s + np.maximum(stream, math) + permute)
+        # the padding rows are priced per routed row, as a token's k rows are
+        per_row = math_rate / np.maximum(self.experts_per_token, 1)
+        padding = touched * self.expert_padding_rows * per_row
+        return layers * (self.expert_fixed_s + np.maximum(stream, math + padding) + permute)
 
     def _expert_rates(self, terms):
         """Seconds per token multiplied, per token permuted and per expert streamed, per layer."""

@@ -1,0 +1,58 @@
+"""The expert layers' grouped GEMMs across the running batch (issue 37, item 1)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from core.catalog.kernels import EXPERT_KERNELS, PERMUTE_BYTES
+from tests.core.engine_level.test_engine_versions import _tiny_node
+
+TERMS = frozenset({"measured_rates"})
+
+
+def _mixture(padding_rows: float):
+    """A small mixture node: 64 experts, 4 a token, kernels with ``padding_rows``."""
+    return dataclasses.replace(
+        _tiny_node(), experts=64.0, experts_per_token=4.0, params=1e9, weight_bytes=2e9,
+        expert_compute_share=0.8, expert_padding_rows=padding_rows,
+    )  # fmt: skip
+
+
+def test_few_tokens_per_expert_reach_less_of_the_card_than_many():
+    """With padding rows, the multiplied time per token falls as tokens per expert grow."""
+    node = _mixture(128.0)
+    tokens = np.array([2_048.0, 8_192.0, 65_536.0])  # compute-bound steps, 128 to 4,096 a expert
+    per_token = node.expert_seconds(tokens, TERMS) / tokens
+    assert np.all(np.diff(per_token) < 0)
+    flat = _mixture(0.0).expert_seconds(tokens, TERMS) / tokens
+    assert_allclose(per_token[-1], flat[-1], rtol=0.05)  # thousands a expert: padding is noise
+
+
+def test_each_touched_expert_pays_its_padding_rows_as_routed_rows():
+    """A step's padding costs what h more routed rows for each touched expert would cost."""
+    tokens = 65_536.0  # every expert touched, compute-bound
+    padded = _mixture(128.0).expert_seconds(tokens, TERMS)
+    bare = _mixture(0.0).expert_seconds(tokens, TERMS)
+    extra_tokens = 128.0 * 64.0 / 4.0  # h rows for each of the 64 experts, k rows a token
+    node = _mixture(0.0)
+    more = node.expert_seconds(tokens + extra_tokens, TERMS)
+    _, layers = node.expert_geometry
+    # the extra tokens would also be permuted; padding rows are not
+    permute = layers * extra_tokens * PERMUTE_BYTES * 4.0 * node.hidden / node.measured_bandwidth
+    assert_allclose(padded - bare, more - bare - permute)
+
+
+def test_tokens_riding_with_decodes_pay_no_padding_again():
+    """Prompt tokens added to a decode step fill tiles the decodes already opened."""
+    tokens = np.array([16.0, 512.0, 4_096.0])
+    padded = _mixture(128.0).expert_seconds(tokens, TERMS, alone=False)
+    assert_allclose(padded, _mixture(0.0).expert_seconds(tokens, TERMS, alone=False))
+
+
+def test_every_kernel_pads_at_most_two_tiles_an_expert():
+    """Each measured kernel's padding rows are those of a part-filled tile (0-512 rows)."""
+    rows = [kernel.padding_rows for kernel in EXPERT_KERNELS.values()]
+    assert min(rows) >= 0 and max(rows) <= 512
