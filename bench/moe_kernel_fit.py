@@ -10,10 +10,11 @@ a cited source of kernel efficiencies; the lab never imports aiconfigurator. To 
 
 One layer of the mixture on one card is modelled as
 
-    t = t0 + max(bytes / (s_B * B), 2 (T k + h E_T) p / (s_F * F)) + 8 T k d / B
+    t = t0 + max(bytes / (s_B * B), 2 (T k + min(h E_T, T k)) p / (s_F * F)) + 8 T k d / B
 
 (a launch-and-routing floor; the touched experts' weights streamed or their rows multiplied,
-each of the E_T touched experts costing h rows beyond its tokens, a tile only partly filled;
+each of the E_T touched experts costing h rows beyond its tokens, a tile only partly filled,
+never more rows than were routed, since kernels pick smaller tiles for fewer tokens;
 and the permutation of each routed token copy), with B and F the card's measured bandwidth and
 matmul rate. The floor and the bandwidth share are fitted on decode-sized steps (1-256 tokens),
 the compute share and the padding rows together on every row (1-16,384 tokens, 1 to thousands
@@ -120,7 +121,7 @@ def fit(table, card, dtype, compute):
     # only partly filled, and the expert's own prologue and epilogue.
     row_flops = 2 * 3 * hidden * width / split
     best_compute = min(
-        (error(floor + np.maximum(stream, row_flops * (tokens * top + pad * touched)
+        (error(floor + np.maximum(stream, row_flops * (tokens * top + np.minimum(pad * touched, tokens * top))
                                   / (sf * rate)) + moved, tokens > 0), sf, pad)
         for sf in np.arange(0.05, 1.3, 0.025)
         for pad in PADDING_ROWS
@@ -138,7 +139,7 @@ def bias_by_tokens_per_expert(table, card, dtype, compute, figures):
     touched = experts * (1 - (1 - top / experts) ** tokens)
     stream = touched * 3 * hidden * width * BYTES_PER_WEIGHT[dtype] / split
     stream = stream / (bandwidth_share * BANDWIDTH[card])
-    math = 2 * 3 * hidden * width / split * (tokens * top + pad * touched)
+    math = 2 * 3 * hidden * width / split * (tokens * top + np.minimum(pad * touched, tokens * top))
     math = math / (compute_share * FLOPS[card][compute])
     moved = 8.0 * tokens * top * hidden / split / BANDWIDTH[card]
     ratio = np.log((floor + np.maximum(stream, math) + moved) / (table.latency * 1e-3))

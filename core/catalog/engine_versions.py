@@ -14,8 +14,8 @@ but not priced (:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both develo
 (issue 37, measured when they were first priced: hiding the host step behind overlapping
 schedulers took the in-sample error of both sets from 15.8 % to 17.4 % and the publisher-held-out
 error from 25 % to 28 %; TensorRT-LLM's faster all-reduce took them to 16.2 % and 25.4 %; again
-after the expert kernels' padding rows, both priced together take 14.5 % to 15.3 % and 24 % to
-25 %). The 0.86 ms host step stands for more than
+after the expert kernels' padding rows, both priced together take 15.9 % to 17.9 % and 25 % to
+28 %). The 0.86 ms host step stands for more than
 scheduling (sampling, per-step launches outside the graphs), so an engine that overlaps its
 scheduler still pays much of it; pricing that needs a per-engine step profile, not a release note.
 

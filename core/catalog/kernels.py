@@ -45,8 +45,9 @@ class ExpertKernel:
     floor, the experts' weights streamed (few tokens each) or multiplied (many), and each
     token's hidden state scattered to its experts and gathered back (``moved`` bytes). The
     multiplied ``flops`` count ``padding_rows`` more rows for every expert a step touches
-    beyond its routed tokens: a tile only partly filled and each expert's own prologue and
-    epilogue, which is why a grouped GEMM with few tokens per expert reaches less of the card
+    beyond its routed tokens, never more rows than it has (kernels pick smaller tiles for
+    fewer tokens): a tile only partly filled and each expert's own prologue and epilogue,
+    which is why a grouped GEMM with a hundred tokens per expert reaches less of the card
     than one with thousands.
     """
 
@@ -65,10 +66,10 @@ _AIC = (
 )
 EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
     ("hopper", "bf16"): ExpertKernel(
-        24e-6, 0.90, 1.0, 256, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass bf16 (12 %, 18 %)")
+        24e-6, 0.90, 0.95, 192, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass bf16 (12 %, 19 %)")
     ),
     ("hopper", "fp8"): ExpertKernel(
-        30e-6, 0.85, 0.85, 192, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass fp8 (11 %, 21 %)")
+        30e-6, 0.85, 0.85, 192, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass fp8 (11 %, 22 %)")
     ),
     ("hopper", "fp8_block"): ExpertKernel(
         32e-6, 0.90, 0.4, 64,
@@ -78,18 +79,18 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
         30e-6, 0.60, 0.2, 16, _AIC.format(table="h100_sxm sglang 0.5.10 marlin int4 (38 %, 47 %)")
     ),
     ("hopper", "mxfp4"): ExpertKernel(
-        50e-6, 0.75, 0.775, 64,
+        50e-6, 0.75, 0.725, 48,
         _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16 (21 %, 20 %)"),
     ),
     ("hopper", "nvfp4"): ExpertKernel(
-        50e-6, 0.75, 0.775, 64,
+        50e-6, 0.75, 0.725, 48,
         _AIC.format(table="no native fp4 on Hopper: the w4a16_mxfp4 dequantising kernel's"),
     ),
     ("blackwell", "bf16"): ExpertKernel(
-        32e-6, 0.80, 0.775, 192, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (25 %, 29 %)")
+        32e-6, 0.80, 0.725, 192, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (25 %, 29 %)")
     ),
     ("blackwell", "fp8"): ExpertKernel(
-        32e-6, 0.75, 0.575, 128, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (20 %, 32 %)")
+        32e-6, 0.75, 0.7, 384, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (20 %, 32 %)")
     ),
     ("blackwell", "fp8_block"): ExpertKernel(
         40e-6, 0.70, 0.7, 128,
@@ -99,11 +100,11 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
         30e-6, 0.60, 0.2, 16, _AIC.format(table="no Blackwell int4 table: Hopper's Marlin kernel")
     ),
     ("blackwell", "mxfp4"): ExpertKernel(
-        22e-6, 0.50, 0.3, 32,
+        22e-6, 0.50, 0.275, 16,
         _AIC.format(table="b200_sxm vllm 0.24 flashinfer trtllm w4a16_mxfp4 (17 %, 18 %)"),
     ),
     ("blackwell", "nvfp4"): ExpertKernel(
-        18e-6, 0.85, 0.475, 128, _AIC.format(table="b200_sxm vllm 0.24 flashinfer nvfp4 (22 %, 25 %)")
+        18e-6, 0.85, 0.45, 96, _AIC.format(table="b200_sxm vllm 0.24 flashinfer nvfp4 (22 %, 26 %)")
     ),
 }  # fmt: skip
 

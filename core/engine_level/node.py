@@ -156,11 +156,12 @@ class Node:
         Notes
         -----
         Each of the :math:`L_E` expert layers touches :math:`E_T = E (1 - (1 - k/E)^T)` experts
-        of :math:`p_e` parameters (``q`` bytes each) and multiplies :math:`2 (T k + h E_T) p_e`
-        FLOPs, each touched expert costing :math:`h` rows beyond its tokens (a part-filled tile):
+        of :math:`p_e` parameters (``q`` bytes each) and multiplies
+        :math:`2 (T k + \\min(h E_T, T k)) p_e` FLOPs, each touched expert costing :math:`h`
+        rows beyond its tokens (a part-filled tile), never more than the rows routed:
 
         .. math:: t_E = L_E \\left(t_0 + \\max\\left(\\frac{E_T p_e q}{c\\,s_B B},
-                  \\frac{2 (T k + h E_T) p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
+                  \\frac{2 (T k + \\min(h E_T, T k)) p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
 
         with the kernel's floor :math:`t_0`, padding rows :math:`h` and shares :math:`s_B, s_F`
         of the card's measured rates (:data:`core.catalog.kernels.EXPERT_KERNELS`, measured from
@@ -176,9 +177,11 @@ class Node:
             return layers * (math + permute)
         touched = distinct_experts(self.experts, self.experts_per_token, tokens)
         stream = touched * stream_rate
-        # the padding rows are priced per routed row, as a token's k rows are
-        per_row = math_rate / np.maximum(self.experts_per_token, 1)
-        padding = touched * self.expert_padding_rows * per_row
+        # padding rows are priced as routed rows are, never more than the rows routed (kernels
+        # choose smaller tiles for fewer tokens)
+        routed = np.multiply(tokens, self.experts_per_token)
+        rows = np.minimum(touched * self.expert_padding_rows, routed)
+        padding = rows * math_rate / np.maximum(self.experts_per_token, 1)
         return layers * (self.expert_fixed_s + np.maximum(stream, math + padding) + permute)
 
     def _expert_rates(self, terms):

@@ -56,3 +56,17 @@ def test_every_kernel_pads_at_most_two_tiles_an_expert():
     """Each measured kernel's padding rows are those of a part-filled tile (0-512 rows)."""
     rows = [kernel.padding_rows for kernel in EXPERT_KERNELS.values()]
     assert min(rows) >= 0 and max(rows) <= 512
+
+
+def test_a_step_never_pads_more_rows_than_it_routes():
+    """With a token or two per expert the padding is capped at the rows routed (smaller tiles)."""
+    tokens = np.array([1.0, 4.0, 16.0])  # 4 to 64 rows routed over at most 64 experts
+    slow = {"expert_compute_share": 0.001}  # so the multiplied rows, not the stream, set the pace
+
+    def seconds(padding_rows):
+        node = dataclasses.replace(_mixture(padding_rows), **slow)
+        return node.expert_seconds(tokens, TERMS)
+
+    assert_allclose(seconds(128.0), seconds(1e6))
+    bare = seconds(0.0)
+    assert np.all(seconds(128.0) > 1.9 * bare) and np.all(seconds(128.0) < 2.0 * bare)
