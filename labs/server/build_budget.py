@@ -14,11 +14,20 @@ The per-client bucket follows what a build costs this machine (issue 38, item 6:
 fetching pages and opening their websockets honestly, in a loop, built a lab every two
 seconds and pushed a bystander's change p95 from 58 ms to 3 s, far under 120 a minute).
 The process measures each build's CPU time on its event loop (:class:`BuildCost`, a moving
-average) and refills a client's bucket at :data:`CLIENT_CORE_SHARE` of one core's worth of
-builds: :math:`r = \\min(r_{max}, s / c)` builds a second for a build of :math:`c` CPU
-seconds, and holds :math:`\\min(60 r_{max}, \\max(1, B / c))` at once for a burst of
-:data:`BURST_CPU_S` CPU seconds, where :math:`r_{max}` is the configured minute's rate.
-The process's bucket keeps the configured rate over all clients together.
+average) and refills a client's bucket at a share of one core's worth of builds:
+
+.. math:: s_c = \\min(s_{max}, s (1 + n_c)), \\qquad r = \\min(r_{max}, s_c / c)
+
+builds a second for a build of :math:`c` CPU seconds, holding
+:math:`\\min(60 r_{max}, \\max(1, B (1 + n_c) / c))` at once, where :math:`s` is
+:data:`CLIENT_CORE_SHARE`, :math:`B` :data:`BURST_CPU_S`, :math:`r_{max}` the configured
+minute's rate and :math:`n_c` the client's sessions that stayed: built, settled and still
+connected. A client is an address, and a lecture hall behind one NAT address is one client;
+its students keep their pages open, so its share grows with the class (up to
+:data:`MAX_CLIENT_SHARE` of a core), while a loop that opens pages and drops them stays at
+:math:`s`. What it cannot stop: a script that keeps every session open grows its share as a
+class would, up to :data:`MAX_CLIENT_SHARE`; the per-minute caps and each session's memory
+bound it then. The process's bucket keeps the configured rate over all clients together.
 """
 
 from __future__ import annotations
@@ -43,17 +52,16 @@ log = logging.getLogger("labs.server")
 PER_CLIENT_PER_MINUTE = 120
 OVERALL_PER_MINUTE = 600
 
-# The share of one core one client's builds may take when the server is told to follow the
-# build cost (``--session-build-share``), and the CPU seconds of builds it may have at once
-# before that rate applies. Off by default: a client is an address, and a lecture hall behind
-# one NAT address opening the lab together would wait its turns at that rate (100 students,
-# 40 minutes). For a lab open to the Internet, SHARE_FOR_PUBLIC is the measured choice.
-CLIENT_CORE_SHARE = 0.0
-SHARE_FOR_PUBLIC = 0.04
-BURST_CPU_S = 1.0
-# A build's CPU seconds before any was measured (a /batching lab on the lab's machine), and
-# the weight of each new measurement in the moving average.
-FIRST_BUILD_CPU_S = 1.5
+# The share of one core one client's builds may take at their measured cost, and the CPU
+# seconds of builds it may have at once before that rate applies; each of its sessions that
+# stayed adds as much again, up to MAX_CLIENT_SHARE (a hall of students on one NAT address).
+# ``--session-build-share 0`` leaves the configured minute alone.
+CLIENT_CORE_SHARE = 0.04
+MAX_CLIENT_SHARE = 0.5
+BURST_CPU_S = 0.5
+# A build's CPU seconds before any was measured (a /pool or /batching lab on the lab's
+# machine, with its first render), and the weight of each new measurement in the average.
+FIRST_BUILD_CPU_S = 0.3
 COST_WEIGHT = 0.2
 
 # A session's first message fragments counted into its build: a pull of the document and
@@ -141,22 +149,39 @@ class BuildBudget:
         self.cost, self.share = cost or BuildCost(), share
         self.overall = Bucket(overall, overall / 60)
         self.clients: OrderedDict[str, Bucket] = OrderedDict()
+        # sessions of each client that stayed (built, settled, still connected)
+        self.stayed: dict[str, int] = {}
 
-    def client_rate(self) -> tuple[float, float]:
-        """(builds a client may have at once, builds a second it gets back) at the measured cost.
+    def client_rate(self, client: str | None = None) -> tuple[float, float]:
+        """(builds ``client`` may have at once, builds a second it gets back) at the measured cost.
 
         A ``share`` of 0 or less leaves the configured minute alone: ``per_client`` at once.
         """
         if self.share <= 0:
             return float(self.per_client), self.per_client / 60
         cost = max(self.cost.seconds, 1e-3)
-        per_second = min(self.per_client / 60, self.share / cost)
-        return min(float(self.per_client), max(1.0, BURST_CPU_S / cost)), per_second
+        sessions = 1 + self.stayed.get(client, 0)
+        share = min(max(MAX_CLIENT_SHARE, self.share), self.share * sessions)
+        per_second = min(self.per_client / 60, share / cost)
+        at_once = max(1.0, BURST_CPU_S * sessions / cost)
+        return min(float(self.per_client), at_once), per_second
+
+    def session_stayed(self, client: str) -> None:
+        """One more of ``client``'s sessions stayed past its build: its share grows by one."""
+        self.stayed[client] = self.stayed.get(client, 0) + 1
+
+    def session_left(self, client: str) -> None:
+        """A session that stayed closed: ``client``'s share shrinks by one."""
+        left = self.stayed.get(client, 0) - 1
+        if left > 0:
+            self.stayed[client] = left
+        else:
+            self.stayed.pop(client, None)
 
     def reserve(self, client: str) -> float | None:
         """Seconds ``client``'s next build must wait (its tokens then spent), or None: refused."""
         now = self.clock()
-        capacity, per_second = self.client_rate()
+        capacity, per_second = self.client_rate(client)
         bucket = self.clients.pop(client, None) or Bucket(capacity, per_second)
         bucket.capacity, bucket.per_second = capacity, per_second
         self.clients[client] = bucket
@@ -198,30 +223,34 @@ def configure(budget: BuildBudget) -> None:
     ApplicationContext.create_session_if_needed = create_session_if_needed
     # Around whichever websocket handler the route has now (labs/server/latency.py's, say).
     bokeh_urls.per_app_patterns[:] = [
-        (pattern, bounded(handler, budget.cost) if pattern == r"/ws" else handler)
+        (pattern, bounded(handler, budget) if pattern == r"/ws" else handler)
         for pattern, handler in bokeh_urls.per_app_patterns
     ]
 
 
-def bounded(handler: type, cost: BuildCost) -> type:
+def bounded(handler: type, budget: BuildBudget) -> type:
     """``handler`` (a websocket handler) with :class:`BoundedWebsocket`'s checks in front."""
-    if issubclass(handler, BoundedWebsocket):  # configured again: measure into ``cost``
-        handler.cost = cost
+    if issubclass(handler, BoundedWebsocket):  # configured again: measure into ``budget``
+        handler.budget = budget
         return handler
-    return type(f"Bounded{handler.__name__}", (BoundedWebsocket, handler), {"cost": cost})
+    return type(f"Bounded{handler.__name__}", (BoundedWebsocket, handler), {"budget": budget})
 
 
 class BoundedWebsocket(panel_server.WSHandler):
     """A websocket handler refusing tokens this server did not sign, and builds over budget.
 
-    A build's cost (into ``cost``) is the event loop's CPU seconds for the session's opening,
-    its first :data:`BUILD_FRAGMENTS` message fragments (the document pulled, the page's
-    "document ready") and the :data:`BUILD_SETTLE_S` after them, whose callbacks finish the lab.
+    A build's cost (into ``budget.cost``) is the event loop's CPU seconds for the session's
+    opening, its first :data:`BUILD_FRAGMENTS` message fragments (the document pulled, the
+    page's "document ready") and the :data:`BUILD_SETTLE_S` after them, whose callbacks finish
+    the lab. A session still connected then has stayed: its client's share grows until it
+    closes.
     """
 
-    cost: BuildCost | None = None
+    budget: BuildBudget | None = None
     build_cpu_s = 0.0
     build_fragments = 0
+    has_stayed = False
+    has_closed = False
 
     def open(self, *args, **kwargs):
         token = getattr(self, "_token", None)
@@ -259,9 +288,20 @@ class BoundedWebsocket(panel_server.WSHandler):
         finally:
             self.build_cpu_s += time.thread_time() - started
             self.build_fragments -= 1
-            if self.build_fragments == 0 and self.cost is not None:
+            if self.build_fragments == 0 and self.budget is not None:
                 IOLoop.current().call_later(BUILD_SETTLE_S, self._settled, time.thread_time())
 
     def _settled(self, mark: float) -> None:
-        """Count the loop's CPU since ``mark`` (the page's deferred build work) and measure."""
-        self.cost.measured(self.build_cpu_s + time.thread_time() - mark)
+        """Count the loop's CPU since ``mark`` (the page's deferred build work) and measure;
+        a session still connected has stayed."""
+        self.budget.cost.measured(self.build_cpu_s + time.thread_time() - mark)
+        if not self.has_closed:
+            self.has_stayed = True
+            self.budget.session_stayed(self.request.remote_ip)
+
+    def on_close(self) -> None:
+        self.has_closed = True
+        if self.has_stayed and self.budget is not None:
+            self.has_stayed = False
+            self.budget.session_left(self.request.remote_ip)
+        super().on_close()

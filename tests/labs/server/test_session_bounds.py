@@ -152,3 +152,49 @@ def test_a_share_of_nothing_keeps_the_configured_minute():
     cost = build_budget.BuildCost(first_s=5.0)
     budget = build_budget.BuildBudget(per_client=6, overall=600, cost=cost, share=0)
     assert budget.client_rate() == (6.0, 6 / 60)
+
+
+def test_the_cost_share_is_on_by_default():
+    """A server started without --session-build-share bounds each address by its builds' cost."""
+    assert build_budget.CLIENT_CORE_SHARE > 0
+    assert build_budget.BuildBudget(120, 600).share == build_budget.CLIENT_CORE_SHARE
+
+
+def _looped(budget, clock, client, seconds):
+    """Builds ``client`` gets in ``seconds`` by asking every 10 ms and dropping each page."""
+    built = 0
+    for step in range(int(seconds * 100)):
+        clock.now = step / 100
+        built += budget.reserve(client) == 0.0
+    return built
+
+
+def test_a_loop_that_drops_its_pages_keeps_the_base_share():
+    """A page-and-close loop at one address gets s of a core at the measured cost, no more."""
+    clock = Clock()
+    cost = build_budget.BuildCost(first_s=0.2)
+    budget = build_budget.BuildBudget(120, 600, clock=clock, max_wait=0, cost=cost, share=0.04)
+    built = _looped(budget, clock, "10.0.0.9", 60)
+    burst = build_budget.BURST_CPU_S / 0.2
+    assert built == pytest.approx(burst + 60 * 0.04 / 0.2, abs=1.5)  # 5 at once, then 12
+
+
+def test_a_hall_whose_pages_stay_gets_a_share_growing_with_them():
+    """Each session that stayed adds s of a core to its address, up to MAX_CLIENT_SHARE."""
+    clock = Clock()
+    cost = build_budget.BuildCost(first_s=0.2)
+    budget = build_budget.BuildBudget(120, 600, clock=clock, max_wait=0, cost=cost, share=0.04)
+    alone = budget.client_rate("10.0.0.7")
+    for _ in range(9):
+        budget.session_stayed("10.0.0.7")
+    at_once, per_second = budget.client_rate("10.0.0.7")
+    assert per_second == pytest.approx(10 * alone[1]) and at_once == pytest.approx(10 * alone[0])
+    for _ in range(100):
+        budget.session_stayed("10.0.0.7")
+    assert budget.client_rate("10.0.0.7")[1] == pytest.approx(
+        min(2.0, build_budget.MAX_CLIENT_SHARE / 0.2)
+    )
+    assert budget.client_rate("10.0.0.8") == alone  # another address keeps its own
+    for _ in range(109):
+        budget.session_left("10.0.0.7")
+    assert budget.client_rate("10.0.0.7") == alone and "10.0.0.7" not in budget.stayed
