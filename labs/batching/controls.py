@@ -172,9 +172,9 @@ def workload_fold(lab, w: dict) -> Fold:
     return fold
 
 
-def knob_panel(lab, w: dict) -> pn.Column:
-    """The knob column: the preset buttons and the engine, then traffic, request shape and
-    node folded to one line."""
+def knob_panel(lab, w: dict, workload: Fold) -> pn.Column:
+    """The knob column: the preset buttons and the engine, then ``workload`` (traffic,
+    request shape and node, folded to one line)."""
     return knob_column(
         ui.heading("The published comparison"),
         _button("Load the published 13B comparison", "primary", lab.load_published),
@@ -186,7 +186,7 @@ def knob_panel(lab, w: dict) -> pn.Column:
         w["kv_layout"],
         w["batch_size"],
         w["wait_cap_s"],
-        workload_fold(lab, w),
+        workload,
         lab.running,
         note(
             "The engine prefills new prompts and writes one token per running seat each "

@@ -266,6 +266,7 @@ class BatchingLab(pn.viewable.Viewer):
         # timeline: the page stays about two screens tall at 1280 px, and the published gap's
         # seven columns get the whole width. The tabs are made when the fold first opens and
         # each view when its tab is first opened; only the open tab is in the browser.
+        self.workload = controls.workload_fold(self, self.widgets)
         self.tabs = None
         self.deeper, deeper = folded_section(
             "Deeper: batch size, serving modes, memory, speculative decoding",
@@ -279,7 +280,7 @@ class BatchingLab(pn.viewable.Viewer):
             "every running seat. Watch a static wave wait for its slowest request, watch "
             "continuous batching refill seats the moment they free up, and see what memory, "
             "not the batch size, finally allows.",
-            controls.knob_panel(self, self.widgets),
+            controls.knob_panel(self, self.widgets, self.workload),
             results,
             deeper,
         )
