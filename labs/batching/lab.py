@@ -64,7 +64,7 @@ DEEPER_VIEWS = {
     "moe": MoeView,
 }
 DEEPER_SUMMARY = (
-    "Eight views, one tab each: the batch-size sweep with its memory wall and latency knee, "
+    "The batch-size sweep with its memory wall and latency knee, "
     "serving modes (chunked prefill, disaggregation), reserved against paged KV, the published "
     "gap, speculative decoding, the roofline, the decode ceiling and mixture of experts."
 )
@@ -269,7 +269,7 @@ class BatchingLab(pn.viewable.Viewer):
         self.workload = controls.workload_fold(self, self.widgets)
         self.tabs = None
         self.deeper, deeper = folded_section(
-            "Deeper: batch size, serving modes, memory, speculative decoding",
+            "Eight deeper views, one tab each",
             self._deeper_rows,
             DEEPER_SUMMARY,
         )
