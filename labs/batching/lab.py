@@ -303,5 +303,11 @@ class BatchingLab(pn.viewable.Viewer):
         if not self._slots[key].objects:
             self._slots[key].objects = [self.view(key)]
 
+    def folded_parts(self) -> list:
+        """What a closed fold keeps out of the layout (the knobs' widgets, the built folds'
+        rows): released with the session (labs/page/cleanup.py), as the layout is."""
+        folds = (self.workload, self.deeper, self.views["timeline"].queue)
+        return [*self.widgets.values(), *(fold.body for fold in folds if fold.built)]
+
     def __panel__(self):
         return self._layout

@@ -1,12 +1,15 @@
 """The batching lab's folds at the param level: a session's first page builds only what it
 shows, and a folded part opened late shows the same figures as one opened early."""
 
+import gc
+import weakref
+
 import pytest
 
 from core import Scenario
 from labs.batching import BatchingLab
 from labs.batching.lab import TABS
-from labs.frame.shell import lab_bindings
+from labs.frame.shell import EmbeddedLab, lab_bindings
 from labs.page.links import query_for, restore
 
 # A change to every kind of knob a folded view reads: the node, the workload, the scheduler's
@@ -125,3 +128,18 @@ def test_the_folded_knobs_open_when_one_moves_and_say_what_they_hold():
     assert lab.workload.toggle.value and "400 requests" in lab.workload.summary.object
     moved = BatchingLab(Scenario(gpu="A100 80GB SXM"))
     assert moved.workload.toggle.value and moved.workload.built
+
+
+def test_a_closed_session_whose_folds_were_opened_and_closed_is_freed():
+    """A fold's rows are out of the layout while closed (the editable sliders' JS links with
+    them): released, the session's page, lab and scenario still go."""
+    page = EmbeddedLab("batching")
+    lab = page.view("batching")
+    for fold in (lab.workload, lab.deeper, lab.views["timeline"].queue):
+        fold.toggle.value = True
+        fold.toggle.value = False
+    refs = [weakref.ref(page), weakref.ref(page.scenario), weakref.ref(lab)]
+    page.release()
+    del page, lab, fold
+    gc.collect()
+    assert [ref() for ref in refs] == [None] * len(refs)
