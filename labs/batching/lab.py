@@ -38,6 +38,7 @@ from labs.batching.view import (
     WORKLOAD_KNOBS,
 )
 from labs.batching.waste import WasteView
+from labs.page import theme
 from labs.page.layout import lab_page
 from labs.page.memo import scenario_key, shared_memo
 from labs.page.text import LiveHTML
@@ -81,6 +82,9 @@ class BatchingLab(pn.viewable.Viewer):
     URL_PARTS = (("pd_", "modes"),)  # the serving-modes card keeps its knobs in the link
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+    presenting = param.Boolean(
+        default=False, doc="Presenter mode's chart text, for the charts built after the page."
+    )
     policy = param.Selector(
         default="static", objects=list(POLICIES), doc="The scheduler the headline figures show."
     )
@@ -169,10 +173,13 @@ class BatchingLab(pn.viewable.Viewer):
     def view(self, key: str):
         """The view ``key`` (a TABS key), built and drawn on first asking."""
         if key == "modes":
-            self.modes.build()
+            if not self.modes.built:
+                self.modes.build()
+                self._present(self.modes)
             return self.modes
         if key not in self.views:
             view = self.views[key] = DEEPER_VIEWS[key](self)
+            self._present(view)
             running = self.runs is not None
             if view.NEEDS_RUNS:
                 view.panel.visible = running
@@ -181,6 +188,22 @@ class BatchingLab(pn.viewable.Viewer):
         elif key == "gap":
             self.views[key].refresh()  # its table is worked out when first shown
         return self.views[key]
+
+    def _present(self, built) -> None:
+        """Presenter mode's chart text on charts built after the page (the page did the rest)."""
+        if self.presenting:
+            theme.present(built, True)
+        if isinstance(built, MoeView):
+            built.chart.presenter = self.presenting  # for its chart, made once a mixture shows
+
+    @param.depends("presenting", watch=True)
+    def _present_later_charts(self) -> None:
+        # a closed fold's built rows are out of the layout the page walked
+        folds = (self.deeper, self.views["timeline"].queue)
+        for body in (fold.body for fold in folds if fold.built):
+            theme.present(body, self.presenting)
+        if "moe" in self.views:
+            self.views["moe"].chart.presenter = self.presenting
 
     def show(self, key: str) -> None:
         """Open the deeper views on ``key``'s tab."""

@@ -13,6 +13,7 @@ from labs.batching import timeline_charts as charts
 from labs.batching.chart_kit import POLICY_COLOURS, legend_html
 from labs.batching.view import RUNS, BatchingView, html_pane
 from labs.page import format as fmt
+from labs.page import theme
 from labs.page.layout import section
 from labs.page.updates import refill
 from labs.widgets.fold import Fold
@@ -64,6 +65,8 @@ class TimelineView(BatchingView):
     def _queue_rows(self) -> list:
         """The queue's chart, both policies on the timelines' time axis, drawn from the runs."""
         self.queue_plot, self.queue_sources = charts.queue_figure(self.x_range)
+        if self.lab.presenting:  # built after the page: presenter mode's chart text
+            theme.chart_text(self.queue_plot, True)
         if self.runs is not None:
             self._fill_queue()
         legend = html_pane((0, 0))

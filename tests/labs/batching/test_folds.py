@@ -10,6 +10,7 @@ from core import Scenario
 from labs.batching import BatchingLab
 from labs.batching.lab import TABS
 from labs.frame.shell import EmbeddedLab, lab_bindings
+from labs.page import theme
 from labs.page.links import query_for, restore
 
 # A change to every kind of knob a folded view reads: the node, the workload, the scheduler's
@@ -143,3 +144,17 @@ def test_a_closed_session_whose_folds_were_opened_and_closed_is_freed():
     del page, lab, fold
     gc.collect()
     assert [ref() for ref in refs] == [None] * len(refs)
+
+
+def test_charts_built_after_the_page_take_presenter_modes_text():
+    """Presenter mode reaches the charts a fold builds later, and a closed fold's built ones."""
+    big = f"{theme.CHART_TEXT[True][1]}px"
+    lab = BatchingLab(Scenario())
+    timeline = lab.views["timeline"]
+    timeline.queue.toggle.value = True
+    timeline.queue.toggle.value = False  # built, then closed: out of the page's layout
+    theme.present(lab, True)  # what the page does when presenter mode is switched on
+    sweep, modes = lab.view("sweep"), lab.view("modes")
+    for plot in (timeline.queue_plot, sweep.throughput_plot, modes.ttft_plot):
+        assert plot.xaxis[0].axis_label_text_font_size == big
+    assert lab.view("moe").chart.presenter
