@@ -6,9 +6,12 @@ from html import escape
 
 import panel as pn
 
+from labs.batching.view import NODE_KNOBS
+from labs.page import format as fmt
 from labs.page.layout import knob_column, note
 from labs.page.text import LiveHTML
 from labs.widgets import knobs as ui
+from labs.widgets.fold import Fold
 from labs.widgets.node_picker import NodePicker
 
 POLICY_LABELS = {"static": "static", "continuous": "continuous"}
@@ -117,8 +120,61 @@ def _caption(text: str, margin) -> LiveHTML:
     return LiveHTML(f'<div class="lab small muted">{text}</div>', margin=margin)
 
 
-def knob_panel(lab, w: dict) -> pn.Column:
-    """The knob column: the preset buttons, then engine, traffic, request shape and node."""
+TRAFFIC_KNOBS = (
+    "arrival", "arrival_rate", "requests", "seed",
+    "prompt_tokens", "answer", "answer_mean", "answer_cap",
+)  # fmt: skip
+
+
+def workload_summary(lab) -> str:
+    """The folded traffic and request shape in one line: what the engines serve."""
+    traffic = (
+        "every request at once"
+        if lab.arrival == "offline"
+        else f"Poisson, {lab.arrival_rate:g} a second"
+    )
+    answers = f"{escape(lab.answer)} answers of mean {fmt.count(lab.answer_mean)}"
+    if lab.answer == "capped exponential":
+        answers += f", capped at {fmt.count(lab.answer_cap)}"
+    return (
+        f'<div class="lab small muted" data-fold-summary>{traffic} \u00b7 '
+        f"{fmt.plural(lab.requests, 'request')} \u00b7 {fmt.count(lab.prompt_tokens)}-token "
+        f"prompts \u00b7 {answers} (tokens) \u00b7 seed {lab.seed}</div>"
+    )
+
+
+def workload_fold(lab, w: dict) -> Fold:
+    """Traffic, request shape and node, folded to one line until opened; open by itself
+    whenever one of them leaves its default (a link, a preset, another lab's node)."""
+
+    def rows() -> list:
+        return [
+            ui.heading("Traffic"),
+            w["arrival"], w["arrival_rate"], w["requests"], w["seed"],
+            ui.heading("Request shape"),
+            w["prompt_tokens"], w["answer"], w["answer_mean"], w["answer_cap"],
+            ui.heading("Node (shared with every lab)"),
+            w["tier"], w["model"],
+            NodePicker(lab.scenario, show_model=False),
+            w["kv_dtype"],
+        ]  # fmt: skip
+
+    fold = Fold("Traffic, request shape and node", rows, lab, TRAFFIC_KNOBS,
+                summary=workload_summary)  # fmt: skip
+    scenario = lab.scenario
+
+    def node_moved(*_events) -> None:
+        if any(getattr(scenario, k) != scenario.param[k].default for k in NODE_KNOBS):
+            fold.toggle.value = True
+
+    scenario.param.watch(node_moved, list(NODE_KNOBS))
+    node_moved()
+    return fold
+
+
+def knob_panel(lab, w: dict, workload: Fold) -> pn.Column:
+    """The knob column: the preset buttons and the engine, then ``workload`` (traffic,
+    request shape and node, folded to one line)."""
     return knob_column(
         ui.heading("The published comparison"),
         _button("Load the published 13B comparison", "primary", lab.load_published),
@@ -130,21 +186,7 @@ def knob_panel(lab, w: dict) -> pn.Column:
         w["kv_layout"],
         w["batch_size"],
         w["wait_cap_s"],
-        ui.heading("Traffic"),
-        w["arrival"],
-        w["arrival_rate"],
-        w["requests"],
-        w["seed"],
-        ui.heading("Request shape"),
-        w["prompt_tokens"],
-        w["answer"],
-        w["answer_mean"],
-        w["answer_cap"],
-        ui.heading("Node (shared with every lab)"),
-        w["tier"],
-        w["model"],
-        NodePicker(lab.scenario, show_model=False),
-        w["kv_dtype"],
+        workload,
         lab.running,
         note(
             "The engine prefills new prompts and writes one token per running seat each "

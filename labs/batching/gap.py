@@ -18,15 +18,15 @@ from core.evidence.published_gap import (
     published_gap,
     published_row,
 )
-from labs.batching.view import RUNS, TAB_MARGIN, BatchingView, html_pane
+from labs.batching.view import TAB_MARGIN, BatchingView, html_pane
 from labs.page import format as fmt
 from labs.page.layout import section
 
 
 class GapView(BatchingView):
-    """The gap table (computed once a session) and the loaded-preset story."""
+    """The gap table (computed once a session, when first shown) and the loaded-preset story."""
 
-    WATCHES = frozenset({RUNS})
+    WATCHES = frozenset()  # the table is the published workload's: no knob of the lab moves it
     NEEDS_RUNS = False
 
     def __init__(self, lab, **params):

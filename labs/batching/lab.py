@@ -38,11 +38,14 @@ from labs.batching.view import (
     WORKLOAD_KNOBS,
 )
 from labs.batching.waste import WasteView
+from labs.page import theme
 from labs.page.layout import lab_page
 from labs.page.memo import scenario_key, shared_memo
 from labs.page.text import LiveHTML
+from labs.widgets.fold import folded_section
 
 LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
+# The deeper views, one tab each, folded under the timeline and built when first opened.
 TABS = (
     ("sweep", "Batch size"),
     ("modes", "Serving modes"),
@@ -52,6 +55,19 @@ TABS = (
     ("roofline", "Roofline"),
     ("ceiling", "Decode ceiling"),
     ("moe", "Mixture of experts"),
+)
+DEEPER_VIEWS = {
+    "sweep": SweepView,
+    "waste": WasteView,
+    "speculative": SpeculativeView,
+    "roofline": RooflineView,
+    "ceiling": CeilingView,
+    "moe": MoeView,
+}
+DEEPER_SUMMARY = (
+    "The batch-size sweep with its memory wall and latency knee, "
+    "serving modes (chunked prefill, disaggregation), reserved against paged KV, the published "
+    "gap, speculative decoding, the roofline, the decode ceiling and mixture of experts."
 )
 
 
@@ -66,6 +82,9 @@ class BatchingLab(pn.viewable.Viewer):
     URL_PARTS = (("pd_", "modes"),)  # the serving-modes card keeps its knobs in the link
 
     scenario = param.ClassSelector(class_=Scenario, doc="The session's shared scenario.")
+    presenting = param.Boolean(
+        default=False, doc="Presenter mode's chart text, for the charts built after the page."
+    )
     policy = param.Selector(
         default="static", objects=list(POLICIES), doc="The scheduler the headline figures show."
     )
@@ -111,22 +130,20 @@ class BatchingLab(pn.viewable.Viewer):
         self.engine = EngineRuns(self)
         self.running = LiveHTML("", sizing_mode="stretch_width", margin=(4, 10))
         self.widgets = controls.widgets(self)
-        speculative = [self.widgets[name] for name in SPECULATIVE_KNOBS]
+        # The first page builds only what it shows (issue 35): the headline, the published
+        # story and the timeline; a deeper view is built when its tab is first opened.
         self.views = {
             "headline": HeadlineView(self),
             "gap": GapView(self),
             "timeline": TimelineView(self),
-            "sweep": SweepView(self),
-            "waste": WasteView(self),
-            "speculative": SpeculativeView(self, speculative),
-            "roofline": RooflineView(self),
-            "ceiling": CeilingView(self),
-            "moe": MoeView(self),
         }
-        self.modes = ServingModesCard(self.scenario)
+        self.modes = ServingModesCard(self.scenario, lazy=True)
         self._layout = self._build()
         self.param.watch(self._changed, list(LAB_KNOBS))
         self.scenario.param.watch(self._changed, list(NODE_KNOBS))
+        # A link (or a pin) that sets a folded view's knobs opens it on that view.
+        self.param.watch(self._speculative_set, list(SPECULATIVE_KNOBS))
+        self.modes.param.watch(self._modes_set, list(self.modes.URL_PARAMS))
         self._arrival_changed()
         self.refresh(set(LAB_KNOBS) | set(NODE_KNOBS))
 
@@ -152,6 +169,55 @@ class BatchingLab(pn.viewable.Viewer):
     def error(self) -> str:
         """Why the engine cannot run ('' when it can)."""
         return self.engine.error
+
+    def view(self, key: str):
+        """The view ``key`` (a TABS key), built and drawn on first asking."""
+        if key == "modes":
+            if not self.modes.built:
+                self.modes.build()
+                self._present(self.modes)
+            return self.modes
+        if key not in self.views:
+            view = self.views[key] = DEEPER_VIEWS[key](self)
+            self._present(view)
+            running = self.runs is not None
+            if view.NEEDS_RUNS:
+                view.panel.visible = running
+            if running or not view.NEEDS_RUNS:
+                view.refresh()
+        elif key == "gap":
+            self.views[key].refresh()  # its table is worked out when first shown
+        return self.views[key]
+
+    def _present(self, built) -> None:
+        """Presenter mode's chart text on charts built after the page (the page did the rest)."""
+        if self.presenting:
+            theme.present(built, True)
+        if isinstance(built, MoeView):
+            built.chart.presenter = self.presenting  # for its chart, made once a mixture shows
+
+    @param.depends("presenting", watch=True)
+    def _present_later_charts(self) -> None:
+        # a closed fold's built rows are out of the layout the page walked
+        folds = (self.deeper, self.views["timeline"].queue)
+        for body in (fold.body for fold in folds if fold.built):
+            theme.present(body, self.presenting)
+        if "moe" in self.views:
+            self.views["moe"].chart.presenter = self.presenting
+
+    def show(self, key: str) -> None:
+        """Open the deeper views on ``key``'s tab."""
+        self.deeper.toggle.value = True
+        self.tabs.active = [k for k, _title in TABS].index(key)
+
+    def _speculative_set(self, *_events) -> None:
+        if any(getattr(self, k) != self.param[k].default for k in SPECULATIVE_KNOBS):
+            self.show("speculative")
+
+    def _modes_set(self, *_events) -> None:
+        modes = self.modes
+        if any(getattr(modes, k) != modes.param[k].default for k in modes.URL_PARAMS):
+            self.show("modes")
 
     def load_published(self) -> None:
         """Load the published comparison: its node on the shared scenario, its knobs here."""
@@ -219,14 +285,16 @@ class BatchingLab(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=0,
         )
-        # The deeper views share one full-width strip of tabs: the page stays about two
-        # screens tall at 1280 px, and the published gap's seven columns get the whole width.
-        # Only the open tab is in the browser, so a knob change ships only what is on screen.
-        self.tabs = pn.Tabs(
-            *((title, self.modes if key == "modes" else v[key]) for key, title in TABS),
-            dynamic=True,
-            sizing_mode="stretch_width",
-            margin=(16, 0, 0, 0),
+        # The deeper views share one full-width strip of tabs, folded to one line under the
+        # timeline: the page stays about two screens tall at 1280 px, and the published gap's
+        # seven columns get the whole width. The tabs are made when the fold first opens and
+        # each view when its tab is first opened; only the open tab is in the browser.
+        self.workload = controls.workload_fold(self, self.widgets)
+        self.tabs = None
+        self.deeper, deeper = folded_section(
+            "Eight deeper views, one tab each",
+            self._deeper_rows,
+            DEEPER_SUMMARY,
         )
         return lab_page(
             "Run the engine yourself",
@@ -235,10 +303,34 @@ class BatchingLab(pn.viewable.Viewer):
             "every running seat. Watch a static wave wait for its slowest request, watch "
             "continuous batching refill seats the moment they free up, and see what memory, "
             "not the batch size, finally allows.",
-            controls.knob_panel(self, self.widgets),
+            controls.knob_panel(self, self.widgets, self.workload),
             results,
-            self.tabs,
+            deeper,
         )
+
+    def _deeper_rows(self) -> list:
+        """The tabs of the deeper views, each an empty slot until its tab is first opened."""
+        self._slots = {key: pn.Column(sizing_mode="stretch_width", margin=0) for key, _ in TABS}
+        self.tabs = pn.Tabs(
+            *((title, self._slots[key]) for key, title in TABS),
+            dynamic=True,
+            sizing_mode="stretch_width",
+            margin=(8, 0, 0, 0),
+        )
+        self.tabs.param.watch(self._tab_opened, "active")
+        self._tab_opened()
+        return [self.tabs]
+
+    def _tab_opened(self, *_events) -> None:
+        key = TABS[self.tabs.active][0]
+        if not self._slots[key].objects:
+            self._slots[key].objects = [self.view(key)]
+
+    def folded_parts(self) -> list:
+        """What a closed fold keeps out of the layout (the knobs' widgets, the built folds'
+        rows): released with the session (labs/page/cleanup.py), as the layout is."""
+        folds = (self.workload, self.deeper, self.views["timeline"].queue)
+        return [*self.widgets.values(), *(fold.body for fold in folds if fold.built)]
 
     def __panel__(self):
         return self._layout

@@ -19,6 +19,7 @@ from core.simulator import LINKS, MODES, draw_requests, simulate
 from core.simulator.batching import DESIGN_TOKENS, SIMULATOR_DEFAULTS, first_within
 from core.simulator.steps import step_costs
 from labs.batching import modes_charts as charts
+from labs.batching.modes_knobs import modes_widgets
 from labs.page import format as fmt
 from labs.page.layout import note, section
 from labs.page.text import LiveHTML
@@ -36,7 +37,6 @@ STREAM_KNOBS = (
 )
 DESIGN_KNOBS = ("prefill_cards", "decode_cards", "chunk_tokens", "link")
 NODE_KNOBS = ("tier", "model", "gpu", "cards", "weight_dtype", "kv_dtype")
-LINK_LABELS = {"NVLink": "nvlink", "InfiniBand": "infiniband"}
 
 # "One long prompt stalls everyone": a busy chat stream on two nodes, one 16k-token prompt
 # in the middle of it.
@@ -87,11 +87,27 @@ class ServingModesCard(pn.viewable.Viewer):
 
     URL_PARAMS = (*STREAM_KNOBS, *DESIGN_KNOBS)
 
-    def __init__(self, scenario: Scenario | None = None, **params):
+    def __init__(self, scenario: Scenario | None = None, lazy: bool = False, **params):
         super().__init__(scenario=scenario or Scenario(), **params)
         self.results: dict | None = None
         self.error = ""
-        self.widgets = self._widgets()
+        self.widgets = self._layout = None
+        # ``lazy``: the knobs live here from the start (a link sets them), the widgets, charts
+        # and three engine runs only when the card is first shown (issue 35: a session's first
+        # page builds only what it shows).
+        if not lazy:
+            self.build()
+
+    @property
+    def built(self) -> bool:
+        """Whether the card's widgets and charts exist yet."""
+        return self._layout is not None
+
+    def build(self) -> None:
+        """Make the widgets and charts and run the three designs, once."""
+        if self.built:
+            return
+        self.widgets = modes_widgets(self)
         self.notice = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
         self.notice.visible = False
         self.table = LiveHTML("", sizing_mode="stretch_width", margin=(4, 0))
@@ -114,51 +130,6 @@ class ServingModesCard(pn.viewable.Viewer):
         self.param.watch(self.refresh, [*STREAM_KNOBS, *DESIGN_KNOBS])
         self.scenario.param.watch(self.refresh, list(NODE_KNOBS))
         self.refresh()
-
-    def _widgets(self) -> dict:
-        wide = {"sizing_mode": "stretch_width"}
-        # set on release: every value a drag passed would rerun the three designs
-        slider = {**wide, "throttled": True}
-        return {
-            "arrival_rate": pn.widgets.FloatSlider.from_param(
-                self.param.arrival_rate, label="Arrivals per second", step=0.5, **slider
-            ),
-            "requests": pn.widgets.IntSlider.from_param(
-                self.param.requests, label="Requests", step=10, **slider
-            ),
-            "prompt_tokens": pn.widgets.IntSlider.from_param(
-                self.param.prompt_tokens, label="Short prompt (tokens)", step=16, **slider
-            ),
-            "answer_mean": pn.widgets.IntSlider.from_param(
-                self.param.answer_mean, label="Mean answer (tokens)", **slider
-            ),
-            "long_every": pn.widgets.IntSlider.from_param(
-                self.param.long_every, label="One long prompt in every", step=10, **slider
-            ),
-            "long_prompt_tokens": pn.widgets.IntSlider.from_param(
-                self.param.long_prompt_tokens, label="Long prompt (tokens)", step=1024, **slider
-            ),
-            "batch_size": pn.widgets.IntSlider.from_param(
-                self.param.batch_size, label="Seats per node", **slider
-            ),
-            "prefill_cards": pn.widgets.IntSlider.from_param(
-                self.param.prefill_cards, label="Prefill nodes x", **slider
-            ),
-            "decode_cards": pn.widgets.IntSlider.from_param(
-                self.param.decode_cards, label="Decode nodes y", **slider
-            ),
-            "chunk_tokens": pn.widgets.IntSlider.from_param(
-                self.param.chunk_tokens, label="Chunk budget (tokens a step)", step=64, **slider
-            ),
-            "link": pn.widgets.RadioButtonGroup.from_param(
-                self.param.link,
-                options=LINK_LABELS,
-                color="primary",
-                variant="outline",
-                **wide,
-            ),
-            "seed": pn.widgets.IntInput.from_param(self.param.seed, label="Seed", **wide),
-        }
 
     def load_preset(self) -> None:
         """The stall: a busy stream on two nodes with one 16k-token prompt in its middle."""
@@ -387,4 +358,5 @@ class ServingModesCard(pn.viewable.Viewer):
         )
 
     def __panel__(self):
+        self.build()
         return self._layout

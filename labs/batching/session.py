@@ -2,7 +2,8 @@
 
 One knob change reruns four small engines on the same arrivals (static and continuous, each
 with reserved and paged KV), so switching policy or layout costs nothing; the batch-size sweep
-is cached per knob state and reruns only when the workload or the layout changes. Each run
+is cached per knob state, run only once something shows it, and reruns only when the workload
+or the layout changes. Each run
 serves its stream only as far as core's token budget goes, so no change holds the session
 long (``core.simulator.batching.CHANGE_WORK``).
 """
@@ -33,8 +34,8 @@ class EngineRuns:
     """The runs and sweep of one lab's knobs, and why they failed when they did.
 
     ``runs`` maps ``(policy, kv_layout)`` to an engine result; ``sweep`` maps a policy to
-    its runs at every batch size of the sweep; both are None and ``error`` says why when the
-    node cannot run the workload.
+    its runs at every batch size of the sweep, run when first read; both are None and
+    ``error`` says why when the node cannot run the workload.
     """
 
     def __init__(self, lab):
@@ -42,8 +43,13 @@ class EngineRuns:
         self.runs_cache: OrderedDict = OrderedDict()
         self.sweep_cache: OrderedDict = OrderedDict()
         self.runs: dict | None = None
-        self.sweep: dict | None = None
         self.error = ""
+
+    @property
+    def sweep(self) -> dict | None:
+        """Both policies at every batch size, for the current knobs (None while they cannot
+        run). Run on first reading: a session that never opens the sweep never pays for it."""
+        return None if self.runs is None else self.compute_sweep()
 
     def stream(self) -> Stream:
         """The requests the lab's knobs describe."""
@@ -90,11 +96,11 @@ class EngineRuns:
         )
 
     def rerun(self) -> None:
-        """Run (or recall) the engines and the sweep for the lab's knobs."""
+        """Run (or recall) the engines for the lab's knobs."""
         try:
-            runs, sweep = self.compute_runs(), self.compute_sweep()
+            runs = self.compute_runs()
         except ValueError as error:
-            self.runs = self.sweep = None
+            self.runs = None
             self.error = str(error)
             return
-        self.runs, self.sweep, self.error = runs, sweep, ""
+        self.runs, self.error = runs, ""

@@ -62,8 +62,9 @@ class SpeculativeView(BatchingView):
         {*SPECULATIVE_KNOBS, *NODE_KNOBS, "batch_size", "prompt_tokens", "answer_mean"}
     )
 
-    def __init__(self, lab, widgets: list, **params):
+    def __init__(self, lab, **params):
         super().__init__(lab, **params)
+        widgets = [lab.widgets[name] for name in SPECULATIVE_KNOBS]
         self.plot, self.source, self.here = speculative_figure()
         self.text = html_pane()
         legend = html_pane((0, 0))

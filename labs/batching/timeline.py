@@ -13,8 +13,10 @@ from labs.batching import timeline_charts as charts
 from labs.batching.chart_kit import POLICY_COLOURS, legend_html
 from labs.batching.view import RUNS, BatchingView, html_pane
 from labs.page import format as fmt
+from labs.page import theme
 from labs.page.layout import section
 from labs.page.updates import refill
+from labs.widgets.fold import Fold
 
 MIN_HEIGHT, MAX_HEIGHT = 150, 380  # px of a timeline, whatever the seats
 ROW_PX, FRAME_PX = 7, 70  # px a seat row adds, and the axes' share
@@ -39,15 +41,15 @@ class TimelineView(BatchingView):
                 "prefill": prefill,
                 "bars": bars,
             }
-        self.queue_plot, self.queue_sources = charts.queue_figure(self.x_range)
         self.captions = {"top": html_pane((6, 0, 0, 0)), "bottom": html_pane((10, 0, 0, 0))}
-        self.queue_caption = html_pane((10, 0, 0, 0))
         legend = html_pane((0, 0))
         legend.object = charts.timeline_legend()
-        queue_legend = html_pane((0, 0))
-        queue_legend.object = legend_html(
-            [(colour, policy, "solid") for policy, colour in POLICY_COLOURS.items()]
-        )
+        # The queue's chart folds to its caption (how many waited at worst under each), made
+        # when first opened: the timelines are what a student came for.
+        self.queue_plot = self.queue_sources = None
+        self.queue = Fold(
+            "Requests waiting for a seat", self._queue_rows, summary=lambda _: "",
+        )  # fmt: skip
         self.panel = section(
             "Seats over time, on the same arrivals",
             legend,
@@ -55,12 +57,27 @@ class TimelineView(BatchingView):
             pn.pane.Bokeh(self.timelines["top"]["figure"], sizing_mode="stretch_width"),
             self.captions["bottom"],
             pn.pane.Bokeh(self.timelines["bottom"]["figure"], sizing_mode="stretch_width"),
-            self.queue_caption,
-            queue_legend,
-            pn.pane.Bokeh(self.queue_plot, sizing_mode="stretch_width"),
+            self.queue,
             note="One bar per request in its seat. Hover a bar for its arrival, wait and tokens.",
             margin=(8, 0, 0, 0),
         )
+
+    def _queue_rows(self) -> list:
+        """The queue's chart, both policies on the timelines' time axis, drawn from the runs."""
+        self.queue_plot, self.queue_sources = charts.queue_figure(self.x_range)
+        if self.lab.presenting:  # built after the page: presenter mode's chart text
+            theme.chart_text(self.queue_plot, True)
+        if self.runs is not None:
+            self._fill_queue()
+        legend = html_pane((0, 0))
+        legend.object = legend_html(
+            [(colour, policy, "solid") for policy, colour in POLICY_COLOURS.items()]
+        )
+        return [legend, pn.pane.Bokeh(self.queue_plot, sizing_mode="stretch_width")]
+
+    def _fill_queue(self) -> None:
+        for shown, source in self.queue_sources.items():
+            refill(source, charts.queue_data(self.runs[shown, self.lab.kv_layout]))
 
     def refresh(self) -> None:
         runs, layout = self.runs, self.lab.kv_layout
@@ -83,13 +100,13 @@ class TimelineView(BatchingView):
             refill(target["held"], held)
             refill(target["prefill"], prefill)
             self.captions[slot].object = self._caption(run, slot)
-        for shown, source in self.queue_sources.items():
-            refill(source, charts.queue_data(runs[shown, layout]))
+        if self.queue_sources is not None:
+            self._fill_queue()
         waiting = {p: int(runs[p, layout].queue_length.max()) for p in POLICIES}
-        self.queue_caption.object = (
-            '<div class="lab small muted">Requests waiting for a seat. At worst '
-            f"{fmt.count(waiting['static'])} waited under static batching and "
-            f"{fmt.count(waiting['continuous'])} under continuous batching.</div>"
+        self.queue.summary.object = (
+            '<div class="lab small muted" data-queue>At worst '
+            f"{fmt.count(waiting['static'])} requests waited for a seat under static batching "
+            f"and {fmt.count(waiting['continuous'])} under continuous batching.</div>"
         )
 
     @staticmethod

@@ -18,12 +18,18 @@ from panel.links import Callback
 
 
 def panel_objects(*roots) -> list:
-    """Every Panel object under ``roots`` (Viewers are unwrapped), composites' insides included."""
+    """Every Panel object under ``roots`` (Viewers are unwrapped), composites' insides included.
+
+    A Viewer with ``folded_parts()`` names what a closed fold keeps out of its layout (a
+    built fold's rows, widgets made for a fold never opened): they are walked too.
+    """
     found = []
     for root in roots:
         viewable = root.__panel__() if isinstance(root, pn.viewable.Viewer) else root
         if isinstance(viewable, pn.viewable.Viewable):
             found.extend(viewable.select())
+        if hasattr(root, "folded_parts"):
+            found.extend(panel_objects(*root.folded_parts()))
     return found
 
 

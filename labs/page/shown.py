@@ -93,8 +93,9 @@ _SWEEP_HERE = re.compile(
 
 
 def _sweep(lab) -> list[Reading]:
-    """The batch-size sweep's continuous rates its text quotes: at the peak, and at your B."""
-    if lab.runs is None:
+    """The batch-size sweep's continuous rates its text quotes: at the peak, and at your B
+    (none while its folded tab was never opened: the page shows none)."""
+    if lab.runs is None or "sweep" not in lab.views:
         return []
     text = lab.views["sweep"].text.object
     readings = []

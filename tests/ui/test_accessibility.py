@@ -189,3 +189,21 @@ def test_the_opened_folds_have_no_violation(axe_page, a11y_url):
         page.wait_for_timeout(800)
         found += violations(page, axe, f"{route} [every fold open]")
     assert not found, report(found)
+
+
+def test_the_batching_labs_opened_folds_have_no_violation(axe_page, a11y_url):
+    """/batching with its folds open (traffic and node knobs, the queue, the deeper views on
+    the sweep and on the serving modes) passes axe."""
+    page, axe = axe_page
+    page.goto(a11y_url + "/batching")
+    for fold in ("Traffic, request shape and node", "Requests waiting for a seat",
+                 "Eight deeper views, one tab each"):  # fmt: skip
+        page.get_by_role("button", name=fold).click(timeout=30_000)
+    expect(page.locator(".bk-tab").first).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(800)
+    found = violations(page, axe, "/batching [every fold open]")
+    page.locator(".bk-tab").filter(has_text="Serving modes").click()
+    expect(page.get_by_text("Load: one long prompt stalls everyone")).to_be_visible()
+    page.wait_for_timeout(800)
+    found += violations(page, axe, "/batching [serving modes]")
+    assert not found, report(found)

@@ -36,12 +36,23 @@ TABS = (
     "Speculative decoding",
     "Roofline",
     "Decode ceiling",
+    "Mixture of experts",
 )
+CHARTLESS = ("Published gap", "Mixture of experts")  # a table; one line for a dense model
+
+
+DEEPER = "Eight deeper views, one tab each"  # the fold holding the tabs, closed at first
 
 
 def open_batching(page, url):
     page.goto(url)
     expect(page.locator("div.cards").first).to_contain_text("tok/s", timeout=30_000)
+
+
+def open_deeper(page):
+    """Open the folded deeper views (built on this first opening) and wait for their tabs."""
+    page.get_by_role("button", name=DEEPER).click()
+    expect(page.locator(".bk-tab").first).to_be_visible(timeout=15_000)
 
 
 # The batch size box: the page's first text box that is not the poll's code or name box.
@@ -59,6 +70,7 @@ def test_batching_settings_round_trip_through_the_link(browser, lab_url):
     box.fill("37")
     box.press("Enter")
     expect(page.locator("[data-card='most seats at once']")).to_contain_text("of B = 37")
+    page.get_by_role("button", name="Traffic, request shape and node").click()
     page.get_by_role("button", name="offline batch", exact=True).click()
     # the address follows the knobs once they rest
     page.wait_for_function("() => location.search.includes('arrival=offline')", timeout=10_000)
@@ -74,6 +86,8 @@ def test_batching_settings_round_trip_through_the_link(browser, lab_url):
     expect(fresh.locator("[data-card='most seats at once']")).to_contain_text("of B = 37")
     expect(fresh.locator('[data-timeline-top="continuous"]')).to_be_visible(timeout=10_000)
     expect(fresh.locator(BATCH_BOX).first).to_have_value("37")
+    # the folded traffic knobs open by themselves on a link that moved one
+    expect(fresh.get_by_role("button", name="offline batch", exact=True)).to_be_visible()
     expect(fresh.locator("[data-url-notice]")).to_have_count(0)
     fresh.close()
 
@@ -119,13 +133,19 @@ def test_the_70b_button_runs_70b_after_the_published_preset(page, lab_url):
 
 @pytest.mark.parametrize("presenter", [False, True])
 def test_axis_titles_fit_their_charts_at_1280(page, lab_url, presenter):
-    """Every axis title of every batching chart fits along its chart at 1280 px, with room."""
+    """Every axis title of every batching chart (the folded ones opened) fits along its chart
+    at 1280 px, with room."""
     open_batching(page, lab_url + "/batching" + ("?presenter=1" if presenter else ""))
+    page.get_by_role("button", name="Requests waiting for a seat").click()
+    page.wait_for_function(f"() => ({AXIS_TITLES_JS})().length >= 6")  # timelines and queue
+    above = len(page.evaluate(AXIS_TITLES_JS))
+    open_deeper(page)
     for tab in TABS:
         header = page.locator(".bk-tab").filter(has_text=re.compile(f"^{tab}$"))
-        if header.count():  # (a page without tabs shows every chart at once)
-            header.click()
-            page.wait_for_timeout(300)
+        header.click()
+        if tab not in CHARTLESS:  # the tab's charts are built and drawn on its first opening
+            page.wait_for_function(f"() => ({AXIS_TITLES_JS})().length > {above}")
+        page.wait_for_timeout(300)
         for title in page.evaluate(AXIS_TITLES_JS):
             assert title["width"] <= 0.85 * title["room"], (tab, title)
 
@@ -137,11 +157,25 @@ def test_batching_page_is_laid_out_for_the_screen(browser, lab_url, width, heigh
     open_batching(page, lab_url + "/batching")
     page.wait_for_timeout(500)
     assert page.evaluate("document.documentElement.scrollHeight") <= 2600
+    open_deeper(page)
     page.locator(".bk-tab").filter(has_text="Published gap").click()
     table = page.locator("table.grid").first
     expect(table).to_be_visible(timeout=10_000)
     assert table.bounding_box()["width"] >= 0.7 * width
     page.close()
+
+
+def test_a_link_to_a_folded_views_knob_opens_it(page, lab_url):
+    """At the defaults the deeper views are one closed line; a link setting the speculative
+    acceptance opens them on that tab, its slider at the link's value."""
+    open_batching(page, lab_url + "/batching")
+    expect(page.get_by_role("button", name=DEEPER)).to_be_visible()
+    expect(page.locator(".bk-tab")).to_have_count(0)
+    open_batching(page, lab_url + "/batching?acceptance=0.9")
+    active = page.locator(".bk-tab.bk-active")
+    expect(active).to_have_text("Speculative decoding", timeout=15_000)
+    expect(page.get_by_text("Acceptance: 90%")).to_be_visible()
+    assert page.console_log.errors == []
 
 
 def test_seat_card_rounds_like_the_derivation(page, lab_url):

@@ -10,6 +10,7 @@ from core import Scenario
 from core.evidence.published import OPTIMISED_KERNELS_FACTOR
 from core.simulator.batching import CHANGE_WORK, work
 from labs.batching import PUBLISHED_GPU, PUBLISHED_LAB, PUBLISHED_MODEL, BatchingLab
+from labs.batching.lab import TABS
 from labs.batching.timeline_charts import stragglers
 from labs.page import format as fmt
 
@@ -20,18 +21,14 @@ def lab():
 
 
 def page_html(lab) -> str:
-    """Every HTML pane of the lab, joined."""
+    """Every HTML pane of the lab, the folded views' too (built here), joined."""
     v = lab.views
     panes = [
         v["headline"].cards._pane,
         v["headline"].summary,
-        v["sweep"].text,
-        v["waste"].text,
-        v["gap"].text,
-        v["speculative"].text,
-        v["roofline"].text,
-        v["ceiling"].text,
-        v["timeline"].queue_caption,
+        *(lab.view(key).text for key in ("sweep", "waste", "gap", "speculative", "roofline")),
+        lab.view("ceiling").text,
+        v["timeline"].queue.summary,
         *v["timeline"].captions.values(),
     ]
     return " ".join(str(pane.object) for pane in panes)
@@ -128,6 +125,8 @@ def test_a_node_without_kv_room_shows_why_and_recovers():
     """Weights that fill the node hide the engine and say why; a fitting node brings it back."""
     lab = BatchingLab(scenario=Scenario(tier="large", cards=1))
     notice = lab.views["headline"].notice
+    for key, _title in TABS:  # the folded views too, built while the engine cannot run
+        lab.view(key)
     engine_views = [view.panel for view in lab.views.values() if view.NEEDS_RUNS]
     assert notice.visible and "cannot run" in notice.object
     assert not any(panel.visible for panel in engine_views)
@@ -148,7 +147,7 @@ def test_sessions_do_not_share_state():
 def test_speculative_panel_follows_its_knobs(lab):
     """The speculative curve starts at the lone-request speed-up the text quotes."""
     lab.param.update(draft_tokens=6, acceptance=0.8)
-    speculative = lab.views["speculative"]
+    speculative = lab.view("speculative")
     curve = np.asarray(speculative.source.data["cache"])
     assert curve[0] == pytest.approx(max(curve))
     assert fmt.ratio(curve[0]) in speculative.text.object
@@ -226,7 +225,7 @@ def test_knobs_that_cannot_act_are_not_shown():
 def test_a_dense_models_read_curve_folds_to_one_line():
     """The mixture-of-experts tab builds no chart for the dense default, one for gpt-oss."""
     fresh = BatchingLab(Scenario())
-    view = fresh.views["moe"]
+    view = fresh.view("moe")
     view.refresh()
     assert view.chart.chart is None and "is dense" in view.chart.line.object
     fresh.scenario.param.update(model="gpt-oss-20b", weight_dtype="mxfp4")

@@ -28,6 +28,7 @@ def every_lab(scenario: Scenario, prefix: dict, batching: dict | None) -> dict:
     }
     if batching is not None:  # its engines and sweep cost a second: drawn less often
         labs["batching"] = BatchingLab(scenario, **batching)
+        labs["batching"].view("sweep")  # its folded tab opened, so that its text is read too
     return labs
 
 
@@ -83,12 +84,14 @@ def test_figures_named_twice_agree_across_labs(draw):
 def test_the_batching_labs_rates_agree_with_each_other(draw):
     """The timeline's and the sweep's continuous rates agree where they quote the same run."""
     lab = BatchingLab(Scenario(**draw["scenario"]), **draw["batching"])
+    lab.view("sweep")  # the sweep's folded tab, opened
     assert disagreements(readings({"batching": lab})) == []
 
 
 def test_the_sweep_quotes_the_timelines_run_at_the_same_sample():
     """On 100 requests the sweep's point at your B is the timeline's run, to the digit."""
     lab = BatchingLab(Scenario(), requests=100, batch_size=32)
+    lab.view("sweep")  # the sweep's folded tab, opened
     rates = readings({"batching": lab})[CONTINUOUS_RATE]
     assert len(rates) >= 2 and len({reading for _place, reading in rates}) == 1
 
