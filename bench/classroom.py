@@ -36,6 +36,8 @@ browser (bench/protocol_client.py), for classes too big to open as browser tabs 
 ``--again`` then opens and closes a second class, to show each worker reuses the memory.
 ``--arrive-within S`` lets protocol students arrive together, each at its own moment within S
 seconds, and prints every student's join time (page asked -> live page) against 10 s.
+``--cost-budget`` lets the class meet the lab's default build budget (its share of a core per
+address, growing with the sessions that stayed), as a hall behind one NAT address would.
 ``--poll`` runs a class poll instead of knob changes (bench/poll_run.py): a presenter and
 ``--sessions`` protocol students answering within 10 s. ``--minimal`` serves one slider and
 one HTML pane at every route (bench/minimal_server.py), with the lab's server settings: the
@@ -80,6 +82,7 @@ from bench.poll_run import poll_run
 from bench.protocol_client import Student
 from labs.poll.room import PRESENTER_ENV
 from labs.server import change_timing
+from labs.server.build_budget import CLIENT_CORE_SHARE
 from labs.server.workers import children
 from tests.ui.nginx import free_port, lab_processes, nginx
 
@@ -344,6 +347,9 @@ def main() -> None:
     parser.add_argument("--get-clients", type=int, default=0)
     parser.add_argument("--get-path", default="/batching")
     parser.add_argument("--again", action="store_true", help="then open and close a second class")
+    parser.add_argument("--cost-budget", action="store_true",
+                        help="the class meets the lab's default share of a core per address "
+                        "(labs/server/build_budget.py), as a hall behind one NAT address does")  # fmt: skip
     parser.add_argument("--poll", action="store_true", help="a class poll (bench/poll_run.py)")
     parser.add_argument(
         "--minimal", action="store_true", help="serve one slider and one pane: the stack's floor"
@@ -358,7 +364,9 @@ def main() -> None:
         # The whole class comes from one address: its builds must not hit a client's budget.
         extra += ["--session-builds-per-client", str(max(120, 2 * args.sessions))]
         extra += ["--session-builds-overall", str(max(600, 2 * args.sessions))]
-        if not args.minimal:  # nor its share of a core at the builds' measured cost
+        if args.cost_budget:  # or meet the lab's default share of a core, as a NAT'd hall does
+            extra += ["--session-build-share", str(CLIENT_CORE_SHARE)]
+        elif not args.minimal:  # nor its share of a core at the builds' measured cost
             extra += ["--session-build-share", "0"]
         env = {change_timing.ENV: str(times_dir)}
         if args.poll:  # its own poll file, and a presenter password for the bench's presenter

@@ -16,18 +16,19 @@ seconds and pushed a bystander's change p95 from 58 ms to 3 s, far under 120 a m
 The process measures each build's CPU time on its event loop (:class:`BuildCost`, a moving
 average) and refills a client's bucket at a share of one core's worth of builds:
 
-.. math:: s_c = \\min(s_{max}, s (1 + n_c)), \\qquad r = \\min(r_{max}, s_c / c)
+.. math:: s_c = \\min(s_{max}, s + s_n n_c), \\qquad r = \\min(r_{max}, s_c / c)
 
 builds a second for a build of :math:`c` CPU seconds, holding
-:math:`\\min(60 r_{max}, \\max(1, B (1 + n_c) / c))` at once, where :math:`s` is
-:data:`CLIENT_CORE_SHARE`, :math:`B` :data:`BURST_CPU_S`, :math:`r_{max}` the configured
-minute's rate and :math:`n_c` the client's sessions that stayed: built, settled and still
-connected. A client is an address, and a lecture hall behind one NAT address is one client;
-its students keep their pages open, so its share grows with the class (up to
-:data:`MAX_CLIENT_SHARE` of a core), while a loop that opens pages and drops them stays at
-:math:`s`. What it cannot stop: a script that keeps every session open grows its share as a
-class would, up to :data:`MAX_CLIENT_SHARE`; the per-minute caps and each session's memory
-bound it then. The process's bucket keeps the configured rate over all clients together.
+:math:`\\min(60 r_{max}, \\max(1, B s_c / (s c)))` at once, where :math:`s` is
+:data:`CLIENT_CORE_SHARE`, :math:`s_n` :data:`SHARE_PER_STAYED`, :math:`B`
+:data:`BURST_CPU_S`, :math:`r_{max}` the configured minute's rate and :math:`n_c` the client's sessions that stayed: built, settled and still
+connected. The share applies only to a client that drops pages (closes sessions before their
+build settled, :data:`DROPS_BEFORE_SHARE` of them lately), as a loop does: a client is an
+address, and a lecture hall behind one NAT address is one client whose students keep their
+pages, so it builds at the configured minute, and even beside a loop on its address its share
+grows with the pages that stay. What it cannot stop: a script that keeps every session open
+and drops none; the per-minute caps and each session's memory bound it then. The process's
+bucket keeps the configured rate over all clients together.
 """
 
 from __future__ import annotations
@@ -54,10 +55,12 @@ OVERALL_PER_MINUTE = 600
 
 # The share of one core one client's builds may take at their measured cost, and the CPU
 # seconds of builds it may have at once before that rate applies; each of its sessions that
-# stayed adds as much again, up to MAX_CLIENT_SHARE (a hall of students on one NAT address).
-# ``--session-build-share 0`` leaves the configured minute alone.
+# stayed adds SHARE_PER_STAYED, up to MAX_CLIENT_SHARE (a hall of students on one NAT
+# address beside a loop: its share reaches a core after 24 students). ``--session-build-share 0``
+# leaves the configured minute alone.
 CLIENT_CORE_SHARE = 0.04
-MAX_CLIENT_SHARE = 0.5
+SHARE_PER_STAYED = 0.04
+MAX_CLIENT_SHARE = 1.0
 BURST_CPU_S = 0.5
 # A build's CPU seconds before any was measured (a /pool or /batching lab on the lab's
 # machine, with its first render), and the weight of each new measurement in the average.
@@ -72,8 +75,17 @@ BUILD_FRAGMENTS = 6
 # sessions in that time is counted too: a busy process is a dearer place to build.
 BUILD_SETTLE_S = 2.0
 
-# Longest a build over budget waits for its token before it is refused.
+# A session closed before its build settled was dropped: a page opened and left at once, as a
+# loop does and a student rarely does. An address with this many recent drops (each counting
+# half after the half-life) meets the share rule; one without builds at the configured minute,
+# so a hall joining together is never slowed.
+DROPS_BEFORE_SHARE = 1.5  # two drops within half a minute
+DROP_HALF_LIFE_S = 60.0
+
+# Longest a build over budget waits for its token before it is refused, and how often a
+# waiting build asks again (its client's share may have grown meanwhile).
 MAX_WAIT_S = 10.0
+ASK_AGAIN_S = 0.25
 
 # Client addresses remembered at most; the longest idle is forgotten first (it was full anyway).
 MAX_CLIENTS = 4096
@@ -116,6 +128,19 @@ class BuildCost:
 
     def __init__(self, first_s: float = FIRST_BUILD_CPU_S, weight: float = COST_WEIGHT) -> None:
         self.seconds, self.weight, self.builds = first_s, weight, 0
+        self.settling = 0  # builds whose settle window is open now
+
+    def settle_started(self) -> int:
+        """One more build settling; returns how many settle now, itself included."""
+        self.settling += 1
+        return self.settling
+
+    def settle_measured(self, own_s: float, window_s: float, sharing: int) -> None:
+        """Take in a build: its own CPU, and the settle window's CPU shared by the ``sharing``
+        builds that settled in it (their first renders all ran there)."""
+        self.settling = max(0, self.settling - 1)
+        sharing = max(1, sharing, self.settling + 1)
+        self.measured(own_s + window_s / sharing)
 
     def measured(self, cpu_s: float) -> None:
         """Take in one build's CPU seconds."""
@@ -149,22 +174,36 @@ class BuildBudget:
         self.cost, self.share = cost or BuildCost(), share
         self.overall = Bucket(overall, overall / 60)
         self.clients: OrderedDict[str, Bucket] = OrderedDict()
-        # sessions of each client that stayed (built, settled, still connected)
+        # sessions of each client that stayed (built, settled, still connected), and those it
+        # dropped before they settled (count, when last counted)
         self.stayed: dict[str, int] = {}
+        self.dropped: dict[str, tuple[float, float]] = {}
 
     def client_rate(self, client: str | None = None) -> tuple[float, float]:
         """(builds ``client`` may have at once, builds a second it gets back) at the measured cost.
 
         A ``share`` of 0 or less leaves the configured minute alone: ``per_client`` at once.
         """
-        if self.share <= 0:
+        if self.share <= 0 or self.drops(client) < DROPS_BEFORE_SHARE:
             return float(self.per_client), self.per_client / 60
         cost = max(self.cost.seconds, 1e-3)
-        sessions = 1 + self.stayed.get(client, 0)
-        share = min(max(MAX_CLIENT_SHARE, self.share), self.share * sessions)
+        grown = self.share + SHARE_PER_STAYED * self.stayed.get(client, 0)
+        share = min(max(MAX_CLIENT_SHARE, self.share), grown)
         per_second = min(self.per_client / 60, share / cost)
-        at_once = max(1.0, BURST_CPU_S * sessions / cost)
+        at_once = max(1.0, BURST_CPU_S * share / (self.share * cost))
         return min(float(self.per_client), at_once), per_second
+
+    def drops(self, client: str | None) -> float:
+        """``client``'s sessions dropped before they settled, each counting half after a
+        :data:`DROP_HALF_LIFE_S`."""
+        count, stamp = self.dropped.get(client, (0.0, 0.0))
+        return count * 0.5 ** ((self.clock() - stamp) / DROP_HALF_LIFE_S)
+
+    def session_dropped(self, client: str) -> None:
+        """A session of ``client`` closed before its build settled: a page opened and left."""
+        self.dropped[client] = (self.drops(client) + 1.0, self.clock())
+        while len(self.dropped) > MAX_CLIENTS:
+            self.dropped.pop(next(iter(self.dropped)))
 
     def session_stayed(self, client: str) -> None:
         """One more of ``client``'s sessions stayed past its build: its share grows by one."""
@@ -178,8 +217,8 @@ class BuildBudget:
         else:
             self.stayed.pop(client, None)
 
-    def reserve(self, client: str) -> float | None:
-        """Seconds ``client``'s next build must wait (its tokens then spent), or None: refused."""
+    def _wait(self, client: str) -> tuple[float, Bucket]:
+        """Seconds until ``client`` has a token at its rate now, and its bucket."""
         now = self.clock()
         capacity, per_second = self.client_rate(client)
         bucket = self.clients.pop(client, None) or Bucket(capacity, per_second)
@@ -187,12 +226,33 @@ class BuildBudget:
         self.clients[client] = bucket
         while len(self.clients) > MAX_CLIENTS:
             self.clients.popitem(last=False)
-        wait = max(bucket.wait(now), self.overall.wait(now))
+        return max(bucket.wait(now), self.overall.wait(now)), bucket
+
+    def reserve(self, client: str) -> float | None:
+        """Seconds ``client``'s next build must wait (its tokens then spent), or None: refused."""
+        wait, bucket = self._wait(client)
         if wait > self.max_wait:
             return None
         bucket.take()
         self.overall.take()
         return wait
+
+    async def admit(self, client: str, sleep=asyncio.sleep) -> bool:
+        """Wait until ``client`` may build (True), asking again as its share grows; False past
+        ``max_wait``. A hall's first students wait at the share of one address, and their
+        classmates' pages that stay raise it while they wait."""
+        waited = 0.0
+        while True:
+            wait, bucket = self._wait(client)
+            if wait <= 0:
+                bucket.take()
+                self.overall.take()
+                return True
+            if waited >= self.max_wait:
+                return False
+            step = min(wait, ASK_AGAIN_S, self.max_wait - waited)
+            await sleep(step)
+            waited += step
 
 
 class BuildRefused(HTTPError):
@@ -210,13 +270,9 @@ def configure(budget: BuildBudget) -> None:
 
     async def create_session_if_needed(context, session_id, request=None, token=None):
         known = session_id in context._sessions or session_id in context._pending_sessions
-        if not known and request is not None:
-            wait = budget.reserve(request.remote_ip)
-            if wait is None:
-                log.warning("session build refused for %s: over its budget", request.remote_ip)
-                raise BuildRefused(request.remote_ip)
-            if wait > 0:
-                await asyncio.sleep(wait)
+        if not known and request is not None and not await budget.admit(request.remote_ip):
+            log.warning("session build refused for %s: over its budget", request.remote_ip)
+            raise BuildRefused(request.remote_ip)
         return await create(context, session_id, request, token)
 
     create_session_if_needed.lab_original = create
@@ -249,6 +305,7 @@ class BoundedWebsocket(panel_server.WSHandler):
     budget: BuildBudget | None = None
     build_cpu_s = 0.0
     build_fragments = 0
+    was_built = False
     has_stayed = False
     has_closed = False
 
@@ -277,6 +334,7 @@ class BoundedWebsocket(panel_server.WSHandler):
             self.close(TRY_AGAIN_LATER, "too many new sessions; try again later")
             return None
         self.build_cpu_s, self.build_fragments = time.thread_time() - started, BUILD_FRAGMENTS
+        self.was_built = True
         return opened
 
     async def on_message(self, fragment):
@@ -289,19 +347,25 @@ class BoundedWebsocket(panel_server.WSHandler):
             self.build_cpu_s += time.thread_time() - started
             self.build_fragments -= 1
             if self.build_fragments == 0 and self.budget is not None:
-                IOLoop.current().call_later(BUILD_SETTLE_S, self._settled, time.thread_time())
+                sharing = self.budget.cost.settle_started()
+                IOLoop.current().call_later(
+                    BUILD_SETTLE_S, self._settled, time.thread_time(), sharing
+                )
 
-    def _settled(self, mark: float) -> None:
-        """Count the loop's CPU since ``mark`` (the page's deferred build work) and measure;
-        a session still connected has stayed."""
-        self.budget.cost.measured(self.build_cpu_s + time.thread_time() - mark)
+    def _settled(self, mark: float, sharing: int) -> None:
+        """Count the loop's CPU since ``mark`` (the page's deferred build work, shared with the
+        builds settling beside it) and measure; a session still connected has stayed."""
+        window = time.thread_time() - mark
+        self.budget.cost.settle_measured(self.build_cpu_s, window, sharing)
         if not self.has_closed:
             self.has_stayed = True
             self.budget.session_stayed(self.request.remote_ip)
 
     def on_close(self) -> None:
-        self.has_closed = True
-        if self.has_stayed and self.budget is not None:
-            self.has_stayed = False
-            self.budget.session_left(self.request.remote_ip)
+        if self.budget is not None and not self.has_closed:
+            if self.has_stayed:
+                self.budget.session_left(self.request.remote_ip)
+            elif self.was_built:
+                self.budget.session_dropped(self.request.remote_ip)  # built, left at once
+        self.has_closed, self.has_stayed = True, False
         super().on_close()

@@ -236,8 +236,9 @@ def parser() -> argparse.ArgumentParser:
         "--session-build-share",
         type=float,
         default=build_budget.CLIENT_CORE_SHARE,
-        help="share of one core one client address's session builds may take, at their measured "
-        "cost (0: only --session-builds-per-client)",
+        help="share of one core the session builds of a client address that drops pages may "
+        "take, at their measured cost, growing with its pages still open "
+        "(0: only --session-builds-per-client)",
     )
     parse.add_argument(
         "--session-history",

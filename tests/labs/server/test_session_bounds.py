@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
 import pytest
@@ -133,10 +134,11 @@ def test_a_clients_builds_follow_their_measured_cost():
     cost = build_budget.BuildCost(first_s=0.1)
     budget = build_budget.BuildBudget(per_client=120, overall=600, clock=clock, max_wait=0,
                                       cost=cost, share=0.05)  # fmt: skip
-    cheap_burst, cheap_rate = budget.client_rate()
+    _drop_three(budget, "10.0.0.1")
+    cheap_burst, cheap_rate = budget.client_rate("10.0.0.1")
     for _ in range(40):  # builds measured at 2 CPU seconds each
         cost.measured(2.0)
-    dear_burst, dear_rate = budget.client_rate()
+    dear_burst, dear_rate = budget.client_rate("10.0.0.1")
     assert dear_burst < cheap_burst and dear_rate < cheap_rate
     assert dear_rate * cost.seconds == pytest.approx(0.05)  # a twentieth of a core
     assert cheap_rate <= 120 / 60  # never above the configured minute
@@ -160,13 +162,32 @@ def test_the_cost_share_is_on_by_default():
     assert build_budget.BuildBudget(120, 600).share == build_budget.CLIENT_CORE_SHARE
 
 
+def _drop_three(budget, client):
+    """``client`` opens three pages and leaves each before it settles."""
+    for _ in range(3):
+        budget.session_dropped(client)
+
+
 def _looped(budget, clock, client, seconds):
     """Builds ``client`` gets in ``seconds`` by asking every 10 ms and dropping each page."""
     built = 0
     for step in range(int(seconds * 100)):
         clock.now = step / 100
-        built += budget.reserve(client) == 0.0
+        if budget.reserve(client) == 0.0:
+            built += 1
+            budget.session_dropped(client)
     return built
+
+
+def test_an_address_that_drops_no_pages_builds_at_the_configured_minute():
+    """A hall joining together (no page dropped) is never held to the share, whatever the cost."""
+    cost = build_budget.BuildCost(first_s=2.0)
+    budget = build_budget.BuildBudget(120, 600, cost=cost, share=0.04)
+    for _ in range(50):
+        budget.session_stayed("10.0.0.7")
+    assert budget.client_rate("10.0.0.7") == (120.0, 2.0)
+    budget.session_dropped("10.0.0.7")  # one student's page left at once: still a hall
+    assert budget.client_rate("10.0.0.7") == (120.0, 2.0)
 
 
 def test_a_loop_that_drops_its_pages_keeps_the_base_share():
@@ -176,25 +197,62 @@ def test_a_loop_that_drops_its_pages_keeps_the_base_share():
     budget = build_budget.BuildBudget(120, 600, clock=clock, max_wait=0, cost=cost, share=0.04)
     built = _looped(budget, clock, "10.0.0.9", 60)
     burst = build_budget.BURST_CPU_S / 0.2
-    assert built == pytest.approx(burst + 60 * 0.04 / 0.2, abs=1.5)  # 5 at once, then 12
+    # its first three at the minute's rate, then a burst and 4 % of a core at 0.2 s a build
+    assert built == pytest.approx(3 + burst + 60 * 0.04 / 0.2, abs=2)
 
 
 def test_a_hall_whose_pages_stay_gets_a_share_growing_with_them():
-    """Each session that stayed adds s of a core to its address, up to MAX_CLIENT_SHARE."""
+    """Each session that stayed adds SHARE_PER_STAYED of a core to its address, up to the most."""
     clock = Clock()
     cost = build_budget.BuildCost(first_s=0.2)
-    budget = build_budget.BuildBudget(120, 600, clock=clock, max_wait=0, cost=cost, share=0.04)
+    budget = build_budget.BuildBudget(600, 600, clock=clock, max_wait=0, cost=cost, share=0.04)
+    _drop_three(budget, "10.0.0.7")  # a loop shares the hall's address
+    _drop_three(budget, "10.0.0.8")
     alone = budget.client_rate("10.0.0.7")
-    for _ in range(9):
-        budget.session_stayed("10.0.0.7")
+    assert alone[1] == pytest.approx(0.04 / 0.2)
+    budget.session_stayed("10.0.0.7")
     at_once, per_second = budget.client_rate("10.0.0.7")
-    assert per_second == pytest.approx(10 * alone[1]) and at_once == pytest.approx(10 * alone[0])
+    grown = 0.04 + build_budget.SHARE_PER_STAYED
+    assert per_second == pytest.approx(grown / 0.2) and at_once > alone[0]
     for _ in range(100):
         budget.session_stayed("10.0.0.7")
-    assert budget.client_rate("10.0.0.7")[1] == pytest.approx(
-        min(2.0, build_budget.MAX_CLIENT_SHARE / 0.2)
-    )
+    assert budget.client_rate("10.0.0.7")[1] == pytest.approx(build_budget.MAX_CLIENT_SHARE / 0.2)
     assert budget.client_rate("10.0.0.8") == alone  # another address keeps its own
-    for _ in range(109):
+    for _ in range(101):
         budget.session_left("10.0.0.7")
     assert budget.client_rate("10.0.0.7") == alone and "10.0.0.7" not in budget.stayed
+
+
+def test_a_waiting_build_is_admitted_when_its_classmates_pages_stay():
+    """A build waiting at one address's base share asks again, and gets in once the share grew."""
+    clock = Clock()
+    cost = build_budget.BuildCost(first_s=0.2)
+    budget = build_budget.BuildBudget(600, 600, clock=clock, max_wait=10, cost=cost, share=0.04)
+    _drop_three(budget, "10.0.0.7")
+    assert budget.reserve("10.0.0.7") == 0.0  # the burst's one build
+    waits = []
+
+    async def sleep(seconds):  # meanwhile three classmates' pages settle and stay
+        waits.append(seconds)
+        clock.now += seconds
+        if len(waits) == 2:
+            for _ in range(3):
+                budget.session_stayed("10.0.0.7")
+
+    assert asyncio.run(budget.admit("10.0.0.7", sleep=sleep))
+    assert clock.now < 1.0  # at the base share alone it would have waited 5 s
+
+
+def test_a_build_still_waiting_past_the_limit_is_refused():
+    """A loop that drops its pages waits its turn at the base share, and is refused past 10 s."""
+    clock = Clock()
+    cost = build_budget.BuildCost(first_s=2.0)
+    budget = build_budget.BuildBudget(600, 600, clock=clock, max_wait=10, cost=cost, share=0.04)
+    _drop_three(budget, "10.0.0.9")
+    assert budget.reserve("10.0.0.9") == 0.0
+
+    async def sleep(seconds):
+        clock.now += seconds
+
+    assert not asyncio.run(budget.admit("10.0.0.9", sleep=sleep))  # 50 s at 4 % of 2 s builds
+    assert clock.now == pytest.approx(10.0)
