@@ -211,3 +211,21 @@ def test_mattered_names_every_knob_moved_off_its_default(lab):
     rows = {effect.knob: effect for effect in lab.mattered.effects}
     assert {"replicas", "router", "prefix_source"} <= set(rows)
     assert rows["replicas"].mattered and 'data-knob="replicas"' in lab.mattered._pane.object
+
+
+def test_a_closed_session_whose_fold_was_opened_and_closed_is_freed():
+    """Beyond the walkthrough opened and closed again: released, the page, lab and scenario go."""
+    import gc
+    import weakref
+
+    from labs.frame.shell import EmbeddedLab
+
+    page = EmbeddedLab("pool")
+    lab = page.view("pool")
+    lab.beyond.toggle.value = True
+    lab.beyond.toggle.value = False
+    refs = [weakref.ref(page), weakref.ref(page.scenario), weakref.ref(lab)]
+    page.release()
+    del page, lab
+    gc.collect()
+    assert [ref() for ref in refs] == [None] * len(refs)
