@@ -58,7 +58,7 @@ OVERALL_PER_MINUTE = 600
 # stayed adds SHARE_PER_STAYED, up to MAX_CLIENT_SHARE (a hall of students on one NAT
 # address beside a loop: its share reaches a core after 24 students). ``--session-build-share 0``
 # leaves the configured minute alone.
-CLIENT_CORE_SHARE = 0.04
+CLIENT_CORE_SHARE = 0.02
 SHARE_PER_STAYED = 0.04
 MAX_CLIENT_SHARE = 1.0
 BURST_CPU_S = 0.5
