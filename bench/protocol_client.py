@@ -77,8 +77,11 @@ def _find_slider(node, title: str) -> dict | None:
 class Student:
     """One session of the lab at ``base + path``, driven over its websocket."""
 
-    def __init__(self, base: str, path: str, cookie: str):
+    def __init__(self, base: str, path: str, cookie: str, address: str | None = None):
         self.base, self.path, self.cookie = base, path, cookie
+        # the client address a proxy would pass on (X-Real-IP), for a server run with
+        # --use-xheaders: another machine than the bench's
+        self.headers = {"Cookie": cookie} | ({"X-Real-IP": address} if address else {})
         self.socket = None
         self.slider = None
         self.value = 0.0
@@ -90,7 +93,7 @@ class Student:
 
     async def open(self, title: str, timeout_s: float = 60) -> None:
         """Load the page, connect, and find the slider titled ``title``."""
-        request = urllib.request.Request(self.base + self.path, headers={"Cookie": self.cookie})
+        request = urllib.request.Request(self.base + self.path, headers=self.headers)
         html = await asyncio.to_thread(
             lambda: urllib.request.urlopen(request, timeout=timeout_s).read().decode()
         )
@@ -99,7 +102,7 @@ class Student:
         self.socket = await websocket_connect(
             HTTPRequest(
                 ws_url,
-                headers={"Origin": self.base, "Cookie": self.cookie},
+                headers={"Origin": self.base, **self.headers},
                 connect_timeout=timeout_s,
                 request_timeout=timeout_s,
             ),  # a busy server's

@@ -49,7 +49,17 @@ def faulty(tmp_path_factory):
     port = free_port()
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-c", FAULTY_SERVER, "--port", str(port)],
+            # the tests open and leave pages at machine speed, as a loop would: the minute's
+            # budget alone, as the other test servers have (tests/ui/conftest.py)
+            [
+                sys.executable,
+                "-c",
+                FAULTY_SERVER,
+                "--port",
+                str(port),
+                "--session-build-share",
+                "0",
+            ],
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
