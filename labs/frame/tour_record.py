@@ -61,7 +61,7 @@ def decode_answers(text: str) -> list[TourAnswer]:
     found: dict[int, TourAnswer] = {}
     for part in text[:MAX_TOUR_LENGTH].split(";"):
         step, given, knobs = [*part.split("~", 2), "", ""][:3]
-        if not step.isdigit() or not 1 <= int(step) <= MAX_STEP:
+        if not (step.isascii() and step.isdigit()) or not 1 <= int(step) <= MAX_STEP:
             continue
         given = clean_given(given)
         configurations, _notices = decode(knobs)

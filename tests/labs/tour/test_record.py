@@ -93,3 +93,8 @@ def test_a_record_round_trips_through_its_text():
     answers = [TourAnswer(4, "#1", {"tier": "large"}), TourAnswer(2, "40 ms", {})]
     assert decode_answers(encode_answers(answers)) == sorted(answers, key=lambda a: a.step)
     assert len(decode_answers(encode_answers(answers) + ";2~50 ms~defaults")) == 2
+
+
+def test_a_step_written_in_non_ascii_digits_is_dropped():
+    """A step of superscript or other Unicode digits ('²') is dropped, never a crash."""
+    assert decode_answers("²~40 ms~defaults;٣~#0~defaults") == []
