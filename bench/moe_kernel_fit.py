@@ -93,57 +93,63 @@ def rows(data: Path, card, version, kernel, dtype, distribution="balanced"):
     return table[[s in SHAPES for s in shape]]
 
 
-def fit(table, card, dtype, compute):
-    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
+def columns(table, card, dtype):
+    """(tokens, top-k, touched experts, weight bytes, FLOPs a routed row, permute s, latency s).
+
+    Per card of the TP x EP split; balanced routing touches ``E (1 - (1 - k/E)^T)`` experts.
+    """
     tokens = table.num_tokens.to_numpy(float)
     experts, top = table.num_experts.to_numpy(float), table.topk.to_numpy(float)
     hidden, width = table.hidden_size.to_numpy(float), table.inter_size.to_numpy(float)
     split = (table.moe_tp_size * table.moe_ep_size).to_numpy(float)
     touched = experts * (1 - (1 - top / experts) ** tokens)
     weights = touched * 3 * hidden * width * BYTES_PER_WEIGHT[dtype] / split
+    row_flops = 2 * 3 * hidden * width / split
     moved = 8.0 * tokens * top * hidden / split / BANDWIDTH[card]
-    latency = table.latency.to_numpy(float) * 1e-3
+    return tokens, top, touched, weights, row_flops, moved, table.latency.to_numpy(float) * 1e-3
+
+
+def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
+    """The model's latency of each row (the module's equation)."""
+    tokens, top, touched, weights, row_flops, moved, _ = cols
+    stream = weights / (bandwidth_share * BANDWIDTH[card])
+    # Each touched expert's GEMM costs as if it held ``pad`` more rows than its tokens (a tile
+    # only partly filled, the expert's own prologue and epilogue), never more than it routes.
+    rows = tokens * top + np.minimum(pad * touched, tokens * top)
+    math = row_flops * rows / (compute_share * FLOPS[card][compute])
+    return floor + np.maximum(stream, math) + moved
+
+
+def fit(table, card, dtype, compute):
+    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
+    cols = columns(table, card, dtype)
+    tokens, latency = cols[0], cols[-1]
     decode = tokens <= 256
 
-    def error(predicted, rows):
+    def error(figures, rows):
+        predicted = modelled(cols, card, compute, *figures)
         return float(np.sqrt(np.mean(np.log(predicted[rows] / latency[rows]) ** 2)))
 
-    floors, shares = np.arange(0, 100e-6, 2e-6), np.arange(0.1, 1.3, 0.05)
+    # streaming alone on decode-sized steps: no multiplication (an infinite compute share)
     best = min(
-        (error(t0 + weights / (sb * BANDWIDTH[card]) + moved, decode), t0, sb)
-        for t0 in floors
-        for sb in shares
+        (error((t0, sb, np.inf, 0), decode), t0, sb)
+        for t0 in np.arange(0, 100e-6, 2e-6)
+        for sb in np.arange(0.1, 1.3, 0.05)
     )
     _, floor, bandwidth_share = best
-    stream = weights / (bandwidth_share * BANDWIDTH[card])
-    rate = FLOPS[card][compute]
-    # Each touched expert's GEMM costs as if it held ``pad`` more rows than its tokens: a tile
-    # only partly filled, and the expert's own prologue and epilogue.
-    row_flops = 2 * 3 * hidden * width / split
     best_compute = min(
-        (error(floor + np.maximum(stream, row_flops * (tokens * top + np.minimum(pad * touched, tokens * top))
-                                  / (sf * rate)) + moved, tokens > 0), sf, pad)
+        (error((floor, bandwidth_share, sf, pad), tokens > 0), sf, pad)
         for sf in np.arange(0.05, 1.3, 0.025)
         for pad in PADDING_ROWS
-    )  # fmt: skip
+    )
     return floor, bandwidth_share, best_compute[1], best_compute[2], best[0], best_compute[0]
 
 
 def bias_by_tokens_per_expert(table, card, dtype, compute, figures):
     """Mean log(fitted / measured) in each band of tokens per expert (:data:`BANDS`)."""
-    floor, bandwidth_share, compute_share, pad = figures
-    tokens = table.num_tokens.to_numpy(float)
-    experts, top = table.num_experts.to_numpy(float), table.topk.to_numpy(float)
-    hidden, width = table.hidden_size.to_numpy(float), table.inter_size.to_numpy(float)
-    split = (table.moe_tp_size * table.moe_ep_size).to_numpy(float)
-    touched = experts * (1 - (1 - top / experts) ** tokens)
-    stream = touched * 3 * hidden * width * BYTES_PER_WEIGHT[dtype] / split
-    stream = stream / (bandwidth_share * BANDWIDTH[card])
-    math = 2 * 3 * hidden * width / split * (tokens * top + np.minimum(pad * touched, tokens * top))
-    math = math / (compute_share * FLOPS[card][compute])
-    moved = 8.0 * tokens * top * hidden / split / BANDWIDTH[card]
-    ratio = np.log((floor + np.maximum(stream, math) + moved) / (table.latency * 1e-3))
-    per_expert = tokens * top / experts
+    cols = columns(table, card, dtype)
+    ratio = np.log(modelled(cols, card, compute, *figures) / cols[-1])
+    per_expert = cols[0] * cols[1] / table.num_experts.to_numpy(float)
     return [float(np.mean(ratio[(per_expert >= lo) & (per_expert < hi)])) for lo, hi in BANDS]
 
 

@@ -3,46 +3,40 @@
 from __future__ import annotations
 
 import panel as pn
+import param
 
 LINK_LABELS = {"NVLink": "nvlink", "InfiniBand": "infiniband"}
+# Each slider's label and step (None: the parameter's own), in the card's order.
+SLIDERS = {
+    "arrival_rate": ("Arrivals per second", 0.5),
+    "requests": ("Requests", 10),
+    "prompt_tokens": ("Short prompt (tokens)", 16),
+    "answer_mean": ("Mean answer (tokens)", None),
+    "long_every": ("One long prompt in every", 10),
+    "long_prompt_tokens": ("Long prompt (tokens)", 1024),
+    "batch_size": ("Seats per node", None),
+    "prefill_cards": ("Prefill nodes x", None),
+    "decode_cards": ("Decode nodes y", None),
+    "chunk_tokens": ("Chunk budget (tokens a step)", 64),
+}
+
+
+def _slider(card, knob: str, **options):
+    """The slider of ``knob``: whole numbers on an IntSlider, the rest on a FloatSlider."""
+    label, step = SLIDERS[knob]
+    whole = isinstance(card.param[knob], param.Integer)
+    kind = pn.widgets.IntSlider if whole else pn.widgets.FloatSlider
+    steps = {} if step is None else {"step": step}
+    return kind.from_param(card.param[knob], label=label, **steps, **options)
 
 
 def modes_widgets(card) -> dict:
     """The card's widgets, by the knob each drives."""
     wide = {"sizing_mode": "stretch_width"}
     # set on release: every value a drag passed would rerun the three designs
-    slider = {**wide, "throttled": True}
+    sliders = {knob: _slider(card, knob, throttled=True, **wide) for knob in SLIDERS}
     return {
-        "arrival_rate": pn.widgets.FloatSlider.from_param(
-            card.param.arrival_rate, label="Arrivals per second", step=0.5, **slider
-        ),
-        "requests": pn.widgets.IntSlider.from_param(
-            card.param.requests, label="Requests", step=10, **slider
-        ),
-        "prompt_tokens": pn.widgets.IntSlider.from_param(
-            card.param.prompt_tokens, label="Short prompt (tokens)", step=16, **slider
-        ),
-        "answer_mean": pn.widgets.IntSlider.from_param(
-            card.param.answer_mean, label="Mean answer (tokens)", **slider
-        ),
-        "long_every": pn.widgets.IntSlider.from_param(
-            card.param.long_every, label="One long prompt in every", step=10, **slider
-        ),
-        "long_prompt_tokens": pn.widgets.IntSlider.from_param(
-            card.param.long_prompt_tokens, label="Long prompt (tokens)", step=1024, **slider
-        ),
-        "batch_size": pn.widgets.IntSlider.from_param(
-            card.param.batch_size, label="Seats per node", **slider
-        ),
-        "prefill_cards": pn.widgets.IntSlider.from_param(
-            card.param.prefill_cards, label="Prefill nodes x", **slider
-        ),
-        "decode_cards": pn.widgets.IntSlider.from_param(
-            card.param.decode_cards, label="Decode nodes y", **slider
-        ),
-        "chunk_tokens": pn.widgets.IntSlider.from_param(
-            card.param.chunk_tokens, label="Chunk budget (tokens a step)", step=64, **slider
-        ),
+        **sliders,
         "link": pn.widgets.RadioButtonGroup.from_param(
             card.param.link,
             options=LINK_LABELS,
