@@ -161,14 +161,7 @@ def workload_fold(lab, w: dict) -> Fold:
 
     fold = Fold("Traffic, request shape and node", rows, lab, TRAFFIC_KNOBS,
                 summary=workload_summary)  # fmt: skip
-    scenario = lab.scenario
-
-    def node_moved(*_events) -> None:
-        if any(getattr(scenario, k) != scenario.param[k].default for k in NODE_KNOBS):
-            fold.toggle.value = True
-
-    scenario.param.watch(node_moved, list(NODE_KNOBS))
-    node_moved()
+    fold.follow(lab.scenario, NODE_KNOBS)
     return fold
 
 

@@ -42,7 +42,7 @@ from labs.page import theme
 from labs.page.layout import lab_page
 from labs.page.memo import scenario_key, shared_memo
 from labs.page.text import LiveHTML
-from labs.widgets.fold import folded_section
+from labs.widgets.fold import any_moved, folded_section
 
 LAB_KNOBS = (*VIEW_KNOBS, *WORKLOAD_KNOBS, *SPECULATIVE_KNOBS)
 # The deeper views, one tab each, folded under the timeline and built when first opened.
@@ -211,12 +211,11 @@ class BatchingLab(pn.viewable.Viewer):
         self.tabs.active = [k for k, _title in TABS].index(key)
 
     def _speculative_set(self, *_events) -> None:
-        if any(getattr(self, k) != self.param[k].default for k in SPECULATIVE_KNOBS):
+        if any_moved(self, SPECULATIVE_KNOBS):
             self.show("speculative")
 
     def _modes_set(self, *_events) -> None:
-        modes = self.modes
-        if any(getattr(modes, k) != modes.param[k].default for k in modes.URL_PARAMS):
+        if any_moved(self.modes, self.modes.URL_PARAMS):
             self.show("modes")
 
     def load_published(self) -> None:

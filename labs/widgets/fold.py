@@ -18,6 +18,11 @@ from labs.page.layout import PANEL_STYLE
 from labs.page.text import LiveHTML
 
 
+def any_moved(owner, names) -> bool:
+    """Whether any of ``owner``'s parameters ``names`` is away from its default."""
+    return any(getattr(owner, name) != owner.param[name].default for name in names)
+
+
 class Fold(pn.viewable.Viewer):
     """``rows`` (or what ``rows()`` builds, on first opening) under a toggle titled ``title``.
 
@@ -59,10 +64,18 @@ class Fold(pn.viewable.Viewer):
 
     def _moved(self) -> bool:
         """Whether any of the group's knobs is away from its default."""
-        return any(
-            getattr(self._scenario, name) != self._scenario.param[name].default
-            for name in self._knobs
-        )
+        return bool(self._knobs) and any_moved(self._scenario, self._knobs)
+
+    def follow(self, owner, names) -> None:
+        """Open too whenever one of ``owner``'s parameters ``names`` leaves its default (now,
+        or later): knobs shown in the fold that another object holds."""
+
+        def opened(*_events) -> None:
+            if any_moved(owner, names):
+                self.toggle.value = True
+
+        owner.param.watch(opened, list(names))
+        opened()
 
     def _follow(self, *_events) -> None:
         if self._summary is not None:
