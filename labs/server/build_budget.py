@@ -152,8 +152,10 @@ class BuildBudget:
     """Session builds allowed per client address and overall, in one process.
 
     A client's rate follows the measured build cost (see the module notes), never above
-    ``per_client`` a minute; the process's is ``overall`` a minute. A build over budget waits
-    for its token, up to ``max_wait`` seconds; one that would wait longer is refused.
+    ``per_client`` a minute; the process's is ``overall`` a minute. A session build is let in
+    by :meth:`admit`, which waits for its token (asking again as the client's share grows) up
+    to ``max_wait`` seconds and then refuses; :meth:`reserve` is the same rule in one step,
+    with the wait computed at today's rate (the tests' view of a bucket).
     """
 
     def __init__(
