@@ -124,6 +124,7 @@ class ServingModesCard(pn.viewable.Viewer):
             label="Load: one long prompt stalls everyone",
             color="primary",
             sizing_mode="stretch_width",
+            css_classes=["wrap-label"],
         )
         self.load_stall.on_click(lambda _event: self.load_preset())
         self._layout = self._build()
