@@ -65,6 +65,16 @@ KERNELS = [
     ("b200_sxm", "vllm/0.24.0", "vllm_gptossmxfp4moe_flashinfer_trtllm", "w4a16_mxfp4", "bf16"),
     ("b200_sxm", "vllm/0.24.0", "vllm_compressedtensorsw4a4nvfp4moe", "nvfp4", "fp4"),
 ]
+# Engines' own kernels where their default differs from TensorRT-LLM's (core/catalog/kernels.py
+# ENGINE_EXPERT_KERNELS): the earliest release of each measured on an H100 or B200. Printed
+# beside the others, but left out of the routing-imbalance fit, which stays on the ten above.
+ENGINE_KERNELS = [
+    ("h100_sxm", "sglang/0.5.10", "sglang_fused_moe_triton", "bfloat16", "bf16"),
+    ("h100_sxm", "sglang/0.5.10", "sglang_fused_moe_triton", "fp8_block", "fp8"),
+    ("h100_sxm", "vllm/0.24.0", "vllm_unquantizedfusedmoe_triton", "bfloat16", "bf16"),
+    ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "bfloat16", "bf16"),
+    ("b200_sxm", "vllm/0.19.0", "vllm_fused_moe", "bfloat16", "bf16"),
+]
 # (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.
 SHAPES = {(2880, 2880, 128, 4), (2880, 2880, 32, 4), (4096, 1536, 128, 8), (2048, 768, 128, 8),
@@ -187,7 +197,7 @@ def main() -> None:
         f"{'card':<9} {'engine':<17} {'kernel':<32} {'format':<12} floor  s_B   s_F   pad  "
         "decode  all   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS)
     )
-    for card, version, kernel, dtype, compute in KERNELS:
+    for card, version, kernel, dtype, compute in KERNELS + ENGINE_KERNELS:
         table = rows(data, card, version, kernel, dtype)
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")

@@ -109,13 +109,50 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
 }  # fmt: skip
 
 
-def expert_kernel(gpu: str, weight: str) -> tuple[ExpertKernel, str]:
-    """The expert-layer kernel of ``gpu`` storing experts as ``weight``, and the family measured.
+# -- Engines that run a kernel of their own. TensorRT-LLM's CUTLASS grouped GEMMs above are
+# every engine's unless the engine's default for the format is another kernel: vLLM and SGLang
+# run unquantised experts through their Triton fused_moe (vLLM model_executor/layers/fused_moe
+# UnquantizedFusedMoEMethod; SGLang layers/moe/fused_moe_triton, moe_runner_backend "auto"),
+# and SGLang runs 128-block fp8 experts under tensor parallelism through the same Triton kernel
+# with fp8 inputs (Fp8MoEMethod, block_quant; DeepGEMM only under DeepEP's expert
+# parallelism). Each is fitted by bench/moe_kernel_fit.py from aiconfigurator's table of that
+# engine's kernel, the earliest release it measured on an H100 or B200. A family without
+# tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row: ROCm builds run
+# other kernels again (aiter, Composable Kernel).
+ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
+    ("hopper", "bf16", "sglang"): ExpertKernel(
+        22e-6, 0.75, 0.2, 48, _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (20 %, 46 %)")
+    ),
+    ("hopper", "fp8_block", "sglang"): ExpertKernel(
+        34e-6, 0.80, 0.25, 48,
+        _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton fp8_block (14 %, 34 %)"),
+    ),
+    ("hopper", "bf16", "vllm"): ExpertKernel(
+        36e-6, 0.85, 0.575, 96,
+        _AIC.format(table="h100_sxm vllm 0.24 unquantized fused_moe triton bf16 (18 %, 21 %)"),
+    ),
+    ("blackwell", "bf16", "sglang"): ExpertKernel(
+        58e-6, 0.65, 0.2, 16, _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16 (30 %, 31 %)")
+    ),
+    ("blackwell", "bf16", "vllm"): ExpertKernel(
+        30e-6, 0.75, 0.375, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
+    ),
+}  # fmt: skip
 
-    ``weight`` is a format of :data:`core.catalog.WEIGHT_FORMATS`, or ``"fp8_block"`` for fp8
-    with a scale per 128 x 128 block (the format DeepSeek's and Qwen's own fp8 checkpoints ship).
+
+def expert_kernel(gpu: str, weight: str, engine: str = "") -> tuple[ExpertKernel, str]:
+    """The expert-layer kernel ``engine`` runs on ``gpu`` for experts stored as ``weight``.
+
+    Returns the kernel and the card family whose tables measured it. ``weight`` is a format of
+    :data:`core.catalog.WEIGHT_FORMATS`, or ``"fp8_block"`` for fp8 with a scale per 128 x 128
+    block (the format DeepSeek's and Qwen's own fp8 checkpoints ship). An engine's own kernel
+    (:data:`ENGINE_EXPERT_KERNELS`) is used on the family it was measured on; otherwise every
+    engine runs the engine-neutral row of :data:`EXPERT_KERNELS`.
     """
     family = CARD_FAMILIES.get(gpu, "hopper")
+    own = ENGINE_EXPERT_KERNELS.get((family, weight, engine))
+    if own is not None:
+        return own, family
     measured = family if (family, weight) in EXPERT_KERNELS else BORROWED_FAMILY[family]
     return EXPERT_KERNELS[(measured, weight)], measured
 

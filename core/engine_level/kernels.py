@@ -126,8 +126,8 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     engine, version = engine_releases(engine, version)
 
     def kernel(attribute):
-        return lambda g, w, name: getattr(
-            expert_kernel(g, _expert_format(w, shapes[name]))[0], attribute
+        return lambda g, w, name, e: getattr(
+            expert_kernel(g, _expert_format(w, shapes[name]), e)[0], attribute
         )
 
     extra = pick(shape, shapes, "bf16_params") * np.maximum(
@@ -141,10 +141,10 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
-        "expert_fixed_s": _lookup(kernel("fixed_s"), gpu, weight, shape),
-        "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape),
-        "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape),
-        "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape),
+        "expert_fixed_s": _lookup(kernel("fixed_s"), gpu, weight, shape, engine),
+        "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape, engine),
+        "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape, engine),
+        "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape, engine),
         "latent_attention": latent,
         "block_fp8": _lookup(
             lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape

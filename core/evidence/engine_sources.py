@@ -16,7 +16,13 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_FEW,
     PCIE_ALLREDUCE_SHARE_MANY,
 )
-from core.catalog.kernels import ENGINES, TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
+from core.catalog.kernels import (
+    ENGINE_EXPERT_KERNELS,
+    ENGINES,
+    EXPERT_KERNELS,
+    TRTLLM_BENCH_MAX_REQUESTS,
+    TRTLLM_BENCH_SOURCE,
+)
 from core.evidence.source_groups import Source
 
 
@@ -136,6 +142,29 @@ def engine_cost_rows() -> list[Source]:
             "QK^T and AV each 2 T² d per layer, halved by the causal mask",
             kind="models",
         ),
+        *expert_kernel_rows(),
+    ]
+
+
+def expert_kernel_rows() -> list[Source]:
+    """One row per fitted expert-layer kernel: its floor and shares, and the table it came from."""
+    kernels = [
+        (f"{family} {weight}", kernel) for (family, weight), kernel in EXPERT_KERNELS.items()
+    ]
+    kernels += [
+        (f"{family} {weight}, {engine}", kernel)
+        for (family, weight, engine), kernel in ENGINE_EXPERT_KERNELS.items()
+    ]
+    return [
+        Source(
+            f"expert layer, {name}",
+            f"{kernel.fixed_s * 1e6:.0f} µs, {kernel.bandwidth_share:.0%} / "
+            f"{kernel.compute_share:.0%}, {kernel.padding_rows:.0f} rows",
+            "floor; bandwidth / compute share; padding rows per touched expert",
+            kernel.source,
+            kind="measurements",
+        )
+        for name, kernel in kernels
     ]
 
 

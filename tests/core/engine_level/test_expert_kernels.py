@@ -7,7 +7,14 @@ import dataclasses
 import numpy as np
 from numpy.testing import assert_allclose
 
-from core.catalog.kernels import EXPERT_KERNELS, PERMUTE_BYTES
+from core.catalog.kernels import (
+    ENGINE_EXPERT_KERNELS,
+    EXPERT_KERNELS,
+    PERMUTE_BYTES,
+    expert_kernel,
+)
+from core.evaluate import evaluate
+from core.scenario.knobs import Scenario
 from tests.core.engine_level.test_engine_versions import _tiny_node
 
 TERMS = frozenset({"measured_rates"})
@@ -54,7 +61,8 @@ def test_tokens_riding_with_decodes_pay_no_padding_again():
 
 def test_every_kernel_pads_at_most_two_tiles_an_expert():
     """Each measured kernel's padding rows are those of a part-filled tile (0-512 rows)."""
-    rows = [kernel.padding_rows for kernel in EXPERT_KERNELS.values()]
+    kernels = [*EXPERT_KERNELS.values(), *ENGINE_EXPERT_KERNELS.values()]
+    rows = [kernel.padding_rows for kernel in kernels]
     assert min(rows) >= 0 and max(rows) <= 512
 
 
@@ -70,3 +78,33 @@ def test_a_step_never_pads_more_rows_than_it_routes():
     assert_allclose(seconds(128.0), seconds(1e6))
     bare = seconds(0.0)
     assert np.all(seconds(128.0) > 1.9 * bare) and np.all(seconds(128.0) < 2.0 * bare)
+
+
+def test_an_engine_runs_its_own_expert_kernel_where_one_was_measured():
+    """SGLang's unquantised experts on an H100 are its Triton kernel's, TensorRT-LLM's CUTLASS's."""
+    sglang, family = expert_kernel("H100 SXM", "bf16", "sglang")
+    assert family == "hopper"
+    assert sglang is ENGINE_EXPERT_KERNELS[("hopper", "bf16", "sglang")]
+    assert (
+        expert_kernel("H100 SXM", "bf16", "tensorrt-llm")[0] is EXPERT_KERNELS[("hopper", "bf16")]
+    )
+    assert "sglang" in sglang.source and "fused_moe_triton" in sglang.source
+
+
+def test_a_family_without_tables_borrows_the_engine_neutral_kernel():
+    """On an MI300X SGLang's experts are the borrowed family's neutral kernel, not its CUDA Triton."""
+    kernel, family = expert_kernel("MI300X", "bf16", "sglang")
+    assert family == "hopper" and kernel is EXPERT_KERNELS[("hopper", "bf16")]
+
+
+def test_the_engine_sets_the_expert_layers_of_a_mixture_step():
+    """Qwen3-30B-A3B on an H100: vLLM's and SGLang's Triton experts differ from TensorRT-LLM's."""
+    knobs = {"model": "Qwen3-30B-A3B", "gpu": "H100 SXM", "weight_dtype": "bf16",
+             "concurrency": 64, "prompt_tokens": 1000, "answer_tokens": 500}  # fmt: skip
+    itl = {
+        name: evaluate(Scenario(realism="engine", engine=name, **knobs)).itl_s
+        for name in ("tensorrt-llm", "vllm", "sglang")
+    }
+    assert len({round(value, 9) for value in itl.values()}) == 3
+    # the Triton kernels reach less of the card than CUTLASS (aiconfigurator's tables)
+    assert itl["sglang"] > itl["tensorrt-llm"]
