@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2025-26 engines and models.
 
-Thirty-three published rows, each naming the public page it came from: vLLM V1 and ROCm vLLM,
+Forty-three published rows, each naming the public page it came from: vLLM V1 and ROCm vLLM,
 SGLang and TensorRT-LLM 1.x serving mixtures of experts (gpt-oss, DeepSeek-R1, Qwen3, Llama 4)
 and dense models on H100, H200, B200, H20, MI300X, MI355X and L40S. Each case is typed in as a
 ``Scenario`` call; what today's Scenario cannot say (the engine, a DEP or EP layout, a
@@ -8,7 +8,17 @@ checkpoint that mixes formats per tensor) is kept on the case (:attr:`PublishedC
 
 D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
 latent-attention and expert kernels: they are shown but left out of the score
-(``scored=False``), which leaves 28 scored cases.
+(``scored=False``), which leaves 38 scored cases.
+
+D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
+(vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
+405B, a dense model pasted as its config.json. They were taken by a rule written down before
+the engine level was evaluated on any of them: from a source, every row of a table the Scenario
+can express (a catalog model or a pasted config.json; a catalog card, one node; vLLM, SGLang or
+TensorRT-LLM; lengths stated; concurrent users, every request at once or a rate; output
+throughput, time to first token, time between tokens or one request's time; no speculative
+decoding, multi-step scheduling, shared prefixes or LoRA); where a table has more than six such
+rows, those at its smallest and largest load; throughput under heavy load, latency at batch 1.
 """
 
 from __future__ import annotations
@@ -57,6 +67,19 @@ _INFERENCEX = (
     "https://github.com/SemiAnalysisAI/InferenceX/pull/1531 (gpt-oss-fp4-mi355x on vLLM v0.19.0, "
     "single MI355X, median of 3 runs; tput/gpu read as total tokens/s, output half of it)"
 )
+_OCI = (
+    "https://blogs.oracle.com/cloud-infrastructure/post/serving-llama-31-405b-model-with-amd-"
+    "mi300x-gpus (Oracle Cloud Infrastructure blog, 10 October 2024: Llama 3.1 405B FP8 on one "
+    "BM.GPU.MI300X.8, all eight GPUs serving one instance; vLLM benchmark_latency.py and "
+    "benchmark_throughput.py)"
+)
+_NV_BLOG = (
+    "https://developer.nvidia.com/blog/boosting-llama-3-1-405b-performance-by-up-to-44-with-"
+    "nvidia-tensorrt-model-optimizer-on-nvidia-h200-gpus/ (NVIDIA technical blog, August 2024, "
+    "Table 1 'Maximum Throughput Performance - Output Tokens/Second, 8 NVIDIA H200 Tensor Core "
+    "GPUs'; the row text as reproduced by https://3acesnews.com/nvidia-enhances-llama-3-1-405b-"
+    "performance-with-tensorrt-model-optimizer)"
+)
 
 # Checkpoints that keep tensors in more than one format (the config.json quantization_config).
 _GPT_OSS_MIX = (
@@ -76,6 +99,13 @@ QWEN3_32B = (
 )
 """Qwen/Qwen3-32B's config.json as the file gives it (D31 is typed as ``model="custom"``)."""
 
+LLAMA_31_405B = (
+    '{"architectures":["LlamaForCausalLM"],"model_type":"llama","num_hidden_layers":126,'
+    '"hidden_size":16384,"num_attention_heads":128,"num_key_value_heads":8,'
+    '"intermediate_size":53248,"vocab_size":128256,"tie_word_embeddings":false}'
+)
+"""meta-llama/Llama-3.1-405B's config.json, the fields the engine level reads (D34-D43)."""
+
 
 def _d(key, metric, model, gpu, cards, weights, kv, prompt, answer, users, measured, engine,
        version, source, quoted, **extra) -> PublishedCase:  # fmt: skip
@@ -92,6 +122,26 @@ _Q235, _Q30, _MAV = "Qwen3-235B-A22B", "Qwen3-30B-A3B", "Llama-4-Maverick"
 _H100, _TRT, _VLLM, _SGL = "H100 SXM", "TensorRT-LLM", "vLLM", "SGLang"
 _V1 = "1.x (PyTorch backend)"
 _OSS = {"weight_formats": _GPT_OSS_MIX}
+_405B = {"model_config": LLAMA_31_405B, "model_label": "Llama-3.1-405B (config.json)"}
+_OCI_V = "0.6 (ROCm)"
+_OCI_ASSUMED = (
+    "vLLM 0.6 from the post's date (it names no release); TP8; KV bf16 (vLLM's auto; the post "
+    "names no KV flag); fixed lengths"
+)
+_NV_V = "0.12"
+_NV_ASSUMED = (
+    "TensorRT-LLM 0.12 from the post's date (it names Model Optimizer v0.17 as the next "
+    "release, not the TensorRT-LLM release); TP8 (the table gives the 8-GPU node only); fixed "
+    "lengths, every request queued at once"
+)
+_MODELOPT = (
+    "; weights fp8 per tensor with an fp8 KV cache and static attention quantisation (TensorRT "
+    "Model Optimizer's FP8 recipe, the post)"
+)
+_META_FP8 = (
+    "fp8 with a static scale per output channel and a dynamic scale per token, FBGEMM matmuls "
+    "(Meta's official Llama 3.1 FP8 recipe, the post)"
+)
 
 SECOND: list[PublishedCase] = [
     _d("D01", "throughput", _OSS120, "H200", 1, "mxfp4", "bf16", 8192, 1024, None, 1828, _TRT, _V1,
@@ -210,8 +260,39 @@ SECOND: list[PublishedCase] = [
        "0.19.0 (ROCm)", _INFERENCEX, "| 1 | 1k/1k | 32 | 6275 | 6785 | +8.1% | (TP | ISL/OSL | conc "
        "| dashboard | this PR): 6785 / 2", **_OSS,
        assumed="tput/gpu counts input and output tokens; KV bf16; lengths the mean of [819, 1024]"),
+    # -- issue 37, item 5: publishers the set did not have (the rule is in the module docstring)
+    _d("D34", "request", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, 1, 3.530, _VLLM,
+       _OCI_V, _OCI, "Batch Size 1 | Output throughput 36 TPS | Average latency 3.530 s (input "
+       "128, output 128)", **_405B, layout="TP8", assumed=_OCI_ASSUMED),
+    _d("D35", "throughput", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, 256, 1846, _VLLM,
+       _OCI_V, _OCI, "Batch Size 256 | Output throughput 1846 TPS | Average latency 17.750 s",
+       **_405B, layout="TP8", assumed=_OCI_ASSUMED + "; one batch of 256 typed as 256 users"),
+    _d("D36", "throughput", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, None, 1993, _VLLM,
+       _OCI_V, _OCI, "Typical chatbot online scenario | 128 | 128 | 1993 (benchmark_throughput, "
+       "output TPS)", **_405B, layout="TP8", assumed=_OCI_ASSUMED),
+    _d("D37", "throughput", "custom", "MI300X", 8, "fp8", "bf16", 128, 2048, None, 2794, _VLLM,
+       _OCI_V, _OCI, "Generation heavy use case | 128 | 2048 | 2794 (benchmark_throughput, "
+       "output TPS)", **_405B, layout="TP8", assumed=_OCI_ASSUMED),
+    _d("D38", "throughput", "custom", "H200", 8, "fp8", "fp8", 2048, 128, None, 463.1, _TRT,
+       _NV_V, _NV_BLOG, "Input | Output 2,048 | 128 ... TensorRT Model Optimizer FP8 | 463.1",
+       **_405B, layout="TP8", assumed=_NV_ASSUMED + _MODELOPT),
+    _d("D39", "throughput", "custom", "H200", 8, "fp8", "fp8", 32768, 2048, None, 320.1, _TRT,
+       _NV_V, _NV_BLOG, "Input | Output 32,768 | 2,048 ... TensorRT Model Optimizer FP8 | 320.1",
+       **_405B, layout="TP8", assumed=_NV_ASSUMED + _MODELOPT),
+    _d("D40", "throughput", "custom", "H200", 8, "fp8", "fp8", 120000, 2048, None, 71.5, _TRT,
+       _NV_V, _NV_BLOG, "Input | Output 120,000 | 2,048 ... TensorRT Model Optimizer FP8 | 71.5",
+       **_405B, layout="TP8", assumed=_NV_ASSUMED + _MODELOPT),
+    _d("D41", "throughput", "custom", "H200", 8, "fp8", "bf16", 2048, 128, None, 399.9, _TRT,
+       _NV_V, _NV_BLOG, "Input | Output 2,048 | 128 ... Official Llama FP8 Recipe | 399.9",
+       **_405B, layout="TP8", weight_formats=_META_FP8, assumed=_NV_ASSUMED + "; KV bf16"),
+    _d("D42", "throughput", "custom", "H200", 8, "fp8", "bf16", 32768, 2048, None, 230.8, _TRT,
+       _NV_V, _NV_BLOG, "Input | Output 32,768 | 2,048 ... Official Llama FP8 Recipe | 230.8",
+       **_405B, layout="TP8", weight_formats=_META_FP8, assumed=_NV_ASSUMED + "; KV bf16"),
+    _d("D43", "throughput", "custom", "H200", 8, "fp8", "bf16", 120000, 2048, None, 49.6, _TRT,
+       _NV_V, _NV_BLOG, "Input | Output 120,000 | 2,048 ... Official Llama FP8 Recipe | 49.6",
+       **_405B, layout="TP8", weight_formats=_META_FP8, assumed=_NV_ASSUMED + "; KV bf16"),
 ]  # fmt: skip
 """Every case of the second set, in the file's order (D11-D15 shown but not scored)."""
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
-"""The 28 cases the second set is scored on."""
+"""The 38 cases the second set is scored on."""

@@ -16,6 +16,8 @@ Which publisher each development case has (scored cases in brackets):
 - Qwen docs: D29-D31 (3)
 - AMD ROCm performance page: D32 (1)
 - SemiAnalysis InferenceX: D33 (1)
+- Oracle Cloud Infrastructure blog: D34-D37 (4)
+- NVIDIA technical blog (developer.nvidia.com/blog, not the perf overview): D38-D43 (6)
 - dstack: D11-D15 (none scored)
 """
 
@@ -25,6 +27,8 @@ from __future__ import annotations
 # first found wins: an SGLang row measured by dstack names dstack first.
 PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("dstackai/", "dstack"),
+    ("blogs.oracle.com", "Oracle Cloud Infrastructure blog"),
+    ("developer.nvidia.com/blog", "NVIDIA technical blog"),
     ("docs.nvidia.com/nim", "NVIDIA NIM benchmarks"),
     # NVIDIA's page and the forks that copy it (dominicshanshan/, arthurrasmusson/)
     ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM perf overview"),
