@@ -11,6 +11,7 @@ import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
 from core.catalog.engine_versions import (
+    PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
     engine_version,
     newest_version,
@@ -175,15 +176,16 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
 def _release_host_costs(engine, version) -> dict:
     """Each release's overlap scheduler and all-reduce kernel, where the catalog prices them.
 
-    Left unpriced (:data:`core.catalog.engine_versions.PRICE_RELEASE_HOST_COSTS`), every release
-    pays the whole host step and the one measured all-reduce latency, as before releases.
+    Left unpriced (:data:`core.catalog.engine_versions.PRICE_RELEASE_HOST_COSTS`,
+    :data:`~core.catalog.engine_versions.PRICE_RELEASE_ALLREDUCE`), every release pays the
+    whole host step and the one measured all-reduce latency, as before releases.
     """
-    if not PRICE_RELEASE_HOST_COSTS:
-        return {}
-    return {
-        "host_overlapped": _lookup(_release("overlap_scheduler"), engine, version) > 0,
-        "allreduce_latency_s": _lookup(_release("allreduce_latency_s"), engine, version),
-    }
+    fields = {}
+    if PRICE_RELEASE_HOST_COSTS:
+        fields["host_overlapped"] = _lookup(_release("overlap_scheduler"), engine, version) > 0
+    if PRICE_RELEASE_ALLREDUCE:
+        fields["allreduce_latency_s"] = _lookup(_release("allreduce_latency_s"), engine, version)
+    return fields
 
 
 def _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes):
