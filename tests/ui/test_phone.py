@@ -91,3 +91,15 @@ def test_a_student_answers_the_poll_with_a_thumb(phone, poll_lab):
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"], box
     scroll_width, inner_width = phone.evaluate(WIDTHS_JS)
     assert scroll_width <= inner_width
+
+
+def test_the_sources_table_stacks_each_row_on_a_phone(phone, poll_lab):
+    """At 390 px each source row is a card as wide as the table: its constant is never squeezed
+    into a column a few letters wide."""
+    url, _location = poll_lab
+    phone.goto(url + "/sources")
+    table = phone.locator("table.grid.sources").first
+    expect(table).to_be_visible(timeout=BUILD_MS)
+    constant = table.locator("tbody tr td").first
+    assert constant.bounding_box()["width"] >= 0.9 * table.bounding_box()["width"]
+    assert not table.locator("thead").first.is_visible()
