@@ -27,6 +27,7 @@ if __package__ in (None, ""):
 from core import Scenario, evaluate
 from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
+from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
 from core.evidence.families import LEVELS, SETS
 from core.evidence.fidelity import BAND, report, summarise
@@ -154,6 +155,12 @@ def main() -> None:
     print(f"\ncheck set ({len(CHECK)} more rows of the first set's public tables)")
     for level in LEVELS:
         print(f"  {_line(level, r.check[level])}")
+    print(
+        f"\nsecond check set ({len(CHECK_TRT_1X)} more cells of the second set's TensorRT-LLM 1.x "
+        "table, core/evidence/check_cases_2026.py)"
+    )
+    for level in LEVELS:
+        print(f"  {_line(level, r.check_second[level])}")
     _timing()
 
 

@@ -172,6 +172,8 @@ class Report:
     steps: np.ndarray  # waterfalls as prediction / measurement, a row per case
     scores: dict[str, dict[str, Score]]  # by set ("first", "second", "both"), then realism
     check: dict[str, Score]  # by realism, over the held-apart check set
+    # by realism, over the rest of the second set's TensorRT-LLM 1.x table (check_cases_2026)
+    check_second: dict[str, Score]
     families: tuple[FamilyRow, ...]  # each family's scores per set and realism
     effects: list[TermEffect]
     publishers: tuple[str, ...]  # each case's publisher (core.evidence.publishers)
@@ -197,13 +199,14 @@ def _sets(cases: tuple[PublishedCase, ...]) -> dict[str, tuple[int, ...]]:
 
 @cache
 def report() -> Report:
-    """Both development sets' predictions, waterfalls and scores per family, and the check set's.
+    """Both development sets' predictions, waterfalls and scores per family, and the check sets'.
 
     Beside each in-sample score sits the leave-one-publisher-out one
     (:mod:`core.evidence.crossval`): each publisher's cases scored by a fold that never saw
     them, each publisher one vote.
     """
     from core.evidence.check_cases import CHECK
+    from core.evidence.check_cases_2026 import CHECK_TRT_1X
 
     cases = PUBLISHED
     measured = np.array([case.measured for case in cases])
@@ -226,6 +229,7 @@ def report() -> Report:
             for name, rows in sets.items()
         },
         check={level: score(CHECK, level) for level in LEVELS},
+        check_second={level: score(CHECK_TRT_1X, level) for level in LEVELS},
         families=family_rows(cases, ratios, sets, held_out),
         effects=term_effects(cases),
         publishers=publishers,
