@@ -24,6 +24,8 @@ rows, those at its smallest and largest load; throughput under heavy load, laten
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
+from core.evidence.cases_found import FOUND
+from core.evidence.configs import LLAMA_31_405B, QWEN3_32B
 
 _TRT_1X = (
     "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md @585c7565 (trtllm-bench "
@@ -91,21 +93,6 @@ _DEEPSEEK_FP8 = (
     "quantization_config.weight_block_size)"
 )
 _QWEN_FP8 = "fp8 scaled per 128-wide block (Qwen FP8 model cards: 'block size of 128')"
-
-QWEN3_32B = (
-    '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","num_hidden_layers":64,'
-    '"hidden_size":5120,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,'
-    '"intermediate_size":25600,"vocab_size":151936,"tie_word_embeddings":false}'
-)
-"""Qwen/Qwen3-32B's config.json as the file gives it (D31 is typed as ``model="custom"``)."""
-
-LLAMA_31_405B = (
-    '{"architectures":["LlamaForCausalLM"],"model_type":"llama","num_hidden_layers":126,'
-    '"hidden_size":16384,"num_attention_heads":128,"num_key_value_heads":8,'
-    '"intermediate_size":53248,"vocab_size":128256,"tie_word_embeddings":false}'
-)
-"""meta-llama/Llama-3.1-405B's config.json, the fields the engine level reads (D34-D43)."""
-
 
 def _d(key, metric, model, gpu, cards, weights, kv, prompt, answer, users, measured, engine,
        version, source, quoted, **extra) -> PublishedCase:  # fmt: skip
@@ -293,6 +280,8 @@ SECOND: list[PublishedCase] = [
        **_405B, layout="TP8", weight_formats=_META_FP8, assumed=_NV_ASSUMED + "; KV bf16"),
 ]  # fmt: skip
 """Every case of the second set, in the file's order (D11-D15 shown but not scored)."""
+
+SECOND += FOUND  # D44 on: rows found in issue 37's second round (core/evidence/cases_found.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The 38 cases the second set is scored on."""

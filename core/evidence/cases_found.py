@@ -26,11 +26,118 @@ on any of them, read for these sources as follows (also written before any evalu
 - The report's three tables of vLLM 0.5.4 against 0.6.0 are left out: they name neither the
   card nor the lengths (ShareGPT, 5,000 requests, no run file named), and 0.6.0 with ten
   scheduler steps is multi-step scheduling, which the rule excludes.
+- AMD's ROCm blog 'Best practices for competitive inference optimization on AMD Instinct
+  MI300X GPUs' (rocm.blogs.amd.com, a publisher of its own, apart from AMD's performance-results
+  page): three tables, each with an MI300X column (vLLM, rocm/vllm-dev:20250112) and an H100
+  column (TensorRT-LLM 0.16.0), Llama 3.1 70B and 405B in FP8 on eight cards. The vLLM
+  throughput table (requests at an infinite rate, output throughput, four lengths per model):
+  16 rows, all at the one load, so the cap keeps every one (the smallest and the largest load of
+  each model, card and engine are that load). The two end-to-end latency tables (a batch of
+  1 to 128 requests, two lengths, milliseconds to the last token): 32 rows each; per model, card
+  and engine the rows at batch 1 and at batch 128 are taken, both lengths, typed as one
+  request's time at that many users, the figure the table gives. Its MLPerf table is left out
+  (the lengths of MLPerf's data sets and the server scenario's request rate are not stated),
+  and its latency-throughput curves are figures, not tables.
 """
 
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
+from core.evidence.configs import (
+    LLAMA_31_405B,
+    MISTRAL_7B_V03,
+    MISTRAL_LARGE_2407,
+    MISTRAL_NEMO,
+    MIXTRAL_8X22B,
+)
 
-FOUND: list[PublishedCase] = []
+_LAMBDA_REPO = "LambdaLabsML/vllm-benchmark"
+_LAMBDA_TABLE = (
+    f"{_LAMBDA_REPO} benchmark_v0.md @0e8fc5d0 (Lambda, 'LLMs inference benchmarks, using vLLM, "
+    "on Lambda Cloud', table 'Tensor Parallel v.s. Data Parallel': output tok/s / median ITL "
+    "ms; vllm/vllm-openai:v0.5.4, benchmark_serving.py on ShareGPT, 320 requests at rate inf, "
+    "--max-model-len 2000, TP = the cards)"
+)
+_LAMBDA_REQUESTS = 320
+_LAMBDA_ASSUMED = (
+    "lengths the run's means over its 320 requests (total tokens / completed; about a quarter "
+    "of the answers are empty, counted as 0 tokens); every request at once typed as the "
+    "saturated load (the engine's own limit of 256 running); KV bf16 (vLLM's auto)"
+)
+_FP8_CHECKPOINT = (
+    "; weights the published FP8 checkpoint (static per-tensor scales), run as weight-only fp8 "
+    "on A100, which has no fp8 tensor cores"
+)
+
+# The table's models: (catalog name or "custom", weights, what a custom one pastes).
+_LAMBDA_MODELS = {
+    "Meta-Llama-3.1-8B-FP8": ("Llama-3-8B", "fp8", {}),
+    "Meta-Llama-3.1-70B-Instruct-FP8": ("Llama-3-70B", "fp8", {}),
+    "Hermes-3-Llama-3.1-405B-FP8": ("custom", "fp8", {
+        "model_config": LLAMA_31_405B, "model_label": "Hermes-3-Llama-3.1-405B (config.json)"}),
+    "Mistral-7B-Instruct-v0.3": ("custom", "bf16", {
+        "model_config": MISTRAL_7B_V03, "model_label": "Mistral-7B-v0.3 (config.json)"}),
+    "Mixtral-8x7B-Instruct-v0.1": ("Mixtral-8x7B", "bf16", {}),
+    "Mixtral-8x22B-Instruct-v0.1": ("custom", "bf16", {
+        "model_config": MIXTRAL_8X22B, "model_label": "Mixtral-8x22B (config.json)"}),
+    "Mistral-Nemo-Instruct-2407": ("custom", "bf16", {
+        "model_config": MISTRAL_NEMO, "model_label": "Mistral-Nemo-12B (config.json)"}),
+    "Mistral-Large-Instruct-2407": ("custom", "bf16", {
+        "model_config": MISTRAL_LARGE_2407, "model_label": "Mistral-Large-2407 (config.json)"}),
+}  # fmt: skip
+_LAMBDA_CARDS = {"A100": ("A100 80GB SXM", "A100-80GB-SXM"), "H100": ("H100 SXM", "H100-80GB-SXM")}
+
+
+def _lambda(key, card, cards, name, cell, tokens_in, tokens_out, output_tps, commit):  # fmt: skip
+    """One cell of Lambda's table, its lengths the means of its run file's totals."""
+    model, weights, pasted = _LAMBDA_MODELS[name]
+    gpu, folder = _LAMBDA_CARDS[card]
+    path = f"results_v0/prompt_320/{cards}x{folder}/{name}_tp{cards}_len2000.json"
+    quoted = (
+        f"{cards}x{folder} | {name} | {cell} (output tok/s / median ITL ms); {path}: completed "
+        f"320, total_input_tokens {tokens_in}, total_output_tokens {tokens_out}, "
+        f"output_throughput {output_tps}"
+    )
+    assumed = _LAMBDA_ASSUMED + (_FP8_CHECKPOINT if weights == "fp8" else "")
+    return PublishedCase(
+        key, "throughput", model, gpu, cards, weights,
+        round(tokens_in / _LAMBDA_REQUESTS), round(tokens_out / _LAMBDA_REQUESTS), "saturated", 0,
+        float(cell.split("/")[0]), f"{_LAMBDA_TABLE}; run file {path} @{commit}", quoted,
+        kv_dtype="bf16", engine="vLLM", engine_version="0.5.4 (V0)", layout=f"TP{cards}",
+        assumed=assumed, **pasted,
+    )  # fmt: skip
+
+
+_L8B, _L70B, _405B = "Meta-Llama-3.1-8B-FP8", "Meta-Llama-3.1-70B-Instruct-FP8", "Hermes-3-Llama-3.1-405B-FP8"  # fmt: skip
+_M7B, _MIX7, _MIX22 = "Mistral-7B-Instruct-v0.3", "Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x22B-Instruct-v0.1"  # fmt: skip
+_NEMO, _LARGE = "Mistral-Nemo-Instruct-2407", "Mistral-Large-Instruct-2407"
+_C1, _C6 = "39c0c3fe", "680cc0a3"
+
+FOUND: list[PublishedCase] = [
+    # Lambda, A100 80GB SXM: per model, the runs on the fewest and the most cards
+    _lambda("D44", "A100", 1, _L8B, "1517.54/42.85", 65578, 44214, 1517.5423545526373, _C1),
+    _lambda("D45", "A100", 8, _L8B, "1972.26/40.47", 65578, 44074, 1972.25876571645, _C6),
+    _lambda("D46", "A100", 1, _L70B, "208.79/58.26", 65814, 60364, 208.7882238746973, _C6),
+    _lambda("D47", "A100", 8, _L70B, "1162.78/74.12", 65814, 60311, 1162.7788820040719, _C6),
+    _lambda("D48", "A100", 8, _405B, "467.85/180.74", 65578, 67793, 467.8450512539908, _C1),
+    _lambda("D49", "A100", 1, _M7B, "1591.4/56.51", 73671, 71545, 1591.3955006773415, _C1),
+    _lambda("D50", "A100", 4, _M7B, "2228.35/44.66", 73671, 71271, 2228.3519052748816, _C6),
+    _lambda("D51", "A100", 2, _MIX7, "1017.34/67.24", 73671, 69460, 1017.3364837820002, _C6),
+    _lambda("D52", "A100", 8, _MIX7, "1289.26/49.91", 73671, 70502, 1289.2593598881015, _C6),
+    _lambda("D53", "A100", 4, _MIX22, "715.37/95.54", 73671, 71486, 715.3700268492702, _C6),
+    _lambda("D54", "A100", 4, _NEMO, "1919.13/44.7", 69196, 52454, 1919.1287745735294, _C1),
+    _lambda("D55", "A100", 8, _NEMO, "2035.34/40.7", 69196, 52716, 2035.3359402510052, _C1),
+    # Lambda, H100 SXM
+    _lambda("D56", "H100", 1, _L8B, "3400.4/19.75", 65578, 44463, 3400.3950590123045, _C1),
+    _lambda("D57", "H100", 8, _L8B, "3931.83/17.61", 65578, 43459, 3931.8258655062637, _C1),
+    _lambda("D58", "H100", 1, _L70B, "418.92/35.84", 65814, 59613, 418.91589733530685, _C6),
+    _lambda("D59", "H100", 8, _L70B, "2572.8/33.71", 65814, 60543, 2572.8026734949035, _C6),
+    _lambda("D60", "H100", 2, _M7B, "3758.54/24.26", 73671, 71203, 3758.53629068894, _C6),
+    _lambda("D61", "H100", 8, _M7B, "4397.11/21.56", 73671, 71403, 4397.110389816076, _C1),
+    _lambda("D62", "H100", 2, _MIX7, "1430.42/38.08", 73671, 69677, 1430.4234625140425, _C6),
+    _lambda("D63", "H100", 8, _MIX22, "1558.66/39.25", 73671, 71260, 1558.6595490498028, _C6),
+    _lambda("D64", "H100", 1, _NEMO, "2414.81/31.16", 69196, 53229, 2414.80577661579, _C6),
+    _lambda("D65", "H100", 8, _NEMO, "3686.29/22.85", 69196, 53226, 3686.287643300574, _C1),
+    _lambda("D66", "H100", 4, _LARGE, "1301.24/56.42", 73708, 72406, 1301.2389432972025, _C1),
+]
 """The cases found in the second round of issue 37's item 5, in key order."""
