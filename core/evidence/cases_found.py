@@ -140,4 +140,88 @@ FOUND: list[PublishedCase] = [
     _lambda("D65", "H100", 8, _NEMO, "3686.29/22.85", 69196, 53226, 3686.287643300574, _C1),
     _lambda("D66", "H100", 4, _LARGE, "1301.24/56.42", 73708, 72406, 1301.2389432972025, _C1),
 ]
+
+_ROCM_BLOG = (
+    "https://rocm.blogs.amd.com/artificial-intelligence/LLM_Inference/README.html (AMD ROCm "
+    "blog, 29 January 2025, 'Best practices for competitive inference optimization on AMD "
+    "Instinct MI300X GPUs'; ROCm/rocm-blogs blogs/artificial-intelligence/LLM_Inference/"
+    "README.md @11235ac2)"
+)
+_ROCM_THROUGHPUT = f"{_ROCM_BLOG}, table 'vLLM Throughput Benchmark Results'"
+_ROCM_LATENCY = f"{_ROCM_BLOG}, the end-to-end latency (TTLT) tables"
+_ROCM_VLLM = "0.6.7.dev (ROCm, rocm/vllm-dev:20250112)"
+_ROCM_TRT = "0.16.0"
+_ROCM_ASSUMED = (
+    "TP8 as the table states; KV fp8 (the MI300X runs follow ROCm/MAD's vLLM benchmark, whose "
+    "scripts/vllm/vllm_benchmark_report.sh @047bbf93 runs float8 as '--quantization fp8 "
+    "--kv-cache-dtype fp8' and throughput with '--num-scheduler-steps 1'; the H100 runs follow "
+    "NVIDIA's FP8 recipe); the 20250112 image's vLLM taken as the 20250117 image's 0.6.7.dev "
+    "the post lists; fixed lengths"
+)
+_ROCM_MODELS = {
+    "70B": ("Llama-3-70B", {}),
+    "405B": ("custom", {"model_config": LLAMA_31_405B,
+                        "model_label": "Llama-3.1-405B (config.json)"}),
+}  # fmt: skip
+
+
+def _rocm(key, size, gpu, prompt, answer, batch, measured, quoted):  # fmt: skip
+    """One cell of the ROCm blog's tables: output tok/s at max load (batch None), else the
+    batch's milliseconds to its last token as one request's time at that many users."""
+    model, pasted = _ROCM_MODELS[size]
+    mi300x = gpu == "MI300X"
+    engine, version = ("vLLM", _ROCM_VLLM) if mi300x else ("TensorRT-LLM", _ROCM_TRT)
+    if batch is None:
+        metric, load, value, figure, source = "throughput", "saturated", 0, measured, _ROCM_THROUGHPUT
+        how = "; requests at an infinite rate typed as the saturated load"
+    else:
+        metric, load, value, figure, source = "request", "users", batch, measured / 1000, _ROCM_LATENCY
+        how = f"; a batch of {batch} typed as {batch} users, its time to the last token as one request's"
+    bench = "" if mi300x else " (trtllm-bench, or its emulated static batching for latency)"
+    return PublishedCase(
+        key, metric, model, gpu, 8, "fp8", prompt, answer, load, value, figure,
+        f"{source}; {engine} {version}{bench}", quoted, kv_dtype="fp8", engine=engine,
+        engine_version=version, layout="TP8", assumed=_ROCM_ASSUMED + how, **pasted,
+    )  # fmt: skip
+
+
+_MI, _H = "MI300X", "H100 SXM"
+_T70, _T405 = "Llama 3.1 70B | FP8 | 8", "Llama 3.1 405B | FP8 | 8"
+
+FOUND += [
+    # ROCm blog, vLLM throughput table: every row (one load)
+    _rocm("D67", "70B", _MI, 128, 2048, None, 15105, f"{_T70} | 128 | 2048 | 15105 (MI300X)"),
+    _rocm("D68", "70B", _MI, 128, 4096, None, 10505, "| 128 | 4096 | 10505 (MI300X, 70B)"),
+    _rocm("D69", "70B", _MI, 500, 2000, None, 12664, "| 500 | 2000 | 12664 (MI300X, 70B)"),
+    _rocm("D70", "70B", _MI, 2048, 2048, None, 8239, "| 2048 | 2048 | 8239 (MI300X, 70B)"),
+    _rocm("D71", "405B", _MI, 128, 2048, None, 4065, f"{_T405} | 128 | 2048 | 4065 (MI300X)"),
+    _rocm("D72", "405B", _MI, 128, 4096, None, 3171, "| 128 | 4096 | 3171 (MI300X, 405B)"),
+    _rocm("D73", "405B", _MI, 500, 2000, None, 2985, "| 500 | 2000 | 2985 (MI300X, 405B)"),
+    _rocm("D74", "405B", _MI, 2048, 2048, None, 1999, "| 2048 | 2048 | 1999 (MI300X, 405B)"),
+    _rocm("D75", "70B", _H, 128, 2048, None, 15810, f"{_T70} | 128 | 2048 | 15105 | 15810 (H100)"),
+    _rocm("D76", "70B", _H, 128, 4096, None, 11435, "| 128 | 4096 | 10505 | 11435 (H100, 70B)"),
+    _rocm("D77", "70B", _H, 500, 2000, None, 14481, "| 500 | 2000 | 12664 | 14481 (H100, 70B)"),
+    _rocm("D78", "70B", _H, 2048, 2048, None, 8245, "| 2048 | 2048 | 8239 | 8245 (H100, 70B)"),
+    _rocm("D79", "405B", _H, 128, 2048, None, 3265, f"{_T405} | 128 | 2048 | 4065 | 3265 (H100)"),
+    _rocm("D80", "405B", _H, 128, 4096, None, 1957, "| 128 | 4096 | 3171 | 1957 (H100, 405B)"),
+    _rocm("D81", "405B", _H, 500, 2000, None, 2639, "| 500 | 2000 | 2985 | 2639 (H100, 405B)"),
+    _rocm("D82", "405B", _H, 2048, 2048, None, 1563, "| 2048 | 2048 | 1999 | 1563 (H100, 405B)"),
+    # ROCm blog, latency tables: batch 1 and batch 128 of each model, card and engine
+    _rocm("D83", "70B", _MI, 128, 2048, 1, 19089, f"{_T70} | 1 | 128 | 2048 | 19089 | 20923"),
+    _rocm("D84", "70B", _MI, 2048, 2048, 1, 19154, "| 1 | 2048 | 2048 | 19154 | 21105 (70B)"),
+    _rocm("D85", "70B", _MI, 128, 2048, 128, 45216, "| 128 | 128 | 2048 | 45216 | 42398 (70B)"),
+    _rocm("D86", "70B", _MI, 2048, 2048, 128, 59514, "| 128 | 2048 | 2048 | 59514 | 54202 (70B)"),
+    _rocm("D87", "405B", _MI, 128, 2048, 1, 51740, f"{_T405} | 1 | 128 | 2048 | 51740 | 58916"),
+    _rocm("D88", "405B", _MI, 2048, 2048, 1, 52218, "| 1 | 2048 | 2048 | 52218 | 59511 (405B)"),
+    _rocm("D89", "405B", _MI, 128, 2048, 128, 116139, "| 128 | 128 | 2048 | 116139 | 99911 (405B)"),
+    _rocm("D90", "405B", _MI, 2048, 2048, 128, 168846, "| 128 | 2048 | 2048 | 168846 | 195622"),
+    _rocm("D91", "70B", _H, 128, 2048, 1, 20923, f"{_T70} | 1 | 128 | 2048 | 19089 | 20923 (H100)"),
+    _rocm("D92", "70B", _H, 2048, 2048, 1, 21105, "| 1 | 2048 | 2048 | 19154 | 21105 (H100, 70B)"),
+    _rocm("D93", "70B", _H, 128, 2048, 128, 42398, "| 128 | 128 | 2048 | 45216 | 42398 (H100)"),
+    _rocm("D94", "70B", _H, 2048, 2048, 128, 54202, "| 128 | 2048 | 2048 | 59514 | 54202 (H100)"),
+    _rocm("D95", "405B", _H, 128, 2048, 1, 58916, f"{_T405} | 1 | 128 | 2048 | 51740 | 58916"),
+    _rocm("D96", "405B", _H, 2048, 2048, 1, 59511, "| 1 | 2048 | 2048 | 52218 | 59511 (H100)"),
+    _rocm("D97", "405B", _H, 128, 2048, 128, 99911, "| 128 | 128 | 2048 | 116139 | 99911 (H100)"),
+    _rocm("D98", "405B", _H, 2048, 2048, 128, 195622, "| 128 | 2048 | 2048 | 168846 | 195622"),
+]
 """The cases found in the second round of issue 37's item 5, in key order."""
