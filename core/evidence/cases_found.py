@@ -172,10 +172,22 @@ def _rocm(key, size, gpu, prompt, answer, batch, measured, quoted):  # fmt: skip
     mi300x = gpu == "MI300X"
     engine, version = ("vLLM", _ROCM_VLLM) if mi300x else ("TensorRT-LLM", _ROCM_TRT)
     if batch is None:
-        metric, load, value, figure, source = "throughput", "saturated", 0, measured, _ROCM_THROUGHPUT
+        metric, load, value, figure, source = (
+            "throughput",
+            "saturated",
+            0,
+            measured,
+            _ROCM_THROUGHPUT,
+        )
         how = "; requests at an infinite rate typed as the saturated load"
     else:
-        metric, load, value, figure, source = "request", "users", batch, measured / 1000, _ROCM_LATENCY
+        metric, load, value, figure, source = (
+            "request",
+            "users",
+            batch,
+            measured / 1000,
+            _ROCM_LATENCY,
+        )
         how = f"; a batch of {batch} typed as {batch} users, its time to the last token as one request's"
     bench = "" if mi300x else " (trtllm-bench, or its emulated static batching for latency)"
     return PublishedCase(
