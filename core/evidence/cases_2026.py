@@ -1,14 +1,16 @@
-"""The second development set: published measurements of 2025-26 engines and models.
+"""The second development set: published measurements of 2024-26 engines and models.
 
-Forty-three published rows, each naming the public page it came from: vLLM V1 and ROCm vLLM,
-SGLang and TensorRT-LLM 1.x serving mixtures of experts (gpt-oss, DeepSeek-R1, Qwen3, Llama 4)
-and dense models on H100, H200, B200, H20, MI300X, MI355X and L40S. Each case is typed in as a
-``Scenario`` call; what today's Scenario cannot say (the engine, a DEP or EP layout, a
-checkpoint that mixes formats per tensor) is kept on the case (:attr:`PublishedCase.pending_knobs`).
+Ninety-eight published rows, each naming the public page it came from: vLLM (0.5 to V1) and
+ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
+DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
+MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
+(a checkpoint that mixes formats per tensor) is kept on the case
+(:attr:`PublishedCase.pending_knobs`).
 
 D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
 latent-attention and expert kernels: they are shown but left out of the score
-(``scored=False``), which leaves 38 scored cases.
+(``scored=False``), as are Lambda's D44-D66 (one burst of 320 requests of ShareGPT's lengths,
+not a steady load: :mod:`core.evidence.cases_found`), which leaves 70 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -19,11 +21,16 @@ TensorRT-LLM; lengths stated; concurrent users, every request at once or a rate;
 throughput, time to first token, time between tokens or one request's time; no speculative
 decoding, multi-step scheduling, shared prefixes or LoRA); where a table has more than six such
 rows, those at its smallest and largest load; throughput under heavy load, latency at batch 1.
+D44-D98 (:mod:`core.evidence.cases_found`) were taken by the same rule in the item's second
+round: Lambda's vLLM 0.5.4 benchmark on A100 and H100 and AMD's ROCm blog (MI300X vLLM against
+H100 TensorRT-LLM); that module says how the rule reads their tables.
 """
 
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
+from core.evidence.cases_found import FOUND
+from core.evidence.configs import LLAMA_31_405B, QWEN3_32B
 
 _TRT_1X = (
     "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md @585c7565 (trtllm-bench "
@@ -91,20 +98,6 @@ _DEEPSEEK_FP8 = (
     "quantization_config.weight_block_size)"
 )
 _QWEN_FP8 = "fp8 scaled per 128-wide block (Qwen FP8 model cards: 'block size of 128')"
-
-QWEN3_32B = (
-    '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","num_hidden_layers":64,'
-    '"hidden_size":5120,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,'
-    '"intermediate_size":25600,"vocab_size":151936,"tie_word_embeddings":false}'
-)
-"""Qwen/Qwen3-32B's config.json as the file gives it (D31 is typed as ``model="custom"``)."""
-
-LLAMA_31_405B = (
-    '{"architectures":["LlamaForCausalLM"],"model_type":"llama","num_hidden_layers":126,'
-    '"hidden_size":16384,"num_attention_heads":128,"num_key_value_heads":8,'
-    '"intermediate_size":53248,"vocab_size":128256,"tie_word_embeddings":false}'
-)
-"""meta-llama/Llama-3.1-405B's config.json, the fields the engine level reads (D34-D43)."""
 
 
 def _d(key, metric, model, gpu, cards, weights, kv, prompt, answer, users, measured, engine,
@@ -292,7 +285,10 @@ SECOND: list[PublishedCase] = [
        _NV_V, _NV_BLOG, "Input | Output 120,000 | 2,048 ... Official Llama FP8 Recipe | 49.6",
        **_405B, layout="TP8", weight_formats=_META_FP8, assumed=_NV_ASSUMED + "; KV bf16"),
 ]  # fmt: skip
-"""Every case of the second set, in the file's order (D11-D15 shown but not scored)."""
+"""The second set's cases D01-D43, in the file's order (D11-D15 shown but not scored); the
+rows of core/evidence/cases_found.py are appended below."""
+
+SECOND += FOUND  # D44 on: rows found in issue 37's second round (core/evidence/cases_found.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
-"""The 38 cases the second set is scored on."""
+"""The 93 cases the second set is scored on."""

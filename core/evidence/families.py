@@ -22,7 +22,7 @@ from core.evidence.scores import Score, summarise
 # of issue 23, and both together.
 SETS = {
     "first": "2024 engines, dense models (core/evidence/cases.py)",
-    "second": "2025-26 engines, mostly mixtures of experts (core/evidence/cases_2026.py)",
+    "second": "2024-26 engines, mixtures of experts and dense (core/evidence/cases_2026.py)",
     "both": "the two sets together",
 }
 LEVELS = ("whiteboard", "engine")

@@ -18,6 +18,8 @@ Which publisher each development case has (scored cases in brackets):
 - SemiAnalysis InferenceX: D33 (1)
 - Oracle Cloud Infrastructure blog: D34-D37 (4)
 - NVIDIA technical blog (developer.nvidia.com/blog, not the perf overview): D38-D43 (6)
+- Lambda (LambdaLabsML/vllm-benchmark, vLLM 0.5.4 on A100 and H100): D44-D66 (23)
+- AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (32)
 - dstack: D11-D15 (none scored)
 """
 
@@ -29,6 +31,9 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("dstackai/", "dstack"),
     ("blogs.oracle.com", "Oracle Cloud Infrastructure blog"),
     ("developer.nvidia.com/blog", "NVIDIA technical blog"),
+    ("LambdaLabsML/", "Lambda (LambdaLabsML/vllm-benchmark)"),
+    # before "amd.com/": the blogs are a publisher of their own
+    ("rocm.blogs.amd.com", "AMD ROCm blogs"),
     ("docs.nvidia.com/nim", "NVIDIA NIM benchmarks"),
     # NVIDIA's page and the forks that copy it (dominicshanshan/, arthurrasmusson/)
     ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM perf overview"),

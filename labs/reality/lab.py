@@ -155,7 +155,7 @@ class RealityLab(pn.viewable.Viewer):
                  "2024 engines, dense models", "better"),
             Card("engine level: second set", fmt.percent(second["engine"].geometric_mean_error), "",
                  f"{second['engine'].within_band} of {second['engine'].cases} cases {band}: "
-                 "2025-26 engines, mostly mixtures of experts", "worse"),
+                 "2024-26 engines, mixtures of experts and dense models", "worse"),
             Card("both sets, each publisher held out", fmt.percent(held.geometric_mean_error), "",
                  f"in-sample {fmt.percent(both.geometric_mean_error)}, {both.within_band} of "
                  f"{both.cases}; held out {fmt.percent(held.within_share)} {band}, each of "

@@ -1,0 +1,55 @@
+"""Pasted config.json texts of published cases' models the catalog does not list.
+
+A published case whose model is not in :data:`core.catalog.MODELS` is typed as
+``model="custom"`` with its config.json here, the fields the engine level reads, as each
+model's file on the Hugging Face Hub gives them.
+"""
+
+from __future__ import annotations
+
+QWEN3_32B = (
+    '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","num_hidden_layers":64,'
+    '"hidden_size":5120,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,'
+    '"intermediate_size":25600,"vocab_size":151936,"tie_word_embeddings":false}'
+)
+"""Qwen/Qwen3-32B's config.json as the file gives it (D31 is typed as ``model="custom"``)."""
+
+LLAMA_31_405B = (
+    '{"architectures":["LlamaForCausalLM"],"model_type":"llama","num_hidden_layers":126,'
+    '"hidden_size":16384,"num_attention_heads":128,"num_key_value_heads":8,'
+    '"intermediate_size":53248,"vocab_size":128256,"tie_word_embeddings":false}'
+)
+"""meta-llama/Llama-3.1-405B's config.json, the fields the engine level reads (D34-D43, and
+NousResearch/Hermes-3-Llama-3.1-405B-FP8, a fine-tune of the same shape)."""
+
+MISTRAL_7B_V03 = (
+    '{"architectures":["MistralForCausalLM"],"model_type":"mistral","num_hidden_layers":32,'
+    '"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,'
+    '"intermediate_size":14336,"vocab_size":32768,"sliding_window":null,'
+    '"tie_word_embeddings":false}'
+)
+"""mistralai/Mistral-7B-Instruct-v0.3's config.json: the catalog's Mistral-7B (v0.1) with the
+vocabulary grown to 32,768 and no sliding window."""
+
+MISTRAL_NEMO = (
+    '{"architectures":["MistralForCausalLM"],"model_type":"mistral","num_hidden_layers":40,'
+    '"hidden_size":5120,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,'
+    '"intermediate_size":14336,"vocab_size":131072,"tie_word_embeddings":false}'
+)
+"""mistralai/Mistral-Nemo-Instruct-2407's config.json (12B, heads of 128 narrower than the
+hidden width over the heads)."""
+
+MISTRAL_LARGE_2407 = (
+    '{"architectures":["MistralForCausalLM"],"model_type":"mistral","num_hidden_layers":88,'
+    '"hidden_size":12288,"num_attention_heads":96,"num_key_value_heads":8,'
+    '"intermediate_size":28672,"vocab_size":32768,"tie_word_embeddings":false}'
+)
+"""mistralai/Mistral-Large-Instruct-2407's config.json (123B)."""
+
+MIXTRAL_8X22B = (
+    '{"architectures":["MixtralForCausalLM"],"model_type":"mixtral","num_hidden_layers":56,'
+    '"hidden_size":6144,"num_attention_heads":48,"num_key_value_heads":8,'
+    '"intermediate_size":16384,"num_local_experts":8,"num_experts_per_tok":2,'
+    '"vocab_size":32768,"tie_word_embeddings":false}'
+)
+"""mistralai/Mixtral-8x22B-Instruct-v0.1's config.json (141B, 39B active)."""
