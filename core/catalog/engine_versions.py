@@ -19,7 +19,10 @@ after the expert kernels' padding rows, both priced together take 15.9 % to 17.9
 instead of one eager 10.1 µs, takes the 63 cases of both sets from 16.8 % to 17.5 %, the
 publisher-held-out error from 25 % to 27 % and the check set from 11.5 % to 12.1 %: the
 decode steps of tensor-parallel cases at a user or two, already fast, grow faster, so what
-those steps lack is elsewhere). The 0.86 ms host step stands for more than
+those steps lack is elsewhere; it was the dense GEMMs' floors, core.catalog.dense_gemms. With
+those floors priced, the graphed all-reduce takes the 95 scored cases from 20.3 % to 20.6 % and
+the check sets from 11.2 % to 11.7 % and 25.6 % to 26.9 %, the held-out error from 24 % to
+23 %; the overlap scheduler takes them to 21.0 %, 25 % held out: both stay off). The 0.86 ms host step stands for more than
 scheduling (sampling, per-step launches outside the graphs), so an engine that overlaps its
 scheduler still pays much of it; pricing that needs a per-engine step profile, not a release note.
 

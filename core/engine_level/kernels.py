@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
+from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
@@ -51,6 +52,20 @@ def _lookup(function, *keys):
 def _expert_format(weight: str, shape) -> str:
     """The expert kernel's format: fp8 is block-scaled where the model's own checkpoint is fp8."""
     return "fp8_block" if weight == "fp8" and shape.checkpoint_dtype == "fp8" else weight
+
+
+def _gemm_floor(shapes):
+    """The dense GEMM floor of (card, weights, model, engine) names, for :func:`_lookup`.
+
+    The dense layers' format is the weights', bf16 where the checkpoint keeps them so (gpt-oss).
+    """
+
+    def floor(gpu, weight, name, engine):
+        shape = shapes[name]
+        dense = "bf16" if shape.bf16_params > 0 else _expert_format(weight, shape)
+        return dense_gemm_floor(gpu, dense, engine)
+
+    return floor
 
 
 def sglang_reserve_bytes(card_memory_bytes, cards):
@@ -146,6 +161,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape, engine),
         "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape, engine),
         "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape, engine),
+        "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine),
         "latent_attention": latent,
         "block_fp8": _lookup(
             lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape

@@ -55,35 +55,32 @@ class Node:
     latent_attention: object = False
     shared_experts: object = 0
     block_fp8: object = False
+    # each dense GEMM's measured floor (core.catalog.dense_gemms), in place of the kernel floor
+    gemm_floor_s: object = physical.KERNEL_FLOOR_S
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
-    # the serving engine's host time per step and per request (server and eager prefill), and
-    # whether its scheduler prepares step n+1 while the GPU runs step n (the host's time then
-    # costs only what outlasts the GPU's), by release (core.catalog.engine_versions)
+    # the engine's host time per step and per request (server, eager prefill), and whether its
+    # scheduler prepares step n+1 during step n (core.catalog.engine_versions)
     host_step_s: object = None
     host_overlapped: object = False
     request_overhead_s: object = 0.0
     # the latency of one small all-reduce with the engine's kernel
     allreduce_latency_s: object = physical.ALLREDUCE_LATENCY_S
-    # how the engine sizes its KV cache (core.engine_level.kernels.KV_RULES), SGLang's reserve
-    # per card, and the most requests it runs at once
+    # the engine's KV sizing rule (engine_level.kernels.KV_RULES), SGLang's reserve, its batch cap
     kv_rule: object = 0.0
     kv_reserve_bytes: object = 0.0
     max_running: object = 2048.0
-    # cache bytes the engine stores per token over what the layers' windows need (TensorRT-LLM
-    # keeps sliding-window layers whole; the attention still reads only the window)
+    # cache stored per token over the windows' need (TensorRT-LLM keeps window layers whole)
     kv_stored_share: object = 1.0
     # the batch trtllm-bench sizes a TensorRT-LLM engine for (inf: the tool leaves it alone)
     bench_batch: object = float("inf")
     # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
     read_share: object = 1.0
-    # attention data-parallel with experts spread over the cards (DEP): every card keeps the
-    # shared weights whole and its own requests' cache; experts travel by all-to-all
+    # DEP: attention data-parallel (shared weights whole, own cache per card), experts all-to-all
     data_parallel_attention: object = False
     # cards the routed experts are spread over (1 under plain tensor parallelism)
     expert_ranks: object = 1.0
-    # KV offload: the share of a reused prefix copied back to HBM first, and the bytes per
-    # second per card it comes at (the rest is in HBM, read by the prefill's attention in place)
+    # KV offload: the reused prefix's share copied back to HBM first, that copy's bytes/s a card
     prefix_offloaded_share: object = 0.0
     prefix_tier_bytes_per_s: object = float("nan")
     # cards linked over PCIe through the host (their collectives reach PCIe's measured share)
@@ -339,21 +336,27 @@ class Node:
                   \end{cases}
         """
         host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
-        if "expert_reads" not in terms:
-            floors = physical.fixed_step_seconds(self.layers, 0.0)
-        else:
-            floors = self._kernel_seconds
+        layered = "expert_reads" in terms
+        floors = self._kernel_seconds if layered else physical.fixed_step_seconds(self.layers, 0.0)
+        floors = floors + self._gemm_floor_extra
         hidden = np.maximum(np.subtract(host, floors + busy), 0.0)
         return floors + np.where(self.host_overlapped, hidden, host)
 
     @cached_property
+    def _layer_kinds(self):
+        return (self.layers, self.expert_geometry[1], self.latent_attention, self.shared_experts)
+
+    @cached_property
     def _kernel_seconds(self):
         """Kernel floors of one forward pass, by the kind of each layer."""
-        _, expert_layers = self.expert_geometry
-        kernels = physical.layer_kernels(
-            self.layers, expert_layers, self.latent_attention, self.shared_experts, self.block_fp8
-        )
+        kernels = physical.layer_kernels(*self._layer_kinds, self.block_fp8)
         return kernels * physical.KERNEL_FLOOR_S
+
+    @cached_property
+    def _gemm_floor_extra(self):
+        """What the dense GEMMs' measured floors add over the kernel floor each is counted at."""
+        extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
+        return physical.dense_gemms(*self._layer_kinds) * extra
 
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.

@@ -312,6 +312,25 @@ def layer_kernels(layers, expert_layers, latent_attention, shared_experts, block
     )
 
 
+def dense_gemms(layers, expert_layers, latent_attention, shared_experts):
+    r"""GEMMs in the weights' format one forward pass runs outside the routed experts.
+
+    Notes
+    -----
+    .. math:: g = 4 L - 2 L_E + 2 L\,[MLA] + 2 L_E\,s
+
+    A dense layer runs QKV, out, gate-up and down; an expert layer keeps the attention's two
+    (its router is a small bf16 GEMM, counted among the kernels); latent attention runs four
+    projections instead of two; a shared expert adds its gate-up and down.
+    """
+    return (
+        4.0 * np.asarray(layers, dtype=float)
+        - 2.0 * np.asarray(expert_layers, dtype=float)
+        + 2.0 * np.multiply(layers, np.asarray(latent_attention, dtype=float))
+        + 2.0 * np.multiply(expert_layers, shared_experts)
+    )
+
+
 def fixed_step_seconds(layers, host_step_s=HOST_STEP_S):
     """Seconds every step pays whatever its size: kernel floors per layer plus host time.
 

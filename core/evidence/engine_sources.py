@@ -16,6 +16,11 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_FEW,
     PCIE_ALLREDUCE_SHARE_MANY,
 )
+from core.catalog.dense_gemms import (
+    DENSE_GEMM_FLOORS,
+    DENSE_GEMM_SOURCE,
+    ENGINE_DENSE_GEMM_FLOORS,
+)
 from core.catalog.kernels import (
     ENGINE_EXPERT_KERNELS,
     ENGINES,
@@ -143,6 +148,28 @@ def engine_cost_rows() -> list[Source]:
             kind="models",
         ),
         *expert_kernel_rows(),
+        *dense_gemm_rows(),
+    ]
+
+
+def dense_gemm_rows() -> list[Source]:
+    """One row per dense GEMM floor: what a decode-sized GEMM pays before its weights stream."""
+    floors = [
+        (f"{family} {weight}", floor) for (family, weight), floor in DENSE_GEMM_FLOORS.items()
+    ]
+    floors += [
+        (f"{family} {weight}, {engine}", floor)
+        for (family, weight, engine), floor in ENGINE_DENSE_GEMM_FLOORS.items()
+    ]
+    return [
+        Source(
+            f"dense GEMM floor, {name}",
+            f"{floor * 1e6:.1f}",
+            "µs per GEMM of 1-16 tokens",
+            DENSE_GEMM_SOURCE,
+            kind="measurements",
+        )
+        for name, floor in floors
     ]
 
 

@@ -1,0 +1,100 @@
+"""Fit the dense GEMM floors of core/catalog/kernels.py to measured GEMM kernel tables.
+
+The tables are NVIDIA aiconfigurator's (Apache-2.0): GEMM latencies measured per card, engine,
+kernel, weight format and shape (m tokens x n outputs x k inputs). They are read here as a
+cited source; the lab never imports aiconfigurator. To rerun:
+
+    python3 -m venv /tmp/aic && /tmp/aic/bin/pip install aiconfigurator
+    /tmp/aic/bin/python bench/dense_gemm_fit.py \\
+        /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
+
+A decode step's dense GEMM (1-16 tokens, 4-300 MB of weights on one card) is modelled as
+
+    t = t0 + n k b / B
+
+with B the card's measured bandwidth (core/catalog/cards.py) and b the format's bytes per
+weight: the weights streamed, after a floor t0 that holds the launch, the activation's
+quantisation and the scales a format applies. The floor is fitted, minimising the
+root-mean-square log error over those rows. Prints one line per kernel: the floor, the RMS log
+error, and the mean log(fitted / measured) at 1, 4 and 16 tokens.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bench.moe_kernel_fit import BANDWIDTH
+
+BYTES_PER_WEIGHT = {"bfloat16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 / 8}
+# (card, engine/version, kernel source, table dtype): each engine's default dense kernel per
+# format, the earliest release measured on an H100 or a B200.
+KERNELS = [
+    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "bfloat16"),
+    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8"),
+    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8_block"),
+    ("h100_sxm", "vllm/0.24.0", "torch.nn.functional.linear", "bfloat16"),
+    ("h100_sxm", "vllm/0.24.0", "CutlassFP8ScaledMMLinearKernel", "fp8"),
+    ("h100_sxm", "sglang/0.5.6.post2", "sglang", "bfloat16"),
+    ("h100_sxm", "sglang/0.5.6.post2", "sglang", "fp8"),
+    ("h100_sxm", "sglang/0.5.6.post2", "sglang", "fp8_block"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow", "bfloat16"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "deepgemm", "fp8_block"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow", "nvfp4"),
+    ("b200_sxm", "vllm/0.24.0", "torch.nn.functional.linear", "bfloat16"),
+    ("b200_sxm", "vllm/0.24.0", "CutlassFP8ScaledMMLinearKernel", "fp8"),
+    ("b200_sxm", "vllm/0.24.0", "FlashInferCuteDslNvFp4LinearKernel", "nvfp4"),
+    ("b200_sxm", "sglang/0.5.14", "sglang_torch_linear", "bfloat16"),
+    ("b200_sxm", "sglang/0.5.14", "sglang_sgl_kernel_fp8_scaled_mm", "fp8"),
+    ("b200_sxm", "sglang/0.5.14", "sglang_deepgemm_gemm_nt_f8f8bf16", "fp8_block"),
+    ("b200_sxm", "sglang/0.5.14", "sglang_flashinfer_cutedsl_nvfp4", "nvfp4"),
+]
+TOKENS = (1, 16)  # a decode step's tokens on one card
+WEIGHT_BYTES = (4e6, 3e8)  # one layer's GEMMs on one card, 7B to 405B, TP 1 to 8
+
+
+def rows(data: Path, card, version, kernel, dtype):
+    """(tokens, weight bytes, latency s) of one kernel's decode-sized rows."""
+    import pandas as pd
+
+    table = pd.read_parquet(data / card / "gemm" / version / "gemm_perf.parquet")
+    table = table[(table.kernel_source == kernel) & (table.gemm_dtype == dtype)]
+    weights = table.n.to_numpy(float) * table.k.to_numpy(float) * BYTES_PER_WEIGHT[dtype]
+    tokens = table.m.to_numpy(float)
+    keep = (tokens >= TOKENS[0]) & (tokens <= TOKENS[1])
+    keep &= (weights >= WEIGHT_BYTES[0]) & (weights <= WEIGHT_BYTES[1])
+    return tokens[keep], weights[keep], table.latency.to_numpy(float)[keep] * 1e-3
+
+
+def fit(tokens, weights, latency, card):
+    """(floor s, RMS log error, mean log(fitted / measured) at 1, 4 and 16 tokens)."""
+    stream = weights / BANDWIDTH[card]
+
+    def error(floor):
+        return float(np.sqrt(np.mean(np.log((floor + stream) / latency) ** 2)))
+
+    floor = min(np.arange(0.0, 40e-6, 0.1e-6), key=error)
+    bias = np.log((floor + stream) / latency)
+    return floor, error(floor), [float(np.mean(bias[tokens == m])) for m in (1, 4, 16)]
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    data = Path(sys.argv[1])
+    print(f"{'card':<9} {'engine':<19} {'kernel':<34} {'format':<10} floor   RMS   bias 1/4/16")
+    for card, version, kernel, dtype in KERNELS:
+        tokens, weights, latency = rows(data, card, version, kernel, dtype)
+        if len(latency) == 0:
+            print(f"{card:<9} {version:<19} {kernel[:34]:<34} {dtype:<10} no rows")
+            continue
+        floor, error, bias = fit(tokens, weights, latency, card)
+        print(f"{card:<9} {version:<19} {kernel[:34]:<34} {dtype:<10} {floor * 1e6:4.1f}us "
+              f"{error:5.0%}  " + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""What a dense layer's GEMM costs beyond its weights at decode size, by card, format and engine.
+
+A decode step multiplies a few tokens by each weight matrix: the GEMM streams the weights, and
+before that pays a floor for its launch, the activation's quantisation and the scales its
+format applies. In bf16 that floor is about a kernel launch's (core.catalog.KERNEL_FLOOR_S);
+an fp8 GEMM first quantises its input and then runs a scaled kernel, so its floor is three to
+four times larger, and at a user or two, with tensor parallelism splitting each matrix over
+eight cards, those floors are a large share of the step.
+
+The floors are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA aiconfigurator 0.12's measured
+GEMM tables (1-16 tokens, 4-300 MB of weights on one card, the card's measured bandwidth for
+the stream), the earliest release of each engine measured on an H100 or a B200, with each
+engine's default kernel for the format. TensorRT-LLM's PyTorch flow is every engine's unless
+the engine measured its own; a family without tables (Ampere, Ada, AMD's) borrows the
+measured family's engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`), and a
+format without a table (int4, mxfp4 dense layers, fp4 on Hopper) keeps the kernel floor.
+"""
+
+from __future__ import annotations
+
+from core.catalog import KERNEL_FLOOR_S
+from core.catalog.kernels import BORROWED_FAMILY, CARD_FAMILIES
+
+DENSE_GEMM_SOURCE = (
+    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
+    "gemm/<engine>/<release>/gemm_perf.parquet: TensorRT-LLM 1.3.0rc20 torch_flow (bf16, fp8, "
+    "fp8_block; DeepGEMM for fp8_block on B200), vLLM 0.24 (torch linear, CUTLASS fp8 scaled "
+    "mm, FlashInfer CuTe-DSL nvfp4), SGLang 0.5.6.post2 on H100 and 0.5.14 on B200; floors "
+    "fitted by bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights"
+)
+# (family, format): TensorRT-LLM's PyTorch flow, every engine's unless it has its own below.
+DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
+    ("hopper", "bf16"): 3.8e-6,
+    ("hopper", "fp8"): 13.6e-6,
+    ("hopper", "fp8_block"): 8.0e-6,
+    ("blackwell", "bf16"): 3.9e-6,
+    ("blackwell", "fp8"): 16.0e-6,
+    ("blackwell", "fp8_block"): 8.6e-6,
+    ("blackwell", "nvfp4"): 17.1e-6,
+}
+# (family, format, engine): the engine's own default kernel, where measured.
+ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
+    ("hopper", "bf16", "vllm"): 3.8e-6,
+    ("hopper", "fp8", "vllm"): 8.1e-6,
+    ("hopper", "bf16", "sglang"): 2.7e-6,
+    ("hopper", "fp8", "sglang"): 7.0e-6,
+    ("hopper", "fp8_block", "sglang"): 8.8e-6,
+    ("blackwell", "bf16", "vllm"): 4.0e-6,
+    ("blackwell", "fp8", "vllm"): 9.9e-6,
+    ("blackwell", "nvfp4", "vllm"): 9.7e-6,
+    ("blackwell", "bf16", "sglang"): 4.3e-6,
+    ("blackwell", "fp8", "sglang"): 9.3e-6,
+    ("blackwell", "fp8_block", "sglang"): 9.7e-6,
+    ("blackwell", "nvfp4", "sglang"): 8.5e-6,
+}
+
+
+def dense_gemm_floor(gpu: str, weight: str, engine: str = "") -> float:
+    """Seconds a decode-sized dense GEMM of ``weight`` pays on ``gpu`` beyond its weight stream.
+
+    The engine's own measured floor on a measured family, else the family's engine-neutral one
+    (a borrowed family's from the family it borrows), else the kernel floor.
+    """
+    family = CARD_FAMILIES.get(gpu, "hopper")
+    own = ENGINE_DENSE_GEMM_FLOORS.get((family, weight, engine))
+    if own is not None:
+        return own
+    measured = family if family in ("hopper", "blackwell") else BORROWED_FAMILY[family]
+    return DENSE_GEMM_FLOORS.get((measured, weight), KERNEL_FLOOR_S)
