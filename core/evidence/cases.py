@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.catalog import GPUS
 from core.catalog.engine_versions import version_of_text
+from core.engine_level.kernels import max_running
 from core.evidence.publishers import publisher_of
 from core.scenario.knobs import ENGINE_ALIASES, SERVING_ENGINES, Scenario, canonical_choice
 
@@ -158,6 +160,19 @@ class PublishedCase:
             return f"{self.load_value:g} user" + ("s" if self.load_value != 1 else "")
         return f"{self.load_value:g} requests/s"
 
+    @property
+    def batch_limit(self) -> int:
+        """The most requests the benchmark's engine runs at once, memory allowing.
+
+        trtllm-bench's cap for TensorRT-LLM (the tool sizes its own batch below it); for vLLM
+        and SGLang the release's default (``max_num_seqs``, :mod:`core.catalog.engine_versions`),
+        since no source of theirs sets another.
+        """
+        if self.engine_knob == "tensorrt-llm":
+            return SATURATED_SEATS
+        memory = GPUS[self.gpu].memory_bytes
+        return int(max_running(self.gpu, self.engine_knob, memory, self.version_knob))
+
     def scenario(self, realism: str = "engine") -> Scenario:
         """The scenario that reproduces the benchmark's set-up."""
         knobs = dict(
@@ -179,9 +194,9 @@ class PublishedCase:
             layout=layout_knob(self.layout),
         )
         if self.load == "saturated":
-            knobs.update(seats=SATURATED_SEATS, concurrency=SATURATED_USERS)
+            knobs.update(seats=self.batch_limit, concurrency=SATURATED_USERS)
         elif self.load == "users":
-            knobs.update(seats=SATURATED_SEATS, concurrency=int(self.load_value))
+            knobs.update(seats=self.batch_limit, concurrency=int(self.load_value))
         else:
             knobs.update(seats=OPEN_LOOP_SEATS, arrivals_per_min=60.0 * self.load_value)
         return Scenario(**knobs)

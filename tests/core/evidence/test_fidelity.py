@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose
 from core import Scenario, evaluate
 from core.engine_level.terms import ALL_TERMS, TERMS
 from core.evaluate import evaluate_terms
-from core.evidence.cases import DEVELOPMENT, ENGINES
+from core.evidence.cases import DEVELOPMENT, ENGINES, SATURATED_SEATS
 from core.evidence.cases_2026 import QWEN3_32B, SCORED_SECOND, SECOND
 from core.evidence.check_cases import CHECK
 from core.evidence.families import FAMILIES, is_mixture, vendor
@@ -169,16 +169,16 @@ def test_second_set_is_the_files_98_cases_70_scored_each_with_its_source():
                      kv_dtype="bf16", prompt_tokens=8192, answer_tokens=1024, seats=4096,
                      concurrency=100_000, engine_version="1.0")),
         ("D17", dict(model="Llama-3-8B", gpu="H100 SXM", cards=1, weight_dtype="bf16",
-                     kv_dtype="fp8", prompt_tokens=20000, answer_tokens=2000, seats=4096,
+                     kv_dtype="fp8", prompt_tokens=20000, answer_tokens=2000, seats=1024,
                      concurrency=8, engine="vllm", engine_version="0.19")),
         ("D31", dict(model="custom", model_config=QWEN3_32B, gpu="H20", cards=1,
                      weight_dtype="fp8", kv_dtype="bf16", prompt_tokens=1, answer_tokens=2048,
-                     seats=4096, concurrency=1, engine="sglang", engine_version="0.4")),
+                     seats=2048, concurrency=1, engine="sglang", engine_version="0.4")),
     ],
 )  # fmt: skip
 def test_a_second_set_case_is_the_files_scenario_call(key, knobs):
-    """The case's scenario is published-2026.md's Scenario call, knob for knob, with its engine
-    and the release that ran it."""
+    """The case's scenario is published-2026.md's Scenario call, knob for knob, with its engine,
+    the release that ran it and that release's batch limit as its seats."""
     case = next(case for case in SECOND if case.key == key)
     expected = Scenario(prefix_hit_rate=0.0, realism="engine", **knobs)
     assert case.scenario().param.values() | {"name": ""} == expected.param.values() | {"name": ""}
@@ -284,3 +284,11 @@ def test_the_report_is_computed_once_and_cannot_be_changed():
         report().steps[0, 0] = 1.0
     with pytest.raises(ValueError):
         report().scores["first"]["engine"].ratios[0] = 1.0
+
+
+def test_a_benchmark_runs_at_its_engines_own_batch_limit():
+    """vLLM 0.6's benchmark runs at most max_num_seqs (256); trtllm-bench sizes its own batch."""
+    cases = {case.key: case for case in SECOND}
+    assert cases["D37"].version_knob == "0.6" and cases["D37"].scenario().seats == 256
+    assert cases["D04"].scenario().seats == SATURATED_SEATS
+    assert evaluate(cases["D37"].scenario()).running_requests <= 256
