@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
+from core.catalog.attention_kernels import attention_kernel
 from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
@@ -52,6 +53,20 @@ def _lookup(function, *keys):
 def _expert_format(weight: str, shape) -> str:
     """The expert kernel's format: fp8 is block-scaled where the model's own checkpoint is fp8."""
     return "fp8_block" if weight == "fp8" and shape.checkpoint_dtype == "fp8" else weight
+
+
+def _attention_fields(gpu, engine, bytes_kv) -> dict:
+    """The decode attention kernel's floor and cost per request (core.catalog.attention_kernels)."""
+    cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
+    keys = (gpu, engine, factorize(cache) if cache.ndim else str(cache))
+
+    def field(attribute):
+        return _lookup(lambda g, e, c: getattr(attention_kernel(g, c, e), attribute), *keys)
+
+    return {
+        "attention_floor_s": field("floor_s"),
+        "attention_per_request_s": field("per_request_s"),
+    }
 
 
 def _gemm_floor(shapes):
@@ -162,6 +177,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape, engine),
         "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape, engine),
         "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine),
+        **_attention_fields(gpu, engine, pool.bytes_kv),
         "latent_attention": latent,
         "block_fp8": _lookup(
             lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape

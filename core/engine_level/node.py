@@ -18,12 +18,13 @@ import numpy as np
 from core.catalog import BANDWIDTH_EFFICIENCY, PREFILL_EFFICIENCY
 from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
+from core.engine_level.fixed_costs import FixedCosts
 from core.whiteboard.experts import distinct_experts
 from core.whiteboard.memory import kv_budget_bytes
 
 
 @dataclass(frozen=True)
-class Node:
+class Node(FixedCosts):
     """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
 
     layers: object
@@ -55,8 +56,11 @@ class Node:
     latent_attention: object = False
     shared_experts: object = 0
     block_fp8: object = False
-    # each dense GEMM's measured floor (core.catalog.dense_gemms), in place of the kernel floor
+    # each dense GEMM's measured floor (core.catalog.dense_gemms), in place of the kernel floor;
+    # decode attention's floor per layer and cost per request (core.catalog.attention_kernels)
     gemm_floor_s: object = physical.KERNEL_FLOOR_S
+    attention_floor_s: object = 2 * physical.KERNEL_FLOOR_S
+    attention_per_request_s: object = 0.0
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
     # the engine's host time per step and per request (server, eager prefill), and whether its
@@ -293,7 +297,7 @@ class Node:
             extra = extra + reduce
         return extra
 
-    def step_s(self, batch, context_tokens, terms):
+    def step_s(self, batch, context_tokens, terms, requests=None):
         r"""Seconds of one decode step writing a token for each of ``batch`` requests.
 
         Notes
@@ -320,43 +324,9 @@ class Node:
             step = step + self.expert_seconds(batch, terms)
         step = step + self._per_token(batch, terms)
         if "fixed_overheads" in terms:
-            step = step + self.fixed_seconds(terms, step)
+            requests = batch if requests is None else requests
+            step = step + self.fixed_seconds(terms, step) + self._attention_requests_s(requests)
         return step
-
-    def fixed_seconds(self, terms, busy=0.0):
-        r"""Kernel floors of every layer by its kind, plus the engine's host time per step.
-
-        ``busy`` is the GPU's other work in the step, which an overlapping scheduler's host
-        time runs beside.
-
-        Notes
-        -----
-        .. math:: t_{fixed} = t_{kernels} + \begin{cases} \max(0,\ t_{host} - t_{kernels}
-                  - t_{busy}) & \text{overlap scheduler} \\ t_{host} & \text{otherwise}
-                  \end{cases}
-        """
-        host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
-        layered = "expert_reads" in terms
-        floors = self._kernel_seconds if layered else physical.fixed_step_seconds(self.layers, 0.0)
-        floors = floors + self._gemm_floor_extra
-        hidden = np.maximum(np.subtract(host, floors + busy), 0.0)
-        return floors + np.where(self.host_overlapped, hidden, host)
-
-    @cached_property
-    def _layer_kinds(self):
-        return (self.layers, self.expert_geometry[1], self.latent_attention, self.shared_experts)
-
-    @cached_property
-    def _kernel_seconds(self):
-        """Kernel floors of one forward pass, by the kind of each layer."""
-        kernels = physical.layer_kernels(*self._layer_kinds, self.block_fp8)
-        return kernels * physical.KERNEL_FLOOR_S
-
-    @cached_property
-    def _gemm_floor_extra(self):
-        """What the dense GEMMs' measured floors add over the kernel floor each is counted at."""
-        extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
-        return physical.dense_gemms(*self._layer_kinds) * extra
 
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.

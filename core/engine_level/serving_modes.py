@@ -76,7 +76,8 @@ def chunked_figures(node, terms, context, step, added, miss, running, arrivals_p
     safe_miss = np.maximum(miss, 1.0)
     chunk = np.clip(room, 1.0, safe_miss)
     batch = np.maximum(running, 1.0)
-    mixed = node.step_s(batch + chunk, context * batch / (batch + chunk), terms)
+    # the chunk's tokens are one more request for the attention kernel, not one each
+    mixed = node.step_s(batch + chunk, context * batch / (batch + chunk), terms, batch + 1.0)
     if "prefill_shape" in terms:
         attention = added - node.prefill_s(safe_miss, 0.0, terms - {"prefill_shape"}, False)
         mixed = mixed + np.maximum(attention, 0.0) * chunk / safe_miss

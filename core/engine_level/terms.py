@@ -54,7 +54,8 @@ TERMS: dict[str, str] = {
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards",
     "fixed_overheads": "every kernel costs a few microseconds (an fp8 matmul more: it quantises "
-    "its input first) and every step some host time",
+    "its input first), attention a little more for every request it holds, and every step some "
+    "host time",
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
     "grouped-GEMM kernels at their measured rates with a floor per layer, and each kind of "
     "layer launches its own kernels",

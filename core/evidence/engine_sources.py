@@ -16,6 +16,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_FEW,
     PCIE_ALLREDUCE_SHARE_MANY,
 )
+from core.catalog.attention_kernels import ATTENTION_KERNELS, ATTENTION_SOURCE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     DENSE_GEMM_SOURCE,
@@ -149,6 +150,21 @@ def engine_cost_rows() -> list[Source]:
         ),
         *expert_kernel_rows(),
         *dense_gemm_rows(),
+        *attention_kernel_rows(),
+    ]
+
+
+def attention_kernel_rows() -> list[Source]:
+    """One row per decode-attention kernel: its floor per layer and its cost per request."""
+    return [
+        Source(
+            f"decode attention, {family} {cache}, {engine or 'tensorrt-llm (every engine without its own)'}",
+            f"{kernel.floor_s * 1e6:.1f} µs + {kernel.per_request_s * 1e9:.0f} ns",
+            "per layer, + per running request",
+            ATTENTION_SOURCE,
+            kind="measurements",
+        )
+        for (family, cache, engine), kernel in ATTENTION_KERNELS.items()
     ]
 
 

@@ -22,11 +22,12 @@ def by_mode(**knobs):
 
 @pytest.mark.parametrize("prompt", [512, 1200, 8000])
 def test_chunking_keeps_mean_itl_and_cuts_its_tail(prompt):
-    """Weights stream then math: chunks do the same work (same mean ITL) but cut the worst step."""
+    """Weights stream then math: chunks do the same work (mean ITL within the prompt's attention
+    cost per chunk, 0.1 %) but cut the worst step."""
     at, r = by_mode(prompt_tokens=prompt)
     agg, chunk = at["aggregated"], at["chunked"]
-    assert r.itl_s[chunk] == pytest.approx(r.itl_s[agg], rel=1e-9)
-    assert r.itl_s[chunk] <= r.itl_p99_s[chunk] <= r.itl_p99_s[agg] * (1 + 1e-9)
+    assert r.itl_s[chunk] == pytest.approx(r.itl_s[agg], rel=1e-3)
+    assert r.itl_s[chunk] <= r.itl_p99_s[chunk] <= r.itl_p99_s[agg] * (1 + 1e-3)
     if r.miss_tokens[chunk] > 512:
         assert r.itl_p99_s[chunk] < 0.8 * r.itl_p99_s[agg]
 

@@ -1,0 +1,68 @@
+"""What a step pays whatever its size: kernel floors by layer kind, measured floors, host time.
+
+:class:`FixedCosts` is a part of :class:`core.engine_level.node.Node`: the costs that do not
+stream weights or cache or multiply, namely each kernel's floor, the floors the dense GEMMs and the
+decode attention were measured at (:mod:`core.catalog.dense_gemms`,
+:mod:`core.catalog.attention_kernels`), decode attention's cost per request, and the engine's
+host time per step.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from core.engine_level import terms as physical
+
+
+class FixedCosts:
+    """The fixed costs of a :class:`~core.engine_level.node.Node`'s step (it holds the fields)."""
+
+    def fixed_seconds(self, terms, busy=0.0):
+        r"""Kernel floors of every layer by its kind, plus the engine's host time per step.
+
+        ``busy`` is the GPU's other work in the step, which an overlapping scheduler's host
+        time runs beside.
+
+        Notes
+        -----
+        .. math:: t_{fixed} = t_{kernels} + \begin{cases} \max(0,\ t_{host} - t_{kernels}
+                  - t_{busy}) & \text{overlap scheduler} \\ t_{host} & \text{otherwise}
+                  \end{cases}
+        """
+        host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
+        layered = "expert_reads" in terms
+        floors = self._kernel_seconds if layered else physical.fixed_step_seconds(self.layers, 0.0)
+        floors = floors + self._gemm_floor_extra
+        hidden = np.maximum(np.subtract(host, floors + busy), 0.0)
+        return floors + np.where(self.host_overlapped, hidden, host)
+
+    @cached_property
+    def _layer_kinds(self):
+        return (self.layers, self.expert_geometry[1], self.latent_attention, self.shared_experts)
+
+    @cached_property
+    def _kernel_seconds(self):
+        """Kernel floors of one forward pass, by the kind of each layer."""
+        kernels = physical.layer_kernels(*self._layer_kinds, self.block_fp8)
+        return kernels * physical.KERNEL_FLOOR_S
+
+    @cached_property
+    def _gemm_floor_extra(self):
+        """What measured floors add over the kernel floors the dense GEMMs and attention are
+        counted at (latent attention keeps its count)."""
+        extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
+        attention = np.subtract(self.attention_floor_s, 2 * physical.KERNEL_FLOOR_S)
+        attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
+        return physical.dense_gemms(*self._layer_kinds) * extra + attention
+
+    @cached_property
+    def _attention_layers(self):
+        return self.layers if self.attention_layers is None else self.attention_layers
+
+    def _attention_requests_s(self, batch):
+        """Decode attention's cost per request over the layers (a card's own, under DEP)."""
+        on_card = np.where(self.data_parallel_attention, np.divide(batch, self.cards), batch)
+        per_request = np.where(self.latent_attention, 0.0, self.attention_per_request_s)
+        return on_card * per_request * self._attention_layers
