@@ -69,6 +69,23 @@ def _attention_fields(gpu, engine, bytes_kv) -> dict:
     }
 
 
+def _attention_flops(pool, query_heads):
+    """Decode attention's FLOPs per context token over the cache-holding layers.
+
+    Notes
+    -----
+    .. math:: 2 h (d_{qk} + d_v) L
+
+    with :math:`d_{qk} = d_v` the head size, or latent attention's absorbed sizes
+    :math:`d_{qk} = r + d_{rope}`, :math:`d_v = r` (its query heads read the latent cache).
+    """
+    latent = np.asarray(pool.kv_lora_rank) > 0
+    qk = np.where(latent, np.add(pool.kv_lora_rank, pool.qk_rope_head_dim), pool.head_dim)
+    v = np.where(latent, pool.kv_lora_rank, pool.head_dim)
+    layers = np.subtract(pool.layers, pool.cacheless_layers)
+    return 2.0 * np.multiply(query_heads, qk + v) * layers
+
+
 def _gemm_floor(shapes):
     """The dense GEMM floor of (card, weights, model, engine) names, for :func:`_lookup`.
 
@@ -178,6 +195,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape, engine),
         "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine),
         **_attention_fields(gpu, engine, pool.bytes_kv),
+        "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
         "block_fp8": _lookup(
             lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape

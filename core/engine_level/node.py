@@ -61,6 +61,8 @@ class Node(FixedCosts):
     gemm_floor_s: object = physical.KERNEL_FLOOR_S
     attention_floor_s: object = 2 * physical.KERNEL_FLOOR_S
     attention_per_request_s: object = 0.0
+    # decode attention's FLOPs per context token over the layers: 2 h (d_qk + d_v) L
+    attention_flops_per_token: object = 0.0
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
     # the engine's host time per step and per request (server, eager prefill), and whether its
@@ -304,8 +306,11 @@ class Node(FixedCosts):
         -----
         Whiteboard: :math:`\max((W + K)/(c B \eta_B), 2 P s / (c F \eta_F))`. With
         ``stream_then_math`` the weight stream, the arithmetic and the cache read add; with
-        ``expert_reads`` a mixture's routed experts take :meth:`expert_seconds`; the other
-        terms add their own seconds.
+        ``expert_reads`` a mixture's routed experts take :meth:`expert_seconds`; with
+        ``prefill_shape`` the attention's math over the cache, :math:`2 h (d_{qk} + d_v)` FLOPs
+        a layer for every context token, adds what its cache read does not hide (latent
+        attention's absorbed heads: :math:`h = 128`, :math:`d_{qk} = 576`, :math:`d_v = 512`);
+        the other terms add their own seconds.
         """
         bandwidth, flops, _ = self.rates(terms)
         weights, active = self.engine_weight_bytes(terms), self.active_params
@@ -320,6 +325,11 @@ class Node(FixedCosts):
             step = (weights + cache) / (self.cards * bandwidth) + math
         else:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
+        if "prefill_shape" in terms:  # attention's own math, where its cache read cannot hide it
+            reads = np.multiply(batch, context_tokens) * self.attention_flops_per_token
+            reads = reads * (self.read_share if "live_context" in terms else 1.0)
+            stream = cache / (self.cards * bandwidth)
+            step = step + np.maximum(reads / (self.cards * self.rates(terms)[2]) - stream, 0.0)
         if kernels:
             step = step + self.expert_seconds(batch, terms)
         step = step + self._per_token(batch, terms)

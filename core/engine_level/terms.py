@@ -49,7 +49,8 @@ TERMS: dict[str, str] = {
     "of hiding behind each other",
     "prefill_time": "new prompts take turns with decode steps, so prefill slows every running "
     "stream and caps throughput",
-    "prefill_shape": "attention FLOPs grow with the prompt squared, and a prefill alone still "
+    "prefill_shape": "attention FLOPs grow with the prompt squared (and a decode step's with the "
+    "context it reads: latent attention's outrun its cache read), and a prefill alone still "
     "reads every weight once",
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 from numpy.testing import assert_allclose
 
 from core.catalog.attention_kernels import ATTENTION_KERNELS, attention_kernel
+from core.engine_level.kernels import _attention_flops
 from core.engine_level.terms import ALL_TERMS
 from tests.core.engine_level.test_engine_versions import _tiny_node
 
@@ -46,3 +48,26 @@ def test_a_measured_attention_floor_replaces_the_two_kernel_floors_it_is_counted
     floored = dataclasses.replace(node, attention_floor_s=node.attention_floor_s + 4e-6)
     extra = floored.fixed_seconds(ALL_TERMS) - node.fixed_seconds(ALL_TERMS)
     assert_allclose(extra, node.layers * 4e-6)
+
+
+def test_attention_math_counts_only_where_its_cache_read_cannot_hide_it():
+    """Grouped-query decode attention hides its math in its cache read; latent attention's does not."""
+    node = _tiny_node()
+    batch, context = 64.0, 8000.0
+    base = node.step_s(batch, context, ALL_TERMS)
+    light = dataclasses.replace(node, attention_flops_per_token=1.0)
+    assert light.step_s(batch, context, ALL_TERMS) == base
+    heavy = dataclasses.replace(node, attention_flops_per_token=1e7)
+    reads = batch * context * 1e7 / node.measured_bf16_flops
+    stream = batch * context * node.kv_bytes_per_token / node.measured_bandwidth
+    assert_allclose(heavy.step_s(batch, context, ALL_TERMS) - base, reads - stream)
+
+
+def test_latent_attention_reads_its_cache_with_128_absorbed_heads():
+    """DeepSeek-R1's decode attention: 2 x 128 x (576 + 512) FLOPs a layer per context token."""
+    pool = SimpleNamespace(kv_lora_rank=512, qk_rope_head_dim=64, head_dim=128, layers=61,
+                           cacheless_layers=0)  # fmt: skip
+    assert_allclose(_attention_flops(pool, 128), 2 * 128 * (576 + 512) * 61)
+    grouped = SimpleNamespace(kv_lora_rank=0, qk_rope_head_dim=0, head_dim=128, layers=32,
+                              cacheless_layers=0)  # fmt: skip
+    assert_allclose(_attention_flops(grouped, 32), 2 * 32 * 256 * 32)
