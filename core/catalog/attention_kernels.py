@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.catalog.kernels import BORROWED_FAMILY, CARD_FAMILIES
+from core.catalog.kernels import tables_family
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,6 @@ def attention_kernel(gpu: str, cache: str, engine: str = "") -> AttentionKernel:
 
     ``cache`` is ``"bf16"`` or ``"fp8"`` (a wider cache reads as bf16, a narrower as fp8).
     """
-    family = CARD_FAMILIES.get(gpu, "hopper")
-    if family not in ("hopper", "blackwell"):
-        family, engine = BORROWED_FAMILY[family], ""
-    own = ATTENTION_KERNELS.get((family, cache, engine))
-    return own if own is not None else ATTENTION_KERNELS[(family, cache, "")]
+    family, own = tables_family(gpu)
+    engine_own = ATTENTION_KERNELS.get((family, cache, engine)) if own else None
+    return ATTENTION_KERNELS[(family, cache, "")] if engine_own is None else engine_own

@@ -19,7 +19,7 @@ format without a table (int4, mxfp4 dense layers, fp4 on Hopper) keeps the kerne
 from __future__ import annotations
 
 from core.catalog import KERNEL_FLOOR_S
-from core.catalog.kernels import BORROWED_FAMILY, CARD_FAMILIES
+from core.catalog.kernels import tables_family
 
 DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
@@ -61,9 +61,10 @@ def dense_gemm_floor(gpu: str, weight: str, engine: str = "") -> float:
     The engine's own measured floor on a measured family, else the family's engine-neutral one
     (a borrowed family's from the family it borrows), else the kernel floor.
     """
-    family = CARD_FAMILIES.get(gpu, "hopper")
-    own = ENGINE_DENSE_GEMM_FLOORS.get((family, weight, engine))
-    if own is not None:
-        return own
-    measured = family if family in ("hopper", "blackwell") else BORROWED_FAMILY[family]
-    return DENSE_GEMM_FLOORS.get((measured, weight), KERNEL_FLOOR_S)
+    family, own = tables_family(gpu)
+    engine_own = ENGINE_DENSE_GEMM_FLOORS.get((family, weight, engine)) if own else None
+    return (
+        DENSE_GEMM_FLOORS.get((family, weight), KERNEL_FLOOR_S)
+        if engine_own is None
+        else engine_own
+    )

@@ -35,6 +35,17 @@ BORROWED_FAMILY: dict[str, str] = {
 }
 
 
+def tables_family(gpu: str) -> tuple[str, bool]:
+    """The card family whose kernel tables price ``gpu``, and whether they are its own.
+
+    A family without tables borrows a measured family's engine-neutral figures only: its
+    engines run other kernels again (ROCm's aiter and Composable Kernel, for one).
+    """
+    family = CARD_FAMILIES.get(gpu, "hopper")
+    own = family not in BORROWED_FAMILY
+    return (family if own else BORROWED_FAMILY[family]), own
+
+
 @dataclass(frozen=True)
 class ExpertKernel:
     """One grouped-GEMM expert layer on one card family and weight format.
@@ -149,12 +160,9 @@ def expert_kernel(gpu: str, weight: str, engine: str = "") -> tuple[ExpertKernel
     (:data:`ENGINE_EXPERT_KERNELS`) is used on the family it was measured on; otherwise every
     engine runs the engine-neutral row of :data:`EXPERT_KERNELS`.
     """
-    family = CARD_FAMILIES.get(gpu, "hopper")
-    own = ENGINE_EXPERT_KERNELS.get((family, weight, engine))
-    if own is not None:
-        return own, family
-    measured = family if (family, weight) in EXPERT_KERNELS else BORROWED_FAMILY[family]
-    return EXPERT_KERNELS[(measured, weight)], measured
+    family, own = tables_family(gpu)
+    engine_own = ENGINE_EXPERT_KERNELS.get((family, weight, engine)) if own else None
+    return EXPERT_KERNELS[(family, weight)] if engine_own is None else engine_own, family
 
 
 # -- Routing imbalance: a real router favours some experts, so under expert parallelism the
