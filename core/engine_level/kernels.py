@@ -70,11 +70,11 @@ def _attention_fields(gpu, engine, bytes_kv) -> dict:
 
 
 def _attention_flops(pool, query_heads):
-    """Decode attention's FLOPs per context token over the cache-holding layers.
+    """Decode attention's FLOPs per context token in one layer that holds a cache.
 
     Notes
     -----
-    .. math:: 2 h (d_{qk} + d_v) L
+    .. math:: 2 h (d_{qk} + d_v)
 
     with :math:`d_{qk} = d_v` the head size, or latent attention's absorbed sizes
     :math:`d_{qk} = r + d_{rope}`, :math:`d_v = r` (its query heads read the latent cache).
@@ -82,8 +82,7 @@ def _attention_flops(pool, query_heads):
     latent = np.asarray(pool.kv_lora_rank) > 0
     qk = np.where(latent, np.add(pool.kv_lora_rank, pool.qk_rope_head_dim), pool.head_dim)
     v = np.where(latent, pool.kv_lora_rank, pool.head_dim)
-    layers = np.subtract(pool.layers, pool.cacheless_layers)
-    return 2.0 * np.multiply(query_heads, qk + v) * layers
+    return 2.0 * np.multiply(query_heads, qk + v)
 
 
 def _gemm_floor(shapes):

@@ -61,7 +61,7 @@ class Node(FixedCosts):
     gemm_floor_s: object = physical.KERNEL_FLOOR_S
     attention_floor_s: object = 2 * physical.KERNEL_FLOOR_S
     attention_per_request_s: object = 0.0
-    # decode attention's FLOPs per context token over the layers: 2 h (d_qk + d_v) L
+    # decode attention's FLOPs per context token in one layer: 2 h (d_qk + d_v)
     attention_flops_per_token: object = 0.0
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
@@ -312,7 +312,7 @@ class Node(FixedCosts):
         attention's absorbed heads: :math:`h = 128`, :math:`d_{qk} = 576`, :math:`d_v = 512`);
         the other terms add their own seconds.
         """
-        bandwidth, flops, _ = self.rates(terms)
+        bandwidth, flops, attention_flops = self.rates(terms)
         weights, active = self.engine_weight_bytes(terms), self.active_params
         kernels = "expert_reads" in terms and self.has_experts  # a dense model reads all of W
         if kernels:
@@ -326,10 +326,11 @@ class Node(FixedCosts):
         else:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
         if "prefill_shape" in terms:  # attention's own math, where its cache read cannot hide it
-            reads = np.multiply(batch, context_tokens) * self.attention_flops_per_token
+            per_token = self.attention_flops_per_token * self._attention_layers
+            reads = np.multiply(batch, context_tokens) * per_token
             reads = reads * (self.read_share if "live_context" in terms else 1.0)
             stream = cache / (self.cards * bandwidth)
-            step = step + np.maximum(reads / (self.cards * self.rates(terms)[2]) - stream, 0.0)
+            step = step + np.maximum(reads / (self.cards * attention_flops) - stream, 0.0)
         if kernels:
             step = step + self.expert_seconds(batch, terms)
         step = step + self._per_token(batch, terms)
@@ -353,7 +354,7 @@ class Node(FixedCosts):
             math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
             attention = physical.attention_prefill_flops(
-                self.layers if self.attention_layers is None else self.attention_layers,
+                self._attention_layers,
                 self.query_heads,
                 self.head_dim,
                 miss_tokens + hit_tokens,

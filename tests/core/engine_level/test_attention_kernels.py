@@ -57,17 +57,15 @@ def test_attention_math_counts_only_where_its_cache_read_cannot_hide_it():
     base = node.step_s(batch, context, ALL_TERMS)
     light = dataclasses.replace(node, attention_flops_per_token=1.0)
     assert light.step_s(batch, context, ALL_TERMS) == base
-    heavy = dataclasses.replace(node, attention_flops_per_token=1e7)
-    reads = batch * context * 1e7 / node.measured_bf16_flops
+    heavy = dataclasses.replace(node, attention_flops_per_token=1e7 / node.layers)
+    reads = batch * context * 1e7 / node.measured_bf16_flops  # 1e7 FLOPs a token over the layers
     stream = batch * context * node.kv_bytes_per_token / node.measured_bandwidth
     assert_allclose(heavy.step_s(batch, context, ALL_TERMS) - base, reads - stream)
 
 
 def test_latent_attention_reads_its_cache_with_128_absorbed_heads():
     """DeepSeek-R1's decode attention: 2 x 128 x (576 + 512) FLOPs a layer per context token."""
-    pool = SimpleNamespace(kv_lora_rank=512, qk_rope_head_dim=64, head_dim=128, layers=61,
-                           cacheless_layers=0)  # fmt: skip
-    assert_allclose(_attention_flops(pool, 128), 2 * 128 * (576 + 512) * 61)
-    grouped = SimpleNamespace(kv_lora_rank=0, qk_rope_head_dim=0, head_dim=128, layers=32,
-                              cacheless_layers=0)  # fmt: skip
-    assert_allclose(_attention_flops(grouped, 32), 2 * 32 * 256 * 32)
+    pool = SimpleNamespace(kv_lora_rank=512, qk_rope_head_dim=64, head_dim=128)
+    assert_allclose(_attention_flops(pool, 128), 2 * 128 * (576 + 512))
+    grouped = SimpleNamespace(kv_lora_rank=0, qk_rope_head_dim=0, head_dim=128)
+    assert_allclose(_attention_flops(grouped, 32), 2 * 32 * 256)
