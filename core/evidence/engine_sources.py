@@ -154,6 +154,15 @@ def engine_cost_rows() -> list[Source]:
     ]
 
 
+def _by_table(neutral: dict, engines_own: dict) -> list[tuple[str, object]]:
+    """Each figure of a (family, format) table, then of its (family, format, engine) one, named."""
+    rows = [(f"{family} {weight}", figure) for (family, weight), figure in neutral.items()]
+    return rows + [
+        (f"{family} {weight}, {engine}", figure)
+        for (family, weight, engine), figure in engines_own.items()
+    ]
+
+
 def attention_kernel_rows() -> list[Source]:
     """One row per decode-attention kernel: its floor per layer and its cost per request."""
     return [
@@ -170,13 +179,6 @@ def attention_kernel_rows() -> list[Source]:
 
 def dense_gemm_rows() -> list[Source]:
     """One row per dense GEMM floor: what a decode-sized GEMM pays before its weights stream."""
-    floors = [
-        (f"{family} {weight}", floor) for (family, weight), floor in DENSE_GEMM_FLOORS.items()
-    ]
-    floors += [
-        (f"{family} {weight}, {engine}", floor)
-        for (family, weight, engine), floor in ENGINE_DENSE_GEMM_FLOORS.items()
-    ]
     return [
         Source(
             f"dense GEMM floor, {name}",
@@ -185,19 +187,12 @@ def dense_gemm_rows() -> list[Source]:
             DENSE_GEMM_SOURCE,
             kind="measurements",
         )
-        for name, floor in floors
+        for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS)
     ]
 
 
 def expert_kernel_rows() -> list[Source]:
     """One row per fitted expert-layer kernel: its floor and shares, and the table it came from."""
-    kernels = [
-        (f"{family} {weight}", kernel) for (family, weight), kernel in EXPERT_KERNELS.items()
-    ]
-    kernels += [
-        (f"{family} {weight}, {engine}", kernel)
-        for (family, weight, engine), kernel in ENGINE_EXPERT_KERNELS.items()
-    ]
     return [
         Source(
             f"expert layer, {name}",
@@ -207,7 +202,7 @@ def expert_kernel_rows() -> list[Source]:
             kernel.source,
             kind="measurements",
         )
-        for name, kernel in kernels
+        for name, kernel in _by_table(EXPERT_KERNELS, ENGINE_EXPERT_KERNELS)
     ]
 
 
