@@ -53,7 +53,7 @@ class FixedCosts:
         """What measured floors add over the kernel floors the dense GEMMs and attention are
         counted at (latent attention keeps its count)."""
         extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
-        attention = np.subtract(self.attention_floor_s, 2 * physical.KERNEL_FLOOR_S)
+        attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
         return physical.dense_gemms(*self._layer_kinds) * extra + attention
 

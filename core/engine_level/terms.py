@@ -37,6 +37,10 @@ from core.catalog.kernels import (
     SHARED_EXPERT_KERNELS,
 )
 
+# A layer's attention is counted at two kernel floors (rotary + cache write, then attention)
+# until a measured kernel (core.catalog.attention_kernels) replaces them.
+ATTENTION_KERNEL_FLOORS_S = 2 * KERNEL_FLOOR_S
+
 # The terms in the order the waterfall adds them, each with the sentence a lab shows for it.
 TERMS: dict[str, str] = {
     "engine_memory": "cards hold GiB, engines keep an activation workspace and give the cache "

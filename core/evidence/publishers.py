@@ -18,7 +18,7 @@ Which publisher each development case has (scored cases in brackets):
 - SemiAnalysis InferenceX: D33 (1)
 - Oracle Cloud Infrastructure blog: D34-D37 (4)
 - NVIDIA technical blog (developer.nvidia.com/blog, not the perf overview): D38-D43 (6)
-- Lambda (LambdaLabsML/vllm-benchmark, vLLM 0.5.4 on A100 and H100): D44-D66 (23)
+- Lambda (LambdaLabsML/vllm-benchmark, vLLM 0.5.4 on A100 and H100): D44-D66 (none scored)
 - AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (32)
 - dstack: D11-D15 (none scored)
 """
