@@ -3,9 +3,8 @@
 One knob change reruns four small engines on the same arrivals (static and continuous, each
 with reserved and paged KV), so switching policy or layout costs nothing; the batch-size sweep
 is cached per knob state, run only once something shows it, and reruns only when the workload
-or the layout changes. Each run
-serves its stream only as far as core's token budget goes, so no change holds the session
-long (``core.simulator.batching.CHANGE_WORK``).
+or the layout changes. Each run serves its stream only as far as core's token budget goes, so
+no change holds the session long (``core.simulator.batching.CHANGE_WORK``).
 """
 
 from __future__ import annotations

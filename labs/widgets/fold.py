@@ -64,7 +64,7 @@ class Fold(pn.viewable.Viewer):
 
     def _moved(self) -> bool:
         """Whether any of the group's knobs is away from its default."""
-        return bool(self._knobs) and any_moved(self._scenario, self._knobs)
+        return any_moved(self._scenario, self._knobs)
 
     def follow(self, owner, names) -> None:
         """Open too whenever one of ``owner``'s parameters ``names`` leaves its default (now,
