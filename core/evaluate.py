@@ -203,18 +203,40 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
 
 
 def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, terms) -> dict:
-    """The fields the engine level changes, for one node priced as engines measure it.
+    """The fields the engine level changes, for one node priced as engines measure it."""
+    node = _engine_node(knobs, pool, catalog, values)
+    link = link_rate(knobs["kv_link"])
+    return engine_values(
+        node, pool.prompt, pool.answer, pool.hit_rate, pool.seats, values["arrivals_per_s"],
+        pool.users, pool.price, terms,
+        chunked=is_named(knobs["serving_mode"], "chunked"),
+        disaggregated=is_named(knobs["serving_mode"], "disaggregated"),
+        link_bytes_per_s=where(np.isnan(link), node.link_bytes_per_s, link),
+    )  # fmt: skip
 
-    The node takes the whiteboard's weights and cache per token (copied where tensor
-    parallelism cannot split it); the rest of its shape, the card's measured rates and link,
-    the kernel tables and the engine's costs come from the catalog.
+
+def engine_node(scenario: Scenario | None = None, **overrides) -> Node:
+    """The engine level's :class:`~core.engine_level.node.Node` for ``scenario``'s knobs.
+
+    Takes the same arguments as :func:`evaluate`; a step or a prefill priced on it
+    (:meth:`~core.engine_level.node.Node.step_s`) is the one :func:`evaluate` prices, for
+    comparing with a kernel or a step measured alone (``bench/measured_here.py``).
     """
+    knobs = checked_knobs(scenario, overrides)
+    pool, catalog = resolve_knobs(knobs)
+    return _engine_node(knobs, pool, catalog, whiteboard_values(pool))
+
+
+def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> Node:
+    """The node: the whiteboard's weights and cache per token (copied where tensor parallelism
+    cannot split it); the rest of its shape, the card's measured rates and link, the kernel
+    tables and the engine's costs from the catalog."""
     shape, shapes, gpu, gpus, weight = catalog
     kernels = kernel_fields(
         pool, gpu, weight, knobs["engine"], factorize(knobs["layout"]), shape, shapes,
         knobs["engine_version"],
     )  # fmt: skip
-    node = Node(
+    return Node(
         layers=pool.layers,
         kv_heads=pool.kv_heads,
         head_dim=pool.head_dim,
@@ -241,14 +263,6 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
         attention_layers=pool.layers - pool.cacheless_layers,
         **kernels,
     )
-    link = link_rate(knobs["kv_link"])
-    return engine_values(
-        node, pool.prompt, pool.answer, pool.hit_rate, pool.seats, values["arrivals_per_s"],
-        pool.users, pool.price, terms,
-        chunked=is_named(knobs["serving_mode"], "chunked"),
-        disaggregated=is_named(knobs["serving_mode"], "disaggregated"),
-        link_bytes_per_s=where(np.isnan(link), node.link_bytes_per_s, link),
-    )  # fmt: skip
 
 
 def token_prices(monthly_usd, arrivals_per_s, prompt_tokens, answer_tokens) -> dict:

@@ -29,6 +29,7 @@ from core.catalog.kernels import (
     TRTLLM_BENCH_MAX_REQUESTS,
     TRTLLM_BENCH_SOURCE,
 )
+from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCE
 from core.evidence.source_groups import Source
 
 
@@ -151,6 +152,7 @@ def engine_cost_rows() -> list[Source]:
         *expert_kernel_rows(),
         *dense_gemm_rows(),
         *attention_kernel_rows(),
+        *measured_here_rows(),
     ]
 
 
@@ -204,6 +206,38 @@ def expert_kernel_rows() -> list[Source]:
         )
         for name, kernel in _by_table(EXPERT_KERNELS, ENGINE_EXPERT_KERNELS)
     ]
+
+
+# How each kind of kernel measured here reads, as the catalog's figures of that kind do.
+_MEASURED_FORMS = {
+    "dense": (lambda f: f"{f[0] * 1e6:.1f} µs, {f[1]:.0%}", "floor; stream share"),
+    "attention": (
+        lambda f: f"{f[0] * 1e6:.1f} µs + {f[1] * 1e9:.0f} ns",
+        "per layer, + per running request",
+    ),
+    "experts": (
+        lambda f: f"{f[0] * 1e6:.0f} µs, {f[1]:.0%} / {f[2]:.0%}, {f[3]:.0f} rows",
+        "floor; bandwidth / compute share; padding rows per touched expert",
+    ),
+}
+
+
+def measured_here_rows() -> list[Source]:
+    """One row per kernel kind measured on the lent H200: a check on the rows above, unpriced."""
+    rows = []
+    for name, kernel in MEASURED_HERE.items():
+        value, unit = _MEASURED_FORMS[kernel.kind]
+        rows.append(
+            Source(
+                f"checked here: {name}, H200 (PyTorch's kernel, not priced)",
+                value(kernel.figures),
+                unit,
+                f"{MEASURED_HERE_SOURCE}: {kernel.kernel}; fitted by bench/measured_here.py "
+                f"(RMS log error {kernel.error:.0%})",
+                kind="measurements",
+            )
+        )
+    return rows
 
 
 def serving_mode_rows() -> list[Source]:

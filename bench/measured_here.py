@@ -1,0 +1,254 @@
+"""The kernels and decode steps measured on this project's lent H200, beside the catalog's.
+
+``bench/gpu_kernels.py`` measured them (PyTorch 2.11, CUDA 13, one H200 SXM, 2026-12-04; its
+output files are in ``bench/results/h200-2026-12-04``). This script fits each kernel with the
+equation the catalog's figures were fitted with from aiconfigurator's H100 tables, and prints
+the two side by side; the fitted figures are :data:`core.catalog.measured_here.MEASURED_HERE`
+(``tests/bench/test_measured_here.py`` refits them). Nothing here is priced: PyTorch's
+grouped GEMM, its fused attention and an unfused decode step are not a serving engine's
+kernels, so they check the catalog's figures instead of replacing them. Run::
+
+    python -m bench.measured_here [RESULTS_DIR]
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from core.catalog import GPUS
+from core.catalog.attention_kernels import attention_kernel
+from core.catalog.dense_gemms import dense_gemm_floor
+from core.catalog.kernels import expert_kernel
+from core.catalog.measured_here import MEASURED_HERE
+from core.engine_level.terms import ALL_TERMS
+from core.evaluate import engine_node
+
+RESULTS = Path(__file__).with_name("results") / "h200-2026-12-04"
+CARD = GPUS["H200"]
+BANDWIDTH = CARD.achieved_hbm_bytes_per_s
+FLOPS = {"bf16": CARD.achieved_bf16_flops, "fp8": CARD.achieved_fp8_flops}
+BYTES = {"bf16": 2.0, "fp8": 1.0}
+WIDE_BATCH = 32  # requests that, with 8 key/value heads each, fill the card's 132 SMs
+BANDS = ((0, 2), (2, 8), (8, 32), (32, 128), (128, 512), (512, 2048), (2048, 1e9))
+
+
+def table(results: Path, name: str) -> list[dict]:
+    """The rows of one of the run's files, numbers as floats."""
+    with open(results / f"{name}.csv") as file:
+        return [{key: _number(value) for key, value in row.items()} for row in csv.DictReader(file)]
+
+
+def _number(text: str):
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def rms_log(predicted, measured) -> float:
+    """Root-mean-square log error of ``predicted`` against ``measured``."""
+    return float(np.sqrt(np.mean(np.log(np.asarray(predicted) / np.asarray(measured)) ** 2)))
+
+
+def fit_dense(rows, fmt):
+    """(floor s, stream share, RMS log error) of ``t = t0 + n k b / (s B)`` on 1-16 tokens."""
+    rows = [r for r in rows if r["tokens"] <= 16]
+    weights = np.array([r["in"] * r["out"] * BYTES[fmt] for r in rows])
+    seconds = np.array([r[f"{fmt}_ms"] for r in rows]) * 1e-3
+    grid = [(rms_log(t0 + weights / (s * BANDWIDTH), seconds), t0, s)
+            for t0 in np.arange(0, 40e-6, 0.2e-6) for s in np.arange(0.5, 1.3, 0.01)]  # fmt: skip
+    error, floor, share = min(grid)
+    return floor, share, error
+
+
+def fit_attention(rows):
+    """(floor s, per-request s, RMS log error) of ``t = t0 + c b + K / B``.
+
+    On the rows of 32 requests or more: PyTorch's fused attention runs one block per request
+    and key/value head, without splitting a long cache over blocks, so fewer requests than
+    that leave most of the card idle and their cache streams slower than the card can.
+    """
+    rows = [r for r in rows if r["batch"] >= WIDE_BATCH]
+    requests = np.array([r["batch"] for r in rows])
+    stream = np.array([r["cache_bytes"] for r in rows]) / BANDWIDTH
+    seconds = np.array([r["ms"] for r in rows]) * 1e-3
+    grid = [(rms_log(t0 + c * requests + stream, seconds), t0, c)
+            for t0 in np.arange(0, 40e-6, 0.25e-6) for c in np.arange(0, 400e-9, 2.5e-9)]  # fmt: skip
+    error, floor, per_request = min(grid)
+    return floor, per_request, error
+
+
+def expert_columns(rows):
+    """(tokens per expert, weight bytes, multiplied FLOPs a row, rows, touched, moved s, s)."""
+    get = {key: np.array([r[key] for r in rows]) for key in rows[0] if key not in ("shape",
+           "format")}  # fmt: skip
+    local = get["experts"] / get["ranks"]
+    per_expert = 3 * get["hidden"] * get["width"]
+    bytes_per = np.array([BYTES[r["format"]] for r in rows])
+    moved = 8.0 * get["routed_rows"] * get["hidden"] / BANDWIDTH
+    per_token = get["tokens"] * get["top_k"] / get["experts"]
+    return (per_token, get["touched"] * per_expert * bytes_per, 2 * per_expert,
+            get["routed_rows"], get["touched"], moved, get["experts_ms"] * 1e-3, local)  # fmt: skip
+
+
+def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding):
+    """The catalog's expert-layer equation (core.engine_level.node.Node.expert_seconds)."""
+    _, weights, row_flops, routed, touched, moved, _, _ = cols
+    rows = routed + np.minimum(padding * touched, routed)
+    math = row_flops * rows / (compute_share * FLOPS[fmt])
+    return floor + np.maximum(weights / (bandwidth_share * BANDWIDTH), math) + moved
+
+
+def fit_experts(rows, fmt):
+    """(floor, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
+    cols = expert_columns(rows)
+    seconds, routed = cols[6], cols[3]
+    decode = (np.array([r["tokens"] for r in rows]) <= 256) & (routed > 0)
+    busy = routed > 0
+
+    def error(figures, keep):
+        return rms_log(expert_modelled(cols, fmt, *figures)[keep], seconds[keep])
+
+    best = min((error((t0, sb, np.inf, 0), decode), t0, sb)
+               for t0 in np.arange(0, 150e-6, 2e-6) for sb in np.arange(0.1, 1.3, 0.02))  # fmt: skip
+    _, floor, share = best
+    compute = min((error((floor, share, sf, pad), busy), sf, pad)
+                  for sf in np.arange(0.05, 1.3, 0.025)
+                  for pad in (0, 8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512))  # fmt: skip
+    return floor, share, compute[1], compute[2], best[0], compute[0]
+
+
+def band_bias(rows, fmt, figures):
+    """Mean log(modelled / measured) per band of tokens per expert."""
+    cols = expert_columns(rows)
+    ratio = np.log(expert_modelled(cols, fmt, *figures) / cols[6])
+    busy = cols[3] > 0
+    return [float(np.mean(ratio[busy & (cols[0] >= lo) & (cols[0] < hi)])) for lo, hi in BANDS]
+
+
+def fits(results: Path = RESULTS) -> dict[str, tuple[tuple[float, ...], float]]:
+    """Each kernel kind's fitted figures and RMS log error, keyed as ``MEASURED_HERE``."""
+    gemms, experts = table(results, "gemms"), table(results, "experts")
+    found = {}
+    for fmt in ("bf16", "fp8"):
+        floor, share, error = fit_dense(gemms, fmt)
+        found[f"dense GEMM, {fmt}"] = ((floor, share), error)
+        figures = fit_experts([r for r in experts if r["format"] == fmt], fmt)
+        found[f"expert layer, {fmt}"] = (figures[:4], figures[5])
+    floor, per_request, error = fit_attention(table(results, "attention"))
+    found["decode attention, bf16"] = ((floor, per_request), error)
+    return found
+
+
+def full_card_stream(results: Path = RESULTS) -> float:
+    """Median bytes/s decode attention streams caches of 2 GB or more at (the card full)."""
+    rows = [r for r in table(results, "attention") if r["cache_bytes"] >= 2e9]
+    return float(np.median([r["cache_bytes"] / (r["ms"] * 1e-3) for r in rows]))
+
+
+def print_ceilings(results):
+    print("Ceilings (8192-cube matmuls, a 4 GiB copy counting bytes read and written):")
+    catalog = {"bf16 matmul": CARD.achieved_bf16_flops / 1e12,
+               "fp8 matmul": CARD.achieved_fp8_flops / 1e12}  # fmt: skip
+    for row in table(results, "ceilings"):
+        beside = catalog.get(row["what"])
+        note = f"  catalog {beside:.1f}" if beside else "  (a copy writes as much as it reads)"
+        print(f"  {row['what']:<12} {row['value']:8.1f} {row['unit']}{note}")
+
+
+def print_dense(results):
+    rows = table(results, "gemms")
+    print(f"\nDense decode GEMMs, t = floor + weights / (share x {BANDWIDTH / 1e12:.2f} TB/s), "
+          "1-16 tokens:")  # fmt: skip
+    for fmt, label in (("bf16", "bf16 F.linear"), ("fp8", "fp8 quantise + _scaled_mm")):
+        floor, share, error = fit_dense(rows, fmt)
+        print(f"  {label:<26} floor {floor * 1e6:5.1f} us  share {share:.2f}  ({error:.0%})  "
+              f"catalog's TensorRT-LLM floor {dense_gemm_floor('H200', fmt, '') * 1e6:.1f} us")  # fmt: skip
+
+
+def print_attention(results):
+    rows = table(results, "attention")
+    floor, per_request, error = fit_attention(rows)
+    kernel = attention_kernel("H200", "bf16", "")
+    print("\nDecode attention (PyTorch SDPA, 8 KV heads x 4 queries, head 128), "
+          f"t = floor + c b + cache / {BANDWIDTH / 1e12:.2f} TB/s:")  # fmt: skip
+    print(f"  {WIDE_BATCH}+ requests: floor {floor * 1e6:.1f} us, {per_request * 1e9:.0f} ns a "
+          f"request ({error:.0%}); "
+          f"catalog's TensorRT-LLM kernel {kernel.floor_s * 1e6:.1f} us, "
+          f"{kernel.per_request_s * 1e9:.0f} ns")  # fmt: skip
+    long = [r for r in rows if r["batch"] == 1]
+    rates = ", ".join(f"{r['context']:.0f}: {r['cache_bytes'] / r['ms'] / 1e9:.2f}" for r in long)
+    print(f"  one request streams its cache at (TB/s by context) {rates}: no split-KV")
+
+
+def print_experts(results):
+    rows = table(results, "experts")
+    print("\nExpert layers (torch._grouped_mm bf16, _scaled_grouped_mm fp8 rowwise), fitted as "
+          "the catalog's (RMS log error on decode rows, all rows):")  # fmt: skip
+    print("  " + " " * 36 + "bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS))
+    for fmt in ("bf16", "fp8"):
+        some = [r for r in rows if r["format"] == fmt]
+        here = fit_experts(some, fmt)
+        catalog, _ = expert_kernel("H200", fmt)
+        theirs = (catalog.fixed_s, catalog.bandwidth_share, catalog.compute_share,
+                  catalog.padding_rows)  # fmt: skip
+        for label, figures in ((f"{fmt} measured here", here[:4]), (f"{fmt} catalog", theirs)):
+            floor, sb, sf, pad = figures
+            bias = band_bias(some, fmt, figures)
+            print(f"  {label:<19} {floor * 1e6:4.0f} us {sb:.2f} {sf:.3f} {pad:4.0f}  "
+                  + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
+        print(f"  {'':<19} errors of the fit: decode {here[4]:.0%}, all rows {here[5]:.0%}")
+    routing = [r["routing_ms"] * 1e3 for r in rows]
+    print(
+        f"  the router and layout alone: {min(routing):.0f}-{max(routing):.0f} us a layer "
+        "(unfused PyTorch: GEMM, softmax, top-k, sort, counts)"
+    )
+
+
+def print_decode(results):
+    rows = table(results, "decode")
+    names = {"llama-3.1-8b": ("Llama-3-8B", 1), "llama-3.1-70b": ("Llama-3-70B", 8)}
+    print("\nDecode steps (CUDA-graph replays of an unfused PyTorch step; the engine level's "
+          "step with no host time, no all-reduce):")  # fmt: skip
+    for row in rows:
+        if row["model"] not in names:
+            continue
+        model, cards = names[row["model"]]
+        node = engine_node(model=model, gpu="H200", weight_dtype="bf16", realism="engine",
+                           cards=cards)  # fmt: skip
+        device = replace(node, host_step_s=0.0)
+        terms = ALL_TERMS - {"tensor_parallel"}
+        # one card's slice: the node's step over ``cards`` cards is one card's share of it
+        modelled = float(device.step_s(row["batch"], row["context"], terms)) * 1e3
+        print(f"  {row['model']:<14} TP{cards} batch {row['batch']:>4.0f} context "
+              f"{row['context']:>5.0f}  measured {row['graph_ms']:6.2f} ms  engine level "
+              f"{modelled:6.2f} ms  x{modelled / row['graph_ms']:.2f}  (eager "
+              f"{row['eager_ms']:.0f} ms)")  # fmt: skip
+
+
+def main() -> None:
+    results = Path(sys.argv[1]) if len(sys.argv) > 1 else RESULTS
+    print_ceilings(results)
+    print_dense(results)
+    print_attention(results)
+    print_experts(results)
+    print_decode(results)
+    print(f"\nDecode attention over caches of 2 GB or more streams at "
+          f"{full_card_stream(results) / 1e12:.2f} TB/s: the H200's measured bandwidth "
+          f"(core/catalog/cards.py, {BANDWIDTH / 1e12:.2f})")  # fmt: skip
+    kept = fits(results)
+    print("Kept in core.catalog.measured_here (fitted now / kept):")
+    for name, kernel in MEASURED_HERE.items():
+        figures, error = kept[name]
+        now = ", ".join(f"{f:.3g}" for f in figures)
+        print(f"  {name:<24} {now}  ({error:.0%})  /  "
+              + ", ".join(f"{f:.3g}" for f in kernel.figures) + f"  ({kernel.error:.0%})")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Kernels measured on this project's lent H200, fitted as the catalog's own figures are.
+
+``bench/gpu_kernels.py`` measured them on one H200 SXM (PyTorch 2.11, CUDA 13, 2026-12-04;
+its files are in ``bench/results/h200-2026-12-04``) and ``bench/measured_here.py`` fits each
+with the equation the catalog's figure of the same kernel kind was fitted with from NVIDIA
+aiconfigurator's H100 tables. They are PyTorch's own kernels (its grouped GEMM, its fused
+attention, cuBLAS behind ``F.linear``), not a serving engine's, so none of them prices a step:
+they check the catalog's figures, and the sources table shows them beside those figures. The
+card's streaming rate they gave is the H200's measured bandwidth
+(:data:`core.catalog.cards.GPUS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MEASURED_HERE_SOURCE = (
+    "measured here, bench/gpu_kernels.py on this project's lent H200 SXM (PyTorch 2.11, "
+    "CUDA 13, 2026-12-04; files in bench/results/h200-2026-12-04)"
+)
+
+
+@dataclass(frozen=True)
+class MeasuredKernel:
+    """One kernel kind measured here: its fitted figures, their RMS log error, what ran."""
+
+    kind: str
+    figures: tuple[float, ...]
+    error: float
+    kernel: str
+
+
+# Each kernel was timed alone as one CUDA-graph replay after the L2 was flushed, so a floor
+# holds one graph launch besides the kernels' own; PyTorch runs elementwise work (the fp8
+# activation's quantisation, the gather and scatter around grouped GEMMs) as separate kernels
+# that an engine fuses, so its floors are upper bounds of an engine's.
+MEASURED_HERE: dict[str, MeasuredKernel] = {
+    "dense GEMM, bf16": MeasuredKernel(
+        "dense", (7.8e-6, 0.78), 0.08, "cuBLAS behind F.linear, 1-16 tokens, 17-235 MB"
+    ),
+    "dense GEMM, fp8": MeasuredKernel(
+        "dense", (28.6e-6, 0.52), 0.14,
+        "rowwise activation quantisation (unfused) and torch._scaled_mm, 1-16 tokens",
+    ),
+    "decode attention, bf16": MeasuredKernel(
+        "attention", (13.0e-6, 32e-9), 0.04,
+        "PyTorch's fused attention (flash), 32-256 requests; fewer leave the card idle: no split-KV",
+    ),
+    "expert layer, bf16": MeasuredKernel(
+        "experts", (72e-6, 0.64, 0.35, 384), 0.45,
+        "torch._grouped_mm with its gather, SiLU and scatter, 1-16,384 tokens, 5 shapes (8 % on 1-256)",
+    ),
+    "expert layer, fp8": MeasuredKernel(
+        "experts", (140e-6, 0.54, 0.2, 384), 0.49,
+        "torch._scaled_grouped_mm rowwise, activations quantised in the layer (12 % on 1-256)",
+    ),
+}  # fmt: skip
