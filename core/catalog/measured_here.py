@@ -1,7 +1,7 @@
 """Kernels measured on this project's lent H200, fitted as the catalog's own figures are.
 
 ``bench/gpu_kernels.py`` measured them on one H200 SXM (PyTorch 2.11, CUDA 13, 2026-12-04;
-its files are in ``bench/results/h200-2026-12-04``) and ``bench/measured_here.py`` fits each
+its files are in ``bench/results/h200-2026-12-04``, and a second run's beside them) and ``bench/measured_here.py`` fits each
 with the equation the catalog's figure of the same kernel kind was fitted with from NVIDIA
 aiconfigurator's H100 tables. They are PyTorch's own kernels (its grouped GEMM, its fused
 attention, cuBLAS behind ``F.linear``), not a serving engine's, so none of them prices a step:
@@ -36,18 +36,18 @@ class MeasuredKernel:
 # that an engine fuses, so its floors are upper bounds of an engine's.
 MEASURED_HERE: dict[str, MeasuredKernel] = {
     "dense GEMM, bf16": MeasuredKernel(
-        "dense", (7.8e-6, 0.78), 0.08, "cuBLAS behind F.linear, 1-16 tokens, 17-235 MB"
+        "dense", (8.0e-6, 0.79), 0.08, "cuBLAS behind F.linear, 1-16 tokens, 17-235 MB"
     ),
     "dense GEMM, fp8": MeasuredKernel(
-        "dense", (28.6e-6, 0.52), 0.14,
+        "dense", (28.8e-6, 0.53), 0.14,
         "rowwise activation quantisation (unfused) and torch._scaled_mm, 1-16 tokens",
     ),
     "decode attention, bf16": MeasuredKernel(
-        "attention", (13.0e-6, 32e-9), 0.04,
+        "attention", (13.0e-6, 32.5e-9), 0.04,
         "PyTorch's fused attention (flash), 32-256 requests; fewer leave the card idle: no split-KV",
     ),
     "expert layer, bf16": MeasuredKernel(
-        "experts", (72e-6, 0.64, 0.35, 384), 0.45,
+        "experts", (74e-6, 0.66, 0.35, 384), 0.45,
         "torch._grouped_mm with its gather, SiLU and scatter, 1-16,384 tokens, 5 shapes (8 % on 1-256)",
     ),
     "expert layer, fp8": MeasuredKernel(
