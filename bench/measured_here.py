@@ -172,6 +172,20 @@ def print_dense(results):
         floor, share, error = fit_dense(rows, fmt)
         print(f"  {label:<26} floor {floor * 1e6:5.1f} us  share {share:.2f}  ({error:.0%})  "
               f"catalog's TensorRT-LLM floor {dense_gemm_floor('H200', fmt, '') * 1e6:.1f} us")  # fmt: skip
+        added, overlapped = stream_then_math(rows, fmt)
+        print(f"  {'':<26} 1-128 tokens: stream and matmul added {added:.0%}, "
+              f"overlapped {overlapped:.0%}")  # fmt: skip
+
+
+def stream_then_math(rows, fmt):
+    """RMS log error of the fitted floor plus the weights' stream and the matmul added (the
+    engine level's ``stream_then_math``) and overlapped (their larger), over 1-128 tokens."""
+    floor, share, _ = fit_dense(rows, fmt)
+    seconds = np.array([r[f"{fmt}_ms"] for r in rows]) * 1e-3
+    stream = np.array([r["in"] * r["out"] * BYTES[fmt] for r in rows]) / (share * BANDWIDTH)
+    math = np.array([2 * r["in"] * r["out"] * r["tokens"] for r in rows]) / FLOPS[fmt]
+    return (rms_log(floor + stream + math, seconds),
+            rms_log(floor + np.maximum(stream, math), seconds))  # fmt: skip
 
 
 def print_attention(results):
@@ -215,7 +229,8 @@ def print_experts(results):
 
 def print_decode(results):
     rows = table(results, "decode")
-    names = {"llama-3.1-8b": ("Llama-3-8B", 1), "llama-3.1-70b": ("Llama-3-70B", 8)}
+    names = {"llama-3.1-8b": ("Llama-3-8B", 1), "llama-3.1-70b": ("Llama-3-70B", 8),
+             "qwen3-30b-a3b": ("Qwen3-30B-A3B", 1)}  # fmt: skip
     print("\nDecode steps (CUDA-graph replays of an unfused PyTorch step; the engine level's "
           "step with no host time, no all-reduce):")  # fmt: skip
     for row in rows:
