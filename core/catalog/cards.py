@@ -106,11 +106,12 @@ GPUS: dict[str, Gpu] = {
             achieved_bf16_flops=794.5e12,
             achieved_fp8_flops=1453.4e12,
             achieved_source=(
-                f"bandwidth: {MEASURED_HERE_SOURCE}: decode attention streaming caches of 2 GB or more "
-                "(32 x 16k, 128 x 4k, 256 x 4k tokens) in two runs, 4.32-4.49 TB/s (median 4.41), the kind of figure the "
-                f"H100's FlashMLA rate is ({_GPU_BENCHES} gpu-roofline/h200.txt reaches 3,759 GB/s "
-                f"at its memory-bound end); matmul: {_MAMF} (bf16 as the H100's, which the table "
-                "says it matches; measured here, 8192-cube products: 702-802 TFLOP/s bf16, 1,458-1,485 fp8)"
+                f"bandwidth: {MEASURED_HERE_SOURCE}: decode attention streaming caches of 2 GB "
+                "or more (32 x 16k, 128 x 4k, 256 x 4k tokens), 4.32-4.49 TB/s (median 4.41), "
+                f"the kind of figure the H100's FlashMLA rate is ({_GPU_BENCHES} "
+                "gpu-roofline/h200.txt reaches 3,759 GB/s at its memory-bound end); matmul: "
+                f"{_MAMF} (bf16 as the H100's, which the table says it matches; measured here, "
+                "8192-cube products: 702-802 TFLOP/s bf16, 1,458-1,485 fp8)"
             ),
             link_bytes_per_s=450e9,
             link_source="NVIDIA H200 datasheet: NVLink 900 GB/s per GPU, i.e. 450 GB/s each way",

@@ -1,13 +1,13 @@
 """Kernels measured on this project's lent H200, fitted as the catalog's own figures are.
 
-``bench/gpu_kernels.py`` measured them on one H200 SXM (PyTorch 2.11, CUDA 13, 2026-12-04;
-its files are in ``bench/results/h200-2026-12-04``, and a second run's beside them) and ``bench/measured_here.py`` fits each
-with the equation the catalog's figure of the same kernel kind was fitted with from NVIDIA
-aiconfigurator's H100 tables. They are PyTorch's own kernels (its grouped GEMM, its fused
-attention, cuBLAS behind ``F.linear``), not a serving engine's, so none of them prices a step:
-they check the catalog's figures, and the sources table shows them beside those figures. The
-card's streaming rate they gave is the H200's measured bandwidth
-(:data:`core.catalog.cards.GPUS`).
+``bench/gpu_kernels.py`` measured them on one H200 SXM (PyTorch 2.11, CUDA 13, 2026-12-04,
+twice, on two fresh machines; the files are in ``bench/results/``), and
+``bench/measured_here.py`` fits each with the equation the catalog's figure of the same kind
+was fitted with from NVIDIA aiconfigurator's H100 tables. They are PyTorch's own kernels (its
+grouped GEMM, its fused attention, cuBLAS behind ``F.linear``), not a serving engine's, so
+none of them prices a step: they check the catalog's figures, and the sources table shows
+them beside those figures. The rate the card streamed a cache at is the H200's measured
+bandwidth (:data:`core.catalog.cards.GPUS`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 MEASURED_HERE_SOURCE = (
     "measured here, bench/gpu_kernels.py on this project's lent H200 SXM (PyTorch 2.11, "
-    "CUDA 13, 2026-12-04; files in bench/results/h200-2026-12-04)"
+    "CUDA 13, 2026-12-04, two runs; files in bench/results/h200-2026-12-04 and its -rerun)"
 )
 
 
