@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.catalog import GPUS
+from core.catalog import GPUS, KERNEL_FLOOR_S
 from core.catalog.attention_kernels import attention_kernel
 from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.kernels import expert_kernel
@@ -144,7 +144,24 @@ def fits(results: Path = RESULTS) -> dict[str, tuple[tuple[float, ...], float]]:
         found[f"expert layer, {fmt}"] = (figures[:4], figures[5])
     floor, per_request, error = fit_attention(table(results, "attention"))
     found["decode attention, bf16"] = ((floor, per_request), error)
+    found["kernel in a CUDA graph"] = (graph_kernel_floor(), 0.0)
     return found
+
+
+def graph_kernel_floor(runs=RUNS) -> tuple[float, float]:
+    """(seconds of device time an elementwise kernel of a decode step takes, seconds between
+    kernels in a CUDA graph), the medians over the runs of Llama-3.1-8B at one request."""
+    device, gaps = [], []
+    for run in runs:
+        kinds = [r for r in table(run, "profile") if r["batch"] == 1]
+        step = next(r for r in table(run, "decode") if r["model"] == "llama-3.1-8b"
+                    and r["batch"] == 1 and r["context"] == kinds[0]["context"])  # fmt: skip
+        other = next(r for r in kinds if r["category"] == "other")
+        device.append(other["device_us"] / other["kernels"] * 1e-6)
+        kernels = sum(r["kernels"] for r in kinds)
+        busy = sum(r["device_us"] for r in kinds) * 1e-6
+        gaps.append((step["graph_ms"] * 1e-3 - busy) / kernels)
+    return float(np.median(device)), float(np.median(gaps))
 
 
 def full_card_stream(runs=RUNS) -> float:
@@ -256,7 +273,11 @@ def main() -> None:
     print_attention(results)
     print_experts(results)
     print_decode(results)
-    print(f"\nDecode attention over caches of 2 GB or more streams at "
+    device, gap = graph_kernel_floor()
+    print(f"\nAn elementwise kernel of a decode step takes {device * 1e6:.1f} us in a CUDA graph, "
+          f"{gap * 1e6:.2f} us apart (catalog's kernel floor, a launch: "
+          f"{KERNEL_FLOOR_S * 1e6:g} us)")  # fmt: skip
+    print(f"Decode attention over caches of 2 GB or more streams at "
           f"{full_card_stream() / 1e12:.2f} TB/s over both runs: the H200's measured bandwidth "
           f"(core/catalog/cards.py, {BANDWIDTH / 1e12:.2f})")  # fmt: skip
     kept = fits(results)

@@ -219,6 +219,10 @@ _MEASURED_FORMS = {
         lambda f: f"{f[0] * 1e6:.0f} µs, {f[1]:.0%} / {f[2]:.0%}, {f[3]:.0f} rows",
         "floor; bandwidth / compute share; padding rows per touched expert",
     ),
+    "graph floor": (
+        lambda f: f"{f[0] * 1e6:.1f} µs + {f[1] * 1e6:.1f} µs",
+        "an elementwise kernel's device time, + the gap before the next",
+    ),
 }
 
 
@@ -232,8 +236,12 @@ def measured_here_rows() -> list[Source]:
                 f"checked here: {name}, H200 (PyTorch's kernel, not priced)",
                 value(kernel.figures),
                 unit,
-                f"{MEASURED_HERE_SOURCE}: {kernel.kernel}; fitted by bench/measured_here.py "
-                f"(RMS log error {kernel.error:.0%})",
+                f"{MEASURED_HERE_SOURCE}: {kernel.kernel}; "
+                + (
+                    f"fitted by bench/measured_here.py (RMS log error {kernel.error:.0%})"
+                    if kernel.kind != "graph floor"
+                    else "read by bench/measured_here.py"
+                ),
                 kind="measurements",
             )
         )
