@@ -202,9 +202,11 @@ def test_a_stalled_store_slows_no_bystander(stalled_store_server):
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         changes, gets, usual = pool.submit(asyncio.run, _stalled_class(base, stall)).result(120)
     print(f"bystander while stalled: change max {max(changes):.3f} s, GET max {max(gets):.3f} s")
-    # Each change's usual latency, and no single one near a blocked loop's (the store's
-    # 1 s timeout; 10-15 s before): on a loaded machine one change of twenty may take longer.
+    # Each change's and GET's usual latency, and no single one near a blocked loop's (the
+    # store's 1 s timeout; 10-15 s before): on a loaded machine one of twenty may take longer
+    # (a GET builds a whole /pool session, the CPU the other test workers share).
     limit = max(BYSTANDER_S, 3 * max(usual))
-    typical = sorted(changes)[int(0.9 * (len(changes) - 1))]
-    assert typical < limit and max(gets) < limit, (changes, gets, usual)
-    assert max(changes) < 2 * limit, (changes, gets, usual)
+    for taken in (changes, gets):
+        typical = sorted(taken)[int(0.9 * (len(taken) - 1))]
+        assert typical < limit, (changes, gets, usual)
+        assert max(taken) < 2 * limit, (changes, gets, usual)
