@@ -51,6 +51,7 @@ test: $(VENV)/.installed-test chromium nginx redis lint
 bench: $(VENV)/.installed-test chromium nginx
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/fidelity.py
+	$(BIN)/python bench/measured_here.py
 	$(BIN)/python bench/simulator.py
 	$(BIN)/python bench/frontier.py
 	$(BIN)/python bench/session_build.py
