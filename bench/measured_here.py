@@ -8,7 +8,7 @@ the two side by side; the fitted figures are :data:`core.catalog.measured_here.M
 grouped GEMM, its fused attention and an unfused decode step are not a serving engine's
 kernels, so they check the catalog's figures instead of replacing them. Run::
 
-    python -m bench.measured_here [RESULTS_DIR]
+    python bench/measured_here.py [RESULTS_DIR]
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+
+if __package__ in (None, ""):
+    # Run as a file, this folder would shadow the `core` package it compares with.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core.catalog import GPUS, KERNEL_FLOOR_S
 from core.catalog.attention_kernels import attention_kernel
