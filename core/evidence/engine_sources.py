@@ -165,13 +165,27 @@ def _by_table(neutral: dict, engines_own: dict) -> list[tuple[str, object]]:
     ]
 
 
+# How a decode-attention kernel's and an expert layer's figures read, in the catalog's rows and
+# in the rows of the kernels measured here alike.
+_ATTENTION_UNIT = "per layer, + per running request"
+_EXPERT_UNIT = "floor; bandwidth / compute share; padding rows per touched expert"
+
+
+def _attention_value(floor_s, per_request_s) -> str:
+    return f"{floor_s * 1e6:.1f} µs + {per_request_s * 1e9:.0f} ns"
+
+
+def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows) -> str:
+    return f"{fixed_s * 1e6:.0f} µs, {bandwidth_share:.0%} / {compute_share:.0%}, {padding_rows:.0f} rows"
+
+
 def attention_kernel_rows() -> list[Source]:
     """One row per decode-attention kernel: its floor per layer and its cost per request."""
     return [
         Source(
             f"decode attention, {family} {cache}, {engine or 'tensorrt-llm (every engine without its own)'}",
-            f"{kernel.floor_s * 1e6:.1f} µs + {kernel.per_request_s * 1e9:.0f} ns",
-            "per layer, + per running request",
+            _attention_value(kernel.floor_s, kernel.per_request_s),
+            _ATTENTION_UNIT,
             ATTENTION_SOURCE,
             kind="measurements",
         )
@@ -198,9 +212,10 @@ def expert_kernel_rows() -> list[Source]:
     return [
         Source(
             f"expert layer, {name}",
-            f"{kernel.fixed_s * 1e6:.0f} µs, {kernel.bandwidth_share:.0%} / "
-            f"{kernel.compute_share:.0%}, {kernel.padding_rows:.0f} rows",
-            "floor; bandwidth / compute share; padding rows per touched expert",
+            _expert_value(
+                kernel.fixed_s, kernel.bandwidth_share, kernel.compute_share, kernel.padding_rows
+            ),
+            _EXPERT_UNIT,
             kernel.source,
             kind="measurements",
         )
@@ -211,14 +226,8 @@ def expert_kernel_rows() -> list[Source]:
 # How each kind of kernel measured here reads, as the catalog's figures of that kind do.
 _MEASURED_FORMS = {
     "dense": (lambda f: f"{f[0] * 1e6:.1f} µs, {f[1]:.0%}", "floor; stream share"),
-    "attention": (
-        lambda f: f"{f[0] * 1e6:.1f} µs + {f[1] * 1e9:.0f} ns",
-        "per layer, + per running request",
-    ),
-    "experts": (
-        lambda f: f"{f[0] * 1e6:.0f} µs, {f[1]:.0%} / {f[2]:.0%}, {f[3]:.0f} rows",
-        "floor; bandwidth / compute share; padding rows per touched expert",
-    ),
+    "attention": (lambda f: _attention_value(*f), _ATTENTION_UNIT),
+    "experts": (lambda f: _expert_value(*f), _EXPERT_UNIT),
     "graph floor": (
         lambda f: f"{f[0] * 1e6:.1f} µs + {f[1] * 1e6:.1f} µs",
         "an elementwise kernel's device time, + the gap before the next",
