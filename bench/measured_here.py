@@ -93,26 +93,25 @@ def expert_columns(rows):
     """(tokens per expert, weight bytes, multiplied FLOPs a row, rows, touched, moved s, s)."""
     get = {key: np.array([r[key] for r in rows]) for key in rows[0] if key not in ("shape",
            "format")}  # fmt: skip
-    local = get["experts"] / get["ranks"]
     per_expert = 3 * get["hidden"] * get["width"]
     bytes_per = np.array([BYTES[r["format"]] for r in rows])
     moved = 8.0 * get["routed_rows"] * get["hidden"] / BANDWIDTH
     per_token = get["tokens"] * get["top_k"] / get["experts"]
     return (per_token, get["touched"] * per_expert * bytes_per, 2 * per_expert,
-            get["routed_rows"], get["touched"], moved, get["experts_ms"] * 1e-3, local)  # fmt: skip
+            get["routed_rows"], get["touched"], moved, get["experts_ms"] * 1e-3)  # fmt: skip
 
 
 def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding):
     """The catalog's expert-layer equation (core.engine_level.node.Node.expert_seconds)."""
-    _, weights, row_flops, routed, touched, moved, _, _ = cols
+    _, weights, row_flops, routed, touched, moved, _ = cols
     rows = routed + np.minimum(padding * touched, routed)
     math = row_flops * rows / (compute_share * FLOPS[fmt])
     return floor + np.maximum(weights / (bandwidth_share * BANDWIDTH), math) + moved
 
 
-def fit_experts(rows, fmt):
-    """(floor, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
-    cols = expert_columns(rows)
+def fit_experts(rows, cols, fmt):
+    """(floor, bandwidth share, compute share, padding rows, decode error, all-rows error) of
+    one format's rows and their :func:`expert_columns`."""
     seconds, routed = cols[6], cols[3]
     decode = (np.array([r["tokens"] for r in rows]) <= 256) & (routed > 0)
     busy = routed > 0
@@ -129,27 +128,37 @@ def fit_experts(rows, fmt):
     return floor, share, compute[1], compute[2], best[0], compute[0]
 
 
-def band_bias(rows, fmt, figures):
-    """Mean log(modelled / measured) per band of tokens per expert."""
-    cols = expert_columns(rows)
+def band_bias(cols, fmt, figures):
+    """Mean log(modelled / measured) per band of tokens per expert (:func:`expert_columns`)."""
     ratio = np.log(expert_modelled(cols, fmt, *figures) / cols[6])
     busy = cols[3] > 0
     return [float(np.mean(ratio[busy & (cols[0] >= lo) & (cols[0] < hi)])) for lo, hi in BANDS]
 
 
-def fits(results: Path = RESULTS) -> dict[str, tuple[tuple[float, ...], float]]:
-    """Each kernel kind's fitted figures and RMS log error, keyed as ``MEASURED_HERE``."""
+def fitted(results: Path = RESULTS) -> dict[str, tuple]:
+    """Every fit of the run's files, once: each kernel kind's figures and errors, keyed as
+    ``MEASURED_HERE`` (an expert layer's: the four figures, decode and all-rows errors; the
+    others': their figures, then the error)."""
     gemms, experts = table(results, "gemms"), table(results, "experts")
     found = {}
     for fmt in ("bf16", "fp8"):
-        floor, share, error = fit_dense(gemms, fmt)
-        found[f"dense GEMM, {fmt}"] = ((floor, share), error)
-        figures = fit_experts([r for r in experts if r["format"] == fmt], fmt)
-        found[f"expert layer, {fmt}"] = (figures[:4], figures[5])
-    floor, per_request, error = fit_attention(table(results, "attention"))
-    found["decode attention, bf16"] = ((floor, per_request), error)
-    found["kernel in a CUDA graph"] = (graph_kernel_floor(), 0.0)
+        found[f"dense GEMM, {fmt}"] = fit_dense(gemms, fmt)
+        some = [r for r in experts if r["format"] == fmt]
+        found[f"expert layer, {fmt}"] = fit_experts(some, expert_columns(some), fmt)
+    found["decode attention, bf16"] = fit_attention(table(results, "attention"))
+    found["kernel in a CUDA graph"] = (*graph_kernel_floor(), 0.0)
     return found
+
+
+def fits(found: dict) -> dict[str, tuple[tuple[float, ...], float]]:
+    """Each kernel kind's fitted figures and RMS log error (all rows), as ``MEASURED_HERE``
+    keeps them, from :func:`fitted`."""
+    return {
+        name: (figures[:4], figures[5])
+        if name.startswith("expert")
+        else (figures[:-1], figures[-1])
+        for name, figures in found.items()
+    }
 
 
 def graph_kernel_floor(runs=RUNS) -> tuple[float, float]:
@@ -185,23 +194,22 @@ def print_ceilings(results):
         print(f"  {row['what']:<12} {row['value']:8.1f} {row['unit']}{note}")
 
 
-def print_dense(results):
+def print_dense(results, found):
     rows = table(results, "gemms")
     print(f"\nDense decode GEMMs, t = floor + weights / (share x {BANDWIDTH / 1e12:.2f} TB/s), "
           "1-16 tokens:")  # fmt: skip
     for fmt, label in (("bf16", "bf16 F.linear"), ("fp8", "fp8 quantise + _scaled_mm")):
-        floor, share, error = fit_dense(rows, fmt)
+        floor, share, error = found[f"dense GEMM, {fmt}"]
         print(f"  {label:<26} floor {floor * 1e6:5.1f} us  share {share:.2f}  ({error:.0%})  "
               f"catalog's TensorRT-LLM floor {dense_gemm_floor('H200', fmt, '') * 1e6:.1f} us")  # fmt: skip
-        added, overlapped = stream_then_math(rows, fmt)
+        added, overlapped = stream_then_math(rows, fmt, floor, share)
         print(f"  {'':<26} 1-128 tokens: stream and matmul added {added:.0%}, "
               f"overlapped {overlapped:.0%}")  # fmt: skip
 
 
-def stream_then_math(rows, fmt):
+def stream_then_math(rows, fmt, floor, share):
     """RMS log error of the fitted floor plus the weights' stream and the matmul added (the
     engine level's ``stream_then_math``) and overlapped (their larger), over 1-128 tokens."""
-    floor, share, _ = fit_dense(rows, fmt)
     seconds = np.array([r[f"{fmt}_ms"] for r in rows]) * 1e-3
     stream = np.array([r["in"] * r["out"] * BYTES[fmt] for r in rows]) / (share * BANDWIDTH)
     math = np.array([2 * r["in"] * r["out"] * r["tokens"] for r in rows]) / FLOPS[fmt]
@@ -209,9 +217,9 @@ def stream_then_math(rows, fmt):
             rms_log(floor + np.maximum(stream, math), seconds))  # fmt: skip
 
 
-def print_attention(results):
+def print_attention(results, found):
     rows = table(results, "attention")
-    floor, per_request, error = fit_attention(rows)
+    floor, per_request, error = found["decode attention, bf16"]
     kernel = attention_kernel("H200", "bf16", "")
     print("\nDecode attention (PyTorch SDPA, 8 KV heads x 4 queries, head 128), "
           f"t = floor + c b + cache / {BANDWIDTH / 1e12:.2f} TB/s:")  # fmt: skip
@@ -224,20 +232,20 @@ def print_attention(results):
     print(f"  one request streams its cache at (TB/s by context) {rates}: no split-KV")
 
 
-def print_experts(results):
+def print_experts(results, found):
     rows = table(results, "experts")
     print("\nExpert layers (torch._grouped_mm bf16, _scaled_grouped_mm fp8 rowwise), fitted as "
           "the catalog's (RMS log error on decode rows, all rows):")  # fmt: skip
     print("  " + " " * 36 + "bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS))
     for fmt in ("bf16", "fp8"):
-        some = [r for r in rows if r["format"] == fmt]
-        here = fit_experts(some, fmt)
+        cols = expert_columns([r for r in rows if r["format"] == fmt])
+        here = found[f"expert layer, {fmt}"]
         catalog, _ = expert_kernel("H200", fmt)
         theirs = (catalog.fixed_s, catalog.bandwidth_share, catalog.compute_share,
                   catalog.padding_rows)  # fmt: skip
         for label, figures in ((f"{fmt} measured here", here[:4]), (f"{fmt} catalog", theirs)):
             floor, sb, sf, pad = figures
-            bias = band_bias(some, fmt, figures)
+            bias = band_bias(cols, fmt, figures)
             print(f"  {label:<19} {floor * 1e6:4.0f} us {sb:.2f} {sf:.3f} {pad:4.0f}  "
                   + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
         print(f"  {'':<19} errors of the fit: decode {here[4]:.0%}, all rows {here[5]:.0%}")
@@ -254,15 +262,18 @@ def print_decode(results):
              "qwen3-30b-a3b": ("Qwen3-30B-A3B", 1)}  # fmt: skip
     print("\nDecode steps (CUDA-graph replays of an unfused PyTorch step; the engine level's "
           "step with no host time, no all-reduce):")  # fmt: skip
+    # the engine level's node with no host time; one card's slice: the node's step over
+    # ``cards`` cards is one card's share of it
+    nodes = {
+        name: (replace(engine_node(model=model, gpu="H200", weight_dtype="bf16",
+                                   realism="engine", cards=cards), host_step_s=0.0), cards)
+        for name, (model, cards) in names.items()
+    }  # fmt: skip
+    terms = ALL_TERMS - {"tensor_parallel"}
     for row in rows:
-        if row["model"] not in names:
+        if row["model"] not in nodes:
             continue
-        model, cards = names[row["model"]]
-        node = engine_node(model=model, gpu="H200", weight_dtype="bf16", realism="engine",
-                           cards=cards)  # fmt: skip
-        device = replace(node, host_step_s=0.0)
-        terms = ALL_TERMS - {"tensor_parallel"}
-        # one card's slice: the node's step over ``cards`` cards is one card's share of it
+        device, cards = nodes[row["model"]]
         modelled = float(device.step_s(row["batch"], row["context"], terms)) * 1e3
         print(f"  {row['model']:<14} TP{cards} batch {row['batch']:>4.0f} context "
               f"{row['context']:>5.0f}  measured {row['graph_ms']:6.2f} ms  engine level "
@@ -272,19 +283,20 @@ def print_decode(results):
 
 def main() -> None:
     results = Path(sys.argv[1]) if len(sys.argv) > 1 else RESULTS
+    found = fitted(results)
     print_ceilings(results)
-    print_dense(results)
-    print_attention(results)
-    print_experts(results)
+    print_dense(results, found)
+    print_attention(results, found)
+    print_experts(results, found)
     print_decode(results)
-    device, gap = graph_kernel_floor()
+    device, gap, _ = found["kernel in a CUDA graph"]
     print(f"\nAn elementwise kernel of a decode step takes {device * 1e6:.1f} us in a CUDA graph, "
           f"{gap * 1e6:.2f} us apart (catalog's kernel floor, a launch: "
           f"{KERNEL_FLOOR_S * 1e6:g} us)")  # fmt: skip
     print(f"Decode attention over caches of 2 GB or more streams at "
           f"{full_card_stream() / 1e12:.2f} TB/s over both runs: the H200's measured bandwidth "
           f"(core/catalog/cards.py, {BANDWIDTH / 1e12:.2f})")  # fmt: skip
-    kept = fits(results)
+    kept = fits(found)
     print("Kept in core.catalog.measured_here (fitted now / kept):")
     for name, kernel in MEASURED_HERE.items():
         figures, error = kept[name]
