@@ -98,23 +98,17 @@ class Decoder:
         return torch.argmax(logits, dim=-1)
 
     def weight_bytes(self):
-        total = self.embed.numel() + self.head.numel()
-        for block in self.blocks:
-            for value in block.values():
-                total += value.weight_bytes() // 2 if isinstance(value, ExpertLayer) else (
-                    value.numel())  # fmt: skip
-        return 2 * total
+        parts = [self.embed, self.head, *(v for block in self.blocks for v in block.values())]
+        return sum(
+            p.weight_bytes() if isinstance(p, ExpertLayer) else p.numel() * p.element_size()
+            for p in parts
+        )
 
 
 def kernels_per_step(fn):
     """How many GPU kernels one run of ``fn`` launches (PyTorch's profiler), or -1."""
     try:
-        from torch.profiler import ProfilerActivity, profile
-
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            fn()
-            torch.cuda.synchronize()
-        return sum(1 for e in prof.events() if e.device_type.name == "CUDA")
+        return sum(count for count, _ in kernel_categories(fn).values())
     except Exception:
         return -1
 
