@@ -193,11 +193,11 @@ def main() -> None:
     if device.type == "cuda":
         print(torch.__version__, torch.cuda.get_device_name(), flush=True)
     timer = Timer(device)
-    if not any(a.startswith("--only=") for a in sys.argv):
+    only = [p.split("=", 1)[1] for p in sys.argv if p.startswith("--only=")]
+    if not only:
         check(device)
     parts = [("ceilings", ceilings), ("gemms", gemm_rows), ("attention", attention_rows),
              ("experts", expert_rows), ("decode", decode_rows), ("profile", profile_rows)]  # fmt: skip
-    only = [p.split("=", 1)[1] for p in sys.argv if p.startswith("--only=")]
     for name, part in parts:
         if only and name not in only[0].split(","):
             continue
