@@ -4,7 +4,7 @@
 stream weights or cache or multiply, namely each kernel's floor, the floors the dense GEMMs and the
 decode attention were measured at (:mod:`core.catalog.dense_gemms`,
 :mod:`core.catalog.attention_kernels`), decode attention's cost per request, and the engine's
-host time per step.
+host time per step and per running request.
 """
 
 from __future__ import annotations
@@ -66,3 +66,33 @@ class FixedCosts:
         on_card = np.where(self.data_parallel_attention, np.divide(batch, self.cards), batch)
         per_request = np.where(self.latent_attention, 0.0, self.attention_per_request_s)
         return on_card * per_request * self._attention_layers
+
+    def host_requests_s(self, requests, busy):
+        r"""Seconds the host's work for ``requests`` running requests adds to a step of ``busy``.
+
+        Each rank's host handles its own requests (all of them under tensor parallelism, its
+        share under data-parallel attention); an overlapping scheduler runs that work beside
+        the GPU's step, so only what outlasts the step is added.
+
+        Notes
+        -----
+        .. math:: t_{req} = \begin{cases} \max(0,\ h\,n_{rank} - t_{busy}) & \text{overlap
+                  scheduler} \\ h\,n_{rank} & \text{otherwise} \end{cases}
+
+        with :math:`h` the release's host seconds per running request
+        (:mod:`core.catalog.engine_versions`).
+        """
+        per_request, overlapped = self._host_per_request
+        if per_request is None:  # no release here prices it: skip the arithmetic in hot loops
+            return 0.0
+        host = np.multiply(requests, per_request)
+        return np.where(overlapped, np.maximum(host - busy, 0.0), host)
+
+    @cached_property
+    def _host_per_request(self):
+        """(host seconds per running request, on its rank's share; None where none is priced),
+        and whether the release overlaps it with the GPU's step."""
+        if not np.any(self.host_request_s):
+            return None, False
+        ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
+        return np.divide(self.host_request_s, ranks), self.host_request_overlapped

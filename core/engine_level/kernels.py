@@ -15,6 +15,7 @@ from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
+    PRICE_RELEASE_REQUEST_HOST,
     engine_version,
     newest_version,
 )
@@ -230,6 +231,11 @@ def _release_host_costs(engine, version) -> dict:
     whole host step and the one measured all-reduce latency, as before releases.
     """
     fields = {}
+    if PRICE_RELEASE_REQUEST_HOST:
+        fields["host_request_s"] = _lookup(_release("host_per_request_s"), engine, version)
+        fields["host_request_overlapped"] = (
+            _lookup(_release("overlap_scheduler"), engine, version) > 0
+        )
     if PRICE_RELEASE_HOST_COSTS:
         fields["host_overlapped"] = _lookup(_release("overlap_scheduler"), engine, version) > 0
     if PRICE_RELEASE_ALLREDUCE:

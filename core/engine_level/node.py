@@ -70,6 +70,10 @@ class Node(FixedCosts):
     host_step_s: object = None
     host_overlapped: object = False
     request_overhead_s: object = 0.0
+    # host work each running request adds to its rank's step, and whether it runs beside the
+    # GPU's step (the release's overlap scheduler) rather than after it
+    host_request_s: object = 0.0
+    host_request_overlapped: object = False
     # the latency of one small all-reduce with the engine's kernel
     allreduce_latency_s: object = physical.ALLREDUCE_LATENCY_S
     # the engine's KV sizing rule (engine_level.kernels.KV_RULES), SGLang's reserve, its batch cap
@@ -337,6 +341,7 @@ class Node(FixedCosts):
         if "fixed_overheads" in terms:
             requests = batch if requests is None else requests
             step = step + self.fixed_seconds(terms, step) + self._attention_requests_s(requests)
+            step = step + self.host_requests_s(requests, step)
         return step
 
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):

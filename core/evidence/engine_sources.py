@@ -22,6 +22,7 @@ from core.catalog.dense_gemms import (
     DENSE_GEMM_SOURCE,
     ENGINE_DENSE_GEMM_FLOORS,
 )
+from core.catalog.engine_versions import ENGINE_VERSIONS, PRICE_RELEASE_REQUEST_HOST
 from core.catalog.kernels import (
     ENGINE_EXPERT_KERNELS,
     ENGINES,
@@ -142,6 +143,7 @@ def engine_cost_rows() -> list[Source]:
             "https://github.com/sgl-project/sglang-omni/pull/783)",
             kind="measurements",
         ),
+        *host_request_rows(),
         Source(
             "attention FLOPs",
             "2 x layers x heads x head dim x T²",
@@ -153,6 +155,29 @@ def engine_cost_rows() -> list[Source]:
         *dense_gemm_rows(),
         *attention_kernel_rows(),
         *measured_here_rows(),
+    ]
+
+
+def host_request_rows() -> list[Source]:
+    """Each release whose host work per running request is priced, with its profile."""
+    if not PRICE_RELEASE_REQUEST_HOST:
+        return []
+    return [
+        Source(
+            f"host time per running request, {release.engine} {release.version}",
+            f"{release.host_per_request_s * 1e6:.1f}",
+            "µs per request a step, per rank"
+            + (
+                " (beside the GPU's step: only what outlasts it)"
+                if release.overlap_scheduler
+                else ""
+            ),
+            release.host_per_request_source,
+            kind="measurements",
+        )
+        for releases in ENGINE_VERSIONS.values()
+        for release in releases
+        if release.host_per_request_s > 0
     ]
 
 

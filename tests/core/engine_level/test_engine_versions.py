@@ -82,6 +82,50 @@ def test_a_faster_all_reduce_kernel_shortens_a_tensor_parallel_step():
     assert slow - fast.step_s(1.0, 100.0, terms) == pytest.approx(2 * layers * 4e-6)
 
 
+def test_only_a_profiled_release_pays_host_work_per_request():
+    """TensorRT-LLM's PyTorch-backend releases carry the profiled figure; the others none."""
+    profiled = engine_version("tensorrt-llm", "1.0")
+    assert profiled.host_per_request_s == pytest.approx(45.11e-3 / 1536)
+    assert "PR #10273" in profiled.host_per_request_source
+    assert engine_version("tensorrt-llm", "0.14").host_per_request_s == 0.0
+    for engine in ("vllm", "sglang"):
+        assert engine_version(engine, None).host_per_request_s == 0.0
+
+
+def test_host_work_per_request_costs_what_outlasts_an_overlapped_step():
+    """Overlapped, n requests' host work adds max(0, h n - step); blocking, all of h n."""
+    host = 30e-6
+    node = dataclasses.replace(_tiny_node(), host_request_s=host, host_request_overlapped=True)
+    busy = 10e-3
+    requests = np.array([1.0, 100.0, 1000.0])
+    np.testing.assert_allclose(
+        node.host_requests_s(requests, busy), np.maximum(host * requests - busy, 0.0)
+    )
+    blocking = dataclasses.replace(node, host_request_overlapped=False)
+    np.testing.assert_allclose(blocking.host_requests_s(requests, busy), host * requests)
+
+
+def test_data_parallel_ranks_each_handle_their_share_of_the_requests():
+    """Under data-parallel attention each of c ranks' hosts handles n / c requests."""
+    node = dataclasses.replace(
+        _tiny_node(), cards=4.0, host_request_s=30e-6, data_parallel_attention=True
+    )
+    assert node.host_requests_s(4000.0, 0.0) == pytest.approx(1000 * 30e-6)
+
+
+def test_a_pytorch_backend_step_of_thousands_waits_on_its_host():
+    """Thousands of requests on TensorRT-LLM 1.0 make the step the host's; a few do not."""
+    base = dict(realism="engine", engine="tensorrt-llm", model="Llama-3-8B", gpu="H100 SXM",
+                weight_dtype="fp8", kv_dtype="fp8", prompt_tokens=128, answer_tokens=128,
+                seats=16)  # fmt: skip
+    version = engine_version("tensorrt-llm", "1.0")
+    many = evaluate(Scenario(**base, concurrency=2048, engine_version="1.0"))
+    running = float(many.running_requests)
+    assert float(many.itl_s) >= running * version.host_per_request_s
+    few = evaluate(Scenario(**base, concurrency=4, engine_version="1.0"))
+    assert float(few.itl_s) < 0.1 * running * version.host_per_request_s
+
+
 def _tiny_node():
     from core.engine_level.node import Node
 
