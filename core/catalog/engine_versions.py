@@ -59,7 +59,8 @@ TRTLLM_PYTORCH_HOST_PER_REQUEST_S = 45.11e-3 / 1536
 _TRT_PYTORCH_HOST = (
     "NVIDIA/TensorRT-LLM PR #10273 (2025-12): gpt-oss-120b, GB200, ADP2, max_batch_size 1,536 a "
     "rank, 1k/1k at 3,072 in flight, host-bound by its authors' account: host_step_time 45.11 "
-    "ms an iteration, i.e. 29.4 µs per running request (Grace CPU; an upper bound)"
+    "ms an iteration, i.e. 29.4 µs per running request (Grace CPU; an upper bound), "
+    "https://github.com/NVIDIA/TensorRT-LLM/pull/10273"
 )
 
 
