@@ -60,7 +60,8 @@ TERMS: dict[str, str] = {
     "tensor_parallel": "every layer pays two all-reduces across the node's cards",
     "fixed_overheads": "every kernel costs a few microseconds (an fp8 matmul more: it quantises "
     "its input first), attention a little more for every request it holds, and every step some "
-    "host time",
+    "host time (on TensorRT-LLM's PyTorch backend more for every running request, which a step "
+    "of thousands waits on)",
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
     "grouped-GEMM kernels at their measured rates with a floor per layer, and each kind of "
     "layer launches its own kernels",
