@@ -53,3 +53,10 @@ MIXTRAL_8X22B = (
     '"vocab_size":32768,"tie_word_embeddings":false}'
 )
 """mistralai/Mixtral-8x22B-Instruct-v0.1's config.json (141B, 39B active)."""
+
+QWEN3_8B = (
+    '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","num_hidden_layers":36,'
+    '"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,'
+    '"intermediate_size":12288,"vocab_size":151936,"tie_word_embeddings":false}'
+)
+"""Qwen/Qwen3-8B's config.json as the file gives it (GPUStack's rows, D99-D105)."""

@@ -21,6 +21,7 @@ Which publisher each development case has (scored cases in brackets):
 - Lambda (LambdaLabsML/vllm-benchmark, vLLM 0.5.4 on A100 and H100): D44-D66 (none scored)
 - AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (32)
 - dstack: D11-D15 (none scored)
+- GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("QwenLM/", "Qwen docs"),
     ("amd.com/", "AMD ROCm performance page"),
     ("SemiAnalysisAI/InferenceX", "SemiAnalysis InferenceX"),
+    ("gpustack/gpustack", "GPUStack performance lab"),
 )
 
 
