@@ -23,8 +23,11 @@ decode steps of tensor-parallel cases at a user or two, already fast, grow faste
 those steps lack is elsewhere; it was the dense GEMMs' floors, core.catalog.dense_gemms. With
 those floors priced, the graphed all-reduce takes the 95 scored cases from 20.3 % to 20.6 % and
 the check sets from 11.2 % to 11.7 % and 25.6 % to 26.9 %, the held-out error from 24 % to
-23 %; the overlap scheduler takes them to 21.0 %, 25 % held out: both stay off). The 0.86 ms host step stands for more than
-scheduling (sampling, per-step launches outside the graphs), so an engine that overlaps its
+23 %; the overlap scheduler takes them to 21.0 %, 25 % held out: both stay off). Measured
+again in the fifth round, with the host work per request priced and GPUStack's rows in, the
+overlap scheduler takes the 105 scored cases from 17.3 % to 17.9 % (held out 21.8 % to 23.2 %),
+the graphed all-reduce to 17.4 % (held out 21.1 %, the check set 11.0 % to 11.5 %): both stay
+off. The 0.86 ms host step stands for more than scheduling (sampling, per-step launches outside the graphs), so an engine that overlaps its
 scheduler still pays much of it; pricing that needs a per-engine step profile, not a release note.
 
 ``Scenario.engine_version`` picks a release; its default is the newest the catalog knows for the
