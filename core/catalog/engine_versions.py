@@ -27,8 +27,9 @@ the check sets from 11.2 % to 11.7 % and 25.6 % to 26.9 %, the held-out error fr
 again in the fifth round, with the host work per request priced and GPUStack's rows in, the
 overlap scheduler takes the 105 scored cases from 17.3 % to 17.9 % (held out 21.8 % to 23.2 %),
 the graphed all-reduce to 17.4 % (held out 21.1 %, the check set 11.0 % to 11.5 %): both stay
-off. The 0.86 ms host step stands for more than scheduling (sampling, per-step launches outside the graphs), so an engine that overlaps its
-scheduler still pays much of it; pricing that needs a per-engine step profile, not a release note.
+off. The 0.86 ms host step stands for more than scheduling (sampling, per-step launches outside
+the graphs), so an engine that overlaps its scheduler still pays much of it; pricing that needs
+a per-engine step profile, not a release note.
 
 ``Scenario.engine_version`` picks a release; its default is the newest the catalog knows for the
 engine (:func:`newest_version`). A published case is typed with the release that ran it by one
