@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-A hundred and eight published rows, each naming the public page it came from: vLLM (0.5 to V1) and
+A hundred and seventeen published rows, each naming the public page it came from: vLLM (0.5 to V1) and
 ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -10,7 +10,7 @@ MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scen
 D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
 latent-attention and expert kernels: they are shown but left out of the score
 (``scored=False``), as are Lambda's D44-D66 (one burst of 320 requests of ShareGPT's lengths,
-not a steady load: :mod:`core.evidence.cases_found`), which leaves 80 scored cases.
+not a steady load: :mod:`core.evidence.cases_found`), which leaves 89 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -25,7 +25,9 @@ D44-D98 (:mod:`core.evidence.cases_found`) were taken by the same rule in the it
 round: Lambda's vLLM 0.5.4 benchmark on A100 and H100 and AMD's ROCm blog (MI300X vLLM against
 H100 TensorRT-LLM); that module says how the rule reads their tables.
 D99-D108 (:mod:`core.evidence.cases_gpustack`) were taken by it in the fifth round: GPUStack's
-performance lab (vLLM, SGLang and TensorRT-LLM at a few users on H100, A100 and H200).
+performance lab (vLLM, SGLang and TensorRT-LLM at a few users on H100, A100 and H200), and
+D109-D117 (:mod:`core.evidence.cases_inferencex`) from InferenceX's dashboard (SGLang serving
+DeepSeek-R1 on eight H200 and eight MI325X).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from __future__ import annotations
 from core.evidence.cases import PublishedCase
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gpustack import GPUSTACK
+from core.evidence.cases_inferencex import INFERENCEX
 from core.evidence.configs import LLAMA_31_405B, QWEN3_32B
 
 _TRT_1X = (
@@ -293,6 +296,7 @@ rows of core/evidence/cases_found.py are appended below."""
 
 SECOND += FOUND  # D44 on: rows found in issue 37's second round (core/evidence/cases_found.py)
 SECOND += GPUSTACK  # D99 on: GPUStack's performance lab (core/evidence/cases_gpustack.py)
+SECOND += INFERENCEX  # D109 on: InferenceX's dashboard (core/evidence/cases_inferencex.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The 93 cases the second set is scored on."""

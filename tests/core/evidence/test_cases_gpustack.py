@@ -11,8 +11,9 @@ from core.evidence.cases_gpustack import GPUSTACK
 
 
 def test_gpustacks_rows_close_the_second_set_in_key_order():
-    """D99-D108 are the second set's last cases, all scored, all from GPUStack."""
-    assert SECOND[-len(GPUSTACK) :] == GPUSTACK
+    """D99-D108 follow the ROCm blog's rows, all scored, all from GPUStack."""
+    start = [case.key for case in SECOND].index("D99")
+    assert SECOND[start : start + len(GPUSTACK)] == GPUSTACK
     assert [case.key for case in GPUSTACK] == [f"D{n}" for n in range(99, 109)]
     assert all(case.scored for case in GPUSTACK)
     assert {case.publisher for case in GPUSTACK} == {"GPUStack performance lab"}

@@ -1,0 +1,30 @@
+"""InferenceX's dashboard rows: each figure read back from the table row it quotes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.evidence.cases_2026 import SECOND
+from core.evidence.cases_inferencex import INFERENCEX
+
+
+def test_inferencexs_rows_close_the_second_set_in_key_order():
+    """D109-D117 are the second set's last cases, all scored, all InferenceX's."""
+    assert SECOND[-len(INFERENCEX) :] == INFERENCEX
+    assert [case.key for case in INFERENCEX] == [f"D{n}" for n in range(109, 118)]
+    assert all(case.scored for case in INFERENCEX)
+    assert {case.publisher for case in INFERENCEX} == {"SemiAnalysis InferenceX"}
+
+
+@pytest.mark.parametrize("case", INFERENCEX, ids=lambda case: case.key)
+def test_an_inferencex_row_is_its_tpot_at_light_load_or_its_output_throughput(case):
+    """Up to 16 users the case is the row's TPOT; from 32 the output tok/s/GPU times 8 GPUs."""
+    cells = [cell.strip() for cell in case.quoted.split("|")]
+    numbers = [float(cell.replace(",", "")) for cell in cells if re.fullmatch(r"[\d,.]+", cell)]
+    tpot_ms, output_per_gpu = numbers[-1], numbers[-3]
+    if case.load_value <= 16:
+        assert case.metric == "itl" and case.measured == pytest.approx(tpot_ms / 1000)
+    else:
+        assert case.metric == "throughput" and case.measured == pytest.approx(8 * output_per_gpu)
