@@ -36,7 +36,10 @@ from core.evidence.cases import PublishedCase
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX
+from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
+from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
 from core.evidence.configs import LLAMA_31_405B, QWEN3_32B
+from core.evidence.configs import QWEN_FP8 as _QWEN_FP8
 
 _TRT_1X = (
     "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md @585c7565 (trtllm-bench "
@@ -93,17 +96,6 @@ _NV_BLOG = (
     "GPUs'; the row text as reproduced by https://3acesnews.com/nvidia-enhances-llama-3-1-405b-"
     "performance-with-tensorrt-model-optimizer)"
 )
-
-# Checkpoints that keep tensors in more than one format (the config.json quantization_config).
-_GPT_OSS_MIX = (
-    "experts mxfp4; attention, router, embeddings and lm_head bf16 (openai/gpt-oss config.json "
-    "quantization_config.modules_to_not_convert)"
-)
-_DEEPSEEK_FP8 = (
-    "fp8 e4m3 scaled per 128 x 128 block (deepseek-ai/DeepSeek-R1 config.json "
-    "quantization_config.weight_block_size)"
-)
-_QWEN_FP8 = "fp8 scaled per 128-wide block (Qwen FP8 model cards: 'block size of 128')"
 
 
 def _d(key, metric, model, gpu, cards, weights, kv, prompt, answer, users, measured, engine,

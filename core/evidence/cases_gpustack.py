@@ -26,7 +26,7 @@ written down before the engine level was evaluated on any of them:
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.configs import QWEN3_8B
+from core.evidence.configs import DEEPSEEK_FP8, GPT_OSS_MIX, QWEN3_8B, QWEN_FP8
 
 _PAGE = "gpustack/gpustack docs/performance-lab/{page} @{commit} (vllm bench serve, ShareGPT, 100 requests)"
 _QWEN8B_PAGE = _PAGE.format(page="qwen3-8b/h100-latency.md", commit="1dbc3b81")
@@ -34,15 +34,6 @@ _OSS_A100_PAGE = _PAGE.format(page="gpt-oss-120b/a100.md", commit="1f37f1b8")
 _OSS_H100_PAGE = _PAGE.format(page="gpt-oss-120b/h100.md", commit="72aee9dd")
 _R1_PAGE = _PAGE.format(page="deepseek-r1/h200.md", commit="a5c9fafc")
 _QWEN8B = {"model_config": QWEN3_8B, "model_label": "Qwen3-8B (config.json)"}
-_QWEN_FP8 = "fp8 scaled per 128-wide block (Qwen FP8 model cards: 'block size of 128')"
-_GPT_OSS_MIX = (
-    "experts mxfp4; attention, router, embeddings and lm_head bf16 (openai/gpt-oss config.json "
-    "quantization_config.modules_to_not_convert)"
-)
-_DEEPSEEK_FP8 = (
-    "fp8 e4m3 scaled per 128 x 128 block (deepseek-ai/DeepSeek-R1 config.json "
-    "quantization_config.weight_block_size)"
-)
 _LENGTHS = "KV bf16 (the engine's auto); ShareGPT lengths typed as the run's means"
 
 
@@ -78,22 +69,22 @@ GPUSTACK: list[PublishedCase] = [
          "TensorRT-LLM (trtllm-serve Qwen/Qwen3-8B): Mean TPOT (ms): 7.67", _H100, **_QWEN8B),
     _row("D105", "custom", "H100 SXM", 1, "fp8", 233, 221, 4, 5.65, "SGLang", "0.5.3.post3",
          _QWEN8B_PAGE, "3. Quantization (--model-path Qwen/Qwen3-8B-FP8): Mean TPOT (ms): 5.65",
-         _H100, weight_formats=_QWEN_FP8, **_QWEN8B),
+         _H100, weight_formats=QWEN_FP8, **_QWEN8B),
     # gpt-oss-120b: 22,946 and 21,691 tokens over 100 requests
     _row("D106", "gpt-oss-120b", "A100 80GB SXM", 1, "mxfp4", 229, 217, 4, 11.67, "vLLM",
          "0.11.0", _OSS_A100_PAGE, "ShareGPT batch size 4 (vllm serve openai/gpt-oss-120b "
          "--max-model-len 32768): Mean TPOT (ms): 11.67",
          "one card: '2 x NVIDIA A100 SXM 80GB' listed, the baseline command sets no -tp",
-         weight_formats=_GPT_OSS_MIX),
+         weight_formats=GPT_OSS_MIX),
     _row("D107", "gpt-oss-120b", "H100 SXM", 1, "mxfp4", 229, 217, 4, 8.31, "vLLM", "0.10.2",
          _OSS_H100_PAGE, "ShareGPT batch size 4 (vllm serve openai/gpt-oss-120b --max-model-len "
          "32768): Mean TPOT (ms): 8.31",
          "one H100 SXM: the page names 'NVIDIA H100 GPUs', the baseline command sets no -tp",
-         weight_formats=_GPT_OSS_MIX),
+         weight_formats=GPT_OSS_MIX),
     # DeepSeek-R1-0528 (the catalog's DeepSeek-R1 shape): 22,836 and 21,338 tokens
     _row("D108", "DeepSeek-R1", "H200", 8, "fp8", 228, 213, 4, 19.36, "vLLM", "0.11.0", _R1_PAGE,
          "ShareGPT batch size 4 (vllm serve deepseek-ai/DeepSeek-R1-0528 -tp 8): Mean TPOT "
          "(ms): 19.36", "eight H200 SXM: the page names 'NVIDIA H200 GPUs' and -tp 8",
-         weight_formats=_DEEPSEEK_FP8),
+         weight_formats=DEEPSEEK_FP8),
 ]  # fmt: skip
 """The rows found in the fifth round of issue 37's item 5, in key order."""

@@ -26,60 +26,66 @@ this source as follows, written down before the engine level was evaluated on an
 
 from __future__ import annotations
 
+import re
+
 from core.evidence.cases import PublishedCase
+from core.evidence.configs import DEEPSEEK_FP8
 
 _PR = (
     "https://github.com/SemiAnalysisAI/InferenceX/pull/{number} (SemiAnalysis InferenceX "
-    "dashboard, the baseline table of the {recipe} recipe, {image}, {date})"
-)
-_H200 = _PR.format(number=3173, recipe="dsr1-fp8-h200-sglang",
-                   image="lmsysorg/sglang:v0.5.12-cu130", date="2026-05-17")  # fmt: skip
-_MI325X = _PR.format(number=3318, recipe="dsr1-fp8-mi325x-sglang",
-                     image="lmsysorg/sglang:v0.5.19-rocm700-mi30x", date="2026-09-10")  # fmt: skip
-_DEEPSEEK_FP8 = (
-    "fp8 e4m3 scaled per 128 x 128 block (deepseek-ai/DeepSeek-R1 config.json "
-    "quantization_config.weight_block_size)"
+    "dashboard, the baseline table of the {recipe} recipe, {image}, {date}; columns: point | "
+    "total tok/s/GPU | output tok/s/GPU | TTFT ms | TPOT ms)"
 )
 _ASSUMED = (
     "KV bf16 (the recipe sets none); lengths drawn between 0.8 and 1 times nominal, typed as "
     "their mean; DeepSeek-R1-0528 as the catalog's DeepSeek-R1 shape"
 )
-_K1, _K8 = 922, 7373  # 1k and 8k at the mean of [0.8, 1] times nominal
+_LENGTHS = {"1k": 922, "8k": 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
+# (card, SGLang release, source, the taken rows as the table prints them); the MI325X table
+# names its lengths (8k/1k) in its heading, its rows only the concurrency
+_TABLES = (
+    ("H200", "0.5.12", _PR.format(number=3173, recipe="dsr1-fp8-h200-sglang",
+                                  image="lmsysorg/sglang:v0.5.12-cu130", date="2026-05-17"),
+     """| 1k/1k c4 TP8 EP1 48133a | 98.83 | 49.17 | 157.77 | 9.7 |
+        | 1k/1k c64 TP8 EP1 a70803 | 519.71 | 259.8 | 359.75 | 29.77 |
+        | 8k/1k c4 TP8 EP1 4cf10c | 387.58 | 43.12 | 373.26 | 10.94 |
+        | 8k/1k c64 TP8 EP1 c0064a | 1,360.88 | 150.98 | 2,245.58 | 49.33 |"""),
+    ("MI325X", "0.5.19 (ROCm 7.0)",
+     _PR.format(number=3318, recipe="dsr1-fp8-mi325x-sglang",
+                image="lmsysorg/sglang:v0.5.19-rocm700-mi30x 8k/1k TP8/EP1", date="2026-09-10"),
+     """| 4 | 223.94 | 24.91 | 1,025.49 | 18.53 |
+        | 8 | 385.84 | 43.38 | 1,026.66 | 21.56 |
+        | 16 | 626.19 | 69.39 | 1,163.49 | 26.75 |
+        | 32 | 854.62 | 95.57 | 1,363.26 | 39.45 |
+        | 64 | 1,035.63 | 114.89 | 1,917.85 | 66.55 |"""),
+)  # fmt: skip
 
 
-def _row(key, gpu, version, source, prompt, users, figure, quoted) -> PublishedCase:
-    """One point of a table: its time between tokens at 16 users or fewer, else throughput."""
-    light = users <= 16
-    metric, measured = ("itl", figure / 1000) if light else ("throughput", figure * 8)
-    return PublishedCase(
-        key, metric, "DeepSeek-R1", gpu, 8, "fp8", prompt, _K1, "users", users, measured,
-        source, quoted, kv_dtype="bf16", engine="SGLang", engine_version=version,
-        layout="TP8", weight_formats=_DEEPSEEK_FP8, assumed=_ASSUMED,
-    )  # fmt: skip
+def _point(row: str) -> tuple[int, int, float, float]:
+    """(prompt tokens, users, output tok/s/GPU, TPOT ms) of one printed row."""
+    point, _, output, _, tpot = (cell.strip() for cell in row.strip().strip("|").split("|"))
+    found = re.match(r"(\d+k)/1k c(\d+)", point)
+    prompt, users = (_LENGTHS[found[1]], int(found[2])) if found else (_LENGTHS["8k"], int(point))
+    return prompt, users, float(output.replace(",", "")), float(tpot)
 
 
-_HEAD = "| Point | Total tok/s/GPU | Output tok/s/GPU | TTFT ms | TPOT ms |"
-_MI_HEAD = (
-    "8k/1k, TP8/EP1: | Concurrency | Total tok/s/GPU | Output tok/s/GPU | TTFT ms | TPOT ms |"
-)
-INFERENCEX: list[PublishedCase] = [
-    _row("D109", "H200", "0.5.12", _H200, _K1, 4, 9.7,
-         f"{_HEAD} 1k/1k c4 TP8 EP1 | 98.83 | 49.17 | 157.77 | 9.7 |"),
-    _row("D110", "H200", "0.5.12", _H200, _K1, 64, 259.8,
-         "| 1k/1k c64 TP8 EP1 | 519.71 | 259.8 | 359.75 | 29.77 | (x 8 GPUs)"),
-    _row("D111", "H200", "0.5.12", _H200, _K8, 4, 10.94,
-         "| 8k/1k c4 TP8 EP1 | 387.58 | 43.12 | 373.26 | 10.94 |"),
-    _row("D112", "H200", "0.5.12", _H200, _K8, 64, 150.98,
-         "| 8k/1k c64 TP8 EP1 | 1,360.88 | 150.98 | 2,245.58 | 49.33 | (x 8 GPUs)"),
-    _row("D113", "MI325X", "0.5.19 (ROCm 7.0)", _MI325X, _K8, 4, 18.53,
-         f"{_MI_HEAD} | 4 | 223.94 | 24.91 | 1,025.49 | 18.53 |"),
-    _row("D114", "MI325X", "0.5.19 (ROCm 7.0)", _MI325X, _K8, 8, 21.56,
-         "| 8 | 385.84 | 43.38 | 1,026.66 | 21.56 |"),
-    _row("D115", "MI325X", "0.5.19 (ROCm 7.0)", _MI325X, _K8, 16, 26.75,
-         "| 16 | 626.19 | 69.39 | 1,163.49 | 26.75 |"),
-    _row("D116", "MI325X", "0.5.19 (ROCm 7.0)", _MI325X, _K8, 32, 95.57,
-         "| 32 | 854.62 | 95.57 | 1,363.26 | 39.45 | (x 8 GPUs)"),
-    _row("D117", "MI325X", "0.5.19 (ROCm 7.0)", _MI325X, _K8, 64, 114.89,
-         "| 64 | 1,035.63 | 114.89 | 1,917.85 | 66.55 | (x 8 GPUs)"),
-]  # fmt: skip
+def _cases() -> list[PublishedCase]:
+    """Each taken row: its time between tokens at 16 users or fewer, else its throughput."""
+    rows = [(gpu, version, source, row.strip()) for gpu, version, source, table in _TABLES
+            for row in table.splitlines()]  # fmt: skip
+    cases = []
+    for number, (gpu, version, source, row) in enumerate(rows, start=109):
+        prompt, users, output_per_gpu, tpot_ms = _point(row)
+        metric, measured = (
+            ("itl", tpot_ms / 1000) if users <= 16 else ("throughput", 8 * output_per_gpu)
+        )
+        cases.append(PublishedCase(
+            f"D{number}", metric, "DeepSeek-R1", gpu, 8, "fp8", prompt, _LENGTHS["1k"], "users",
+            users, measured, source, row, kv_dtype="bf16", engine="SGLang", engine_version=version,
+            layout="TP8", weight_formats=DEEPSEEK_FP8, assumed=_ASSUMED,
+        ))  # fmt: skip
+    return cases
+
+
+INFERENCEX: list[PublishedCase] = _cases()
 """InferenceX's dashboard rows found in the fifth round of issue 37's item 5, in key order."""

@@ -17,7 +17,9 @@ constant of the engine level was chosen by looking at it.
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.cases_2026 import _DEEPSEEK_FP8, _GPT_OSS_MIX, SECOND
+from core.evidence.cases_2026 import SECOND
+from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
+from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
 
 _SOURCE = (
     "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md @03e27c7d (trtllm-bench "

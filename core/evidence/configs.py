@@ -60,3 +60,15 @@ QWEN3_8B = (
     '"intermediate_size":12288,"vocab_size":151936,"tie_word_embeddings":false}'
 )
 """Qwen/Qwen3-8B's config.json as the file gives it (GPUStack's rows, D99-D105)."""
+
+
+# Checkpoints that keep tensors in more than one format (the config.json quantization_config).
+GPT_OSS_MIX = (
+    "experts mxfp4; attention, router, embeddings and lm_head bf16 (openai/gpt-oss config.json "
+    "quantization_config.modules_to_not_convert)"
+)
+DEEPSEEK_FP8 = (
+    "fp8 e4m3 scaled per 128 x 128 block (deepseek-ai/DeepSeek-R1 config.json "
+    "quantization_config.weight_block_size)"
+)
+QWEN_FP8 = "fp8 scaled per 128-wide block (Qwen FP8 model cards: 'block size of 128')"
