@@ -100,7 +100,18 @@ def poll_lab(tmp_path_factory):
     state = tmp_path_factory.mktemp("poll-lab") / "state"
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "labs.server.serve", "--port", str(port), "--address", "127.0.0.1"],
+        # one address, the per-client rule of builds tested elsewhere (as lab_url says)
+        [
+            sys.executable,
+            "-m",
+            "labs.server.serve",
+            "--port",
+            str(port),
+            "--address",
+            "127.0.0.1",
+            "--session-build-share",
+            "0",
+        ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -46,8 +46,10 @@ def a11y_url(tmp_path_factory):
     env = {key: value for key, value in os.environ.items() if key != "LAB_REDIS_URL"}
     env |= {"LAB_PRESENTER_PASSWORD": PRESENTER, "LAB_STATE_DIR": str(state)}
     command = [sys.executable, "-m", "labs.server.serve", "--port", str(port)]
+    # One address opens every page, quickly: the per-client rule of builds at their measured
+    # cost is tested on servers of its own (tests/ui/test_server_bounds.py), not here.
     process = subprocess.Popen(
-        [*command, "--address", "127.0.0.1"],
+        [*command, "--address", "127.0.0.1", "--session-build-share", "0"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
