@@ -61,24 +61,22 @@ def serving(process: subprocess.Popen, port: int, stop_within: float = 10.0):
             process.kill()
 
 
+def lab_command(port: int) -> list[str]:
+    """The command of a test's lab server on ``port``, at 127.0.0.1.
+
+    Every test's pages come from one address: the per-client rule of builds at their measured
+    cost is tested on servers of its own (tests/ui/test_server_bounds.py), so it is left off.
+    """
+    return [sys.executable, "-m", "labs.server.serve", "--port", str(port),
+            "--address", "127.0.0.1", "--session-build-share", "0"]  # fmt: skip
+
+
 @pytest.fixture(scope="session")
 def lab_url():
     """Base URL of a lab server started for this test session."""
     port = free_port()
     process = subprocess.Popen(
-        # Every test's pages come from one address: the per-client rule of builds at their
-        # measured cost is tested on servers of its own (tests/ui/test_server_bounds.py).
-        [
-            sys.executable,
-            "-m",
-            "labs.server.serve",
-            "--port",
-            str(port),
-            "--address",
-            "127.0.0.1",
-            "--session-build-share",
-            "0",
-        ],
+        lab_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -100,18 +98,7 @@ def poll_lab(tmp_path_factory):
     state = tmp_path_factory.mktemp("poll-lab") / "state"
     port = free_port()
     process = subprocess.Popen(
-        # one address, the per-client rule of builds tested elsewhere (as lab_url says)
-        [
-            sys.executable,
-            "-m",
-            "labs.server.serve",
-            "--port",
-            str(port),
-            "--address",
-            "127.0.0.1",
-            "--session-build-share",
-            "0",
-        ],
+        lab_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
@@ -18,7 +17,7 @@ from playwright.sync_api import expect
 from labs.frame.routes import LABS, PAGES
 from labs.kv.presets import KV_PRESETS
 from labs.pool.presets import POOL_PRESETS
-from tests.ui.conftest import ROOT, free_port, serving
+from tests.ui.conftest import ROOT, free_port, lab_command, serving
 
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -45,11 +44,8 @@ def a11y_url(tmp_path_factory):
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "LAB_REDIS_URL"}
     env |= {"LAB_PRESENTER_PASSWORD": PRESENTER, "LAB_STATE_DIR": str(state)}
-    command = [sys.executable, "-m", "labs.server.serve", "--port", str(port)]
-    # One address opens every page, quickly: the per-client rule of builds at their measured
-    # cost is tested on servers of its own (tests/ui/test_server_bounds.py), not here.
     process = subprocess.Popen(
-        [*command, "--address", "127.0.0.1", "--session-build-share", "0"],
+        lab_command(port),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
