@@ -213,10 +213,16 @@ def layout_knob(layout: str) -> str:
 
 # The engine behind each source of the first set, by the key's letter. NIM's fp8 TP2 profile
 # of Llama-3.3-70B is ASSUMED to run TensorRT-LLM (NIM ships TensorRT-LLM and vLLM back ends),
-# a 0.x build (NIM 1.8.0 predates TensorRT-LLM 1.0): "0.x" is the newest 0.x release.
+# a 0.x build (NIM 1.8.0 predates TensorRT-LLM 1.0) on the C++ runtime: NIM made the PyTorch
+# backend its TensorRT-LLM default only in 1.15.0 ("TRT-LLM PyTorch backend is now stable and
+# the default; legacy TRT-LLM backend moved to legacy", NIM for LLMs release notes,
+# docs.nvidia.com/nim/large-language-models/latest/release-notes.html). Its minor release is not
+# stated, so it is typed as the newest C++-runtime line the catalog knows, 0.17. (Typed "0.x",
+# the newest 0.x, it took 0.20's PyTorch-backend host cost: corrected in issue 37's fifth
+# round, once that cost was priced, from the release notes.)
 _FIRST_ENGINES = {
     "T": ("TensorRT-LLM", "0.17 (trtllm-bench)"),
-    "N": ("TensorRT-LLM", "0.x (NIM 1.8.0)"),
+    "N": ("TensorRT-LLM", "0.17 (a 0.x C++-runtime build in NIM 1.8.0)"),
     "S": ("SGLang", "0.3.0"),
     "O": ("TensorRT-LLM", "0.14 (Triton)"),
 }
