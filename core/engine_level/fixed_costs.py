@@ -61,9 +61,15 @@ class FixedCosts:
     def _attention_layers(self):
         return self.layers if self.attention_layers is None else self.attention_layers
 
+    @cached_property
+    def _request_ranks(self):
+        """Ranks the running requests are shared over: the cards under data-parallel attention
+        (each holds its own), else one (every card's attention and host see all of them)."""
+        return np.where(self.data_parallel_attention, self.cards, 1.0)
+
     def _attention_requests_s(self, batch):
         """Decode attention's cost per request over the layers (a card's own, under DEP)."""
-        on_card = np.where(self.data_parallel_attention, np.divide(batch, self.cards), batch)
+        on_card = np.divide(batch, self._request_ranks)
         per_request = np.where(self.latent_attention, 0.0, self.attention_per_request_s)
         return on_card * per_request * self._attention_layers
 
@@ -94,5 +100,4 @@ class FixedCosts:
         and whether the release overlaps it with the GPU's step."""
         if not np.any(self.host_request_s):
             return None, False
-        ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
-        return np.divide(self.host_request_s, ranks), self.host_request_overlapped
+        return np.divide(self.host_request_s, self._request_ranks), self.host_request_overlapped

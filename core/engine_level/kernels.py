@@ -231,13 +231,13 @@ def _release_host_costs(engine, version) -> dict:
     whole host step and the one measured all-reduce latency, as before releases.
     """
     fields = {}
+    if PRICE_RELEASE_REQUEST_HOST or PRICE_RELEASE_HOST_COSTS:
+        overlapped = _lookup(_release("overlap_scheduler"), engine, version) > 0
     if PRICE_RELEASE_REQUEST_HOST:
         fields["host_request_s"] = _lookup(_release("host_per_request_s"), engine, version)
-        fields["host_request_overlapped"] = (
-            _lookup(_release("overlap_scheduler"), engine, version) > 0
-        )
+        fields["host_request_overlapped"] = overlapped
     if PRICE_RELEASE_HOST_COSTS:
-        fields["host_overlapped"] = _lookup(_release("overlap_scheduler"), engine, version) > 0
+        fields["host_overlapped"] = overlapped
     if PRICE_RELEASE_ALLREDUCE:
         fields["allreduce_latency_s"] = _lookup(_release("allreduce_latency_s"), engine, version)
     return fields

@@ -38,9 +38,9 @@ AUDIT = (
     "core/catalog/kernels.py, dense_gemms.py and attention_kernels.py, fitted by "
     "bench/moe_kernel_fit.py, dense_gemm_fit.py and attention_fit.py: kernel tables, "
     "datasheets, engine code, published profiles), so each fold's model is the engine level "
-    "itself and the held-out "
-    "figure differs from the in-sample one by weighting each publisher alike; choices people "
-    "made while looking at the rows are not undone by this, and the gap shows part of them"
+    "itself and the held-out figure differs from the in-sample one by weighting each "
+    "publisher alike; choices people made while looking at the rows are not undone by this, "
+    "and the gap shows part of them"
 )
 """The audit in one sentence, as ``bench/fidelity.py`` prints it."""
 
