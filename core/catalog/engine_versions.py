@@ -8,8 +8,10 @@ requests run at once, chunked prefill and its token budget, the largest batch ca
 graph, and the latency of one small all-reduce. Every figure is read from the engine's code, its
 documentation or its release notes (the ``*_source`` strings), never fitted to a benchmark row.
 
-What the engine level prices from a release today: the most requests it runs at once, and the
-host's work per running request where a profile gives it (TensorRT-LLM's PyTorch backend). Whether
+What the engine level prices from a release today: the most requests it runs at once, the
+host's work per running request where a profile gives it (TensorRT-LLM's PyTorch backend), and
+the kernels a release no longer launches because it fuses a DeepSeek layer's shared expert into
+its routed experts (SGLang 0.5, :data:`SHARED_EXPERT_FUSION_RULE`). Whether
 the host's step overlaps the GPU's and the all-reduce kernel's latency are recorded, sourced,
 but not priced (:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both development sets worse
 (issue 37, measured when they were first priced: hiding the host step behind overlapping
@@ -100,6 +102,10 @@ class EngineVersion:
     # input preparation, sampling and output handling per request), where a profile gives it
     host_per_request_s: float = 0.0
     host_per_request_source: str = "not measured for this release: unpriced"
+    # whether a DeepSeek-V3-shaped model's one shared expert runs inside the routed experts'
+    # fused kernel as one more expert every token picks (SHARED_EXPERT_FUSION_RULE)
+    fuses_shared_expert: bool = False
+    fuses_shared_expert_source: str = "the shared expert runs as its own MLP"
 
 
 # -- All-reduce kernels: one small all-reduce (4,096 bf16 numbers, a token of a 4,096-wide
@@ -212,6 +218,32 @@ _VLLM = (
     ),
 )  # fmt: skip
 
+# -- Shared-expert fusion (issue 37, sixth round; the rule set before any case was scored with
+# it). SGLang's DeepSeek model (models/deepseek_v2.py determine_num_fused_shared_experts, on
+# unless --disable-shared-experts-fusion) loads a DeepSeek-V3/R1 layer's one shared expert as a
+# 257th routed expert that every token picks, so the fused MoE kernel runs it with the routed
+# ones: the shared expert's own gate-up, activation and down kernels, the quantise kernels of
+# its two GEMMs under block-scaled fp8 and its two GEMMs' floors are not launched; its weights
+# are read as before. The code's conditions: 256 routed experts and one shared; NVIDIA cards of
+# compute capability 8.0 or more without expert parallelism, AMD MI300-class cards (gfx942 and
+# newer) with or without it (sgl-project/sglang PR #12201, merged 2025-11). In the 0.4 line it
+# came and went (PR #4918 on by default, 2025-04; PR #5504 off by default, 2025-04-17), so the
+# catalog prices it from the 0.5 line only. vLLM fuses it only on ROCm behind an opt-in flag
+# (vllm-project/vllm PR #24097, VLLM_ROCM_USE_AITER_FUSION_SHARED_EXPERTS), TensorRT-LLM not.
+# Priced as the code reads, on both vendors: both development sets 18.20 % -> 18.26 % (77 of
+# 114 either way). InferenceX's H200 rows move toward their measurements (D109 x1.48 -> x1.32,
+# D111 x1.41 -> x1.27, D110 x0.79 -> x0.83, D112 x0.88 -> x0.91), its MI325X rows away from
+# theirs (D113 x0.75 -> x0.67, D117 x1.46 -> x1.51): the same step measures 1.7 times longer on
+# MI325X than on H200, where the engine level, with Hopper's kernel floors and tables borrowed
+# for MI300-class cards, prices it shorter; what those cards lack is not this.
+SHARED_EXPERT_FUSION_ROUTED = 256
+SHARED_EXPERT_FUSION_RULE = (
+    "SGLang models/deepseek_v2.py determine_num_fused_shared_experts: a DeepSeek-V3/R1 layer's "
+    "shared expert runs as a 257th routed expert in the fused MoE kernel (256 routed experts, "
+    "one shared; NVIDIA compute capability 8.0+ without expert parallelism, AMD gfx942+ with or "
+    "without it: PR #12201); disable_shared_experts_fusion = False by default"
+)
+
 # -- SGLang.
 _SGL_SEQS = "SGLang model_runner.py: a request pool of at least 2,048"
 _SGL_CHUNK = (
@@ -246,6 +278,7 @@ _SGLANG = (
         True, "SGLang server_args.py disable_overlap_schedule = False (the overlap scheduler on)",
         2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 512, _SGL_GRAPH,
         SGLANG_ALLREDUCE_S, _SGL_AR,
+        fuses_shared_expert=True, fuses_shared_expert_source=SHARED_EXPERT_FUSION_RULE,
     ),
 )  # fmt: skip
 

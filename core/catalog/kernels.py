@@ -193,10 +193,13 @@ MOE_LAYER_KERNELS = DENSE_LAYER_KERNELS - 3 + 2
 LATENT_ATTENTION_EXTRA_KERNELS = 11 - 4
 # A shared expert (DeepSeek, Llama 4) runs its own gate-up, act and down.
 SHARED_EXPERT_KERNELS = 3
-# Block-scaled fp8 quantises each GEMM's input per group of 128 first (DeepSeek's layer:
-# q_a/kv_a, q_b, o_proj, the shared expert's gate-up and down, the routed experts' input and
-# their activation: 7 quantise kernels).
-BLOCK_FP8_QUANT_KERNELS = 7
+# Block-scaled fp8 quantises each GEMM's input per group of 128 first, one quantise kernel per
+# GEMM input: attention's QKV and out (2; latent attention's fused q_a/kv_a, q_b and o_proj, 3),
+# the MLP's gate-up and down (2; a mixture's routed experts: their input and their activation,
+# 2) and a shared expert's own gate-up and down (2): DeepSeek's expert layer 7, Qwen3's 4.
+BLOCK_FP8_ATTENTION_INPUTS = 2
+BLOCK_FP8_LATENT_ATTENTION_INPUTS = 3
+BLOCK_FP8_MLP_INPUTS = 2
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,9 @@ class FixedCosts:
 
     @cached_property
     def _layer_kinds(self):
-        return (self.layers, self.expert_geometry[1], self.latent_attention, self.shared_experts)
+        """(layers, expert layers, latent attention, shared experts run as their own MLP)."""
+        launched = np.where(self.shared_expert_fused, 0.0, self.shared_experts)
+        return (self.layers, self.expert_geometry[1], self.latent_attention, launched)
 
     @cached_property
     def _kernel_seconds(self):

@@ -16,6 +16,7 @@ from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
     PRICE_RELEASE_REQUEST_HOST,
+    SHARED_EXPERT_FUSION_ROUTED,
     engine_version,
     newest_version,
 )
@@ -202,6 +203,14 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         )
         > 0,
         "shared_experts": pick(shape, shapes, "shared_experts"),
+        "shared_expert_fused": shared_expert_fused(
+            engine,
+            version,
+            gpu,
+            pick(shape, shapes, "experts"),
+            pick(shape, shapes, "shared_experts"),
+            expert_parallel,
+        ),
         "bf16_extra_bytes": extra,
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
         "kv_rule": _lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
@@ -221,6 +230,19 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         )
         * decode_read_share(pool),
     }
+
+
+def shared_expert_fused(engine, version, gpu, experts, shared_experts, expert_parallel):
+    """Whether the release runs a DeepSeek-V3-shaped layer's shared expert inside its routed
+    experts' fused kernel (:data:`core.catalog.engine_versions.SHARED_EXPERT_FUSION_RULE`):
+    256 routed experts and one shared, on AMD MI300-class cards also under expert parallelism.
+    """
+    fuses = _lookup(_release("fuses_shared_expert"), engine, version) > 0
+    amd = _lookup(lambda g: CARD_FAMILIES.get(g, "hopper").startswith("cdna"), gpu) > 0
+    shaped = (np.asarray(experts) == SHARED_EXPERT_FUSION_ROUTED) & (
+        np.asarray(shared_experts) == 1
+    )
+    return fuses & shaped & (amd | ~np.asarray(expert_parallel, dtype=bool))
 
 
 def _release_host_costs(engine, version) -> dict:

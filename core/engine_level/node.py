@@ -55,6 +55,9 @@ class Node(FixedCosts):
     # layer types that launch more kernels than a dense layer: latent attention, shared experts
     latent_attention: object = False
     shared_experts: object = 0
+    # the engine runs the shared expert inside the routed experts' fused kernel (its own
+    # kernels and GEMM floors are not launched; its weights are still read)
+    shared_expert_fused: object = False
     block_fp8: object = False
     # each dense GEMM's measured floor (core.catalog.dense_gemms), in place of the kernel floor;
     # decode attention's floor per layer and cost per request (core.catalog.attention_kernels)

@@ -28,7 +28,9 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.kernels import (
-    BLOCK_FP8_QUANT_KERNELS,
+    BLOCK_FP8_ATTENTION_INPUTS,
+    BLOCK_FP8_LATENT_ATTENTION_INPUTS,
+    BLOCK_FP8_MLP_INPUTS,
     DENSE_LAYER_KERNELS,
     LATENT_ATTENTION_EXTRA_KERNELS,
     MOE_LAYER_KERNELS,
@@ -64,7 +66,8 @@ TERMS: dict[str, str] = {
     "of thousands waits on)",
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
     "grouped-GEMM kernels at their measured rates with a floor per layer, and each kind of "
-    "layer launches its own kernels",
+    "layer launches its own kernels (SGLang runs DeepSeek's shared expert inside the routed "
+    "experts' kernel)",
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
     "multiplies more than its share of tokens and sets the step's pace",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
@@ -301,23 +304,46 @@ def chunked_read_share(layers, window_layers, chunk, prompt, answer, chunked):
 def layer_kernels(layers, expert_layers, latent_attention, shared_experts, block_fp8=False):
     r"""Kernels one forward pass launches, counted by the kind of each layer.
 
+    ``shared_experts`` counts the shared experts that run as their own MLP (none where the
+    engine fuses them into the routed experts' kernel).
+
     Notes
     -----
-    .. math:: n = 9 L - (3 - 2) L_E + 7 L\,[MLA] + 3 L_E\,s
+    .. math:: n = 9 L - (3 - 2) L_E + 7 L\,[MLA] + 3 L_E\,s + [fp8_{block}]\,q
 
     A dense layer launches 9; an expert layer swaps its MLP's 3 for a router and a top-k (its
     grouped GEMMs' launches are in the expert kernel's floor); latent attention adds 7; a
-    shared expert adds its own 3; block-scaled fp8 adds 7 quantise kernels a layer
-    (:mod:`core.catalog.kernels`).
+    shared expert adds its own 3; block-scaled fp8 adds one quantise kernel per GEMM input,
+    :func:`block_fp8_quantise_kernels` (:mod:`core.catalog.kernels`).
     """
+    latent = np.asarray(latent_attention, dtype=float)
+    quantise = block_fp8_quantise_kernels(layers, expert_layers, latent, shared_experts)
     return (
         layers * DENSE_LAYER_KERNELS
         - np.multiply(expert_layers, DENSE_LAYER_KERNELS - MOE_LAYER_KERNELS)
-        + np.multiply(layers, np.asarray(latent_attention, dtype=float))
-        * LATENT_ATTENTION_EXTRA_KERNELS
+        + np.multiply(layers, latent) * LATENT_ATTENTION_EXTRA_KERNELS
         + np.multiply(expert_layers, shared_experts) * SHARED_EXPERT_KERNELS
-        + np.multiply(layers, np.asarray(block_fp8, dtype=float)) * BLOCK_FP8_QUANT_KERNELS
+        + np.asarray(block_fp8, dtype=float) * quantise
     )
+
+
+def block_fp8_quantise_kernels(layers, expert_layers, latent_attention, shared_experts):
+    r"""Quantise kernels block-scaled fp8 adds to a forward pass: one per GEMM input.
+
+    Notes
+    -----
+    .. math:: q = L\,(a + 2) + 2 L_E\,s, \quad a = 3\ [MLA],\ 2 \text{ otherwise}
+
+    Attention quantises its GEMMs' inputs (QKV and out; latent attention's fused q_a/kv_a, q_b
+    and o_proj), the MLP its two (gate-up and down, or the routed experts' input and
+    activation), and a shared expert that runs on its own its two.
+    """
+    attention = np.where(
+        latent_attention, BLOCK_FP8_LATENT_ATTENTION_INPUTS, BLOCK_FP8_ATTENTION_INPUTS
+    )
+    return np.multiply(layers, attention + BLOCK_FP8_MLP_INPUTS) + np.multiply(
+        expert_layers, shared_experts
+    ) * float(BLOCK_FP8_MLP_INPUTS)
 
 
 def dense_gemms(layers, expert_layers, latent_attention, shared_experts):

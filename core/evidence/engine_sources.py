@@ -24,9 +24,11 @@ from core.catalog.dense_gemms import (
 )
 from core.catalog.engine_versions import ENGINE_VERSIONS, PRICE_RELEASE_REQUEST_HOST
 from core.catalog.kernels import (
+    BLOCK_FP8_MLP_INPUTS,
     ENGINE_EXPERT_KERNELS,
     ENGINES,
     EXPERT_KERNELS,
+    SHARED_EXPERT_KERNELS,
     TRTLLM_BENCH_MAX_REQUESTS,
     TRTLLM_BENCH_SOURCE,
 )
@@ -144,6 +146,7 @@ def engine_cost_rows() -> list[Source]:
             kind="measurements",
         ),
         *host_request_rows(),
+        *shared_expert_fusion_rows(),
         Source(
             "attention FLOPs",
             "2 x layers x heads x head dim x T²",
@@ -178,6 +181,23 @@ def host_request_rows() -> list[Source]:
         for releases in ENGINE_VERSIONS.values()
         for release in releases
         if release.host_per_request_s > 0
+    ]
+
+
+def shared_expert_fusion_rows() -> list[Source]:
+    """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel."""
+    return [
+        Source(
+            f"shared expert fused into the routed experts, {release.engine} {release.version}",
+            f"{SHARED_EXPERT_KERNELS} + {BLOCK_FP8_MLP_INPUTS}",
+            "kernels and 2 GEMM floors fewer per expert layer (its own MLP's, and its block-fp8 "
+            "quantise kernels); its weights still read",
+            release.fuses_shared_expert_source,
+            kind="engine",
+        )
+        for releases in ENGINE_VERSIONS.values()
+        for release in releases
+        if release.fuses_shared_expert
     ]
 
 
