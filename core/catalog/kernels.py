@@ -129,7 +129,15 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
 # parallelism). Each is fitted by bench/moe_kernel_fit.py from aiconfigurator's table of that
 # engine's kernel, the earliest release it measured on an H100 or B200. A family without
 # tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row: ROCm builds run
-# other kernels again (aiter, Composable Kernel).
+# other kernels again (aiter, Composable Kernel). The mxfp4 rows above are vLLM's (Triton
+# matmul_ogs on Hopper, the kernel SGLang runs for gpt-oss too), fitted when TensorRT-LLM's
+# own Hopper mxfp4 table held one expert count. TensorRT-LLM runs gpt-oss's experts on Hopper
+# through its own fused-MoE module (W4A16 MXFP4: bf16 activations; its AUTO backend resolves
+# to its Triton path there, NVIDIA/TensorRT-LLM PR #19035), measured inside TensorRT-LLM
+# 1.3.0rc20 over gpt-oss's two shapes: its row below (issue 37, sixth round: taken because it
+# is that engine's measured module, before any case was scored with it). Blackwell keeps the
+# neutral row: which of TensorRT-LLM's mxfp4 paths (W4A16, or W4A8 with MXFP8 activations)
+# its default takes there is not checked.
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
         22e-6, 0.75, 0.2, 48, _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (20 %, 46 %)")
@@ -137,6 +145,10 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "fp8_block", "sglang"): ExpertKernel(
         34e-6, 0.80, 0.25, 48,
         _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton fp8_block (14 %, 34 %)"),
+    ),
+    ("hopper", "mxfp4", "tensorrt-llm"): ExpertKernel(
+        84e-6, 0.75, 0.40, 32,
+        _AIC.format(table="h100_sxm trtllm 1.3.0rc20 moe_torch_flow w4a16_mxfp4 (17 %, 22 %)"),
     ),
     ("hopper", "bf16", "vllm"): ExpertKernel(
         36e-6, 0.85, 0.575, 96,

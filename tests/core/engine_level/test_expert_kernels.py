@@ -91,6 +91,18 @@ def test_an_engine_runs_its_own_expert_kernel_where_one_was_measured():
     assert "sglang" in sglang.source and "fused_moe_triton" in sglang.source
 
 
+def test_tensorrt_llm_runs_its_own_mxfp4_experts_on_hopper_only():
+    """gpt-oss's experts on an H100 are TensorRT-LLM's measured module there, vLLM's Triton
+    for the others; on a B200 every engine keeps the neutral row."""
+    own, _ = expert_kernel("H200", "mxfp4", "tensorrt-llm")
+    assert own is ENGINE_EXPERT_KERNELS[("hopper", "mxfp4", "tensorrt-llm")]
+    assert "trtllm" in own.source and "w4a16_mxfp4" in own.source
+    for engine in ("vllm", "sglang"):
+        assert expert_kernel("H100 SXM", "mxfp4", engine)[0] is EXPERT_KERNELS[("hopper", "mxfp4")]
+    blackwell = EXPERT_KERNELS[("blackwell", "mxfp4")]
+    assert expert_kernel("B200", "mxfp4", "tensorrt-llm")[0] is blackwell
+
+
 def test_a_family_without_tables_borrows_the_engine_neutral_kernel():
     """On an MI300X SGLang's experts are the borrowed family's neutral kernel, not its CUDA Triton."""
     kernel, family = expert_kernel("MI300X", "bf16", "sglang")
