@@ -51,7 +51,7 @@ FLOPS = {
                  "fp4": 9.0e15 * 1402.6 / 1979},
 }  # fmt: skip
 BYTES_PER_WEIGHT = {"bfloat16": 2, "fp8": 1, "fp8_block": 1, "w4a16_mxfp4": 4.25 / 8,
-                    "nvfp4": 4.5 / 8, "int4_wo": 4.25 / 8}  # fmt: skip
+                    "w4a8_mxfp4_mxfp8": 4.25 / 8, "nvfp4": 4.5 / 8, "int4_wo": 4.25 / 8}  # fmt: skip
 # (card, engine/version, kernel source prefix, table dtype, compute path) as the catalog cites.
 KERNELS = [
     ("h100_sxm", "trtllm/1.3.0rc10", "moe_torch_flow_cutlass", "bfloat16", "bf16"),
@@ -73,6 +73,7 @@ ENGINE_KERNELS = [
     ("h100_sxm", "sglang/0.5.10", "sglang_fused_moe_triton", "fp8_block", "fp8"),
     ("h100_sxm", "vllm/0.24.0", "vllm_unquantizedfusedmoe_triton", "bfloat16", "bf16"),
     ("h100_sxm", "trtllm/1.3.0rc20", "moe_torch_flow", "w4a16_mxfp4", "bf16"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "moe_torch_flow", "w4a8_mxfp4_mxfp8", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "bfloat16", "bf16"),
     ("b200_sxm", "vllm/0.19.0", "vllm_fused_moe", "bfloat16", "bf16"),
 ]

@@ -12,7 +12,7 @@ from core.catalog import BYTES_PER_NUMBER, GPUS, HOURS_PER_MONTH, WEIGHT_FORMATS
 from core.catalog.custom import custom_gpu, with_custom
 from core.catalog.traces import load_trace
 from core.catalog.workloads import WORKLOADS
-from core.engine_level.kernels import kernel_fields
+from core.engine_level.kernels import expert_rate_scale, kernel_fields
 from core.engine_level.node import Node
 from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
@@ -236,6 +236,8 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
         pool, gpu, weight, knobs["engine"], factorize(knobs["layout"]), shape, shapes,
         knobs["engine_version"],
     )  # fmt: skip
+    rate_scale = expert_rate_scale(kernels.pop("expert_rate_code"), gpu, gpus, weight)
+    kernels["expert_compute_share"] = kernels["expert_compute_share"] * rate_scale
     return Node(
         layers=pool.layers,
         kv_heads=pool.kv_heads,

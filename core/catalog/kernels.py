@@ -67,6 +67,10 @@ class ExpertKernel:
     compute_share: float
     padding_rows: float
     source: str
+    # the tensor rate compute_share is a share of, where the kernel multiplies in another
+    # format than its weights' own ("bf16": a W4A16 kernel unpacks 4-bit weights to bf16;
+    # "fp8": W4A8 with MXFP8 activations); "" the weights' own rate
+    compute: str = ""
 
 
 _AIC = (
@@ -92,10 +96,12 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
     ("hopper", "mxfp4"): ExpertKernel(
         50e-6, 0.75, 0.725, 48,
         _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16 (21 %, 20 %)"),
+        compute="bf16",
     ),
     ("hopper", "nvfp4"): ExpertKernel(
         50e-6, 0.75, 0.725, 48,
         _AIC.format(table="no native fp4 on Hopper: the w4a16_mxfp4 dequantising kernel's"),
+        compute="bf16",
     ),
     ("blackwell", "bf16"): ExpertKernel(
         32e-6, 0.80, 0.725, 192, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (25 %, 29 %)")
@@ -113,6 +119,7 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
     ("blackwell", "mxfp4"): ExpertKernel(
         22e-6, 0.50, 0.275, 16,
         _AIC.format(table="b200_sxm vllm 0.24 flashinfer trtllm w4a16_mxfp4 (17 %, 18 %)"),
+        compute="bf16",
     ),
     ("blackwell", "nvfp4"): ExpertKernel(
         18e-6, 0.85, 0.45, 96, _AIC.format(table="b200_sxm vllm 0.24 flashinfer nvfp4 (22 %, 26 %)")
@@ -135,9 +142,15 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
 # through its own fused-MoE module (W4A16 MXFP4: bf16 activations; its AUTO backend resolves
 # to its Triton path there, NVIDIA/TensorRT-LLM PR #19035), measured inside TensorRT-LLM
 # 1.3.0rc20 over gpt-oss's two shapes: its row below (issue 37, sixth round: taken because it
-# is that engine's measured module, before any case was scored with it). Blackwell keeps the
-# neutral row: which of TensorRT-LLM's mxfp4 paths (W4A16, or W4A8 with MXFP8 activations)
-# its default takes there is not checked.
+# is that engine's measured module, before any case was scored with it). On Blackwell it
+# multiplies MXFP4 weights by MXFP8 activations (ModelConfig.get_mxfp4_quant_algo: W4A8_MXFP4_
+# MXFP8 on SM 100+ unless the MoE backend is TRITON), measured in the same release: its row
+# too. A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute),
+# which for the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth
+# round a B200's W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute
+# bound). Measured: the Hopper row took the second check set from 24.1 % to 20.2 % and both
+# sets from 18.26 % to 18.12 %; the rate fix with the Blackwell W4A8 row to 21.1 % and
+# 18.16 % (the rate fix alone 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there).
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
         22e-6, 0.75, 0.2, 48, _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (20 %, 46 %)")
@@ -149,6 +162,15 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "mxfp4", "tensorrt-llm"): ExpertKernel(
         84e-6, 0.75, 0.40, 32,
         _AIC.format(table="h100_sxm trtllm 1.3.0rc20 moe_torch_flow w4a16_mxfp4 (17 %, 22 %)"),
+        compute="bf16",
+    ),
+    ("blackwell", "mxfp4", "tensorrt-llm"): ExpertKernel(
+        20e-6, 0.75, 0.55, 64,
+        _AIC.format(
+            table="b200_sxm trtllm 1.3.0rc20 moe_torch_flow w4a8_mxfp4_mxfp8, at the fp8 rate "
+            "(13 %, 31 %)"
+        ),
+        compute="fp8",
     ),
     ("hopper", "bf16", "vllm"): ExpertKernel(
         36e-6, 0.85, 0.575, 96,

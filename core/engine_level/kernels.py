@@ -29,7 +29,7 @@ from core.catalog.kernels import (
 from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import is_array
-from core.scenario.resolve import factorize, pick
+from core.scenario.resolve import factorize, pick, tensor_peak
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.whiteboard.pool import decode_read_share
 
@@ -55,6 +55,30 @@ def _lookup(function, *keys):
 def _expert_format(weight: str, shape) -> str:
     """The expert kernel's format: fp8 is block-scaled where the model's own checkpoint is fp8."""
     return "fp8_block" if weight == "fp8" and shape.checkpoint_dtype == "fp8" else weight
+
+
+# The tensor rates an expert kernel's compute share may be a share of (ExpertKernel.compute),
+# each named by a weight format that multiplies at it; code 0 is the weights' own rate.
+EXPERT_RATE_FORMATS = {"": "", "bf16": "bf16", "fp8": "fp8", "fp4": "nvfp4"}
+
+
+def expert_rate_code(compute: str) -> float:
+    """The index of an expert kernel's ``compute`` in :data:`EXPERT_RATE_FORMATS`."""
+    return float(list(EXPERT_RATE_FORMATS).index(compute))
+
+
+def expert_rate_scale(code, gpu, gpus, weight):
+    """What turns an expert kernel's compute share into a share of the weights' own rate.
+
+    ``code`` indexes :data:`EXPERT_RATE_FORMATS` (kernel_fields' ``expert_rate_code``): a
+    W4A16 kernel's share is of the card's bf16 rate, however fast its fp4 tensor cores are.
+    """
+    own = tensor_peak(gpu, gpus, weight, "achieved_")
+    rate = own
+    for index, name in enumerate(EXPERT_RATE_FORMATS.values()):
+        if name:
+            rate = np.where(np.equal(code, index), tensor_peak(gpu, gpus, name, "achieved_"), rate)
+    return rate / own
 
 
 def _attention_fields(gpu, engine, bytes_kv) -> dict:
@@ -174,9 +198,9 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     """
     engine, version = engine_releases(engine, version)
 
-    def kernel(attribute):
-        return lambda g, w, name, e: getattr(
-            expert_kernel(g, _expert_format(w, shapes[name]), e)[0], attribute
+    def kernel(attribute, code=float):
+        return lambda g, w, name, e: code(
+            getattr(expert_kernel(g, _expert_format(w, shapes[name]), e)[0], attribute)
         )
 
     extra = pick(shape, shapes, "bf16_params") * np.maximum(
@@ -194,6 +218,9 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape, engine),
         "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape, engine),
         "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape, engine),
+        "expert_rate_code": _lookup(
+            kernel("compute", expert_rate_code), gpu, weight, shape, engine
+        ),
         "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine),
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),

@@ -5,14 +5,17 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 from numpy.testing import assert_allclose
 
+from core.catalog import GPUS
 from core.catalog.kernels import (
     ENGINE_EXPERT_KERNELS,
     EXPERT_KERNELS,
     PERMUTE_BYTES,
     expert_kernel,
 )
+from core.engine_level.kernels import expert_rate_code, expert_rate_scale
 from core.evaluate import evaluate
 from core.scenario.knobs import Scenario
 from tests.core.engine_level.test_engine_versions import _tiny_node
@@ -91,16 +94,29 @@ def test_an_engine_runs_its_own_expert_kernel_where_one_was_measured():
     assert "sglang" in sglang.source and "fused_moe_triton" in sglang.source
 
 
-def test_tensorrt_llm_runs_its_own_mxfp4_experts_on_hopper_only():
-    """gpt-oss's experts on an H100 are TensorRT-LLM's measured module there, vLLM's Triton
-    for the others; on a B200 every engine keeps the neutral row."""
+def test_tensorrt_llm_runs_its_own_mxfp4_experts():
+    """gpt-oss's experts are TensorRT-LLM's measured module on Hopper (and its W4A8 one on
+    Blackwell), vLLM's kernels for vLLM and SGLang."""
     own, _ = expert_kernel("H200", "mxfp4", "tensorrt-llm")
     assert own is ENGINE_EXPERT_KERNELS[("hopper", "mxfp4", "tensorrt-llm")]
     assert "trtllm" in own.source and "w4a16_mxfp4" in own.source
     for engine in ("vllm", "sglang"):
         assert expert_kernel("H100 SXM", "mxfp4", engine)[0] is EXPERT_KERNELS[("hopper", "mxfp4")]
-    blackwell = EXPERT_KERNELS[("blackwell", "mxfp4")]
-    assert expert_kernel("B200", "mxfp4", "tensorrt-llm")[0] is blackwell
+    for engine in ("vllm", "sglang"):
+        neutral = EXPERT_KERNELS[("blackwell", "mxfp4")]
+        assert expert_kernel("B200", "mxfp4", engine)[0] is neutral
+
+
+def test_a_w4a16_kernel_multiplies_at_bf16_even_on_fp4_cards():
+    """On a B200 a W4A16 expert kernel's share is of the bf16 rate, a W4A8 one's of fp8's."""
+    card = GPUS["B200"]
+    w4a16 = expert_rate_scale(expert_rate_code("bf16"), "B200", GPUS, "mxfp4")
+    assert w4a16 == pytest.approx(card.achieved_bf16_flops / card.achieved_fp4_flops)
+    w4a8 = expert_rate_scale(expert_rate_code("fp8"), "B200", GPUS, "mxfp4")
+    assert w4a8 == pytest.approx(card.achieved_fp8_flops / card.achieved_fp4_flops)
+    assert expert_rate_scale(expert_rate_code(""), "B200", GPUS, "mxfp4") == pytest.approx(1.0)
+    assert expert_kernel("B200", "mxfp4", "tensorrt-llm")[0].compute == "fp8"
+    assert EXPERT_KERNELS[("blackwell", "mxfp4")].compute == "bf16"
 
 
 def test_a_family_without_tables_borrows_the_engine_neutral_kernel():
