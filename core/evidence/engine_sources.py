@@ -189,9 +189,9 @@ def shared_expert_fusion_rows() -> list[Source]:
     return [
         Source(
             f"shared expert fused into the routed experts, {release.engine} {release.version}",
-            f"{SHARED_EXPERT_KERNELS} + {BLOCK_FP8_MLP_INPUTS}",
-            "kernels and 2 GEMM floors fewer per expert layer (its own MLP's, and its block-fp8 "
-            "quantise kernels); its weights still read",
+            f"{SHARED_EXPERT_KERNELS} (+ {BLOCK_FP8_MLP_INPUTS} in block fp8)",
+            "kernels fewer per expert layer (the shared expert's gate-up, activation and down, "
+            "and its two quantisers), its two GEMM floors too; its weights are still read",
             release.fuses_shared_expert_source,
             kind="engine",
         )
@@ -220,8 +220,12 @@ def _attention_value(floor_s, per_request_s) -> str:
     return f"{floor_s * 1e6:.1f} µs + {per_request_s * 1e9:.0f} ns"
 
 
-def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows) -> str:
-    return f"{fixed_s * 1e6:.0f} µs, {bandwidth_share:.0%} / {compute_share:.0%}, {padding_rows:.0f} rows"
+def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute="") -> str:
+    rate = f" of {compute}" if compute else ""  # a W4A16 kernel's share of the bf16 rate
+    return (
+        f"{fixed_s * 1e6:.0f} µs, {bandwidth_share:.0%} / {compute_share:.0%}{rate}, "
+        f"{padding_rows:.0f} rows"
+    )
 
 
 def attention_kernel_rows() -> list[Source]:
@@ -258,7 +262,11 @@ def expert_kernel_rows() -> list[Source]:
         Source(
             f"expert layer, {name}",
             _expert_value(
-                kernel.fixed_s, kernel.bandwidth_share, kernel.compute_share, kernel.padding_rows
+                kernel.fixed_s,
+                kernel.bandwidth_share,
+                kernel.compute_share,
+                kernel.padding_rows,
+                kernel.compute,
             ),
             _EXPERT_UNIT,
             kernel.source,
