@@ -38,7 +38,7 @@ from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
-from core.evidence.configs import LLAMA_31_405B, QWEN3_32B
+from core.evidence.configs import LLAMA_31_405B, QWEN3_32B_FP8, QWEN3_235B_A22B_FP8
 from core.evidence.configs import QWEN_FP8 as _QWEN_FP8
 
 _TRT_1X = (
@@ -237,12 +237,13 @@ SECOND: list[PublishedCase] = [
     _d("D29", "request", _Q30, "H20", 1, "bf16", "bf16", 1, 2048, 1, 14.94, _SGL, "0.4.6.post1",
        _QWEN, "Qwen3-30B-A3B | 1 | BF16 | 1 | 137.18 (tok/s): 2049 / 137.18 s",
        assumed="KV bf16 (SGLang's auto)"),
-    _d("D30", "request", _Q235, "H20", 4, "fp8", "bf16", 1, 2048, 1, 28.60, _SGL, "0.4.6.post1",
+    _d("D30", "request", "custom", "H20", 4, "fp8", "bf16", 1, 2048, 1, 28.60, _SGL, "0.4.6.post1",
        _QWEN, "Qwen3-235B-A22B | 1 | FP8 | 4 | 71.65 | TP=4: 2049 / 71.65 s",
+       model_config=QWEN3_235B_A22B_FP8, model_label="Qwen3-235B-A22B-FP8 (config.json)",
        weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
     _d("D31", "request", "custom", "H20", 1, "fp8", "bf16", 1, 2048, 1, 44.38, _SGL, "0.4.6.post1",
-       _QWEN, "Qwen3-32B | 1 | FP8 | 1 | 46.17: 2049 / 46.17 s", model_config=QWEN3_32B,
-       model_label="Qwen3-32B (config.json)",
+       _QWEN, "Qwen3-32B | 1 | FP8 | 1 | 46.17: 2049 / 46.17 s", model_config=QWEN3_32B_FP8,
+       model_label="Qwen3-32B-FP8 (config.json)",
        weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
     _d("D32", "request", "Llama-3-70B", "MI300X", 8, "fp8", "fp8", 128, 2048, 1, 17.236, _VLLM,
        "0.9.1 (ROCm 6.4.1)", _AMD, "Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | "

@@ -26,7 +26,7 @@ written down before the engine level was evaluated on any of them:
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.configs import DEEPSEEK_FP8, GPT_OSS_MIX, QWEN3_8B, QWEN_FP8
+from core.evidence.configs import DEEPSEEK_FP8, GPT_OSS_MIX, QWEN3_8B, QWEN3_8B_FP8, QWEN_FP8
 
 _PAGE = "gpustack/gpustack docs/performance-lab/{page} @{commit} (vllm bench serve, ShareGPT, 100 requests)"
 _QWEN8B_PAGE = _PAGE.format(page="qwen3-8b/h100-latency.md", commit="1dbc3b81")
@@ -69,7 +69,8 @@ GPUSTACK: list[PublishedCase] = [
          "TensorRT-LLM (trtllm-serve Qwen/Qwen3-8B): Mean TPOT (ms): 7.67", _H100, **_QWEN8B),
     _row("D105", "custom", "H100 SXM", 1, "fp8", 233, 221, 4, 5.65, "SGLang", "0.5.3.post3",
          _QWEN8B_PAGE, "3. Quantization (--model-path Qwen/Qwen3-8B-FP8): Mean TPOT (ms): 5.65",
-         _H100, weight_formats=QWEN_FP8, **_QWEN8B),
+         _H100, weight_formats=QWEN_FP8, model_config=QWEN3_8B_FP8,
+         model_label="Qwen3-8B-FP8 (config.json)"),
     # gpt-oss-120b: 22,946 and 21,691 tokens over 100 requests
     _row("D106", "gpt-oss-120b", "A100 80GB SXM", 1, "mxfp4", 229, 217, 4, 11.67, "vLLM",
          "0.11.0", _OSS_A100_PAGE, "ShareGPT batch size 4 (vllm serve openai/gpt-oss-120b "

@@ -10,8 +10,9 @@ from core import Scenario, evaluate
 from core.engine_level.terms import ALL_TERMS, TERMS
 from core.evaluate import evaluate_terms
 from core.evidence.cases import DEVELOPMENT, ENGINES, SATURATED_SEATS
-from core.evidence.cases_2026 import QWEN3_32B, SCORED_SECOND, SECOND
+from core.evidence.cases_2026 import SCORED_SECOND, SECOND
 from core.evidence.check_cases import CHECK
+from core.evidence.configs import QWEN3_32B_FP8
 from core.evidence.families import FAMILIES, is_mixture, vendor
 from core.evidence.fidelity import (
     BAND,
@@ -171,14 +172,15 @@ def test_second_set_is_the_files_117_cases_89_scored_each_with_its_source():
         ("D17", dict(model="Llama-3-8B", gpu="H100 SXM", cards=1, weight_dtype="bf16",
                      kv_dtype="fp8", prompt_tokens=20000, answer_tokens=2000, seats=1024,
                      concurrency=8, engine="vllm", engine_version="0.19")),
-        ("D31", dict(model="custom", model_config=QWEN3_32B, gpu="H20", cards=1,
+        ("D31", dict(model="custom", model_config=QWEN3_32B_FP8, gpu="H20", cards=1,
                      weight_dtype="fp8", kv_dtype="bf16", prompt_tokens=1, answer_tokens=2048,
                      seats=2048, concurrency=1, engine="sglang", engine_version="0.4")),
     ],
 )  # fmt: skip
 def test_a_second_set_case_is_the_files_scenario_call(key, knobs):
     """The case's scenario is published-2026.md's Scenario call, knob for knob, with its engine,
-    the release that ran it and that release's batch limit as its seats."""
+    the release that ran it, that release's batch limit as its seats and the checkpoint that ran
+    (D31: Qwen3-32B-FP8's block-scaled config.json)."""
     case = next(case for case in SECOND if case.key == key)
     expected = Scenario(prefix_hit_rate=0.0, realism="engine", **knobs)
     assert case.scenario().param.values() | {"name": ""} == expected.param.values() | {"name": ""}

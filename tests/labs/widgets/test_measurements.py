@@ -98,7 +98,7 @@ def test_frontier_shows_the_sessions_runs():
 
 def test_a_pasted_config_json_explains_an_unknown_model(lab):
     """Pasting a config.json evaluates runs of unknown models on it; a bad one says why."""
-    from core.evidence.cases_2026 import QWEN3_32B
+    from core.evidence.configs import QWEN3_32B
 
     upload(lab.measured, "sglang_random_1024_256.jsonl")
     lab.mine.config_text.value = "{not json"
