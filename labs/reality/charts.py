@@ -52,6 +52,10 @@ CHART_HEIGHT = 330
 RATIO_TICKS = tuple(float(f"{m}e{e}") for e in range(-3, 4) for m in (1, 2, 5))
 FINE_TICKS = tuple(float(f"{m}e{e}") for e in range(-3, 4) for m in (1, 1.5, 2, 3, 5, 7))
 LABEL_CLEARANCE = 1.7
+# Two labels of neighbouring bars closer than this factor in height would touch on a phone's
+# narrow bars (11 px text, ~2 decades in 330 px): the smaller step's label gives way, and the
+# case's list of terms below the chart still gives its figure.
+LABEL_NEIGHBOUR = 1.5
 # Each set's points: the first development set, the second, and its cases shown but not scored.
 SET_MARKERS = {"first": "circle", "second": "triangle", "unscored": "diamond"}
 
@@ -181,6 +185,7 @@ def waterfall_data(ratios) -> dict:
     # A label sits above its bar, unless the bar tops out just under the measurement line:
     # then below it, so no label ever sits on the dashed line.
     under = (high < 1.0) & (high * LABEL_CLEARANCE > 1.0)
+    labels = _spaced(labels, np.where(under, low, high), under, np.abs(np.log(tops / bottoms)))
     return {
         "step": names,
         "bottom": low,
@@ -195,6 +200,25 @@ def waterfall_data(ratios) -> dict:
             text if low_side else "" for text, low_side in zip(labels, under, strict=True)
         ],
     }
+
+
+def _spaced(labels: list[str], heights, under, steps) -> list[str]:
+    """``labels`` with the smaller step's label dropped where two neighbours would touch.
+
+    Neighbours touch when both are labelled, on the same side of their bars, and their heights
+    are within :data:`LABEL_NEIGHBOUR` of each other; the first and last bars keep theirs.
+    """
+    kept = list(labels)
+    last = len(kept) - 1
+    for i in range(1, len(kept)):
+        j = i - 1
+        if not (kept[i] and kept[j]) or under[i] != under[j]:
+            continue
+        if abs(np.log(heights[i] / heights[j])) >= np.log(LABEL_NEIGHBOUR):
+            continue
+        drop = j if (i == last or (j != 0 and steps[j] < steps[i])) else i
+        kept[drop] = ""
+    return kept
 
 
 def waterfall_figure(data: dict):
@@ -224,6 +248,9 @@ def waterfall_figure(data: dict):
     chart.yaxis.axis_label = "predicted \u00f7 measured"
     chart.xaxis.major_label_orientation = 0.7
     chart.xgrid.grid_line_color = None
+    # room beside the first and last bars, so their labels (centred on them) stay inside the
+    # plot on a phone's narrow bars
+    chart.x_range.range_padding = 0.12
     chart.y_range = Range1d(*waterfall_range(data))
     return chart, source
 

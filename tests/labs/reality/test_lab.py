@@ -219,3 +219,21 @@ def test_a_link_with_a_measurement_set_up_opens_your_measurements():
     lab = RealityLab(scenario=scenario)
     assert lab.mine_fold.toggle.value and lab.mine_fold.built
     assert not lab.table_fold.built
+
+
+def test_neighbouring_waterfall_labels_never_touch():
+    """No two neighbouring bars carry labels at nearly one height on one side; the whiteboard
+    and engine-level bars always keep theirs."""
+    import numpy as np
+
+    from labs.reality.charts import LABEL_NEIGHBOUR
+
+    for steps in report().steps:
+        data = waterfall_data(steps)
+        below = [bool(text) for text in data["label_below"]]
+        heights = np.where(below, data["bottom"], data["top"])
+        labelled = [bool(text) for text in data["label"]]
+        assert labelled[0] and labelled[-1]
+        for i in range(1, len(labelled)):
+            if labelled[i] and labelled[i - 1] and below[i] == below[i - 1]:
+                assert abs(np.log(heights[i] / heights[i - 1])) >= np.log(LABEL_NEIGHBOUR)
