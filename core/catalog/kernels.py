@@ -145,7 +145,12 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
 # is that engine's measured module, before any case was scored with it). On Blackwell it
 # multiplies MXFP4 weights by MXFP8 activations (ModelConfig.get_mxfp4_quant_algo: W4A8_MXFP4_
 # MXFP8 on SM 100+ unless the MoE backend is TRITON), measured in the same release: its row
-# too. A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute),
+# too. SGLang on Blackwell runs gpt-oss's experts through FlashInfer's MXFP4 MoE (server_args.py:
+# moe_runner_backend "flashinfer_mxfp4" for an MXFP4 GPT-OSS on Blackwell) at its default
+# precision, MXFP8 activations (flashinfer_mxfp4_moe_precision "default"; "bf16" the
+# alternative), measured in SGLang 0.5.14 (the first release aiconfigurator measured it in):
+# its row (sixth round, taken before any case was scored with it; vLLM keeps the neutral row,
+# its own table). A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute),
 # which for the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth
 # round a B200's W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute
 # bound). Measured: the Hopper row took the second check set from 24.1 % to 20.2 % and both
@@ -169,6 +174,14 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         _AIC.format(
             table="b200_sxm trtllm 1.3.0rc20 moe_torch_flow w4a8_mxfp4_mxfp8, at the fp8 rate "
             "(13 %, 31 %)"
+        ),
+        compute="fp8",
+    ),
+    ("blackwell", "mxfp4", "sglang"): ExpertKernel(
+        18e-6, 0.65, 0.575, 64,
+        _AIC.format(
+            table="b200_sxm sglang 0.5.14 flashinfer_trtllm_moe w4a8_mxfp4_mxfp8, at the fp8 "
+            "rate (16 %, 23 %)"
         ),
         compute="fp8",
     ),

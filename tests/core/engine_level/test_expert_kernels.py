@@ -95,16 +95,17 @@ def test_an_engine_runs_its_own_expert_kernel_where_one_was_measured():
 
 
 def test_tensorrt_llm_runs_its_own_mxfp4_experts():
-    """gpt-oss's experts are TensorRT-LLM's measured module on Hopper (and its W4A8 one on
-    Blackwell), vLLM's kernels for vLLM and SGLang."""
+    """gpt-oss's experts are TensorRT-LLM's measured modules on Hopper and Blackwell, SGLang's
+    W4A8 FlashInfer one on Blackwell, vLLM's kernels otherwise."""
     own, _ = expert_kernel("H200", "mxfp4", "tensorrt-llm")
     assert own is ENGINE_EXPERT_KERNELS[("hopper", "mxfp4", "tensorrt-llm")]
     assert "trtllm" in own.source and "w4a16_mxfp4" in own.source
     for engine in ("vllm", "sglang"):
         assert expert_kernel("H100 SXM", "mxfp4", engine)[0] is EXPERT_KERNELS[("hopper", "mxfp4")]
-    for engine in ("vllm", "sglang"):
-        neutral = EXPERT_KERNELS[("blackwell", "mxfp4")]
-        assert expert_kernel("B200", "mxfp4", engine)[0] is neutral
+    assert expert_kernel("B200", "mxfp4", "vllm")[0] is EXPERT_KERNELS[("blackwell", "mxfp4")]
+    sglang = expert_kernel("B200", "mxfp4", "sglang")[0]
+    assert sglang is ENGINE_EXPERT_KERNELS[("blackwell", "mxfp4", "sglang")]
+    assert sglang.compute == "fp8" and "w4a8_mxfp4_mxfp8" in sglang.source
 
 
 def test_a_w4a16_kernel_multiplies_at_bf16_even_on_fp4_cards():
