@@ -75,6 +75,7 @@ ENGINE_KERNELS = [
     ("h100_sxm", "trtllm/1.3.0rc20", "moe_torch_flow", "w4a16_mxfp4", "bf16"),
     ("b200_sxm", "trtllm/1.3.0rc20", "moe_torch_flow", "w4a8_mxfp4_mxfp8", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_flashinfer_trtllm_moe", "w4a8_mxfp4_mxfp8", "fp8"),
+    ("h100_sxm", "vllm/0.24.0", "vllm_fp8moe_triton_tritonexperts", "fp8_block", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "bfloat16", "bf16"),
     ("b200_sxm", "vllm/0.19.0", "vllm_fused_moe", "bfloat16", "bf16"),
 ]

@@ -136,26 +136,32 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
 # parallelism). Each is fitted by bench/moe_kernel_fit.py from aiconfigurator's table of that
 # engine's kernel, the earliest release it measured on an H100 or B200. A family without
 # tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row: ROCm builds run
-# other kernels again (aiter, Composable Kernel). The mxfp4 rows above are vLLM's (Triton
-# matmul_ogs on Hopper, the kernel SGLang runs for gpt-oss too), fitted when TensorRT-LLM's
-# own Hopper mxfp4 table held one expert count. TensorRT-LLM runs gpt-oss's experts on Hopper
-# through its own fused-MoE module (W4A16 MXFP4: bf16 activations; its AUTO backend resolves
-# to its Triton path there, NVIDIA/TensorRT-LLM PR #19035), measured inside TensorRT-LLM
-# 1.3.0rc20 over gpt-oss's two shapes: its row below (issue 37, sixth round: taken because it
-# is that engine's measured module, before any case was scored with it). On Blackwell it
-# multiplies MXFP4 weights by MXFP8 activations (ModelConfig.get_mxfp4_quant_algo: W4A8_MXFP4_
-# MXFP8 on SM 100+ unless the MoE backend is TRITON), measured in the same release: its row
-# too. SGLang on Blackwell runs gpt-oss's experts through FlashInfer's MXFP4 MoE (server_args.py:
-# moe_runner_backend "flashinfer_mxfp4" for an MXFP4 GPT-OSS on Blackwell) at its default
-# precision, MXFP8 activations (flashinfer_mxfp4_moe_precision "default"; "bf16" the
-# alternative), measured in SGLang 0.5.14 (the first release aiconfigurator measured it in):
-# its row (sixth round, taken before any case was scored with it; vLLM keeps the neutral row,
-# its own table). A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute),
-# which for the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth
-# round a B200's W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute
-# bound). Measured: the Hopper row took the second check set from 24.1 % to 20.2 % and both
-# sets from 18.26 % to 18.12 %; the rate fix with the Blackwell W4A8 row to 21.1 % and
-# 18.16 % (the rate fix alone 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there).
+# other kernels again (aiter, Composable Kernel).
+#
+# Issue 37's sixth round added the engines' own rows below where the engine's code names its
+# default kernel and aiconfigurator measured it (each taken before any case was scored with it):
+# - TensorRT-LLM on Hopper runs gpt-oss's experts through its own fused-MoE module (W4A16
+#   MXFP4, bf16 activations; its AUTO backend resolves to its Triton path there, NVIDIA/
+#   TensorRT-LLM PR #19035), measured in 1.3.0rc20 over gpt-oss's two shapes. The neutral mxfp4
+#   rows above stay vLLM's (Triton matmul_ogs on Hopper, which SGLang runs for gpt-oss too),
+#   fitted when TensorRT-LLM's own Hopper table held one expert count.
+# - TensorRT-LLM on Blackwell multiplies MXFP4 weights by MXFP8 activations (ModelConfig.
+#   get_mxfp4_quant_algo: W4A8_MXFP4_MXFP8 on SM 100+ unless the MoE backend is TRITON).
+# - SGLang on Blackwell runs them through FlashInfer's MXFP4 MoE (server_args.py: moe_runner_
+#   backend "flashinfer_mxfp4" for an MXFP4 GPT-OSS on Blackwell) at its default precision,
+#   MXFP8 activations (flashinfer_mxfp4_moe_precision "default", "bf16" the alternative),
+#   measured in 0.5.14; vLLM keeps the neutral row, its own table.
+# - vLLM runs 128-block fp8 experts on Hopper through its Triton fused-MoE experts as SGLang
+#   does (Fp8MoEMethod with block quantisation: TritonOrDeepGemmExperts, DeepGEMM taking only
+#   batches past its alignment, so every decode-sized step is Triton's), measured in 0.24.
+# A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute), which
+# for the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth round a
+# B200's W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute bound).
+# Measured: TensorRT-LLM's Hopper row took the second check set from 24.1 % to 20.2 % and both
+# sets from 18.26 % to 18.12 %; the rate fix with its Blackwell row to 21.1 % and 18.16 % (the
+# rate fix alone 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there); SGLang's
+# Blackwell row to 17.9 % (D24 x0.92 -> x1.00), vLLM's Hopper fp8 row to 17.8 % (D108 x0.73
+# -> x0.76).
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
         22e-6, 0.75, 0.2, 48, _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (20 %, 46 %)")
@@ -184,6 +190,10 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
             "rate (16 %, 23 %)"
         ),
         compute="fp8",
+    ),
+    ("hopper", "fp8_block", "vllm"): ExpertKernel(
+        48e-6, 1.00, 0.40, 48,
+        _AIC.format(table="h100_sxm vllm 0.24 fp8moe triton experts fp8_block (23 %, 22 %)"),
     ),
     ("hopper", "bf16", "vllm"): ExpertKernel(
         36e-6, 0.85, 0.575, 96,

@@ -108,6 +108,16 @@ def test_tensorrt_llm_runs_its_own_mxfp4_experts():
     assert sglang.compute == "fp8" and "w4a8_mxfp4_mxfp8" in sglang.source
 
 
+def test_vllm_and_sglang_run_their_triton_kernels_for_block_fp8_on_hopper():
+    """DeepSeek's block-fp8 experts on an H200: vLLM's and SGLang's Triton rows, TRT's CUTLASS."""
+    for engine in ("vllm", "sglang"):
+        own = expert_kernel("H200", "fp8_block", engine)[0]
+        assert own is ENGINE_EXPERT_KERNELS[("hopper", "fp8_block", engine)]
+        assert "triton" in own.source
+    neutral = expert_kernel("H200", "fp8_block", "tensorrt-llm")[0]
+    assert neutral is EXPERT_KERNELS[("hopper", "fp8_block")]
+
+
 def test_a_w4a16_kernel_multiplies_at_bf16_even_on_fp4_cards():
     """On a B200 a W4A16 expert kernel's share is of the bf16 rate, a W4A8 one's of fp8's."""
     card = GPUS["B200"]
