@@ -309,10 +309,10 @@ def layer_kernels(layers, expert_layers, latent_attention, shared_experts, block
 
     Notes
     -----
-    .. math:: n = 9 L - (3 - 2) L_E + 7 L\,[MLA] + 3 L_E\,s + [fp8_{block}]\,q
+    .. math:: n = 9 L - (3 - 2) L_E + 6 L\,[MLA] + 3 L_E\,s + [fp8_{block}]\,q
 
     A dense layer launches 9; an expert layer swaps its MLP's 3 for a router and a top-k (its
-    grouped GEMMs' launches are in the expert kernel's floor); latent attention adds 7; a
+    grouped GEMMs' launches are in the expert kernel's floor); latent attention adds 6; a
     shared expert adds its own 3; block-scaled fp8 adds one quantise kernel per GEMM input,
     :func:`block_fp8_quantise_kernels` (:mod:`core.catalog.kernels`).
     """
@@ -351,16 +351,17 @@ def dense_gemms(layers, expert_layers, latent_attention, shared_experts):
 
     Notes
     -----
-    .. math:: g = 4 L - 2 L_E + 2 L\,[MLA] + 2 L_E\,s
+    .. math:: g = 4 L - 2 L_E + L\,[MLA] + 2 L_E\,s
 
     A dense layer runs QKV, out, gate-up and down; an expert layer keeps the attention's two
-    (its router is a small bf16 GEMM, counted among the kernels); latent attention runs four
-    projections instead of two; a shared expert adds its gate-up and down.
+    (its router is a small bf16 GEMM, counted among the kernels); latent attention runs three
+    projections instead of two (q_a and kv_a fused into one, q_b, o_proj); a shared expert adds
+    its gate-up and down.
     """
     return (
         4.0 * np.asarray(layers, dtype=float)
         - 2.0 * np.asarray(expert_layers, dtype=float)
-        + 2.0 * np.multiply(layers, np.asarray(latent_attention, dtype=float))
+        + np.multiply(layers, np.asarray(latent_attention, dtype=float))
         + 2.0 * np.multiply(expert_layers, shared_experts)
     )
 
