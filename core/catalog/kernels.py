@@ -127,6 +127,14 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
 }  # fmt: skip
 
 
+def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors):
+    """A B200 MXFP4 x MXFP8 expert kernel, its compute share of the fp8 rate."""
+    table = f"b200_sxm {kernel} w4a8_mxfp4_mxfp8, at the fp8 rate {errors}"
+    return ExpertKernel(
+        fixed_s, bandwidth_share, compute_share, padding_rows, _AIC.format(table=table), "fp8"
+    )
+
+
 # -- Engines that run a kernel of their own. TensorRT-LLM's CUTLASS grouped GEMMs above are
 # every engine's unless the engine's default for the format is another kernel: vLLM and SGLang
 # run unquantised experts through their Triton fused_moe (vLLM model_executor/layers/fused_moe
@@ -180,21 +188,11 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         _AIC.format(table="h100_sxm trtllm 1.3.0rc20 moe_torch_flow w4a16_mxfp4 (17 %, 22 %)"),
         compute="bf16",
     ),
-    ("blackwell", "mxfp4", "tensorrt-llm"): ExpertKernel(
-        20e-6, 0.75, 0.55, 64,
-        _AIC.format(
-            table="b200_sxm trtllm 1.3.0rc20 moe_torch_flow w4a8_mxfp4_mxfp8, at the fp8 rate "
-            "(13 %, 31 %)"
-        ),
-        compute="fp8",
+    ("blackwell", "mxfp4", "tensorrt-llm"): _w4a8(
+        20e-6, 0.75, 0.55, 64, "trtllm 1.3.0rc20 moe_torch_flow", "(13 %, 31 %)"
     ),
-    ("blackwell", "mxfp4", "sglang"): ExpertKernel(
-        18e-6, 0.65, 0.575, 64,
-        _AIC.format(
-            table="b200_sxm sglang 0.5.14 flashinfer_trtllm_moe w4a8_mxfp4_mxfp8, at the fp8 "
-            "rate (16 %, 23 %)"
-        ),
-        compute="fp8",
+    ("blackwell", "mxfp4", "sglang"): _w4a8(
+        18e-6, 0.65, 0.575, 64, "sglang 0.5.14 flashinfer_trtllm_moe", "(16 %, 23 %)"
     ),
     ("hopper", "fp8_block", "vllm"): ExpertKernel(
         48e-6, 1.00, 0.40, 48,
