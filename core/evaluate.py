@@ -236,7 +236,8 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
         pool, gpu, weight, knobs["engine"], factorize(knobs["layout"]), shape, shapes,
         knobs["engine_version"],
     )  # fmt: skip
-    rate_scale = expert_rate_scale(kernels.pop("expert_rate_code"), gpu, gpus, weight)
+    measured_flops = tensor_peak(gpu, gpus, weight, "achieved_")
+    rate_scale = expert_rate_scale(kernels.pop("expert_rate_code"), gpu, gpus, measured_flops)
     kernels["expert_compute_share"] = kernels["expert_compute_share"] * rate_scale
     return Node(
         layers=pool.layers,
@@ -256,7 +257,7 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
         peak_bandwidth=pool.bandwidth,
         peak_flops=pool.peak_flops,
         measured_bandwidth=pick(gpu, gpus, "achieved_hbm_bytes_per_s"),
-        measured_flops=tensor_peak(gpu, gpus, weight, "achieved_"),
+        measured_flops=measured_flops,
         measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
         link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
         link_over_pcie=pick(gpu, gpus, "link_over_pcie") > 0,

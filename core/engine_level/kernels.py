@@ -67,18 +67,21 @@ def expert_rate_code(compute: str) -> float:
     return float(list(EXPERT_RATE_FORMATS).index(compute))
 
 
-def expert_rate_scale(code, gpu, gpus, weight):
+def expert_rate_scale(code, gpu, gpus, own_rate):
     """What turns an expert kernel's compute share into a share of the weights' own rate.
 
-    ``code`` indexes :data:`EXPERT_RATE_FORMATS` (kernel_fields' ``expert_rate_code``): a
-    W4A16 kernel's share is of the card's bf16 rate, however fast its fp4 tensor cores are.
+    ``code`` indexes :data:`EXPERT_RATE_FORMATS` (kernel_fields' ``expert_rate_code``);
+    ``own_rate`` is the card's measured rate for the weights' format (the node's
+    ``measured_flops``): a W4A16 kernel's share is of the card's bf16 rate, however fast its
+    fp4 tensor cores are.
     """
-    own = tensor_peak(gpu, gpus, weight, "achieved_")
-    rate = own
+    if not np.any(code):  # every kernel here multiplies at its weights' own rate
+        return 1.0
+    rate = own_rate
     for index, name in enumerate(EXPERT_RATE_FORMATS.values()):
         if name:
             rate = np.where(np.equal(code, index), tensor_peak(gpu, gpus, name, "achieved_"), rate)
-    return rate / own
+    return rate / own_rate
 
 
 def _attention_fields(gpu, engine, bytes_kv) -> dict:

@@ -179,13 +179,14 @@ def waterfall_data(ratios) -> dict:
         UP if t > b else DOWN for b, t in zip(bottoms[1:-1], tops[1:-1], strict=True)
     ]
     colours.append(ENGINE)
-    labels = [fmt.times(t) if i in (0, len(tops) - 1) or abs(np.log(t / b)) > 0.03 else ""
-              for i, (b, t) in enumerate(zip(bottoms, tops, strict=True))]  # fmt: skip
+    sizes = np.abs(np.log(tops / bottoms))  # each bar's step on the log axis
+    labels = [fmt.times(t) if i in (0, len(tops) - 1) or size > 0.03 else ""
+              for i, (t, size) in enumerate(zip(tops, sizes, strict=True))]  # fmt: skip
     low, high = np.minimum(bottoms, tops), np.maximum(bottoms, tops)
     # A label sits above its bar, unless the bar tops out just under the measurement line:
     # then below it, so no label ever sits on the dashed line.
     under = (high < 1.0) & (high * LABEL_CLEARANCE > 1.0)
-    labels = _spaced(labels, np.where(under, low, high), under, np.abs(np.log(tops / bottoms)))
+    labels = _spaced(labels, np.where(under, low, high), under, sizes)
     return {
         "step": names,
         "bottom": low,
@@ -202,7 +203,7 @@ def waterfall_data(ratios) -> dict:
     }
 
 
-def _spaced(labels: list[str], heights, under, steps) -> list[str]:
+def _spaced(labels: list[str], heights, under, sizes) -> list[str]:
     """``labels`` with the smaller step's label dropped where two neighbours would touch.
 
     Neighbours touch when both are labelled, on the same side of their bars, and their heights
@@ -216,7 +217,7 @@ def _spaced(labels: list[str], heights, under, steps) -> list[str]:
             continue
         if abs(np.log(heights[i] / heights[j])) >= np.log(LABEL_NEIGHBOUR):
             continue
-        drop = j if (i == last or (j != 0 and steps[j] < steps[i])) else i
+        drop = j if (i == last or (j != 0 and sizes[j] < sizes[i])) else i
         kept[drop] = ""
     return kept
 

@@ -18,6 +18,7 @@ from core.catalog.kernels import (
 from core.engine_level.kernels import expert_rate_code, expert_rate_scale
 from core.evaluate import evaluate
 from core.scenario.knobs import Scenario
+from core.scenario.resolve import tensor_peak
 from tests.core.engine_level.test_engine_versions import _tiny_node
 
 TERMS = frozenset({"measured_rates"})
@@ -121,11 +122,13 @@ def test_vllm_and_sglang_run_their_triton_kernels_for_block_fp8_on_hopper():
 def test_a_w4a16_kernel_multiplies_at_bf16_even_on_fp4_cards():
     """On a B200 a W4A16 expert kernel's share is of the bf16 rate, a W4A8 one's of fp8's."""
     card = GPUS["B200"]
-    w4a16 = expert_rate_scale(expert_rate_code("bf16"), "B200", GPUS, "mxfp4")
+    own = tensor_peak("B200", GPUS, "mxfp4", "achieved_")  # the node's rate for mxfp4 weights
+    assert own == card.achieved_fp4_flops
+    w4a16 = expert_rate_scale(expert_rate_code("bf16"), "B200", GPUS, own)
     assert w4a16 == pytest.approx(card.achieved_bf16_flops / card.achieved_fp4_flops)
-    w4a8 = expert_rate_scale(expert_rate_code("fp8"), "B200", GPUS, "mxfp4")
+    w4a8 = expert_rate_scale(expert_rate_code("fp8"), "B200", GPUS, own)
     assert w4a8 == pytest.approx(card.achieved_fp8_flops / card.achieved_fp4_flops)
-    assert expert_rate_scale(expert_rate_code(""), "B200", GPUS, "mxfp4") == pytest.approx(1.0)
+    assert expert_rate_scale(expert_rate_code(""), "B200", GPUS, own) == pytest.approx(1.0)
     assert expert_kernel("B200", "mxfp4", "tensorrt-llm")[0].compute == "fp8"
     assert EXPERT_KERNELS[("blackwell", "mxfp4")].compute == "bf16"
 
