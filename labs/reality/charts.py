@@ -56,6 +56,8 @@ LABEL_CLEARANCE = 1.7
 # narrow bars (11 px text, ~2 decades in 330 px): the smaller step's label gives way, and the
 # case's list of terms below the chart still gives its figure.
 LABEL_NEIGHBOUR = 1.5
+# Labels this many bars apart or closer can touch: one label is about two bars wide at 390 px.
+LABEL_REACH = 2
 # Each set's points: the first development set, the second, and its cases shown but not scored.
 SET_MARKERS = {"first": "circle", "second": "triangle", "unscored": "diamond"}
 
@@ -204,21 +206,22 @@ def waterfall_data(ratios) -> dict:
 
 
 def _spaced(labels: list[str], heights, under, sizes) -> list[str]:
-    """``labels`` with the smaller step's label dropped where two neighbours would touch.
+    """``labels`` with the smaller step's label dropped where two nearby labels would touch.
 
-    Neighbours touch when both are labelled, on the same side of their bars, and their heights
-    are within :data:`LABEL_NEIGHBOUR` of each other; the first and last bars keep theirs.
+    Two labels touch when they are at most :data:`LABEL_REACH` bars apart (a label is wider
+    than a bar on a phone), on the same side of their bars, and their heights are within
+    :data:`LABEL_NEIGHBOUR` of each other; the first and last bars keep theirs.
     """
     kept = list(labels)
     last = len(kept) - 1
     for i in range(1, len(kept)):
-        j = i - 1
-        if not (kept[i] and kept[j]) or under[i] != under[j]:
-            continue
-        if abs(np.log(heights[i] / heights[j])) >= np.log(LABEL_NEIGHBOUR):
-            continue
-        drop = j if (i == last or (j != 0 and sizes[j] < sizes[i])) else i
-        kept[drop] = ""
+        for j in range(i - 1, max(-1, i - 1 - LABEL_REACH), -1):
+            if not (kept[i] and kept[j]) or under[i] != under[j]:
+                continue
+            if abs(np.log(heights[i] / heights[j])) >= np.log(LABEL_NEIGHBOUR):
+                continue
+            drop = j if (i == last or (j != 0 and sizes[j] < sizes[i])) else i
+            kept[drop] = ""
     return kept
 
 

@@ -185,7 +185,7 @@ class RealityLab(pn.viewable.Viewer):
         moved = "".join(moves) or "<li>No single term moved it by more than 10 %.</li>"
         return (
             f'<div class="lab"><h2>{escape(case.key)}: {escape(case.model_name)} on {case.cards} \u00d7 '
-            f"{escape(case.gpu)}, {escape(case.storage)}, {fmt.count(case.prompt_tokens)} tokens in, "
+            f"{escape(case.gpu)}, {escape(case.storage)}, {fmt.plural(case.prompt_tokens, 'token')} in, "
             f"{fmt.count(case.answer_tokens)} out, {escape(case.load_text)}</h2>"
             f'<p>Measured {escape(METRIC_NAMES[case.metric])}: <b>{escape(value_text(case.metric, case.measured))}</b>. '
             f"The whiteboard says {escape(value_text(case.metric, self.report.whiteboard[index]))} "

@@ -222,11 +222,11 @@ def test_a_link_with_a_measurement_set_up_opens_your_measurements():
 
 
 def test_neighbouring_waterfall_labels_never_touch():
-    """No two neighbouring bars carry labels at nearly one height on one side; the whiteboard
-    and engine-level bars always keep theirs."""
+    """No two bars within LABEL_REACH of each other carry labels at nearly one height on one
+    side; the whiteboard and engine-level bars always keep theirs."""
     import numpy as np
 
-    from labs.reality.charts import LABEL_NEIGHBOUR
+    from labs.reality.charts import LABEL_NEIGHBOUR, LABEL_REACH
 
     for steps in report().steps:
         data = waterfall_data(steps)
@@ -235,5 +235,6 @@ def test_neighbouring_waterfall_labels_never_touch():
         labelled = [bool(text) for text in data["label"]]
         assert labelled[0] and labelled[-1]
         for i in range(1, len(labelled)):
-            if labelled[i] and labelled[i - 1] and below[i] == below[i - 1]:
-                assert abs(np.log(heights[i] / heights[i - 1])) >= np.log(LABEL_NEIGHBOUR)
+            for j in range(max(0, i - LABEL_REACH), i):
+                if labelled[i] and labelled[j] and below[i] == below[j]:
+                    assert abs(np.log(heights[i] / heights[j])) >= np.log(LABEL_NEIGHBOUR)
