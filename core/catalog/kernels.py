@@ -143,8 +143,8 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # with fp8 inputs (Fp8MoEMethod, block_quant; DeepGEMM only under DeepEP's expert
 # parallelism). Each is fitted by bench/moe_kernel_fit.py from aiconfigurator's table of that
 # engine's kernel, the earliest release it measured on an H100 or B200. A family without
-# tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row: ROCm builds run
-# other kernels again (aiter, Composable Kernel).
+# tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row, except where a row
+# below measured the engine's own kernel on that family (AMD's AITER rows at the end).
 #
 # Issue 37's sixth round added the engines' own rows below where the engine's code names its
 # default kernel and aiconfigurator measured it (each taken before any case was scored with it):
@@ -175,6 +175,23 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # rate fix alone 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there); SGLang's
 # Blackwell row to 17.9 % (D24 x0.92 -> x1.00), vLLM's Hopper fp8 row to 17.8 % (D108 x0.73
 # -> x0.76).
+#
+# Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an
+# NVIDIA family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
+# rocm.Dockerfile), under which its block-fp8 mixtures' experts run through AITER's fused MoE
+# (two Composable Kernel stages, 128 x 128 scales). AITER keeps the kernel times it measured
+# while tuning each shape on a card (ROCm/aiter aiter/configs/model_configs/
+# a8w8_blockscale_tuned_fmoe_*.csv, the ``us`` column); bench/aiter_moe_fit.py fits this
+# module's kernel model to them, each card's rows by its compute units (304: gfx942, 256:
+# gfx950). vLLM on ROCm keeps the borrowed rows: it runs AITER only when VLLM_ROCM_USE_AITER
+# is set, off by default (vllm/envs.py). Decided from the engine's code before any case was
+# scored with them.
+_AITER = (
+    "ROCm/aiter (MIT) tuned fused-MoE tables, aiter/configs/model_configs/"
+    "a8w8_blockscale_tuned_fmoe_{tables}.csv, the kernel times AITER measured on {cus}-CU "
+    "cards ({cards}); fitted by bench/aiter_moe_fit.py over {rows} rows of {shapes} shapes, "
+    "{tokens} tokens (RMS log errors {errors})"
+)
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
         22e-6, 0.75, 0.2, 48, _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (20 %, 46 %)")
@@ -208,6 +225,17 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("blackwell", "bf16", "vllm"): ExpertKernel(
         30e-6, 0.75, 0.375, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
     ),
+    ("cdna3", "fp8_block", "sglang"): ExpertKernel(
+        46e-6, 0.90, 0.525, 64,
+        _AITER.format(cus=304, cards="MI300X and MI325X; fitted at the MI325X's rates",
+                      tables="{ds_v3,glm5_1}", rows=42, shapes=3, tokens="1-16,384",
+                      errors="15 %, 12 %"),
+    ),
+    ("cdna4", "fp8_block", "sglang"): ExpertKernel(
+        26e-6, 0.90, 0.275, 64,
+        _AITER.format(cus=256, cards="MI355X", tables="{ds_v3,qwen3_235b}", rows=48,
+                      shapes=4, tokens="1-32,768", errors="16 %, 12 %"),
+    ),
 }  # fmt: skip
 
 
@@ -218,8 +246,14 @@ def expert_kernel(gpu: str, weight: str, engine: str = "") -> tuple[ExpertKernel
     :data:`core.catalog.WEIGHT_FORMATS`, or ``"fp8_block"`` for fp8 with a scale per 128 x 128
     block (the format DeepSeek's and Qwen's own fp8 checkpoints ship). An engine's own kernel
     (:data:`ENGINE_EXPERT_KERNELS`) is used on the family it was measured on; otherwise every
-    engine runs the engine-neutral row of :data:`EXPERT_KERNELS`.
+    engine runs the engine-neutral row of :data:`EXPERT_KERNELS`. A card family that borrows
+    another's tables still runs a row of its own where one measured the engine's kernel on it
+    (AMD's AITER rows).
     """
+    card_family = CARD_FAMILIES.get(gpu, "hopper")
+    measured_on_card = ENGINE_EXPERT_KERNELS.get((card_family, weight, engine))
+    if measured_on_card is not None:  # the engine's kernel measured on the card's own family
+        return measured_on_card, card_family
     family, own = tables_family(gpu)
     engine_own = ENGINE_EXPERT_KERNELS.get((family, weight, engine)) if own else None
     return EXPERT_KERNELS[(family, weight)] if engine_own is None else engine_own, family

@@ -1,0 +1,134 @@
+"""Fit AMD cards' expert-layer kernel figures (core/catalog/kernels.py) to AITER's tuned tables.
+
+AITER (ROCm/aiter, MIT) is AMD's kernel library; SGLang's ROCm images run their mixtures'
+experts through its fused-MoE kernels (SGLANG_USE_AITER=1). When AITER tunes a fused-MoE
+shape on a card it keeps, per token count, the fastest kernel pair and the time it measured
+for it (the ``us`` column, stage one plus stage two, microseconds). Those tables are read here
+as a cited source of AMD's kernel efficiencies, the way bench/moe_kernel_fit.py reads NVIDIA
+aiconfigurator's; the lab never imports AITER. To rerun, with the repository's CSVs at hand
+(``git clone https://github.com/ROCm/aiter``):
+
+    python bench/aiter_moe_fit.py aiter/aiter/configs
+
+The model and the fit are bench/moe_kernel_fit.py's (its :func:`modelled` equation, floor and
+bandwidth share on 1-256 tokens, compute share and padding rows on every row), with the card's
+rates from core/catalog/cards.py. Token counts the tuner did not time carry a
+neighbour's time copied (one figure repeated exactly across a run of counts); those rows are
+left out. AITER's shapes are already one card's: the width is the
+tensor-parallel slice and the experts are those on the card, a fused shared expert among them
+(DeepSeek's 257 experts, 9 a token). A card is named by its compute units: 304 for MI300X and
+MI325X (gfx942), 256 for MI355X (gfx950).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bench.moe_kernel_fit import BANDS, PADDING_ROWS
+from core.catalog.cards import GPUS
+
+# (card family, compute units, the catalog's card, table file under configs/, weight format in
+# the catalog, the weights' bytes, the rate it multiplies at)
+KERNELS = [
+    ("cdna3", 304, "MI325X", "model_configs/a8w8_blockscale_tuned_fmoe_ds_v3.csv", "fp8_block", 1, "fp8"),
+    ("cdna3", 304, "MI325X", "model_configs/a8w8_blockscale_tuned_fmoe_glm5_1.csv", "fp8_block", 1, "fp8"),
+    ("cdna4", 256, "MI355X", "model_configs/a8w8_blockscale_tuned_fmoe_ds_v3.csv", "fp8_block", 1, "fp8"),
+    ("cdna4", 256, "MI355X", "model_configs/a8w8_blockscale_tuned_fmoe_qwen3_235b.csv", "fp8_block", 1, "fp8"),
+]  # fmt: skip
+# A family's figures are fitted over all of its tables together.
+BLOCK_SCALED = "QuantType.per_1x128"
+
+
+def rows(configs: Path, cu_num: int, files: list[str]):
+    """One family's block-fp8 rows: the fastest measured kernel pair per shape and token count."""
+    import pandas as pd
+
+    tables = [pd.read_csv(configs / name) for name in files]
+    table = pd.concat(tables)
+    keep = (
+        (table.cu_num == cu_num)
+        & (table.q_type == BLOCK_SCALED)
+        & (table.act_type == "ActivationType.Silu")
+        & np.isfinite(table.us)
+        & (table.us > 0)
+    )
+    key = ["model_dim", "inter_dim", "expert", "topk", "token"]
+    table = table[keep].groupby(key, as_index=False).us.min()
+    # The tuner fills token counts it did not time with a neighbour's kernel and its time: a
+    # time repeated exactly within a shape is a copy, and every row carrying it is left out.
+    repeated = table.groupby(key[:-1]).us.transform(lambda us: us.duplicated(keep=False))
+    return table[~repeated.astype(bool)]
+
+
+def columns(table, card, bytes_per_weight):
+    """bench/moe_kernel_fit.py's columns for AITER's rows (already one card's shapes)."""
+    tokens = table.token.to_numpy(float)
+    experts, top = table.expert.to_numpy(float), table.topk.to_numpy(float)
+    hidden, width = table.model_dim.to_numpy(float), table.inter_dim.to_numpy(float)
+    touched = experts * (1 - (1 - top / experts) ** tokens)
+    weights = touched * 3 * hidden * width * bytes_per_weight
+    row_flops = 2 * 3 * hidden * width
+    moved = 8.0 * tokens * top * hidden / card.achieved_hbm_bytes_per_s
+    return tokens, top, touched, weights, row_flops, moved, table.us.to_numpy(float) * 1e-6
+
+
+def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
+    """bench/moe_kernel_fit.py's equation with the catalog card's rates."""
+    tokens, top, touched, weights, row_flops, moved, _ = cols
+    rate = {"fp8": card.achieved_fp8_flops, "bf16": card.achieved_bf16_flops}[compute]
+    stream = weights / (bandwidth_share * card.achieved_hbm_bytes_per_s)
+    rows_multiplied = tokens * top + np.minimum(pad * touched, tokens * top)
+    return floor + np.maximum(stream, row_flops * rows_multiplied / (compute_share * rate)) + moved
+
+
+def fit(cols, card, compute):
+    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
+    tokens, latency = cols[0], cols[-1]
+    decode = tokens <= 256
+
+    def error(figures, chosen):
+        predicted = modelled(cols, card, compute, *figures)
+        return float(np.sqrt(np.mean(np.log(predicted[chosen] / latency[chosen]) ** 2)))
+
+    best = min(
+        (error((t0, sb, np.inf, 0), decode), t0, sb)
+        for t0 in np.arange(0, 100e-6, 2e-6)
+        for sb in np.arange(0.1, 1.3, 0.05)
+    )
+    _, floor, bandwidth_share = best
+    best_compute = min(
+        (error((floor, bandwidth_share, sf, pad), tokens > 0), sf, pad)
+        for sf in np.arange(0.05, 1.3, 0.025)
+        for pad in PADDING_ROWS
+    )
+    return floor, bandwidth_share, best_compute[1], best_compute[2], best[0], best_compute[0]
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    configs = Path(sys.argv[1])
+    families: dict[tuple, list[str]] = {}
+    for family, cu_num, gpu, name, weight, size, compute in KERNELS:
+        families.setdefault((family, cu_num, gpu, weight, size, compute), []).append(name)
+    print(f"{'family':<6} {'CUs':>3} {'format':<9} rows shapes floor  s_B   s_F   pad  decode  all"
+          "   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS))  # fmt: skip
+    for (family, cu_num, gpu, weight, size, compute), files in families.items():
+        table = rows(configs, cu_num, files)
+        card = GPUS[gpu]
+        cols = columns(table, card, size)
+        floor, sb, sf, pad, decode, every = fit(cols, card, compute)
+        ratio = np.log(modelled(cols, card, compute, floor, sb, sf, pad) / cols[-1])
+        per_expert = cols[0] * cols[1] / table.expert.to_numpy(float)
+        bias = [ratio[(per_expert >= lo) & (per_expert < hi)] for lo, hi in BANDS]
+        shapes = len(table.groupby(["model_dim", "inter_dim", "expert", "topk"]))
+        print(f"{family:<6} {cu_num:>3} {weight:<9} {len(table):>4} {shapes:>6} "
+              f"{floor * 1e6:4.0f}us {sb:.2f} {sf:.3f} {pad:4d}  {decode:5.0%} {every:5.0%}   "
+              + " ".join(f"{b.mean():+.2f}" if b.size else "  -  " for b in bias))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
