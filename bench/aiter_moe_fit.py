@@ -6,9 +6,9 @@ shape on a card it keeps, per token count, the fastest kernel pair and the time 
 for it (the ``us`` column, stage one plus stage two, microseconds). Those tables are read here
 as a cited source of AMD's kernel efficiencies, the way bench/moe_kernel_fit.py reads NVIDIA
 aiconfigurator's; the lab never imports AITER. To rerun, with the repository's CSVs at hand
-(``git clone https://github.com/ROCm/aiter``):
+(``git clone https://github.com/ROCm/aiter``; the catalog's figures are from @e4048607):
 
-    python bench/aiter_moe_fit.py aiter/aiter/configs
+    python -m bench.aiter_moe_fit aiter/aiter/configs   # from this repository's root
 
 The model and the fit are bench/moe_kernel_fit.py's (its :func:`modelled` equation, floor and
 bandwidth share on 1-256 tokens, compute share and padding rows on every row), with the card's
@@ -30,27 +30,33 @@ import numpy as np
 from bench.moe_kernel_fit import BANDS, PADDING_ROWS
 from core.catalog.cards import GPUS
 
-# (card family, compute units, the catalog's card, table file under configs/, weight format in
-# the catalog, the weights' bytes, the rate it multiplies at)
+# AITER's names of the two quantisations read here: 128 x 128 block scales, and none (bf16).
+BLOCK, NONE = "QuantType.per_1x128", "QuantType.No"
+
+# (card family, compute units, the catalog's card whose rates the shares are of, table file
+# under configs/, weight format in the catalog, AITER's quantisation, the weights' bytes, the
+# rate it multiplies at). A 304-CU table does not say whether an MI300X or an MI325X ran it
+# (the same compute dies; the MI325X's HBM3E is faster): its shares are of the MI325X's rates.
 KERNELS = [
-    ("cdna3", 304, "MI325X", "model_configs/a8w8_blockscale_tuned_fmoe_ds_v3.csv", "fp8_block", 1, "fp8"),
-    ("cdna3", 304, "MI325X", "model_configs/a8w8_blockscale_tuned_fmoe_glm5_1.csv", "fp8_block", 1, "fp8"),
-    ("cdna4", 256, "MI355X", "model_configs/a8w8_blockscale_tuned_fmoe_ds_v3.csv", "fp8_block", 1, "fp8"),
-    ("cdna4", 256, "MI355X", "model_configs/a8w8_blockscale_tuned_fmoe_qwen3_235b.csv", "fp8_block", 1, "fp8"),
+    ("cdna3", 304, "MI325X", "a8w8_blockscale_tuned_fmoe_ds_v3", "fp8_block", BLOCK, 1, "fp8"),
+    ("cdna3", 304, "MI325X", "a8w8_blockscale_tuned_fmoe_glm5_1", "fp8_block", BLOCK, 1, "fp8"),
+    ("cdna4", 256, "MI355X", "a8w8_blockscale_tuned_fmoe_ds_v3", "fp8_block", BLOCK, 1, "fp8"),
+    ("cdna4", 256, "MI355X", "a8w8_blockscale_tuned_fmoe_qwen3_235b", "fp8_block", BLOCK, 1, "fp8"),
+    ("cdna3", 304, "MI325X", "qwen3_235b_bf16_tuned_fmoe", "bf16", NONE, 2, "bf16"),
+    ("cdna4", 256, "MI355X", "qwen3_235b_bf16_tuned_fmoe", "bf16", NONE, 2, "bf16"),
 ]  # fmt: skip
-# A family's figures are fitted over all of its tables together.
-BLOCK_SCALED = "QuantType.per_1x128"
 
 
-def rows(configs: Path, cu_num: int, files: list[str]):
-    """One family's block-fp8 rows: the fastest measured kernel pair per shape and token count."""
+def rows(configs: Path, cu_num: int, files: list[str], quantisation: str):
+    """One family's rows in one quantisation: the fastest measured kernel pair per shape and
+    token count. A family's figures are fitted over all of its tables together."""
     import pandas as pd
 
-    tables = [pd.read_csv(configs / name) for name in files]
+    tables = [pd.read_csv(configs / "model_configs" / f"{name}.csv") for name in files]
     table = pd.concat(tables)
     keep = (
         (table.cu_num == cu_num)
-        & (table.q_type == BLOCK_SCALED)
+        & (table.q_type == quantisation)
         & (table.act_type == "ActivationType.Silu")
         & np.isfinite(table.us)
         & (table.us > 0)
@@ -112,12 +118,13 @@ def main() -> None:
         raise SystemExit(__doc__)
     configs = Path(sys.argv[1])
     families: dict[tuple, list[str]] = {}
-    for family, cu_num, gpu, name, weight, size, compute in KERNELS:
-        families.setdefault((family, cu_num, gpu, weight, size, compute), []).append(name)
+    for family, cu_num, gpu, name, weight, quantisation, size, compute in KERNELS:
+        key = (family, cu_num, gpu, weight, quantisation, size, compute)
+        families.setdefault(key, []).append(name)
     print(f"{'family':<6} {'CUs':>3} {'format':<9} rows shapes floor  s_B   s_F   pad  decode  all"
           "   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS))  # fmt: skip
-    for (family, cu_num, gpu, weight, size, compute), files in families.items():
-        table = rows(configs, cu_num, files)
+    for (family, cu_num, gpu, weight, quantisation, size, compute), files in families.items():
+        table = rows(configs, cu_num, files, quantisation)
         card = GPUS[gpu]
         cols = columns(table, card, size)
         floor, sb, sf, pad, decode, every = fit(cols, card, compute)

@@ -6,7 +6,7 @@ key/value heads, head size). They are read here as a cited source; the lab never
 aiconfigurator. To rerun:
 
     python3 -m venv /tmp/aic && /tmp/aic/bin/pip install aiconfigurator
-    /tmp/aic/bin/python bench/attention_fit.py \\
+    /tmp/aic/bin/python -m bench.attention_fit \\
         /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
 
 One layer's decode attention over ``b`` requests is modelled as

@@ -5,7 +5,7 @@ kernel, weight format and shape (m tokens x n outputs x k inputs). They are read
 cited source; the lab never imports aiconfigurator. To rerun:
 
     python3 -m venv /tmp/aic && /tmp/aic/bin/pip install aiconfigurator
-    /tmp/aic/bin/python bench/dense_gemm_fit.py \\
+    /tmp/aic/bin/python -m bench.dense_gemm_fit \\
         /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
 
 A decode step's dense GEMM (1-16 tokens, 4-300 MB of weights on one card) is modelled as

@@ -178,8 +178,9 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 #
 # Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an
 # NVIDIA family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
-# rocm.Dockerfile), under which its block-fp8 mixtures' experts run through AITER's fused MoE
-# (two Composable Kernel stages, 128 x 128 scales). AITER keeps the kernel times it measured
+# rocm.Dockerfile), under which its mixtures' experts run through AITER's fused MoE, two
+# Composable Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), and bf16 under its
+# default "auto" MoE backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda). AITER keeps the kernel times it measured
 # while tuning each shape on a card (ROCm/aiter aiter/configs/model_configs/
 # a8w8_blockscale_tuned_fmoe_*.csv, the ``us`` column); bench/aiter_moe_fit.py fits this
 # module's kernel model to them, each card's rows by its compute units (304: gfx942, 256:
@@ -187,8 +188,8 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # is set, off by default (vllm/envs.py). Decided from the engine's code before any case was
 # scored with them.
 _AITER = (
-    "ROCm/aiter (MIT) tuned fused-MoE tables, aiter/configs/model_configs/"
-    "a8w8_blockscale_tuned_fmoe_{tables}.csv, the kernel times AITER measured on {cus}-CU "
+    "ROCm/aiter (MIT) @e4048607 tuned fused-MoE tables, aiter/configs/model_configs/"
+    "{tables}.csv, the kernel times AITER measured on {cus}-CU "
     "cards ({cards}); fitted by bench/aiter_moe_fit.py over {rows} rows of {shapes} shapes, "
     "{tokens} tokens (RMS log errors {errors})"
 )
@@ -228,13 +229,24 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("cdna3", "fp8_block", "sglang"): ExpertKernel(
         46e-6, 0.90, 0.525, 64,
         _AITER.format(cus=304, cards="MI300X and MI325X; fitted at the MI325X's rates",
-                      tables="{ds_v3,glm5_1}", rows=42, shapes=3, tokens="1-16,384",
+                      tables="a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", rows=42, shapes=3, tokens="1-16,384",
                       errors="15 %, 12 %"),
     ),
     ("cdna4", "fp8_block", "sglang"): ExpertKernel(
         26e-6, 0.90, 0.275, 64,
-        _AITER.format(cus=256, cards="MI355X", tables="{ds_v3,qwen3_235b}", rows=48,
+        _AITER.format(cus=256, cards="MI355X", tables="a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", rows=48,
                       shapes=4, tokens="1-32,768", errors="16 %, 12 %"),
+    ),
+    ("cdna3", "bf16", "sglang"): ExpertKernel(
+        22e-6, 0.75, 0.35, 64,
+        _AITER.format(cus=304, cards="MI300X and MI325X; fitted at the MI325X's rates",
+                      tables="qwen3_235b_bf16_tuned_fmoe", rows=32, shapes=2,
+                      tokens="1-32,768", errors="7 %, 8 %"),
+    ),
+    ("cdna4", "bf16", "sglang"): ExpertKernel(
+        22e-6, 0.90, 0.425, 96,
+        _AITER.format(cus=256, cards="MI355X", tables="qwen3_235b_bf16_tuned_fmoe", rows=16,
+                      shapes=1, tokens="1-32,768", errors="6 %, 6 %"),
     ),
 }  # fmt: skip
 

@@ -134,24 +134,24 @@ def test_a_w4a16_kernel_multiplies_at_bf16_even_on_fp4_cards():
 
 
 def test_a_family_without_tables_borrows_the_engine_neutral_kernel():
-    """On an MI300X SGLang's bf16 experts are the borrowed family's neutral kernel, not its CUDA
-    Triton (AMD's own rows cover block fp8 only)."""
-    kernel, family = expert_kernel("MI300X", "bf16", "sglang")
+    """On an MI300X vLLM's bf16 experts are the borrowed family's neutral kernel, not its CUDA
+    Triton (AMD's own rows are SGLang's)."""
+    kernel, family = expert_kernel("MI300X", "bf16", "vllm")
     assert family == "hopper" and kernel is EXPERT_KERNELS[("hopper", "bf16")]
 
 
-def test_sglang_runs_aiters_block_fp8_experts_on_amd_cards():
-    """SGLang's block-fp8 experts on MI300-class and MI355X cards are AITER's rows measured on
-    them; vLLM (AITER off by default) and other formats keep the borrowed neutral rows."""
+def test_sglang_runs_aiters_experts_on_amd_cards():
+    """SGLang's block-fp8 and bf16 experts on MI300-class and MI355X cards are AITER's rows
+    measured on them; vLLM (AITER off by default) and other formats keep the borrowed rows."""
     for gpu, family in (("MI300X", "cdna3"), ("MI325X", "cdna3"), ("MI355X", "cdna4")):
-        kernel, measured = expert_kernel(gpu, "fp8_block", "sglang")
-        assert (
-            measured == family and kernel is ENGINE_EXPERT_KERNELS[(family, "fp8_block", "sglang")]
-        )
-        assert "ROCm/aiter" in kernel.source
-        borrowed, lender = expert_kernel(gpu, "fp8_block", "vllm")
-        assert lender != family and borrowed is EXPERT_KERNELS[(lender, "fp8_block")]
-    assert expert_kernel("MI355X", "bf16", "sglang")[1] == "blackwell"
+        for weight in ("fp8_block", "bf16"):
+            kernel, measured = expert_kernel(gpu, weight, "sglang")
+            assert measured == family
+            assert kernel is ENGINE_EXPERT_KERNELS[(family, weight, "sglang")]
+            assert "ROCm/aiter" in kernel.source
+            borrowed, lender = expert_kernel(gpu, weight, "vllm")
+            assert lender != family and borrowed is EXPERT_KERNELS[(lender, weight)]
+    assert expert_kernel("MI355X", "mxfp4", "sglang")[1] == "blackwell"
 
 
 def test_aiters_kernels_price_deepseek_on_an_mi325x_from_its_own_rows(monkeypatch):
