@@ -12,14 +12,15 @@ GEMM tables (1-16 tokens, 4-300 MB of weights on one card, the card's measured b
 the stream), the earliest release of each engine measured on an H100 or a B200, with each
 engine's default kernel for the format. TensorRT-LLM's PyTorch flow is every engine's unless
 the engine measured its own; a family without tables (Ampere, Ada, AMD's) borrows the
-measured family's engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`), and a
+measured family's engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`) except
+where AMD's AITER tables measured the engine's own kernel on it (bench/aiter_gemm_fit.py), and a
 format without a table (int4, mxfp4 dense layers, fp4 on Hopper) keeps the kernel floor.
 """
 
 from __future__ import annotations
 
 from core.catalog import KERNEL_FLOOR_S
-from core.catalog.kernels import tables_family
+from core.catalog.kernels import CARD_FAMILIES, tables_family
 
 DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
@@ -52,15 +53,38 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     ("blackwell", "fp8", "sglang"): 9.3e-6,
     ("blackwell", "fp8_block", "sglang"): 9.7e-6,
     ("blackwell", "nvfp4", "sglang"): 8.5e-6,
+    # AMD's own, measured on the card's family: SGLang's ROCm images (SGLANG_USE_AITER=1) run a
+    # block-fp8 linear layer through AITER's gemm_a8w8_blockscale (fp8_utils.py
+    # dispatch_w8a8_block_fp8_linear); its input's quantisation is a kernel counted on its own.
+    ("cdna3", "fp8_block", "sglang"): 6.4e-6,
+    ("cdna4", "fp8_block", "sglang"): 6.5e-6,
 }
+AMD_DENSE_GEMM_SOURCE = (
+    "ROCm/aiter (MIT) @e4048607 tuned GEMM tables, aiter/configs/a8w8_blockscale_tuned_gemm.csv "
+    "and model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv, the kernel times AITER measured "
+    "while tuning; floors fitted by bench/aiter_gemm_fit.py on 1-16 tokens and 4-300 MB of "
+    "weights at the card's rates: 304 CUs (MI300X and MI325X, at the MI325X's) 15 rows, 19 % "
+    "RMS log error; MI355X 158 rows, 48 % (a wide spread between shapes)"
+)
+
+
+def dense_gemm_source(family: str) -> str:
+    """Where a card family's dense GEMM floors were measured: AITER's tables for AMD's."""
+    return AMD_DENSE_GEMM_SOURCE if family.startswith("cdna") else DENSE_GEMM_SOURCE
 
 
 def dense_gemm_floor(gpu: str, weight: str, engine: str = "") -> float:
     """Seconds a decode-sized dense GEMM of ``weight`` pays on ``gpu`` beyond its weight stream.
 
-    The engine's own measured floor on a measured family, else the family's engine-neutral one
-    (a borrowed family's from the family it borrows), else the kernel floor.
+    The engine's own floor measured on the card's own family (AMD's AITER rows), else its own
+    on a measured family, else the family's engine-neutral one (a borrowed family's from the
+    family it borrows), else the kernel floor.
     """
+    measured_on_card = ENGINE_DENSE_GEMM_FLOORS.get(
+        (CARD_FAMILIES.get(gpu, "hopper"), weight, engine)
+    )
+    if measured_on_card is not None:
+        return measured_on_card
     family, own = tables_family(gpu)
     engine_own = ENGINE_DENSE_GEMM_FLOORS.get((family, weight, engine)) if own else None
     return (

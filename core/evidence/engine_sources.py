@@ -19,8 +19,8 @@ from core.catalog import (
 from core.catalog.attention_kernels import ATTENTION_KERNELS, ATTENTION_SOURCE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
-    DENSE_GEMM_SOURCE,
     ENGINE_DENSE_GEMM_FLOORS,
+    dense_gemm_source,
 )
 from core.catalog.engine_versions import ENGINE_VERSIONS, PRICE_RELEASE_REQUEST_HOST
 from core.catalog.kernels import (
@@ -249,7 +249,7 @@ def dense_gemm_rows() -> list[Source]:
             f"dense GEMM floor, {name}",
             f"{floor * 1e6:.1f}",
             "µs per GEMM of 1-16 tokens",
-            DENSE_GEMM_SOURCE,
+            dense_gemm_source(name),
             kind="measurements",
         )
         for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS)

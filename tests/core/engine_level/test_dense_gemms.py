@@ -37,6 +37,20 @@ def test_an_engine_uses_its_own_floor_and_a_borrowed_family_the_neutral_one():
     assert dense_gemm_floor("H100 SXM", "int4", "vllm") == KERNEL_FLOOR_S
 
 
+def test_sglang_on_amd_cards_pays_aiters_block_fp8_floor_measured_there():
+    """SGLang's block-fp8 GEMMs on MI300-class and MI355X cards pay AITER's floors, cited to
+    AITER on the Sources page; vLLM there keeps the borrowed Hopper floor."""
+    from core.evidence.engine_sources import dense_gemm_rows
+
+    for gpu, family in (("MI300X", "cdna3"), ("MI325X", "cdna3"), ("MI355X", "cdna4")):
+        own = ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "sglang")]
+        assert dense_gemm_floor(gpu, "fp8_block", "sglang") == own
+        assert dense_gemm_floor(gpu, "fp8_block", "vllm") != own
+    rows = {row.constant: row for row in dense_gemm_rows()}
+    assert "ROCm/aiter" in rows["dense GEMM floor, cdna3 fp8_block, sglang"].source
+    assert "aiconfigurator" in rows["dense GEMM floor, hopper fp8_block, sglang"].source
+
+
 def test_each_dense_gemm_pays_its_floor_in_place_of_the_kernel_floor():
     """A step's fixed time grows by the GEMMs a pass runs times the floor over the kernel floor."""
     node = _tiny_node()
