@@ -263,10 +263,13 @@ GPUS: dict[str, Gpu] = {
             "MI300X's dense matrix peaks; no fp4)",
             price_source=_ASSUMED,
             achieved_hbm_bytes_per_s=6.0e12 * _H100_BW_SHARE,
-            achieved_bf16_flops=1307.4e12 * _H100_BF16_SHARE,
+            achieved_bf16_flops=784.9e12,
             achieved_fp8_flops=2614.9e12 * _H100_FP8_SHARE,
-            achieved_source=_NO_MEASUREMENT,
-            borrowed_rates=_ALL_RATES,
+            achieved_source=(
+                f"matmul (bf16): {_MAMF}, 784.9 of 1,300 TFLOP/s (1,000 W, TunableOp); "
+                f"bandwidth and fp8: {NO_MEASUREMENT_MARK}, the H100's measured shares of peak"
+            ),
+            borrowed_rates="bandwidth and fp8 matmul",
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,
         ),
@@ -281,10 +284,13 @@ GPUS: dict[str, Gpu] = {
             "matrix peaks, MXFP4 at twice fp8)",
             price_source=_ASSUMED,
             achieved_hbm_bytes_per_s=8.0e12 * _H100_BW_SHARE,
-            achieved_bf16_flops=2516.6e12 * _H100_BF16_SHARE,
+            achieved_bf16_flops=1565.0e12,
             achieved_fp8_flops=5033.2e12 * _H100_FP8_SHARE,
-            achieved_source=_NO_MEASUREMENT,
-            borrowed_rates=_ALL_RATES,
+            achieved_source=(
+                f"matmul (bf16): {_MAMF}, 1,565 of 2,300 TFLOP/s; bandwidth, fp8 and fp4: "
+                f"{NO_MEASUREMENT_MARK}, the H100's measured shares of peak"
+            ),
+            borrowed_rates="bandwidth, fp8 and fp4 matmul",
             link_bytes_per_s=537.6e9,
             link_source="AMD Instinct MI355X datasheet: 7 Infinity Fabric links of 153.6 GB/s, "
             "1,075 GB/s both ways, i.e. about 538 GB/s each way",

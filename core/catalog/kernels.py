@@ -238,13 +238,13 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
                       shapes=4, tokens="1-32,768", errors="16 %, 12 %"),
     ),
     ("cdna3", "bf16", "sglang"): ExpertKernel(
-        22e-6, 0.75, 0.35, 64,
+        22e-6, 0.75, 0.45, 64,
         _AITER.format(cus=304, cards="MI300X and MI325X; fitted at the MI325X's rates",
                       tables="qwen3_235b_bf16_tuned_fmoe", rows=32, shapes=2,
                       tokens="1-32,768", errors="7 %, 8 %"),
     ),
     ("cdna4", "bf16", "sglang"): ExpertKernel(
-        22e-6, 0.90, 0.425, 96,
+        22e-6, 0.90, 0.55, 96,
         _AITER.format(cus=256, cards="MI355X", tables="qwen3_235b_bf16_tuned_fmoe", rows=16,
                       shapes=1, tokens="1-32,768", errors="6 %, 6 %"),
     ),

@@ -52,7 +52,7 @@ def _lookup(function, *keys):
     return np.asarray(flat, dtype=float).reshape(columns[0].shape)
 
 
-def _expert_format(weight: str, shape) -> str:
+def expert_format(weight: str, shape) -> str:
     """The expert kernel's format: fp8 is block-scaled where the model's own checkpoint is fp8."""
     return "fp8_block" if weight == "fp8" and shape.checkpoint_dtype == "fp8" else weight
 
@@ -122,7 +122,7 @@ def _gemm_floor(shapes):
 
     def floor(gpu, weight, name, engine):
         shape = shapes[name]
-        dense = "bf16" if shape.bf16_params > 0 else _expert_format(weight, shape)
+        dense = "bf16" if shape.bf16_params > 0 else expert_format(weight, shape)
         return dense_gemm_floor(gpu, dense, engine)
 
     return floor
@@ -203,7 +203,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
 
     def kernel(attribute, code=float):
         return lambda g, w, name, e: code(
-            getattr(expert_kernel(g, _expert_format(w, shapes[name]), e)[0], attribute)
+            getattr(expert_kernel(g, expert_format(w, shapes[name]), e)[0], attribute)
         )
 
     extra = pick(shape, shapes, "bf16_params") * np.maximum(
@@ -229,7 +229,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
         "block_fp8": _lookup(
-            lambda w, name: _expert_format(w, shapes[name]) == "fp8_block", weight, shape
+            lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
         > 0,
         "shared_experts": pick(shape, shapes, "shared_experts"),

@@ -11,6 +11,7 @@ from functools import cache
 
 from core.catalog.custom import scenario_gpu, scenario_shape
 from core.catalog.kernels import CARD_FAMILIES, expert_kernel
+from core.engine_level.kernels import expert_format
 from core.evaluate import evaluate
 from core.evidence.crossval import cross_validated_band
 from core.evidence.families import card_maker, is_mixture, vendor
@@ -146,10 +147,13 @@ class RateProvenance:
 
 
 def rate_provenance(scenario: Scenario) -> RateProvenance:
-    """Where ``scenario``'s card rates and expert-kernel tables come from (measured or borrowed)."""
+    """Where ``scenario``'s card rates and expert-kernel tables come from (measured or borrowed):
+    the tables of the kernel its engine runs for its experts' format (SGLang's AITER rows are
+    measured on AMD cards, the other engines' there are borrowed)."""
     gpu = scenario_gpu(scenario)
     family = CARD_FAMILIES.get(scenario.gpu, "hopper")
-    _, measured = expert_kernel(scenario.gpu, "bf16")
+    weight = expert_format(scenario.weight_dtype, scenario_shape(scenario))
+    _, measured = expert_kernel(scenario.gpu, weight, scenario.engine)
     return RateProvenance(
         card=gpu.name,
         rates_borrowed=bool(gpu.borrowed_rates) or scenario.gpu == "custom",

@@ -227,6 +227,17 @@ def test_borrowed_rates_are_named():
     assert rate_provenance(Scenario(gpu="B200")).borrowed_rates == "bandwidth and matmul"
 
 
+def test_an_amd_card_under_sglang_prices_its_experts_from_its_own_tables():
+    """SGLang's block-fp8 experts on an MI325X are AITER's measured there, so the note names no
+    borrowed kernel tables; vLLM's there are Hopper's. Its bf16 rate is measured (MAMF)."""
+    knobs = {"model": "DeepSeek-R1", "gpu": "MI325X", "cards": 8, "weight_dtype": "fp8"}
+    sglang = rate_provenance(Scenario(**knobs, engine="sglang"))
+    assert sglang.kernels_from == "cdna3" and not sglang.kernels_borrowed
+    vllm = rate_provenance(Scenario(**knobs, engine="vllm"))
+    assert vllm.kernels_from == "hopper" and vllm.kernels_borrowed
+    assert sglang.borrowed_rates == "bandwidth and fp8 matmul"
+
+
 def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
     """The pool lab's engine note shows its family's band, and on an MI300X what it borrows."""
     from labs.pool import PoolLab
