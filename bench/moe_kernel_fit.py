@@ -42,13 +42,12 @@ from pathlib import Path
 
 import numpy as np
 
-# Measured rates the catalog uses (core/catalog/cards.py): H100 from FlashMLA and MAMF; B200
-# at the H100's measured shares of its datasheet peaks.
+# Measured rates the catalog uses (core/catalog/cards.py): H100 from FlashMLA and MAMF; B200's
+# bf16 and fp8 matmul from MAMF, its bandwidth and fp4 at the H100's measured shares of peak.
 BANDWIDTH = {"h100_sxm": 3.0e12, "b200_sxm": 8.0e12 * 3.0 / 3.35}
 FLOPS = {
     "h100_sxm": {"bf16": 794.5e12, "fp8": 1402.6e12},
-    "b200_sxm": {"bf16": 2.25e15 * 794.5 / 989, "fp8": 4.5e15 * 1402.6 / 1979,
-                 "fp4": 9.0e15 * 1402.6 / 1979},
+    "b200_sxm": {"bf16": 1745.0e12, "fp8": 3432.5e12, "fp4": 9.0e15 * 1402.6 / 1979},
 }  # fmt: skip
 BYTES_PER_WEIGHT = {"bfloat16": 2, "fp8": 1, "fp8_block": 1, "w4a16_mxfp4": 4.25 / 8,
                     "w4a8_mxfp4_mxfp8": 4.25 / 8, "nvfp4": 4.5 / 8, "int4_wo": 4.25 / 8}  # fmt: skip

@@ -42,6 +42,23 @@ def scores():
     )
 
 
+def engine_scores():
+    """The engine level's error and cases within the band on each set the README quotes."""
+    found = report()
+    first, second = found.scores["first"]["engine"], found.scores["second"]["engine"]
+    check, check_second = found.check["engine"], found.check_second["engine"]
+
+    def percent(score):
+        return round(100 * score.geometric_mean_error, 1)
+
+    return (
+        percent(first), first.within_band, first.cases,
+        percent(second), second.within_band, second.cases,
+        percent(check),
+        percent(check_second), check_second.within_band, check_second.cases,
+    )  # fmt: skip
+
+
 def login():
     return (
         PER_ADDRESS.free, EVERY_ADDRESS.free, PER_ADDRESS.first_lock_s,
@@ -77,6 +94,12 @@ FIGURES = {
         r"first development set \((\d+) measurements of 2024 engines\) the whiteboard misses by "
         r"(\d+) % .*? check set, ([\d,]+) more rows",
         scores,
+    ),
+    "engine-level scores": (
+        r"the engine level by ([\d.]+) % \((\d+) of (\d+) within x0\.80-x1\.25\).*? by \d+ % "
+        r"and ([\d.]+) % \((\d+) of (\d+)\); on the check set.*? the engine level misses by "
+        r"([\d.]+) %; on the \d+ other cells.*? by ([\d.]+) % \((\d+) of (\d+)\)",
+        engine_scores,
     ),
     "model constants": (
         r"and ([\d.]+) % of what is left is KV room.*? at ([\d.]+) % of dense peak.*?"

@@ -182,10 +182,13 @@ GPUS: dict[str, Gpu] = {
             source=_B200_SHEET,
             price_source=_ASSUMED,
             achieved_hbm_bytes_per_s=8.0e12 * _H100_BW_SHARE,
-            achieved_bf16_flops=2.25e15 * _H100_BF16_SHARE,
-            achieved_fp8_flops=4.5e15 * _H100_FP8_SHARE,
-            achieved_source=_NO_MEASUREMENT,
-            borrowed_rates=_ALL_RATES,
+            achieved_bf16_flops=1745.0e12,
+            achieved_fp8_flops=3432.5e12,
+            achieved_source=(
+                f"matmul: {_MAMF}, bf16 1,745 of 2,250 and fp8 3,432.5 of 4,500 TFLOP/s; "
+                f"bandwidth and fp4: {NO_MEASUREMENT_MARK}, the H100's measured shares of peak"
+            ),
+            borrowed_rates="bandwidth and fp4 matmul",
             link_bytes_per_s=900e9,
             link_source="NVIDIA DGX B200 datasheet: fifth-generation NVLink, 1.8 TB/s per GPU, "
             "i.e. 900 GB/s each way",

@@ -104,13 +104,13 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
         compute="bf16",
     ),
     ("blackwell", "bf16"): ExpertKernel(
-        32e-6, 0.80, 0.725, 192, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (25 %, 29 %)")
+        32e-6, 0.80, 0.775, 192, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (25 %, 29 %)")
     ),
     ("blackwell", "fp8"): ExpertKernel(
-        32e-6, 0.75, 0.7, 384, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (20 %, 32 %)")
+        32e-6, 0.75, 0.65, 384, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (20 %, 32 %)")
     ),
     ("blackwell", "fp8_block"): ExpertKernel(
-        40e-6, 0.70, 0.7, 128,
+        40e-6, 0.70, 0.65, 128,
         _AIC.format(table="b200_sxm trtllm 1.3.0rc20 DeepGEMM fp8_block (21 %, 21 %)"),
     ),
     ("blackwell", "int4"): ExpertKernel(
@@ -207,10 +207,10 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         compute="bf16",
     ),
     ("blackwell", "mxfp4", "tensorrt-llm"): _w4a8(
-        20e-6, 0.75, 0.55, 64, "trtllm 1.3.0rc20 moe_torch_flow", "(13 %, 31 %)"
+        20e-6, 0.75, 0.50, 64, "trtllm 1.3.0rc20 moe_torch_flow", "(13 %, 31 %)"
     ),
     ("blackwell", "mxfp4", "sglang"): _w4a8(
-        18e-6, 0.65, 0.575, 64, "sglang 0.5.14 flashinfer_trtllm_moe", "(16 %, 23 %)"
+        18e-6, 0.65, 0.525, 64, "sglang 0.5.14 flashinfer_trtllm_moe", "(16 %, 23 %)"
     ),
     ("hopper", "fp8_block", "vllm"): ExpertKernel(
         48e-6, 1.00, 0.40, 48,
@@ -224,7 +224,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         58e-6, 0.65, 0.2, 16, _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16 (30 %, 31 %)")
     ),
     ("blackwell", "bf16", "vllm"): ExpertKernel(
-        30e-6, 0.75, 0.375, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
+        30e-6, 0.75, 0.40, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
     ),
     ("cdna3", "fp8_block", "sglang"): ExpertKernel(
         46e-6, 0.90, 0.525, 64,

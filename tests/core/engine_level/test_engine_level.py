@@ -224,7 +224,7 @@ def test_borrowed_rates_are_named():
     assert amd.rates_borrowed and amd.kernels_borrowed and amd.kernels_from == "hopper"
     # its bandwidth and bf16 matmul rate are measured on it; only fp8 is borrowed
     assert amd.borrowed_rates == "fp8 matmul"
-    assert rate_provenance(Scenario(gpu="B200")).borrowed_rates == "bandwidth and matmul"
+    assert rate_provenance(Scenario(gpu="B200")).borrowed_rates == "bandwidth and fp4 matmul"
 
 
 def test_an_amd_card_under_sglang_prices_its_experts_from_its_own_tables():
