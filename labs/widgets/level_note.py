@@ -26,8 +26,8 @@ def borrowed_text(provenance) -> str:
     if not borrowed:
         return ""
     return (
-        f' <span class="muted" data-borrowed-rates>No measurement of the {escape(provenance.card)} '
-        f"was found, so {escape('; '.join(borrowed))}.</span>"
+        f' <span class="muted" data-borrowed-rates>Not measured on the {escape(provenance.card)}: '
+        f"{escape('; '.join(borrowed))}.</span>"
     )
 
 
