@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.catalog.kernels import tables_family
+from core.catalog.kernels import priced_row
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,9 @@ ATTENTION_KERNELS: dict[tuple[str, str, str], AttentionKernel] = {
     ("blackwell", "bf16", "sglang"): AttentionKernel(9.0e-6, 20e-9),
     ("blackwell", "fp8", "sglang"): AttentionKernel(16.0e-6, 20e-9),
 }
+# TensorRT-LLM's rows keyed (family, cache format): every engine's without its own.
+_NEUTRAL = {(family, cache): row for (family, cache, name), row in ATTENTION_KERNELS.items()
+            if not name}  # fmt: skip
 
 
 def attention_kernel(gpu: str, cache: str, engine: str = "") -> AttentionKernel:
@@ -59,6 +62,4 @@ def attention_kernel(gpu: str, cache: str, engine: str = "") -> AttentionKernel:
 
     ``cache`` is ``"bf16"`` or ``"fp8"`` (a wider cache reads as bf16, a narrower as fp8).
     """
-    family, own = tables_family(gpu)
-    engine_own = ATTENTION_KERNELS.get((family, cache, engine)) if own else None
-    return ATTENTION_KERNELS[(family, cache, "")] if engine_own is None else engine_own
+    return priced_row(ATTENTION_KERNELS, _NEUTRAL, gpu, cache, engine)[0]

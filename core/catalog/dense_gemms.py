@@ -20,7 +20,7 @@ format without a table (int4, mxfp4 dense layers, fp4 on Hopper) keeps the kerne
 from __future__ import annotations
 
 from core.catalog import KERNEL_FLOOR_S
-from core.catalog.kernels import CARD_FAMILIES, tables_family
+from core.catalog.kernels import priced_row
 
 DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
@@ -76,19 +76,9 @@ def dense_gemm_source(family: str) -> str:
 def dense_gemm_floor(gpu: str, weight: str, engine: str = "") -> float:
     """Seconds a decode-sized dense GEMM of ``weight`` pays on ``gpu`` beyond its weight stream.
 
-    The engine's own floor measured on the card's own family (AMD's AITER rows), else its own
-    on a measured family, else the family's engine-neutral one (a borrowed family's from the
-    family it borrows), else the kernel floor.
+    The row :func:`core.catalog.kernels.priced_row` picks (the engine's own floor measured on
+    the card's family, else its own on a measured family, else the family's engine-neutral
+    one), else the kernel floor.
     """
-    measured_on_card = ENGINE_DENSE_GEMM_FLOORS.get(
-        (CARD_FAMILIES.get(gpu, "hopper"), weight, engine)
-    )
-    if measured_on_card is not None:
-        return measured_on_card
-    family, own = tables_family(gpu)
-    engine_own = ENGINE_DENSE_GEMM_FLOORS.get((family, weight, engine)) if own else None
-    return (
-        DENSE_GEMM_FLOORS.get((family, weight), KERNEL_FLOOR_S)
-        if engine_own is None
-        else engine_own
-    )
+    floor, _ = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine)
+    return KERNEL_FLOOR_S if floor is None else floor

@@ -46,6 +46,25 @@ def tables_family(gpu: str) -> tuple[str, bool]:
     return (family if own else BORROWED_FAMILY[family]), own
 
 
+def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engine: str):
+    """The row of a kernel table that prices ``engine``'s ``kind`` of kernel on ``gpu``, and the
+    card family that measured it.
+
+    The precedence every kernel table follows: the engine's own row measured on the card's own
+    family (AMD's AITER rows), else, on a family with tables of its own, the engine's own row
+    there; else the engine-neutral row of the family whose tables price the card
+    (:func:`tables_family`). ``engine_rows`` are keyed (family, kind, engine), ``neutral_rows``
+    (family, kind); the row is None where neither table holds one.
+    """
+    card_family = CARD_FAMILIES.get(gpu, "hopper")
+    measured_on_card = engine_rows.get((card_family, kind, engine))
+    if measured_on_card is not None:
+        return measured_on_card, card_family
+    family, own = tables_family(gpu)
+    engine_own = engine_rows.get((family, kind, engine)) if own else None
+    return (neutral_rows.get((family, kind)) if engine_own is None else engine_own), family
+
+
 @dataclass(frozen=True)
 class ExpertKernel:
     """One grouped-GEMM expert layer on one card family and weight format.
@@ -258,17 +277,14 @@ def expert_kernel(gpu: str, weight: str, engine: str = "") -> tuple[ExpertKernel
     :data:`core.catalog.WEIGHT_FORMATS`, or ``"fp8_block"`` for fp8 with a scale per 128 x 128
     block (the format DeepSeek's and Qwen's own fp8 checkpoints ship). An engine's own kernel
     (:data:`ENGINE_EXPERT_KERNELS`) is used on the family it was measured on; otherwise every
-    engine runs the engine-neutral row of :data:`EXPERT_KERNELS`. A card family that borrows
-    another's tables still runs a row of its own where one measured the engine's kernel on it
-    (AMD's AITER rows).
+    engine runs the engine-neutral row of :data:`EXPERT_KERNELS` (:func:`priced_row`'s
+    precedence, which lets a card family that borrows another's tables run a row of its own
+    where one measured the engine's kernel on it: AMD's AITER rows).
     """
-    card_family = CARD_FAMILIES.get(gpu, "hopper")
-    measured_on_card = ENGINE_EXPERT_KERNELS.get((card_family, weight, engine))
-    if measured_on_card is not None:  # the engine's kernel measured on the card's own family
-        return measured_on_card, card_family
-    family, own = tables_family(gpu)
-    engine_own = ENGINE_EXPERT_KERNELS.get((family, weight, engine)) if own else None
-    return EXPERT_KERNELS[(family, weight)] if engine_own is None else engine_own, family
+    kernel, family = priced_row(ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, gpu, weight, engine)
+    if kernel is None:
+        raise KeyError(f"no expert kernel prices {weight!r} experts on {family} cards")
+    return kernel, family
 
 
 # -- Routing imbalance: a real router favours some experts, so under expert parallelism the
