@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.dense_gemm_fit import TOKENS, WEIGHT_BYTES
+from bench.dense_gemm_fit import TOKENS, WEIGHT_BYTES, fit_floor
 from core.catalog.cards import GPUS
 
 TABLES = ("a8w8_blockscale_tuned_gemm", "model_configs/a8w8_blockscale_tuned_gemm_ds_v3")
@@ -46,18 +46,6 @@ def rows(configs: Path, cu_num: int):
     return tokens[keep], weights[keep], table.us.to_numpy(float)[keep] * 1e-6
 
 
-def fit(tokens, weights, latency, bandwidth):
-    """(floor s, RMS log error, mean log(fitted / measured) at 1, 4 and 16 tokens)."""
-    stream = weights / bandwidth
-
-    def error(floor):
-        return float(np.sqrt(np.mean(np.log((floor + stream) / latency) ** 2)))
-
-    floor = min(np.arange(0.0, 40e-6, 0.1e-6), key=error)
-    bias = np.log((floor + stream) / latency)
-    return floor, error(floor), [float(np.mean(bias[tokens == m])) for m in (1, 4, 16)]
-
-
 def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -65,7 +53,8 @@ def main() -> None:
     print(f"{'CUs':>3} {'card':<7} rows floor   RMS   bias 1/4/16")
     for cu_num, gpu in CARDS:
         tokens, weights, latency = rows(configs, cu_num)
-        floor, error, bias = fit(tokens, weights, latency, GPUS[gpu].achieved_hbm_bytes_per_s)
+        bandwidth = GPUS[gpu].achieved_hbm_bytes_per_s
+        floor, error, bias = fit_floor(tokens, weights, latency, bandwidth)
         print(f"{cu_num:>3} {gpu:<7} {len(latency):>4} {floor * 1e6:4.1f}us {error:5.0%}  "
               + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
 

@@ -23,11 +23,12 @@ MI325X (gfx942), 256 for MI355X (gfx950).
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from bench.moe_kernel_fit import BANDS, PADDING_ROWS
+from bench.moe_kernel_fit import BANDS, fit_figures
 from core.catalog.cards import GPUS
 
 # AITER's names of the two quantisations read here: 128 x 128 block scales, and none (bf16).
@@ -90,29 +91,6 @@ def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
     return floor + np.maximum(stream, row_flops * rows_multiplied / (compute_share * rate)) + moved
 
 
-def fit(cols, card, compute):
-    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
-    tokens, latency = cols[0], cols[-1]
-    decode = tokens <= 256
-
-    def error(figures, chosen):
-        predicted = modelled(cols, card, compute, *figures)
-        return float(np.sqrt(np.mean(np.log(predicted[chosen] / latency[chosen]) ** 2)))
-
-    best = min(
-        (error((t0, sb, np.inf, 0), decode), t0, sb)
-        for t0 in np.arange(0, 100e-6, 2e-6)
-        for sb in np.arange(0.1, 1.3, 0.05)
-    )
-    _, floor, bandwidth_share = best
-    best_compute = min(
-        (error((floor, bandwidth_share, sf, pad), tokens > 0), sf, pad)
-        for sf in np.arange(0.05, 1.3, 0.025)
-        for pad in PADDING_ROWS
-    )
-    return floor, bandwidth_share, best_compute[1], best_compute[2], best[0], best_compute[0]
-
-
 def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -127,7 +105,8 @@ def main() -> None:
         table = rows(configs, cu_num, files, quantisation)
         card = GPUS[gpu]
         cols = columns(table, card, size)
-        floor, sb, sf, pad, decode, every = fit(cols, card, compute)
+        predict = partial(modelled, cols, card, compute)
+        floor, sb, sf, pad, decode, every = fit_figures(cols, predict)
         ratio = np.log(modelled(cols, card, compute, floor, sb, sf, pad) / cols[-1])
         per_expert = cols[0] * cols[1] / table.expert.to_numpy(float)
         bias = [ratio[(per_expert >= lo) & (per_expert < hi)] for lo, hi in BANDS]

@@ -71,7 +71,12 @@ def rows(data: Path, card, version, kernel, dtype):
 
 def fit(tokens, weights, latency, card):
     """(floor s, RMS log error, mean log(fitted / measured) at 1, 4 and 16 tokens)."""
-    stream = weights / BANDWIDTH[card]
+    return fit_floor(tokens, weights, latency, BANDWIDTH[card])
+
+
+def fit_floor(tokens, weights, latency, bandwidth):
+    """:func:`fit` with the card's bandwidth given (bytes per second)."""
+    stream = weights / bandwidth
 
     def error(floor):
         return float(np.sqrt(np.mean(np.log((floor + stream) / latency) ** 2)))

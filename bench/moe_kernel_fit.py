@@ -38,6 +38,7 @@ Prints the two figures and the mean error with and without them.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -136,11 +137,17 @@ def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
 def fit(table, card, dtype, compute):
     """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
     cols = columns(table, card, dtype)
+    return fit_figures(cols, partial(modelled, cols, card, compute))
+
+
+def fit_figures(cols, predict):
+    """:func:`fit`'s search over the rows ``cols`` (:func:`columns`' order), ``predict(floor,
+    bandwidth share, compute share, pad)`` giving the modelled latency of every row."""
     tokens, latency = cols[0], cols[-1]
     decode = tokens <= 256
 
     def error(figures, rows):
-        predicted = modelled(cols, card, compute, *figures)
+        predicted = predict(*figures)
         return float(np.sqrt(np.mean(np.log(predicted[rows] / latency[rows]) ** 2)))
 
     # streaming alone on decode-sized steps: no multiplication (an infinite compute share)
