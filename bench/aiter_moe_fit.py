@@ -31,8 +31,11 @@ import numpy as np
 from bench.moe_kernel_fit import BANDS, fit_figures
 from core.catalog.cards import GPUS
 
-# AITER's names of the two quantisations read here: 128 x 128 block scales, and none (bf16).
-BLOCK, NONE = "QuantType.per_1x128", "QuantType.No"
+# AITER's names of the quantisations read here: 128 x 128 block scales, none (bf16), and MXFP4's
+# 32-wide blocks (fp4 weights; fp4 activations, or bf16 ones at few tokens in gpt-oss's tables).
+BLOCK, NONE, MX = "QuantType.per_1x128", "QuantType.No", "QuantType.per_1x32"
+# The activations AITER's tables hold (gpt-oss's clamped SwiGLU costs its GEMMs what SiLU's do).
+ACTIVATIONS = ("ActivationType.Silu", "ActivationType.Swiglu")
 
 # (card family, compute units, the catalog's card whose rates the shares are of, table file
 # under configs/, weight format in the catalog, AITER's quantisation, the weights' bytes, the
@@ -45,6 +48,9 @@ KERNELS = [
     ("cdna4", 256, "MI355X", "a8w8_blockscale_tuned_fmoe_qwen3_235b", "fp8_block", BLOCK, 1, "fp8"),
     ("cdna3", 304, "MI325X", "qwen3_235b_bf16_tuned_fmoe", "bf16", NONE, 2, "bf16"),
     ("cdna4", 256, "MI355X", "qwen3_235b_bf16_tuned_fmoe", "bf16", NONE, 2, "bf16"),
+    ("cdna4", 256, "MI355X", "dsv3_fp4_tuned_fmoe", "mxfp4", MX, 4.25 / 8, "fp4"),
+    ("cdna4", 256, "MI355X", "gptoss_fp4_tuned_fmoe", "mxfp4", MX, 4.25 / 8, "fp4"),
+    ("cdna4", 256, "MI355X", "gptoss_a16w4_tuned_fmoe", "mxfp4", MX, 4.25 / 8, "fp4"),
 ]  # fmt: skip
 
 
@@ -58,7 +64,7 @@ def rows(configs: Path, cu_num: int, files: list[str], quantisation: str):
     keep = (
         (table.cu_num == cu_num)
         & (table.q_type == quantisation)
-        & (table.act_type == "ActivationType.Silu")
+        & table.act_type.isin(ACTIVATIONS)
         & np.isfinite(table.us)
         & (table.us > 0)
     )
@@ -85,7 +91,8 @@ def columns(table, card, bytes_per_weight):
 def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
     """bench/moe_kernel_fit.py's equation with the catalog card's rates."""
     tokens, top, touched, weights, row_flops, moved, _ = cols
-    rate = {"fp8": card.achieved_fp8_flops, "bf16": card.achieved_bf16_flops}[compute]
+    rate = {"fp8": card.achieved_fp8_flops, "bf16": card.achieved_bf16_flops,
+            "fp4": card.achieved_fp4_flops}[compute]  # fmt: skip
     stream = weights / (bandwidth_share * card.achieved_hbm_bytes_per_s)
     rows_multiplied = tokens * top + np.minimum(pad * touched, tokens * top)
     return floor + np.maximum(stream, row_flops * rows_multiplied / (compute_share * rate)) + moved

@@ -198,8 +198,10 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an
 # NVIDIA family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
 # rocm.Dockerfile), under which its mixtures' experts run through AITER's fused MoE, two
-# Composable Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), and bf16 under its
-# default "auto" MoE backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda). AITER keeps the kernel times it measured
+# Composable Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), bf16 under its
+# default "auto" MoE backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda),
+# and on MI355X (gfx950) MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4
+# activation quantiser on ROCm). AITER keeps the kernel times it measured
 # while tuning each shape on a card (ROCm/aiter aiter/configs/model_configs/
 # a8w8_blockscale_tuned_fmoe_*.csv, the ``us`` column); bench/aiter_moe_fit.py fits this
 # module's kernel model to them, each card's rows by its compute units (304: gfx942, 256:
@@ -266,6 +268,13 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         22e-6, 0.90, 0.55, 96,
         _AITER.format(cus=256, cards="MI355X", tables="qwen3_235b_bf16_tuned_fmoe", rows=16,
                       shapes=1, tokens="1-32,768", errors="6 %, 6 %"),
+    ),
+    ("cdna4", "mxfp4", "sglang"): ExpertKernel(
+        20e-6, 0.90, 0.50, 192,
+        _AITER.format(cus=256, cards="MI355X; MXFP4 weights, fp4 activations (bf16 at few "
+                      "tokens in gpt-oss's), at the fp4 rate",
+                      tables="{dsv3_fp4,gptoss_fp4,gptoss_a16w4}_tuned_fmoe", rows=143,
+                      shapes=10, tokens="1-32,768", errors="14 %, 15 %"),
     ),
 }  # fmt: skip
 
