@@ -47,8 +47,9 @@ ATTENTION_KERNEL_FLOORS_S = 2 * KERNEL_FLOOR_S
 TERMS: dict[str, str] = {
     "engine_memory": "cards hold GiB, engines keep an activation workspace and give the cache "
     "90 % of what is left",
-    "measured_rates": "kernels run at the bandwidth and matmul rates measured on the card, not "
-    "60 % and 50 % of its datasheet",
+    "measured_rates": "kernels run at the bandwidth and matmul rates measured on the card (the "
+    "H100's measured shares of its peaks where none is published), not 60 % and 50 % of its "
+    "datasheet",
     "live_context": "a step reads the context its requests hold now (prompt + half the answer on "
     "average), not the longest they may reach",
     "stream_then_math": "a layer streams its weights and then multiplies: the two add up instead "
