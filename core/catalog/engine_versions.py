@@ -75,7 +75,7 @@ _TRT_PYTORCH_HOST = (
 class EngineVersion:
     """One release of a serving engine: what it does by default and what its host pays."""
 
-    engine: str  # a key of core.catalog.kernels.ENGINES
+    engine: str  # a key of core.catalog.engines.ENGINES
     version: str  # the release line, "0.6" or "1.0"
     runtime: str  # the engine inside it in words (V0, V1, C++ runtime, PyTorch backend)
     source: str  # the release note or code that says what the release is

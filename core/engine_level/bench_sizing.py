@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import ENGINE_KV_FRACTION, GB, GIB
-from core.catalog.kernels import TRTLLM_BENCH_MAX_REQUESTS
+from core.catalog.engines import TRTLLM_BENCH_MAX_REQUESTS
 
 
 def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
@@ -23,7 +23,7 @@ def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cach
         The checkpoint's parameters.
     bytes_per_param : float or ndarray
         What the tool counts per parameter
-        (:data:`core.catalog.kernels.TRTLLM_BENCH_BYTES_PER_PARAM`); NaN where the tool keeps
+        (:data:`core.catalog.engines.TRTLLM_BENCH_BYTES_PER_PARAM`); NaN where the tool keeps
         its default batch for the checkpoint's format.
     kv_bytes : float or ndarray
         Bytes of one cached element.

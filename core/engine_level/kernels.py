@@ -20,12 +20,8 @@ from core.catalog.engine_versions import (
     engine_version,
     newest_version,
 )
-from core.catalog.kernels import (
-    CARD_FAMILIES,
-    ENGINES,
-    TRTLLM_BENCH_BYTES_PER_PARAM,
-    expert_kernel,
-)
+from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
+from core.catalog.kernels import CARD_FAMILIES, expert_kernel
 from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import is_array

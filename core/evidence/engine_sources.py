@@ -23,14 +23,12 @@ from core.catalog.dense_gemms import (
     dense_gemm_source,
 )
 from core.catalog.engine_versions import ENGINE_VERSIONS, PRICE_RELEASE_REQUEST_HOST
+from core.catalog.engines import ENGINES, TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
 from core.catalog.kernels import (
     BLOCK_FP8_MLP_INPUTS,
     ENGINE_EXPERT_KERNELS,
-    ENGINES,
     EXPERT_KERNELS,
     SHARED_EXPERT_KERNELS,
-    TRTLLM_BENCH_MAX_REQUESTS,
-    TRTLLM_BENCH_SOURCE,
 )
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCE
 from core.evidence.source_groups import Source

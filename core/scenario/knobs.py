@@ -7,7 +7,7 @@ import param
 from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.custom import CUSTOM, parsed_config
 from core.catalog.engine_versions import ENGINE_VERSIONS, versions_of
-from core.catalog.kernels import DEFAULT_ENGINE, ENGINES
+from core.catalog.engines import DEFAULT_ENGINE, ENGINES
 from core.catalog.tiers import OFFLOADS
 from core.catalog.traces import TRACES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS

@@ -11,7 +11,7 @@ from core.catalog.engine_versions import (
     version_of_text,
     versions_of,
 )
-from core.catalog.kernels import ENGINES
+from core.catalog.engines import ENGINES
 
 
 def _key(version: str) -> tuple[int, ...]:

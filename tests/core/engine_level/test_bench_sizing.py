@@ -7,7 +7,7 @@ from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
 from core.catalog import GB
-from core.catalog.kernels import TRTLLM_BENCH_BYTES_PER_PARAM, TRTLLM_BENCH_MAX_REQUESTS
+from core.catalog.engines import TRTLLM_BENCH_BYTES_PER_PARAM, TRTLLM_BENCH_MAX_REQUESTS
 from core.engine_level.bench_sizing import trtllm_bench_batch
 
 # An 8B-parameter fp8 checkpoint on one 80 GB card, 32 layers of 8 heads of 128 at 1 byte.

@@ -9,10 +9,10 @@ from numpy.testing import assert_allclose
 from core import GPUS, MODELS, Scenario, evaluate
 from core.catalog import BYTES_PER_WEIGHT, GB, GIB, WEIGHT_FORMATS
 from core.catalog.attention_kernels import attention_kernel
+from core.catalog.engines import ENGINES
 from core.catalog.kernels import (
     BORROWED_FAMILY,
     CARD_FAMILIES,
-    ENGINES,
     EXPERT_KERNELS,
     expert_kernel,
 )

@@ -1,0 +1,89 @@
+"""Each serving engine's costs outside the kernels, and how its benchmark tool sizes a run.
+
+:data:`ENGINES` holds what the engine level charges a serving engine whatever its release (its
+server's and eager prefill's time per request, how it sizes its KV cache, whether it keeps
+sliding windows whole); what changed release to release is in
+:mod:`core.catalog.engine_versions`. The ``TRTLLM_BENCH_*`` figures are how ``trtllm-bench``
+sizes the engine it drives (:mod:`core.engine_level.bench_sizing`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A serving engine's costs outside the kernels and its scheduler's documented defaults."""
+
+    name: str
+    # per request: the OpenAI-compatible server (tokenise, template, stream) and the eager
+    # (not graph-captured) prefill forward, which pays Python dispatch in every layer
+    request_overhead_per_layer_s: float
+    source: str
+    # how the KV cache's share of memory is set: of the memory free after the weights
+    # ("free"), of the card's whole memory with the weights inside it ("total"), or SGLang's
+    # static fraction of the whole memory, the activations kept outside ("static")
+    kv_rule: str = "free"
+    kv_rule_source: str = ""
+    # whether the cache keeps every token of a sliding-window layer (the window then only masks
+    # the attention): TensorRT-LLM stores whole sequences unless max_attention_window is set
+    keeps_windows_whole: bool = False
+    keeps_windows_source: str = ""
+    # (the most requests one instance runs at once changed release to release: each release's
+    # is in core.catalog.engine_versions)
+
+
+ENGINES: dict[str, Engine] = {
+    engine.name: engine
+    for engine in (
+        Engine(
+            "tensorrt-llm", 0.0,
+            "TensorRT-LLM's benchmarks (trtllm-bench) run the engine in-process, without an "
+            "HTTP server; aiconfigurator 0.12 adds no per-request dispatch cost for it",
+            kv_rule="free",
+            kv_rule_source="TensorRT-LLM llm_args.py KvCacheConfig.free_gpu_memory_fraction 0.9 "
+            "of the memory free after the model loads",
+            keeps_windows_whole=True,
+            keeps_windows_source="TensorRT-LLM llm_args.py KvCacheConfig.max_attention_window "
+            "default None ('only the last tokens will be stored' when set); gpt-oss's model "
+            "(_torch/models/modeling_gpt_oss.py) passes its window to the attention kernel only, "
+            "and the published gpt-oss option files set no max_attention_window",
+        ),
+        Engine(
+            "vllm", 0.8e-3,
+            "aiconfigurator 0.12 vLLM backend: CPU-side dispatch of the eager prefill, 0.8 ms "
+            "per layer per request, calibrated on its measured vLLM corpus "
+            "(sdk/backends/vllm_backend.py, _prefill_dispatch_overhead_ms)",
+            kv_rule="total",
+            kv_rule_source="vLLM config/cache.py gpu_memory_utilization 0.9 of the card's total "
+            "memory for weights, activations and KV",
+        ),
+        Engine(
+            "sglang", 0.8e-3,
+            "SGLang's prefill runs eagerly in Python like vLLM's (CUDA graphs capture decode "
+            "only): vLLM's 0.8 ms per layer per request from aiconfigurator 0.12, borrowed",
+            kv_rule="static",
+            kv_rule_source="SGLang server_args.py _handle_gpu_memory_settings: "
+            "mem_fraction_static = (M - R) / M, R from the chunked-prefill size, the CUDA-graph "
+            "batch and tensor parallelism, at least 10 GB on cards over 60 GB",
+        ),
+    )
+}  # fmt: skip
+DEFAULT_ENGINE = "tensorrt-llm"
+
+# -- trtllm-bench sizes the engine it drives from its own estimate of the KV room, unless told
+# (tensorrt_llm/bench/build/tuning.py calc_engine_setting and finetune_setting; build.py
+# TUNED_QUANTS: other checkpoint formats, MXFP4 among them, keep BuildConfig's 2,048). The
+# estimate counts every attention layer at full length and at least one KV head per rank, and
+# a checkpoint's size as its safetensors elements times a byte each: a packed FP4 tensor holds
+# two values per stored element, so an NVFP4 checkpoint counts a quarter byte per parameter.
+TRTLLM_BENCH_BYTES_PER_PARAM: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "nvfp4": 0.25}
+TRTLLM_BENCH_MAX_REQUESTS = 4096  # "cap total batch size to avoid decoder buffer size ..."
+TRTLLM_BENCH_SOURCE = (
+    "TensorRT-LLM tensorrt_llm/bench/build/tuning.py calc_engine_setting / finetune_setting "
+    "(max_batch_size from the KV room at ISL + OSL per request, rounded up to 32, 128 or 256, "
+    "at least 64, at most 4,096) and build.py TUNED_QUANTS; under attention data parallelism "
+    "the limit is each rank's (its DeepSeek-R1 guide runs --max_batch_size 384 with "
+    "--concurrency 3072 on 8 ranks)"
+)
