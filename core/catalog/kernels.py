@@ -211,9 +211,28 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 _AITER = (
     "ROCm/aiter (MIT) @e4048607 tuned fused-MoE tables, aiter/configs/model_configs/"
     "{tables}.csv, the kernel times AITER measured on {cus}-CU "
-    "cards ({cards}); fitted by bench/aiter_moe_fit.py over {rows} rows of {shapes} shapes, "
+    "cards ({cards}); fitted by bench/aiter_moe_fit.py over {rows} rows of {shapes}, "
     "{tokens} tokens (RMS log errors {errors})"
 )
+# A 304-CU table does not say whether an MI300X or an MI325X ran it.
+_AITER_CARDS = {304: "MI300X and MI325X; fitted at the MI325X's rates", 256: "MI355X"}
+
+
+def _aiter(figures, cus, tables, rows, shapes, tokens, errors, cards=""):
+    """An expert row fitted by bench/aiter_moe_fit.py to AITER's tables on ``cus``-CU cards."""
+    cards = cards or _AITER_CARDS[cus]
+    source = _AITER.format(
+        cus=cus,
+        cards=cards,
+        tables=tables,
+        rows=rows,
+        tokens=tokens,
+        errors=errors,
+        shapes=f"{shapes} shape" + ("s" if shapes != 1 else ""),
+    )
+    return ExpertKernel(*figures, source)
+
+
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
         22e-6, 0.75, 0.2, 48, _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (20 %, 46 %)")
@@ -247,34 +266,24 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("blackwell", "bf16", "vllm"): ExpertKernel(
         30e-6, 0.75, 0.40, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
     ),
-    ("cdna3", "fp8_block", "sglang"): ExpertKernel(
-        46e-6, 0.90, 0.525, 64,
-        _AITER.format(cus=304, cards="MI300X and MI325X; fitted at the MI325X's rates",
-                      tables="a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", rows=42, shapes=3, tokens="1-16,384",
-                      errors="15 %, 12 %"),
+    ("cdna3", "fp8_block", "sglang"): _aiter(
+        (46e-6, 0.90, 0.525, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
+        "1-16,384", "15 %, 12 %",
     ),
-    ("cdna4", "fp8_block", "sglang"): ExpertKernel(
-        26e-6, 0.90, 0.275, 64,
-        _AITER.format(cus=256, cards="MI355X", tables="a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", rows=48,
-                      shapes=4, tokens="1-32,768", errors="16 %, 12 %"),
+    ("cdna4", "fp8_block", "sglang"): _aiter(
+        (26e-6, 0.90, 0.275, 64), 256, "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4,
+        "1-32,768", "16 %, 12 %",
     ),
-    ("cdna3", "bf16", "sglang"): ExpertKernel(
-        22e-6, 0.75, 0.45, 64,
-        _AITER.format(cus=304, cards="MI300X and MI325X; fitted at the MI325X's rates",
-                      tables="qwen3_235b_bf16_tuned_fmoe", rows=32, shapes=2,
-                      tokens="1-32,768", errors="7 %, 8 %"),
+    ("cdna3", "bf16", "sglang"): _aiter(
+        (22e-6, 0.75, 0.45, 64), 304, "qwen3_235b_bf16_tuned_fmoe", 32, 2, "1-32,768", "7 %, 8 %"
     ),
-    ("cdna4", "bf16", "sglang"): ExpertKernel(
-        22e-6, 0.90, 0.55, 96,
-        _AITER.format(cus=256, cards="MI355X", tables="qwen3_235b_bf16_tuned_fmoe", rows=16,
-                      shapes=1, tokens="1-32,768", errors="6 %, 6 %"),
+    ("cdna4", "bf16", "sglang"): _aiter(
+        (22e-6, 0.90, 0.55, 96), 256, "qwen3_235b_bf16_tuned_fmoe", 16, 1, "1-32,768", "6 %, 6 %"
     ),
-    ("cdna4", "mxfp4", "sglang"): ExpertKernel(
-        20e-6, 0.90, 0.50, 192,
-        _AITER.format(cus=256, cards="MI355X; MXFP4 weights, fp4 activations (bf16 at few "
-                      "tokens in gpt-oss's), at the fp4 rate",
-                      tables="{dsv3_fp4,gptoss_fp4,gptoss_a16w4}_tuned_fmoe", rows=143,
-                      shapes=10, tokens="1-32,768", errors="14 %, 15 %"),
+    ("cdna4", "mxfp4", "sglang"): _aiter(
+        (20e-6, 0.90, 0.50, 192), 256, "{dsv3_fp4,gptoss_fp4,gptoss_a16w4}_tuned_fmoe", 143, 10,
+        "1-32,768", "14 %, 15 %", "MI355X; MXFP4 weights, fp4 activations (bf16 at few tokens "
+        "in gpt-oss's), at the fp4 rate",
     ),
 }  # fmt: skip
 
