@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.moe_kernel_fit import BANDS, fit_figures
+from bench.moe_kernel_fit import BANDS, fit_figures, latency_of, shape_columns
 from core.catalog.cards import GPUS
 
 # AITER's names of the quantisations read here: 128 x 128 block scales, none (bf16), and MXFP4's
@@ -78,24 +78,25 @@ def rows(configs: Path, cu_num: int, files: list[str], quantisation: str):
 
 def columns(table, card, bytes_per_weight):
     """bench/moe_kernel_fit.py's columns for AITER's rows (already one card's shapes)."""
-    tokens = table.token.to_numpy(float)
-    experts, top = table.expert.to_numpy(float), table.topk.to_numpy(float)
-    hidden, width = table.model_dim.to_numpy(float), table.inter_dim.to_numpy(float)
-    touched = experts * (1 - (1 - top / experts) ** tokens)
-    weights = touched * 3 * hidden * width * bytes_per_weight
-    row_flops = 2 * 3 * hidden * width
-    moved = 8.0 * tokens * top * hidden / card.achieved_hbm_bytes_per_s
-    return tokens, top, touched, weights, row_flops, moved, table.us.to_numpy(float) * 1e-6
+    return shape_columns(
+        table.token.to_numpy(float),
+        table.expert.to_numpy(float),
+        table.topk.to_numpy(float),
+        table.model_dim.to_numpy(float),
+        table.inter_dim.to_numpy(float),
+        1.0,
+        bytes_per_weight,
+        card.achieved_hbm_bytes_per_s,
+        table.us.to_numpy(float) * 1e-6,
+    )
 
 
 def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
     """bench/moe_kernel_fit.py's equation with the catalog card's rates."""
-    tokens, top, touched, weights, row_flops, moved, _ = cols
     rate = {"fp8": card.achieved_fp8_flops, "bf16": card.achieved_bf16_flops,
             "fp4": card.achieved_fp4_flops}[compute]  # fmt: skip
-    stream = weights / (bandwidth_share * card.achieved_hbm_bytes_per_s)
-    rows_multiplied = tokens * top + np.minimum(pad * touched, tokens * top)
-    return floor + np.maximum(stream, row_flops * rows_multiplied / (compute_share * rate)) + moved
+    return latency_of(cols, card.achieved_hbm_bytes_per_s, rate, floor, bandwidth_share,
+                      compute_share, pad)  # fmt: skip
 
 
 def main() -> None:

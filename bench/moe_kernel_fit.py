@@ -108,29 +108,48 @@ def rows(data: Path, card, version, kernel, dtype, distribution="balanced"):
 
 
 def columns(table, card, dtype):
+    """:func:`shape_columns` of one aiconfigurator table's rows on ``card``."""
+    return shape_columns(
+        table.num_tokens.to_numpy(float),
+        table.num_experts.to_numpy(float),
+        table.topk.to_numpy(float),
+        table.hidden_size.to_numpy(float),
+        table.inter_size.to_numpy(float),
+        (table.moe_tp_size * table.moe_ep_size).to_numpy(float),
+        BYTES_PER_WEIGHT[dtype],
+        BANDWIDTH[card],
+        table.latency.to_numpy(float) * 1e-3,
+    )
+
+
+def shape_columns(tokens, experts, top, hidden, width, split, bytes_per_weight, bandwidth,
+                  latency):  # fmt: skip
     """(tokens, top-k, touched experts, weight bytes, FLOPs a routed row, permute s, latency s).
 
-    Per card of the TP x EP split; balanced routing touches ``E (1 - (1 - k/E)^T)`` experts.
+    Per card of the TP x EP ``split`` (1 where the shape is already one card's); balanced
+    routing touches ``E (1 - (1 - k/E)^T)`` experts.
     """
-    tokens = table.num_tokens.to_numpy(float)
-    experts, top = table.num_experts.to_numpy(float), table.topk.to_numpy(float)
-    hidden, width = table.hidden_size.to_numpy(float), table.inter_size.to_numpy(float)
-    split = (table.moe_tp_size * table.moe_ep_size).to_numpy(float)
     touched = experts * (1 - (1 - top / experts) ** tokens)
-    weights = touched * 3 * hidden * width * BYTES_PER_WEIGHT[dtype] / split
+    weights = touched * 3 * hidden * width * bytes_per_weight / split
     row_flops = 2 * 3 * hidden * width / split
-    moved = 8.0 * tokens * top * hidden / split / BANDWIDTH[card]
-    return tokens, top, touched, weights, row_flops, moved, table.latency.to_numpy(float) * 1e-3
+    moved = 8.0 * tokens * top * hidden / split / bandwidth
+    return tokens, top, touched, weights, row_flops, moved, latency
 
 
 def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
-    """The model's latency of each row (the module's equation)."""
+    """The model's latency of each row on an aiconfigurator ``card`` (:func:`latency_of`)."""
+    return latency_of(cols, BANDWIDTH[card], FLOPS[card][compute], floor, bandwidth_share,
+                      compute_share, pad)  # fmt: skip
+
+
+def latency_of(cols, bandwidth, rate, floor, bandwidth_share, compute_share, pad):
+    """The module's equation for the rows ``cols`` at a card's ``bandwidth`` and matmul ``rate``."""
     tokens, top, touched, weights, row_flops, moved, _ = cols
-    stream = weights / (bandwidth_share * BANDWIDTH[card])
+    stream = weights / (bandwidth_share * bandwidth)
     # Each touched expert's GEMM costs as if it held ``pad`` more rows than its tokens (a tile
     # only partly filled, the expert's own prologue and epilogue), never more than it routes.
     rows = tokens * top + np.minimum(pad * touched, tokens * top)
-    math = row_flops * rows / (compute_share * FLOPS[card][compute])
+    math = row_flops * rows / (compute_share * rate)
     return floor + np.maximum(stream, math) + moved
 
 
