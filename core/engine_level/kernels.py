@@ -80,6 +80,28 @@ def expert_rate_scale(code, gpu, gpus, own_rate):
     return rate / own_rate
 
 
+def _expert_fields(gpu, weight, shape, engine, shapes) -> dict:
+    """The Node's expert-kernel fields, each (card, format, model, engine)'s row looked up once."""
+    rows: list = []
+
+    def row_index(g, w, name, e):
+        rows.append(expert_kernel(g, expert_format(w, shapes[name]), e)[0])
+        return len(rows) - 1
+
+    which = _lookup(row_index, gpu, weight, shape, engine).astype(int)
+
+    def field(attribute, code=float):
+        return np.asarray([code(getattr(row, attribute)) for row in rows])[which]
+
+    return {
+        "expert_fixed_s": field("fixed_s"),
+        "expert_bandwidth_share": field("bandwidth_share"),
+        "expert_compute_share": field("compute_share"),
+        "expert_padding_rows": field("padding_rows"),
+        "expert_rate_code": field("compute", expert_rate_code),
+    }
+
+
 def _attention_fields(gpu, engine, bytes_kv) -> dict:
     """The decode attention kernel's floor and cost per request (core.catalog.attention_kernels)."""
     cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
@@ -197,11 +219,6 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     """
     engine, version = engine_releases(engine, version)
 
-    def kernel(attribute, code=float):
-        return lambda g, w, name, e: code(
-            getattr(expert_kernel(g, expert_format(w, shapes[name]), e)[0], attribute)
-        )
-
     extra = pick(shape, shapes, "bf16_params") * np.maximum(
         0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight
     )
@@ -213,13 +230,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
-        "expert_fixed_s": _lookup(kernel("fixed_s"), gpu, weight, shape, engine),
-        "expert_bandwidth_share": _lookup(kernel("bandwidth_share"), gpu, weight, shape, engine),
-        "expert_compute_share": _lookup(kernel("compute_share"), gpu, weight, shape, engine),
-        "expert_padding_rows": _lookup(kernel("padding_rows"), gpu, weight, shape, engine),
-        "expert_rate_code": _lookup(
-            kernel("compute", expert_rate_code), gpu, weight, shape, engine
-        ),
+        **_expert_fields(gpu, weight, shape, engine, shapes),
         "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine),
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
