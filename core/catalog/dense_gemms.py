@@ -68,9 +68,10 @@ AMD_DENSE_GEMM_SOURCE = (
 )
 
 
-def dense_gemm_source(family: str) -> str:
-    """Where a card family's dense GEMM floors were measured: AITER's tables for AMD's."""
-    return AMD_DENSE_GEMM_SOURCE if family.startswith("cdna") else DENSE_GEMM_SOURCE
+def dense_gemm_source(row: str) -> str:
+    """Where a floor was measured, ``row`` its name led by its card family ("cdna3 fp8_block,
+    sglang"): AITER's tables for AMD's families, aiconfigurator's for NVIDIA's."""
+    return AMD_DENSE_GEMM_SOURCE if row.startswith("cdna") else DENSE_GEMM_SOURCE
 
 
 def dense_gemm_floor(gpu: str, weight: str, engine: str = "") -> float:

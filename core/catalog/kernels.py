@@ -203,9 +203,8 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # and on MI355X (gfx950) MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4
 # activation quantiser on ROCm). AITER keeps the kernel times it measured while tuning each
 # shape on a card (ROCm/aiter aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us``
-# column); bench/aiter_moe_fit.py fits this
-# module's kernel model to them, each card's rows by its compute units (304: gfx942, 256:
-# gfx950). vLLM on ROCm keeps the borrowed rows: it runs AITER only when VLLM_ROCM_USE_AITER
+# column); bench/aiter_moe_fit.py fits this module's kernel model to them, each card's rows by
+# its compute units (304: gfx942, 256: gfx950). vLLM on ROCm keeps the borrowed rows: it runs AITER only when VLLM_ROCM_USE_AITER
 # is set, off by default (vllm/envs.py). Decided from the engine's code before any case was
 # scored with them. The rows are keyed by engine, not release: SGLang took AITER up within its
 # 0.4 line, so an older SGLang on ROCm (0.3, early 0.4) is priced with kernels it did not have.
