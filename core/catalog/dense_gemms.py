@@ -53,11 +53,13 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     ("blackwell", "fp8", "sglang"): 9.3e-6,
     ("blackwell", "fp8_block", "sglang"): 9.7e-6,
     ("blackwell", "nvfp4", "sglang"): 8.5e-6,
-    # AMD's own, measured on the card's family: SGLang's ROCm images (SGLANG_USE_AITER=1) run a
+    # AMD's own, measured on the card's family, for the releases that run AITER
+    # (core.catalog.kernels.kernels_engine): SGLang's ROCm images (SGLANG_USE_AITER=1) run a
     # block-fp8 linear layer through AITER's gemm_a8w8_blockscale (fp8_utils.py
-    # dispatch_w8a8_block_fp8_linear); its input's quantisation is a kernel counted on its own.
-    ("cdna3", "fp8_block", "sglang"): 6.4e-6,
-    ("cdna4", "fp8_block", "sglang"): 6.5e-6,
+    # dispatch_w8a8_block_fp8_linear), as ATOM's models do; its input's quantisation is a kernel
+    # counted on its own.
+    ("cdna3", "fp8_block", "aiter"): 6.4e-6,
+    ("cdna4", "fp8_block", "aiter"): 6.5e-6,
 }
 AMD_DENSE_GEMM_SOURCE = (
     "ROCm/aiter (MIT) @e4048607 tuned GEMM tables, aiter/configs/a8w8_blockscale_tuned_gemm.csv "
@@ -70,16 +72,16 @@ AMD_DENSE_GEMM_SOURCE = (
 
 def dense_gemm_source(row: str) -> str:
     """Where a floor was measured, ``row`` its name led by its card family ("cdna3 fp8_block,
-    sglang"): AITER's tables for AMD's families, aiconfigurator's for NVIDIA's."""
+    aiter"): AITER's tables for AMD's families, aiconfigurator's for NVIDIA's."""
     return AMD_DENSE_GEMM_SOURCE if row.startswith("cdna") else DENSE_GEMM_SOURCE
 
 
-def dense_gemm_floor(gpu: str, weight: str, engine: str = "") -> float:
+def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | None = None) -> float:
     """Seconds a decode-sized dense GEMM of ``weight`` pays on ``gpu`` beyond its weight stream.
 
     The row :func:`core.catalog.kernels.priced_row` picks (the engine's own floor measured on
     the card's family, else its own on a measured family, else the family's engine-neutral
     one), else the kernel floor.
     """
-    floor, _ = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine)
+    floor, _ = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version)
     return KERNEL_FLOOR_S if floor is None else floor

@@ -43,6 +43,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.catalog.allreduce_kernels import (
+    SGLANG_ALLREDUCE_S,
+    SGLANG_ALLREDUCE_SOURCE,
+    TRTLLM_ALLREDUCE_S,
+    TRTLLM_ALLREDUCE_SOURCE,
+    TRTLLM_CPP_ALLREDUCE_SOURCE,
+    TRTLLM_NO_GRAPH_ALLREDUCE_S,
+    VLLM_ALLREDUCE_SOURCE,
+    VLLM_CUSTOM_ALLREDUCE_S,
+)
+from core.catalog.release_kernels import (
+    ATOM_FUSION_RULE,
+    ATOM_PLUGIN_RELEASE,
+    ATOM_PLUGIN_SOURCE,
+    SGLANG_AITER_SOURCE,
+    SGLANG_BEFORE_AITER_SOURCE,
+    SHARED_EXPERT_FUSION_RULE,
+)
+
 PRICE_RELEASE_HOST_COSTS = False
 """Whether the engine level prices each release's overlap scheduler."""
 PRICE_RELEASE_ALLREDUCE = False
@@ -106,35 +125,13 @@ class EngineVersion:
     # fused kernel as one more expert every token picks (SHARED_EXPERT_FUSION_RULE)
     fuses_shared_expert: bool = False
     fuses_shared_expert_source: str = "the shared expert runs as its own MLP"
+    # ... and whether it still does under data-parallel attention (DEP layouts)
+    fuses_shared_expert_data_parallel: bool = True
+    # the kernel library the release runs on AMD cards where it is not the engine's own ("aiter":
+    # AMD's AITER, whose rows measured on the card price it; core.catalog.kernels.kernels_engine)
+    amd_kernels: str = ""
+    amd_kernels_source: str = "the engine's own kernels on ROCm"
 
-
-# -- All-reduce kernels: one small all-reduce (4,096 bf16 numbers, a token of a 4,096-wide
-# hidden state) on 8 x H100, as a decode step runs it, replayed inside a CUDA graph: NVIDIA
-# aiconfigurator 0.12's measured tables (systems/data/h100_sxm/comm/<engine>/<release>/
-# custom_allreduce_perf.parquet). The same kernels run eagerly take 21-24 µs (vLLM 0.14-0.24,
-# SGLang 0.5.9-0.5.10); NCCL 2.29 (nccl-tests, no graph) 16.0 µs; on 8 x B200 the graphed
-# kernels take 5.6 µs (TensorRT-LLM), 7.9 (vLLM) and 7.5 (SGLang 0.5.9). A release older than
-# the tables takes its line's earliest measured release. TensorRT-LLM 0.x captures no graphs
-# by default (C++ engines; the 0.20 PyTorch backend's are opt-in): SGLang PR #2904's unit test of the same kernels without a graph
-# (512 B on 8 cards: 5.9 µs) stands for them.
-_AIC_AR = (
-    "NVIDIA aiconfigurator 0.12 measured all-reduce tables, h100_sxm comm/{table}, 4,096 bf16 "
-    "numbers on 8 cards inside a CUDA graph: {figure} µs"
-)
-VLLM_CUSTOM_ALLREDUCE_S = 4.9e-6
-TRTLLM_ALLREDUCE_S = 3.9e-6
-TRTLLM_NO_GRAPH_ALLREDUCE_S = 5.9e-6
-SGLANG_ALLREDUCE_S = 5.2e-6
-_VLLM_AR = _AIC_AR.format(table="vllm 0.14.0 vLLM_custom_graph (0.19.0: 5.0)", figure="4.9")
-_TRT_AR = _AIC_AR.format(table="trtllm 1.2.0rc5 TRTLLM (1.3.0rc20: 3.5)", figure="3.9")
-_TRT_CPP_AR = (
-    "sgl-project/sglang PR #2904 'optimize custom allreduce kernel', H100 unit test of the "
-    "TensorRT-LLM all-reduce kernels without a CUDA graph, 512 B on 2/4/8 cards: 3.7/4.8/5.9 µs"
-)
-_SGL_AR = _AIC_AR.format(
-    table="sglang 0.5.9 SGLang_CustomAllReduce_graph (0.5.14, its own faster kernel: 3.6)",
-    figure="5.2",
-)
 
 # -- vLLM.
 _VLLM_V0_SEQS = "vLLM 0.x vllm/engine/arg_utils.py EngineArgs.max_num_seqs = 256"
@@ -173,7 +170,7 @@ _VLLM = (
         False, "v0.5.3: scheduler and output processing 'execute in a synchronous manner that "
         "blocks GPU execution' (same blog)",
         256, 256, _VLLM_V0_SEQS, False, 512, _VLLM_V0_CHUNK, 256, _VLLM_V0_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, _VLLM_AR,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.6", "V0 after the host-overhead rewrite",
@@ -183,7 +180,7 @@ _VLLM = (
         "scheduling and input preparation still run between steps, multi-step scheduling is "
         "opt-in (--num-scheduler-steps, blog 2024-09-05)",
         256, 256, _VLLM_V0_SEQS, False, 512, _VLLM_V0_CHUNK, 256, _VLLM_V0_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, _VLLM_AR,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.8", "V1 by default (V0 still selectable)",
@@ -194,7 +191,7 @@ _VLLM = (
         256, 256, "vLLM v0.9.1 arg_utils.py _set_default_args (V1): max_num_seqs 256 for the "
         "API server and the LLM class",
         True, 2048, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, _VLLM_AR,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.10", "V1 only",
@@ -202,47 +199,30 @@ _VLLM = (
         False, _VLLM_SYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK + "; 8,192 on large cards "
         "(PR #17885)", 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, _VLLM_AR,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.14", "V1, async scheduling by default",
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, _VLLM_AR,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+    ),
+    EngineVersion(
+        "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin (AITER's kernels on AMD cards)",
+        ATOM_PLUGIN_SOURCE, True, _VLLM_ASYNC,
+        1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE + " (ATOM's AITER all-reduce: none measured)",
+        fuses_shared_expert=True, fuses_shared_expert_source=ATOM_FUSION_RULE,
+        fuses_shared_expert_data_parallel=False, amd_kernels="aiter",
+        amd_kernels_source=ATOM_PLUGIN_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.19", "V1, the current release line",
         "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, _VLLM_AR,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
     ),
 )  # fmt: skip
-
-# -- Shared-expert fusion (issue 37, sixth round; the rule set before any case was scored with
-# it). SGLang's DeepSeek model (models/deepseek_v2.py determine_num_fused_shared_experts, on
-# unless --disable-shared-experts-fusion) loads a DeepSeek-V3/R1 layer's one shared expert as a
-# 257th routed expert that every token picks, so the fused MoE kernel runs it with the routed
-# ones: the shared expert's own gate-up, activation and down kernels, the quantise kernels of
-# its two GEMMs under block-scaled fp8 and its two GEMMs' floors are not launched; its weights
-# are read as before. The code's conditions: 256 routed experts and one shared; NVIDIA cards of
-# compute capability 8.0 or more without expert parallelism, AMD MI300-class cards (gfx942 and
-# newer) with or without it (sgl-project/sglang PR #12201, merged 2025-11). In the 0.4 line it
-# came and went (PR #4918 on by default, 2025-04; PR #5504 off by default, 2025-04-17), so the
-# catalog prices it from the 0.5 line only. vLLM fuses it only on ROCm behind an opt-in flag
-# (vllm-project/vllm PR #24097, VLLM_ROCM_USE_AITER_FUSION_SHARED_EXPERTS), TensorRT-LLM not.
-# Priced as the code reads, on both vendors: both development sets 18.20 % -> 18.26 % (77 of
-# 114 either way). InferenceX's H200 rows move toward their measurements (D109 x1.48 -> x1.32,
-# D111 x1.41 -> x1.27, D110 x0.79 -> x0.83, D112 x0.88 -> x0.91), its MI325X rows away from
-# theirs (D113 x0.75 -> x0.67, D117 x1.46 -> x1.51): the same step measures 1.7 times longer on
-# MI325X than on H200, where the engine level, with Hopper's kernel floors and tables borrowed
-# for MI300-class cards, prices it shorter; what those cards lack is not this.
-SHARED_EXPERT_FUSION_ROUTED = 256
-SHARED_EXPERT_FUSION_RULE = (
-    "SGLang models/deepseek_v2.py determine_num_fused_shared_experts: a DeepSeek-V3/R1 layer's "
-    "shared expert runs as a 257th routed expert in the fused MoE kernel (256 routed experts, "
-    "one shared; NVIDIA compute capability 8.0+ without expert parallelism, AMD gfx942+ with or "
-    "without it: PR #12201); disable_shared_experts_fusion = False by default"
-)
 
 # -- SGLang.
 _SGL_SEQS = "SGLang model_runner.py: a request pool of at least 2,048"
@@ -261,7 +241,7 @@ _SGLANG = (
         "--disable-overlap",
         False, "SGLang v0.3 schedules between steps (the v0.4 blog's 'old batch scheduler (v0.3)')",
         2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 256, _SGL_GRAPH,
-        SGLANG_ALLREDUCE_S, _SGL_AR,
+        SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_BEFORE_AITER_SOURCE,
     ),
     EngineVersion(
         "sglang", "0.4", "zero-overhead (overlap) scheduler",
@@ -270,15 +250,17 @@ _SGLANG = (
         "required for the next batch'; Nsight shows 'no single idle time on the GPU'; on by "
         "default (--disable-overlap-schedule turns it off)",
         2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 256, _SGL_GRAPH,
-        SGLANG_ALLREDUCE_S, _SGL_AR,
+        SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels="aiter",
+        amd_kernels_source=SGLANG_AITER_SOURCE + " (taken up within the 0.4 line; priced for all of it)",
     ),
     EngineVersion(
         "sglang", "0.5", "overlap scheduler, the current release line",
         "SGLang v0.5 release line (the LMSYS gpt-oss and cookbook rows ran 0.5.1-0.5.9)",
         True, "SGLang server_args.py disable_overlap_schedule = False (the overlap scheduler on)",
         2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 512, _SGL_GRAPH,
-        SGLANG_ALLREDUCE_S, _SGL_AR,
+        SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=SHARED_EXPERT_FUSION_RULE,
+        amd_kernels="aiter", amd_kernels_source=SGLANG_AITER_SOURCE,
     ),
 )  # fmt: skip
 
@@ -298,7 +280,7 @@ _TRT = (
         "TensorRT-LLM v0.14 release notes and docs/source/performance/perf-overview.md",
         False, _TRT_CPP_SYNC, 2048, 2048, _TRT_BATCH, False, 8192, _TRT_CPP_CHUNK, 2048,
         "TensorRT-LLM engines built without CUDA graphs by default (use_cuda_graph off)",
-        TRTLLM_NO_GRAPH_ALLREDUCE_S, _TRT_CPP_AR,
+        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE,
     ),
     EngineVersion(
         "tensorrt-llm", "0.17", "C++ runtime (PyTorch backend in preview)",
@@ -307,7 +289,7 @@ _TRT = (
         "enable_overlap_scheduler defaults to False",
         2048, 2048, _TRT_BATCH, False, 8192, _TRT_CPP_CHUNK, 2048,
         "TensorRT-LLM engines built without CUDA graphs by default (use_cuda_graph off)",
-        TRTLLM_NO_GRAPH_ALLREDUCE_S, _TRT_CPP_AR,
+        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE,
     ),
     EngineVersion(
         "tensorrt-llm", "0.20", "PyTorch backend for the published perf overview",
@@ -318,7 +300,7 @@ _TRT = (
         2048, 2048, _TRT_BATCH, False, 8192, "TensorRT-LLM PyTorch backend: enable_chunked_prefill "
         "False by default; max_num_tokens 8,192", 128,
         "TensorRT-LLM PyTorch backend CUDA graphs opt-in (use_cuda_graph False in PyTorchConfig)",
-        TRTLLM_NO_GRAPH_ALLREDUCE_S, _TRT_CPP_AR, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
+        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
     ),
     EngineVersion(
         "tensorrt-llm", "1.0", "PyTorch backend by default",
@@ -330,7 +312,7 @@ _TRT = (
         "False by default; max_num_tokens 8,192", 128,
         "TensorRT-LLM llm_args.py CudaGraphConfig: batch sizes up to max_batch_size 128 by "
         "default",
-        TRTLLM_ALLREDUCE_S, _TRT_AR, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
+        TRTLLM_ALLREDUCE_S, TRTLLM_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
     ),
 )  # fmt: skip
 
@@ -369,8 +351,18 @@ def engine_version(engine: str, version: str | None) -> EngineVersion:
 
 
 def _number(text: str) -> tuple[int, int]:
-    major, minor = text.split(".")
+    major, minor = re.match(r"(\d+)\.(\d+|x)", text).groups()
     return int(major), (10**6 if minor == "x" else int(minor))
+
+
+def release_key(version: str) -> tuple[int, int, bool]:
+    """A release's place in order: its line, then the engine's own before a plugin's."""
+    return (*_number(version), is_plugin_release(version))
+
+
+def is_plugin_release(version: str) -> bool:
+    """Whether a release is the engine run with a vendor's plugin (vLLM with ATOM)."""
+    return version.endswith("-atom")
 
 
 def version_of_text(engine: str, text: str) -> str:
@@ -378,15 +370,21 @@ def version_of_text(engine: str, text: str) -> str:
 
     One rule for every published case: the first ``major.minor`` in the text (``1.x`` is the
     newest 1.* release the catalog knows) maps to the newest catalog release at or below it;
-    a text older than every release, or naming none, takes the oldest.
+    a text older than every release, or naming none, takes the oldest. A text that names AMD's
+    ATOM plugin maps among the plugin's releases, any other among the engine's own.
 
     >>> version_of_text("vllm", "0.7.4.dev (V0)")
     '0.6'
     >>> version_of_text("tensorrt-llm", "1.x (PyTorch backend)")
     '1.0'
+    >>> version_of_text("vllm", "0.18.1 with the ATOM plugin")
+    '0.17-atom'
     """
     found = re.search(r"(\d+)\.(\d+|x)", text)
-    known = versions_of(engine)
+    plugin = re.search(r"\batom\b", text, re.IGNORECASE) is not None
+    known = [v for v in versions_of(engine) if is_plugin_release(v) == plugin] or versions_of(
+        engine
+    )
     if found is None:
         return known[0]
     stated = _number(found.group(0))

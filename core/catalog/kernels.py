@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.catalog.engine_versions import engine_version
+
 # -- Card families: which measured kernel tables describe a card.
 CARD_FAMILIES: dict[str, str] = {
     "H100 SXM": "hopper",
@@ -46,18 +48,30 @@ def tables_family(gpu: str) -> tuple[str, bool]:
     return (family if own else BORROWED_FAMILY[family]), own
 
 
-def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engine: str):
+def kernels_engine(gpu: str, engine: str, version: str | None = None) -> str:
+    """Whose rows measured on ``gpu``'s own family price ``engine``'s release ``version``
+    (None: its newest): ``"aiter"`` on AMD cards where the release runs AMD's AITER kernels
+    (its ``amd_kernels``: SGLang's ROCm builds, vLLM with the ATOM plugin), else the engine.
+    """
+    if not engine or not CARD_FAMILIES.get(gpu, "hopper").startswith("cdna"):
+        return engine
+    return engine_version(engine, version).amd_kernels or engine
+
+
+def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engine: str,
+               version: str | None = None):  # fmt: skip
     """The row of a kernel table that prices ``engine``'s ``kind`` of kernel on ``gpu``, and the
     card family that measured it.
 
-    The precedence every kernel table follows: the engine's own row measured on the card's own
-    family (AMD's AITER rows), else, on a family with tables of its own, the engine's own row
-    there; else the engine-neutral row of the family whose tables price the card
-    (:func:`tables_family`). ``engine_rows`` are keyed (family, kind, engine), ``neutral_rows``
-    (family, kind); the row is None where neither table holds one.
+    The precedence every kernel table follows: the row of the kernels the engine's release
+    runs (:func:`kernels_engine`) measured on the card's own family (AMD's AITER rows), else,
+    on a family with tables of its own, the engine's own row there; else the engine-neutral
+    row of the family whose tables price the card (:func:`tables_family`). ``engine_rows`` are
+    keyed (family, kind, engine or library), ``neutral_rows`` (family, kind); the row is None
+    where neither table holds one.
     """
     card_family = CARD_FAMILIES.get(gpu, "hopper")
-    measured_on_card = engine_rows.get((card_family, kind, engine))
+    measured_on_card = engine_rows.get((card_family, kind, kernels_engine(gpu, engine, version)))
     if measured_on_card is not None:
         return measured_on_card, card_family
     family, own = tables_family(gpu)
@@ -204,10 +218,11 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # activation quantiser on ROCm). AITER keeps the kernel times it measured while tuning each
 # shape on a card (ROCm/aiter aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us``
 # column); bench/aiter_moe_fit.py fits this module's kernel model to them, each card's rows by
-# its compute units (304: gfx942, 256: gfx950). vLLM on ROCm keeps the borrowed rows: it runs AITER only when VLLM_ROCM_USE_AITER
-# is set, off by default (vllm/envs.py). Decided from the engine's code before any case was
-# scored with them. The rows are keyed by engine, not release: SGLang took AITER up within its
-# 0.4 line, so an older SGLang on ROCm (0.3, early 0.4) is priced with kernels it did not have.
+# its compute units (304: gfx942, 256: gfx950). vLLM on ROCm keeps the borrowed rows: it runs
+# AITER only when VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py). Decided from the
+# engine's code before any case was scored with them. The rows are keyed "aiter", the library,
+# and a release's ``amd_kernels`` says whether it runs them (kernels_engine): SGLang from its 0.4
+# line (AITER's first commit is of 2024-11-11, after SGLang 0.3), vLLM with AMD's ATOM plugin.
 _AITER = (
     "ROCm/aiter (MIT) @e4048607 tuned fused-MoE tables, aiter/configs/model_configs/"
     "{tables}.csv, the kernel times AITER measured on {cus}-CU "
@@ -266,21 +281,21 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("blackwell", "bf16", "vllm"): ExpertKernel(
         30e-6, 0.75, 0.40, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
     ),
-    ("cdna3", "fp8_block", "sglang"): _aiter(
+    ("cdna3", "fp8_block", "aiter"): _aiter(
         (46e-6, 0.90, 0.525, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
         "1-16,384", "15 %, 12 %",
     ),
-    ("cdna4", "fp8_block", "sglang"): _aiter(
+    ("cdna4", "fp8_block", "aiter"): _aiter(
         (26e-6, 0.90, 0.275, 64), 256, "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4,
         "1-32,768", "16 %, 12 %",
     ),
-    ("cdna3", "bf16", "sglang"): _aiter(
+    ("cdna3", "bf16", "aiter"): _aiter(
         (22e-6, 0.75, 0.45, 64), 304, "qwen3_235b_bf16_tuned_fmoe", 32, 2, "1-32,768", "7 %, 8 %"
     ),
-    ("cdna4", "bf16", "sglang"): _aiter(
+    ("cdna4", "bf16", "aiter"): _aiter(
         (22e-6, 0.90, 0.55, 96), 256, "qwen3_235b_bf16_tuned_fmoe", 16, 1, "1-32,768", "6 %, 6 %"
     ),
-    ("cdna4", "mxfp4", "sglang"): _aiter(
+    ("cdna4", "mxfp4", "aiter"): _aiter(
         (20e-6, 0.90, 0.50, 192), 256, "{dsv3_fp4,gptoss_fp4,gptoss_a16w4}_tuned_fmoe", 143, 10,
         "1-32,768", "14 %, 15 %", "MI355X; MXFP4 weights, fp4 activations (bf16 at few tokens "
         "in gpt-oss's), at the fp4 rate",
@@ -288,8 +303,11 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
 }  # fmt: skip
 
 
-def expert_kernel(gpu: str, weight: str, engine: str = "") -> tuple[ExpertKernel, str]:
-    """The expert-layer kernel ``engine`` runs on ``gpu`` for experts stored as ``weight``.
+def expert_kernel(
+    gpu: str, weight: str, engine: str = "", version: str | None = None
+) -> tuple[ExpertKernel, str]:
+    """The expert-layer kernel ``engine``'s release ``version`` (None: its newest) runs on
+    ``gpu`` for experts stored as ``weight``.
 
     Returns the kernel and the card family whose tables measured it. ``weight`` is a format of
     :data:`core.catalog.WEIGHT_FORMATS`, or ``"fp8_block"`` for fp8 with a scale per 128 x 128
@@ -299,7 +317,7 @@ def expert_kernel(gpu: str, weight: str, engine: str = "") -> tuple[ExpertKernel
     precedence, which lets a card family that borrows another's tables run a row of its own
     where one measured the engine's kernel on it: AMD's AITER rows).
     """
-    kernel, family = priced_row(ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, gpu, weight, engine)
+    kernel, family = priced_row(ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, gpu, weight, engine, version)
     if kernel is None:
         raise KeyError(f"no expert kernel prices {weight!r} experts on {family} cards")
     return kernel, family

@@ -16,12 +16,12 @@ from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
     PRICE_RELEASE_REQUEST_HOST,
-    SHARED_EXPERT_FUSION_ROUTED,
     engine_version,
     newest_version,
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.kernels import CARD_FAMILIES, expert_kernel
+from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
 from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import is_array
@@ -80,15 +80,15 @@ def expert_rate_scale(code, gpu, gpus, own_rate):
     return rate / own_rate
 
 
-def _expert_fields(gpu, weight, shape, engine, shapes) -> dict:
-    """The Node's expert-kernel fields, each (card, format, model, engine)'s row looked up once."""
+def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
+    """The Node's expert-kernel fields, each (card, format, model, release)'s row looked up once."""
     rows: list = []
 
-    def row_index(g, w, name, e):
-        rows.append(expert_kernel(g, expert_format(w, shapes[name]), e)[0])
+    def row_index(g, w, name, e, v):
+        rows.append(expert_kernel(g, expert_format(w, shapes[name]), e, v)[0])
         return len(rows) - 1
 
-    which = _lookup(row_index, gpu, weight, shape, engine).astype(int)
+    which = _lookup(row_index, gpu, weight, shape, engine, version).astype(int)
 
     def field(attribute, code=float):
         return np.asarray([code(getattr(row, attribute)) for row in rows])[which]
@@ -133,15 +133,15 @@ def _attention_flops(pool, query_heads):
 
 
 def _gemm_floor(shapes):
-    """The dense GEMM floor of (card, weights, model, engine) names, for :func:`_lookup`.
+    """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`_lookup`.
 
     The dense layers' format is the weights', bf16 where the checkpoint keeps them so (gpt-oss).
     """
 
-    def floor(gpu, weight, name, engine):
+    def floor(gpu, weight, name, engine, version):
         shape = shapes[name]
         dense = "bf16" if shape.bf16_params > 0 else expert_format(weight, shape)
-        return dense_gemm_floor(gpu, dense, engine)
+        return dense_gemm_floor(gpu, dense, engine, version)
 
     return floor
 
@@ -230,8 +230,8 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
-        **_expert_fields(gpu, weight, shape, engine, shapes),
-        "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine),
+        **_expert_fields(gpu, weight, shape, engine, version, shapes),
+        "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine, version),
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
@@ -247,6 +247,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             pick(shape, shapes, "experts"),
             pick(shape, shapes, "shared_experts"),
             expert_parallel,
+            data_parallel,
         ),
         "bf16_extra_bytes": extra,
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
@@ -269,17 +270,24 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     }
 
 
-def shared_expert_fused(engine, version, gpu, experts, shared_experts, expert_parallel):
+def shared_expert_fused(
+    engine, version, gpu, experts, shared_experts, expert_parallel, data_parallel=False
+):
     """Whether the release runs a DeepSeek-V3-shaped layer's shared expert inside its routed
-    experts' fused kernel (:data:`core.catalog.engine_versions.SHARED_EXPERT_FUSION_RULE`):
-    256 routed experts and one shared, on AMD MI300-class cards also under expert parallelism.
+    experts' fused kernel (:data:`core.catalog.release_kernels.SHARED_EXPERT_FUSION_RULE`):
+    256 routed experts and one shared, on AMD MI300-class cards also under expert parallelism,
+    and under data-parallel attention where the release keeps it there (not vLLM with ATOM).
     """
     fuses = _lookup(_release("fuses_shared_expert"), engine, version) > 0
+    keeps = _lookup(_release("fuses_shared_expert_data_parallel"), engine, version) > 0
     amd = _lookup(lambda g: CARD_FAMILIES.get(g, "hopper").startswith("cdna"), gpu) > 0
     shaped = (np.asarray(experts) == SHARED_EXPERT_FUSION_ROUTED) & (
         np.asarray(shared_experts) == 1
     )
-    return fuses & shaped & (amd | ~np.asarray(expert_parallel, dtype=bool))
+    layout_allows = (amd | ~np.asarray(expert_parallel, dtype=bool)) & (
+        keeps | ~np.asarray(data_parallel, dtype=bool)
+    )
+    return fuses & shaped & layout_allows
 
 
 def _release_host_costs(engine, version) -> dict:

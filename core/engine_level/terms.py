@@ -67,8 +67,9 @@ TERMS: dict[str, str] = {
     "of thousands waits on)",
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
     "grouped-GEMM kernels at their measured rates with a floor per layer (on AMD cards "
-    "SGLang's are AMD's AITER kernels, timed on them), and each kind of layer launches its own "
-    "kernels (SGLang runs DeepSeek's shared expert inside the routed experts' kernel)",
+    "SGLang's and vLLM-with-ATOM's are AMD's AITER kernels, timed on them), and each kind of "
+    "layer launches its own kernels (SGLang runs DeepSeek's shared expert inside the routed "
+    "experts' kernel)",
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
     "multiplies more than its share of tokens and sets the step's pace",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",

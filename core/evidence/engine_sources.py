@@ -145,6 +145,7 @@ def engine_cost_rows() -> list[Source]:
         ),
         *host_request_rows(),
         *shared_expert_fusion_rows(),
+        *amd_kernel_rows(),
         Source(
             "attention FLOPs",
             "2 x layers x heads x head dim x T²",
@@ -196,6 +197,22 @@ def shared_expert_fusion_rows() -> list[Source]:
         for releases in ENGINE_VERSIONS.values()
         for release in releases
         if release.fuses_shared_expert
+    ]
+
+
+def amd_kernel_rows() -> list[Source]:
+    """Each release that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter")."""
+    return [
+        Source(
+            f"kernels on AMD cards, {release.engine} {release.version}",
+            release.amd_kernels.upper(),
+            "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)",
+            release.amd_kernels_source,
+            kind="engine",
+        )
+        for releases in ENGINE_VERSIONS.values()
+        for release in releases
+        if release.amd_kernels
     ]
 
 

@@ -148,12 +148,13 @@ class RateProvenance:
 
 def rate_provenance(scenario: Scenario) -> RateProvenance:
     """Where ``scenario``'s card rates and expert-kernel tables come from (measured or borrowed):
-    the tables of the kernel its engine runs for its experts' format (SGLang's AITER rows are
-    measured on AMD cards, the other engines' there are borrowed)."""
+    the tables of the kernel its engine's release runs for its experts' format (AITER's rows,
+    which SGLang and vLLM with the ATOM plugin run, are measured on AMD cards; the other
+    engines' there are borrowed)."""
     gpu = scenario_gpu(scenario)
     family = CARD_FAMILIES.get(scenario.gpu, "hopper")
     weight = expert_format(scenario.weight_dtype, scenario_shape(scenario))
-    _, measured = expert_kernel(scenario.gpu, weight, scenario.engine)
+    _, measured = expert_kernel(scenario.gpu, weight, scenario.engine, scenario.engine_version)
     return RateProvenance(
         card=gpu.name,
         rates_borrowed=bool(gpu.borrowed_rates) or scenario.gpu == "custom",

@@ -6,7 +6,7 @@ import param
 
 from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.custom import CUSTOM, parsed_config
-from core.catalog.engine_versions import ENGINE_VERSIONS, versions_of
+from core.catalog.engine_versions import ENGINE_VERSIONS, release_key, versions_of
 from core.catalog.engines import DEFAULT_ENGINE, ENGINES
 from core.catalog.tiers import OFFLOADS
 from core.catalog.traces import TRACES
@@ -22,7 +22,7 @@ SERVING_ENGINES = list(ENGINES)
 # Every release any engine has in the catalog; resolve checks the one chosen is the engine's.
 ENGINE_RELEASES = sorted(
     {entry.version for entry in sum(ENGINE_VERSIONS.values(), ())},
-    key=lambda text: tuple(int(part) for part in text.split(".")),
+    key=release_key,
 )
 TRAFFICS = ["poisson", "bursty", *TRACES]
 # How a fleet of replicas hands out arrivals (core.cache.routing implements each).

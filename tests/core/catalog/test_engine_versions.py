@@ -7,22 +7,21 @@ import pytest
 from core.catalog.engine_versions import (
     ENGINE_VERSIONS,
     engine_version,
+    is_plugin_release,
     newest_version,
+    release_key,
     version_of_text,
     versions_of,
 )
 from core.catalog.engines import ENGINES
-
-
-def _key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split("."))
+from core.catalog.release_kernels import ATOM_PLUGIN_RELEASE
 
 
 def test_every_engine_has_releases_oldest_first():
     """Each serving engine has releases, listed oldest first, each its own engine's."""
     assert set(ENGINE_VERSIONS) == set(ENGINES)
     for engine, entries in ENGINE_VERSIONS.items():
-        keys = [_key(entry.version) for entry in entries]
+        keys = [release_key(entry.version) for entry in entries]
         assert keys == sorted(keys) and len(set(keys)) == len(keys)
         assert all(entry.engine == engine for entry in entries)
 
@@ -69,3 +68,22 @@ def test_an_unknown_release_is_refused():
 def test_a_stated_version_maps_to_the_newest_release_at_or_below_it(engine, text, release):
     """The one rule: the newest catalog release at or below the stated one, else the oldest."""
     assert version_of_text(engine, text) == release
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("0.17.1", "0.14"),
+        ("v0.18.0 with the ATOM plugin (rocm/atom-dev:vllm-latest)", ATOM_PLUGIN_RELEASE),
+        ("vLLM-ATOM 0.12", ATOM_PLUGIN_RELEASE),
+    ],
+)
+def test_a_text_naming_atom_maps_to_the_plugin_release_and_no_other_does(text, release):
+    """vLLM with AMD's ATOM plugin is its own release; a plain version never maps to it."""
+    assert version_of_text("vllm", text) == release
+
+
+def test_the_plugin_release_is_never_the_default():
+    """vLLM's newest release, the knob's default, is its own, not the plugin's."""
+    assert not is_plugin_release(newest_version("vllm"))
+    assert ATOM_PLUGIN_RELEASE in versions_of("vllm")

@@ -7,13 +7,16 @@ from core.catalog.kernels import priced_row
 NEUTRAL = {("hopper", "fp8"): "hopper neutral", ("blackwell", "fp8"): "blackwell neutral"}
 ENGINES = {
     ("hopper", "fp8", "vllm"): "hopper vllm",
-    ("cdna3", "fp8", "sglang"): "cdna3 sglang",
+    ("cdna3", "fp8", "aiter"): "cdna3 aiter",
 }
 
 
-def test_an_engines_row_measured_on_the_cards_own_family_comes_first():
-    """SGLang on an MI325X takes the row measured on CDNA 3 cards, named by that family."""
-    assert priced_row(ENGINES, NEUTRAL, "MI325X", "fp8", "sglang") == ("cdna3 sglang", "cdna3")
+def test_the_releases_kernels_measured_on_the_cards_own_family_come_first():
+    """SGLang on an MI325X takes AITER's row measured on CDNA 3 cards, named by that family;
+    SGLang 0.3, before AITER, the lender's neutral row."""
+    assert priced_row(ENGINES, NEUTRAL, "MI325X", "fp8", "sglang") == ("cdna3 aiter", "cdna3")
+    old = priced_row(ENGINES, NEUTRAL, "MI325X", "fp8", "sglang", "0.3")
+    assert old == ("hopper neutral", "hopper")
 
 
 def test_a_measured_family_gives_the_engines_own_row_then_the_neutral_one():

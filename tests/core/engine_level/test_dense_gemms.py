@@ -43,11 +43,11 @@ def test_sglang_on_amd_cards_pays_aiters_block_fp8_floor_measured_there():
     from core.evidence.engine_sources import dense_gemm_rows
 
     for gpu, family in (("MI300X", "cdna3"), ("MI325X", "cdna3"), ("MI355X", "cdna4")):
-        own = ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "sglang")]
+        own = ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")]
         assert dense_gemm_floor(gpu, "fp8_block", "sglang") == own
         assert dense_gemm_floor(gpu, "fp8_block", "vllm") != own
     rows = {row.constant: row for row in dense_gemm_rows()}
-    assert "ROCm/aiter" in rows["dense GEMM floor, cdna3 fp8_block, sglang"].source
+    assert "ROCm/aiter" in rows["dense GEMM floor, cdna3 fp8_block, aiter"].source
     assert "aiconfigurator" in rows["dense GEMM floor, hopper fp8_block, sglang"].source
 
 

@@ -147,12 +147,12 @@ def test_sglang_runs_aiters_experts_on_amd_cards():
         for weight in ("fp8_block", "bf16"):
             kernel, measured = expert_kernel(gpu, weight, "sglang")
             assert measured == family
-            assert kernel is ENGINE_EXPERT_KERNELS[(family, weight, "sglang")]
+            assert kernel is ENGINE_EXPERT_KERNELS[(family, weight, "aiter")]
             assert "ROCm/aiter" in kernel.source
             borrowed, lender = expert_kernel(gpu, weight, "vllm")
             assert lender != family and borrowed is EXPERT_KERNELS[(lender, weight)]
     own, family = expert_kernel("MI355X", "mxfp4", "sglang")  # AITER's MXFP4 MoE on gfx950
-    assert family == "cdna4" and own is ENGINE_EXPERT_KERNELS[("cdna4", "mxfp4", "sglang")]
+    assert family == "cdna4" and own is ENGINE_EXPERT_KERNELS[("cdna4", "mxfp4", "aiter")]
     assert expert_kernel("MI300X", "mxfp4", "sglang")[1] == "hopper"  # no fp4 on CDNA 3
 
 
@@ -162,7 +162,7 @@ def test_aiters_kernels_price_deepseek_on_an_mi325x_from_its_own_rows(monkeypatc
              "engine": "sglang", "concurrency": 32, "prompt_tokens": 1000,
              "answer_tokens": 1000}  # fmt: skip
     own = evaluate(Scenario(**knobs), realism="engine").itl_s
-    monkeypatch.delitem(ENGINE_EXPERT_KERNELS, ("cdna3", "fp8_block", "sglang"))
+    monkeypatch.delitem(ENGINE_EXPERT_KERNELS, ("cdna3", "fp8_block", "aiter"))
     borrowed = evaluate(Scenario(**knobs), realism="engine").itl_s
     assert np.isfinite(own) and own > 0 and own != pytest.approx(borrowed, rel=1e-3)
 

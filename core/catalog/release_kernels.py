@@ -1,0 +1,61 @@
+"""Kernels a release runs beyond its engine's own: fused shared experts and AMD's AITER library.
+
+:mod:`core.catalog.engine_versions` marks each release with these rules and their sources;
+:func:`core.catalog.kernels.kernels_engine` turns a release's ``amd_kernels`` into the rows
+that price it on AMD cards.
+"""
+
+from __future__ import annotations
+
+# -- Shared-expert fusion (issue 37, sixth round; the rule set before any case was scored with
+# it). SGLang's DeepSeek model (models/deepseek_v2.py determine_num_fused_shared_experts, on
+# unless --disable-shared-experts-fusion) loads a DeepSeek-V3/R1 layer's one shared expert as a
+# 257th routed expert that every token picks, so the fused MoE kernel runs it with the routed
+# ones: the shared expert's own gate-up, activation and down kernels, the quantise kernels of
+# its two GEMMs under block-scaled fp8 and its two GEMMs' floors are not launched; its weights
+# are read as before. The code's conditions: 256 routed experts and one shared; NVIDIA cards of
+# compute capability 8.0 or more without expert parallelism, AMD MI300-class cards (gfx942 and
+# newer) with or without it (sgl-project/sglang PR #12201, merged 2025-11). In the 0.4 line it
+# came and went (PR #4918 on by default, 2025-04; PR #5504 off by default, 2025-04-17), so the
+# catalog prices it from the 0.5 line only. vLLM fuses it only on ROCm behind an opt-in flag
+# (vllm-project/vllm PR #24097, VLLM_ROCM_USE_AITER_FUSION_SHARED_EXPERTS), TensorRT-LLM not.
+# Priced as the code reads, on both vendors: both development sets 18.20 % -> 18.26 % (77 of
+# 114 either way). InferenceX's H200 rows move toward their measurements (D109 x1.48 -> x1.32,
+# D111 x1.41 -> x1.27, D110 x0.79 -> x0.83, D112 x0.88 -> x0.91), its MI325X rows away from
+# theirs (D113 x0.75 -> x0.67, D117 x1.46 -> x1.51): the same step measures 1.7 times longer on
+# MI325X than on H200, where the engine level, with Hopper's kernel floors and tables borrowed
+# for MI300-class cards, prices it shorter; what those cards lack is not this.
+SHARED_EXPERT_FUSION_ROUTED = 256
+SHARED_EXPERT_FUSION_RULE = (
+    "SGLang models/deepseek_v2.py determine_num_fused_shared_experts: a DeepSeek-V3/R1 layer's "
+    "shared expert runs as a 257th routed expert in the fused MoE kernel (256 routed experts, "
+    "one shared; NVIDIA compute capability 8.0+ without expert parallelism, AMD gfx942+ with or "
+    "without it: PR #12201); disable_shared_experts_fusion = False by default"
+)
+
+# -- vLLM with AMD's ATOM plugin (issue 37, eighth round; set before any case was scored with it).
+# vLLM schedules, keeps the cache and samples; ATOM's own model code runs each step's kernels
+# from AITER (fused MoE, attention, quantised GEMMs), so on AMD cards the release prices AITER's
+# rows measured on them, as SGLang's ROCm builds do. Its DeepSeek layers fuse the shared expert
+# into AITER's fused MoE unless attention runs data parallel (atom/model_ops/topK.py).
+ATOM_PLUGIN_RELEASE = "0.17-atom"
+ATOM_PLUGIN_SOURCE = (
+    "ROCm/ATOM docs/blogs/blog-atom-vllm-plugin.md @ecae63cc (AMD ROCm blog 2026-05-07 'vLLM-ATOM'):"
+    " vLLM keeps scheduling, the KV cache and batching; ATOM's models run AITER's kernels, 'fused "
+    "MoE, flash attention, quantized GEMM'; 'tested against vLLM v0.17.x'"
+)
+ATOM_FUSION_RULE = (
+    "ROCm/ATOM atom/model_ops/topK.py is_rocm_aiter_fusion_shared_expert_enabled: a DeepSeek "
+    "layer's shared expert runs inside AITER's fused MoE where its format is the routed experts', "
+    "except under data-parallel attention (DP x EP)"
+)
+
+# -- SGLang on AMD cards.
+SGLANG_AITER_SOURCE = (
+    "sgl-project/sglang docker/rocm.Dockerfile: SGLANG_USE_AITER=1, so experts run AITER's fused "
+    "MoE and block-fp8 linear layers its gemm_a8w8_blockscale (core.catalog.kernels)"
+)
+SGLANG_BEFORE_AITER_SOURCE = (
+    "no AITER yet: ROCm/aiter's first commit is of 2024-11-11, after SGLang v0.3 (2024-09); its "
+    "ROCm builds ran its Triton kernels, priced as on the family whose tables price the card"
+)

@@ -1,0 +1,82 @@
+"""Kernels a release runs beyond its engine's own: AITER on AMD cards and fused shared experts
+(core.catalog.release_kernels, core.catalog.kernels.kernels_engine)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.catalog.dense_gemms import ENGINE_DENSE_GEMM_FLOORS, dense_gemm_floor
+from core.catalog.engine_versions import ENGINE_VERSIONS, engine_version, newest_version
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS, expert_kernel, kernels_engine
+from core.catalog.release_kernels import ATOM_PLUGIN_RELEASE, SHARED_EXPERT_FUSION_ROUTED
+from core.engine_level.kernels import shared_expert_fused
+from core.evaluate import evaluate
+from core.scenario.knobs import Scenario
+
+AMD_CARDS = ("MI300X", "MI325X", "MI355X")
+
+
+def test_aiter_rows_price_the_releases_that_run_aiter_on_amd_cards_only():
+    """SGLang 0.4-0.5 and vLLM with ATOM run AITER on AMD cards; plain vLLM, SGLang 0.3 (before
+    AITER's first commit) and every release on NVIDIA cards run the engine's own."""
+    for gpu in AMD_CARDS:
+        assert kernels_engine(gpu, "sglang") == "aiter"
+        assert kernels_engine(gpu, "sglang", "0.4") == "aiter"
+        assert kernels_engine(gpu, "sglang", "0.3") == "sglang"
+        assert kernels_engine(gpu, "vllm", ATOM_PLUGIN_RELEASE) == "aiter"
+        assert kernels_engine(gpu, "vllm") == "vllm"
+        assert kernels_engine(gpu, "tensorrt-llm") == "tensorrt-llm"
+    assert kernels_engine("H200", "vllm", ATOM_PLUGIN_RELEASE) == "vllm"
+    assert kernels_engine("B200", "sglang") == "sglang"
+
+
+def test_every_release_that_runs_a_library_names_its_source():
+    """A release's AMD kernel library is AITER or nothing, and says where that is read."""
+    for releases in ENGINE_VERSIONS.values():
+        for release in releases:
+            assert release.amd_kernels in ("", "aiter")
+            assert len(release.amd_kernels_source) > 20, (release.engine, release.version)
+    assert "ROCm/ATOM" in engine_version("vllm", ATOM_PLUGIN_RELEASE).amd_kernels_source
+
+
+@pytest.mark.parametrize(("gpu", "family"), [("MI325X", "cdna3"), ("MI355X", "cdna4")])
+def test_vllm_with_atom_prices_aiters_experts_and_gemms(gpu, family):
+    """vLLM with the ATOM plugin takes AITER's expert and block-fp8 GEMM rows on AMD cards, where
+    vLLM's newest release borrows another family's."""
+    kernel, measured = expert_kernel(gpu, "fp8_block", "vllm", ATOM_PLUGIN_RELEASE)
+    assert measured == family and kernel is ENGINE_EXPERT_KERNELS[(family, "fp8_block", "aiter")]
+    assert expert_kernel(gpu, "fp8_block", "vllm")[1] != family
+    floor = dense_gemm_floor(gpu, "fp8_block", "vllm", ATOM_PLUGIN_RELEASE)
+    assert floor == ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")]
+
+
+def test_atom_fuses_the_shared_expert_except_under_data_parallel_attention():
+    """ATOM runs DeepSeek's shared expert in AITER's fused MoE under TP (with or without EP),
+    not under data-parallel attention; SGLang 0.5 keeps it fused on AMD cards either way."""
+    routed, shared = SHARED_EXPERT_FUSION_ROUTED, 1
+    atom = ("vllm", ATOM_PLUGIN_RELEASE, "MI355X", routed, shared)
+    assert shared_expert_fused(*atom, False, False)
+    assert shared_expert_fused(*atom, True, False)
+    assert not shared_expert_fused(*atom, True, True)
+    assert shared_expert_fused("sglang", "0.5", "MI355X", routed, shared, True, True)
+    assert not shared_expert_fused("vllm", newest_version("vllm"), "MI355X", routed, shared, False)
+
+
+def test_a_scenario_on_vllm_with_atom_prices_another_step_on_amd_not_on_nvidia():
+    """gpt-oss-120b on an MI355X: vLLM with ATOM prices AITER's MXFP4 experts, so its step
+    differs from vLLM's own; on an H200 the plugin release prices as vLLM does."""
+    knobs = {"model": "gpt-oss-120b", "weight_dtype": "mxfp4", "engine": "vllm",
+             "realism": "engine", "concurrency": 32, "prompt_tokens": 1000,
+             "answer_tokens": 1000}  # fmt: skip
+    amd = {
+        release: evaluate(Scenario(gpu="MI355X", engine_version=release, **knobs)).itl_s
+        for release in (ATOM_PLUGIN_RELEASE, "0.19")
+    }
+    assert np.isfinite(amd[ATOM_PLUGIN_RELEASE]) and amd[ATOM_PLUGIN_RELEASE] > 0
+    assert amd[ATOM_PLUGIN_RELEASE] != pytest.approx(amd["0.19"], rel=1e-3)
+    nvidia = {
+        release: evaluate(Scenario(gpu="H200", engine_version=release, **knobs)).itl_s
+        for release in (ATOM_PLUGIN_RELEASE, "0.19")
+    }
+    assert nvidia[ATOM_PLUGIN_RELEASE] == pytest.approx(nvidia["0.19"], rel=1e-9)
