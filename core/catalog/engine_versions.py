@@ -208,7 +208,7 @@ _VLLM = (
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
     ),
     EngineVersion(
-        "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin (AITER's kernels on AMD cards)",
+        "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",
         ATOM_PLUGIN_SOURCE, True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE + " (ATOM's AITER all-reduce: none measured)",

@@ -28,6 +28,9 @@ ROW_BY_ROW = frozenset({
 # (a pasted config is read only as the "custom" model, a custom card's figures only as its card).
 FOLLOWERS = {"model_config": "model", "card_memory_gb": "gpu", "card_tb_per_s": "gpu",
              "card_tflops": "gpu"}  # fmt: skip
+# Knobs whose value belongs to another's: an engine's release is one of that engine's, so
+# returning the engine to its default returns its release to that engine's newest too.
+RESET_TOGETHER = {"engine": ("engine_version",)}
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,8 @@ def _reset_rows(scenario, defaults, knobs, base) -> dict:
     vector = evaluate(scenario, **overrides)
     rows = {None: _Reset(vector), **{name: _Reset(vector, c + 1) for c, name in enumerate(swept)}}
     for name in one_by_one:
-        rows[name] = _Reset(evaluate(scenario, **{**base, name: defaults[name]}))
+        owned = {knob: None for knob in RESET_TOGETHER.get(name, ()) if knob not in base}
+        rows[name] = _Reset(evaluate(scenario, **{**base, **owned, name: defaults[name]}))
     return rows
 
 

@@ -21,7 +21,7 @@ def release_options(engine: str) -> dict:
 
 def release_picker(scenario):
     """A picker of the chosen engine's releases, kept in step with ``engine_version``."""
-    picker = pn.widgets.Select(label="Engine release", width=320)
+    picker = pn.widgets.Select(label="Engine release", sizing_mode="stretch_width")
     note = LiveHTML(
         '<div class="lab small muted">The release behind the figures: its defaults (the most '
         "requests it runs at once, chunked prefill, CUDA graphs) and its scheduler, each from its "

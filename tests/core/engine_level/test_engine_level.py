@@ -236,6 +236,8 @@ def test_an_amd_card_under_sglang_prices_its_experts_from_its_own_tables():
     vllm = rate_provenance(Scenario(**knobs, engine="vllm"))
     assert vllm.kernels_from == "hopper" and vllm.kernels_borrowed
     assert sglang.borrowed_rates == "bandwidth and fp8 matmul"
+    atom = rate_provenance(Scenario(**knobs, engine="vllm", engine_version="0.17-atom"))
+    assert atom.kernels_from == "cdna3" and not atom.kernels_borrowed  # AITER's, via ATOM
 
 
 def test_the_engine_note_carries_the_band_and_the_borrowed_rates():

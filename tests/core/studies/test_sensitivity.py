@@ -42,3 +42,19 @@ def test_every_knob_outside_row_by_row_sweeps_in_one_evaluation(knob):
     """A knob left out of ROW_BY_ROW takes its reset row inside the one vectorised evaluation."""
     effect = knob_effects(Scenario(), {knob: knob_defaults()[knob]}, HEADLINES)[0]
     assert effect.changes == dict.fromkeys(HEADLINES, 0.0) and not effect.mattered
+
+
+@pytest.mark.parametrize("release", ["0.6", "0.17-atom"])
+def test_resetting_the_engine_resets_its_release_with_it(release):
+    """vLLM at a named release: the engine's reset row is the default engine at its newest
+    release (a vLLM release is no TensorRT-LLM one), and the release's row is vLLM's newest."""
+    s = Scenario(realism="engine", engine="vllm", engine_version=release, gpu="MI355X")
+    effects = {e.knob: e for e in knob_effects(s, moved_knobs(s, WALKTHROUGH), HEADLINES)}
+    engine_reset = evaluate(s, engine=Scenario.param["engine"].default, engine_version=None)
+    assert effects["engine"].values["ttft_p95_s"][1] == pytest.approx(
+        float(engine_reset.ttft_p95_s)
+    )
+    release_reset = evaluate(s, engine_version=None)
+    assert effects["engine_version"].values["ttft_p95_s"][1] == pytest.approx(
+        float(release_reset.ttft_p95_s)
+    )
