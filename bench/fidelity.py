@@ -28,6 +28,7 @@ from core import Scenario, evaluate
 from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
+from core.evidence.check_cases_argonne import CHECK_ARGONNE
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
 from core.evidence.families import LEVELS, SETS
 from core.evidence.fidelity import BAND, report, summarise
@@ -161,6 +162,12 @@ def main() -> None:
     )
     for level in LEVELS:
         print(f"  {_line(level, r.check_second[level])}")
+    print(
+        f"\nthird check set ({len(CHECK_ARGONNE)} rows of Argonne's MI300X table, its own build of "
+        "vLLM 0.6.1, core/evidence/check_cases_argonne.py)"
+    )
+    for level in LEVELS:
+        print(f"  {_line(level, r.check_argonne[level])}")
     _timing()
 
 

@@ -101,6 +101,22 @@ FIGURES = {
         r"([\d.]+) %; on the \d+ other cells.*? by ([\d.]+) % \((\d+) of (\d+)\)",
         engine_scores,
     ),
+    "third check set": (
+        r"on Argonne's MI300X table \(`core/evidence/check_cases_argonne.py`, ([\d,]+) rows of "
+        r"its own build of vLLM 0\.6\.1\) by (\d+) % \((\d+) of ([\d,]+)\), where the same "
+        r"release's (\d+) MI300X runs in the development sets \(AMD's and Oracle's\) read within "
+        r"(\d+) % \((\d+) of (\d+)\)",
+        lambda: (
+            report().check_argonne["engine"].cases,
+            round(100 * report().check_argonne["engine"].geometric_mean_error),
+            report().check_argonne["engine"].within_band,
+            report().check_argonne["engine"].cases,
+            report().argonne_peers.cases,
+            round(100 * report().argonne_peers.geometric_mean_error),
+            report().argonne_peers.within_band,
+            report().argonne_peers.cases,
+        ),
+    ),
     "model constants": (
         r"and ([\d.]+) % of what is left is KV room.*? at ([\d.]+) % of dense peak.*?"
         r"at ([\d.]+) % of HBM bandwidth",

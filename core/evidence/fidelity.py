@@ -174,6 +174,10 @@ class Report:
     check: dict[str, Score]  # by realism, over the held-apart check set
     # by realism, over the rest of the second set's TensorRT-LLM 1.x table (check_cases_2026)
     check_second: dict[str, Score]
+    # by realism, over Argonne's MI300X table, its own vLLM 0.6.1 build (check_cases_argonne)
+    check_argonne: dict[str, Score]
+    # the engine level over the scored development cases of that release on that card
+    argonne_peers: Score
     families: tuple[FamilyRow, ...]  # each family's scores per set and realism
     effects: list[TermEffect]
     publishers: tuple[str, ...]  # each case's publisher (core.evidence.publishers)
@@ -197,6 +201,15 @@ def _sets(cases: tuple[PublishedCase, ...]) -> dict[str, tuple[int, ...]]:
     return {"first": first, "second": second, "both": first + second}
 
 
+def peers(cases, scored, check) -> tuple[int, ...]:
+    """The scored cases (indices into ``cases``) run on a card, engine and release that every
+    case of the check set ``check`` shares: what the same release measured elsewhere reads."""
+    kinds = {(case.gpu, case.engine_knob, case.version_knob) for case in check}
+    return tuple(
+        i for i in scored if (cases[i].gpu, cases[i].engine_knob, cases[i].version_knob) in kinds
+    )
+
+
 @cache
 def report() -> Report:
     """Both development sets' predictions, waterfalls and scores per family, and the check sets'.
@@ -207,6 +220,7 @@ def report() -> Report:
     """
     from core.evidence.check_cases import CHECK
     from core.evidence.check_cases_2026 import CHECK_TRT_1X
+    from core.evidence.check_cases_argonne import CHECK_ARGONNE
 
     cases = PUBLISHED
     measured = np.array([case.measured for case in cases])
@@ -230,6 +244,8 @@ def report() -> Report:
         },
         check={level: score(CHECK, level) for level in LEVELS},
         check_second={level: score(CHECK_TRT_1X, level) for level in LEVELS},
+        check_argonne={level: score(CHECK_ARGONNE, level) for level in LEVELS},
+        argonne_peers=summarise(ratios["engine"][list(peers(cases, sets["both"], CHECK_ARGONNE))]),
         families=family_rows(cases, ratios, sets, held_out),
         effects=term_effects(cases),
         publishers=publishers,

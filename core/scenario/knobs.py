@@ -294,11 +294,12 @@ class Scenario(param.Parameterized):
             self._knob_values[event.name] = event.new
         if any(event.name in ("model", "model_config") for event in events):
             self._keep_custom_model_whole()
-        if any(event.name == "engine" for event in events):
+        if any(event.name in ("engine", "engine_version") for event in events):
             self._keep_release_of_engine()
 
     def _keep_release_of_engine(self):
-        # A release names one engine's: another engine opens at its newest.
+        # A release names one engine's: another engine opens at its newest, and a release of
+        # another engine (a hand-made link's) is not taken.
         engine, release = self.engine, self.engine_version
         if isinstance(engine, str) and release is not None and release not in versions_of(engine):
             self.engine_version = None

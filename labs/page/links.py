@@ -135,6 +135,7 @@ def restore(bindings: Sequence[Binding], query: str) -> list[str]:
     notices = [
         f"{_short(key)}: not a setting this page reads" for key in values if key not in by_key
     ]
+    applied = []
     with ExitStack() as stack:
         # The shared scenario, and a lab that asks for it (one that reruns an engine per
         # change), hear the link's knobs once, together, when it has been read. Other owners
@@ -153,12 +154,21 @@ def restore(bindings: Sequence[Binding], query: str) -> list[str]:
                 continue
             try:
                 setattr(binding.owner, binding.name, value)
+                applied.append((binding, value))
             except ConfigError as error:  # a pasted config.json: say what is wrong with it
                 notices.append(f"{binding.key}: {error.message}. The link's model was not used")
             except ValueError:  # a last line of defence: report in the lab's words, never crash
                 notices.append(
                     f"{binding.key}={_short(values[binding.key])!r} cannot be used here: ignored"
                 )
+    # A value its owner put back once the whole link was read (an engine release with another
+    # engine, a custom model without its config) was not used: say so.
+    notices += [
+        f"{binding.key}={_short(values[binding.key])!r} does not fit the link's other settings: "
+        "ignored"
+        for binding, value in applied
+        if getattr(binding.owner, binding.name) != value
+    ]
     return notices
 
 

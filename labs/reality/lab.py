@@ -146,8 +146,13 @@ class RealityLab(pn.viewable.Viewer):
     def _summary_cards(self) -> list[Card]:
         r = self.report
         first, second = r.scores["first"], r.scores["second"]
-        check, later = r.check["engine"], r.check_second["engine"]
+        check, later, argonne = (
+            r.check["engine"],
+            r.check_second["engine"],
+            r.check_argonne["engine"],
+        )
         both, held = r.scores["both"]["engine"], r.cross_validated["both"]
+        peers = r.argonne_peers
         band = f"within \u00d7{BAND[0]:.2f} to \u00d7{BAND[1]:.2f}"
         return [
             Card("engine level: typical miss, first set", fmt.percent(first["engine"].geometric_mean_error),
@@ -169,6 +174,11 @@ class RealityLab(pn.viewable.Viewer):
                  "", f"{first['whiteboard'].within_band} of {first['whiteboard'].cases}; second set "
                  f"{fmt.percent(second['whiteboard'].geometric_mean_error)}, "
                  f"{second['whiteboard'].within_band} of {second['whiteboard'].cases}", "worse"),
+            Card("engine level, one lab's own build", fmt.percent(argonne.geometric_mean_error),
+                 "", f"{argonne.within_band} of {argonne.cases} rows of Argonne's MI300X table, its "
+                 "own build of vLLM 0.6.1; that release's other MI300X runs here "
+                 f"{fmt.percent(peers.geometric_mean_error)}, {peers.within_band} of {peers.cases}",
+                 "worse"),
         ]  # fmt: skip
 
     def _case_html(self, index: int) -> str:

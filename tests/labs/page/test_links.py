@@ -128,3 +128,22 @@ def test_core_refuses_a_fraction_of_a_whole_number_knob_on_every_path():
             evaluate(Scenario(), **{knob: 1.5})
         with pytest.raises(ValueError, match=f"{knob}=1.5 .*whole number"):
             Scenario(**{knob: 1.5})
+
+
+@pytest.mark.parametrize("query", ["?realism=engine&engine_version=0.17-atom",
+                                   "?engine=sglang&engine_version=0.19"])  # fmt: skip
+def test_a_release_of_another_engine_is_ignored_with_a_notice(query):
+    """A hand-made link naming one engine's release with another engine opens the page at that
+    engine's newest release and says the release was not used, instead of failing the page."""
+    scenario, view, bindings = pool_bindings()
+    notices = restore(bindings(view), query)
+    assert scenario.engine_version is None
+    assert any("engine_version=" in notice and "ignored" in notice for notice in notices)
+    assert view.__panel__() is not None  # the page builds
+
+
+def test_a_release_with_its_own_engine_is_taken_in_either_order():
+    """engine_version before engine in the link still names vLLM's release."""
+    scenario, view, bindings = pool_bindings()
+    assert restore(bindings(view), "?engine_version=0.17-atom&engine=vllm&realism=engine") == []
+    assert scenario.engine == "vllm" and scenario.engine_version == "0.17-atom"
