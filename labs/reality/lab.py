@@ -81,7 +81,7 @@ class RealityLab(pn.viewable.Viewer):
             options={self._case_label(c): c.key for c in self.report.cases},
             width=420,
         )
-        self.cards = CardRow(columns=5)
+        self.cards = CardRow(columns=6)
         self.cards.update(self._summary_cards())
         self.families = LiveHTML(
             families_html(self.report), sizing_mode="stretch_width", margin=(4, 0)
@@ -166,7 +166,7 @@ class RealityLab(pn.viewable.Viewer):
                  f"{both.cases}; held out {fmt.percent(held.within_share)} {band}, each of "
                  f"{held.publishers} publishers counted once", "worse"),
             Card("engine level, rows it never saw", fmt.percent(check.geometric_mean_error), "",
-                 f"{check.within_band} of {check.cases} more rows of the first set's tables {band}; "
+                 f"{check.within_band} of {check.cases} more rows of the first set's tables; "
                  f"the rest of the second set's TensorRT-LLM 1.x table "
                  f"{fmt.percent(later.geometric_mean_error)}, {later.within_band} of {later.cases}",
                  "worse"),
@@ -175,9 +175,9 @@ class RealityLab(pn.viewable.Viewer):
                  f"{fmt.percent(second['whiteboard'].geometric_mean_error)}, "
                  f"{second['whiteboard'].within_band} of {second['whiteboard'].cases}", "worse"),
             Card("engine level, one lab's own build", fmt.percent(argonne.geometric_mean_error),
-                 "", f"{argonne.within_band} of {argonne.cases} rows of Argonne's MI300X table, its "
-                 "own build of vLLM 0.6.1; that release's other MI300X runs here "
-                 f"{fmt.percent(peers.geometric_mean_error)}, {peers.within_band} of {peers.cases}",
+                 "", f"{argonne.within_band} of {argonne.cases}: Argonne's vLLM 0.6.1 on MI300X; "
+                 f"that release's other MI300X runs {fmt.percent(peers.geometric_mean_error)}, "
+                 f"{peers.within_band} of {peers.cases}",
                  "worse"),
         ]  # fmt: skip
 

@@ -238,3 +238,13 @@ def test_neighbouring_waterfall_labels_never_touch():
             for j in range(max(0, i - LABEL_REACH), i):
                 if labelled[i] and labelled[j] and below[i] == below[j]:
                     assert abs(np.log(heights[i] / heights[j])) >= np.log(LABEL_NEIGHBOUR)
+
+
+def test_the_own_build_card_quotes_argonnes_score_and_its_peers_from_core(lab):
+    """The sixth card states core's score over Argonne's table and over that release's peers."""
+    found = report()
+    argonne, peers = found.check_argonne["engine"], found.argonne_peers
+    card = next(card for card in lab.cards.cards if "own build" in card.label)
+    assert card.value == f"{argonne.geometric_mean_error:.0%}"
+    assert card.note.startswith(f"{argonne.within_band} of {argonne.cases}:")
+    assert f"{peers.geometric_mean_error:.0%}, {peers.within_band} of {peers.cases}" in card.note
