@@ -160,12 +160,23 @@ def engine_cost_rows() -> list[Source]:
     ]
 
 
+def _release_rows(keep, row) -> list[Source]:
+    """``row(release)`` for each release of each engine that ``keep(release)`` selects."""
+    return [
+        row(release)
+        for releases in ENGINE_VERSIONS.values()
+        for release in releases
+        if keep(release)
+    ]
+
+
 def host_request_rows() -> list[Source]:
     """Each release whose host work per running request is priced, with its profile."""
     if not PRICE_RELEASE_REQUEST_HOST:
         return []
-    return [
-        Source(
+    return _release_rows(
+        lambda release: release.host_per_request_s > 0,
+        lambda release: Source(
             f"host time per running request, {release.engine} {release.version}",
             f"{release.host_per_request_s * 1e6:.1f}",
             "µs per request a step, per rank"
@@ -176,44 +187,37 @@ def host_request_rows() -> list[Source]:
             ),
             release.host_per_request_source,
             kind="measurements",
-        )
-        for releases in ENGINE_VERSIONS.values()
-        for release in releases
-        if release.host_per_request_s > 0
-    ]
+        ),
+    )
 
 
 def shared_expert_fusion_rows() -> list[Source]:
     """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel."""
-    return [
-        Source(
+    return _release_rows(
+        lambda release: release.fuses_shared_expert,
+        lambda release: Source(
             f"shared expert fused into the routed experts, {release.engine} {release.version}",
             f"{SHARED_EXPERT_KERNELS} (+ {BLOCK_FP8_MLP_INPUTS} in block fp8)",
             "kernels fewer per expert layer (the shared expert's gate-up, activation and down, "
             "and its two quantisers), its two GEMM floors too; its weights are still read",
             release.fuses_shared_expert_source,
             kind="engine",
-        )
-        for releases in ENGINE_VERSIONS.values()
-        for release in releases
-        if release.fuses_shared_expert
-    ]
+        ),
+    )
 
 
 def amd_kernel_rows() -> list[Source]:
     """Each release that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter")."""
-    return [
-        Source(
+    return _release_rows(
+        lambda release: release.amd_kernels,
+        lambda release: Source(
             f"kernels on AMD cards, {release.engine} {release.version}",
             release.amd_kernels.upper(),
             "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)",
             release.amd_kernels_source,
             kind="engine",
-        )
-        for releases in ENGINE_VERSIONS.values()
-        for release in releases
-        if release.amd_kernels
-    ]
+        ),
+    )
 
 
 def _by_table(neutral: dict, engines_own: dict) -> list[tuple[str, object]]:
