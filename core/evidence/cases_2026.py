@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-A hundred and seventeen published rows, each naming the public page it came from: vLLM (0.5 to V1) and
+A hundred and fifty-three published rows, each naming the public page it came from: vLLM (0.5 to V1) and
 ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -10,7 +10,7 @@ MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scen
 D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
 latent-attention and expert kernels: they are shown but left out of the score
 (``scored=False``), as are Lambda's D44-D66 (one burst of 320 requests of ShareGPT's lengths,
-not a steady load: :mod:`core.evidence.cases_found`), which leaves 89 scored cases.
+not a steady load: :mod:`core.evidence.cases_found`), which leaves 125 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -27,12 +27,15 @@ H100 TensorRT-LLM); that module says how the rule reads their tables.
 D99-D108 (:mod:`core.evidence.cases_gpustack`) were taken by it in the fifth round: GPUStack's
 performance lab (vLLM, SGLang and TensorRT-LLM at a few users on H100, A100 and H200), and
 D109-D117 (:mod:`core.evidence.cases_inferencex`) from InferenceX's dashboard (SGLang serving
-DeepSeek-R1 on eight H200 and eight MI325X).
+DeepSeek-R1 on eight H200 and eight MI325X). D118-D153 (:mod:`core.evidence.cases_azure`) were
+taken by it in the eighth round: Microsoft Azure's benchmarking guide (TensorRT-LLM 0.15 on H100
+and H200).
 """
 
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
+from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX
@@ -290,6 +293,7 @@ rows of core/evidence/cases_found.py are appended below."""
 SECOND += FOUND  # D44 on: rows found in issue 37's second round (core/evidence/cases_found.py)
 SECOND += GPUSTACK  # D99 on: GPUStack's performance lab (core/evidence/cases_gpustack.py)
 SECOND += INFERENCEX  # D109 on: InferenceX's dashboard (core/evidence/cases_inferencex.py)
+SECOND += AZURE  # D118 on: Azure's AI benchmarking guide (core/evidence/cases_azure.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
-"""The 89 cases the second set is scored on (``scored`` ones, in key order)."""
+"""The 125 cases the second set is scored on (``scored`` ones, in key order)."""

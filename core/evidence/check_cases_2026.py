@@ -102,7 +102,7 @@ def _in_development(case: PublishedCase) -> bool:
     return any(
         (d.model, d.gpu, d.cards, d.prompt_tokens, d.answer_tokens, d.load)
         == (case.model, case.gpu, case.cards, case.prompt_tokens, case.answer_tokens, case.load)
-        and d.engine == case.engine
+        and (d.engine, d.publisher) == (case.engine, case.publisher)
         for d in SECOND
     )
 

@@ -22,6 +22,7 @@ Which publisher each development case has (scored cases in brackets):
 - AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (32)
 - dstack: D11-D15 (none scored)
 - GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
+- Microsoft Azure AI benchmarking guide (Azure/AI-benchmarking-guide): D118-D153 (36)
 - Argonne LLM-Inference-Bench (argonne-lcf/, vLLM 0.6.1 on MI300X): the third check set only
 """
 
@@ -47,6 +48,7 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("SemiAnalysisAI/InferenceX", "SemiAnalysis InferenceX"),
     ("gpustack/gpustack", "GPUStack performance lab"),
     ("argonne-lcf/", "Argonne LLM-Inference-Bench"),
+    ("Azure/AI-benchmarking-guide", "Microsoft Azure AI benchmarking guide"),
 )
 
 

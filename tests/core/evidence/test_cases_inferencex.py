@@ -10,9 +10,10 @@ from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_inferencex import INFERENCEX
 
 
-def test_inferencexs_rows_close_the_second_set_in_key_order():
-    """D109-D117 are the second set's last cases, all scored, all InferenceX's."""
-    assert SECOND[-len(INFERENCEX) :] == INFERENCEX
+def test_inferencexs_rows_follow_gpustacks_in_key_order():
+    """D109-D117 follow GPUStack's rows in the second set, all scored, all InferenceX's."""
+    start = [case.key for case in SECOND].index("D109")
+    assert SECOND[start : start + len(INFERENCEX)] == INFERENCEX
     assert [case.key for case in INFERENCEX] == [f"D{n}" for n in range(109, 118)]
     assert all(case.scored for case in INFERENCEX)
     assert {case.publisher for case in INFERENCEX} == {"SemiAnalysis InferenceX"}
