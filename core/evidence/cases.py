@@ -90,6 +90,7 @@ class PublishedCase:
     layout: str = TODAYS_LAYOUT
     weight_formats: str = ""
     scored: bool = True  # False: shown, but left out of its set's score (the set says why)
+    unscored_why: str = ""  # why an unscored case is left out, in a clause the page shows
     assumed: str = ""  # what the source does not state and the case assumes
 
     @property

@@ -112,6 +112,11 @@ def _d(key, metric, model, gpu, cards, weights, kv, prompt, answer, users, measu
 
 
 _OSS120, _OSS20, _R1 = "gpt-oss-120b", "gpt-oss-20b", "DeepSeek-R1"
+_EARLY_R1 = (
+    "an early-2025 engine build running DeepSeek-R1 before today's latent-attention and expert "
+    "kernels"
+)
+_EARLY = {"scored": False, "unscored_why": _EARLY_R1}
 _Q235, _Q30, _MAV = "Qwen3-235B-A22B", "Qwen3-30B-A3B", "Llama-4-Maverick"
 _H100, _TRT, _VLLM, _SGL = "H100 SXM", "TensorRT-LLM", "vLLM", "SGLang"
 _V1 = "1.x (PyTorch backend)"
@@ -171,20 +176,20 @@ SECOND: list[PublishedCase] = [
     _d("D11", "itl", _R1, "H200", 8, "fp8", "bf16", 3200, 800, 8, 0.04382, _SGL, "0.4.3.post2",
        _DSTACK, "h200,sglang,random,,8,..., output_throughput 164.14, mean_ttft_ms 3673.56, "
        "mean_tpot_ms 43.82", layout="TP8 + DP attention", weight_formats=_DEEPSEEK_FP8,
-       scored=False, assumed="KV bf16 (no KV flag)"),
+       **_EARLY, assumed="KV bf16 (no KV flag)"),
     _d("D12", "ttft", _R1, "H200", 8, "fp8", "bf16", 3200, 800, 4, 0.9757, _VLLM, "0.7.4.dev (V0)",
        _DSTACK, "h200,vllm,random,,4,..., output_throughput 148.58, mean_ttft_ms 975.65",
-       weight_formats=_DEEPSEEK_FP8, scored=False, assumed="KV bf16; the V0 engine"),
+       weight_formats=_DEEPSEEK_FP8, **_EARLY, assumed="KV bf16; the V0 engine"),
     _d("D13", "itl", _R1, "MI300X", 8, "fp8", "bf16", 3200, 800, 4, 0.03494, _SGL,
        "0.4.2.post4 (ROCm)", _DSTACK, "mi300x,sglang,random,,4,..., output_throughput 108.25, "
-       "mean_ttft_ms 1644.59, mean_tpot_ms 34.94", weight_formats=_DEEPSEEK_FP8, scored=False,
+       "mean_ttft_ms 1644.59, mean_tpot_ms 34.94", weight_formats=_DEEPSEEK_FP8, **_EARLY,
        assumed="KV bf16"),
     _d("D14", "throughput", _R1, "MI300X", 8, "fp8", "bf16", 3200, 800, 64, 671.84, _VLLM,
        "0.7.3.dev (ROCm, V0)", _DSTACK, "mi300x,vllm,random,,64,...,595.38 (s),500, ..., "
-       "output_throughput 671.84", weight_formats=_DEEPSEEK_FP8, scored=False, assumed="KV bf16"),
+       "output_throughput 671.84", weight_formats=_DEEPSEEK_FP8, **_EARLY, assumed="KV bf16"),
     _d("D15", "throughput", _R1, "H200", 8, "fp8", "bf16", 3200, 800, 32, 451.34, _TRT,
        "0.17 (PyTorch backend)", _DSTACK, "h200,trt-llm,random,,32,...,886.24 (s),500, ..., "
-       "output_throughput 451.34", layout="TP8/EP4", weight_formats=_DEEPSEEK_FP8, scored=False,
+       "output_throughput 451.34", layout="TP8/EP4", weight_formats=_DEEPSEEK_FP8, **_EARLY,
        assumed="KV bf16"),
     _d("D16", "itl", "Llama-3-8B", _H100, 1, "bf16", "bf16", 20000, 2000, 8, 0.01518, _VLLM,
        "0.19 (V1)", _VLLM_BLOG, "Table 4: BF16 | 763.6 | 15.18 | 672.6 | 450.3 (median ITL ms)",

@@ -178,6 +178,9 @@ class Report:
     check_argonne: dict[str, Score]
     # the engine level over the scored development cases of that release on that card
     argonne_peers: Score
+    # per case, other publishers' rows of its set-up (development or check sets), with the
+    # ratio of their measurement to the case's (same_set_up)
+    elsewhere: tuple
     families: tuple[FamilyRow, ...]  # each family's scores per set and realism
     effects: list[TermEffect]
     publishers: tuple[str, ...]  # each case's publisher (core.evidence.publishers)
@@ -199,6 +202,25 @@ def _sets(cases: tuple[PublishedCase, ...]) -> dict[str, tuple[int, ...]]:
     first = tuple(range(len(DEVELOPMENT)))
     second = tuple(index for index in range(len(DEVELOPMENT), len(cases)) if cases[index].scored)
     return {"first": first, "second": second, "both": first + second}
+
+
+def set_up_of(case: PublishedCase) -> tuple:
+    """What makes two published rows measurements of one thing: the figure, model, card, cards,
+    storage, lengths, load and engine (its release may differ)."""
+    return (case.metric, case.model, case.model_config, case.gpu, case.cards, case.dtype,
+            case.cache_dtype, case.prompt_tokens, case.answer_tokens, case.load, case.load_value,
+            case.engine_knob)  # fmt: skip
+
+
+def same_set_up(case: PublishedCase, others) -> list[tuple[PublishedCase, float]]:
+    """Other publishers' rows of ``case``'s set-up among ``others``, each with its measurement
+    over ``case``'s: how far two publishers' runs of one thing part."""
+    key = set_up_of(case)
+    return [
+        (other, other.measured / case.measured)
+        for other in others
+        if other.publisher != case.publisher and set_up_of(other) == key
+    ]
 
 
 def peers(cases, scored, check) -> tuple[int, ...]:
@@ -246,6 +268,7 @@ def report() -> Report:
         check_second={level: score(CHECK_TRT_1X, level) for level in LEVELS},
         check_argonne={level: score(CHECK_ARGONNE, level) for level in LEVELS},
         argonne_peers=summarise(ratios["engine"][list(peers(cases, sets["both"], CHECK_ARGONNE))]),
+        elsewhere=tuple(tuple(same_set_up(case, (*cases, *CHECK))) for case in cases),
         families=family_rows(cases, ratios, sets, held_out),
         effects=term_effects(cases),
         publishers=publishers,

@@ -201,10 +201,27 @@ class RealityLab(pn.viewable.Viewer):
             f"The whiteboard says {escape(value_text(case.metric, self.report.whiteboard[index]))} "
             f"{_chip(ratios[0])}; the engine level says "
             f"{escape(value_text(case.metric, self.report.engine[index]))} {_chip(ratios[-1])}.</p>"
-            f"{set_up_html(case)}"
+            f"{set_up_html(case)}{self._elsewhere_html(index)}"
             f'<p class="small muted">What moved it by more than 10 %:</p><ul class="facts">{moved}</ul>'
             f'<p class="small muted">Source: {escape(case.source)}. Row: <code>{escape(case.quoted)}</code></p></div>'
         )  # fmt: skip
+
+    def _elsewhere_html(self, index: int) -> str:
+        """Other publishers' runs of the case's set-up: how far two measurements of one thing part."""
+        case = self.report.cases[index]
+        runs = [
+            f"{escape(other.key)} ({escape(other.publisher)}"
+            f"{', ' + escape(other.engine + ' ' + other.engine_version) if other.engine_version else ''}) "
+            f"measured {escape(value_text(case.metric, other.measured))}, "
+            f"{escape(fmt.times(ratio))} of this one"
+            for other, ratio in self.report.elsewhere[index]
+        ]
+        if not runs:
+            return ""
+        return (
+            '<p class="small" data-elsewhere>The same set-up measured by another publisher: '
+            f"{'; '.join(runs)}.</p>"
+        )
 
     def _table_html(self) -> str:
         groups = {name: [] for name in TABLE_GROUPS}

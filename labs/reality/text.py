@@ -106,10 +106,7 @@ def set_up_html(case) -> str:
     if case.assumed:
         parts.append(f"Assumed where the source is silent: {escape(case.assumed)}.")
     if not case.scored:
-        parts.append(
-            "Shown, not scored: an early-2025 engine build running DeepSeek-R1 before today's "
-            "latent-attention and expert kernels."
-        )
+        parts.append(f"Shown, not scored: {escape(case.unscored_why)}.")
     return f'<p class="small">{" ".join(parts)}</p>'
 
 

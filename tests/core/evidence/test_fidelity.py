@@ -294,3 +294,25 @@ def test_a_benchmark_runs_at_its_engines_own_batch_limit():
     assert cases["D37"].version_knob == "0.6" and cases["D37"].scenario().seats == 256
     assert cases["D04"].scenario().seats == SATURATED_SEATS
     assert evaluate(cases["D37"].scenario()).running_requests <= 256
+
+
+def test_every_unscored_case_says_why_it_is_left_out():
+    """Each case shown but not scored carries its own reason: dstack's early builds, Lambda's burst."""
+    unscored = [case for case in SECOND if not case.scored]
+    assert unscored and all(len(case.unscored_why) > 20 for case in unscored)
+    reasons = {case.key: case.unscored_why for case in unscored}
+    assert "DeepSeek-R1" in reasons["D11"] and "burst" in reasons["D44"]
+
+
+def test_another_publishers_run_of_a_set_up_is_found_with_its_ratio():
+    """T1 (NVIDIA, TensorRT-LLM 0.17) and D118 (Azure, 0.15) are one set-up: each names the other,
+    with the ratio of the two measurements; a case never names its own publisher's rows."""
+    found = report()
+    keys = [case.key for case in found.cases]
+    t1, d118 = found.cases[keys.index("T1")], found.cases[keys.index("D118")]
+    assert [(other.key, ratio) for other, ratio in found.elsewhere[keys.index("T1")]] == [
+        ("D118", pytest.approx(d118.measured / t1.measured))
+    ]
+    assert [other.key for other, _ in found.elsewhere[keys.index("D118")]] == ["T1"]
+    for case, runs in zip(found.cases, found.elsewhere, strict=True):
+        assert all(other.publisher != case.publisher for other, _ in runs)

@@ -248,3 +248,17 @@ def test_the_own_build_card_quotes_argonnes_score_and_its_peers_from_core(lab):
     assert card.value == f"{argonne.geometric_mean_error:.0%}"
     assert card.note.startswith(f"{argonne.within_band} of {argonne.cases}:")
     assert f"{peers.geometric_mean_error:.0%}, {peers.within_band} of {peers.cases}" in card.note
+
+
+def test_a_case_names_another_publishers_run_of_its_set_up(lab):
+    """D118 shows NVIDIA's T1 of the same set-up with its measurement; a case without one shows none."""
+    lab.case = "D118"
+    assert "data-elsewhere" in lab.case_text.object and "T1 (NVIDIA" in lab.case_text.object
+    lab.case = "D29"
+    assert "data-elsewhere" not in lab.case_text.object
+
+
+def test_an_unscored_case_says_its_own_reason(lab):
+    """Lambda's D44 says it is one burst, not dstack's early DeepSeek builds."""
+    lab.case = "D44"
+    assert "burst" in lab.case_text.object and "latent-attention" not in lab.case_text.object
