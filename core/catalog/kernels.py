@@ -37,13 +37,23 @@ BORROWED_FAMILY: dict[str, str] = {
 }
 
 
+def card_family(gpu: str) -> str:
+    """The family of ``gpu``'s kernels (:data:`CARD_FAMILIES`; a pasted card counts as Hopper)."""
+    return CARD_FAMILIES.get(gpu, "hopper")
+
+
+def amd_card(gpu: str) -> bool:
+    """Whether ``gpu`` is one of AMD's (a CDNA family)."""
+    return card_family(gpu).startswith("cdna")
+
+
 def tables_family(gpu: str) -> tuple[str, bool]:
     """The card family whose kernel tables price ``gpu``, and whether they are its own.
 
     A family without tables borrows a measured family's engine-neutral figures only: its
     engines run other kernels again (ROCm's aiter and Composable Kernel, for one).
     """
-    family = CARD_FAMILIES.get(gpu, "hopper")
+    family = card_family(gpu)
     own = family not in BORROWED_FAMILY
     return (family if own else BORROWED_FAMILY[family]), own
 
@@ -53,7 +63,7 @@ def kernels_engine(gpu: str, engine: str, version: str | None = None) -> str:
     (None: its newest): ``"aiter"`` on AMD cards where the release runs AMD's AITER kernels
     (its ``amd_kernels``: SGLang's ROCm builds, vLLM with the ATOM plugin), else the engine.
     """
-    if not engine or not CARD_FAMILIES.get(gpu, "hopper").startswith("cdna"):
+    if not engine or not amd_card(gpu):
         return engine
     return engine_version(engine, version).amd_kernels or engine
 
@@ -70,10 +80,10 @@ def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engin
     keyed (family, kind, engine or library), ``neutral_rows`` (family, kind); the row is None
     where neither table holds one.
     """
-    card_family = CARD_FAMILIES.get(gpu, "hopper")
-    measured_on_card = engine_rows.get((card_family, kind, kernels_engine(gpu, engine, version)))
+    own_family = card_family(gpu)
+    measured_on_card = engine_rows.get((own_family, kind, kernels_engine(gpu, engine, version)))
     if measured_on_card is not None:
-        return measured_on_card, card_family
+        return measured_on_card, own_family
     family, own = tables_family(gpu)
     engine_own = engine_rows.get((family, kind, engine)) if own else None
     return (neutral_rows.get((family, kind)) if engine_own is None else engine_own), family

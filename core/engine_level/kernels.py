@@ -20,7 +20,7 @@ from core.catalog.engine_versions import (
     newest_version,
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
-from core.catalog.kernels import CARD_FAMILIES, expert_kernel
+from core.catalog.kernels import amd_card, card_family, expert_kernel
 from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
 from core.engine_level.bench_sizing import trtllm_bench_batch
 from core.engine_level.terms import chunked_read_share, kv_replication
@@ -204,7 +204,7 @@ def max_running(gpu, engine, card_memory_bytes, version=None):
 def _max_running(gpu, engine, version, card_memory_bytes):
     """:func:`max_running` of factorized engine and release keys."""
     big = np.asarray(card_memory_bytes, dtype=float) / GB >= 70
-    ampere = _lookup(lambda g: CARD_FAMILIES.get(g, "hopper") == "ampere", gpu) > 0
+    ampere = _lookup(lambda g: card_family(g) == "ampere", gpu) > 0
     large = _lookup(_release("max_running"), engine, version)
     small = _lookup(_release("max_running_small"), engine, version)
     return np.where(big & ~ampere, large, small)
@@ -280,7 +280,7 @@ def shared_expert_fused(
     """
     fuses = _lookup(_release("fuses_shared_expert"), engine, version) > 0
     keeps = _lookup(_release("fuses_shared_expert_data_parallel"), engine, version) > 0
-    amd = _lookup(lambda g: CARD_FAMILIES.get(g, "hopper").startswith("cdna"), gpu) > 0
+    amd = _lookup(amd_card, gpu) > 0
     shaped = (np.asarray(experts) == SHARED_EXPERT_FUSION_ROUTED) & (
         np.asarray(shared_experts) == 1
     )

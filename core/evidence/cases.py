@@ -99,6 +99,14 @@ class PublishedCase:
         return FIELDS[self.metric]
 
     @property
+    def set_up(self) -> tuple:
+        """What makes two published rows measurements of one thing: the figure, model, card,
+        cards, storage, lengths, load and engine (its release may differ)."""
+        return (self.metric, self.model, self.model_config, self.gpu, self.cards, self.dtype,
+                self.cache_dtype, self.prompt_tokens, self.answer_tokens, self.load,
+                self.load_value, self.engine_knob)  # fmt: skip
+
+    @property
     def publisher(self) -> str:
         """Who published the measurement, read from its source (:func:`publisher_of`)."""
         return publisher_of(self.source)

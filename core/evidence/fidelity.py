@@ -179,7 +179,7 @@ class Report:
     # the engine level over the scored development cases of that release on that card
     argonne_peers: Score
     # per case, other publishers' rows of its set-up (development or check sets), with the
-    # ratio of their measurement to the case's (same_set_up)
+    # ratio of their measurement to the case's (same_set_ups)
     elsewhere: tuple
     families: tuple[FamilyRow, ...]  # each family's scores per set and realism
     effects: list[TermEffect]
@@ -204,28 +204,26 @@ def _sets(cases: tuple[PublishedCase, ...]) -> dict[str, tuple[int, ...]]:
     return {"first": first, "second": second, "both": first + second}
 
 
-def set_up_of(case: PublishedCase) -> tuple:
-    """What makes two published rows measurements of one thing: the figure, model, card, cards,
-    storage, lengths, load and engine (its release may differ)."""
-    return (case.metric, case.model, case.model_config, case.gpu, case.cards, case.dtype,
-            case.cache_dtype, case.prompt_tokens, case.answer_tokens, case.load, case.load_value,
-            case.engine_knob)  # fmt: skip
-
-
-def same_set_up(case: PublishedCase, others) -> list[tuple[PublishedCase, float]]:
-    """Other publishers' rows of ``case``'s set-up among ``others``, each with its measurement
-    over ``case``'s: how far two publishers' runs of one thing part."""
-    key = set_up_of(case)
-    return [
-        (other, other.measured / case.measured)
-        for other in others
-        if other.publisher != case.publisher and set_up_of(other) == key
-    ]
+def same_set_ups(cases, others) -> tuple[tuple[tuple[PublishedCase, float], ...], ...]:
+    """For each of ``cases``, other publishers' rows of its set-up among ``others``
+    (:attr:`PublishedCase.set_up`), each with its measurement over the case's: how far two
+    publishers' runs of one thing part. Each row's set-up is read once."""
+    by_set_up: dict[tuple, list[PublishedCase]] = {}
+    for other in others:
+        by_set_up.setdefault(other.set_up, []).append(other)
+    return tuple(
+        tuple(
+            (other, other.measured / case.measured)
+            for other in by_set_up.get(case.set_up, ())
+            if other.publisher != case.publisher
+        )
+        for case in cases
+    )
 
 
 def peers(cases, scored, check) -> tuple[int, ...]:
-    """The scored cases (indices into ``cases``) run on a card, engine and release that every
-    case of the check set ``check`` shares: what the same release measured elsewhere reads."""
+    """The scored cases (indices into ``cases``) run on a card, engine and release that a case
+    of the check set ``check`` runs on: what the same release measured elsewhere reads."""
     kinds = {(case.gpu, case.engine_knob, case.version_knob) for case in check}
     return tuple(
         i for i in scored if (cases[i].gpu, cases[i].engine_knob, cases[i].version_knob) in kinds
@@ -268,7 +266,7 @@ def report() -> Report:
         check_second={level: score(CHECK_TRT_1X, level) for level in LEVELS},
         check_argonne={level: score(CHECK_ARGONNE, level) for level in LEVELS},
         argonne_peers=summarise(ratios["engine"][list(peers(cases, sets["both"], CHECK_ARGONNE))]),
-        elsewhere=tuple(tuple(same_set_up(case, (*cases, *CHECK))) for case in cases),
+        elsewhere=same_set_ups(cases, (*cases, *CHECK)),
         families=family_rows(cases, ratios, sets, held_out),
         effects=term_effects(cases),
         publishers=publishers,

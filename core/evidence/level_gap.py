@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from core.catalog.custom import scenario_gpu, scenario_shape
-from core.catalog.kernels import CARD_FAMILIES, expert_kernel
+from core.catalog.kernels import card_family, expert_kernel
 from core.engine_level.kernels import expert_format
 from core.evaluate import evaluate
 from core.evidence.crossval import cross_validated_band
@@ -152,7 +152,7 @@ def rate_provenance(scenario: Scenario) -> RateProvenance:
     which SGLang and vLLM with the ATOM plugin run, are measured on AMD cards; the other
     engines' there are borrowed)."""
     gpu = scenario_gpu(scenario)
-    family = CARD_FAMILIES.get(scenario.gpu, "hopper")
+    family = card_family(scenario.gpu)
     weight = expert_format(scenario.weight_dtype, scenario_shape(scenario))
     _, measured = expert_kernel(scenario.gpu, weight, scenario.engine, scenario.engine_version)
     return RateProvenance(
