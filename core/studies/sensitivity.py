@@ -172,7 +172,11 @@ def _reset_rows(scenario, defaults, knobs, base) -> dict:
     vector = evaluate(scenario, **overrides)
     rows = {None: _Reset(vector), **{name: _Reset(vector, c + 1) for c, name in enumerate(swept)}}
     for name in one_by_one:
-        owned = {knob: None for knob in RESET_TOGETHER.get(name, ()) if knob not in base}
+        owned = {
+            knob: scenario.param[knob].default
+            for knob in RESET_TOGETHER.get(name, ())
+            if knob not in base
+        }
         rows[name] = _Reset(evaluate(scenario, **{**base, **owned, name: defaults[name]}))
     return rows
 
