@@ -10,11 +10,13 @@ compared with the measurement.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 
 from core.catalog import GPUS
 from core.catalog.engine_versions import version_of_text
 from core.engine_level.kernels import max_running
+from core.evaluate import evaluate
 from core.evidence.publishers import publisher_of
 from core.scenario.knobs import ENGINE_ALIASES, SERVING_ENGINES, Scenario, canonical_choice
 
@@ -92,6 +94,11 @@ class PublishedCase:
     scored: bool = True  # False: shown, but left out of its set's score (the set says why)
     unscored_why: str = ""  # why an unscored case is left out, in a clause the page shows
     assumed: str = ""  # what the source does not state and the case assumes
+    # a max-load run's set-up where the source states it: the requests it sends (0: enough
+    # for a steady state), and the lengths trtllm-bench sized the engine for when one engine
+    # was built for several runs (empty: each run's own lengths)
+    requests: int = 0
+    built_for: tuple[int, int] = ()
 
     @property
     def field(self) -> str:
@@ -164,6 +171,8 @@ class PublishedCase:
     def load_text(self) -> str:
         """The benchmark's load in words."""
         if self.load == "saturated":
+            if self.requests:
+                return f"{self.requests:,} requests at once"
             return "every request at once"
         if self.load == "users":
             return f"{self.load_value:g} user" + ("s" if self.load_value != 1 else "")
@@ -181,6 +190,21 @@ class PublishedCase:
             return SATURATED_SEATS
         memory = GPUS[self.gpu].memory_bytes
         return int(max_running(self.gpu, self.engine_knob, memory, self.version_knob))
+
+    @property
+    def saturated_users(self) -> int:
+        """The requests a max-load run keeps in flight, typed as that many closed-loop users.
+
+        Every request at once is more users than any node seats, unless the source states
+        how many the run sends (a run never holds more), or its engine was built for other
+        lengths: then no more run than that engine's batch limit, the figure the engine level
+        finds for a max-load run at the lengths it was built for (requests beyond it only
+        queue, which changes no output throughput).
+        """
+        users = self.requests or SATURATED_USERS
+        if self.built_for:
+            users = min(users, built_batch(self))
+        return int(users)
 
     def scenario(self, realism: str = "engine") -> Scenario:
         """The scenario that reproduces the benchmark's set-up."""
@@ -203,12 +227,21 @@ class PublishedCase:
             layout=layout_knob(self.layout),
         )
         if self.load == "saturated":
-            knobs.update(seats=self.batch_limit, concurrency=SATURATED_USERS)
+            knobs.update(seats=self.batch_limit, concurrency=self.saturated_users)
         elif self.load == "users":
             knobs.update(seats=self.batch_limit, concurrency=int(self.load_value))
         else:
             knobs.update(seats=OPEN_LOOP_SEATS, arrivals_per_min=60.0 * self.load_value)
         return Scenario(**knobs)
+
+
+@cache
+def built_batch(case: PublishedCase) -> int:
+    """The most requests at once of an engine built for ``case.built_for``'s lengths: the
+    engine level's running batch for a max-load run of the case's set-up at those lengths."""
+    prompt, answer = case.built_for
+    sized = replace(case, prompt_tokens=prompt, answer_tokens=answer, requests=0, built_for=())
+    return int(evaluate(sized.scenario()).running_requests)
 
 
 def layout_knob(layout: str) -> str:

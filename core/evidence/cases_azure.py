@@ -20,6 +20,24 @@ this source as follows, written down before the engine level was evaluated on an
 - Each table holds six rows at one load, so every row is taken: 36 (8B, 70B and 405B on each
   card). Llama 3.1 8B and 70B are typed as the catalog's Llama-3-8B and Llama-3-70B (the same
   shapes), Llama 3.1 405B as its pasted config.json.
+
+Issue 37's ninth round read the guide's benchmark script, ``LLMBenchmark.py`` at both commits,
+and types two facts of it, written down (and committed) before the engine level was evaluated
+with them:
+
+- ``prepare_datasets`` builds *one* engine per model, ``trtllm-bench build --dataset`` on the
+  model's pair with the largest input plus output (2048/2048 of the six), and ``run_benchmark``
+  runs every pair on that engine. trtllm-bench sizes an engine's batch limit from its build
+  dataset's lengths (:mod:`core.engine_level.bench_sizing`), so each row runs under the limit
+  for 4,096-token requests, not its own lengths' as NVIDIA's perf overview (one build per
+  dataset) does: ``built_for=(2048, 2048)``.
+- ``config.json`` sets ``num_requests: 1000`` for each model, and a run never holds more
+  requests than it sends: ``requests=1000``.
+
+Both are typed through :attr:`~core.evidence.cases.PublishedCase.saturated_users`: the rows
+keep running the fewest of the 1,000 requests and that limit, as closed-loop users. The
+partial last wave of a run whose 1,000 requests are not a multiple of the running batch is
+not priced (a steady state at the running batch).
 """
 
 from __future__ import annotations
@@ -31,7 +49,8 @@ _SOURCE = (
     "Azure/AI-benchmarking-guide Azure_Results/{file} @{commit} (stored copy: the fork "
     "samuel-bohman/AI-benchmarking-guide; TensorRT-LLM v0.15.0 per requirements.txt and "
     "Benchmarks/NVIDIA/LLMBenchmark.py: trtllm-bench throughput, FP8, 1,000 requests of fixed "
-    "lengths; 'throughput(tokens/sec)', trtllm-bench's output tokens per second)"
+    "lengths, one engine per model built for its longest pair; 'throughput(tokens/sec)', "
+    "trtllm-bench's output tokens per second)"
 )
 _CARDS = {
     "H100 SXM": _SOURCE.format(file="ND_H100_v5_results.md", commit="b24f9bb9"),
@@ -58,8 +77,12 @@ _MODELS = {
 }
 _ASSUMED = (
     "trtllm-bench's FP8 build typed with an FP8 KV cache, as the perf overview's (T1-T11); "
-    "Llama 3.1 {size} typed as the catalog's model of the same shapes"
+    "Llama 3.1 {size} typed as the catalog's model of the same shapes; one engine built for "
+    "2048/2048 (the script's longest pair) runs every pair, 1,000 requests each (config.json), "
+    "so at most that engine's batch limit or 1,000 run at once"
 )
+_BUILT_FOR = (2048, 2048)  # LLMBenchmark.py: the model's largest input + output of its pairs
+_REQUESTS = 1000  # config.json: num_requests
 
 
 def _cases(first_key: int) -> list[PublishedCase]:
@@ -74,7 +97,8 @@ def _cases(first_key: int) -> list[PublishedCase]:
                     prompt, answer, "saturated", 0, float(cell), _CARDS[gpu],
                     f"{heading} | {cards} | {prompt} | {answer} | {cell} ({gpu})",
                     kv_dtype="fp8", engine="TensorRT-LLM", engine_version="0.15.0",
-                    layout="TP", assumed=_ASSUMED.format(size=size), **pasted,
+                    layout="TP", assumed=_ASSUMED.format(size=size), requests=_REQUESTS,
+                    built_for=_BUILT_FOR, **pasted,
                 )
             )  # fmt: skip
     return cases
