@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ import pytest
 from core import Scenario
 from core.catalog import BANDWIDTH_EFFICIENCY, MEMORY_MARGIN, PREFILL_EFFICIENCY
 from core.catalog.config_fields import MOST_PARAMS, SPANS
-from core.evidence.fidelity import report
+from core.evidence.cases_azure import AZURE
+from core.evidence.fidelity import report, score
 from labs.frame.shell import LabShell, lab_bindings
 from labs.page.links import restore
 from labs.server import build_budget
@@ -19,6 +21,11 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 ROOT = Path(__file__).resolve().parents[1]
 README = " ".join((ROOT / "README.md").read_text().split())
 NGINX = (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def azure_error(cases) -> float:
+    """The engine level's geometric-mean error over ``cases``."""
+    return score(cases).geometric_mean_error
 
 
 def number(text: str) -> float:
@@ -115,6 +122,16 @@ FIGURES = {
             round(100 * report().argonne_peers.geometric_mean_error),
             report().argonne_peers.within_band,
             report().argonne_peers.cases,
+        ),
+    ),
+    "Azure typed as its script ran": (
+        r"the engine level reads them within ([\d.]+) % \(([\d.]+) % typed with each pair's own "
+        r"build\)",
+        lambda: (
+            round(100 * azure_error(AZURE), 1),
+            round(
+                100 * azure_error([replace(case, built_for=(), requests=0) for case in AZURE]), 1
+            ),
         ),
     ),
     "model constants": (

@@ -16,7 +16,7 @@ from functools import cache
 from core.catalog import GPUS
 from core.catalog.engine_versions import version_of_text
 from core.engine_level.kernels import max_running
-from core.evaluate import evaluate
+from core.evaluate import engine_node
 from core.evidence.publishers import publisher_of
 from core.scenario.knobs import ENGINE_ALIASES, SERVING_ENGINES, Scenario, canonical_choice
 
@@ -197,9 +197,9 @@ class PublishedCase:
 
         Every request at once is more users than any node seats, unless the source states
         how many the run sends (a run never holds more), or its engine was built for other
-        lengths: then no more run than that engine's batch limit, the figure the engine level
-        finds for a max-load run at the lengths it was built for (requests beyond it only
-        queue, which changes no output throughput).
+        lengths: then no more run than the batch limit trtllm-bench sized that engine to
+        (:func:`built_batch`; requests beyond it only queue, which changes no output
+        throughput).
         """
         users = self.requests or SATURATED_USERS
         if self.built_for:
@@ -237,11 +237,11 @@ class PublishedCase:
 
 @cache
 def built_batch(case: PublishedCase) -> int:
-    """The most requests at once of an engine built for ``case.built_for``'s lengths: the
-    engine level's running batch for a max-load run of the case's set-up at those lengths."""
+    """The batch limit trtllm-bench sizes an engine built for ``case.built_for``'s lengths to
+    (:func:`core.engine_level.bench_sizing.trtllm_bench_batch` on the case's set-up)."""
     prompt, answer = case.built_for
     sized = replace(case, prompt_tokens=prompt, answer_tokens=answer, requests=0, built_for=())
-    return int(evaluate(sized.scenario()).running_requests)
+    return int(engine_node(sized.scenario()).bench_batch)
 
 
 def layout_knob(layout: str) -> str:

@@ -77,9 +77,7 @@ _MODELS = {
 }
 _ASSUMED = (
     "trtllm-bench's FP8 build typed with an FP8 KV cache, as the perf overview's (T1-T11); "
-    "Llama 3.1 {size} typed as the catalog's model of the same shapes; one engine built for "
-    "2048/2048 (the script's longest pair) runs every pair, 1,000 requests each (config.json), "
-    "so at most that engine's batch limit or 1,000 run at once"
+    "Llama 3.1 {size} typed as the catalog's model of the same shapes"
 )
 _BUILT_FOR = (2048, 2048)  # LLMBenchmark.py: the model's largest input + output of its pairs
 _REQUESTS = 1000  # config.json: num_requests

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+from core.evidence.cases import SATURATED_USERS
 from core.evidence.families import SETS
 from labs.page import format as fmt
 
@@ -95,7 +96,7 @@ def set_up_html(case) -> str:
     parts = [
         f"Published by {escape(case.publisher)}. Measured on {escape(engine)}, laid out as {escape(case.layout)}; typed as "
         f"engine={escape(scenario.engine)}, layout={escape(scenario.layout)} over "
-        f"{fmt.plural(case.cards, 'card')}."
+        f"{fmt.plural(case.cards, 'card')}{escape(_running_words(case, scenario))}."
     ]
     pending = case.pending_knobs
     if pending:
@@ -108,6 +109,21 @@ def set_up_html(case) -> str:
     if not case.scored:
         parts.append(f"Shown, not scored: {escape(case.unscored_why)}.")
     return f'<p class="small">{" ".join(parts)}</p>'
+
+
+def _running_words(case, scenario) -> str:
+    """How many of a max-load run's requests the case keeps in flight, and why, where its
+    source bounds them (the requests it sends, or an engine built for other lengths)."""
+    running = scenario.concurrency
+    if case.load != "saturated" or running >= SATURATED_USERS:
+        return ""
+    why = (
+        f"the run's {fmt.count(case.requests)} requests"
+        if running == case.requests
+        else "the batch limit trtllm-bench set when it built the engine for "
+        f"{case.built_for[0]:,}/{case.built_for[1]:,}"
+    )
+    return f", with {fmt.count(running)} requests in flight ({why})"
 
 
 def load_words(case) -> str:

@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from core.evidence.cases_azure import AZURE
 from core.evidence.fidelity import report
 from labs.frame.shell import LabShell, lab_bindings
 from labs.page.links import query_for, restore
@@ -262,3 +263,17 @@ def test_an_unscored_case_says_its_own_reason(lab):
     """Lambda's D44 says it is one burst, not dstack's early DeepSeek builds."""
     lab.case = "D44"
     assert "burst" in lab.case_text.object and "latent-attention" not in lab.case_text.object
+
+
+def test_a_bounded_max_load_run_says_how_many_requests_it_keeps_in_flight_and_why(lab):
+    """D118 names the batch its 2048/2048 engine set (the typed concurrency), D142 its 1,000
+    requests; NVIDIA's T1, sized for its own lengths, names neither."""
+    lab.case = "D118"
+    running = lab.case_text.object
+    short, wide = AZURE[0], AZURE[24]
+    assert f"with {short.scenario().concurrency:,} requests in flight" in running
+    assert "built the engine for 2,048/2,048" in running
+    lab.case = wide.key
+    assert "in flight (the run&#x27;s 1,000 requests)" in lab.case_text.object
+    lab.case = "T1"
+    assert "in flight" not in lab.case_text.object
