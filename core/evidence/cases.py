@@ -270,12 +270,23 @@ _FIRST_ENGINES = {
 }
 
 
+# The requests each max-load run of NVIDIA's v0.17 perf overview sends, by its lengths: the
+# page's $num_requests table, chosen "to guarantee that the system hit a steady state" (more
+# requests for shorter lengths); one trtllm-bench build per dataset, sized to its lengths.
+PERF_OVERVIEW_REQUESTS = {
+    (128, 128): 30000, (128, 2048): 3000, (128, 4096): 1500, (2048, 128): 3000,
+    (2048, 2048): 1500, (5000, 500): 1500, (1000, 1000): 3000, (500, 2000): 3000,
+    (20000, 2000): 1000,
+}  # fmt: skip
+
+
 def _case(key, metric, model, gpu, cards, dtype, prompt, answer, load, value, measured, source,
-          quoted=""):  # fmt: skip
+          quoted="", sent=0):  # fmt: skip
     engine, version = _FIRST_ENGINES[key[0]]
+    sent = PERF_OVERVIEW_REQUESTS[prompt, answer] if key[0] == "T" else sent
     return PublishedCase(
         key, metric, model, gpu, cards, dtype, prompt, answer, load, value, measured, source,
-        quoted, engine=engine, engine_version=version,
+        quoted, engine=engine, engine_version=version, requests=sent,
     )  # fmt: skip
 
 
@@ -323,9 +334,9 @@ DEVELOPMENT: list[PublishedCase] = [
     _case("S2", "itl", _70B, _H100, 4, "bf16", 220, 194, "rate", 4, 0.02503, _SGLANG,
           "RPS 4 | SGLang | TPOT 25.03 (median)"),
     _case("S3", "throughput", _8B, _A100, 1, "bf16", 220, 194, *_SAT, 4281.51, _SGLANG,
-          "inf | 5000 | SGLang | 4281.51 output tok/s (8B, 1 x A100 80G)"),
+          "inf | 5000 | SGLang | 4281.51 output tok/s (8B, 1 x A100 80G)", sent=5000),
     _case("S4", "throughput", _70B, _H100, 4, "bf16", 220, 194, *_SAT, 3856.01, _SGLANG,
-          "inf | 5000 | SGLang | 3856.01 output tok/s (70B, 4 x H100 80G)"),
+          "inf | 5000 | SGLang | 3856.01 output tok/s (70B, 4 x H100 80G)", sent=5000),
     _case("O1", "itl", _8B, _H100, 1, "bf16", 467, 256, "rate", 2, 0.008, _TRT_ONLINE,
           "LLaMA 3.1 8B | 467 | 256 | QPS 2 | TTFT 23 | ITL 8"),
     _case("O2", "itl", _8B, _H100, 1, "bf16", 467, 256, "rate", 16, 0.011, _TRT_ONLINE,

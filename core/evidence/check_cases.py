@@ -8,7 +8,13 @@ and the share PCIe reaches comes from a published nccl-tests run (NVIDIA/nccl is
 
 from __future__ import annotations
 
-from core.evidence.cases import _TRT_ONLINE, _TRT_V017, DEVELOPMENT, PublishedCase
+from core.evidence.cases import (
+    _TRT_ONLINE,
+    _TRT_V017,
+    DEVELOPMENT,
+    PERF_OVERVIEW_REQUESTS,
+    PublishedCase,
+)
 from core.evidence.cases_2026 import _TRT_014, SECOND
 
 _NAMES = {"8B": "Llama-3-8B", "70B": "Llama-3-70B", "Mix": "Mixtral-8x7B", "M7B": "Mistral-7B"}
@@ -186,7 +192,8 @@ def _throughput_cases() -> list[PublishedCase]:
             key = f"{model} {gpu} x{cards} {prompt}/{answer}"
             cases.append(
                 PublishedCase(key, "throughput", _NAMES[model], gpu, int(cards), dtype, prompt,
-                              answer, "saturated", 0, float(value), _TRT_V017)
+                              answer, "saturated", 0, float(value), _TRT_V017,
+                              requests=PERF_OVERVIEW_REQUESTS[prompt, answer])
             )  # fmt: skip
     return cases
 

@@ -112,18 +112,18 @@ def set_up_html(case) -> str:
 
 
 def _running_words(case, scenario) -> str:
-    """How many of a max-load run's requests the case keeps in flight, and why, where its
-    source bounds them (the requests it sends, or an engine built for other lengths)."""
-    running = scenario.concurrency
-    if case.load != "saturated" or running >= SATURATED_USERS:
+    """The users a max-load run is typed with, and why, where its source bounds them (the
+    requests it sends, or an engine built for other lengths)."""
+    users = scenario.concurrency
+    if case.load != "saturated" or users >= SATURATED_USERS:
         return ""
     why = (
         f"the run's {fmt.count(case.requests)} requests"
-        if running == case.requests
+        if users == case.requests
         else "the batch limit trtllm-bench set when it built the engine for "
         f"{case.built_for[0]:,}/{case.built_for[1]:,}"
     )
-    return f", with {fmt.count(running)} requests in flight ({why})"
+    return f", concurrency={fmt.count(users)} ({why})"
 
 
 def load_words(case) -> str:

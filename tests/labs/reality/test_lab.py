@@ -265,15 +265,16 @@ def test_an_unscored_case_says_its_own_reason(lab):
     assert "burst" in lab.case_text.object and "latent-attention" not in lab.case_text.object
 
 
-def test_a_bounded_max_load_run_says_how_many_requests_it_keeps_in_flight_and_why(lab):
-    """D118 names the batch its 2048/2048 engine set (the typed concurrency), D142 its 1,000
-    requests; NVIDIA's T1, sized for its own lengths, names neither."""
-    lab.case = "D118"
-    running = lab.case_text.object
+def test_a_bounded_max_load_run_says_how_many_users_it_is_typed_with_and_why(lab):
+    """D118 names the batch its 2048/2048 engine set, D142 and T1 their runs' requests (1,000,
+    30,000); a run whose source states neither (S3's is stated, D67's is not) names none."""
     short, wide = AZURE[0], AZURE[24]
-    assert f"with {short.scenario().concurrency:,} requests in flight" in running
-    assert "built the engine for 2,048/2,048" in running
+    lab.case = short.key
+    assert f"concurrency={short.scenario().concurrency:,} (the batch limit" in lab.case_text.object
+    assert "built the engine for 2,048/2,048" in lab.case_text.object
     lab.case = wide.key
-    assert "in flight (the run&#x27;s 1,000 requests)" in lab.case_text.object
+    assert "concurrency=1,000 (the run&#x27;s 1,000 requests)" in lab.case_text.object
     lab.case = "T1"
-    assert "in flight" not in lab.case_text.object
+    assert "concurrency=30,000 (the run&#x27;s 30,000 requests)" in lab.case_text.object
+    lab.case = "D67"
+    assert "concurrency=" not in lab.case_text.object

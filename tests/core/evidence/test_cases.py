@@ -1,0 +1,45 @@
+"""How a published case types a max-load run: the requests it sends and the engine it ran on."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.evidence.cases import DEVELOPMENT, PERF_OVERVIEW_REQUESTS, SATURATED_USERS
+from core.evidence.check_cases import CHECK
+from core.evidence.fidelity import PUBLISHED, predictions
+
+
+def test_a_run_is_typed_with_no_more_users_than_the_requests_it_sends():
+    """Every case that states its requests is typed with at most that many users; one that
+    states none with more users than any node seats."""
+    for case in (*PUBLISHED, *CHECK):
+        if case.load != "saturated":
+            continue
+        users = case.scenario().concurrency
+        assert users <= (case.requests or SATURATED_USERS)
+        assert users == case.saturated_users
+
+
+def test_the_perf_overviews_rows_send_the_pages_request_counts():
+    """T1-T11 and the check set's max-load rows send the v0.17 page's count for their lengths."""
+    rows = [case for case in (*DEVELOPMENT, *CHECK) if case.key[0] == "T" or case in CHECK]
+    for case in rows:
+        if case.load == "saturated" and case.engine_version != "0.14":
+            assert case.requests == PERF_OVERVIEW_REQUESTS[case.prompt_tokens, case.answer_tokens]
+
+
+def test_the_first_sets_runs_reach_a_steady_state_so_their_counts_move_no_figure():
+    """NVIDIA's and SGLang's first-set runs send more requests than their engine runs at once,
+    as NVIDIA chose its counts to: typed without them, every figure stays the same."""
+    counted = [case for case in DEVELOPMENT if case.requests]
+    assert len(counted) == 13
+    typed = predictions(counted)
+    untyped = predictions([replace(case, requests=0) for case in counted])
+    assert (typed == untyped).all()
+
+
+def test_a_stated_count_names_itself_in_the_load():
+    """A run of 30,000 requests reads so; one that states none reads 'every request at once'."""
+    (t1,) = [case for case in DEVELOPMENT if case.key == "T1"]
+    assert t1.load_text == "30,000 requests at once"
+    assert replace(t1, requests=0).load_text == "every request at once"
