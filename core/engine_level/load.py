@@ -100,6 +100,34 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     )  # fmt: skip
 
 
+def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms):
+    r"""Output throughput over a closed loop's run of ``requests`` requests of fixed lengths.
+
+    ``loop`` is the run's steady state (:func:`closed_loop`); where ``requests`` is inf the
+    run never ends and its throughput is the steady state's.
+
+    Notes
+    -----
+    Requests of equal lengths that start together end together, so :math:`n` running finish
+    in waves: :math:`q = \lfloor N / n \rfloor` full waves each take :math:`n A / X(n)`, and
+    the last :math:`r = N - q n` requests run alone as a smaller batch, :math:`r A / X(r)`:
+
+    .. math:: X_{run} = \frac{N}{q\,n / X(n) + r / X(r)}
+
+    (trtllm-bench and vLLM's benchmarks report a run's output tokens over its whole time).
+    """
+    running = np.maximum(loop.running, 1.0)
+    finite = np.isfinite(requests)
+    sent = np.where(finite, requests, running)
+    waves = np.floor(sent / running)
+    rest = sent - waves * running
+    tail = closed_loop(node, np.maximum(rest, 1.0), granted, prompt, answer, hit_tokens, terms)
+    full_time = waves * running / np.maximum(loop.throughput, 1e-300)
+    tail_time = np.where(rest > 0, rest / np.maximum(tail.throughput, 1e-300), 0.0)
+    run = sent / np.maximum(full_time + tail_time, 1e-300)
+    return np.where(finite & (loop.throughput > 0), run, loop.throughput)
+
+
 def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     """Running batch, ITL, typical TTFT, request time, prefill utilisation and company at arrivals.
 

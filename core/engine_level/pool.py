@@ -27,6 +27,7 @@ from core.engine_level.load import (
     SATURATED,
     closed_loop,
     decode_context,
+    finite_run,
     open_loop,
     prefill_wait_quantile,
 )
@@ -53,6 +54,7 @@ def engine_values(
     users,
     price,
     terms=ALL_TERMS,
+    run_requests=np.inf,
     chunked=False,
     disaggregated=False,
     link_bytes_per_s=np.nan,
@@ -71,6 +73,9 @@ def engine_values(
         TensorRT-LLM's default ``max_batch_size``, within what memory holds.
     terms : frozenset of str
         The physical terms in force (:data:`core.engine_level.terms.TERMS`).
+    run_requests : float or ndarray
+        The requests a closed loop sends in all (inf: it never stops): its output throughput
+        is the run's, waves and the last partial one (:func:`~core.engine_level.load.finite_run`).
     chunked, disaggregated : bool or ndarray of bool
         The serving mode (:mod:`core.engine_level.serving_modes`); neither is aggregated.
     link_bytes_per_s : float or ndarray
@@ -87,7 +92,7 @@ def engine_values(
     granted = values["seats_granted"]
     queue = _open_queue(node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted)
     load, steps_alone, company = _load_figures(
-        node, terms, prompt, answer, hit_tokens, users, seats, values, queue
+        node, terms, prompt, answer, hit_tokens, users, seats, values, queue, run_requests
     )
     values.update(load)
     closed = np.isfinite(users)
@@ -216,7 +221,8 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
     )  # fmt: skip
 
 
-def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue):
+def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue,
+                  run_requests=np.inf):  # fmt: skip
     """The load one node carries: the peak's arrivals, or a benchmark's closed loop of ``users``.
 
     Returns the load's fields (both first-token percentiles among them), and the decode step
@@ -243,9 +249,14 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             np.minimum(values["seats_room"], np.maximum(seats, node.max_running)),
             node.bench_batch,
         )
-        loop = closed_loop(
-            node, np.where(closed, users, 1.0), batch_limit, prompt, answer, hit_tokens, terms
-        )
+        # a run never holds more requests than it sends
+        users = np.minimum(np.where(closed, users, 1.0), run_requests)
+        loop = closed_loop(node, users, batch_limit, prompt, answer, hit_tokens, terms)
+        throughput = loop.throughput
+        if np.any(np.isfinite(run_requests)):
+            throughput = finite_run(
+                loop, run_requests, batch_limit, node, prompt, answer, hit_tokens, terms
+            )
         # The closed loop's typical first token, which benchmarks' averages calibrate, stands
         # as its median; its p95 lies the prefill wait's spread from median to p95 above.
         spread = loop.company * (
@@ -253,7 +264,7 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             - prefill_wait_quantile(queue.added, loop.busy, 0.5)
         )
         closed_load = {
-            "throughput_tokens_per_s": loop.throughput,
+            "throughput_tokens_per_s": throughput,
             "itl_s": loop.itl,
             "ttft_p50_s": np.minimum(loop.ttft, UNBOUNDED_WAIT_S),
             "ttft_p95_s": np.minimum(loop.ttft + spread, UNBOUNDED_WAIT_S),

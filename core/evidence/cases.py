@@ -198,8 +198,8 @@ class PublishedCase:
         Every request at once is more users than any node seats, unless the source states
         how many the run sends (a run never holds more), or its engine was built for other
         lengths: then no more run than the batch limit trtllm-bench sized that engine to
-        (:func:`built_batch`; requests beyond it only queue, which changes no output
-        throughput).
+        (:func:`built_batch`; the rest wait for a later wave). A stated count is also the
+        scenario's ``run_requests``, which prices the run's waves and its last, partial one.
         """
         users = self.requests or SATURATED_USERS
         if self.built_for:
@@ -228,6 +228,8 @@ class PublishedCase:
         )
         if self.load == "saturated":
             knobs.update(seats=self.batch_limit, concurrency=self.saturated_users)
+            if self.requests:
+                knobs.update(run_requests=self.requests)
         elif self.load == "users":
             knobs.update(seats=self.batch_limit, concurrency=int(self.load_value))
         else:

@@ -35,9 +35,10 @@ with them:
   requests than it sends: ``requests=1000``.
 
 Both are typed through :attr:`~core.evidence.cases.PublishedCase.saturated_users`: the rows
-keep running the fewest of the 1,000 requests and that limit, as closed-loop users. The
-partial last wave of a run whose 1,000 requests are not a multiple of the running batch is
-not priced (a steady state at the running batch).
+keep running the fewest of the 1,000 requests and that limit, as closed-loop users. A run of
+1,000 that is not a multiple of the running batch ends in a partial wave; the ``run_requests``
+knob, added after the two facts above were scored, prices it for every case that states its
+requests (:func:`core.engine_level.load.finite_run`).
 """
 
 from __future__ import annotations

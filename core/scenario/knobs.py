@@ -207,6 +207,15 @@ class Scenario(param.Parameterized):
         doc="Closed-loop users, each sending a request when its last answer ends (a benchmark's "
         "load); None is open-loop arrivals at the peak-minute rate.",
     )
+    run_requests = Count(
+        default=None,
+        bounds=(1, 10_000_000),
+        allow_None=True,
+        doc="Engine level, closed loop: the requests a benchmark sends in all before it stops "
+        "(None: it never stops). Requests of fixed lengths finish in waves of the running "
+        "batch, and the last wave runs only what is left, so the run's throughput is below the "
+        "steady state's; no more run at once than the run sends.",
+    )
     usd_per_gpu_hour = Amount(
         default=None,
         bounds=(0.0, 1000.0),

@@ -195,6 +195,11 @@ def closed_loop_users(concurrency):
     return with_default(concurrency, np.nan)
 
 
+def run_length(run_requests):
+    """The requests a closed-loop run sends in all, as floats; inf where it never stops."""
+    return with_default(run_requests, np.inf)
+
+
 def tensor_peak(gpu, gpus, weight, prefix):
     """The tensor rate a weight format multiplies at: bf16, fp8, or fp4 where the card has it.
 

@@ -47,6 +47,7 @@ class PoolKnobs:
     arrivals_per_min: object
     users: object
     price: object
+    run_requests: object  # a closed loop's requests in all (inf: it never stops)
     layers: object
     kv_heads: object
     head_dim: object
