@@ -51,8 +51,8 @@ def scenario_knobs(draw) -> dict:
 
 
 # Every knob of the Scenario, the edges included: the custom model and card, every serving
-# mode and link, a closed loop of 1 or 1,000,000 users, answers of 0 or 1 token, and the
-# arrival rate at the ends of its range.
+# mode and link, a closed loop of 1 or 1,000,000 users, runs of 1 to 10,000,000 requests,
+# answers of 0 or 1 token, and the arrival rate at the ends of its range.
 _CONFIGS = sorted((FIXTURES_DIR / "configs").glob("*.json"))
 model_configs = st.sampled_from(
     [json.dumps(json.loads(path.read_text()), separators=(",", ":")) for path in _CONFIGS]
@@ -71,6 +71,7 @@ edge_arrivals = st.one_of(
 edge_concurrencies = st.one_of(
     st.none(), st.sampled_from([1, 2, 62, 1_000_000]), st.integers(1, 1_000_000)
 )
+edge_runs = st.one_of(st.none(), st.sampled_from([1, 10_000_000]), st.integers(1, 10_000_000))
 edge_prices = st.one_of(st.none(), st.sampled_from([0.0, 1000.0]), st.floats(0.0, 1000.0))
 
 
@@ -94,6 +95,7 @@ def every_knob(draw) -> dict:
         "serving_mode": draw(serving_modes),
         "kv_link": draw(kv_links),
         "concurrency": draw(edge_concurrencies),
+        "run_requests": draw(edge_runs),
         "usd_per_gpu_hour": draw(edge_prices),
         "kv_offload": draw(offloads),
     }

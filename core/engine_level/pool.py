@@ -249,11 +249,13 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             np.minimum(values["seats_room"], np.maximum(seats, node.max_running)),
             node.bench_batch,
         )
-        # a run never holds more requests than it sends
-        users = np.minimum(np.where(closed, users, 1.0), run_requests)
+        users = np.where(closed, users, 1.0)
+        counted = "finite_run" in terms and np.any(np.isfinite(run_requests))
+        if counted:  # a run never holds more requests than it sends
+            users = np.minimum(users, run_requests)
         loop = closed_loop(node, users, batch_limit, prompt, answer, hit_tokens, terms)
         throughput = loop.throughput
-        if np.any(np.isfinite(run_requests)):
+        if counted:
             throughput = finite_run(
                 loop, run_requests, batch_limit, node, prompt, answer, hit_tokens, terms
             )

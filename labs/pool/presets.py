@@ -22,7 +22,10 @@ def traffic(workload: str, says: str) -> tuple[Keep, ...]:
     """The traffic a goal keeps: the workload and whatever overrides its arrivals and answers."""
     return (
         Keep("workload", workload, says),
-        *(Keep(name, None, says) for name in ("answer_tokens", "arrivals_per_min", "concurrency")),
+        *(
+            Keep(name, None, says)
+            for name in ("answer_tokens", "arrivals_per_min", "concurrency", "run_requests")
+        ),
         Keep("traffic", "poisson", says),
         Keep("burstiness", 1.0, says),
     )

@@ -44,6 +44,7 @@ SHORT = {
     "routing_imbalance": "router skew",
     "checkpoint_formats": "checkpoint formats",
     "server_overheads": "server costs",
+    "finite_run": "last wave",
     "engine": "engine level",
 }
 CHART_HEIGHT = 330

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from html import escape
 
-from core.evidence.cases import SATURATED_USERS
 from core.evidence.families import SETS
 from labs.page import format as fmt
 
@@ -112,18 +111,18 @@ def set_up_html(case) -> str:
 
 
 def _running_words(case, scenario) -> str:
-    """The users a max-load run is typed with, and why, where its source bounds them (the
-    requests it sends, or an engine built for other lengths)."""
-    users = scenario.concurrency
-    if case.load != "saturated" or users >= SATURATED_USERS:
+    """A max-load run's typed requests, and fewer users where an engine built for other
+    lengths runs fewer at once than the run sends."""
+    if case.load != "saturated" or not case.requests:
         return ""
-    why = (
-        f"the run's {fmt.count(case.requests)} requests"
-        if users == case.requests
-        else "the batch limit trtllm-bench set when it built the engine for "
-        f"{case.built_for[0]:,}/{case.built_for[1]:,}"
-    )
-    return f", concurrency={fmt.count(users)} ({why})"
+    words = f", run_requests={fmt.count(case.requests)}"
+    users = scenario.concurrency
+    if users < case.requests:
+        words += (
+            f", concurrency={fmt.count(users)} (trtllm-bench's batch limit for an engine built "
+            f"for {case.built_for[0]:,}/{case.built_for[1]:,})"
+        )
+    return words
 
 
 def load_words(case) -> str:

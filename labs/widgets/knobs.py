@@ -32,6 +32,7 @@ KNOB_LABELS = {
     "arrivals_per_min": "peak arrivals",
     "realism": "level of detail",
     "concurrency": "closed-loop users",
+    "run_requests": "requests in the run",
     "serving_mode": "serving mode",
     "kv_link": "KV link",
     "engine": "serving engine",

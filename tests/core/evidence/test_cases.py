@@ -28,14 +28,14 @@ def test_the_perf_overviews_rows_send_the_pages_request_counts():
             assert case.requests == PERF_OVERVIEW_REQUESTS[case.prompt_tokens, case.answer_tokens]
 
 
-def test_the_first_sets_runs_reach_a_steady_state_so_their_counts_move_no_figure():
-    """NVIDIA's and SGLang's first-set runs send more requests than their engine runs at once,
-    as NVIDIA chose its counts to: typed without them, every figure stays the same."""
+def test_the_first_sets_runs_reach_a_steady_state_so_their_counts_move_figures_little():
+    """NVIDIA chose its counts to reach a steady state: typed with them, a first-set run's
+    last partial wave lowers its figure, never by 5 % or more."""
     counted = [case for case in DEVELOPMENT if case.requests]
     assert len(counted) == 13
     typed = predictions(counted)
     untyped = predictions([replace(case, requests=0) for case in counted])
-    assert (typed == untyped).all()
+    assert (typed <= untyped).all() and (typed > 0.95 * untyped).all()
 
 
 def test_a_stated_count_names_itself_in_the_load():

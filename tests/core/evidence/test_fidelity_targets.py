@@ -21,11 +21,11 @@ def test_the_first_set_holds_where_it_stood():
 
 
 def test_both_sets_together_hold_where_they_stood():
-    """Both development sets together stay within 18 % geometric-mean error (17.4 % at issue
+    """Both development sets together stay within 17 % geometric-mean error (16.2 % at issue
     37's ninth round; the target is 15 %), and the 114 cases they held before Azure's rows
-    within 19 % (17.6 %): a tripwire on the model."""
+    within 19 %: a tripwire on the model."""
     found = report()
-    assert found.scores["both"]["engine"].geometric_mean_error <= 0.18
+    assert found.scores["both"]["engine"].geometric_mean_error <= 0.17
     earlier = [i for i in found.sets["both"] if found.cases[i].key not in _EIGHTH_ROUND]
     assert len(earlier) == 114
     assert summarise(found.steps[earlier, -1]).geometric_mean_error <= 0.19

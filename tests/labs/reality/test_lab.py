@@ -265,16 +265,17 @@ def test_an_unscored_case_says_its_own_reason(lab):
     assert "burst" in lab.case_text.object and "latent-attention" not in lab.case_text.object
 
 
-def test_a_bounded_max_load_run_says_how_many_users_it_is_typed_with_and_why(lab):
-    """D118 names the batch its 2048/2048 engine set, D142 and T1 their runs' requests (1,000,
-    30,000); a run whose source states neither (S3's is stated, D67's is not) names none."""
+def test_a_run_of_stated_requests_says_them_and_the_users_its_engine_runs(lab):
+    """D118 names its 1,000 requests and the batch its 2048/2048 engine set; D142 and T1 their
+    runs' requests (1,000, 30,000) alone; D67, whose source states none, names neither."""
     short, wide = AZURE[0], AZURE[24]
     lab.case = short.key
-    assert f"concurrency={short.scenario().concurrency:,} (the batch limit" in lab.case_text.object
-    assert "built the engine for 2,048/2,048" in lab.case_text.object
+    users = short.scenario().concurrency
+    assert f"run_requests=1,000, concurrency={users:,} (trtllm-bench" in lab.case_text.object
+    assert "built for 2,048/2,048" in lab.case_text.object
     lab.case = wide.key
-    assert "concurrency=1,000 (the run&#x27;s 1,000 requests)" in lab.case_text.object
+    assert "run_requests=1,000." in lab.case_text.object
     lab.case = "T1"
-    assert "concurrency=30,000 (the run&#x27;s 30,000 requests)" in lab.case_text.object
+    assert "run_requests=30,000." in lab.case_text.object
     lab.case = "D67"
-    assert "concurrency=" not in lab.case_text.object
+    assert "run_requests=" not in lab.case_text.object

@@ -1,0 +1,71 @@
+"""A closed loop's run of a set number of requests: waves, the last partial, never more at once."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from core import Scenario, evaluate
+from core.engine_level.terms import ALL_TERMS
+from core.evaluate import evaluate_terms
+
+KNOBS = dict(
+    model="Llama-3-70B", gpu="H100 SXM", cards=8, weight_dtype="fp8", kv_dtype="fp8",
+    prompt_tokens=128, answer_tokens=2048, realism="engine", engine="tensorrt-llm",
+    concurrency=896, seats=4096,
+)  # fmt: skip
+
+
+def throughput(**knobs) -> float:
+    return float(evaluate(Scenario(**{**KNOBS, **knobs})).throughput_tokens_per_s)
+
+
+def test_a_run_of_whole_waves_is_the_steady_state():
+    """896 or 3 x 896 requests at 896 users: whole waves, the steady state's throughput."""
+    steady = throughput()
+    assert_allclose(throughput(run_requests=896), steady, rtol=1e-9)
+    assert_allclose(throughput(run_requests=3 * 896), steady, rtol=1e-9)
+
+
+def test_a_partial_last_wave_takes_its_own_time():
+    """1,000 requests at 896 users: one wave of 896, then 104 alone, N / (896/X(896) + 104/X(104))."""
+    steady, tail = throughput(), throughput(concurrency=104)
+    assert_allclose(throughput(run_requests=1000), 1000 / (896 / steady + 104 / tail), rtol=1e-9)
+    assert throughput(run_requests=1000) < steady
+
+
+def test_a_run_never_holds_more_requests_than_it_sends():
+    """A run of 104 requests at 896 users runs 104 at once, as 104 users do."""
+    short = evaluate(Scenario(**{**KNOBS, "run_requests": 104}))
+    alone = evaluate(Scenario(**{**KNOBS, "concurrency": 104}))
+    assert short.running_requests == alone.running_requests == 104
+    assert_allclose(short.throughput_tokens_per_s, alone.throughput_tokens_per_s, rtol=1e-9)
+
+
+def test_the_run_length_is_a_term_of_its_own():
+    """Without the finite_run term the run's length moves nothing; with it, the partial wave does."""
+    scenario = Scenario(**{**KNOBS, "run_requests": 1000})
+    without = evaluate_terms(scenario, ALL_TERMS - {"finite_run"}).throughput_tokens_per_s
+    assert_allclose(without, throughput(), rtol=1e-9)
+    assert evaluate_terms(scenario, ALL_TERMS).throughput_tokens_per_s < without
+
+
+def test_an_open_loop_ignores_the_run_length():
+    """Arrivals at the peak-minute rate have no run to end: run_requests changes no figure."""
+    open_loop = {**KNOBS, "concurrency": None}
+    assert evaluate(Scenario(**open_loop, run_requests=10)) == evaluate(Scenario(**open_loop))
+
+
+def test_runs_sweep_as_one_array():
+    """Run lengths in one vectorised call give each run's own throughput."""
+    runs = np.array([896, 1000, 2000])
+    swept = evaluate(Scenario(**KNOBS), run_requests=runs).throughput_tokens_per_s
+    assert_allclose(swept, [throughput(run_requests=int(n)) for n in runs], rtol=1e-9)
+
+
+@pytest.mark.parametrize("bad", [0, -5, 20_000_000])
+def test_a_run_length_outside_its_range_is_refused_naming_the_knob(bad):
+    """run_requests must be 1 to 10,000,000: anything else raises ValueError naming it."""
+    with pytest.raises(ValueError, match="run_requests"):
+        Scenario(run_requests=bad)
