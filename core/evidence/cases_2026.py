@@ -120,6 +120,11 @@ _EARLY = {"scored": False, "unscored_why": _EARLY_R1}
 _Q235, _Q30, _MAV = "Qwen3-235B-A22B", "Qwen3-30B-A3B", "Llama-4-Maverick"
 _H100, _TRT, _VLLM, _SGL = "H100 SXM", "TensorRT-LLM", "vLLM", "SGLang"
 _V1 = "1.x (PyTorch backend)"
+# The requests each max-load run of the 1.x page sends, by its lengths (@585c7565, the table
+# under 'Preparing a Dataset', chosen "to guarantee that the system hit a steady state"):
+# typed as each run's run_requests, as the v0.17 page's are (core.evidence.cases).
+TRT_1X_REQUESTS = {(1024, 1024): 3000, (8192, 1024): 1500, (1024, 8192): 1500,
+                   (32768, 1024): 1000, (1024, 32768): 1000}  # fmt: skip
 _OSS = {"weight_formats": _GPT_OSS_MIX}
 _405B = {"model_config": LLAMA_31_405B, "model_label": "Llama-3.1-405B (config.json)"}
 _OCI_V = "0.6 (ROCm)"
@@ -145,28 +150,30 @@ _META_FP8 = (
 SECOND: list[PublishedCase] = [
     _d("D01", "throughput", _OSS120, "H200", 1, "mxfp4", "bf16", 8192, 1024, None, 1828, _TRT, _V1,
        _TRT_1X, "GPT-OSS 120B | 8192/1024 | 6,111 | 6,835 | 1,828 | 1,169 (H200 TP1 column)", **_OSS,
-       assumed="weights the published MXFP4 checkpoint; KV bf16 ('Hopper: use auto')"),
+       assumed="weights the published MXFP4 checkpoint; KV bf16 ('Hopper: use auto')",
+       requests=TRT_1X_REQUESTS[8192, 1024]),
     _d("D02", "throughput", _OSS20, _H100, 1, "mxfp4", "bf16", 1024, 8192, None, 8617, _TRT, _V1,
        _TRT_1X, "GPT-OSS 20B | 1024/8192 | 34,702 | 38,100 | 12,743 | 8,617 (H100 TP1 column)",
-       **_OSS, assumed="weights MXFP4, KV bf16, as D01"),
+       **_OSS, assumed="weights MXFP4, KV bf16, as D01", requests=TRT_1X_REQUESTS[1024, 8192]),
     _d("D03", "throughput", "Llama-3-70B", "H200", 2, "fp8", "fp8", 1024, 8192, None, 4018, _TRT,
        _V1, _TRT_1X, "LLaMA v3.3 70B | 1024/8192 | 3,242 | 3,805 | 2,009 | (H200 TP2): 2 x 2,009",
-       assumed="KV fp8 (the ModelOpt checkpoint decides)"),
+       assumed="KV fp8 (the ModelOpt checkpoint decides)",
+       requests=TRT_1X_REQUESTS[1024, 8192]),
     _d("D04", "throughput", _Q235, _H100, 8, "fp8", "fp8", 1024, 8192, None, 6984, _TRT, _V1,
        _TRT_1X, "Qwen3 235B A22B | 1024/8192 | 3,389 | 3,423 | 1,417 | 873 (H100 DEP8): 8 x 873",
-       layout="DEP8", assumed="KV fp8"),
+       layout="DEP8", assumed="KV fp8", requests=TRT_1X_REQUESTS[1024, 8192]),
     _d("D05", "throughput", _MAV, "H200", 8, "fp8", "fp8", 8192, 1024, None, 10208, _TRT, _V1,
        _TRT_1X, "LLaMA v4 Maverick | 8192/1024 | 3,279 | 3,444 | 1,276 (H200 DEP8): 8 x 1,276",
-       layout="DEP8", assumed="KV fp8"),
+       layout="DEP8", assumed="KV fp8", requests=TRT_1X_REQUESTS[8192, 1024]),
     _d("D06", "throughput", _R1, "B200", 4, "nvfp4", "fp8", 8192, 1024, None, 4672, _TRT, _V1,
        _TRT_1X, "Deepseek R1 0528 | 8192/1024 | 1,168 | 1,192 | (B200 DEP4 FP4): 4 x 1,168",
-       layout="DEP4"),
+       layout="DEP4", requests=TRT_1X_REQUESTS[8192, 1024]),
     _d("D07", "throughput", _Q30, "B200", 1, "nvfp4", "fp8", 1024, 8192, None, 13497, _TRT, _V1,
        _TRT_1X, "Qwen3 30B A3B | 1024/8192 | 13,497 | 14,272 (B200 TP1 FP4 column)",
-       assumed="KV fp8"),
+       assumed="KV fp8", requests=TRT_1X_REQUESTS[1024, 8192]),
     _d("D08", "throughput", _MAV, _H100, 8, "fp8", "fp8", 2048, 128, None, 3832.38, _TRT, "0.20",
        _TRT_020, "Llama 4 Maverick FP8 | 2048, 128 | 4,364.06 | 3,832.38 (H200 TP8 | H100 TP8)",
-       assumed="KV fp8"),
+       assumed="KV fp8", requests=3000),
     _d("D09", "throughput", "Llama-3-8B", "L40S", 1, "fp8", "fp8", 1000, 1000, None, 3726.76, _TRT,
        "0.14", _TRT_014, "LLaMA v3.1 8B | 1000/1000 | 1 | 16414.6988 | ... | 3726.7552 (L40S FP8)",
        assumed="'token throughput' counts output tokens"),

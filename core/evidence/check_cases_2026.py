@@ -17,7 +17,7 @@ constant of the engine level was chosen by looking at it.
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.cases_2026 import SECOND
+from core.evidence.cases_2026 import SECOND, TRT_1X_REQUESTS
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
 
@@ -93,6 +93,7 @@ def _cells() -> list[PublishedCase]:
                         f"{model} | {lengths} | {cell} ({gpu} {shown})", kv_dtype=kv,
                         engine="TensorRT-LLM", engine_version="1.x (PyTorch backend)",
                         layout=layout, weight_formats=_formats(model, gpu),
+                        requests=TRT_1X_REQUESTS.get((prompt, answer), 0),
                     )
                 )  # fmt: skip
     return cases
