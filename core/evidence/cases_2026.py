@@ -149,8 +149,8 @@ _META_FP8 = (
 
 SECOND: list[PublishedCase] = [
     _d("D01", "throughput", _OSS120, "H200", 1, "mxfp4", "bf16", 8192, 1024, None, 1828, _TRT, _V1,
-       _TRT_1X, "GPT-OSS 120B | 8192/1024 | 6,111 | 6,835 | 1,828 | 1,169 (H200 TP1 column)", **_OSS,
-       assumed="weights the published MXFP4 checkpoint; KV bf16 ('Hopper: use auto')",
+       _TRT_1X, "GPT-OSS 120B | 8192/1024 | 6,111 | 6,835 | 1,828 | 1,169 (H200 TP1 column)",
+       **_OSS, assumed="weights the published MXFP4 checkpoint; KV bf16 ('Hopper: use auto')",
        requests=TRT_1X_REQUESTS[8192, 1024]),
     _d("D02", "throughput", _OSS20, _H100, 1, "mxfp4", "bf16", 1024, 8192, None, 8617, _TRT, _V1,
        _TRT_1X, "GPT-OSS 20B | 1024/8192 | 34,702 | 38,100 | 12,743 | 8,617 (H100 TP1 column)",

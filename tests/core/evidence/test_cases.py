@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core.evidence.cases import DEVELOPMENT, PERF_OVERVIEW_REQUESTS, SATURATED_USERS
+from core.evidence.cases_2026 import SECOND, TRT_1X_REQUESTS
 from core.evidence.check_cases import CHECK
+from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.fidelity import PUBLISHED, predictions
 
 
@@ -43,3 +45,13 @@ def test_a_stated_count_names_itself_in_the_load():
     (t1,) = [case for case in DEVELOPMENT if case.key == "T1"]
     assert t1.load_text == "30,000 requests at once"
     assert replace(t1, requests=0).load_text == "every request at once"
+
+
+def test_the_1x_pages_rows_send_its_request_counts_where_it_states_them():
+    """D01-D07 and the second check set send the 1.x page's count for their lengths; a pair
+    the page's table does not list (1000/1000) is typed without one."""
+    first_seven = [case for case in SECOND if case.key in {f"D0{n}" for n in range(1, 8)}]
+    for case in (*first_seven, *CHECK_TRT_1X):
+        lengths = (case.prompt_tokens, case.answer_tokens)
+        assert case.requests == TRT_1X_REQUESTS.get(lengths, 0)
+    assert any(case.requests == 0 for case in CHECK_TRT_1X)

@@ -168,7 +168,7 @@ def test_second_set_is_the_files_153_cases_125_scored_each_with_its_source():
     [
         ("D01", dict(model="gpt-oss-120b", gpu="H200", cards=1, weight_dtype="mxfp4",
                      kv_dtype="bf16", prompt_tokens=8192, answer_tokens=1024, seats=4096,
-                     concurrency=100_000, engine_version="1.0")),
+                     concurrency=1500, run_requests=1500, engine_version="1.0")),
         ("D17", dict(model="Llama-3-8B", gpu="H100 SXM", cards=1, weight_dtype="bf16",
                      kv_dtype="fp8", prompt_tokens=20000, answer_tokens=2000, seats=1024,
                      concurrency=8, engine="vllm", engine_version="0.19")),
@@ -179,8 +179,9 @@ def test_second_set_is_the_files_153_cases_125_scored_each_with_its_source():
 )  # fmt: skip
 def test_a_second_set_case_is_the_files_scenario_call(key, knobs):
     """The case's scenario is published-2026.md's Scenario call, knob for knob, with its engine,
-    the release that ran it, that release's batch limit as its seats and the checkpoint that ran
-    (D31: Qwen3-32B-FP8's block-scaled config.json)."""
+    the release that ran it, that release's batch limit as its seats, the checkpoint that ran
+    (D31: Qwen3-32B-FP8's block-scaled config.json) and the requests its run sent (D01's 1,500,
+    from its page's table)."""
     case = next(case for case in SECOND if case.key == key)
     expected = Scenario(prefix_hit_rate=0.0, realism="engine", **knobs)
     assert case.scenario().param.values() | {"name": ""} == expected.param.values() | {"name": ""}
