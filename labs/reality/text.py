@@ -111,18 +111,15 @@ def set_up_html(case) -> str:
 
 
 def _running_words(case, scenario) -> str:
-    """A max-load run's typed requests, and fewer users where an engine built for other
-    lengths runs fewer at once than the run sends."""
-    if case.load != "saturated" or not case.requests:
-        return ""
-    words = f", run_requests={fmt.count(case.requests)}"
+    """The users a max-load run is typed with where fewer than it sends run at once: an engine
+    built for other lengths (the heading names the run's requests, its ``run_requests``)."""
     users = scenario.concurrency
-    if users < case.requests:
-        words += (
-            f", concurrency={fmt.count(users)} (trtllm-bench's batch limit for an engine built "
-            f"for {case.built_for[0]:,}/{case.built_for[1]:,})"
-        )
-    return words
+    if case.load != "saturated" or not case.requests or users >= case.requests:
+        return ""
+    return (
+        f", concurrency={fmt.count(users)} (trtllm-bench's batch limit for an engine built for "
+        f"{case.built_for[0]:,}/{case.built_for[1]:,})"
+    )
 
 
 def load_words(case) -> str:

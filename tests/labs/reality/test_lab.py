@@ -266,16 +266,18 @@ def test_an_unscored_case_says_its_own_reason(lab):
 
 
 def test_a_run_of_stated_requests_says_them_and_the_users_its_engine_runs(lab):
-    """D118 names its 1,000 requests and the batch its 2048/2048 engine set; D142 and T1 their
-    runs' requests (1,000, 30,000) alone; D67, whose source states none, names neither."""
+    """D118's heading names its 1,000 requests and its typing the batch its 2048/2048 engine
+    set; D142 and T1 name their runs' requests (1,000, 30,000) alone; D67 states none."""
     short, wide = AZURE[0], AZURE[24]
     lab.case = short.key
     users = short.scenario().concurrency
-    assert f"run_requests=1,000, concurrency={users:,} (trtllm-bench" in lab.case_text.object
+    assert "1,000 requests at once</h2>" in lab.case_text.object
+    assert f"concurrency={users:,} (trtllm-bench" in lab.case_text.object
     assert "built for 2,048/2,048" in lab.case_text.object
     lab.case = wide.key
-    assert "run_requests=1,000." in lab.case_text.object
+    assert "1,000 requests at once</h2>" in lab.case_text.object
+    assert "concurrency=" not in lab.case_text.object
     lab.case = "T1"
-    assert "run_requests=30,000." in lab.case_text.object
+    assert "30,000 requests at once</h2>" in lab.case_text.object
     lab.case = "D67"
-    assert "run_requests=" not in lab.case_text.object
+    assert "requests at once</h2>" not in lab.case_text.object
