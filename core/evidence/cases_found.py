@@ -169,6 +169,12 @@ _ROCM_ASSUMED = (
     "NVIDIA's FP8 recipe); the 20250112 image's vLLM taken as the 20250117 image's 0.6.7.dev "
     "the post lists; fixed lengths"
 )
+# The requests each vLLM throughput run of ROCm/MAD's script sends, by its lengths
+# (scripts/vllm/vllm_benchmark_report.sh @047bbf93, Req_In_Out "requests:input:output"; its
+# other pairs, 128/128 and 2048/128, are not the blog's): typed as the MI300X rows' run_requests,
+# in issue 37's ninth round, before they were scored with it. The blog's 128/4096 and 500/2000
+# are not in the script, and its H100 rows name no count, so they state none.
+MAD_THROUGHPUT_REQUESTS = {(128, 2048): 3000, (2048, 2048): 1500}
 _ROCM_MODELS = {
     "70B": ("Llama-3-70B", {}),
     "405B": ("custom", {"model_config": LLAMA_31_405B,
@@ -201,10 +207,12 @@ def _rocm(key, size, gpu, prompt, answer, batch, measured, quoted):  # fmt: skip
         )
         how = f"; a batch of {batch} typed as {batch} users, its time to the last token as one request's"
     bench = "" if mi300x else " (trtllm-bench, or its emulated static batching for latency)"
+    sent = MAD_THROUGHPUT_REQUESTS.get((prompt, answer), 0) if mi300x and batch is None else 0
     return PublishedCase(
         key, metric, model, gpu, 8, "fp8", prompt, answer, load, value, figure,
         f"{source}; {engine} {version}{bench}", quoted, kv_dtype="fp8", engine=engine,
-        engine_version=version, layout="TP8", assumed=_ROCM_ASSUMED + how, **pasted,
+        engine_version=version, layout="TP8", assumed=_ROCM_ASSUMED + how, requests=sent,
+        **pasted,
     )  # fmt: skip
 
 
