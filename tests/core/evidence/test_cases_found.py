@@ -7,7 +7,7 @@ import re
 import pytest
 
 from core.evidence.cases_2026 import SECOND
-from core.evidence.cases_found import FOUND
+from core.evidence.cases_found import FOUND, MAD_THROUGHPUT_REQUESTS
 
 LAMBDA = [case for case in FOUND if case.publisher.startswith("Lambda")]
 ROCM_BLOG = [case for case in FOUND if case.publisher == "AMD ROCm blogs"]
@@ -41,3 +41,17 @@ def test_a_rocm_blog_row_quotes_its_figure(case):
     figure = case.measured if case.metric == "throughput" else round(case.measured * 1000)
     assert f"| {figure:g}" in case.quoted
     assert f"| {case.prompt_tokens} | {case.answer_tokens} |" in case.quoted
+
+
+def test_the_mi300x_throughput_rows_send_the_mad_scripts_counts_where_it_runs_their_lengths():
+    """D67/D71 (128/2048) send 3,000 requests and D70/D74 (2048/2048) 1,500, as ROCm/MAD's script
+    runs them; the lengths it does not run, and the H100 rows, state no count."""
+    sent = {case.key: case.requests for case in FOUND if case.metric == "throughput"}
+    rows = {key: sent[key] for key in sent if key.startswith("D") and 67 <= int(key[1:]) <= 82}
+    assert rows == {f"D{n}": 0 for n in range(67, 83)} | {
+        "D67": 3000,
+        "D71": 3000,
+        "D70": 1500,
+        "D74": 1500,
+    }
+    assert MAD_THROUGHPUT_REQUESTS == {(128, 2048): 3000, (2048, 2048): 1500}
