@@ -88,6 +88,16 @@ def engine_default_rows() -> list[Source]:
             "plus max new tokens (kvCacheManager.cpp getRemainingBlocksToCompletion)",
             kind="engine",
         ),
+        Source(
+            "a benchmark run's throughput (run_requests)",
+            "whole run",
+            "output tokens over the run's time, its last partial wave included",
+            "trtllm-bench's report: Total Output Throughput beside Total Latency, the run's "
+            "(NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md); vLLM "
+            "benchmarks/benchmark_throughput.py: tokens over the elapsed time of one generate "
+            "call over every prompt; each perf overview states its requests per length",
+            kind="engine",
+        ),
     ]
 
 
