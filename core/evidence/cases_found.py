@@ -49,7 +49,7 @@ on any of them, read for these sources as follows (also written before any evalu
 
 from __future__ import annotations
 
-from core.evidence.cases import PublishedCase
+from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
 from core.evidence.configs import (
     LLAMA_31_405B,
     MISTRAL_7B_V03,
@@ -173,7 +173,9 @@ _ROCM_ASSUMED = (
 # (scripts/vllm/vllm_benchmark_report.sh @047bbf93, Req_In_Out "requests:input:output"; its
 # other pairs, 128/128 and 2048/128, are not the blog's): typed as the MI300X rows' run_requests,
 # in issue 37's ninth round, before they were scored with it. The blog's 128/4096 and 500/2000
-# are not in the script, and its H100 rows name no count, so they state none.
+# are not in the script. Its H100 rows were "made with the same method as TRT-LLM published
+# throughput data": the perf overview's, whose page gives a count per lengths
+# (core.evidence.cases.PERF_OVERVIEW_REQUESTS), typed so for every H100 throughput row.
 MAD_THROUGHPUT_REQUESTS = {(128, 2048): 3000, (2048, 2048): 1500}
 _ROCM_MODELS = {
     "70B": ("Llama-3-70B", {}),
@@ -207,7 +209,8 @@ def _rocm(key, size, gpu, prompt, answer, batch, measured, quoted):  # fmt: skip
         )
         how = f"; a batch of {batch} typed as {batch} users, its time to the last token as one request's"
     bench = "" if mi300x else " (trtllm-bench, or its emulated static batching for latency)"
-    sent = MAD_THROUGHPUT_REQUESTS.get((prompt, answer), 0) if mi300x and batch is None else 0
+    counts = MAD_THROUGHPUT_REQUESTS if mi300x else PERF_OVERVIEW_REQUESTS
+    sent = counts.get((prompt, answer), 0) if batch is None else 0
     return PublishedCase(
         key, metric, model, gpu, 8, "fp8", prompt, answer, load, value, figure,
         f"{source}; {engine} {version}{bench}", quoted, kv_dtype="fp8", engine=engine,

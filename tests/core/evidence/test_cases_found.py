@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from core.evidence.cases import PERF_OVERVIEW_REQUESTS
 from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_found import FOUND, MAD_THROUGHPUT_REQUESTS
 
@@ -43,15 +44,15 @@ def test_a_rocm_blog_row_quotes_its_figure(case):
     assert f"| {case.prompt_tokens} | {case.answer_tokens} |" in case.quoted
 
 
-def test_the_mi300x_throughput_rows_send_the_mad_scripts_counts_where_it_runs_their_lengths():
-    """D67/D71 (128/2048) send 3,000 requests and D70/D74 (2048/2048) 1,500, as ROCm/MAD's script
-    runs them; the lengths it does not run, and the H100 rows, state no count."""
-    sent = {case.key: case.requests for case in FOUND if case.metric == "throughput"}
-    rows = {key: sent[key] for key in sent if key.startswith("D") and 67 <= int(key[1:]) <= 82}
-    assert rows == {f"D{n}": 0 for n in range(67, 83)} | {
-        "D67": 3000,
-        "D71": 3000,
-        "D70": 1500,
-        "D74": 1500,
-    }
+def test_the_blogs_throughput_rows_send_the_counts_their_method_states():
+    """MI300X: D67/D71 (128/2048) send 3,000 and D70/D74 (2048/2048) 1,500, as ROCm/MAD's script
+    runs them, its other lengths none; H100 (TensorRT-LLM, "the same method as TRT-LLM published
+    throughput data"): the perf overview's count for each row's lengths."""
+    for case in FOUND:
+        number = int(case.key[1:])
+        if case.metric != "throughput" or not 67 <= number <= 82:
+            continue
+        lengths = (case.prompt_tokens, case.answer_tokens)
+        counts = MAD_THROUGHPUT_REQUESTS if case.gpu == "MI300X" else PERF_OVERVIEW_REQUESTS
+        assert case.requests == counts.get(lengths, 0)
     assert MAD_THROUGHPUT_REQUESTS == {(128, 2048): 3000, (2048, 2048): 1500}
