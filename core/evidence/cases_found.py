@@ -28,7 +28,8 @@ on any of them, read for these sources as follows (also written before any evalu
   lengths, every one sent at once, over an engine that runs at most 256 is one burst and its
   tail, never a steady state; its throughput is set by when the longest answers end, a load
   no Scenario knob expresses (a saturated load is the steady state of a queue that never
-  empties, as trtllm-bench's thousands of equal requests make it). Scored, they took the
+  empties; ``run_requests``, added in issue 37's ninth round, ends a run of equal requests,
+  whose waves end together, not one of ShareGPT's spread). Scored, they took the
   engine level's error over both sets from 16.8 % to 47.9 % (Lambda's own 191 %).
 - The report's three tables of vLLM 0.5.4 against 0.6.0 are left out: they name neither the
   card nor the lengths (ShareGPT, 5,000 requests, no run file named), and 0.6.0 with ten
@@ -60,7 +61,8 @@ from core.evidence.configs import (
 
 _BURST = (
     "320 requests of ShareGPT's spread of lengths sent at once to an engine that runs at most "
-    "256, one burst whose throughput is set by when its longest answers end, not a steady load"
+    "256, one burst whose throughput is set by when its longest answers end, not a steady load "
+    "(run_requests prices a run of equal requests, whose waves end together)"
 )
 _LAMBDA_REPO = "LambdaLabsML/vllm-benchmark"
 _LAMBDA_TABLE = (
