@@ -48,6 +48,10 @@ def main() -> None:
             "realism": "engine", "model": "DeepSeek-R1", "gpu": "H200", "cards": 8,
             "weight_dtype": "fp8", "layout": "dep", "concurrency": 64, "seats": 4096,
         }),
+        ("engine level (a run of 1,000 requests)", {
+            "realism": "engine", "model": "Llama-3-70B", "gpu": "H100 SXM", "cards": 8,
+            "weight_dtype": "fp8", "concurrency": 896, "run_requests": 1000, "seats": 4096,
+        }),
     ):  # fmt: skip
         engine = Scenario(**knobs)
         evaluate(engine)
