@@ -102,6 +102,8 @@ def moved_beyond(scenario) -> list[str]:
             continue
         if knob == "model_config" or knob.startswith("card_"):  # said by "pasted", "my own card"
             continue
+        if knob == "run_requests" and scenario.concurrency is None:  # only a closed loop ends
+            continue
         moved.append(knob)
     return moved
 

@@ -40,6 +40,13 @@ def test_an_engine_knob_at_the_whiteboard_level_is_not_summarised():
     assert beyond_summary(Scenario(engine="vllm")) == AS_THE_WALKTHROUGH
 
 
+def test_a_run_length_is_summarised_only_where_a_closed_loop_runs():
+    """run_requests ends a benchmark's closed loop; with open-loop arrivals it changes nothing."""
+    engine = {"realism": "engine", "run_requests": 1000}
+    assert "1,000 requests a run" in beyond_summary(Scenario(concurrency=8, **engine))
+    assert "requests a run" not in beyond_summary(Scenario(**engine))
+
+
 def test_every_knob_beyond_has_words():
     """No knob beyond the walkthrough falls back to its raw name in the summary."""
     moved = {
@@ -49,7 +56,7 @@ def test_every_knob_beyond_has_words():
         "traffic": "bursty", "burstiness": 2.0, "tpot_slo_s": 0.05, "replicas": 2,
         "router": "least-outstanding", "prefix_source": "derived", "kv_offload": "host-pcie",
         "session_turns": 4, "think_time_s": 10.0, "turn_growth_tokens": 500,
-        "answer_tokens": 300, "arrivals_per_min": 90.0,
+        "answer_tokens": 300, "arrivals_per_min": 90.0, "run_requests": 1000,
     }  # fmt: skip
     line = beyond_summary(Scenario(**moved))
     assert "_" not in line and line.count("\u00b7") == len(moved) - 1
