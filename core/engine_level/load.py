@@ -119,13 +119,20 @@ def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms)
     running = np.maximum(loop.running, 1.0)
     finite = np.isfinite(requests)
     sent = np.where(finite, requests, running)
-    waves = np.floor(sent / running)
-    rest = sent - waves * running
+    waves, rest = run_waves(sent, running)
     tail = closed_loop(node, np.maximum(rest, 1.0), granted, prompt, answer, hit_tokens, terms)
     full_time = waves * running / np.maximum(loop.throughput, 1e-300)
     tail_time = np.where(rest > 0, rest / np.maximum(tail.throughput, 1e-300), 0.0)
     run = sent / np.maximum(full_time + tail_time, 1e-300)
     return np.where(finite & (loop.throughput > 0), run, loop.throughput)
+
+
+def run_waves(requests, running):
+    """The full waves a run of ``requests`` equal requests makes ``running`` at a time, and the
+    requests its last, partial wave runs alone (0 where the waves come out whole)."""
+    running = np.maximum(running, 1.0)
+    waves = np.floor(requests / running)
+    return waves, requests - waves * running
 
 
 def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):

@@ -68,6 +68,7 @@ class Details(NamedTuple):
     band: object  # the engine level's trust band for the family
     provenance: object  # where the card's engine-level rates come from
     shape: object  # the model's shape, for the MoE chart
+    steady: object = None  # a closed loop's Result with no end to its run, beside a finite run
 
 
 def details_for(s: Scenario, result) -> Details:
@@ -92,4 +93,10 @@ def details_for(s: Scenario, result) -> Details:
         band=trust_band(s),
         provenance=rate_provenance(s),
         shape=scenario_shape(s),
+        steady=evaluate(s, run_requests=None) if ends_a_run(s) else None,
     )
+
+
+def ends_a_run(s: Scenario) -> bool:
+    """Whether the engine level prices a benchmark's run of a set number of requests."""
+    return s.realism == "engine" and s.concurrency is not None and s.run_requests is not None

@@ -268,7 +268,9 @@ class PoolLab(pn.viewable.Viewer):
         self.other.object = other_workload_html(other_name, other)
         self.facts.object = (
             '<div class="lab"><ul class="facts">'
-            + "".join(f"<li>{escape(line)}</li>" for line in explanations(s, result))
+            + "".join(
+                f"<li>{escape(line)}</li>" for line in explanations(s, result, details.steady)
+            )
             + "</ul></div>"
         )
         self.workload_facts.object = workload_html(s, result)

@@ -6,6 +6,7 @@ from html import escape
 
 from core import BUDGET_USD_PER_MONTH, Scenario
 from core.catalog.traces import TRACES
+from core.engine_level.load import run_waves
 from labs.page import format as fmt
 
 
@@ -69,8 +70,34 @@ def _held_back(scenario: Scenario, result) -> str:
     return f"the {fmt.percent(result.margin_share)} margin"
 
 
-def explanations(scenario: Scenario, result) -> list[str]:
-    """The story of the numbers, one sentence per step, all from ``result``."""
+def benchmark_sentence(scenario: Scenario, result, steady=None) -> str:
+    """What a benchmark's closed loop measures on this node, and how its run's end lowers it
+    (``steady``: the same loop's Result with no end to its run)."""
+    running = result.running_requests
+    line = (
+        f"Driven as a benchmark by {fmt.plural(scenario.concurrency, 'closed-loop user')}, the "
+        f"engine runs {fmt.count(running)} requests at once and puts out "
+        f"{fmt.rate(result.throughput_tokens_per_s)} of answers."
+    )
+    if steady is None:
+        return line
+    waves, last = run_waves(scenario.run_requests, running)
+    if last < 1:
+        return line + (
+            f" A run of {fmt.count(scenario.run_requests)} requests makes "
+            f"{fmt.plural(waves, 'whole wave')} of {fmt.count(running)}: the steady state's rate."
+        )
+    return line + (
+        f" That is the whole run of {fmt.count(scenario.run_requests)} requests: "
+        f"{fmt.plural(waves, 'full wave')} of {fmt.count(running)}, then a last one of "
+        f"{fmt.count(last)} alone (a smaller batch, fewer tokens a second); a loop that never "
+        f"ends would hold {fmt.rate(steady.throughput_tokens_per_s)}."
+    )
+
+
+def explanations(scenario: Scenario, result, steady=None) -> list[str]:
+    """The story of the numbers, one sentence per step, all from ``result`` (and ``steady``:
+    a benchmark's closed loop with no end to its run, beside a finite run)."""
     cards = result.cards
     card_word = "card" if cards == 1 else "cards"
     waiting = result.seats_waiting
@@ -120,6 +147,11 @@ def explanations(scenario: Scenario, result) -> list[str]:
         f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
         f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
         f"{fmt.plural(result.seats_granted, 'seat')}.",
+        *(
+            [benchmark_sentence(scenario, result, steady)]
+            if scenario.realism == "engine" and scenario.concurrency is not None
+            else []
+        ),
         f"The bill: {bill}.",
         f"Held at the peak-minute rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
         f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "

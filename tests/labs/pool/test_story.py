@@ -1,0 +1,54 @@
+"""The pool's story of a benchmark's closed loop, and of a run that ends in a partial wave."""
+
+from __future__ import annotations
+
+from core import Scenario, evaluate
+from labs.page import format as fmt
+from labs.pool.details import details_for
+from labs.pool.story import explanations
+
+RUN = dict(
+    realism="engine", model="Llama-3-70B", gpu="H100 SXM", cards=8, weight_dtype="fp8",
+    kv_dtype="fp8", prompt_tokens=128, answer_tokens=2048, concurrency=896, seats=4096,
+)  # fmt: skip
+
+
+def story(**knobs) -> list[str]:
+    scenario = Scenario(**{**RUN, **knobs})
+    result = evaluate(scenario)
+    return explanations(scenario, result, details_for(scenario, result).steady)
+
+
+def benchmark_line(lines: list[str]) -> str:
+    return next(line for line in lines if line.startswith("Driven as a benchmark"))
+
+
+def test_a_closed_loop_says_what_the_benchmark_measures():
+    """896 users: the engine runs 896 at once and the line quotes core's throughput."""
+    result = evaluate(Scenario(**RUN))
+    line = benchmark_line(story())
+    assert "896 closed-loop users" in line and "runs 896 requests at once" in line
+    assert fmt.rate(result.throughput_tokens_per_s) in line
+    assert "wave" not in line
+
+
+def test_a_run_with_a_partial_wave_names_its_waves_and_the_endless_loops_rate():
+    """1,000 requests at 896: one full wave, 104 alone, and the steady state's rate beside."""
+    steady = evaluate(Scenario(**RUN))
+    line = benchmark_line(story(run_requests=1000))
+    assert "1 full wave of 896, then a last one of 104 alone" in line
+    assert fmt.rate(steady.throughput_tokens_per_s) in line
+    assert fmt.rate(evaluate(Scenario(**RUN, run_requests=1000)).throughput_tokens_per_s) in line
+
+
+def test_whole_waves_say_they_keep_the_steady_rate():
+    """1,792 requests at 896: two whole waves, the steady state's rate."""
+    assert "2 whole waves of 896: the steady state's rate" in benchmark_line(
+        story(run_requests=1792)
+    )
+
+
+def test_open_loop_arrivals_tell_no_benchmark_story():
+    """Without closed-loop users there is no benchmark line, whatever the run length says."""
+    lines = story(concurrency=None, run_requests=1000)
+    assert not any(line.startswith("Driven as a benchmark") for line in lines)
