@@ -76,8 +76,9 @@ def benchmark_sentence(scenario: Scenario, result, steady=None) -> str:
     running = result.running_requests
     line = (
         f"Driven as a benchmark by {fmt.plural(scenario.concurrency, 'closed-loop user')}, the "
-        f"engine runs {fmt.count(running)} requests at once and puts out "
-        f"{fmt.rate(result.throughput_tokens_per_s)} of answers."
+        f"engine runs {fmt.count(running)} requests at once"
+        + (" (its own batch limit, not the seats dial)" if running > result.seats_requested else "")
+        + f" and puts out {fmt.rate(result.throughput_tokens_per_s)} of answers."
     )
     if steady is None:
         return line

@@ -52,3 +52,10 @@ def test_open_loop_arrivals_tell_no_benchmark_story():
     """Without closed-loop users there is no benchmark line, whatever the run length says."""
     lines = story(concurrency=None, run_requests=1000)
     assert not any(line.startswith("Driven as a benchmark") for line in lines)
+
+
+def test_a_benchmark_above_the_seats_dial_says_it_runs_the_engines_own_limit():
+    """896 users on a pool dialled to 256 seats: the engine runs 896, its own limit, and says so."""
+    line = benchmark_line(story(seats=256))
+    assert "runs 896 requests at once (its own batch limit, not the seats dial)" in line
+    assert "seats dial" not in benchmark_line(story())
