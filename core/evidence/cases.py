@@ -234,6 +234,8 @@ class PublishedCase:
             knobs.update(seats=self.batch_limit, concurrency=int(self.load_value))
         else:
             knobs.update(seats=OPEN_LOOP_SEATS, arrivals_per_min=60.0 * self.load_value)
+        if self.requests and self.load == "users":
+            knobs.update(run_requests=self.requests)
         return Scenario(**knobs)
 
 

@@ -87,6 +87,8 @@ def _load(run: BenchmarkRun, users: int | None = None) -> tuple[str, float]:
 def cases_of(run: BenchmarkRun, setup: Setup, key: str) -> list[tuple[PublishedCase, str]]:
     """The run's figures as cases on ``setup``, each with the statistic it holds in words."""
     load, value = _load(run, setup.users)
+    # A run of equal answers ends in waves (PublishedCase.requests, the run_requests knob).
+    sent = run.requests if load == "users" and run.answer_tokens.uniform else 0
     prompt = max(1, round(run.prompt_tokens.pick(("mean", "median"))[0]))
     answer = max(1, round(run.answer_tokens.pick(("mean", "median"))[0]))
     found = []
@@ -106,7 +108,7 @@ def cases_of(run: BenchmarkRun, setup: Setup, key: str) -> list[tuple[PublishedC
             prompt, answer, load, value, float(value_measured), run.label,
             f"{run.tool}: {statistic} {_WORDS[name]}", kv_dtype=setup.cache,
             model_config=setup.config, model_label=run.model,
-            engine=ENGINE_NAMES[setup.engine],
+            engine=ENGINE_NAMES[setup.engine], requests=sent,
         )  # fmt: skip
         found.append((case, f"{statistic} {_WORDS[name]}"))
     return found

@@ -48,6 +48,12 @@ class Stat:
     def given(self) -> bool:
         return any(value is not None for value in (self.mean, self.median, self.p99))
 
+    @property
+    def uniform(self) -> bool:
+        """Whether every request had the one value: mean, median and 99th percentile all given
+        (the file lists each request's) and equal."""
+        return self.mean is not None and self.mean == self.median == self.p99
+
     def pick(self, order: tuple[str, ...] = ("median", "mean")) -> tuple[float, str] | None:
         """The first statistic of ``order`` the file gives, with its name."""
         for name in order:

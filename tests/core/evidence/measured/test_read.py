@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from core.evidence.measured.explain import explain
 from core.evidence.measured.matching import Choice, match_model, match_setup
 from core.evidence.measured.read import MAX_BYTES, read_file, read_path
+from core.evidence.measured.record import Stat
 from tests.paths import FIXTURES_DIR
 
 FIXTURES = FIXTURES_DIR / "benchmarks"
@@ -171,3 +173,22 @@ def test_a_node_too_small_says_so():
     (run,) = runs_of("genai_perf_llama3_70b_c4.json")
     (item,) = explain([run], Choice(gpu="L4", cards=1))
     assert not item.points and "does not fit" in item.problem
+
+
+def test_a_run_of_equal_answers_is_priced_as_a_run_of_its_requests():
+    """Every answer 128 tokens (the file lists each): 40 requests at 16 users are a run of 40,
+    two whole waves and 8 alone, which the engine level prices below an endless loop's rate;
+    a run whose answers' spread the file does not show is priced as an endless loop."""
+    (run,) = runs_of("vllm_llama31_8b_c16_detailed.json")
+    assert run.answer_tokens.uniform
+    forty = replace(run, requests=40)
+    unknown = replace(forty, answer_tokens=Stat(mean=128.0))
+
+    def throughput(of):
+        (found,) = explain([of], Choice(gpu="H100 SXM"))
+        return next(point for point in found.points if point.metric == "throughput")
+
+    counted, endless = throughput(forty), throughput(unknown)
+    assert counted.case.requests == 40 and counted.case.scenario().run_requests == 40
+    assert endless.case.requests == 0 and endless.case.scenario().run_requests is None
+    assert counted.engine < endless.engine
