@@ -9,6 +9,9 @@ request time. The load is one of two shapes:
   granted seats saturates the node; the rest wait for a seat.
 - **open loop** (``arrivals_per_s``): requests arrive as a Poisson stream.
 
+A closed loop's run may end after a set number of requests (:func:`finite_run`): equal
+requests then finish in waves, and the last, partial one runs alone.
+
 Everything broadcasts over numpy arrays.
 """
 

@@ -94,9 +94,9 @@ class PublishedCase:
     scored: bool = True  # False: shown, but left out of its set's score (the set says why)
     unscored_why: str = ""  # why an unscored case is left out, in a clause the page shows
     assumed: str = ""  # what the source does not state and the case assumes
-    # a max-load run's set-up where the source states it: the requests it sends (0: enough
-    # for a steady state), and the lengths trtllm-bench sized the engine for when one engine
-    # was built for several runs (empty: each run's own lengths)
+    # a run's set-up where its source states it: the requests it sends (0: unstated, or not
+    # a run of equal requests, priced as a steady state), and the lengths trtllm-bench sized
+    # the engine for when one engine was built for several runs (empty: each run's own)
     requests: int = 0
     built_for: tuple[int, int] = ()
 
@@ -228,13 +228,11 @@ class PublishedCase:
         )
         if self.load == "saturated":
             knobs.update(seats=self.batch_limit, concurrency=self.saturated_users)
-            if self.requests:
-                knobs.update(run_requests=self.requests)
         elif self.load == "users":
             knobs.update(seats=self.batch_limit, concurrency=int(self.load_value))
         else:
             knobs.update(seats=OPEN_LOOP_SEATS, arrivals_per_min=60.0 * self.load_value)
-        if self.requests and self.load == "users":
+        if self.requests and self.load != "rate":  # a closed loop's run that ends
             knobs.update(run_requests=self.requests)
         return Scenario(**knobs)
 
