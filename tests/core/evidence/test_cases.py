@@ -32,9 +32,10 @@ def test_the_perf_overviews_rows_send_the_pages_request_counts():
 
 def test_the_first_sets_runs_reach_a_steady_state_so_their_counts_move_figures_little():
     """NVIDIA chose its counts to reach a steady state: typed with them, a first-set run's
-    last partial wave lowers its figure, never by 5 % or more."""
+    last partial wave lowers its figure, never by 5 % or more (SGLang's 5,000 ShareGPT
+    requests are not equal requests, so S3/S4 type none)."""
     counted = [case for case in DEVELOPMENT if case.requests]
-    assert len(counted) == 13
+    assert {case.key[0] for case in counted} == {"T"} and len(counted) == 11
     typed = predictions(counted)
     untyped = predictions([replace(case, requests=0) for case in counted])
     assert (typed <= untyped).all() and (typed > 0.95 * untyped).all()
