@@ -21,8 +21,8 @@ WALKTHROUGH_KNOBS = ("workload", "seats", "tier", "prompt_tokens", "prefix_hit_r
 SUMMARY_ORDER = (
     "model", "gpu", "cards", "weight_dtype", "realism", "engine", "engine_version",
     "serving_mode", "kv_link",
-    "layout", "concurrency", "run_requests", "replicas", "router", "prefix_source", "traffic", "burstiness",
-    "arrivals_per_min", "answer_tokens", "tpot_slo_s", "kv_offload", "session_turns",
+    "layout", "concurrency", "run_requests", "replicas", "router", "prefix_source", "traffic",
+    "burstiness", "arrivals_per_min", "answer_tokens", "tpot_slo_s", "kv_offload", "session_turns",
     "think_time_s", "turn_growth_tokens", "usd_per_gpu_hour",
 )  # fmt: skip
 BEYOND_KNOBS = tuple(
