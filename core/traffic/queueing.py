@@ -100,7 +100,10 @@ def _erlang_b_integral(servers, load, rows):
         t = end[part, None] * u
         g = -a[part, None] * t + c[part, None] * np.log1p(t)
         top = g.max(axis=1)
-        integral = (np.exp(g - top[:, None]) @ weights) * end[part] / (3 * (_QUADRATURE_POINTS - 1))
+        # A row-wise sum, not a matrix product: BLAS may order a row's sum by how many rows
+        # it is given, and one scenario must get the same figure alone as in a sweep.
+        summed = (np.exp(g - top[:, None]) * weights).sum(axis=1)
+        integral = summed * end[part] / (3 * (_QUADRATURE_POINTS - 1))
         values[part] = np.exp(-top) / (a[part] * integral)
     result = np.zeros(servers.shape)
     result[rows] = values
@@ -136,15 +139,17 @@ def erlang_c(servers, offered_load):
 
     Notes
     -----
-    .. math:: C = \\frac{B}{1 - \\rho (1 - B)}, \\quad \\rho = a / c
+    .. math:: C = \\frac{B}{1 - \\rho (1 - B)} = \\frac{c B}{(c - a) + a B}, \\quad \\rho = a / c
 
-    Returns 1 for an unstable queue (:math:`a \\ge c`).
+    The second form is the one computed: near saturation :math:`1 - \\rho (1 - B)` subtracts
+    two numbers close to 1, and the last bit of :math:`1 - B` would become a thousand times
+    larger in :math:`C`. Returns 1 for an unstable queue (:math:`a \\ge c`).
     """
     servers, load = as_number(servers), as_number(offered_load)
     stable = load < servers
     blocking = erlang_b(servers, load)
-    rho = where(stable, load / where(servers > 0, servers, 1.0), 0.0)
-    return where(stable, blocking / (1.0 - rho * (1.0 - blocking)), 1.0)
+    headroom = where(stable, servers - load, 1.0)
+    return where(stable, servers * blocking / (headroom + load * blocking), 1.0)
 
 
 def wait_tail(servers, arrivals_per_s, service_s):

@@ -1,6 +1,7 @@
 """The Erlang queue against textbook values and the plain recursion."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -56,3 +57,25 @@ def test_unstable_or_empty_queue_is_flagged(servers, arrivals):
     """Load at or over the servers, or no servers at all, is unbounded and reports no number."""
     wait, unbounded = wait_quantile(servers, arrivals, 1.0, 0.95)
     assert unbounded and wait == 0
+
+
+def test_one_queue_alone_equals_its_entry_in_a_sweep():
+    """Erlang B and C give one queue the same bits alone as inside an array of others, on the
+    recursion and on the integral (over 10,000 Erlangs), even a hair below saturation."""
+    servers = np.array([7.0, 344_750.0, 9_981.0, 344_750.0, 25.0])
+    loads = np.array([6.41, 344_744.31264474156, 10_000.04, 344_000.0, 24.99])
+    for function in (erlang_b, erlang_c):
+        swept = function(servers, loads)
+        alone = [function(s, a) for s, a in zip(servers, loads, strict=True)]
+        np.testing.assert_array_equal(swept, alone)
+
+
+def test_erlang_c_near_saturation_keeps_its_precision():
+    """Queues a few Erlangs short of saturation: C is exact to 1e-14 given B (computing
+    1 - rho (1 - B) would lose the last bits of 1 - B and miss by 1e-13)."""
+    servers = np.array([344_750.0, 9_981.0, 2_000.0])
+    loads = np.array([344_744.31264474156, 9_980.2, 1_999.37])
+    for c, a in zip(servers, loads, strict=True):
+        b = Fraction(float(erlang_b(c, a)))
+        exact = b / (1 - Fraction(a) / Fraction(c) * (1 - b))
+        assert_allclose(erlang_c(c, a), float(exact), rtol=1e-14)
