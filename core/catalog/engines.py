@@ -80,6 +80,26 @@ DEFAULT_ENGINE = "tensorrt-llm"
 # two values per stored element, so an NVFP4 checkpoint counts a quarter byte per parameter.
 TRTLLM_BENCH_BYTES_PER_PARAM: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "nvfp4": 0.25}
 TRTLLM_BENCH_MAX_REQUESTS = 4096  # "cap total batch size to avoid decoder buffer size ..."
+# The share of the KV room the tool's estimate counts, and how it counts the checkpoint, by how
+# the release runs it (core.catalog.engine_versions, each release's ``bench_*`` fields). The
+# 0.1x C++ runtime's ``trtllm-bench build`` calls calc_engine_setting without a fraction, so its
+# own default holds, 0.95, and that tuning.py counts the checkpoint as param_count / 1000**3
+# "GB" against memory in GiB (pynvml total / 1024**3): in bytes, the checkpoint times 2^30/10^9.
+# The PyTorch backend's ``trtllm-bench throughput`` passes its --kv_cache_free_gpu_mem_fraction
+# (default 0.90) and its tuning.py counts the checkpoint in GiB, as the memory.
+TRTLLM_BENCH_BUILD_FRACTION = 0.95
+TRTLLM_BENCH_BUILD_SOURCE = (
+    "TensorRT-LLM 0.1x tensorrt_llm/bench/build/build.py build_command -> "
+    "get_benchmark_engine_settings -> calc_engine_setting(...) with no fraction, whose default "
+    "kv_cache_gpu_mem_fraction is 0.95; tuning.py: engine_size = param_count / (1000**3) * "
+    "byte_per_elem subtracted from get_device_memory() (pynvml total / 1024**3) per GPU"
+)
+TRTLLM_BENCH_CLI_SOURCE = (
+    "TensorRT-LLM PyTorch backend tensorrt_llm/bench/benchmark/utils/general.py get_settings: "
+    "get_benchmark_engine_settings(..., params.get('kv_cache_free_gpu_mem_fraction')), the "
+    "throughput command's option default .90; tuning.py: engine_size = param_count * "
+    "byte_per_elem / (1024**3)"
+)
 TRTLLM_BENCH_SOURCE = (
     "TensorRT-LLM tensorrt_llm/bench/build/tuning.py calc_engine_setting / finetune_setting "
     "(max_batch_size from the KV room at ISL + OSL per request, rounded up to 32, 128 or 256, "

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.catalog import ENGINE_KV_FRACTION, GB, GIB
+from core.catalog import GB, GIB
 from core.catalog.engines import TRTLLM_BENCH_MAX_REQUESTS
 
 
 def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
-                       head_size, cards, card_memory_bytes, prompt, answer, ranks):  # fmt: skip
+                       head_size, cards, card_memory_bytes, prompt, answer, ranks,
+                       kv_fraction, checkpoint_scale):  # fmt: skip
     r"""The requests ``trtllm-bench`` lets one node run at once, by its own estimate.
 
     Parameters
@@ -37,21 +38,26 @@ def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cach
         The dataset's mean input and output lengths.
     ranks : float or ndarray
         Attention data-parallel ranks (1 without): the limit is each rank's.
+    kv_fraction, checkpoint_scale : float or ndarray
+        The release's share of the room the estimate counts, and the bytes it counts per byte
+        of checkpoint (:class:`core.catalog.engine_versions.EngineVersion`'s ``bench_*``: the
+        0.1x build counts 0.95 and a decimal "GB" of checkpoint against a GiB of memory).
 
     Notes
     -----
-    With :math:`M` the node's memory and :math:`W = P\,b` the checkpoint as the tool counts it,
+    With :math:`M` the node's memory and :math:`W = s\,P\,b` the checkpoint as the tool counts it,
 
     .. math:: r = \frac{f (M - W)}{2 L\,\max(c, h_{kv})\,d\,q\,(I + O)}, \qquad
               \hat r = \min(r, 4096)
 
     rounded up to a multiple of 32 (at least 64) below 256, of 128 below 1,024 and of 256
-    above, then multiplied by the data-parallel ranks; :math:`f = 0.9`, the tool's default.
+    above, then multiplied by the data-parallel ranks; :math:`f` and :math:`s` are the release's
+    (0.95 and :math:`2^{30}/10^9` for a 0.1x build, 0.90 and 1 for the PyTorch backend).
     """
     memory = cards * card_memory_bytes / GB * GIB
-    checkpoint = np.multiply(params, bytes_per_param)
+    checkpoint = np.multiply(params, bytes_per_param) * checkpoint_scale
     per_token = 2.0 * attention_layers * np.maximum(cards, cache_heads) * head_size * kv_bytes
-    room = ENGINE_KV_FRACTION * np.maximum(memory - checkpoint, 0.0)
+    room = kv_fraction * np.maximum(memory - checkpoint, 0.0)
     requests = np.minimum(room / (per_token * (prompt + answer)), TRTLLM_BENCH_MAX_REQUESTS)
     rounded = np.where(
         requests < 256,

@@ -256,7 +256,9 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "max_running": _max_running(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),
-        "bench_batch": _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes),
+        "bench_batch": _bench_batch(
+            pool, weight, engine, version, latent, data_parallel, shape, shapes
+        ),
         "kv_stored_share": _stored_share(pool, engine),
         "read_share": chunked_read_share(
             pool.layers,
@@ -310,7 +312,7 @@ def _release_host_costs(engine, version) -> dict:
     return fields
 
 
-def _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes):
+def _bench_batch(pool, weight, engine, version, latent, data_parallel, shape, shapes):
     """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines)."""
     per_param = _lookup(
         lambda e, w: TRTLLM_BENCH_BYTES_PER_PARAM.get(w, np.nan) if e == "tensorrt-llm" else np.nan,
@@ -324,6 +326,8 @@ def _bench_batch(pool, weight, engine, latent, data_parallel, shape, shapes):
         pool.params, per_param, pool.bytes_kv, pool.layers - pool.cacheless_layers, heads,
         head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
         np.where(data_parallel, pool.cards, 1.0),
+        _lookup(_release("bench_kv_fraction"), engine, version),
+        _lookup(_release("bench_checkpoint_scale"), engine, version),
     )  # fmt: skip
 
 

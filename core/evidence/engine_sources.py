@@ -23,7 +23,14 @@ from core.catalog.dense_gemms import (
     dense_gemm_source,
 )
 from core.catalog.engine_versions import ENGINE_VERSIONS, PRICE_RELEASE_REQUEST_HOST
-from core.catalog.engines import ENGINES, TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_SOURCE
+from core.catalog.engines import (
+    ENGINES,
+    TRTLLM_BENCH_BUILD_FRACTION,
+    TRTLLM_BENCH_BUILD_SOURCE,
+    TRTLLM_BENCH_CLI_SOURCE,
+    TRTLLM_BENCH_MAX_REQUESTS,
+    TRTLLM_BENCH_SOURCE,
+)
 from core.catalog.kernels import (
     BLOCK_FP8_MLP_INPUTS,
     ENGINE_EXPERT_KERNELS,
@@ -64,6 +71,13 @@ def engine_default_rows() -> list[Source]:
             f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
             "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
             TRTLLM_BENCH_SOURCE,
+            kind="engine",
+        ),
+        Source(
+            "trtllm-bench's share of the KV room it sizes for",
+            f"{TRTLLM_BENCH_BUILD_FRACTION:.0%} / {ENGINE_KV_FRACTION:.0%}",
+            "a 0.1x build (checkpoint in decimal GB against GiB) / the PyTorch backend",
+            f"{TRTLLM_BENCH_BUILD_SOURCE}; {TRTLLM_BENCH_CLI_SOURCE}",
             kind="engine",
         ),
         Source(
