@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.catalog import ENGINE_KV_FRACTION, GB, GIB
+from core.catalog import ENGINE_KV_FRACTION
 from core.catalog.allreduce_kernels import (
     SGLANG_ALLREDUCE_S,
     SGLANG_ALLREDUCE_SOURCE,
@@ -54,11 +54,7 @@ from core.catalog.allreduce_kernels import (
     VLLM_ALLREDUCE_SOURCE,
     VLLM_CUSTOM_ALLREDUCE_S,
 )
-from core.catalog.engines import (
-    TRTLLM_BENCH_BUILD_FRACTION,
-    TRTLLM_BENCH_BUILD_SOURCE,
-    TRTLLM_BENCH_CLI_SOURCE,
-)
+from core.catalog.engines import TRTLLM_BENCH_BUILD_SIZING, TRTLLM_BENCH_CLI_SOURCE
 from core.catalog.release_kernels import (
     ATOM_FUSION_RULE,
     ATOM_PLUGIN_RELEASE,
@@ -66,13 +62,6 @@ from core.catalog.release_kernels import (
     SGLANG_AITER_SOURCE,
     SGLANG_BEFORE_AITER_SOURCE,
     SHARED_EXPERT_FUSION_RULE,
-)
-
-# trtllm-bench's sizing of a 0.1x C++-runtime engine (core.catalog.engines)
-_TRT_BUILD_SIZING = dict(
-    bench_kv_fraction=TRTLLM_BENCH_BUILD_FRACTION,
-    bench_checkpoint_scale=GIB / GB,
-    bench_sizing_source=TRTLLM_BENCH_BUILD_SOURCE,
 )
 
 PRICE_RELEASE_HOST_COSTS = False
@@ -298,7 +287,7 @@ _TRT = (
         "TensorRT-LLM v0.14 release notes and docs/source/performance/perf-overview.md",
         False, _TRT_CPP_SYNC, 2048, 2048, _TRT_BATCH, False, 8192, _TRT_CPP_CHUNK, 2048,
         "TensorRT-LLM engines built without CUDA graphs by default (use_cuda_graph off)",
-        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, **_TRT_BUILD_SIZING,
+        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, **TRTLLM_BENCH_BUILD_SIZING,
     ),
     EngineVersion(
         "tensorrt-llm", "0.17", "C++ runtime (PyTorch backend in preview)",
@@ -307,7 +296,7 @@ _TRT = (
         "enable_overlap_scheduler defaults to False",
         2048, 2048, _TRT_BATCH, False, 8192, _TRT_CPP_CHUNK, 2048,
         "TensorRT-LLM engines built without CUDA graphs by default (use_cuda_graph off)",
-        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, **_TRT_BUILD_SIZING,
+        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, **TRTLLM_BENCH_BUILD_SIZING,
     ),
     EngineVersion(
         "tensorrt-llm", "0.20", "PyTorch backend for the published perf overview",

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.catalog import GIB
+from core.catalog.cards import GB
+
 
 @dataclass(frozen=True)
 class Engine:
@@ -93,6 +96,12 @@ TRTLLM_BENCH_BUILD_SOURCE = (
     "get_benchmark_engine_settings -> calc_engine_setting(...) with no fraction, whose default "
     "kv_cache_gpu_mem_fraction is 0.95; tuning.py: engine_size = param_count / (1000**3) * "
     "byte_per_elem subtracted from get_device_memory() (pynvml total / 1024**3) per GPU"
+)
+# ... as an EngineVersion's fields, for the 0.1x C++-runtime releases
+TRTLLM_BENCH_BUILD_SIZING = dict(
+    bench_kv_fraction=TRTLLM_BENCH_BUILD_FRACTION,
+    bench_checkpoint_scale=GIB / GB,
+    bench_sizing_source=TRTLLM_BENCH_BUILD_SOURCE,
 )
 TRTLLM_BENCH_CLI_SOURCE = (
     "TensorRT-LLM PyTorch backend tensorrt_llm/bench/benchmark/utils/general.py get_settings: "
