@@ -20,6 +20,7 @@ from core.catalog.engine_versions import (
     newest_version,
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
+from core.catalog.gemm_tables import gemm_table_index
 from core.catalog.kernels import amd_card, card_family, expert_kernel
 from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
 from core.engine_level.bench_sizing import trtllm_bench_batch
@@ -235,6 +236,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
+        "gemm_table": _lookup(_gemm_table(shapes), gpu, weight, shape),
         "block_fp8": _lookup(
             lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
@@ -310,6 +312,11 @@ def _release_host_costs(engine, version) -> dict:
     if PRICE_RELEASE_ALLREDUCE:
         fields["allreduce_latency_s"] = _lookup(_release("allreduce_latency_s"), engine, version)
     return fields
+
+
+def _gemm_table(shapes):
+    """(card, weights, model) -> the measured GEMM table of the card's family and format."""
+    return lambda g, w, name: gemm_table_index(card_family(g), expert_format(w, shapes[name]))
 
 
 def _bench_batch(pool, weight, engine, version, latent, data_parallel, shape, shapes):

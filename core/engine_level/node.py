@@ -19,12 +19,13 @@ from core.catalog import BANDWIDTH_EFFICIENCY, PREFILL_EFFICIENCY
 from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
 from core.engine_level.fixed_costs import FixedCosts
+from core.engine_level.gemm_shapes import GemmShapes
 from core.whiteboard.experts import distinct_experts
 from core.whiteboard.memory import kv_budget_bytes
 
 
 @dataclass(frozen=True)
-class Node(FixedCosts):
+class Node(FixedCosts, GemmShapes):
     """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
 
     layers: object
@@ -100,6 +101,8 @@ class Node(FixedCosts):
     link_over_pcie: object = False
     # hybrid models: layers whose attention grows with the context (None: every layer's does)
     attention_layers: object = None
+    # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
+    gemm_table: object = -1
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -327,7 +330,7 @@ class Node(FixedCosts):
         cache = np.multiply(batch, context_tokens) * self.kv_bytes_per_token
         if "live_context" in terms:
             cache = cache * self.read_share
-        math = 2.0 * active * batch / (self.cards * flops)
+        math = 2.0 * active * batch / (self.cards * flops) * self._gemm_penalty(batch, terms)
         if "stream_then_math" in terms:
             step = (weights + cache) / (self.cards * bandwidth) + math
         else:
@@ -358,6 +361,7 @@ class Node(FixedCosts):
         weights, active = self._shared_part(terms) if kernels else (
             self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
         math = 2.0 * active * miss_tokens / (self.cards * flops)
+        math = math * self._gemm_penalty(miss_tokens, terms)
         if kernels:
             math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:

@@ -31,6 +31,7 @@ from core.catalog.engines import (
     TRTLLM_BENCH_MAX_REQUESTS,
     TRTLLM_BENCH_SOURCE,
 )
+from core.catalog.gemm_tables import GEMM_SHARE_SOURCE
 from core.catalog.kernels import (
     BLOCK_FP8_MLP_INPUTS,
     ENGINE_EXPERT_KERNELS,
@@ -78,6 +79,13 @@ def engine_default_rows() -> list[Source]:
             f"{TRTLLM_BENCH_BUILD_FRACTION:.0%} / {ENGINE_KV_FRACTION:.0%}",
             "a 0.1x build (checkpoint in decimal GB against GiB) / the PyTorch backend",
             f"{TRTLLM_BENCH_BUILD_SOURCE}; {TRTLLM_BENCH_CLI_SOURCE}",
+            kind="engine",
+        ),
+        Source(
+            "a dense GEMM's rate by its shape (gemm_shapes)",
+            "measured",
+            "share of the card's best matmul rate, by tokens x outputs x inputs",
+            GEMM_SHARE_SOURCE,
             kind="engine",
         ),
         Source(

@@ -33,6 +33,7 @@ SHORT = {
     "load": "running batch",
     "engine_memory": "engine memory",
     "measured_rates": "measured rates",
+    "gemm_shapes": "GEMM shapes",
     "live_context": "live context",
     "stream_then_math": "stream + math",
     "prefill_time": "prefill time",

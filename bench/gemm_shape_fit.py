@@ -1,0 +1,121 @@
+"""Write core/catalog/gemm_tables/gemm_shares.csv from measured GEMM tables: the share of a
+card's best matmul rate a GEMM of each shape reaches.
+
+The tables are NVIDIA aiconfigurator 0.12's (Apache-2.0): GEMM latencies measured per card,
+engine, kernel, weight format and shape (m tokens x n outputs x k inputs), read here as a cited
+source; the lab never imports aiconfigurator. To rerun:
+
+    python3 -m venv /tmp/aic && /tmp/aic/bin/pip install aiconfigurator
+    /tmp/aic/bin/python -m bench.gemm_shape_fit \\
+        /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
+
+For each card family and format it takes TensorRT-LLM's PyTorch flow (``torch_flow``, the
+kernel every engine's dense layers are priced with, as core/catalog/dense_gemms.py does), the
+median latency of each measured shape, and the part of it the engine level prices as
+arithmetic: the latency less what it prices apart, the GEMM's floor (core/catalog/dense_gemms.py,
+else a kernel's) and its weights' stream at the card's measured bandwidth, never below a tenth
+of the latency. A shape's rate is 2 m n k over that part; its share is that rate over the
+table's reference, the median rate of its large GEMMs (m >= 4,096, n and k >= 8,192, the
+shapes a best-rate search such as the card's MAMF figure settles on), capped at 1. Only
+m >= 1,024 is kept: below it a dense GEMM streams its weights, priced apart. Prints each table's reference rate and its shares at the
+slices of Llama-3-70B split over 1, 2, 4 and 8 cards at 2,048 tokens.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+# (family, card table, catalog card, engine/version, kernel, table dtype, the engine level's
+# name for it): the PyTorch flow's kernels, DeepGEMM for block-scaled fp8 on a B200 (as
+# core/catalog/dense_gemms.py)
+_T13 = "trtllm/1.3.0rc20"
+_H, _B = ("hopper", "h100_sxm", "H100 SXM", _T13), ("blackwell", "b200_sxm", "B200", _T13)
+TABLES = [
+    (*_H, "torch_flow", "bfloat16", "bf16"),
+    (*_H, "torch_flow", "fp8", "fp8"),
+    (*_H, "torch_flow", "fp8_block", "fp8_block"),
+    (*_B, "torch_flow", "bfloat16", "bf16"),
+    (*_B, "torch_flow", "fp8", "fp8"),
+    (*_B, "deepgemm", "fp8_block", "fp8_block"),
+    (*_B, "torch_flow", "nvfp4", "nvfp4"),
+    ("ampere", "a100_sxm", "A100 80GB SXM", "trtllm/1.0.0", "torch_flow", "bfloat16", "bf16"),
+    ("ada", "l40s", "L40S", _T13, "torch_flow", "bfloat16", "bf16"),
+    ("ada", "l40s", "L40S", _T13, "torch_flow", "fp8", "fp8"),
+]
+BYTES_PER_WEIGHT = {"bf16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 / 8}
+TOKENS = (1024, 2048, 4096, 8192, 16384)
+WIDTHS = (256, 512, 1024, 2048, 4096, 8192, 16384)
+OUT = Path(__file__).resolve().parents[1] / "core" / "catalog" / "gemm_tables" / "gemm_shares.csv"
+
+
+def rates(data: Path, table_card, card, version, kernel, dtype, family, name):
+    """{(m, n, k): TFLOP/s} of the arithmetic in the table's ``kernel`` rows of ``dtype``."""
+    import pandas as pd
+
+    from core.catalog import GPUS, KERNEL_FLOOR_S
+    from core.catalog.dense_gemms import DENSE_GEMM_FLOORS
+
+    table = pd.read_parquet(data / table_card / "gemm" / version / "gemm_perf.parquet")
+    table = table[(table.kernel_source == kernel) & (table.gemm_dtype == dtype)]
+    latency = table.groupby(["m", "n", "k"]).latency.median()  # milliseconds
+    floor = DENSE_GEMM_FLOORS.get((family, name), KERNEL_FLOOR_S)
+    bandwidth = GPUS[card].achieved_hbm_bytes_per_s
+    found = {}
+    for (m, n, k), ms in latency.items():
+        seconds = ms * 1e-3
+        stream = n * k * BYTES_PER_WEIGHT[name] / bandwidth
+        math = max(seconds - floor - stream, 0.1 * seconds)
+        found[int(m), int(n), int(k)] = 2.0 * m * n * k / math / 1e12
+    return found
+
+
+def reference(measured) -> float:
+    """The median rate of the table's large GEMMs."""
+    large = [r for (m, n, k), r in measured.items() if m >= 4096 and n >= 8192 and k >= 8192]
+    return float(np.median(large))
+
+
+def _nearest(measured, m, n, k) -> float:
+    """The rate at (m, n, k), or, where the table skipped that shape, at the nearest measured
+    token count of the same n and k."""
+    if (m, n, k) in measured:
+        return measured[m, n, k]
+    tokens = [t for (t, a, b) in measured if (a, b) == (n, k)]
+    nearest = min(tokens, key=lambda t: abs(np.log(t / m)))
+    return measured[nearest, n, k]
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    data = Path(sys.argv[1])
+    lines = ["family,format,tokens,outputs,inputs,share"]
+    for family, table_card, card, version, kernel, dtype, name in TABLES:
+        measured = rates(data, table_card, card, version, kernel, dtype, family, name)
+        best = reference(measured)
+        for m in TOKENS:
+            for n in WIDTHS:
+                for k in WIDTHS:
+                    share = min(_nearest(measured, m, n, k) / best, 1.0)
+                    lines.append(f"{family},{name},{m},{n},{k},{share:.3f}")
+        slices = []
+        for cards in (1, 2, 4, 8):
+            shapes = [(10240 // cards, 8192), (8192, 8192 // cards),
+                      (57344 // cards, 8192), (8192, 28672 // cards)]  # fmt: skip
+            flops = [n * k for n, k in shapes]
+            near = [(min(WIDTHS, key=lambda w: abs(np.log(w / n))),
+                     min(WIDTHS, key=lambda w: abs(np.log(w / k)))) for n, k in shapes]  # fmt: skip
+            time = sum(f / min(_nearest(measured, 2048, n, k) / best, 1.0)
+                       for f, (n, k) in zip(flops, near, strict=True))  # fmt: skip
+            slices.append(f"TP{cards} {sum(flops) / time:.2f}")
+        print(f"{family:<9} {name:<9} reference {best:6.0f} TFLOP/s; 70B at 2,048 tokens: "
+              + ", ".join(slices))  # fmt: skip
+    OUT.write_text("\n".join(lines) + "\n")
+    print(f"wrote {OUT} ({len(lines) - 1} shapes)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""The share of a card's best matmul rate a dense GEMM of each shape reaches, measured.
+
+``gemm_shares.csv`` beside this module is written by ``bench/gemm_shape_fit.py`` from NVIDIA
+aiconfigurator 0.12's measured GEMM tables (Apache-2.0; see this folder's README): for each card
+family and weight format, TensorRT-LLM's PyTorch-flow kernel (DeepGEMM for block-scaled fp8 on
+a B200), at 1,024 to 16,384 tokens (m) and 256 to 16,384 outputs (n) and inputs (k), the rate of
+the GEMM's arithmetic (its latency less its floor and its weights' stream, which the engine
+level prices apart) over the rate of the table's large GEMMs, at most 1. A matrix split eight
+ways multiplies slower than a whole one: fp8 on an H100 keeps 0.84 of its best at Llama-3-70B's
+eight-way slices and 2,048 tokens.
+
+:func:`gemm_share` interpolates the table in the logarithms of m, n and k; outside the grid it
+holds the edge's share (fewer than 1,024 tokens take 1,024's: there a dense GEMM streams its
+weights, priced apart). A family or format the tables do not measure (AMD's cards, int4, mxfp4)
+reads 1: the card's own achieved rate, as before.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+_FILE = Path(__file__).resolve().parent / "gemm_shares.csv"
+GEMM_SHARE_SOURCE = (
+    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, gemm/<card>/trtllm/"
+    "1.3.0rc20 (A100: 1.0.0) gemm_perf.parquet, torch_flow (DeepGEMM for fp8_block on B200): "
+    "each shape's arithmetic rate over the table's large GEMMs' (bench/gemm_shape_fit.py)"
+)
+
+
+@functools.cache
+def _table():
+    """(the (family, format) of each table, m grid, n grid, k grid, shares[table, m, n, k])."""
+    rows = np.genfromtxt(_FILE, delimiter=",", skip_header=1, dtype=None, encoding="ascii")
+    names = sorted({(str(r[0]), str(r[1])) for r in rows})
+    grids = [np.unique([float(r[column]) for r in rows]) for column in (2, 3, 4)]
+    shares = np.ones((len(names), *(len(g) for g in grids)))
+    for family, fmt, m, n, k, share in rows:
+        index = names.index((str(family), str(fmt)))
+        at = [int(np.searchsorted(g, float(v))) for g, v in zip(grids, (m, n, k), strict=True)]
+        shares[(index, *at)] = float(share)
+    shares.setflags(write=False)
+    return tuple(names), *(np.log2(g) for g in grids), shares
+
+
+def token_grid() -> np.ndarray:
+    """The token counts the tables measure, as :math:`\\log_2 m`."""
+    return _table()[1]
+
+
+def gemm_table_index(family: str, weight_format: str) -> int:
+    """The table measured for ``family``'s cards in ``weight_format``, or -1 where none is."""
+    names = _table()[0]
+    return names.index((family, weight_format)) if (family, weight_format) in names else -1
+
+
+def _position(grid, values):
+    """Each value's cell in ``grid`` (log2) and its fraction of the way across, clamped."""
+    values = np.clip(np.log2(np.maximum(values, 1.0)), grid[0], grid[-1])
+    cell = np.clip(np.searchsorted(grid, values, side="right") - 1, 0, len(grid) - 2)
+    return cell, (values - grid[cell]) / (grid[cell + 1] - grid[cell])
+
+
+def gemm_share(table, tokens, outputs, inputs):
+    """The share of the card's best rate a GEMM of ``tokens`` x ``outputs`` x ``inputs`` reaches.
+
+    Vectorised over every argument; ``table`` is :func:`gemm_table_index`'s (-1 reads 1).
+
+    Notes
+    -----
+    Trilinear in :math:`(\\log_2 m, \\log_2 n, \\log_2 k)` between the measured shapes.
+    """
+    _, m_grid, n_grid, k_grid, shares = _table()
+    table = np.asarray(table)
+    measured = table >= 0
+    index = np.where(measured, table, 0).astype(int)
+    (mi, mf), (ni, nf), (ki, kf) = (
+        _position(grid, np.asarray(v, dtype=float))
+        for grid, v in ((m_grid, tokens), (n_grid, outputs), (k_grid, inputs))
+    )
+    total = 0.0
+    for dm in (0, 1):
+        for dn in (0, 1):
+            for dk in (0, 1):
+                weight = (mf if dm else 1 - mf) * (nf if dn else 1 - nf) * (kf if dk else 1 - kf)
+                total = total + weight * shares[index, mi + dm, ni + dn, ki + dk]
+    return np.where(measured, total, 1.0)

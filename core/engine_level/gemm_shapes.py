@@ -1,0 +1,136 @@
+"""How much longer a step's dense GEMMs multiply than at the card's best rate, by their shapes.
+
+The matmul rate a card reaches (its achieved rate, :mod:`core.catalog.cards`) is a large
+GEMM's. Tensor parallelism slices every matrix over the cards, and a slice multiplies slower:
+:mod:`core.catalog.gemm_tables` gives the share of the best rate each shape reaches, measured.
+A step's non-expert GEMMs are its attention's projections and its MLP's (in a mixture, its
+shared experts'; the routed experts are priced by their own kernels, ``expert_reads``):
+
+- query/key/value: :math:`n = (h_q + 2 h_{kv}) d_h / s`, :math:`k = d`;
+- output: :math:`n = d`, :math:`k = h_q d_h / s`;
+- gate and up: :math:`n = 2 w / s`, :math:`k = d`; down: :math:`n = d`, :math:`k = w / s`,
+
+with :math:`s` the tensor-parallel cards (1 under attention data parallelism, where each card
+runs its own requests' tokens whole) and :math:`w` the MLP's width (a mixture's shared experts
+times one expert's width). Latent attention's projections are low-rank and not these shapes:
+its attention GEMMs are left at the card's rate.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from functools import cached_property
+from types import SimpleNamespace
+
+import numpy as np
+
+from core.catalog.gemm_tables import gemm_share, token_grid
+
+_SHAPE_FIELDS = ("gemm_table", "cards", "data_parallel_attention", "query_heads", "kv_heads",
+                 "head_dim", "hidden", "latent_attention", "experts", "intermediate",
+                 "shared_experts")  # fmt: skip
+
+
+def penalty_grid(node):
+    """:func:`shape_penalty_grid` of ``node``; one node's is remembered by its shapes, which
+    every step of every session serving the same model on the same cards shares."""
+    values = tuple(getattr(node, name) for name in _SHAPE_FIELDS)
+    if all(np.ndim(value) == 0 for value in values):
+        return _remembered_grid(tuple(float(value) for value in values))
+    return shape_penalty_grid(SimpleNamespace(**dict(zip(_SHAPE_FIELDS, values, strict=True))))
+
+
+@functools.lru_cache(maxsize=1024)
+def _remembered_grid(values: tuple[float, ...]) -> np.ndarray:
+    grid = shape_penalty_grid(SimpleNamespace(**dict(zip(_SHAPE_FIELDS, values, strict=True))))
+    grid.setflags(write=False)
+    return grid
+
+
+def shape_penalty_grid(node):
+    """At each token count of the tables' grid: the step's dense GEMM time over its time at
+    the card's best rate (1 where no table measures the card and format).
+
+    Notes
+    -----
+    .. math:: \\pi(m) = \\frac{\\sum_g n_g k_g / \\sigma(m, n_g, k_g)}{\\sum_g n_g k_g}
+
+    over the GEMMs above, :math:`\\sigma` the measured share (:func:`gemm_share`). The last
+    axis of the result runs over the grid.
+    """
+    split = np.where(np.asarray(node.data_parallel_attention) > 0, 1.0, node.cards)
+    heads, kv, size, hidden = node.query_heads, node.kv_heads, node.head_dim, node.hidden
+    attention = np.where(np.asarray(node.latent_attention) > 0, 0.0, 1.0)
+    width = np.where(np.asarray(node.experts) > 1, node.intermediate * node.shared_experts,
+                     node.intermediate)  # fmt: skip
+    ones = np.ones_like(attention)
+    # the four GEMMs on a last axis: (outputs, inputs, counted)
+    outputs, inputs, counted = (
+        np.stack(np.broadcast_arrays(*column), axis=-1)
+        for column in zip(
+            ((heads + 2 * kv) * size / split, hidden, attention),
+            (hidden, heads * size / split, attention),
+            (2 * width / split, hidden, ones),
+            (hidden, width / split, ones),
+            strict=True,
+        )
+    )
+    flops = outputs * inputs * counted
+    tokens = 2.0 ** token_grid()
+    table = np.asarray(node.gemm_table)[..., None, None]
+    share = gemm_share(table, tokens[:, None], np.maximum(outputs, 1.0)[..., None, :],
+                       np.maximum(inputs, 1.0)[..., None, :])  # fmt: skip
+    work = flops.sum(axis=-1)[..., None]
+    time = (flops[..., None, :] / share).sum(axis=-1)
+    return np.where(work > 0, time / np.maximum(work, 1e-300), 1.0)
+
+
+def _interpolate(at: float, log_grid, grid) -> float:
+    """``np.interp`` of one value, in floats."""
+    points = log_grid.tolist()
+    if at <= points[0]:
+        return float(grid[0])
+    for cell in range(1, len(points)):
+        if at <= points[cell]:
+            fraction = (at - points[cell - 1]) / (points[cell] - points[cell - 1])
+            low, high = float(grid[cell - 1]), float(grid[cell])
+            return low + fraction * (high - low)
+    return float(grid[-1])
+
+
+def dense_gemm_penalty(node, grid, tokens):
+    """:func:`penalty_grid`'s ``grid`` read at the step's ``tokens`` (each rank's under
+    attention data parallelism), interpolated in :math:`\\log_2` of the tokens and held at the
+    grid's ends."""
+    log_grid = token_grid()
+    if grid.ndim == 1:  # one node: numpy's own interpolation, which holds the ends
+        per_rank = np.divide(tokens, node.cards) if node.data_parallel_attention else tokens
+        if np.ndim(per_rank) == 0:  # one step: in plain floats, asked for at every iteration
+            return _interpolate(math.log2(max(float(per_rank), 1.0)), log_grid, grid)
+        return np.interp(np.log2(np.maximum(per_rank, 1.0)), log_grid, grid)
+    per_rank = np.where(node.data_parallel_attention, np.divide(tokens, node.cards), tokens)
+    at = np.log2(np.maximum(per_rank, 1.0))
+    at = np.clip(at, log_grid[0], log_grid[-1])
+    cell = np.clip(np.searchsorted(log_grid, at, side="right") - 1, 0, len(log_grid) - 2)
+    fraction = (at - log_grid[cell]) / (log_grid[cell + 1] - log_grid[cell])
+    shape = np.broadcast_shapes(np.shape(cell), grid.shape[:-1])
+    values = np.broadcast_to(grid, (*shape, grid.shape[-1]))
+    cell = np.broadcast_to(cell, shape)[..., None]
+    low = np.take_along_axis(values, cell, axis=-1)[..., 0]
+    high = np.take_along_axis(values, cell + 1, axis=-1)[..., 0]
+    return low + np.broadcast_to(fraction, shape) * (high - low)
+
+
+class GemmShapes:
+    """A :class:`~core.engine_level.node.Node`'s dense GEMM penalty (it holds the fields)."""
+
+    @cached_property
+    def _gemm_grid(self):
+        """:func:`penalty_grid`, None where no table measures the card and format."""
+        return penalty_grid(self) if np.any(np.asarray(self.gemm_table) >= 0) else None
+
+    def _gemm_penalty(self, tokens, terms):
+        """:func:`dense_gemm_penalty` at ``tokens`` (1 without ``gemm_shapes``)."""
+        grid = self._gemm_grid if "gemm_shapes" in terms else None
+        return 1.0 if grid is None else dense_gemm_penalty(self, grid, tokens)

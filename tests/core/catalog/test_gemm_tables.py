@@ -1,0 +1,46 @@
+"""The measured GEMM shares: read back at their shapes, held at the grid's edges."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from core.catalog.gemm_tables import gemm_share, gemm_table_index
+
+CSV = Path(__file__).resolve().parents[3] / "core" / "catalog" / "gemm_tables" / "gemm_shares.csv"
+
+
+def test_every_measured_shape_reads_back_its_share():
+    """At a measured (tokens, outputs, inputs) the interpolation gives the file's share."""
+    with CSV.open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert rows and all(0 < float(row["share"]) <= 1 for row in rows)
+    for row in rows[::37]:
+        table = gemm_table_index(row["family"], row["format"])
+        shape = (float(row["tokens"]), float(row["outputs"]), float(row["inputs"]))
+        assert_allclose(gemm_share(table, *shape), float(row["share"]), rtol=1e-12)
+
+
+def test_shapes_outside_the_grid_hold_its_edge():
+    """Fewer than 1,024 tokens read 1,024's share; wider matrices read the widest measured."""
+    table = gemm_table_index("hopper", "fp8")
+    assert gemm_share(table, 16, 8192, 1024) == gemm_share(table, 1024, 8192, 1024)
+    assert gemm_share(table, 4096, 65536, 8192) == gemm_share(table, 4096, 16384, 8192)
+
+
+def test_a_card_or_format_no_table_measures_reads_one():
+    """AMD's cards and int4 have no table: their GEMMs keep the card's own achieved rate."""
+    assert gemm_table_index("cdna3", "fp8") == -1 and gemm_table_index("hopper", "int4") == -1
+    assert gemm_share(-1, 2048, 1024, 8192) == 1.0
+    mixed = gemm_share(np.array([gemm_table_index("hopper", "fp8"), -1]), 2048, 1024, 8192)
+    assert mixed[0] < 1.0 and mixed[1] == 1.0
+
+
+def test_an_fp8_matrix_split_eight_ways_multiplies_slower_on_an_h100():
+    """Llama-3-70B's output projection at 2,048 tokens: its eighth reaches a smaller share of
+    the card's best rate than the whole matrix (the measured effect the term prices)."""
+    table = gemm_table_index("hopper", "fp8")
+    assert gemm_share(table, 2048, 8192, 8192 // 8) < gemm_share(table, 2048, 8192, 8192)

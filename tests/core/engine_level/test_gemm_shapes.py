@@ -1,0 +1,48 @@
+"""A step's dense GEMMs at the rate measured for their shapes (the ``gemm_shapes`` term)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from core import Scenario, evaluate
+from core.engine_level.gemm_shapes import penalty_grid
+from core.engine_level.terms import ALL_TERMS
+from core.evaluate import engine_node
+
+LLAMA_FP8 = dict(model="Llama-3-70B", gpu="H100 SXM", weight_dtype="fp8", kv_dtype="fp8",
+                 realism="engine", prompt_tokens=128, answer_tokens=2048)  # fmt: skip
+
+
+def test_the_term_off_or_no_table_leaves_a_step_as_it_was():
+    """Without the term a step takes what it takes on a card no table measures."""
+    node = engine_node(Scenario(cards=8, **LLAMA_FP8))
+    unmeasured = replace(node, gemm_table=-1)
+    off = ALL_TERMS - {"gemm_shapes"}
+    for batch in (1.0, 300.0, 3000.0):
+        assert node.step_s(batch, 1000.0, off) == unmeasured.step_s(batch, 1000.0, ALL_TERMS)
+        assert node.step_s(batch, 1000.0, ALL_TERMS) >= node.step_s(batch, 1000.0, off)
+
+
+def test_eight_way_slices_cost_more_than_two_way_ones():
+    """fp8 on H100s: the step's GEMMs lose more of the card's rate split eight ways than two."""
+    two, eight = (penalty_grid(engine_node(Scenario(cards=c, **LLAMA_FP8))) for c in (2, 8))
+    assert np.all(two >= 1.0) and np.all(eight > two)
+
+
+def test_an_amd_card_keeps_its_achieved_rate():
+    """No table measures the MI300X: the term changes none of its figures."""
+    node = engine_node(Scenario(**{**LLAMA_FP8, "gpu": "MI300X"}, cards=8))
+    assert np.all(penalty_grid(node) == 1.0) and node._gemm_grid is None
+
+
+def test_a_sweep_prices_each_scenario_as_it_alone_is_priced():
+    """Cards 1, 2, 4 and 8 in one array call equal four scalar calls (two code paths)."""
+    cards = np.array([1, 2, 4, 8])
+    swept = evaluate(Scenario(**LLAMA_FP8), cards=cards)
+    for index, count in enumerate(cards):
+        alone = evaluate(Scenario(cards=int(count), **LLAMA_FP8))
+        for field in ("throughput_tokens_per_s", "itl_s", "ttft_p95_s"):
+            assert_allclose(getattr(swept, field)[index], getattr(alone, field), rtol=1e-12)
