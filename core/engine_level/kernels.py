@@ -230,6 +230,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     return {
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
+        "gathered_bytes": _lookup(_gathered_bytes(shapes), engine, weight, shape),
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         **_expert_fields(gpu, weight, shape, engine, version, shapes),
         "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine, version),
@@ -312,6 +313,16 @@ def _release_host_costs(engine, version) -> dict:
     if PRICE_RELEASE_ALLREDUCE:
         fields["allreduce_latency_s"] = _lookup(_release("allreduce_latency_s"), engine, version)
     return fields
+
+
+def _gathered_bytes(shapes):
+    """(engine, weights, model) -> bytes a DEP gather moves per number: TensorRT-LLM's fused MoE
+    quantises an NVFP4 MoE's input before its allgather (fp4_quantize: 4 bits and a scale per
+    16), every other input is gathered in bf16."""
+    nvfp4 = 4.5 / 8
+    return lambda e, w, name: (
+        nvfp4 if e == "tensorrt-llm" and expert_format(w, shapes[name]) == "nvfp4" else 2.0
+    )
 
 
 def _gemm_table(shapes):

@@ -90,8 +90,10 @@ class Node(FixedCosts, GemmShapes):
     bench_batch: object = float("inf")
     # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
     read_share: object = 1.0
-    # DEP: attention data-parallel (shared weights whole, own cache per card), experts all-to-all
+    # DEP: attention data-parallel (shared weights whole, own cache per card), each expert
+    # layer gathering every card's tokens at gathered_bytes a number and scattering them back
     data_parallel_attention: object = False
+    gathered_bytes: object = 2.0
     # cards the routed experts are spread over (1 under plain tensor parallelism)
     expert_ranks: object = 1.0
     # KV offload: the reused prefix's share copied back to HBM first, that copy's bytes/s a card
@@ -301,9 +303,9 @@ class Node(FixedCosts, GemmShapes):
             )  # fmt: skip
             if self.any_data_parallel:
                 _, expert_layers = self.expert_geometry
-                exchange = physical.all_to_all_seconds(
-                    tokens, self.hidden, self.experts_per_token, expert_layers, self.cards,
-                    self.link_bytes_per_s, share, self.allreduce_latency_s,
+                exchange = physical.gather_scatter_seconds(
+                    tokens, self.hidden, expert_layers, self.cards, self.link_bytes_per_s,
+                    self.gathered_bytes, share, self.allreduce_latency_s,
                 )  # fmt: skip
                 reduce = np.where(self.data_parallel_attention, exchange, reduce)
             extra = extra + reduce

@@ -62,7 +62,8 @@ TERMS: dict[str, str] = {
     "context it reads: latent attention's outrun its cache read), and a prefill alone still "
     "reads every weight once",
     "activation_traffic": "hidden states are written and read again between kernels",
-    "tensor_parallel": "every layer pays two all-reduces across the node's cards",
+    "tensor_parallel": "every layer pays two all-reduces across the node's cards (under DEP, "
+    "every expert layer gathers all the cards' tokens and scatters the results back)",
     "fixed_overheads": "every kernel costs a few microseconds (an fp8 matmul more: it quantises "
     "its input first), attention a little more for every request it holds, and every step some "
     "host time (on TensorRT-LLM's PyTorch backend more for every running request, which a step "
@@ -185,27 +186,33 @@ def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s,
     return np.where(np.asarray(cards) > 1, 2.0 * layers * one, 0.0)
 
 
-def all_to_all_seconds(tokens, hidden, experts_per_token, expert_layers, cards, link_bytes_per_s,
-                       share=NVLINK_PROTOCOL_EFFICIENCY, latency=ALLREDUCE_LATENCY_S):  # fmt: skip
-    """Seconds a step of ``tokens`` tokens spends sending tokens to their experts and back (DEP).
+def gather_scatter_seconds(tokens, hidden, expert_layers, cards, link_bytes_per_s,
+                           gathered_bytes=ACTIVATION_BYTES, share=NVLINK_PROTOCOL_EFFICIENCY,
+                           latency=ALLREDUCE_LATENCY_S):  # fmt: skip
+    """Seconds a step of ``tokens`` tokens spends gathering them for the experts and back (DEP).
 
     Notes
     -----
-    Under attention data parallelism each expert layer dispatches every token's hidden state
-    to its :math:`k` experts and combines the results, in bf16; of a card's share
-    :math:`T/c` a fraction :math:`(c-1)/c` leaves the card, after a fixed latency each way:
+    On one node, under attention data parallelism, each expert layer all-gathers every card's
+    tokens (each card's experts see the whole step's batch) and reduce-scatters the results
+    back to the cards that own the tokens: TensorRT-LLM's fused MoE does so unless multi-node
+    NVLink or DeepEP gives it an all-to-all (``enable_alltoall``), as SGLang's DP attention
+    and vLLM's default all2all backend do. Each card receives
+    :math:`(c-1)/c` of the step's :math:`T` hidden states of :math:`d` numbers, gathered at
+    :math:`g` bytes each (an NVFP4 MoE's input, quantised first on TensorRT-LLM; else bf16)
+    and scattered back in bf16, after a fixed latency each way:
 
-    .. math:: t_{A2A} = L_E \\cdot 2 \\left(\alpha + \frac{c - 1}{c} \\cdot
-              \frac{2 (T/c) k d}{\\eta\\,\beta}\right)
+    .. math:: t_{AG+RS} = L_E \\left(2 \\alpha + \\frac{c - 1}{c} \\cdot
+              \\frac{T d (g + 2)}{\\eta\\,\\beta}\\right)
 
     The latency is the engine's small all-reduce's (:data:`core.catalog.ALLREDUCE_LATENCY_S`
     unless given).
     """
     tokens = np.asarray(tokens, dtype=float)
-    leaving = (cards - 1.0) / cards
-    bytes_each = ACTIVATION_BYTES * tokens / cards * experts_per_token * hidden
-    one = latency + leaving * bytes_each / (share * link_bytes_per_s)
-    return np.where(np.asarray(cards) > 1, 2.0 * expert_layers * one, 0.0)
+    arriving = (cards - 1.0) / cards
+    moved = tokens * hidden * (gathered_bytes + ACTIVATION_BYTES)
+    seconds = 2.0 * latency + arriving * moved / (share * link_bytes_per_s)
+    return np.where(np.asarray(cards) > 1, expert_layers * seconds, 0.0)
 
 
 def routing_imbalance(experts, expert_ranks):
