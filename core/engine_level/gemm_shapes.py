@@ -19,7 +19,6 @@ its attention GEMMs are left at the card's rate.
 from __future__ import annotations
 
 import functools
-import math
 from functools import cached_property
 from types import SimpleNamespace
 
@@ -81,37 +80,37 @@ def shape_penalty_grid(node):
     table = np.asarray(node.gemm_table)[..., None, None]
     share = gemm_share(table, tokens[:, None], np.maximum(outputs, 1.0)[..., None, :],
                        np.maximum(inputs, 1.0)[..., None, :])  # fmt: skip
-    work = flops.sum(axis=-1)[..., None]
-    time = (flops[..., None, :] / share).sum(axis=-1)
+    # summed one GEMM at a time: the same order for one scenario as for a sweep
+    work, time = 0.0, 0.0
+    for gemm in range(flops.shape[-1]):
+        work = work + flops[..., None, gemm]
+        time = time + flops[..., None, gemm] / share[..., gemm]
     return np.where(work > 0, time / np.maximum(work, 1e-300), 1.0)
-
-
-def _interpolate(at: float, log_grid, grid) -> float:
-    """``np.interp`` of one value, in floats."""
-    points = log_grid.tolist()
-    if at <= points[0]:
-        return float(grid[0])
-    for cell in range(1, len(points)):
-        if at <= points[cell]:
-            fraction = (at - points[cell - 1]) / (points[cell] - points[cell - 1])
-            low, high = float(grid[cell - 1]), float(grid[cell])
-            return low + fraction * (high - low)
-    return float(grid[-1])
 
 
 def dense_gemm_penalty(node, grid, tokens):
     """:func:`penalty_grid`'s ``grid`` read at the step's ``tokens`` (each rank's under
     attention data parallelism), interpolated in :math:`\\log_2` of the tokens and held at the
-    grid's ends."""
+    grid's ends.
+
+    One scenario's step is read in plain floats (it is asked for at every iteration of the
+    load's loops), a sweep's in arrays; both take numpy's ``log2`` and the same arithmetic, so
+    a scenario gets the same bits alone as in a sweep (``math.log2`` differs in its last bit).
+    """
     log_grid = token_grid()
-    if grid.ndim == 1:  # one node: numpy's own interpolation, which holds the ends
-        per_rank = np.divide(tokens, node.cards) if node.data_parallel_attention else tokens
-        if np.ndim(per_rank) == 0:  # one step: in plain floats, asked for at every iteration
-            return _interpolate(math.log2(max(float(per_rank), 1.0)), log_grid, grid)
-        return np.interp(np.log2(np.maximum(per_rank, 1.0)), log_grid, grid)
-    per_rank = np.where(node.data_parallel_attention, np.divide(tokens, node.cards), tokens)
-    at = np.log2(np.maximum(per_rank, 1.0))
-    at = np.clip(at, log_grid[0], log_grid[-1])
+    spread = node.data_parallel_attention
+    if grid.ndim == 1 and np.ndim(tokens) == 0 and np.ndim(spread) == 0:
+        per_rank = float(tokens) / float(node.cards) if spread else float(tokens)
+        points = log_grid.tolist()
+        at = min(max(float(np.log2(max(per_rank, 1.0))), points[0]), points[-1])
+        cell = 0
+        while cell < len(points) - 2 and points[cell + 1] <= at:
+            cell += 1
+        fraction = (at - points[cell]) / (points[cell + 1] - points[cell])
+        low, high = float(grid[cell]), float(grid[cell + 1])
+        return low + fraction * (high - low)
+    per_rank = np.where(spread, np.divide(tokens, node.cards), tokens)
+    at = np.clip(np.log2(np.maximum(per_rank, 1.0)), log_grid[0], log_grid[-1])
     cell = np.clip(np.searchsorted(log_grid, at, side="right") - 1, 0, len(log_grid) - 2)
     fraction = (at - log_grid[cell]) / (log_grid[cell + 1] - log_grid[cell])
     shape = np.broadcast_shapes(np.shape(cell), grid.shape[:-1])

@@ -46,3 +46,20 @@ def test_a_sweep_prices_each_scenario_as_it_alone_is_priced():
         alone = evaluate(Scenario(cards=int(count), **LLAMA_FP8))
         for field in ("throughput_tokens_per_s", "itl_s", "ttft_p95_s"):
             assert_allclose(getattr(swept, field)[index], getattr(alone, field), rtol=1e-12)
+
+
+def test_a_scenario_reads_the_same_penalty_bits_alone_as_in_a_sweep():
+    """Plain floats for one scenario, arrays for a sweep: the same numbers to the last bit, at
+    any token count, split or data-parallel (a last-bit difference can grow in a queue near
+    saturation, so the two paths must agree exactly)."""
+    rng = np.random.default_rng(7)
+    tokens = np.exp(rng.uniform(6.0, 10.5, 3000))
+    for base in (dict(LLAMA_FP8), dict(model="Qwen3-235B-A22B", gpu="H200", weight_dtype="fp8",
+                                       kv_dtype="fp8", realism="engine", layout="dep")):  # fmt: skip
+        cards = np.array([1, 2, 4, 8])
+        swept = engine_node(Scenario(**base), cards=cards[:, None])
+        penalties = swept._gemm_penalty(tokens[None, :], ALL_TERMS)
+        for row, count in enumerate(cards):
+            alone = engine_node(Scenario(**base, cards=int(count)))
+            found = [alone._gemm_penalty(float(t), ALL_TERMS) for t in tokens]
+            np.testing.assert_array_equal(penalties[row], found)
