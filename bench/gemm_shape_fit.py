@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from core.catalog import BYTES_PER_WEIGHT as CATALOG_BYTES_PER_WEIGHT
+
 # (family, card table, catalog card, engine/version, kernel, table dtype, the engine level's
 # name for it): the PyTorch flow's kernels, DeepGEMM for block-scaled fp8 on a B200 (as
 # core/catalog/dense_gemms.py)
@@ -45,7 +47,8 @@ TABLES = [
     ("ada", "l40s", "L40S", _T13, "torch_flow", "bfloat16", "bf16"),
     ("ada", "l40s", "L40S", _T13, "torch_flow", "fp8", "fp8"),
 ]
-BYTES_PER_WEIGHT = {"bf16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 / 8}
+# the catalog's bytes per weight of each format; block-scaled fp8 stores fp8's
+BYTES_PER_WEIGHT = {**CATALOG_BYTES_PER_WEIGHT, "fp8_block": CATALOG_BYTES_PER_WEIGHT["fp8"]}
 TOKENS = (1024, 2048, 4096, 8192, 16384)
 WIDTHS = (256, 512, 1024, 2048, 4096, 8192, 16384)
 OUT = Path(__file__).resolve().parents[1] / "core" / "catalog" / "gemm_tables" / "gemm_shares.csv"

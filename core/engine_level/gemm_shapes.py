@@ -18,13 +18,12 @@ its attention GEMMs are left at the card's rate.
 
 from __future__ import annotations
 
-import functools
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import SimpleNamespace
 
 import numpy as np
 
-from core.catalog.gemm_tables import gemm_share, token_grid
+from core.catalog.gemm_tables import gemm_share, grid_position, token_grid
 
 _SHAPE_FIELDS = ("gemm_table", "cards", "data_parallel_attention", "query_heads", "kv_heads",
                  "head_dim", "hidden", "latent_attention", "experts", "intermediate",
@@ -37,14 +36,19 @@ def penalty_grid(node):
     values = tuple(getattr(node, name) for name in _SHAPE_FIELDS)
     if all(np.ndim(value) == 0 for value in values):
         return _remembered_grid(tuple(float(value) for value in values))
-    return shape_penalty_grid(SimpleNamespace(**dict(zip(_SHAPE_FIELDS, values, strict=True))))
+    return _grid_of(values)
 
 
-@functools.lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)
 def _remembered_grid(values: tuple[float, ...]) -> np.ndarray:
-    grid = shape_penalty_grid(SimpleNamespace(**dict(zip(_SHAPE_FIELDS, values, strict=True))))
+    grid = _grid_of(values)
     grid.setflags(write=False)
     return grid
+
+
+def _grid_of(values) -> np.ndarray:
+    """:func:`shape_penalty_grid` of the node fields named by :data:`_SHAPE_FIELDS`."""
+    return shape_penalty_grid(SimpleNamespace(**dict(zip(_SHAPE_FIELDS, values, strict=True))))
 
 
 def shape_penalty_grid(node):
@@ -110,9 +114,7 @@ def dense_gemm_penalty(node, grid, tokens):
         low, high = float(grid[cell]), float(grid[cell + 1])
         return low + fraction * (high - low)
     per_rank = np.where(spread, np.divide(tokens, node.cards), tokens)
-    at = np.clip(np.log2(np.maximum(per_rank, 1.0)), log_grid[0], log_grid[-1])
-    cell = np.clip(np.searchsorted(log_grid, at, side="right") - 1, 0, len(log_grid) - 2)
-    fraction = (at - log_grid[cell]) / (log_grid[cell + 1] - log_grid[cell])
+    cell, fraction = grid_position(log_grid, per_rank)
     shape = np.broadcast_shapes(np.shape(cell), grid.shape[:-1])
     values = np.broadcast_to(grid, (*shape, grid.shape[-1]))
     cell = np.broadcast_to(cell, shape)[..., None]

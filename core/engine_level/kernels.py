@@ -318,10 +318,10 @@ def _release_host_costs(engine, version) -> dict:
 def _gathered_bytes(shapes):
     """(engine, weights, model) -> bytes a DEP gather moves per number: TensorRT-LLM's fused MoE
     quantises an NVFP4 MoE's input before its allgather (fp4_quantize: 4 bits and a scale per
-    16), every other input is gathered in bf16."""
-    nvfp4 = 4.5 / 8
+    16, the format's bytes), every other input is gathered in bf16."""
+    nvfp4, bf16 = BYTES_PER_WEIGHT["nvfp4"], BYTES_PER_WEIGHT["bf16"]
     return lambda e, w, name: (
-        nvfp4 if e == "tensorrt-llm" and expert_format(w, shapes[name]) == "nvfp4" else 2.0
+        nvfp4 if e == "tensorrt-llm" and expert_format(w, shapes[name]) == "nvfp4" else bf16
     )
 
 

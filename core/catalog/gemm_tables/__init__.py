@@ -56,8 +56,9 @@ def gemm_table_index(family: str, weight_format: str) -> int:
     return names.index((family, weight_format)) if (family, weight_format) in names else -1
 
 
-def _position(grid, values):
-    """Each value's cell in ``grid`` (log2) and its fraction of the way across, clamped."""
+def grid_position(grid, values):
+    """Each value's cell in ``grid`` (log2 of the grid's points) and its fraction of the way
+    across, held at the grid's ends."""
     values = np.clip(np.log2(np.maximum(values, 1.0)), grid[0], grid[-1])
     cell = np.clip(np.searchsorted(grid, values, side="right") - 1, 0, len(grid) - 2)
     return cell, (values - grid[cell]) / (grid[cell + 1] - grid[cell])
@@ -77,7 +78,7 @@ def gemm_share(table, tokens, outputs, inputs):
     measured = table >= 0
     index = np.where(measured, table, 0).astype(int)
     (mi, mf), (ni, nf), (ki, kf) = (
-        _position(grid, np.asarray(v, dtype=float))
+        grid_position(grid, np.asarray(v, dtype=float))
         for grid, v in ((m_grid, tokens), (n_grid, outputs), (k_grid, inputs))
     )
     total = 0.0
