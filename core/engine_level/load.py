@@ -88,7 +88,9 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
                 others > 0, added * (1.0 + share / (1.0 - share)) + overhead + 1.5 * step, alone
             )
             total = cycle + ttft + later * step
-            solved = 0.5 * (total + np.sqrt(np.maximum(total**2 - 4.0 * ttft * cycle, 0.0)))
+            # np.square, not ** 2: a numpy scalar's power rounds apart from an array's square
+            # in the last bit, and near saturation this root grows that bit a millionfold
+            solved = 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
             request = 0.5 * (request + solved)
         busy, company = share, np.where(others > 0, 1.0, 0.0)
         share = np.minimum(cycle / request, SATURATED)

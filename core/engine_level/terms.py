@@ -285,7 +285,7 @@ def chunk_local_mean(prompt, answer, chunk):
     chunk = np.maximum(np.asarray(chunk, dtype=float), 1.0)
 
     def integral(x):
-        return np.floor(x / chunk) * chunk**2 / 2 + np.mod(x, chunk) ** 2 / 2
+        return np.floor(x / chunk) * np.square(chunk) / 2 + np.square(np.mod(x, chunk)) / 2
 
     answer = np.maximum(np.asarray(answer, dtype=float), 1.0)
     return (integral(prompt + answer) - integral(prompt)) / answer

@@ -221,8 +221,8 @@ def queue_factor(pool, values):
     alpha = (values["prefill_s"] + values["prefix_read_s"]) / prompt_mean
     beta = values["decode_step_s"]
     variance = (
-        alpha**2 * moments["prompt_var"]
-        + beta**2 * moments["answer_var"]
+        np.square(alpha) * moments["prompt_var"]
+        + np.square(beta) * moments["answer_var"]
         + 2.0 * alpha * beta * moments["covariance"]
     )
     service_cv2 = np.maximum(variance, 0.0) / np.square(values["request_s"])
