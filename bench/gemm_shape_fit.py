@@ -17,8 +17,9 @@ else a kernel's) and its weights' stream at the card's measured bandwidth, never
 of the latency. A shape's rate is 2 m n k over that part; its share is that rate over the
 table's reference, the median rate of its large GEMMs (m >= 4,096, n and k >= 8,192, the
 shapes a best-rate search such as the card's MAMF figure settles on), capped at 1. Only
-m >= 1,024 is kept: below it a dense GEMM streams its weights, priced apart. Prints each table's reference rate and its shares at the
-slices of Llama-3-70B split over 1, 2, 4 and 8 cards at 2,048 tokens.
+m >= 1,024 is kept: below it a dense GEMM streams its weights, priced apart. Prints each
+table's reference rate and its shares at the slices of Llama-3-70B split over 1, 2, 4 and 8
+cards at 2,048 tokens.
 """
 
 from __future__ import annotations

@@ -54,8 +54,9 @@ def test_a_scenario_reads_the_same_penalty_bits_alone_as_in_a_sweep():
     saturation, so the two paths must agree exactly)."""
     rng = np.random.default_rng(7)
     tokens = np.exp(rng.uniform(6.0, 10.5, 3000))
-    for base in (dict(LLAMA_FP8), dict(model="Qwen3-235B-A22B", gpu="H200", weight_dtype="fp8",
-                                       kv_dtype="fp8", realism="engine", layout="dep")):  # fmt: skip
+    qwen_dep = dict(model="Qwen3-235B-A22B", gpu="H200", weight_dtype="fp8", kv_dtype="fp8",
+                    realism="engine", layout="dep")  # fmt: skip
+    for base in (LLAMA_FP8, qwen_dep):
         cards = np.array([1, 2, 4, 8])
         swept = engine_node(Scenario(**base), cards=cards[:, None])
         penalties = swept._gemm_penalty(tokens[None, :], ALL_TERMS)
