@@ -29,6 +29,7 @@ from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_argonne import CHECK_ARGONNE
+from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
 from core.evidence.families import LEVELS, SETS
 from core.evidence.fidelity import BAND, report, summarise
@@ -168,6 +169,12 @@ def main() -> None:
     )
     for level in LEVELS:
         print(f"  {_line(level, r.check_argonne[level])}")
+    print(
+        f"\nfourth check set ({len(CHECK_TRT_10)} cells of TensorRT-LLM 1.0's own throughput "
+        "table, core/evidence/check_cases_trt10.py)"
+    )
+    for level in LEVELS:
+        print(f"  {_line(level, r.check_trt10[level])}")
     _timing()
 
 

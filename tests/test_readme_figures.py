@@ -124,6 +124,17 @@ FIGURES = {
             report().argonne_peers.cases,
         ),
     ),
+    "fourth check set": (
+        r"on the (\d+) cells of TensorRT-LLM 1\.0's own throughput table "
+        r"\(`core/evidence/check_cases_trt10.py`, read whole after the rule was committed\) by "
+        r"([\d.]+) % \((\d+) of (\d+)\)",
+        lambda: (
+            report().check_trt10["engine"].cases,
+            round(100 * report().check_trt10["engine"].geometric_mean_error, 1),
+            report().check_trt10["engine"].within_band,
+            report().check_trt10["engine"].cases,
+        ),
+    ),
     "Azure typed as its script ran": (
         r"the engine level reads them within ([\d.]+) % \(([\d.]+) % typed with each pair's own "
         r"build\)",

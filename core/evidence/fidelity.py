@@ -176,6 +176,8 @@ class Report:
     check_second: dict[str, Score]
     # by realism, over Argonne's MI300X table, its own vLLM 0.6.1 build (check_cases_argonne)
     check_argonne: dict[str, Score]
+    # by realism, over TensorRT-LLM 1.0's own throughput table (check_cases_trt10)
+    check_trt10: dict[str, Score]
     # the engine level over the scored development cases of that release on that card
     argonne_peers: Score
     # per case, other publishers' rows of its set-up (development or check sets), with the
@@ -241,6 +243,7 @@ def report() -> Report:
     from core.evidence.check_cases import CHECK
     from core.evidence.check_cases_2026 import CHECK_TRT_1X
     from core.evidence.check_cases_argonne import CHECK_ARGONNE
+    from core.evidence.check_cases_trt10 import CHECK_TRT_10
 
     cases = PUBLISHED
     measured = np.array([case.measured for case in cases])
@@ -265,6 +268,7 @@ def report() -> Report:
         check={level: score(CHECK, level) for level in LEVELS},
         check_second={level: score(CHECK_TRT_1X, level) for level in LEVELS},
         check_argonne={level: score(CHECK_ARGONNE, level) for level in LEVELS},
+        check_trt10={level: score(CHECK_TRT_10, level) for level in LEVELS},
         argonne_peers=summarise(ratios["engine"][list(peers(cases, sets["both"], CHECK_ARGONNE))]),
         elsewhere=same_set_ups(cases, (*cases, *CHECK)),
         families=family_rows(cases, ratios, sets, held_out),

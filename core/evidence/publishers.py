@@ -9,7 +9,8 @@ both fitted and scored.
 
 Which publisher each development case has (scored cases in brackets):
 
-- NVIDIA TensorRT-LLM perf overview: T1-T11, O1-O4, D01-D10 (25), with the check set
+- NVIDIA TensorRT-LLM perf overview: T1-T11, O1-O4, D01-D10 (25), with the first, second and
+  fourth check sets
 - NVIDIA NIM benchmarks: N1-N6 (6)
 - SGLang project (sgl-project, LMSYS): S1-S4, D21-D28 (12)
 - vLLM blog: D16-D20 (5)

@@ -146,10 +146,11 @@ class RealityLab(pn.viewable.Viewer):
     def _summary_cards(self) -> list[Card]:
         r = self.report
         first, second = r.scores["first"], r.scores["second"]
-        check, later, argonne = (
+        check, later, argonne, release = (
             r.check["engine"],
             r.check_second["engine"],
             r.check_argonne["engine"],
+            r.check_trt10["engine"],
         )
         both, held = r.scores["both"]["engine"], r.cross_validated["both"]
         peers = r.argonne_peers
@@ -168,7 +169,9 @@ class RealityLab(pn.viewable.Viewer):
             Card("engine level, rows it never saw", fmt.percent(check.geometric_mean_error), "",
                  f"{check.within_band} of {check.cases} more rows of the first set's tables; "
                  f"the rest of the second set's TensorRT-LLM 1.x table "
-                 f"{fmt.percent(later.geometric_mean_error)}, {later.within_band} of {later.cases}",
+                 f"{fmt.percent(later.geometric_mean_error)}, {later.within_band} of {later.cases}; "
+                 f"TensorRT-LLM 1.0's own table {fmt.percent(release.geometric_mean_error)}, "
+                 f"{release.within_band} of {release.cases}",
                  "worse"),
             Card("whiteboard: typical miss, first set", fmt.percent(first["whiteboard"].geometric_mean_error),
                  "", f"{first['whiteboard'].within_band} of {first['whiteboard'].cases}; second set "
