@@ -77,8 +77,7 @@ TERMS: dict[str, str] = {
     "multiplies more than its share of tokens and sets the step's pace",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
     "server_overheads": "an engine's API server and eager prefill add their time to every "
-    "first token, and hold the running streams for whatever of it outlasts the GPU work of the "
-    "step that carries the prompt",
+    "first token",
     "finite_run": "a benchmark that sends a set number of requests never runs more at once, and "
     "equal requests end in waves whose last runs only what is left",
 }

@@ -17,7 +17,7 @@ from core.catalog.kernels import (
     expert_kernel,
 )
 from core.engine_level.kernels import max_running, sglang_reserve_bytes
-from core.engine_level.load import coalesced, held_by_dispatch
+from core.engine_level.load import coalesced
 from core.engine_level.terms import ALL_TERMS, chunk_local_mean, kv_replication
 from core.evidence.cases_2026 import SECOND
 from core.evidence.level_gap import rate_provenance, trust_band
@@ -96,14 +96,6 @@ def test_prompts_that_arrive_together_share_one_dispatch():
     assert coalesced(0.03, 0.0) == 0.03
     assert_allclose(coalesced(0.03, 100.0), 0.03 / 4.0)
     assert coalesced(0.03, 1000.0) < coalesced(0.03, 10.0)
-
-
-def test_a_dispatch_holds_the_cards_only_for_what_outlasts_the_steps_gpu_work():
-    """A prompt's dispatch overlaps the GPU work of the step carrying it: the streams wait for
-    its prefill's arithmetic, or for the dispatch's part past the step, whichever is longer."""
-    assert_allclose(held_by_dispatch(0.001, 0.03, 0.01), 0.02)
-    assert_allclose(held_by_dispatch(0.01, 0.03, 0.025), 0.01)
-    assert_allclose(held_by_dispatch(0.004, 0.0, 0.02), 0.004)  # no dispatch: the prefill alone
 
 
 def test_engine_names_are_read_as_people_write_them():
