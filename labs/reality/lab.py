@@ -167,10 +167,9 @@ class RealityLab(pn.viewable.Viewer):
                  f"{both.cases}; held out {fmt.percent(held.within_share)} {band}, each of "
                  f"{held.publishers} publishers counted once", "worse"),
             Card("engine level, rows it never saw", fmt.percent(check.geometric_mean_error), "",
-                 f"{check.within_band} of {check.cases} more rows of the first set's tables; "
-                 f"the rest of the second set's TensorRT-LLM 1.x table "
-                 f"{fmt.percent(later.geometric_mean_error)}, {later.within_band} of {later.cases}; "
-                 f"TensorRT-LLM 1.0's own table {fmt.percent(release.geometric_mean_error)}, "
+                 f"{check.within_band} of {check.cases} rows of the first set's tables; "
+                 f"TensorRT-LLM 1.x {fmt.percent(later.geometric_mean_error)}, {later.within_band} "
+                 f"of {later.cases}; TensorRT-LLM 1.0 {fmt.percent(release.geometric_mean_error)}, "
                  f"{release.within_band} of {release.cases}",
                  "worse"),
             Card("whiteboard: typical miss, first set", fmt.percent(first["whiteboard"].geometric_mean_error),
