@@ -237,7 +237,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
-        "gemm_table": _lookup(_gemm_table(shapes), gpu, weight, shape),
+        "gemm_table": _lookup(_gemm_table(shapes), gpu, weight, shape, engine),
         "block_fp8": _lookup(
             lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
@@ -326,8 +326,9 @@ def _gathered_bytes(shapes):
 
 
 def _gemm_table(shapes):
-    """(card, weights, model) -> the measured GEMM table of the card's family and format."""
-    return lambda g, w, name: gemm_table_index(card_family(g), expert_format(w, shapes[name]))
+    """(card, weights, model, engine) -> the measured GEMM table of the card's family and
+    format, in the engine's own kernel where measured."""
+    return lambda g, w, name, e: gemm_table_index(card_family(g), expert_format(w, shapes[name]), e)
 
 
 def _bench_batch(pool, weight, engine, version, latent, data_parallel, shape, shapes):

@@ -50,8 +50,9 @@ TERMS: dict[str, str] = {
     "measured_rates": "kernels run at the bandwidth and matmul rates measured on the card (the "
     "H100's measured shares of its peaks where none is published), not 60 % and 50 % of its "
     "datasheet",
-    "gemm_shapes": "a GEMM multiplies at the rate measured for its shape: a matrix split over "
-    "eight cards, or fed fewer tokens, runs below the card's best rate",
+    "gemm_shapes": "a GEMM multiplies at the rate the engine's own kernel was measured at for "
+    "its shape: a matrix split over eight cards, or fed fewer tokens, runs below the card's best "
+    "rate, and some kernels never reach it",
     "live_context": "a step reads the context its requests hold now (prompt + half the answer on "
     "average), not the longest they may reach",
     "stream_then_math": "a layer streams its weights and then multiplies: the two add up instead "

@@ -82,9 +82,10 @@ def engine_default_rows() -> list[Source]:
             kind="engine",
         ),
         Source(
-            "a dense GEMM's rate by its shape (gemm_shapes)",
+            "a dense GEMM's rate by its shape and engine (gemm_shapes)",
             "measured",
-            "share of the card's best matmul rate, by tokens x outputs x inputs",
+            "share of the card's best matmul rate, by tokens x outputs x inputs, in the engine's "
+            "own kernel where measured",
             GEMM_SHARE_SOURCE,
             kind="engine",
         ),

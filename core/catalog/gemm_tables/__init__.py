@@ -2,12 +2,16 @@
 
 ``gemm_shares.csv`` beside this module is written by ``bench/gemm_shape_fit.py`` from NVIDIA
 aiconfigurator 0.12's measured GEMM tables (Apache-2.0; see this folder's README): for each card
-family and weight format, TensorRT-LLM's PyTorch-flow kernel (DeepGEMM for block-scaled fp8 on
-a B200), at 1,024 to 16,384 tokens (m) and 256 to 16,384 outputs (n) and inputs (k), the rate of
-the GEMM's arithmetic (its latency less its floor and its weights' stream, which the engine
-level prices apart) over the rate of the table's large GEMMs, at most 1. A matrix split eight
-ways multiplies slower than a whole one: fp8 on an H100 keeps 0.84 of its best at Llama-3-70B's
-eight-way slices and 2,048 tokens.
+family, weight format and engine, the engine's default kernel (TensorRT-LLM's PyTorch flow, with
+DeepGEMM for block-scaled fp8 on a B200, for every engine without a table of its own; vLLM's
+and SGLang's where aiconfigurator measured them), at 1,024 to 16,384 tokens (m) and 256 to
+16,384 outputs (n) and inputs (k), the rate of the GEMM's arithmetic (its latency less its floor
+and its weights' stream, which the engine level prices apart) over the rate the engine level
+multiplies that format at on the table's card (its measured best), at most 1. A matrix split
+eight ways multiplies slower than a whole one (fp8 on an H100 in TensorRT-LLM's kernel keeps
+0.82 of the card's best at Llama-3-70B's eight-way slices and 2,048 tokens, 0.97 whole), and an
+engine's kernel may never reach the card's best (NVFP4 on a B200 about 0.7 of the catalog's
+rate).
 
 :func:`gemm_share` interpolates the table in the logarithms of m, n and k; outside the grid it
 holds the edge's share (fewer than 1,024 tokens take 1,024's: there a dense GEMM streams its
@@ -24,23 +28,26 @@ import numpy as np
 
 _FILE = Path(__file__).resolve().parent / "gemm_shares.csv"
 GEMM_SHARE_SOURCE = (
-    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, gemm/<card>/trtllm/"
-    "1.3.0rc20 (A100: 1.0.0) gemm_perf.parquet, torch_flow (DeepGEMM for fp8_block on B200): "
-    "each shape's arithmetic rate over the table's large GEMMs' (bench/gemm_shape_fit.py)"
+    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, <card>/gemm/<engine>/"
+    "<release>/gemm_perf.parquet: TensorRT-LLM 1.3.0rc20 (A100: 1.0.0) torch_flow (DeepGEMM for "
+    "fp8_block on B200), vLLM 0.24.0 and SGLang 0.5.6.post2 (H100) / 0.5.14 (B200) default "
+    "kernels: each shape's arithmetic rate over the card's measured best for the format "
+    "(bench/gemm_shape_fit.py)"
 )
 
 
 @functools.cache
 def _table():
-    """(the (family, format) of each table, m grid, n grid, k grid, shares[table, m, n, k])."""
-    rows = np.genfromtxt(_FILE, delimiter=",", skip_header=1, dtype=None, encoding="ascii")
-    names = sorted({(str(r[0]), str(r[1])) for r in rows})
-    grids = [np.unique([float(r[column]) for r in rows]) for column in (2, 3, 4)]
+    """(the (family, format, engine) of each table, m grid, n grid, k grid,
+    shares[table, m, n, k]); engine "" is every engine's without a table of its own."""
+    rows = np.genfromtxt(_FILE, delimiter=",", skip_header=1, dtype=str, encoding="ascii")
+    names = sorted({(family, fmt, engine) for family, fmt, engine, *_ in rows})
+    grids = [np.unique(rows[:, column].astype(float)) for column in (3, 4, 5)]
     shares = np.ones((len(names), *(len(g) for g in grids)))
-    for family, fmt, m, n, k, share in rows:
-        index = names.index((str(family), str(fmt)))
+    lookup = {name: index for index, name in enumerate(names)}
+    for family, fmt, engine, m, n, k, share in rows:
         at = [int(np.searchsorted(g, float(v))) for g, v in zip(grids, (m, n, k), strict=True)]
-        shares[(index, *at)] = float(share)
+        shares[(lookup[family, fmt, engine], *at)] = float(share)
     shares.setflags(write=False)
     return tuple(names), *(np.log2(g) for g in grids), shares
 
@@ -50,10 +57,14 @@ def token_grid() -> np.ndarray:
     return _table()[1]
 
 
-def gemm_table_index(family: str, weight_format: str) -> int:
-    """The table measured for ``family``'s cards in ``weight_format``, or -1 where none is."""
+def gemm_table_index(family: str, weight_format: str, engine: str = "") -> int:
+    """The table measured for ``family``'s cards in ``weight_format`` in ``engine``'s own
+    kernel, else in TensorRT-LLM's (every engine's without its own), or -1 where none is."""
     names = _table()[0]
-    return names.index((family, weight_format)) if (family, weight_format) in names else -1
+    for name in ((family, weight_format, engine), (family, weight_format, "")):
+        if name in names:
+            return names.index(name)
+    return -1
 
 
 def grid_position(grid, values):

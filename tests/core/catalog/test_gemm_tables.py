@@ -1,4 +1,4 @@
-"""The measured GEMM shares: read back at their shapes, held at the grid's edges."""
+"""The measured GEMM shares: read back at their shapes, held at the grid's edges, per engine."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_every_measured_shape_reads_back_its_share():
         rows = list(csv.DictReader(handle))
     assert rows and all(0 < float(row["share"]) <= 1 for row in rows)
     for row in rows[::37]:
-        table = gemm_table_index(row["family"], row["format"])
+        table = gemm_table_index(row["family"], row["format"], row["engine"])
         shape = (float(row["tokens"]), float(row["outputs"]), float(row["inputs"]))
         assert_allclose(gemm_share(table, *shape), float(row["share"]), rtol=1e-12)
 
@@ -44,3 +44,23 @@ def test_an_fp8_matrix_split_eight_ways_multiplies_slower_on_an_h100():
     the card's best rate than the whole matrix (the measured effect the term prices)."""
     table = gemm_table_index("hopper", "fp8")
     assert gemm_share(table, 2048, 8192, 8192 // 8) < gemm_share(table, 2048, 8192, 8192)
+
+
+def test_an_engine_without_its_own_table_reads_tensorrt_llms():
+    """vLLM's fp8 kernel on an H100 has its own table; an engine aiconfigurator never measured
+    reads TensorRT-LLM's PyTorch flow, as its dense GEMM floors do (core.catalog.dense_gemms)."""
+    every = gemm_table_index("hopper", "fp8")
+    assert gemm_table_index("hopper", "fp8", "tensorrt-llm") == every
+    assert gemm_table_index("hopper", "fp8", "vllm") not in (every, -1)
+    assert gemm_table_index("ampere", "bf16", "vllm") == gemm_table_index("ampere", "bf16")
+
+
+def test_a_kernel_slower_than_the_cards_best_is_priced_so():
+    """A share is of the rate the engine level multiplies at on the card, not of the table's own
+    best: TensorRT-LLM's NVFP4 GEMM on a B200 reaches about 4,100 TFLOP/s at large shapes, well
+    under the catalog's fp4 rate (borrowed from the H100's share of peak), and SGLang's fp8 GEMM
+    on an H100 at 8,192 tokens of a 16,384-square matrix stays below TensorRT-LLM's there."""
+    assert gemm_share(gemm_table_index("blackwell", "nvfp4"), 8192, 16384, 16384) < 0.8
+    shape = (8192, 16384, 16384)
+    sglang = gemm_share(gemm_table_index("hopper", "fp8", "sglang"), *shape)
+    assert sglang < gemm_share(gemm_table_index("hopper", "fp8"), *shape) <= 1.0
