@@ -186,7 +186,11 @@ GPUS: dict[str, Gpu] = {
             achieved_fp8_flops=3432.5e12,
             achieved_source=(
                 f"matmul: {_MAMF}, bf16 1,745 of 2,250 and fp8 3,432.5 of 4,500 TFLOP/s; "
-                f"bandwidth and fp4: {NO_MEASUREMENT_MARK}, the H100's measured shares of peak"
+                f"bandwidth and fp4: {NO_MEASUREMENT_MARK}, the H100's measured shares of peak "
+                "(the bandwidth agrees within 1 % with NVIDIA aiconfigurator 0.12's B200 "
+                "decode-attention tables, which stream bf16 caches of 2 GB or more at 7.08-7.19 "
+                "TB/s by engine; NVFP4 GEMMs there reach about 4,100 TFLOP/s, priced by "
+                "core.catalog.gemm_tables)"
             ),
             borrowed_rates="bandwidth and fp4 matmul",
             link_bytes_per_s=900e9,
