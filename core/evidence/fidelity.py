@@ -180,7 +180,7 @@ class Report:
     check_trt10: dict[str, Score]
     # the engine level over the scored development cases of that release on that card
     argonne_peers: Score
-    # per case, other publishers' rows of its set-up (development or check sets), with the
+    # per case, other publishers' rows of its set-up (development or any check set), with the
     # ratio of their measurement to the case's (same_set_ups)
     elsewhere: tuple
     families: tuple[FamilyRow, ...]  # each family's scores per set and realism
@@ -270,7 +270,9 @@ def report() -> Report:
         check_argonne={level: score(CHECK_ARGONNE, level) for level in LEVELS},
         check_trt10={level: score(CHECK_TRT_10, level) for level in LEVELS},
         argonne_peers=summarise(ratios["engine"][list(peers(cases, sets["both"], CHECK_ARGONNE))]),
-        elsewhere=same_set_ups(cases, (*cases, *CHECK)),
+        elsewhere=same_set_ups(
+            cases, (*cases, *CHECK, *CHECK_TRT_1X, *CHECK_TRT_10, *CHECK_ARGONNE)
+        ),
         families=family_rows(cases, ratios, sets, held_out),
         effects=term_effects(cases),
         publishers=publishers,

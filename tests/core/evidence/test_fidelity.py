@@ -297,6 +297,17 @@ def test_a_benchmark_runs_at_its_engines_own_batch_limit():
     assert evaluate(cases["D37"].scenario()).running_requests <= 256
 
 
+def test_a_check_sets_run_of_a_set_up_is_found_too():
+    """D80 (AMD's run of TensorRT-LLM 0.16 on eight H100) names NVIDIA's own TensorRT-LLM 1.0
+    table's cell of the same set-up (the fourth check set), which measured more."""
+    found = report()
+    keys = [case.key for case in found.cases]
+    runs = found.elsewhere[keys.index("D80")]
+    assert [other.key for other, _ in runs] == ["Llama-3.1-405B H100 SXM TP8 128/4096 (1.0)"]
+    (other, ratio), case = runs[0], found.cases[keys.index("D80")]
+    assert ratio == pytest.approx(other.measured / case.measured) and ratio > 1.25
+
+
 def test_every_unscored_case_says_why_it_is_left_out():
     """Each case shown but not scored carries its own reason: dstack's early builds, Lambda's burst."""
     unscored = [case for case in SECOND if not case.scored]
@@ -314,6 +325,9 @@ def test_another_publishers_run_of_a_set_up_is_found_with_its_ratio():
     assert [(other.key, ratio) for other, ratio in found.elsewhere[keys.index("T1")]] == [
         ("D118", pytest.approx(d118.measured / t1.measured))
     ]
-    assert [other.key for other, _ in found.elsewhere[keys.index("D118")]] == ["T1"]
+    assert [other.key for other, _ in found.elsewhere[keys.index("D118")]] == [
+        "T1",
+        "Llama-3-8B H100 SXM TP1 128/128 (1.0)",
+    ]
     for case, runs in zip(found.cases, found.elsewhere, strict=True):
         assert all(other.publisher != case.publisher for other, _ in runs)
