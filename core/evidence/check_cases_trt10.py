@@ -100,7 +100,7 @@ def _cells() -> list[PublishedCase]:
                     continue
                 cases.append(
                     PublishedCase(
-                        f"{model} {gpu} TP{cards} {lengths} (1.0)", "throughput",
+                        f"v1.0 page, {model} {gpu} TP{cards} {lengths}", "throughput",
                         "custom" if custom else model, gpu, cards, weights, prompt, answer,
                         "saturated", 0, float(cell), _SOURCE,
                         f"{model} | {lengths} | {cell} ({gpu} TP{cards})", kv_dtype="fp8",

@@ -303,7 +303,7 @@ def test_a_check_sets_run_of_a_set_up_is_found_too():
     found = report()
     keys = [case.key for case in found.cases]
     runs = found.elsewhere[keys.index("D80")]
-    assert [other.key for other, _ in runs] == ["Llama-3.1-405B H100 SXM TP8 128/4096 (1.0)"]
+    assert [other.key for other, _ in runs] == ["v1.0 page, Llama-3.1-405B H100 SXM TP8 128/4096"]
     (other, ratio), case = runs[0], found.cases[keys.index("D80")]
     assert ratio == pytest.approx(other.measured / case.measured) and ratio > 1.25
 
@@ -327,7 +327,7 @@ def test_another_publishers_run_of_a_set_up_is_found_with_its_ratio():
     ]
     assert [other.key for other, _ in found.elsewhere[keys.index("D118")]] == [
         "T1",
-        "Llama-3-8B H100 SXM TP1 128/128 (1.0)",
+        "v1.0 page, Llama-3-8B H100 SXM TP1 128/128",
     ]
     for case, runs in zip(found.cases, found.elsewhere, strict=True):
         assert all(other.publisher != case.publisher for other, _ in runs)
