@@ -323,6 +323,15 @@ class Scenario(param.Parameterized):
         """The current value of every knob, by name."""
         return dict(self._knob_values)
 
+    def runs_a_benchmark(self) -> bool:
+        """Whether the engine level drives one node as a benchmark does (closed-loop users)."""
+        return self.realism == "engine" and self.concurrency is not None
+
+    def ends_a_run(self) -> bool:
+        """Whether that benchmark stops after a set number of requests (``run_requests``), so
+        the engine level prices its run's waves rather than its steady state."""
+        return self.runs_a_benchmark() and self.run_requests is not None
+
     def moved_knobs(self) -> dict:
         """The knobs whose value differs from their default, by name (what a link or pin keeps)."""
         return {

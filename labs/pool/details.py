@@ -93,10 +93,5 @@ def details_for(s: Scenario, result) -> Details:
         band=trust_band(s),
         provenance=rate_provenance(s),
         shape=scenario_shape(s),
-        steady=evaluate(s, run_requests=None) if ends_a_run(s) else None,
+        steady=evaluate(s, run_requests=None) if s.ends_a_run() else None,
     )
-
-
-def ends_a_run(s: Scenario) -> bool:
-    """Whether the engine level prices a benchmark's run of a set number of requests."""
-    return s.realism == "engine" and s.concurrency is not None and s.run_requests is not None

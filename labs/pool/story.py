@@ -148,11 +148,7 @@ def explanations(scenario: Scenario, result, steady=None) -> list[str]:
         f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
         f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
         f"{fmt.plural(result.seats_granted, 'seat')}.",
-        *(
-            [benchmark_sentence(scenario, result, steady)]
-            if scenario.realism == "engine" and scenario.concurrency is not None
-            else []
-        ),
+        *([benchmark_sentence(scenario, result, steady)] if scenario.runs_a_benchmark() else []),
         f"The bill: {bill}.",
         f"Held at the peak-minute rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
         f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "

@@ -55,3 +55,14 @@ def test_setting_a_bad_value_later_keeps_the_old_one():
         scenario.seats = -3
     assert scenario.seats == 16
     assert evaluate(scenario).seats_requested == 16
+
+
+def test_a_scenario_says_whether_it_runs_a_benchmark_and_whether_the_run_ends():
+    """Closed-loop users at the engine level run a benchmark; a run length ends it; the
+    whiteboard, or open-loop arrivals, never do."""
+    assert not Scenario().runs_a_benchmark()
+    assert not Scenario(concurrency=64).runs_a_benchmark()  # whiteboard
+    bench = Scenario(realism="engine", concurrency=64)
+    assert bench.runs_a_benchmark() and not bench.ends_a_run()
+    assert Scenario(realism="engine", concurrency=64, run_requests=1000).ends_a_run()
+    assert not Scenario(realism="engine", run_requests=1000).ends_a_run()
