@@ -63,9 +63,10 @@ ENGINES: dict[str, Engine] = {
             "memory for weights, activations and KV",
         ),
         Engine(
-            "sglang", 0.8e-3,
-            "SGLang's prefill runs eagerly in Python like vLLM's (CUDA graphs capture decode "
-            "only): vLLM's 0.8 ms per layer per request from aiconfigurator 0.12, borrowed",
+            "sglang", 0.0,
+            "aiconfigurator 0.12's SGLang backend adds no per-request dispatch cost "
+            "(sdk/backends/base_backend.py _prefill_dispatch_overhead_ms returns 0.0; only its "
+            "vLLM backend overrides it, calibrated on vLLM's corpus alone)",
             kv_rule="static",
             kv_rule_source="SGLang server_args.py _handle_gpu_memory_settings: "
             "mem_fraction_static = (M - R) / M, R from the chunked-prefill size, the CUDA-graph "
