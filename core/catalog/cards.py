@@ -65,6 +65,11 @@ _MI300X_PAPER = (
     "reaches 81 % of the 5.3 TB/s peak"
 )
 _ASSUMED = "assumed on-demand rate"
+_AMD_MAF = (
+    "AMD ROCm blog 'Measuring Max-Achievable FLOPs - Part 2' (ROCm/rocm-blogs "
+    "blogs/software-tools-optimization/measuring-max-achievable-flops-part2, Table 1: "
+    "hipBLASLt-bench, M=4096 N=3648 K=32896, trig_float inputs)"
+)
 _B200_SHEET = (
     "NVIDIA DGX B200 datasheet (1,440 GB and 64 TB/s over 8 GPUs: 180 GB and 8 TB/s each); "
     "HGX B200 tensor peaks at 1,000 W, dense: 2.25 PFLOP/s bf16, 4.5 fp8, 9 fp4"
@@ -250,12 +255,11 @@ GPUS: dict[str, Gpu] = {
             price_source=_ASSUMED,
             achieved_hbm_bytes_per_s=0.81 * 5.3e12,
             achieved_bf16_flops=668e12,
-            achieved_fp8_flops=2614.9e12 * _H100_FP8_SHARE,
+            achieved_fp8_flops=1273e12,
             achieved_source=(
                 f"bandwidth: {_MI300X_PAPER}; matmul (bf16): {_MAMF}, 668 of 1,307 TFLOP/s; "
-                f"fp8: {NO_MEASUREMENT_MARK}, the H100's measured share of peak"
+                f"fp8: {_AMD_MAF}, 1,273 of 2,615 TFLOP/s"
             ),
-            borrowed_rates="fp8 matmul",
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,
         ),
@@ -271,12 +275,13 @@ GPUS: dict[str, Gpu] = {
             price_source=_ASSUMED,
             achieved_hbm_bytes_per_s=6.0e12 * _H100_BW_SHARE,
             achieved_bf16_flops=784.9e12,
-            achieved_fp8_flops=2614.9e12 * _H100_FP8_SHARE,
+            achieved_fp8_flops=1519e12,
             achieved_source=(
                 f"matmul (bf16): {_MAMF}, 784.9 of 1,300 TFLOP/s (1,000 W, TunableOp); "
-                f"bandwidth and fp8: {NO_MEASUREMENT_MARK}, the H100's measured shares of peak"
+                f"fp8: {_AMD_MAF}, 1,519 of 2,615 TFLOP/s; "
+                f"bandwidth: {NO_MEASUREMENT_MARK}, the H100's measured share of peak"
             ),
-            borrowed_rates="bandwidth and fp8 matmul",
+            borrowed_rates="bandwidth",
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,
         ),

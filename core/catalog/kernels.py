@@ -292,7 +292,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         30e-6, 0.75, 0.40, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
     ),
     ("cdna3", "fp8_block", "aiter"): _aiter(
-        (46e-6, 0.90, 0.525, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
+        (46e-6, 0.90, 0.650, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
         "1-16,384", "15 %, 12 %",
     ),
     ("cdna4", "fp8_block", "aiter"): _aiter(

@@ -218,12 +218,11 @@ def test_the_trust_band_is_read_from_the_scenarios_family():
 
 
 def test_borrowed_rates_are_named():
-    """The MI300X borrows its fp8 rate and kernel tables; the H100's are its own measurements."""
+    """The MI300X's rates are measured on it (its fp8 by AMD's MAF table) but it borrows Hopper's
+    kernel tables; the H100's are its own; the B200 borrows its bandwidth and fp4 rate."""
     own, amd = rate_provenance(Scenario()), rate_provenance(Scenario(gpu="MI300X"))
     assert not own.rates_borrowed and not own.kernels_borrowed
-    assert amd.rates_borrowed and amd.kernels_borrowed and amd.kernels_from == "hopper"
-    # its bandwidth and bf16 matmul rate are measured on it; only fp8 is borrowed
-    assert amd.borrowed_rates == "fp8 matmul"
+    assert not amd.rates_borrowed and amd.kernels_borrowed and amd.kernels_from == "hopper"
     assert rate_provenance(Scenario(gpu="B200")).borrowed_rates == "bandwidth and fp4 matmul"
 
 
@@ -235,7 +234,7 @@ def test_an_amd_card_under_sglang_prices_its_experts_from_its_own_tables():
     assert sglang.kernels_from == "cdna3" and not sglang.kernels_borrowed
     vllm = rate_provenance(Scenario(**knobs, engine="vllm"))
     assert vllm.kernels_from == "hopper" and vllm.kernels_borrowed
-    assert sglang.borrowed_rates == "bandwidth and fp8 matmul"
+    assert sglang.borrowed_rates == "bandwidth"
     atom = rate_provenance(Scenario(**knobs, engine="vllm", engine_version="0.17-atom"))
     assert atom.kernels_from == "cdna3" and not atom.kernels_borrowed  # AITER's, via ATOM
 
@@ -247,7 +246,8 @@ def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
     lab = PoolLab(scenario=Scenario(gpu="MI300X", realism="engine"))
     text = lab.engine_note.__panel__().object
     assert "data-trust-band" in text and "published cases of dense models" in text
-    assert "data-borrowed-rates" in text and "Not measured on the MI300X: its fp8 matmul" in text
+    assert "data-borrowed-rates" in text
+    assert "Not measured on the MI300X: its expert kernels are priced from" in text
 
 
 def test_routing_imbalance_spares_dense_models_and_grows_with_expert_parallelism():
