@@ -143,7 +143,7 @@ class RateProvenance:
     rates_borrowed: bool  # bandwidth or matmul rates taken from the H100's measured shares
     kernels_from: str  # the card family whose expert-kernel tables price it
     kernels_borrowed: bool
-    borrowed_rates: str = ""  # which of them: "bandwidth and matmul", "fp8 matmul"
+    borrowed_rates: str = ""  # which of them: "bandwidth and matmul", "bandwidth"
 
 
 def rate_provenance(scenario: Scenario) -> RateProvenance:
