@@ -38,7 +38,7 @@ GEMM_SHARE_SOURCE = (
 
 @functools.cache
 def _table():
-    """(the (family, format, engine) of each table, m grid, n grid, k grid,
+    """({(family, format, engine): its table's index}, m grid, n grid, k grid,
     shares[table, m, n, k]); engine "" is every engine's without a table of its own."""
     rows = np.genfromtxt(_FILE, delimiter=",", skip_header=1, dtype=str, encoding="ascii")
     names = sorted({(family, fmt, engine) for family, fmt, engine, *_ in rows})
@@ -49,7 +49,7 @@ def _table():
         at = [int(np.searchsorted(g, float(v))) for g, v in zip(grids, (m, n, k), strict=True)]
         shares[(lookup[family, fmt, engine], *at)] = float(share)
     shares.setflags(write=False)
-    return tuple(names), *(np.log2(g) for g in grids), shares
+    return lookup, *(np.log2(g) for g in grids), shares
 
 
 def token_grid() -> np.ndarray:
@@ -60,11 +60,8 @@ def token_grid() -> np.ndarray:
 def gemm_table_index(family: str, weight_format: str, engine: str = "") -> int:
     """The table measured for ``family``'s cards in ``weight_format`` in ``engine``'s own
     kernel, else in TensorRT-LLM's (every engine's without its own), or -1 where none is."""
-    names = _table()[0]
-    for name in ((family, weight_format, engine), (family, weight_format, "")):
-        if name in names:
-            return names.index(name)
-    return -1
+    lookup = _table()[0]
+    return lookup.get((family, weight_format, engine), lookup.get((family, weight_format, ""), -1))
 
 
 def grid_position(grid, values):
