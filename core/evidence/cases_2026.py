@@ -41,7 +41,7 @@ from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
-from core.evidence.configs import LLAMA_31_405B, QWEN3_32B_FP8, QWEN3_235B_A22B_FP8
+from core.evidence.configs import LLAMA_31_405B_PASTED, QWEN3_32B_FP8, QWEN3_235B_A22B_FP8
 from core.evidence.configs import QWEN_FP8 as _QWEN_FP8
 
 _TRT_1X = (
@@ -126,7 +126,7 @@ _V1 = "1.x (PyTorch backend)"
 TRT_1X_REQUESTS = {(1024, 1024): 3000, (8192, 1024): 1500, (1024, 8192): 1500,
                    (32768, 1024): 1000, (1024, 32768): 1000}  # fmt: skip
 _OSS = {"weight_formats": _GPT_OSS_MIX}
-_405B = {"model_config": LLAMA_31_405B, "model_label": "Llama-3.1-405B (config.json)"}
+_405B = LLAMA_31_405B_PASTED
 _OCI_V = "0.6 (ROCm)"
 _OCI_ASSUMED = (
     "vLLM 0.6 from the post's date (it names no release); TP8; KV bf16 (vLLM's auto; the post "

@@ -44,7 +44,7 @@ requests (:func:`core.engine_level.load.finite_run`).
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.configs import LLAMA_31_405B
+from core.evidence.configs import LLAMA_31_405B_PASTED
 
 _SOURCE = (
     "Azure/AI-benchmarking-guide Azure_Results/{file} @{commit} (stored copy: the fork "
@@ -70,11 +70,7 @@ H200|405B|8|3148 4981 5098 4447 3050 2859
 _MODELS = {
     "8B": ("Llama-3-8B", {}, "LLAMA 3.1 (8B)"),
     "70B": ("Llama-3-70B", {}, "LLAMA 3.1 (70B)"),
-    "405B": (
-        "custom",
-        {"model_config": LLAMA_31_405B, "model_label": "Llama-3.1-405B (config.json)"},
-        "LLAMA 3 (405B)",
-    ),
+    "405B": ("custom", LLAMA_31_405B_PASTED, "LLAMA 3 (405B)"),
 }
 _ASSUMED = (
     "trtllm-bench's FP8 build typed with an FP8 KV cache, as the perf overview's (T1-T11); "

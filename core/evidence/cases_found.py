@@ -53,6 +53,7 @@ from __future__ import annotations
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
 from core.evidence.configs import (
     LLAMA_31_405B,
+    LLAMA_31_405B_PASTED,
     MISTRAL_7B_V03,
     MISTRAL_LARGE_2407,
     MISTRAL_NEMO,
@@ -181,8 +182,7 @@ _ROCM_ASSUMED = (
 MAD_THROUGHPUT_REQUESTS = {(128, 2048): 3000, (2048, 2048): 1500}
 _ROCM_MODELS = {
     "70B": ("Llama-3-70B", {}),
-    "405B": ("custom", {"model_config": LLAMA_31_405B,
-                        "model_label": "Llama-3.1-405B (config.json)"}),
+    "405B": ("custom", LLAMA_31_405B_PASTED),
 }  # fmt: skip
 
 

@@ -77,25 +77,33 @@ def _formats(model: str, gpu: str) -> str:
     return ""
 
 
+def printed_cells(table: dict, lengths: tuple[str, ...]):
+    """Each cell a performance-overview table prints, as (model, its column, "prompt/answer",
+    prompt, answer, the figure's text); the table holds a row of cells per length, ";" between
+    rows, and "-" where the page prints none (left out)."""
+    for model, (columns, rows) in table.items():
+        for pair, row in zip(lengths, rows.split(";"), strict=True):
+            prompt, answer = (int(n) for n in pair.split("/"))
+            for column, cell in zip(columns, row.split(), strict=True):
+                if cell != "-":
+                    yield model, column, pair, prompt, answer, cell
+
+
 def _cells() -> list[PublishedCase]:
     cases = []
-    for model, (columns, rows) in _TABLE.items():
-        for lengths, row in zip(_LENGTHS, rows.split(";"), strict=True):
-            prompt, answer = (int(n) for n in lengths.split("/"))
-            for (gpu, layout, cards, weights, kv), cell in zip(columns, row.split(), strict=True):
-                if cell == "-":
-                    continue
-                shown = f"TP{cards}" if layout == "TP" else layout
-                cases.append(
-                    PublishedCase(
-                        f"{model} {gpu} {shown} {lengths}", "throughput", model, gpu, cards,
-                        weights, prompt, answer, "saturated", 0, float(cell) * cards, _SOURCE,
-                        f"{model} | {lengths} | {cell} ({gpu} {shown})", kv_dtype=kv,
-                        engine="TensorRT-LLM", engine_version="1.x (PyTorch backend)",
-                        layout=layout, weight_formats=_formats(model, gpu),
-                        requests=TRT_1X_REQUESTS.get((prompt, answer), 0),
-                    )
-                )  # fmt: skip
+    for model, column, lengths, prompt, answer, cell in printed_cells(_TABLE, _LENGTHS):
+        gpu, layout, cards, weights, kv = column
+        shown = f"TP{cards}" if layout == "TP" else layout
+        cases.append(
+            PublishedCase(
+                f"{model} {gpu} {shown} {lengths}", "throughput", model, gpu, cards,
+                weights, prompt, answer, "saturated", 0, float(cell) * cards, _SOURCE,
+                f"{model} | {lengths} | {cell} ({gpu} {shown})", kv_dtype=kv,
+                engine="TensorRT-LLM", engine_version="1.x (PyTorch backend)",
+                layout=layout, weight_formats=_formats(model, gpu),
+                requests=TRT_1X_REQUESTS.get((prompt, answer), 0),
+            )
+        )  # fmt: skip
     return cases
 
 

@@ -23,7 +23,8 @@ The rule, written down before the engine level was evaluated on any cell:
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.configs import LLAMA_31_405B
+from core.evidence.check_cases_2026 import printed_cells
+from core.evidence.configs import LLAMA_31_405B_PASTED
 
 _SOURCE = (
     "NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @00f37686 (the v1.0 page: "
@@ -82,7 +83,6 @@ _TABLE: dict[str, tuple[tuple[tuple[str, int, str], ...], str]] = {
     ),
 }
 # fmt: on
-_405B = {"model_config": LLAMA_31_405B, "model_label": "Llama-3.1-405B (config.json)"}
 _ASSUMED = (
     "the column's heading's layout (TP); KV fp8; the release's own KV share; Llama 3.3 70B and "
     "Llama 3.1 8B priced as the catalog's Llama-3 shapes"
@@ -91,24 +91,21 @@ _ASSUMED = (
 
 def _cells() -> list[PublishedCase]:
     cases = []
-    for model, (columns, rows) in _TABLE.items():
+    for model, (gpu, cards, weights), lengths, prompt, answer, cell in printed_cells(
+        _TABLE, _LENGTHS
+    ):
         custom = model == "Llama-3.1-405B"
-        for lengths, row in zip(_LENGTHS, rows.split(";"), strict=True):
-            prompt, answer = (int(n) for n in lengths.split("/"))
-            for (gpu, cards, weights), cell in zip(columns, row.split(), strict=True):
-                if cell == "-":
-                    continue
-                cases.append(
-                    PublishedCase(
-                        f"v1.0 page, {model} {gpu} TP{cards} {lengths}", "throughput",
-                        "custom" if custom else model, gpu, cards, weights, prompt, answer,
-                        "saturated", 0, float(cell), _SOURCE,
-                        f"{model} | {lengths} | {cell} ({gpu} TP{cards})", kv_dtype="fp8",
-                        engine="TensorRT-LLM", engine_version=_VERSION, layout="TP",
-                        requests=TRT_10_REQUESTS[(prompt, answer)], assumed=_ASSUMED,
-                        **(_405B if custom else {}),
-                    )
-                )  # fmt: skip
+        cases.append(
+            PublishedCase(
+                f"v1.0 page, {model} {gpu} TP{cards} {lengths}", "throughput",
+                "custom" if custom else model, gpu, cards, weights, prompt, answer,
+                "saturated", 0, float(cell), _SOURCE,
+                f"{model} | {lengths} | {cell} ({gpu} TP{cards})", kv_dtype="fp8",
+                engine="TensorRT-LLM", engine_version=_VERSION, layout="TP",
+                requests=TRT_10_REQUESTS[(prompt, answer)], assumed=_ASSUMED,
+                **(LLAMA_31_405B_PASTED if custom else {}),
+            )
+        )  # fmt: skip
     return cases
 
 

@@ -21,6 +21,11 @@ LLAMA_31_405B = (
 )
 """meta-llama/Llama-3.1-405B's config.json, the fields the engine level reads (D34-D43, and
 NousResearch/Hermes-3-Llama-3.1-405B-FP8, a fine-tune of the same shape)."""
+LLAMA_31_405B_PASTED = {
+    "model_config": LLAMA_31_405B,
+    "model_label": "Llama-3.1-405B (config.json)",
+}
+"""A case's knobs for Llama 3.1 405B, pasted as its config.json (the catalog has no 405B)."""
 
 MISTRAL_7B_V03 = (
     '{"architectures":["MistralForCausalLM"],"model_type":"mistral","num_hidden_layers":32,'
