@@ -292,15 +292,15 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         30e-6, 0.75, 0.40, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (19 %, 24 %)")
     ),
     ("cdna3", "fp8_block", "aiter"): _aiter(
-        (46e-6, 0.90, 0.650, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
-        "1-16,384", "15 %, 12 %",
+        (46e-6, 0.95, 0.650, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
+        "1-16,384", "14 %, 13 %",
     ),
     ("cdna4", "fp8_block", "aiter"): _aiter(
         (26e-6, 0.90, 0.275, 64), 256, "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4,
         "1-32,768", "16 %, 12 %",
     ),
     ("cdna3", "bf16", "aiter"): _aiter(
-        (22e-6, 0.75, 0.45, 64), 304, "qwen3_235b_bf16_tuned_fmoe", 32, 2, "1-32,768", "7 %, 8 %"
+        (20e-6, 0.75, 0.45, 64), 304, "qwen3_235b_bf16_tuned_fmoe", 32, 2, "1-32,768", "6 %, 7 %"
     ),
     ("cdna4", "bf16", "aiter"): _aiter(
         (22e-6, 0.90, 0.55, 96), 256, "qwen3_235b_bf16_tuned_fmoe", 16, 1, "1-32,768", "6 %, 6 %"
