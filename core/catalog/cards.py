@@ -64,9 +64,13 @@ _MI300X_PAPER = (
     "Ambati et al., 'AMD MI300X GPU Performance Analysis' (arXiv:2510.27583, 2025): BabelStream "
     "reaches 81 % of the 5.3 TB/s peak"
 )
-# Issue 37, twelfth round: a card's own stream measurement before another card's share. Of a
-# stream benchmark's kernels the read-only one is taken: a decode step reads weights and cache
-# and writes little. The same paper's MI300X read, 4,141 GB/s, is within 4 % of the 81 % above.
+# Issue 37, twelfth round: a card's own stream measurement before another card's share. Of
+# gpu-stream's kernels (NHR@FAU's, te42kyfo/gpu-benches) the read-only one is taken: a decode
+# step reads weights and cache and writes little, and on the MI300X the same paper's read
+# (4,141 GB/s) is the kernel nearest the independent BabelStream figure above (4.29 TB/s; init
+# 4,587, triad 3,878). The kernel's share is the card's own: on an H200 its read reaches only
+# 2,756 GB/s (gpu-benches gpu-stream/h200.txt), far below the 4.41 TB/s its decode attention
+# streams here, which is why the H200 keeps that figure.
 _CDNA3_PAPER = (
     "Hanindhito and Patel (Dell), 'Characterizing Performance, Power, and Energy of AMD CDNA3 "
     "GPU Family', SC '25, doi:10.1145/3712285.3759768; its artifact (hibagus/"
