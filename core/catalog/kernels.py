@@ -296,7 +296,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         "1-16,384", "14 %, 13 %",
     ),
     ("cdna4", "fp8_block", "aiter"): _aiter(
-        (26e-6, 0.90, 0.275, 64), 256, "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4,
+        (26e-6, 0.90, 0.325, 64), 256, "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4,
         "1-32,768", "16 %, 12 %",
     ),
     ("cdna3", "bf16", "aiter"): _aiter(
@@ -306,7 +306,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         (22e-6, 0.90, 0.55, 96), 256, "qwen3_235b_bf16_tuned_fmoe", 16, 1, "1-32,768", "6 %, 6 %"
     ),
     ("cdna4", "mxfp4", "aiter"): _aiter(
-        (20e-6, 0.90, 0.50, 192), 256, "{dsv3_fp4,gptoss_fp4,gptoss_a16w4}_tuned_fmoe", 143, 10,
+        (20e-6, 0.90, 0.675, 192), 256, "{dsv3_fp4,gptoss_fp4,gptoss_a16w4}_tuned_fmoe", 143, 10,
         "1-32,768", "14 %, 15 %", "MI355X; MXFP4 weights, fp4 activations (bf16 at few tokens "
         "in gpt-oss's), at the fp4 rate",
     ),
