@@ -264,6 +264,7 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
         measured_bf16_flops=pick(gpu, gpus, "achieved_bf16_flops"),
         link_bytes_per_s=pick(gpu, gpus, "link_bytes_per_s"),
         link_over_pcie=pick(gpu, gpus, "link_over_pcie") > 0,
+        link_fabric_share=pick(gpu, gpus, "link_collective_share"),
         prefix_offloaded_share=pool.prefix_offloaded_share,
         prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
         attention_layers=pool.layers - pool.cacheless_layers,

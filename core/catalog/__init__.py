@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.catalog.cards import DEFAULT_GPU, GB, GPUS, Gpu
+from core.catalog.cards import NVLINK_PROTOCOL_EFFICIENCY as NVLINK_PROTOCOL_EFFICIENCY
 from core.catalog.models import MODELS, TIERS, ModelShape
 
 KIB = 1024
@@ -80,7 +81,6 @@ ENGINE_MAX_BATCH = 2048  # TensorRT-LLM BuildConfig.max_batch_size: requests one
 ENGINE_MAX_NUM_TOKENS = 8192  # TensorRT-LLM BuildConfig.max_num_tokens: tokens one step may run
 ACTIVATION_BYTES = 2  # activations stay in bf16 whatever the weights' storage
 ALLREDUCE_LATENCY_S = 10.1e-6  # a small custom all-reduce on 8 x H100 (SGLang PR #2904)
-NVLINK_PROTOCOL_EFFICIENCY = 370 / 450  # NCCL reaches 370 of NVLink's 450 GB/s (nccl-tests #212)
 # Over PCIe the host's memory and root complex carry every flow: 8 cards' all-reduce bus
 # bandwidth reached 28 of PCIe 5.0's 64 GB/s, 4 cards' 35 (NVIDIA/nccl issue #1639, whose
 # maintainer notes PCIe systems are bound by what CPU and memory deliver).

@@ -13,6 +13,9 @@ from core.catalog.measured_here import MEASURED_HERE_SOURCE
 GB = 1e9  # spec sheets quote decimal gigabytes
 
 
+NVLINK_PROTOCOL_EFFICIENCY = 370 / 450  # NCCL reaches 370 of NVLink's 450 GB/s (nccl-tests #212)
+
+
 @dataclass(frozen=True)
 class Gpu:
     """One accelerator card: memory, bandwidth, dense tensor throughput and an hourly price."""
@@ -38,11 +41,27 @@ class Gpu:
     achieved_fp4_flops: float = 0.0
     # which achieved rates no measurement backs (each then the H100's measured share of peak)
     borrowed_rates: str = ""
+    # the share of the link's line rate an all-reduce's bus bandwidth reaches on it, and where
+    # that was measured (PCIe cards take core.catalog's PCIe shares instead)
+    link_collective_share: float = NVLINK_PROTOCOL_EFFICIENCY
+    link_collective_source: str = "nccl-tests issue #212: NCCL reaches 370 of NVLink's 450 GB/s"
     # cards that talk over PCIe through the host, not over NVLink or Infinity Fabric: their
     # collectives reach the share PCIe systems measure (core.catalog.PCIE_ALLREDUCE_SHARE)
     link_over_pcie: bool = False
 
 
+# Issue 37, twelfth round: an all-reduce over AMD's Infinity Fabric reaches RCCL's measured
+# share, not NVLink's. rccl-tests all_reduce_perf on one node of 8 MI300X, 8 GB: bus bandwidth
+# 315.69 GB/s of the 448 (8 MI325X, 8 GB: 318.37); AMD's ROCm blog on RCCL and xGMI (Kolla et
+# al., 2025) gives each 64 GB/s link about 48 usable, and the SC '25 artifact's TransferBench
+# copies 48.72 GB/s over one.
+INFINITY_FABRIC_ALLREDUCE_SHARE = 315.69e9 / 448e9
+_RCCL_TESTS = (
+    "hisohara/ai-scripts training/01_rccl-smoketest/README.md @0780bb3c (rccl-tests "
+    "all_reduce_perf, 8 x MI300X, one node, 8 GB: busbw 315.69 GB/s; 8 x MI325X: 318.37), "
+    "consistent with AMD's ROCm blog 'Understanding RCCL Bandwidth and xGMI Performance on AMD "
+    "Instinct MI300X' (about 48 of each link's 64 GB/s usable)"
+)
 _H100_SHEET = "NVIDIA H100 Tensor Core GPU datasheet (SXM5, dense, without sparsity)"
 _MAMF = (
     "Bekman, ml-engineering, 'Maximum Achievable Matmul FLOPS' table "
@@ -282,6 +301,8 @@ GPUS: dict[str, Gpu] = {
             ),
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,
+            link_collective_share=INFINITY_FABRIC_ALLREDUCE_SHARE,
+            link_collective_source=_RCCL_TESTS,
         ),
         Gpu(
             "MI325X",
@@ -303,6 +324,8 @@ GPUS: dict[str, Gpu] = {
             ),
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,
+            link_collective_share=INFINITY_FABRIC_ALLREDUCE_SHARE,
+            link_collective_source=_RCCL_TESTS,
         ),
         Gpu(
             "MI355X",
@@ -325,6 +348,8 @@ GPUS: dict[str, Gpu] = {
             link_bytes_per_s=537.6e9,
             link_source="AMD Instinct MI355X datasheet: 7 Infinity Fabric links of 153.6 GB/s, "
             "1,075 GB/s both ways, i.e. about 538 GB/s each way",
+            link_collective_share=INFINITY_FABRIC_ALLREDUCE_SHARE,
+            link_collective_source=f"the MI300X's and MI325X's, its own unmeasured: {_RCCL_TESTS}",
             fp4_flops=10066.3e12,
             achieved_fp4_flops=5255e12,
         ),

@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from core.catalog import BANDWIDTH_EFFICIENCY, PREFILL_EFFICIENCY
+from core.catalog import BANDWIDTH_EFFICIENCY, NVLINK_PROTOCOL_EFFICIENCY, PREFILL_EFFICIENCY
 from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
 from core.engine_level.fixed_costs import FixedCosts
@@ -101,6 +101,8 @@ class Node(FixedCosts, GemmShapes):
     prefix_tier_bytes_per_s: object = float("nan")
     # cards linked over PCIe through the host (their collectives reach PCIe's measured share)
     link_over_pcie: object = False
+    # the share of the line rate an all-reduce reaches over the card's own fabric
+    link_fabric_share: object = NVLINK_PROTOCOL_EFFICIENCY
     # hybrid models: layers whose attention grows with the context (None: every layer's does)
     attention_layers: object = None
     # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
@@ -232,7 +234,7 @@ class Node(FixedCosts, GemmShapes):
     @cached_property
     def _link_share(self):
         """:func:`core.engine_level.terms.link_share` of this node's cards and link."""
-        return physical.link_share(self.cards, self.link_over_pcie)
+        return physical.link_share(self.cards, self.link_over_pcie, self.link_fabric_share)
 
     def _shared_part(self, terms):
         """(weight bytes the node streams, active parameters) outside the routed experts."""

@@ -153,15 +153,18 @@ def activation_bytes_per_token(layers, hidden, query_heads, kv_heads, head_dim, 
     return ACTIVATION_BYTES * layers * (10 * hidden + split / cards)
 
 
-def link_share(cards, over_pcie):
-    """Share of the link's line rate a collective reaches: NVLink's, or PCIe's for its width.
+def link_share(cards, over_pcie, fabric_share=NVLINK_PROTOCOL_EFFICIENCY):
+    """Share of the link's line rate a collective reaches: the card's fabric's measured share
+    (NVLink's, or Infinity Fabric's under RCCL), or PCIe's for its width.
 
     Notes
     -----
-    :math:`\\eta = 370/450` over NVLink; over PCIe :math:`35/64` up to 4 cards, :math:`28/64` above.
+    :math:`\\eta = 370/450` over NVLink, :math:`315.7/448` over Infinity Fabric
+    (:class:`core.catalog.cards.Gpu`'s ``link_collective_share``); over PCIe :math:`35/64` up
+    to 4 cards, :math:`28/64` above.
     """
     pcie = np.where(np.asarray(cards) > 4, PCIE_ALLREDUCE_SHARE_MANY, PCIE_ALLREDUCE_SHARE_FEW)
-    return np.where(over_pcie, pcie, NVLINK_PROTOCOL_EFFICIENCY)
+    return np.where(over_pcie, pcie, fabric_share)
 
 
 def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s,

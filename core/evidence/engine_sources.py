@@ -17,6 +17,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.attention_kernels import ATTENTION_KERNELS, ATTENTION_SOURCE
+from core.catalog.cards import GPUS, INFINITY_FABRIC_ALLREDUCE_SHARE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
@@ -141,6 +142,13 @@ def engine_cost_rows() -> list[Source]:
             "of line rate",
             "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (nccl-tests #212, "
             "https://github.com/NVIDIA/nccl-tests/issues/212)",
+            kind="measurements",
+        ),
+        Source(
+            "Infinity Fabric all-reduce share",
+            f"{INFINITY_FABRIC_ALLREDUCE_SHARE:.0%}",
+            "of line rate",
+            GPUS["MI300X"].link_collective_source,
             kind="measurements",
         ),
         Source(
