@@ -339,7 +339,13 @@ class RealityLab(pn.viewable.Viewer):
                 "back-of-envelope numbers hold, where they break, and which physical effect breaks them.",
             ),
             self.cards,
-            section("Predicted against measured", legend, scatter, margin=(12, 0, 0, 0)),
+            section(
+                "Predicted against measured",
+                legend,
+                scatter,
+                margin=(12, 0, 0, 0),
+                css_classes=["chart-box"],  # its overlays stay inside it on a phone (phone.css)
+            ),
             section(
                 "From the whiteboard to the engine level, one effect at a time",
                 self.picker,
@@ -347,6 +353,7 @@ class RealityLab(pn.viewable.Viewer):
                 self.case_text,
                 note="Each bar is the prediction divided by the measurement after one more effect; "
                 "the dashed line is the measurement, the green band \u00b125 %.",
+                css_classes=["chart-box"],  # its overlays stay inside it on a phone (phone.css)
             ),
             lessons,
             families,

@@ -36,10 +36,12 @@ def on_screen(page, locator) -> bool:
 
 
 def test_no_route_is_wider_than_a_phone(phone, poll_lab):
-    """At 390x844 each route (the whole lab with a poll open, the tour, each lab alone) takes
-    the phone's width as its viewport and nothing on it is wider."""
+    """At 390x844 each route (the whole lab with a poll open, the tour, each lab alone, the
+    Reality check with a case's waterfall drawn) takes the phone's width as its viewport and
+    nothing on it is wider."""
     url, _location = poll_lab
     routes = [f"/?poll={POLL_CODES[0]}", "/tour", *(f"/{key}" for key in LABS)]
+    routes += ["/?lab=reality&case=D113"]  # a chart's overlays ran 27 px past the screen
     routes += [f"/{key}" for key in PAGES]
     wider = {}
     for route in routes:
