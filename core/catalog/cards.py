@@ -110,16 +110,6 @@ _AIC_GEMM = (
     "NVIDIA aiconfigurator 0.12 measured GEMM tables, {card}/gemm/trtllm/1.3.0rc20 torch_flow, "
     "the 99th percentile over 35,700 shapes: {rates}"
 )
-# Issue 37, twelfth round: the H20's own measurements, published in engine and benchmark
-# repositories (no paper or vendor table found). The matmul script's H100 entry reads 797.5
-# TFLOP/s bf16 (torch-performance-test-data issue #79), MAMF's 794.5: the same kind of figure.
-_H20_MEASURED = (
-    "bandwidth: RightNow-AI/AutoMegaKernel PR #3 (eval/peak_bandwidth.py @380ef33b: a copy and a "
-    "STREAM triad over 1 GiB buffers, the faster, best of 100 runs, on an H20 96 GB): 3,712 GB/s; "
-    "matmul (bf16): zzc0721/torch-performance-test-data issue #77 (PyTorch 2.7 cuBLAS, "
-    "10240-cube): 142.25 TFLOP/s; fp8: vllm-project/vllm PR #49932's block-wise fp8 GEMM table on "
-    "H20 (8192 x 7168 x 16384 in 6,807 us): 283 TFLOP/s"
-)
 _ASSUMED = "assumed on-demand rate"
 _AMD_MAF = (
     "AMD ROCm blog 'Measuring Max-Achievable FLOPs - Part 2' (ROCm/rocm-blogs "
@@ -264,6 +254,13 @@ GPUS: dict[str, Gpu] = {
             fp4_flops=9.0e15,
             achieved_fp4_flops=9.0e15 * _H100_FP8_SHARE,
         ),
+        # Tried in issue 37's twelfth round and reverted: the H20's own published figures
+        # (bandwidth 3,712 GB/s, a copy and STREAM triad best of 100, AutoMegaKernel PR #3;
+        # bf16 142.25 TFLOP/s, torch-performance-test-data issue #77; fp8 283, vLLM PR #49932's
+        # block-fp8 table) took the second set 16.1 % -> 16.2 % (D29-D31, Qwen's H20 rows,
+        # x0.75/0.90/0.67 -> 0.73/0.89/0.66: already fast, faster). Crowd-sourced and a
+        # best-of-100 copy, not a kernel's sustained rate: kept out until a paper or vendor
+        # table measures the card.
         Gpu(
             "H20",
             memory_bytes=96 * GB,
@@ -274,10 +271,11 @@ GPUS: dict[str, Gpu] = {
             source="NVIDIA HGX H20 product brief (96 GB HBM3, 4.0 TB/s; 148 TFLOP/s bf16 and "
             "296 TFLOP/s fp8 dense)",
             price_source=_ASSUMED + "; sold mainly in China, few public on-demand rates",
-            achieved_hbm_bytes_per_s=3.712e12,
-            achieved_bf16_flops=142.25e12,
-            achieved_fp8_flops=282.7e12,
-            achieved_source=_H20_MEASURED,
+            achieved_hbm_bytes_per_s=4.0e12 * _H100_BW_SHARE,
+            achieved_bf16_flops=148e12 * _H100_BF16_SHARE,
+            achieved_fp8_flops=296e12 * _H100_FP8_SHARE,
+            achieved_source=_NO_MEASUREMENT,
+            borrowed_rates=_ALL_RATES,
             link_bytes_per_s=450e9,
             link_source="NVIDIA HGX H20 product brief: NVLink 900 GB/s per GPU, i.e. 450 GB/s "
             "each way",
