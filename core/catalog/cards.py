@@ -105,7 +105,9 @@ _GLUON_GEMM = (
 )
 # A card MAMF's table lacks takes the 99th percentile of aiconfigurator's measured TensorRT-LLM
 # GEMM table for the format (torch_flow, 35,700 shapes): on the A100 that is MAMF's 271.2
-# TFLOP/s exactly, on the H100 809 and 1,363 against MAMF's 794.5 and 1,402.6.
+# TFLOP/s exactly, on the H100 809 and 1,363 against MAMF's 794.5 and 1,402.6; but on the B200
+# 1,616 and 2,820 against 1,745 and 3,432.5 (TensorRT-LLM's kernels there stop short of the
+# card's best), so a card priced this way may read a little slow where no table prices it.
 _AIC_GEMM = (
     "NVIDIA aiconfigurator 0.12 measured GEMM tables, {card}/gemm/trtllm/1.3.0rc20 torch_flow, "
     "the 99th percentile over 35,700 shapes: {rates}"
