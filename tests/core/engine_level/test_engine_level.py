@@ -292,6 +292,31 @@ def test_cards_on_pcie_all_reduce_at_the_share_pcie_systems_reach():
     assert pcie_gain < float(nv8.throughput_tokens_per_s / nv4.throughput_tokens_per_s)
 
 
+def test_amd_cards_all_reduce_at_the_share_rccl_reaches_over_infinity_fabric():
+    """An AMD card's all-reduce runs at RCCL's measured share of its Infinity Fabric, below
+    NVLink's; the same node with NVLink's share would read faster at a large batch."""
+    from dataclasses import replace
+
+    from core.catalog import GPUS as CARDS
+    from core.catalog import NVLINK_PROTOCOL_EFFICIENCY
+    from core.catalog.cards import INFINITY_FABRIC_ALLREDUCE_SHARE
+    from core.engine_level.terms import link_share
+
+    for name in ("MI300X", "MI325X", "MI355X"):
+        assert CARDS[name].link_collective_share == INFINITY_FABRIC_ALLREDUCE_SHARE
+    assert CARDS["H100 SXM"].link_collective_share == NVLINK_PROTOCOL_EFFICIENCY
+    assert INFINITY_FABRIC_ALLREDUCE_SHARE < NVLINK_PROTOCOL_EFFICIENCY
+    assert link_share(8, False, INFINITY_FABRIC_ALLREDUCE_SHARE) == INFINITY_FABRIC_ALLREDUCE_SHARE
+    knobs = {"model": "Llama-3-70B", "gpu": "MI300X", "cards": 8, "weight_dtype": "fp8",
+             "concurrency": 100_000}  # fmt: skip
+    measured = engine(**knobs)
+    nvlink_card = replace(CARDS["MI300X"], link_collective_share=NVLINK_PROTOCOL_EFFICIENCY)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(CARDS, "MI300X", nvlink_card)
+        as_nvlink = engine(**knobs)
+    assert measured.throughput_tokens_per_s < as_nvlink.throughput_tokens_per_s
+
+
 def test_tensorrt_llm_stores_sliding_window_layers_whole():
     """TensorRT-LLM's cache keeps every token of gpt-oss's windowed layers; vLLM keeps the window."""
 
