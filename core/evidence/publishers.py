@@ -25,6 +25,7 @@ Which publisher each development case has (scored cases in brackets):
 - GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
 - Microsoft Azure AI benchmarking guide (Azure/AI-benchmarking-guide): D118-D153 (36)
 - Argonne LLM-Inference-Bench (argonne-lcf/, vLLM 0.6.1 on MI300X): the third check set only
+- Dell (Hanindhito and Patel, SC '25; SGLang on MI300X and MI325X): the fifth check set only
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("gpustack/gpustack", "GPUStack performance lab"),
     ("argonne-lcf/", "Argonne LLM-Inference-Bench"),
     ("Azure/AI-benchmarking-guide", "Microsoft Azure AI benchmarking guide"),
+    ("hibagus/SC25_AMD_CDNA3_Artifact", "Dell (Hanindhito and Patel, SC '25)"),
 )
 
 
