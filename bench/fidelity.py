@@ -29,6 +29,7 @@ from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_argonne import CHECK_ARGONNE
+from core.evidence.check_cases_sc25 import CHECK_SC25
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
 from core.evidence.families import LEVELS, SETS
@@ -175,6 +176,12 @@ def main() -> None:
     )
     for level in LEVELS:
         print(f"  {_line(level, r.check_trt10[level])}")
+    print(
+        f"\nfifth check set ({len(CHECK_SC25)} of Dell's SC '25 runs: DeepSeek-R1 under SGLang 0.4 "
+        "on MI300X and MI325X, core/evidence/check_cases_sc25.py)"
+    )
+    for level in LEVELS:
+        print(f"  {_line(level, r.check_sc25[level])}")
     _timing()
 
 

@@ -135,6 +135,16 @@ FIGURES = {
             report().check_trt10["engine"].cases,
         ),
     ),
+    "fifth check set": (
+        r"On the (\d+) runs of Dell's SC '25 paper \(`core/evidence/check_cases_sc25.py`,[^)]*"
+        r"\) the engine level misses by\s+([\d.]+) % \((\d+) of (\d+)\)",
+        lambda: (
+            report().check_sc25["engine"].cases,
+            round(100 * report().check_sc25["engine"].geometric_mean_error, 1),
+            report().check_sc25["engine"].within_band,
+            report().check_sc25["engine"].cases,
+        ),
+    ),
     "Azure typed as its script ran": (
         r"the engine level reads them within ([\d.]+) % \(([\d.]+) % typed with each pair's own "
         r"build\)",

@@ -178,6 +178,8 @@ class Report:
     check_argonne: dict[str, Score]
     # by realism, over TensorRT-LLM 1.0's own throughput table (check_cases_trt10)
     check_trt10: dict[str, Score]
+    # by realism, over Dell's SC '25 DeepSeek-R1 runs on MI300X and MI325X (check_cases_sc25)
+    check_sc25: dict[str, Score]
     # the engine level over the scored development cases of that release on that card
     argonne_peers: Score
     # per case, other publishers' rows of its set-up (development or any check set), with the
@@ -243,6 +245,7 @@ def report() -> Report:
     from core.evidence.check_cases import CHECK
     from core.evidence.check_cases_2026 import CHECK_TRT_1X
     from core.evidence.check_cases_argonne import CHECK_ARGONNE
+    from core.evidence.check_cases_sc25 import CHECK_SC25
     from core.evidence.check_cases_trt10 import CHECK_TRT_10
 
     cases = PUBLISHED
@@ -269,9 +272,10 @@ def report() -> Report:
         check_second={level: score(CHECK_TRT_1X, level) for level in LEVELS},
         check_argonne={level: score(CHECK_ARGONNE, level) for level in LEVELS},
         check_trt10={level: score(CHECK_TRT_10, level) for level in LEVELS},
+        check_sc25={level: score(CHECK_SC25, level) for level in LEVELS},
         argonne_peers=summarise(ratios["engine"][list(peers(cases, sets["both"], CHECK_ARGONNE))]),
         elsewhere=same_set_ups(
-            cases, (*cases, *CHECK, *CHECK_TRT_1X, *CHECK_TRT_10, *CHECK_ARGONNE)
+            cases, (*cases, *CHECK, *CHECK_TRT_1X, *CHECK_TRT_10, *CHECK_ARGONNE, *CHECK_SC25)
         ),
         families=family_rows(cases, ratios, sets, held_out),
         effects=term_effects(cases),
