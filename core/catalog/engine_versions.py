@@ -241,13 +241,7 @@ _SGL_GRAPH = (
     "SGLang server_args.py: cuda_graph_max_bs by card memory and tensor parallelism (256 on "
     "80 GB cards below TP 4, 512 at TP 4 and more)"
 )
-# The 0.3 and 0.4 lines' server_args.py set one graph size for cards of 25 GB or more
-# (its comment: "the default value 160"); the table by card memory came later. Recorded, not
-# priced: the engine level charges no eager decode beyond the captured sizes.
-_SGL_GRAPH_160 = (
-    "SGLang server_args.py (0.3 and 0.4 lines): cuda_graph_max_bs = 160 on cards of 25 GB or "
-    "more ('the default value 160'), 8 below"
-)
+_SGL_GRAPH_160 = "SGLang server_args.py (0.3, 0.4 lines): cuda_graph_max_bs = 160 from 25 GB"
 _SGLANG = (
     EngineVersion(
         "sglang", "0.3", "scheduler between steps",
