@@ -95,6 +95,13 @@ def page_limits():
     return (*rates, *bursts)
 
 
+def check_set_figures(field: str) -> tuple:
+    """A check set's rows, engine-level error (one decimal) and rows within the band, as the
+    README quotes them: its size, the error, then "(within of size)"."""
+    found = getattr(report(), field)["engine"]
+    return found.cases, round(100 * found.geometric_mean_error, 1), found.within_band, found.cases
+
+
 # (what the README says, with a group per figure; the figures the code gives, in that order)
 FIGURES = {
     "scores": (
@@ -128,22 +135,12 @@ FIGURES = {
         r"on the (\d+) cells of TensorRT-LLM 1\.0's own throughput table "
         r"\(`core/evidence/check_cases_trt10.py`, read whole after the rule was committed\) by "
         r"([\d.]+) % \((\d+) of (\d+)\)",
-        lambda: (
-            report().check_trt10["engine"].cases,
-            round(100 * report().check_trt10["engine"].geometric_mean_error, 1),
-            report().check_trt10["engine"].within_band,
-            report().check_trt10["engine"].cases,
-        ),
+        lambda: check_set_figures("check_trt10"),
     ),
     "fifth check set": (
         r"On the (\d+) runs of Dell's SC '25 paper \(`core/evidence/check_cases_sc25.py`,[^)]*"
         r"\) the engine level misses by\s+([\d.]+) % \((\d+) of (\d+)\)",
-        lambda: (
-            report().check_sc25["engine"].cases,
-            round(100 * report().check_sc25["engine"].geometric_mean_error, 1),
-            report().check_sc25["engine"].within_band,
-            report().check_sc25["engine"].cases,
-        ),
+        lambda: check_set_figures("check_sc25"),
     ),
     "Azure typed as its script ran": (
         r"the engine level reads them within ([\d.]+) % \(([\d.]+) % typed with each pair's own "
