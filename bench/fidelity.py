@@ -155,33 +155,20 @@ def main() -> None:
     )
     _families()
     _cross_validated()
-    print(f"\ncheck set ({len(CHECK)} more rows of the first set's public tables)")
-    for level in LEVELS:
-        print(f"  {_line(level, r.check[level])}")
-    print(
-        f"\nsecond check set ({len(CHECK_TRT_1X)} more cells of the second set's TensorRT-LLM 1.x "
-        "table, core/evidence/check_cases_2026.py)"
-    )
-    for level in LEVELS:
-        print(f"  {_line(level, r.check_second[level])}")
-    print(
-        f"\nthird check set ({len(CHECK_ARGONNE)} rows of Argonne's MI300X table, its own build of "
-        "vLLM 0.6.1, core/evidence/check_cases_argonne.py)"
-    )
-    for level in LEVELS:
-        print(f"  {_line(level, r.check_argonne[level])}")
-    print(
-        f"\nfourth check set ({len(CHECK_TRT_10)} cells of TensorRT-LLM 1.0's own throughput "
-        "table, core/evidence/check_cases_trt10.py)"
-    )
-    for level in LEVELS:
-        print(f"  {_line(level, r.check_trt10[level])}")
-    print(
-        f"\nfifth check set ({len(CHECK_SC25)} of Dell's SC '25 runs: DeepSeek-R1 under SGLang 0.4 "
-        "on MI300X and MI325X, core/evidence/check_cases_sc25.py)"
-    )
-    for level in LEVELS:
-        print(f"  {_line(level, r.check_sc25[level])}")
+    for heading, field in (
+        (f"check set ({len(CHECK)} more rows of the first set's public tables)", "check"),
+        (f"second check set ({len(CHECK_TRT_1X)} more cells of the second set's TensorRT-LLM 1.x "
+         "table, core/evidence/check_cases_2026.py)", "check_second"),
+        (f"third check set ({len(CHECK_ARGONNE)} rows of Argonne's MI300X table, its own build of "
+         "vLLM 0.6.1, core/evidence/check_cases_argonne.py)", "check_argonne"),
+        (f"fourth check set ({len(CHECK_TRT_10)} cells of TensorRT-LLM 1.0's own throughput "
+         "table, core/evidence/check_cases_trt10.py)", "check_trt10"),
+        (f"fifth check set ({len(CHECK_SC25)} of Dell's SC '25 runs: DeepSeek-R1 under SGLang 0.4 "
+         "on MI300X and MI325X, core/evidence/check_cases_sc25.py)", "check_sc25"),
+    ):  # fmt: skip
+        print(f"\n{heading}")
+        for level in LEVELS:
+            print(f"  {_line(level, getattr(r, field)[level])}")
     _timing()
 
 

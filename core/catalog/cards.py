@@ -14,6 +14,10 @@ GB = 1e9  # spec sheets quote decimal gigabytes
 
 
 NVLINK_PROTOCOL_EFFICIENCY = 370 / 450  # NCCL reaches 370 of NVLink's 450 GB/s (nccl-tests #212)
+NVLINK_COLLECTIVE_SOURCE = (
+    "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (nccl-tests #212, "
+    "https://github.com/NVIDIA/nccl-tests/issues/212)"
+)
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class Gpu:
     # the share of the link's line rate an all-reduce's bus bandwidth reaches on it, and where
     # that was measured (PCIe cards take core.catalog's PCIe shares instead)
     link_collective_share: float = NVLINK_PROTOCOL_EFFICIENCY
-    link_collective_source: str = "nccl-tests issue #212: NCCL reaches 370 of NVLink's 450 GB/s"
+    link_collective_source: str = NVLINK_COLLECTIVE_SOURCE
     # cards that talk over PCIe through the host, not over NVLink or Infinity Fabric: their
     # collectives reach the share PCIe systems measure (core.catalog.PCIE_ALLREDUCE_SHARE)
     link_over_pcie: bool = False

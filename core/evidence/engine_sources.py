@@ -17,7 +17,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.attention_kernels import ATTENTION_KERNELS, ATTENTION_SOURCE
-from core.catalog.cards import GPUS, INFINITY_FABRIC_ALLREDUCE_SHARE
+from core.catalog.cards import GPUS, INFINITY_FABRIC_ALLREDUCE_SHARE, NVLINK_COLLECTIVE_SOURCE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
@@ -140,8 +140,7 @@ def engine_cost_rows() -> list[Source]:
             "NVLink protocol efficiency",
             f"{NVLINK_PROTOCOL_EFFICIENCY:.0%}",
             "of line rate",
-            "NCCL maintainer: 450 GB/s line rate, about 370 GB/s effective (nccl-tests #212, "
-            "https://github.com/NVIDIA/nccl-tests/issues/212)",
+            NVLINK_COLLECTIVE_SOURCE,
             kind="measurements",
         ),
         Source(
