@@ -24,12 +24,14 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+import numpy as np
+
 from core import Scenario, evaluate
 from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_argonne import CHECK_ARGONNE
-from core.evidence.check_cases_sc25 import CHECK_SC25
+from core.evidence.check_cases_sc25 import CHECK_SC25, SC25_USERS
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
 from core.evidence.families import LEVELS, SETS
@@ -169,7 +171,23 @@ def main() -> None:
         print(f"\n{heading}")
         for level in LEVELS:
             print(f"  {_line(level, getattr(r, field)[level])}")
+    _fifth_by_load(r.check_sc25["engine"].ratios)
     _timing()
+
+
+def _fifth_by_load(ratios) -> None:
+    """The fifth check set's engine-level ratio (median, predicted over measured) by load and
+    by prompt length: where its runs read fast or slow, not just how far."""
+    for label, key, values in (
+        ("users", lambda case: case.load_value, SC25_USERS),
+        ("prompt tokens", lambda case: case.prompt_tokens,
+         sorted({case.prompt_tokens for case in CHECK_SC25})),
+    ):  # fmt: skip
+        cells = [
+            f"{value:g}: x{np.median(ratios[[key(case) == value for case in CHECK_SC25]]):.2f}"
+            for value in values
+        ]
+        print(textwrap.fill(f"  by {label}: " + ", ".join(cells), 96, subsequent_indent="    "))
 
 
 if __name__ == "__main__":

@@ -137,14 +137,17 @@ def test_axis_titles_fit_their_charts_at_1280(page, lab_url, presenter):
     at 1280 px, with room."""
     open_batching(page, lab_url + "/batching" + ("?presenter=1" if presenter else ""))
     page.get_by_role("button", name="Requests waiting for a seat").click()
-    page.wait_for_function(f"() => ({AXIS_TITLES_JS})().length >= 6")  # timelines and queue
+    # charts draw slowly while the whole suite loads both cores: a minute, not the 30 s default
+    page.wait_for_function(f"() => ({AXIS_TITLES_JS})().length >= 6", timeout=60_000)
     above = len(page.evaluate(AXIS_TITLES_JS))
     open_deeper(page)
     for tab in TABS:
         header = page.locator(".bk-tab").filter(has_text=re.compile(f"^{tab}$"))
         header.click()
         if tab not in CHARTLESS:  # the tab's charts are built and drawn on its first opening
-            page.wait_for_function(f"() => ({AXIS_TITLES_JS})().length > {above}")
+            page.wait_for_function(
+                f"() => ({AXIS_TITLES_JS})().length > {above}", timeout=60_000
+            )
         page.wait_for_timeout(300)
         for title in page.evaluate(AXIS_TITLES_JS):
             assert title["width"] <= 0.85 * title["room"], (tab, title)
