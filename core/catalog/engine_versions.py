@@ -35,12 +35,11 @@ a per-engine step profile, not a release note.
 
 ``Scenario.engine_version`` picks a release; its default is the newest the catalog knows for the
 engine (:func:`newest_version`). A published case is typed with the release that ran it by one
-rule (:func:`version_of_text`).
+rule (:func:`core.catalog.release_names.version_of_text`).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from core.catalog import ENGINE_KV_FRACTION
@@ -62,6 +61,8 @@ from core.catalog.release_kernels import (
     SGLANG_AITER_SOURCE,
     SGLANG_BEFORE_AITER_SOURCE,
     SHARED_EXPERT_FUSION_RULE,
+    VLLM_AITER_RELEASE,
+    VLLM_AITER_SOURCE,
 )
 
 PRICE_RELEASE_HOST_COSTS = False
@@ -224,6 +225,13 @@ _VLLM = (
         amd_kernels_source=ATOM_PLUGIN_SOURCE,
     ),
     EngineVersion(
+        "vllm", VLLM_AITER_RELEASE, "V1 on ROCm with AITER switched on (VLLM_ROCM_USE_AITER=1)",
+        VLLM_AITER_SOURCE, True, _VLLM_ASYNC,
+        1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+        amd_kernels="aiter", amd_kernels_source=VLLM_AITER_SOURCE,
+    ),
+    EngineVersion(
         "vllm", "0.19", "V1, the current release line",
         "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
@@ -356,45 +364,3 @@ def engine_version(engine: str, version: str | None) -> EngineVersion:
         if entry.version == version:
             return entry
     raise KeyError(f"{engine} {version}")
-
-
-def _number(text: str) -> tuple[int, int]:
-    major, minor = re.match(r"(\d+)\.(\d+|x)", text).groups()
-    return int(major), (10**6 if minor == "x" else int(minor))
-
-
-def release_key(version: str) -> tuple[int, int, bool]:
-    """A release's place in order: its line, then the engine's own before a plugin's."""
-    return (*_number(version), is_plugin_release(version))
-
-
-def is_plugin_release(version: str) -> bool:
-    """Whether a release is the engine run with a vendor's plugin (vLLM with ATOM)."""
-    return version.endswith("-atom")
-
-
-def version_of_text(engine: str, text: str) -> str:
-    """The catalog release that ran a benchmark whose source names ``text`` as its version.
-
-    One rule for every published case: the first ``major.minor`` in the text (``1.x`` is the
-    newest 1.* release the catalog knows) maps to the newest catalog release at or below it;
-    a text older than every release, or naming none, takes the oldest. A text that names AMD's
-    ATOM plugin maps among the plugin's releases, any other among the engine's own.
-
-    >>> version_of_text("vllm", "0.7.4.dev (V0)")
-    '0.6'
-    >>> version_of_text("tensorrt-llm", "1.x (PyTorch backend)")
-    '1.0'
-    >>> version_of_text("vllm", "0.18.1 with the ATOM plugin")
-    '0.17-atom'
-    """
-    found = re.search(r"(\d+)\.(\d+|x)", text)
-    plugin = re.search(r"\batom\b", text, re.IGNORECASE) is not None
-    known = [v for v in versions_of(engine) if is_plugin_release(v) == plugin] or versions_of(
-        engine
-    )
-    if found is None:
-        return known[0]
-    stated = _number(found.group(0))
-    at_or_below = [version for version in known if _number(version) <= stated]
-    return at_or_below[-1] if at_or_below else known[0]

@@ -50,6 +50,18 @@ ATOM_FUSION_RULE = (
     "except under data-parallel attention (DP x EP)"
 )
 
+# -- vLLM on ROCm with AITER switched on (issue 37, thirteenth round; set before any case was
+# scored with it). vLLM runs AITER's kernels on ROCm only where VLLM_ROCM_USE_AITER is set (off by
+# default, vllm/envs.py); a benchmark whose recipe sets it runs AITER's fused MoE and GEMMs, so
+# its release prices AITER's rows measured on the card, as ATOM's and SGLang's ROCm builds do.
+VLLM_AITER_RELEASE = "0.19-aiter"
+VLLM_AITER_SOURCE = (
+    "vllm/envs.py VLLM_ROCM_USE_AITER (default False) and VLLM_ROCM_USE_AITER_MOE: set to 1 by "
+    "the recipe, e.g. SemiAnalysisAI/InferenceX PR #1531 (benchmarks/single_node/"
+    "gptoss_fp4_mi355x.sh @b278bc2d: VLLM_ROCM_USE_AITER=1, VLLM_ROCM_USE_AITER_MOE=1, "
+    "VLLM_ROCM_USE_AITER_FUSED_MOE_A16W4=1 on vllm/vllm-openai-rocm:v0.19.0)"
+)
+
 # -- SGLang on AMD cards.
 SGLANG_AITER_SOURCE = (
     "sgl-project/sglang docker/rocm.Dockerfile: SGLANG_USE_AITER=1, so experts run AITER's fused "

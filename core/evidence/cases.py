@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from core.catalog import GPUS
-from core.catalog.engine_versions import version_of_text
+from core.catalog.release_names import version_of_text
 from core.engine_level.kernels import max_running
 from core.evaluate import engine_node
 from core.evidence.publishers import publisher_of
@@ -127,7 +127,7 @@ class PublishedCase:
     def version_knob(self) -> str:
         """The Scenario's ``engine_version``: the catalog release that ran the benchmark.
 
-        One rule for every case (:func:`core.catalog.engine_versions.version_of_text`): the
+        One rule for every case (:func:`core.catalog.release_names.version_of_text`): the
         newest catalog release at or below the version the source states.
         """
         return version_of_text(self.engine_knob, self.engine_version)

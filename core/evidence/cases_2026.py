@@ -264,9 +264,11 @@ SECOND: list[PublishedCase] = [
        "0.9.1 (ROCm 6.4.1)", _AMD, "Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | "
        "1 | 128 | 2048 | 17.236"),
     _d("D33", "throughput", _OSS120, "MI355X", 1, "mxfp4", "bf16", 922, 922, 32, 3392.5, _VLLM,
-       "0.19.0 (ROCm)", _INFERENCEX, "| 1 | 1k/1k | 32 | 6275 | 6785 | +8.1% | (TP | ISL/OSL | conc "
+       "0.19.0 (ROCm, VLLM_ROCM_USE_AITER=1)", _INFERENCEX,
+       "| 1 | 1k/1k | 32 | 6275 | 6785 | +8.1% | (TP | ISL/OSL | conc "
        "| dashboard | this PR): 6785 / 2", **_OSS,
-       assumed="tput/gpu counts input and output tokens; KV bf16; lengths the mean of [819, 1024]"),
+       assumed="tput/gpu counts input and output tokens; KV bf16; lengths the mean of [819, 1024]; "
+       "AITER on as the PR's recipe sets it (core.catalog.release_kernels.VLLM_AITER_SOURCE)"),
     # -- issue 37, item 5: publishers the set did not have (the rule is in the module docstring)
     _d("D34", "request", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, 1, 3.530, _VLLM,
        _OCI_V, _OCI, "Batch Size 1 | Output throughput 36 TPS | Average latency 3.530 s (input "

@@ -6,8 +6,9 @@ import param
 
 from core.catalog import DEFAULT_GPU, GPUS, MODELS, TIERS, WEIGHT_FORMATS
 from core.catalog.custom import CUSTOM, parsed_config
-from core.catalog.engine_versions import ENGINE_VERSIONS, release_key, versions_of
+from core.catalog.engine_versions import ENGINE_VERSIONS, versions_of
 from core.catalog.engines import DEFAULT_ENGINE, ENGINES
+from core.catalog.release_names import release_key
 from core.catalog.tiers import OFFLOADS
 from core.catalog.traces import TRACES
 from core.catalog.workloads import DEFAULT_WORKLOAD, WORKLOADS

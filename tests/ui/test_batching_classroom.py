@@ -145,9 +145,7 @@ def test_axis_titles_fit_their_charts_at_1280(page, lab_url, presenter):
         header = page.locator(".bk-tab").filter(has_text=re.compile(f"^{tab}$"))
         header.click()
         if tab not in CHARTLESS:  # the tab's charts are built and drawn on its first opening
-            page.wait_for_function(
-                f"() => ({AXIS_TITLES_JS})().length > {above}", timeout=60_000
-            )
+            page.wait_for_function(f"() => ({AXIS_TITLES_JS})().length > {above}", timeout=60_000)
         page.wait_for_timeout(300)
         for title in page.evaluate(AXIS_TITLES_JS):
             assert title["width"] <= 0.85 * title["room"], (tab, title)

@@ -7,14 +7,12 @@ import pytest
 from core.catalog.engine_versions import (
     ENGINE_VERSIONS,
     engine_version,
-    is_plugin_release,
     newest_version,
-    release_key,
-    version_of_text,
     versions_of,
 )
 from core.catalog.engines import ENGINES
 from core.catalog.release_kernels import ATOM_PLUGIN_RELEASE
+from core.catalog.release_names import is_plugin_release, release_key, version_of_text
 
 
 def test_every_engine_has_releases_oldest_first():
@@ -87,3 +85,16 @@ def test_the_plugin_release_is_never_the_default():
     """vLLM's newest release, the knob's default, is its own, not the plugin's."""
     assert not is_plugin_release(newest_version("vllm"))
     assert ATOM_PLUGIN_RELEASE in versions_of("vllm")
+
+
+def test_a_recipe_that_switches_aiter_on_names_vllms_aiter_variant():
+    """A source naming VLLM_ROCM_USE_AITER maps to vLLM's AITER variant, which runs AITER's
+    kernels on AMD cards; the line's own release stays the default and runs vLLM's own."""
+    from core.catalog.kernels import kernels_engine
+    from core.catalog.release_kernels import VLLM_AITER_RELEASE
+
+    assert version_of_text("vllm", "0.19.0 (ROCm, VLLM_ROCM_USE_AITER=1)") == VLLM_AITER_RELEASE
+    assert version_of_text("vllm", "0.19.0 (ROCm)") == newest_version("vllm") == "0.19"
+    assert kernels_engine("MI355X", "vllm", VLLM_AITER_RELEASE) == "aiter"
+    assert kernels_engine("MI355X", "vllm", "0.19") == "vllm"
+    assert version_of_text("sglang", "0.5.9 (ROCm, AITER)") == "0.5"  # no such variant: its own

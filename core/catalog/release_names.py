@@ -1,0 +1,74 @@
+"""How a release is named and ordered, and which catalog release a source's version text means.
+
+A release is its engine's line (``"0.19"``), or a variant of a line, named by a suffix: the
+engine run with a vendor's plugin (``"0.17-atom"``: vLLM with AMD's ATOM) or with a vendor's
+kernels switched on (``"0.19-aiter"``: vLLM on ROCm with ``VLLM_ROCM_USE_AITER=1``). A line's own
+release is its default; a variant sorts just before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.catalog.engine_versions import versions_of
+
+# variant suffix: what a source's version text says to name it (checked in this order: ATOM's
+# texts may name the AITER kernels it runs)
+VARIANT_TEXTS = {
+    "atom": r"\batom\b",
+    "aiter": r"\baiter\b|VLLM_ROCM_USE_AITER",
+}
+
+
+def _number(text: str) -> tuple[int, int]:
+    major, minor = re.match(r"(\d+)\.(\d+|x)", text).groups()
+    return int(major), (10**6 if minor == "x" else int(minor))
+
+
+def release_variant(version: str) -> str:
+    """A release's variant suffix (``"atom"``, ``"aiter"``), or ``""`` for a line's own."""
+    return version.partition("-")[2]
+
+
+def is_plugin_release(version: str) -> bool:
+    """Whether a release is a variant of its line: a vendor's plugin or kernels switched on."""
+    return release_variant(version) != ""
+
+
+def release_key(version: str) -> tuple[int, int, int]:
+    """A release's place in order: its line, a variant just before the line's own release."""
+    return (*_number(version), 0 if is_plugin_release(version) else 1)
+
+
+def version_of_text(engine: str, text: str) -> str:
+    """The catalog release that ran a benchmark whose source names ``text`` as its version.
+
+    One rule for every published case: the first ``major.minor`` in the text (``1.x`` is the
+    newest 1.* release the catalog knows) maps to the newest catalog release at or below it;
+    a text older than every release, or naming none, takes the oldest. A text that names a
+    variant (AMD's ATOM plugin; vLLM's AITER switch) maps among that variant's releases, any
+    other among the engine's own.
+
+    >>> version_of_text("vllm", "0.7.4.dev (V0)")
+    '0.6'
+    >>> version_of_text("tensorrt-llm", "1.x (PyTorch backend)")
+    '1.0'
+    >>> version_of_text("vllm", "0.18.1 with the ATOM plugin")
+    '0.17-atom'
+    >>> version_of_text("vllm", "0.19.0 (ROCm, VLLM_ROCM_USE_AITER=1)")
+    '0.19-aiter'
+    """
+    found = re.search(r"(\d+)\.(\d+|x)", text)
+    variant = next(
+        (name for name, words in VARIANT_TEXTS.items() if re.search(words, text, re.IGNORECASE)),
+        "",
+    )
+    every = versions_of(engine)
+    known = [version for version in every if release_variant(version) == variant] or [
+        version for version in every if not is_plugin_release(version)
+    ]
+    if found is None:
+        return known[0]
+    stated = _number(found.group(0))
+    at_or_below = [version for version in known if _number(version) <= stated]
+    return at_or_below[-1] if at_or_below else known[0]
