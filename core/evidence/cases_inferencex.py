@@ -20,8 +20,14 @@ this source as follows, written down before the engine level was evaluated on an
 - At 16 users or fewer the figure is the time between tokens (TPOT), at 32 or more the output
   throughput (output tokens per second per GPU times the eight GPUs).
 - Lengths as D33 reads InferenceX's random data set: each drawn between 0.8 and 1 times its
-  nominal length, so 1k is typed as 922 tokens and 8k as 7,373; KV in bf16 (the recipes set no
-  KV format).
+  nominal length, so 1k is typed as 922 tokens and 8k as 7,373.
+
+Retyped in the thirteenth round from the recipe scripts themselves, before the engine level was
+evaluated with the new typing (:data:`RECIPE_REQUESTS`, :data:`KV_BY_CARD`): each run sends ten
+prompts per user (``--num-prompts $((CONC * 10))`` in every recipe, D33's too), typed as its
+``run_requests``; the MI325X recipe stores the cache in fp8 (``--kv-cache-dtype fp8_e4m3``, in
+its script since PR #545 of January 2026), the H200 recipe sets no KV format (bf16). Until then
+every row was typed KV bf16 and an unbounded run.
 """
 
 from __future__ import annotations
@@ -37,9 +43,15 @@ _PR = (
     "total tok/s/GPU | output tok/s/GPU | TTFT ms | TPOT ms)"
 )
 _ASSUMED = (
-    "KV bf16 (the recipe sets none); lengths drawn between 0.8 and 1 times nominal, typed as "
-    "their mean; DeepSeek-R1-0528 as the catalog's DeepSeek-R1 shape"
+    "lengths drawn between 0.8 and 1 times nominal, typed as their mean; DeepSeek-R1-0528 as the "
+    "catalog's DeepSeek-R1 shape"
 )
+_RECIPES = "SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/dsr1_fp8_{}.sh"
+# the prompts each run sends per user: every recipe's run_benchmark_serving --num-prompts
+RECIPE_REQUESTS = 10
+# the cache's format each card's recipe sets (the MI325X's --kv-cache-dtype fp8_e4m3, PR #545;
+# the H200's sets none, SGLang's auto: the checkpoint's bf16)
+KV_BY_CARD = {"H200": "bf16", "MI325X": "fp8"}
 _LENGTHS = {"1k": 922, "8k": 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
 # (card, SGLang release, source, the taken rows as the table prints them); the MI325X table
 # names its lengths (8k/1k) in its heading, its rows only the concurrency
@@ -81,8 +93,11 @@ def _cases() -> list[PublishedCase]:
         )
         cases.append(PublishedCase(
             f"D{number}", metric, "DeepSeek-R1", gpu, 8, "fp8", prompt, _LENGTHS["1k"], "users",
-            users, measured, source, row, kv_dtype="bf16", engine="SGLang", engine_version=version,
-            layout="TP8", weight_formats=DEEPSEEK_FP8, assumed=_ASSUMED,
+            users, measured, source, row, kv_dtype=KV_BY_CARD[gpu], engine="SGLang",
+            engine_version=version, layout="TP8", weight_formats=DEEPSEEK_FP8,
+            requests=RECIPE_REQUESTS * users,
+            assumed=f"{_ASSUMED}; set by {_RECIPES.format(gpu.lower())}: KV {KV_BY_CARD[gpu]}, "
+            f"{RECIPE_REQUESTS} prompts per user",
         ))  # fmt: skip
     return cases
 
