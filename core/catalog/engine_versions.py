@@ -225,7 +225,7 @@ _VLLM = (
         amd_kernels_source=ATOM_PLUGIN_SOURCE,
     ),
     EngineVersion(
-        "vllm", VLLM_AITER_RELEASE, "V1 on ROCm with AITER switched on (VLLM_ROCM_USE_AITER=1)",
+        "vllm", VLLM_AITER_RELEASE, "V1 with AMD's AITER kernels on",
         VLLM_AITER_SOURCE, True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,

@@ -71,7 +71,8 @@ TERMS: dict[str, str] = {
     "of thousands waits on)",
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
     "grouped-GEMM kernels at their measured rates with a floor per layer (on AMD cards "
-    "SGLang's and vLLM-with-ATOM's are AMD's AITER kernels, timed on them), and each kind of "
+    "SGLang's are AMD's AITER kernels, timed on them, and vLLM's where ATOM or its AITER switch "
+    "is on), and each kind of "
     "layer launches its own kernels (SGLang runs DeepSeek's shared expert inside the routed "
     "experts' kernel)",
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "

@@ -269,8 +269,8 @@ SECOND: list[PublishedCase] = [
        "| dashboard | this PR): 6785 / 2", **_OSS,
        requests=RECIPE_REQUESTS * 32,
        assumed="tput/gpu counts input and output tokens; KV bf16; lengths the mean of [819, 1024]; "
-       "AITER on and 10 prompts per user as the PR's recipe sets them "
-       "(core.catalog.release_kernels.VLLM_AITER_SOURCE)"),
+       "AITER switched on and ten prompts per user, as the PR's recipe sets them "
+       "(VLLM_ROCM_USE_AITER=1, --num-prompts 10 x users)"),
     # -- issue 37, item 5: publishers the set did not have (the rule is in the module docstring)
     _d("D34", "request", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, 1, 3.530, _VLLM,
        _OCI_V, _OCI, "Batch Size 1 | Output throughput 36 TPS | Average latency 3.530 s (input "
