@@ -38,7 +38,7 @@ from core.evidence.cases import PublishedCase
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gpustack import GPUSTACK
-from core.evidence.cases_inferencex import INFERENCEX, RECIPE_REQUESTS
+from core.evidence.cases_inferencex import INFERENCEX
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
 from core.evidence.configs import LLAMA_31_405B_PASTED, QWEN3_32B_FP8, QWEN3_235B_A22B_FP8
@@ -267,10 +267,8 @@ SECOND: list[PublishedCase] = [
        "0.19.0 (ROCm, VLLM_ROCM_USE_AITER=1)", _INFERENCEX,
        "| 1 | 1k/1k | 32 | 6275 | 6785 | +8.1% | (TP | ISL/OSL | conc "
        "| dashboard | this PR): 6785 / 2", **_OSS,
-       requests=RECIPE_REQUESTS * 32,
        assumed="tput/gpu counts input and output tokens; KV bf16; lengths the mean of [819, 1024]; "
-       "AITER switched on and ten prompts per user, as the PR's recipe sets them "
-       "(VLLM_ROCM_USE_AITER=1, --num-prompts 10 x users)"),
+       "AITER switched on, as the PR's recipe sets it (VLLM_ROCM_USE_AITER=1)"),
     # -- issue 37, item 5: publishers the set did not have (the rule is in the module docstring)
     _d("D34", "request", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, 1, 3.530, _VLLM,
        _OCI_V, _OCI, "Batch Size 1 | Output throughput 36 TPS | Average latency 3.530 s (input "

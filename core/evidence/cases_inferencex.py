@@ -23,11 +23,13 @@ this source as follows, written down before the engine level was evaluated on an
   nominal length, so 1k is typed as 922 tokens and 8k as 7,373.
 
 Retyped in the thirteenth round from the recipe scripts themselves, before the engine level was
-evaluated with the new typing (:data:`RECIPE_REQUESTS`, :data:`KV_BY_CARD`): each run sends ten
-prompts per user (``--num-prompts $((CONC * 10))`` in every recipe, D33's too), typed as its
-``run_requests``; the MI325X recipe stores the cache in fp8 (``--kv-cache-dtype fp8_e4m3``, in
-its script since PR #545 of January 2026), the H200 recipe sets no KV format (bf16). Until then
-every row was typed KV bf16 and an unbounded run.
+evaluated with the new typing (:data:`KV_BY_CARD`): the MI325X recipe stores the cache in fp8
+(``--kv-cache-dtype fp8_e4m3``, in its script since PR #545 of January 2026), the H200 recipe
+sets no KV format (bf16). Until then every row was typed KV bf16. Each run sends ten prompts per
+user (``--num-prompts $((CONC * 10))``, D33's recipe too), but of lengths drawn between 0.8 and
+1 times nominal: not a run of equal requests, so, as for every such source
+(:class:`core.evidence.cases.PublishedCase`'s ``requests``), no run is typed (it was, briefly,
+this round; it moved no printed figure).
 """
 
 from __future__ import annotations
@@ -47,8 +49,6 @@ _ASSUMED = (
     "catalog's DeepSeek-R1 shape"
 )
 _RECIPES = "SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/dsr1_fp8_{}.sh"
-# the prompts each run sends per user: every recipe's run_benchmark_serving --num-prompts
-RECIPE_REQUESTS = 10
 # the cache's format each card's recipe sets (the MI325X's --kv-cache-dtype fp8_e4m3, PR #545;
 # the H200's sets none, SGLang's auto: the checkpoint's bf16)
 KV_BY_CARD = {"H200": "bf16", "MI325X": "fp8"}
@@ -95,9 +95,8 @@ def _cases() -> list[PublishedCase]:
             f"D{number}", metric, "DeepSeek-R1", gpu, 8, "fp8", prompt, _LENGTHS["1k"], "users",
             users, measured, source, row, kv_dtype=KV_BY_CARD[gpu], engine="SGLang",
             engine_version=version, layout="TP8", weight_formats=DEEPSEEK_FP8,
-            requests=RECIPE_REQUESTS * users,
-            assumed=f"{_ASSUMED}; set by {_RECIPES.format(gpu.lower())}: KV {KV_BY_CARD[gpu]}, "
-            f"{RECIPE_REQUESTS} prompts per user",
+            assumed=f"{_ASSUMED}; KV {KV_BY_CARD[gpu]} as {_RECIPES.format(gpu.lower())} sets "
+            "it",
         ))  # fmt: skip
     return cases
 
