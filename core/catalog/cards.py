@@ -66,6 +66,15 @@ _RCCL_TESTS = (
     "consistent with AMD's ROCm blog 'Understanding RCCL Bandwidth and xGMI Performance on AMD "
     "Instinct MI300X' (about 48 of each link's 64 GB/s usable)"
 )
+# The MI355X's own bandwidth and all-reduce share (issue 37, thirteenth round; set before any
+# case was scored with them), in place of the H100's share of its peak and the MI300X's RCCL
+# share: one node of 8 x MI355X, ROCm 7.14 built for gfx950 (Dell Cloud's run of the same
+# silicon under a gfx942 alias gave 381.27 GB/s busbw, 71 %).
+_MI355X_BENCH = (
+    "mit-orcd/amd-benchmarks @2cd892b0 amd-cloud/results/SUMMARY.md and rccl.md (8 x MI355X, "
+    "ROCm 7.14, native gfx950): {}"
+)
+MI355X_ALLREDUCE_SHARE = 396.33e9 / 537.6e9
 _H100_SHEET = "NVIDIA H100 Tensor Core GPU datasheet (SXM5, dense, without sparsity)"
 _MAMF = (
     "Bekman, ml-engineering, 'Maximum Achievable Matmul FLOPS' table "
@@ -361,19 +370,22 @@ GPUS: dict[str, Gpu] = {
             source="AMD Instinct MI355X accelerator datasheet (288 GB HBM3E, 8 TB/s; dense "
             "matrix peaks, MXFP4 at twice fp8)",
             price_source=_ASSUMED,
-            achieved_hbm_bytes_per_s=8.0e12 * _H100_BW_SHARE,
+            achieved_hbm_bytes_per_s=7.26e12,
             achieved_bf16_flops=1565.0e12,
             achieved_fp8_flops=3257e12,
             achieved_source=(
                 f"matmul (bf16): {_MAMF}, 1,565 of 2,300 TFLOP/s; fp8 and fp4: {_GLUON_GEMM}; "
-                f"bandwidth: {NO_MEASUREMENT_MARK}, the H100's measured share of peak"
+                "bandwidth: "
+                + _MI355X_BENCH.format("ROCm Validation Suite babel (BabelStream), 7,260 GB/s")
             ),
-            borrowed_rates="bandwidth",
             link_bytes_per_s=537.6e9,
             link_source="AMD Instinct MI355X datasheet: 7 Infinity Fabric links of 153.6 GB/s, "
             "1,075 GB/s both ways, i.e. about 538 GB/s each way",
-            link_collective_share=INFINITY_FABRIC_ALLREDUCE_SHARE,
-            link_collective_source=f"the MI300X's and MI325X's, its own unmeasured: {_RCCL_TESTS}",
+            link_collective_share=MI355X_ALLREDUCE_SHARE,
+            link_collective_source=_MI355X_BENCH.format(
+                "rccl-tests all_reduce_perf on 8 cards at the top message size, busbw 396.33 of "
+                "537.6 GB/s"
+            ),
             fp4_flops=10066.3e12,
             achieved_fp4_flops=5255e12,
         ),

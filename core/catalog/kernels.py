@@ -303,7 +303,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         (20e-6, 0.75, 0.45, 64), 304, "qwen3_235b_bf16_tuned_fmoe", 32, 2, "1-32,768", "6 %, 7 %"
     ),
     ("cdna4", "bf16", "aiter"): _aiter(
-        (22e-6, 0.90, 0.55, 96), 256, "qwen3_235b_bf16_tuned_fmoe", 16, 1, "1-32,768", "6 %, 6 %"
+        (22e-6, 0.90, 0.50, 64), 256, "qwen3_235b_bf16_tuned_fmoe", 16, 1, "1-32,768", "6 %, 6 %"
     ),
     ("cdna4", "mxfp4", "aiter"): _aiter(
         (20e-6, 0.90, 0.675, 192), 256, "{dsv3_fp4,gptoss_fp4,gptoss_a16w4}_tuned_fmoe", 143, 10,
