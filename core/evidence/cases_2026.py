@@ -10,7 +10,9 @@ MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scen
 D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
 latent-attention and expert kernels: they are shown but left out of the score
 (``scored=False``), as are Lambda's D44-D66 (one burst of 320 requests of ShareGPT's lengths,
-not a steady load: :mod:`core.evidence.cases_found`), which leaves 125 scored cases.
+not a steady load: :mod:`core.evidence.cases_found`), and AMD's MI300X throughput rows
+D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
+thirteenth round), which leaves 117 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -260,9 +262,12 @@ SECOND: list[PublishedCase] = [
        _QWEN, "Qwen3-32B | 1 | FP8 | 1 | 46.17: 2049 / 46.17 s", model_config=QWEN3_32B_FP8,
        model_label="Qwen3-32B-FP8 (config.json)",
        weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
-    _d("D32", "request", "Llama-3-70B", "MI300X", 8, "fp8", "fp8", 128, 2048, 1, 17.236, _VLLM,
+    _d("D32", "request", "Llama-3-70B", "MI300X", 8, "fp8", "bf16", 128, 2048, 1, 17.236, _VLLM,
        "0.9.1 (ROCm 6.4.1)", _AMD, "Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | "
-       "1 | 128 | 2048 | 17.236"),
+       "1 | 128 | 2048 | 17.236",
+       assumed="the cache in fp16 (2 bytes, as bf16): the latency command on the image's page, "
+       "ROCm/vllm docs/dev-docker/README.md, sets '--dtype float16' and no --kv-cache-dtype; "
+       "typed KV fp8 until issue 37's thirteenth round"),
     _d("D33", "throughput", _OSS120, "MI355X", 1, "mxfp4", "bf16", 922, 922, 32, 3392.5, _VLLM,
        "0.19.0 (ROCm, VLLM_ROCM_USE_AITER=1)", _INFERENCEX,
        "| 1 | 1k/1k | 32 | 6275 | 6785 | +8.1% | (TP | ISL/OSL | conc "
@@ -310,4 +315,4 @@ SECOND += INFERENCEX  # D109 on: InferenceX's dashboard (core/evidence/cases_inf
 SECOND += AZURE  # D118 on: Azure's AI benchmarking guide (core/evidence/cases_azure.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
-"""The 125 cases the second set is scored on (``scored`` ones, in key order)."""
+"""The 117 cases the second set is scored on (``scored`` ones, in key order)."""

@@ -166,20 +166,28 @@ _ROCM_LATENCY = f"{_ROCM_BLOG}, the end-to-end latency (TTLT) tables"
 _ROCM_VLLM = "0.6.7.dev (ROCm, rocm/vllm-dev:20250112)"
 _ROCM_TRT = "0.16.0"
 _ROCM_ASSUMED = (
-    "TP8 as the table states; KV fp8 (the MI300X runs follow ROCm/MAD's vLLM benchmark, whose "
-    "scripts/vllm/vllm_benchmark_report.sh @047bbf93 runs float8 as '--quantization fp8 "
-    "--kv-cache-dtype fp8' and throughput with '--num-scheduler-steps 1'; the H100 runs follow "
-    "NVIDIA's FP8 recipe); the 20250112 image's vLLM taken as the 20250117 image's 0.6.7.dev "
-    "the post lists; fixed lengths"
+    "TP8 as the table states; KV fp8 (the MI300X image's own page runs float8 as "
+    "'--quantization fp8 --kv-cache-dtype fp8'; the H100 runs follow NVIDIA's FP8 recipe); the "
+    "20250112 image's vLLM taken as the 20250117 image's 0.6.7.dev the post lists; fixed lengths"
 )
-# The requests each vLLM throughput run of ROCm/MAD's script sends, by its lengths
-# (scripts/vllm/vllm_benchmark_report.sh @047bbf93, Req_In_Out "requests:input:output"; its
-# other pairs, 128/128 and 2048/128, are not the blog's): typed as the MI300X rows' run_requests,
-# in issue 37's ninth round, before they were scored with it. The blog's 128/4096 and 500/2000
-# are not in the script. Its H100 rows were "made with the same method as TRT-LLM published
-# throughput data": the perf overview's, whose page gives a count per lengths
-# (core.evidence.cases.PERF_OVERVIEW_REQUESTS), typed so for every H100 throughput row.
-MAD_THROUGHPUT_REQUESTS = {(128, 2048): 3000, (2048, 2048): 1500}
+# How the MI300X throughput rows ran (issue 37, thirteenth round, an audit of the source's own
+# commands): the image's page, ROCm/vllm docs/dev-docker/README.md of January 2025, prints the
+# blog's figures with the prompts and max-num-seqs of each row and the command that made them,
+# benchmark_throughput.py with '--num-scheduler-steps 10 --enable-chunked-prefill False
+# --max-num-seqs $MAX_NUM_SEQS'. Multi-step scheduling is one of the set-ups the selection rule
+# leaves out (core.evidence.cases_2026), so these eight rows are shown, unscored; until then
+# they were typed from ROCm/MAD's script (3,000 and 1,500 requests, one scheduler step), which
+# the page shows did not make them. Prompts sent (= max-num-seqs), by model and lengths:
+README_THROUGHPUT_REQUESTS = {
+    ("70B", 128, 2048): 3200, ("70B", 128, 4096): 1500, ("70B", 500, 2000): 2000,
+    ("70B", 2048, 2048): 1500, ("405B", 128, 2048): 1500, ("405B", 128, 4096): 1500,
+    ("405B", 500, 2000): 2000, ("405B", 2048, 2048): 500,
+}  # fmt: skip
+_MULTI_STEP = (
+    "run with multi-step scheduling ('--num-scheduler-steps 10') and max-num-seqs equal to its "
+    "prompts (ROCm/vllm docs/dev-docker/README.md, the image's page, which prints these "
+    "figures), a set-up the selection rule leaves out"
+)
 _ROCM_MODELS = {
     "70B": ("Llama-3-70B", {}),
     "405B": ("custom", LLAMA_31_405B_PASTED),
@@ -211,13 +219,19 @@ def _rocm(key, size, gpu, prompt, answer, batch, measured, quoted):  # fmt: skip
         )
         how = f"; a batch of {batch} typed as {batch} users, its time to the last token as one request's"
     bench = "" if mi300x else " (trtllm-bench, or its emulated static batching for latency)"
-    counts = MAD_THROUGHPUT_REQUESTS if mi300x else PERF_OVERVIEW_REQUESTS
-    sent = counts.get((prompt, answer), 0) if batch is None else 0
+    multi_step = mi300x and batch is None
+    if batch is not None:
+        sent = 0
+    elif mi300x:
+        sent = README_THROUGHPUT_REQUESTS[size, prompt, answer]
+    else:
+        sent = PERF_OVERVIEW_REQUESTS.get((prompt, answer), 0)
+    unscored = {"scored": False, "unscored_why": _MULTI_STEP} if multi_step else {}
     return PublishedCase(
         key, metric, model, gpu, 8, "fp8", prompt, answer, load, value, figure,
         f"{source}; {engine} {version}{bench}", quoted, kv_dtype="fp8", engine=engine,
         engine_version=version, layout="TP8", assumed=_ROCM_ASSUMED + how, requests=sent,
-        **pasted,
+        **pasted, **unscored,
     )  # fmt: skip
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS
 from core.evidence.cases_2026 import SECOND
-from core.evidence.cases_found import FOUND, MAD_THROUGHPUT_REQUESTS
+from core.evidence.cases_found import FOUND, README_THROUGHPUT_REQUESTS
 
 LAMBDA = [case for case in FOUND if case.publisher.startswith("Lambda")]
 ROCM_BLOG = [case for case in FOUND if case.publisher == "AMD ROCm blogs"]
@@ -45,14 +45,18 @@ def test_a_rocm_blog_row_quotes_its_figure(case):
 
 
 def test_the_blogs_throughput_rows_send_the_counts_their_method_states():
-    """MI300X: D67/D71 (128/2048) send 3,000 and D70/D74 (2048/2048) 1,500, as ROCm/MAD's script
-    runs them, its other lengths none; H100 (TensorRT-LLM, "the same method as TRT-LLM published
-    throughput data"): the perf overview's count for each row's lengths."""
+    """MI300X: each row sends the prompts the image's page prints for it (its max-num-seqs too)
+    and, run with multi-step scheduling, is shown but not scored; H100 (TensorRT-LLM, "the same
+    method as TRT-LLM published throughput data"): the perf overview's count for its lengths."""
     for case in FOUND:
         number = int(case.key[1:])
         if case.metric != "throughput" or not 67 <= number <= 82:
             continue
         lengths = (case.prompt_tokens, case.answer_tokens)
-        counts = MAD_THROUGHPUT_REQUESTS if case.gpu == "MI300X" else PERF_OVERVIEW_REQUESTS
-        assert case.requests == counts.get(lengths, 0)
-    assert MAD_THROUGHPUT_REQUESTS == {(128, 2048): 3000, (2048, 2048): 1500}
+        if case.gpu == "MI300X":
+            size = "405B" if case.model == "custom" else "70B"
+            assert case.requests == README_THROUGHPUT_REQUESTS[(size, *lengths)]
+            assert not case.scored and "multi-step" in case.unscored_why
+        else:
+            assert case.requests == PERF_OVERVIEW_REQUESTS.get(lengths, 0) and case.scored
+    assert README_THROUGHPUT_REQUESTS["70B", 128, 2048] == 3200

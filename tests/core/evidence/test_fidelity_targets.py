@@ -24,11 +24,11 @@ def test_both_sets_together_hold_where_they_stood():
     """Both development sets together stay within 16.5 % geometric-mean error (15.9 % at issue
     37's ninth round, 15.5-15.6 % at its tenth, 15.2 % at its eleventh, 15.1 % at its twelfth,
     14.95 % at its thirteenth; the target is 15 %), and the 114 cases they held before Azure's
-    rows within 19 %: a tripwire on the model."""
+    rows (106 since D67-D74 left) within 19 %: a tripwire on the model."""
     found = report()
     assert found.scores["both"]["engine"].geometric_mean_error <= 0.165
     earlier = [i for i in found.sets["both"] if found.cases[i].key not in _EIGHTH_ROUND]
-    assert len(earlier) == 114
+    assert len(earlier) == 106  # 114 until D67-D74 left the score (multi-step scheduling)
     assert summarise(found.steps[earlier, -1]).geometric_mean_error <= 0.19
 
 
