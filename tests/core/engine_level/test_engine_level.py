@@ -293,19 +293,21 @@ def test_cards_on_pcie_all_reduce_at_the_share_pcie_systems_reach():
 
 
 def test_amd_cards_all_reduce_at_the_share_rccl_reaches_over_infinity_fabric():
-    """An AMD card's all-reduce runs at RCCL's measured share of its Infinity Fabric, below
-    NVLink's; the same node with NVLink's share would read faster at a large batch."""
+    """An AMD card's all-reduce runs at RCCL's measured share of its Infinity Fabric (the
+    MI355X's own), below NVLink's; the same node with NVLink's share would read faster at a
+    large batch."""
     from dataclasses import replace
 
     from core.catalog import GPUS as CARDS
     from core.catalog import NVLINK_PROTOCOL_EFFICIENCY
-    from core.catalog.cards import INFINITY_FABRIC_ALLREDUCE_SHARE
+    from core.catalog.cards import INFINITY_FABRIC_ALLREDUCE_SHARE, MI355X_ALLREDUCE_SHARE
     from core.engine_level.terms import link_share
 
-    for name in ("MI300X", "MI325X", "MI355X"):
+    for name in ("MI300X", "MI325X"):
         assert CARDS[name].link_collective_share == INFINITY_FABRIC_ALLREDUCE_SHARE
+    assert CARDS["MI355X"].link_collective_share == MI355X_ALLREDUCE_SHARE
     assert CARDS["H100 SXM"].link_collective_share == NVLINK_PROTOCOL_EFFICIENCY
-    assert INFINITY_FABRIC_ALLREDUCE_SHARE < NVLINK_PROTOCOL_EFFICIENCY
+    assert max(INFINITY_FABRIC_ALLREDUCE_SHARE, MI355X_ALLREDUCE_SHARE) < NVLINK_PROTOCOL_EFFICIENCY
     assert link_share(8, False, INFINITY_FABRIC_ALLREDUCE_SHARE) == INFINITY_FABRIC_ALLREDUCE_SHARE
     knobs = {"model": "Llama-3-70B", "gpu": "MI300X", "cards": 8, "weight_dtype": "fp8",
              "concurrency": 100_000}  # fmt: skip

@@ -267,7 +267,7 @@ def test_an_unscored_case_says_its_own_reason(lab):
 
 def test_a_run_of_stated_requests_says_them_and_the_users_its_engine_runs(lab):
     """D118's heading names its 1,000 requests and its typing the batch its 2048/2048 engine
-    set; D142 and T1 name their runs' requests (1,000, 30,000) alone; D68 states none."""
+    set; D142 and T1 name their runs' requests (1,000, 30,000) alone; S3 states none."""
     short, wide = AZURE[0], AZURE[24]
     lab.case = short.key
     users = short.scenario().concurrency
@@ -279,5 +279,5 @@ def test_a_run_of_stated_requests_says_them_and_the_users_its_engine_runs(lab):
     assert "concurrency=" not in lab.case_text.object
     lab.case = "T1"
     assert "30,000 requests at once</h2>" in lab.case_text.object
-    lab.case = "D68"
+    lab.case = "S3"
     assert "requests at once</h2>" not in lab.case_text.object
