@@ -25,7 +25,8 @@ What it shows (measured once the reading above was fixed): the engine level miss
 (geometric mean; 4 of 707 rows within x0.80-x1.25), reading a batch of one at x0.4-0.55 of its
 time and a larger batch's throughput x2-3.5 high: this build ran two to three times slower than
 the engine level prices the card. The same release line's 20 scored runs on the same card, AMD's
-(D67-D90, rocm/vllm-dev) and Oracle's (D34-D37), it reads within 21 % (11 of 20), so the gap is
+(D67-D90, rocm/vllm-dev) and Oracle's (D34-D37), it read within 21 % (11 of 20; 12 since AMD's
+D67-D74 left the score, within 18 %, 10 of 12: ``bench/fidelity.py``), so the gap is
 this build's (compiled from source), and nothing in the engine level is to be chosen from these
 rows: they say how far one build of one release can sit from another.
 """

@@ -20,7 +20,8 @@ Which publisher each development case has (scored cases in brackets):
 - Oracle Cloud Infrastructure blog: D34-D37 (4)
 - NVIDIA technical blog (developer.nvidia.com/blog, not the perf overview): D38-D43 (6)
 - Lambda (LambdaLabsML/vllm-benchmark, vLLM 0.5.4 on A100 and H100): D44-D66 (none scored)
-- AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (32)
+- AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (24 scored: D67-D74
+  ran with multi-step scheduling)
 - dstack: D11-D15 (none scored)
 - GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
 - Microsoft Azure AI benchmarking guide (Azure/AI-benchmarking-guide): D118-D153 (36)
