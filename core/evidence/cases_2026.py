@@ -36,7 +36,7 @@ and H200).
 
 from __future__ import annotations
 
-from core.evidence.cases import PublishedCase
+from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gpustack import GPUSTACK
@@ -59,6 +59,9 @@ _TRT_014 = (
     "arthurrasmusson/TensorRT-LLM docs/source/performance/perf-overview.md @e00d4e65 (a copy of "
     "NVIDIA's v0.14 page; trtllm-bench, FP8 engines with an FP8 KV cache; L40S column)"
 )
+# The v0.14 page's $num_requests table is the v0.17 page's (equal lengths, stdev 0): 3,000 for
+# 1000/1000, typed in issue 37's thirteenth round (an audit of the page; before, unstated).
+_V014_REQUESTS = PERF_OVERVIEW_REQUESTS[1000, 1000]
 _DSTACK = (
     "dstackai/benchmarks Deepseek-R1/raw_data/online_results.csv @7f37e669, set-up in "
     "Deepseek-R1/README.md @209ca6f9 (SGLang bench_serving, random 3200/800, fixed lengths, "
@@ -178,10 +181,10 @@ SECOND: list[PublishedCase] = [
        assumed="KV fp8", requests=3000),
     _d("D09", "throughput", "Llama-3-8B", "L40S", 1, "fp8", "fp8", 1000, 1000, None, 3726.76, _TRT,
        "0.14", _TRT_014, "LLaMA v3.1 8B | 1000/1000 | 1 | 16414.6988 | ... | 3726.7552 (L40S FP8)",
-       assumed="'token throughput' counts output tokens"),
+       assumed="'token throughput' counts output tokens", requests=_V014_REQUESTS),
     _d("D10", "throughput", "Mixtral-8x7B", "L40S", 4, "fp8", "fp8", 1000, 1000, None, 5060.84,
        _TRT, "0.14", _TRT_014, "Mixtral 8x7B | 1000/1000 | 4 | 32834.0923 | ... | 5060.8399 (L40S)",
-       assumed="'token throughput' counts output tokens"),
+       assumed="'token throughput' counts output tokens", requests=_V014_REQUESTS),
     _d("D11", "itl", _R1, "H200", 8, "fp8", "bf16", 3200, 800, 8, 0.04382, _SGL, "0.4.3.post2",
        _DSTACK, "h200,sglang,random,,8,..., output_throughput 164.14, mean_ttft_ms 3673.56, "
        "mean_tpot_ms 43.82", layout="TP8 + DP attention", weight_formats=_DEEPSEEK_FP8,

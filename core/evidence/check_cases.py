@@ -206,7 +206,8 @@ def _l40s_cases() -> list[PublishedCase]:
         cases.append(
             PublishedCase(f"{model} L40S x{cards} {prompt}/{answer}", "throughput", _NAMES[model],
                           "L40S", int(cards), "fp8", prompt, answer, "saturated", 0, float(value),
-                          _TRT_014, engine_version="0.14")
+                          _TRT_014, engine_version="0.14",
+                          requests=PERF_OVERVIEW_REQUESTS[prompt, answer])
         )  # fmt: skip
     return cases
 
