@@ -146,8 +146,15 @@ def engine_cost_rows() -> list[Source]:
         Source(
             "Infinity Fabric all-reduce share",
             f"{INFINITY_FABRIC_ALLREDUCE_SHARE:.0%}",
-            "of line rate",
+            "of line rate (MI300X, MI325X)",
             GPUS["MI300X"].link_collective_source,
+            kind="measurements",
+        ),
+        Source(
+            "Infinity Fabric all-reduce share, MI355X",
+            f"{GPUS['MI355X'].link_collective_share:.0%}",
+            "of line rate",
+            GPUS["MI355X"].link_collective_source,
             kind="measurements",
         ),
         Source(
