@@ -30,14 +30,14 @@ def release_variant(version: str) -> str:
     return version.partition("-")[2]
 
 
-def is_plugin_release(version: str) -> bool:
+def is_variant_release(version: str) -> bool:
     """Whether a release is a variant of its line: a vendor's plugin or kernels switched on."""
     return release_variant(version) != ""
 
 
 def release_key(version: str) -> tuple[int, int, int]:
     """A release's place in order: its line, a variant just before the line's own release."""
-    return (*_number(version), 0 if is_plugin_release(version) else 1)
+    return (*_number(version), 0 if is_variant_release(version) else 1)
 
 
 def version_of_text(engine: str, text: str) -> str:
@@ -65,7 +65,7 @@ def version_of_text(engine: str, text: str) -> str:
     )
     every = versions_of(engine)
     known = [version for version in every if release_variant(version) == variant] or [
-        version for version in every if not is_plugin_release(version)
+        version for version in every if not is_variant_release(version)
     ]
     if found is None:
         return known[0]

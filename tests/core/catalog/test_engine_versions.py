@@ -12,7 +12,7 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES
 from core.catalog.release_kernels import ATOM_PLUGIN_RELEASE
-from core.catalog.release_names import is_plugin_release, release_key, version_of_text
+from core.catalog.release_names import is_variant_release, release_key, version_of_text
 
 
 def test_every_engine_has_releases_oldest_first():
@@ -83,7 +83,7 @@ def test_a_text_naming_atom_maps_to_the_plugin_release_and_no_other_does(text, r
 
 def test_the_plugin_release_is_never_the_default():
     """vLLM's newest release, the knob's default, is its own, not the plugin's."""
-    assert not is_plugin_release(newest_version("vllm"))
+    assert not is_variant_release(newest_version("vllm"))
     assert ATOM_PLUGIN_RELEASE in versions_of("vllm")
 
 
