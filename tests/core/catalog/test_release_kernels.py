@@ -80,3 +80,20 @@ def test_a_scenario_on_vllm_with_atom_prices_another_step_on_amd_not_on_nvidia()
         for release in (ATOM_PLUGIN_RELEASE, "0.19")
     }
     assert nvidia[ATOM_PLUGIN_RELEASE] == pytest.approx(nvidia["0.19"], rel=1e-9)
+
+
+def test_vllms_aiter_switch_prices_aiters_experts_on_amd_and_nothing_on_nvidia():
+    """gpt-oss-120b at 32 users: vLLM with AITER switched on prices AITER's MXFP4 experts on an
+    MI355X, faster than the borrowed kernel vLLM's own default runs; on an H200 the variant is
+    vLLM 0.19 itself."""
+    from core.catalog.release_kernels import VLLM_AITER_RELEASE
+
+    knobs = {"model": "gpt-oss-120b", "weight_dtype": "mxfp4", "engine": "vllm",
+             "realism": "engine", "concurrency": 32, "prompt_tokens": 1000,
+             "answer_tokens": 1000}  # fmt: skip
+
+    def itl(gpu, release):
+        return evaluate(Scenario(gpu=gpu, engine_version=release, **knobs)).itl_s
+
+    assert 0 < itl("MI355X", VLLM_AITER_RELEASE) < itl("MI355X", "0.19")
+    assert itl("H200", VLLM_AITER_RELEASE) == pytest.approx(itl("H200", "0.19"), rel=1e-12)
