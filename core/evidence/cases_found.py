@@ -165,11 +165,13 @@ _ROCM_THROUGHPUT = f"{_ROCM_BLOG}, table 'vLLM Throughput Benchmark Results'"
 _ROCM_LATENCY = f"{_ROCM_BLOG}, the end-to-end latency (TTLT) tables"
 _ROCM_VLLM = "0.6.7.dev (ROCm, rocm/vllm-dev:20250112)"
 _ROCM_TRT = "0.16.0"
-_ROCM_ASSUMED = (
-    "TP8 as the table states; KV fp8 (the MI300X image's own page runs float8 as "
-    "'--quantization fp8 --kv-cache-dtype fp8'; the H100 runs follow NVIDIA's FP8 recipe); the "
-    "20250112 image's vLLM taken as the 20250117 image's 0.6.7.dev the post lists; fixed lengths"
-)
+_ROCM_ASSUMED = {
+    "MI300X": "TP8 as the table states; KV fp8 (the image's own page runs float8 as '--quantization "
+    "fp8 --kv-cache-dtype fp8'); the 20250112 image's vLLM taken as the 20250117 image's "
+    "0.6.7.dev the post lists; fixed lengths",
+    "H100 SXM": "TP8 as the table states; KV fp8 (NVIDIA's FP8 recipe: trtllm-bench's FP8 build "
+    "sets an FP8 cache); fixed lengths",
+}
 # How the MI300X throughput rows ran (issue 37, thirteenth round, an audit of the source's own
 # commands): the image's page, ROCm/vllm docs/dev-docker/README.md of January 2025, prints the
 # blog's figures with the prompts and max-num-seqs of each row and the command that made them,
@@ -230,7 +232,7 @@ def _rocm(key, size, gpu, prompt, answer, batch, measured, quoted):  # fmt: skip
     return PublishedCase(
         key, metric, model, gpu, 8, "fp8", prompt, answer, load, value, figure,
         f"{source}; {engine} {version}{bench}", quoted, kv_dtype="fp8", engine=engine,
-        engine_version=version, layout="TP8", assumed=_ROCM_ASSUMED + how, requests=sent,
+        engine_version=version, layout="TP8", assumed=_ROCM_ASSUMED[gpu] + how, requests=sent,
         **pasted, **unscored,
     )  # fmt: skip
 
