@@ -18,10 +18,20 @@ The rule, written down before the engine level was evaluated on any cell:
   0.95 and fell back to 0.90 or lower, without saying for which cells).
 - Llama 3.3 70B is priced as the catalog's Llama-3-70B shape and Llama 3.1 8B as Llama-3-8B (the
   same shapes, as T1-T11 price them); Llama 3.1 405B from its config.json.
+
+Retyped in issue 37's thirteenth round, from an audit of the page's own options, before the
+cells were scored with it: a mixture of experts on more than one card runs attention data
+parallel with its experts spread (DEP), not the heading's TP. The page runs MoE models with
+``trtllm-bench --tp $tp_size --pp $pp_size --ep $ep_size`` and ``enable_attention_dp: true``
+(printed at @00f37686 inside ``cuda_graph_config``, which that model rejects; NVIDIA/
+TensorRT-LLM PR #7848's review moved it to the top level, as the page's later versions print
+it); the EP size is not printed, and DEP spreads the experts over every card, as the second
+set's TensorRT-LLM 1.x MoE columns are typed (:mod:`core.evidence.check_cases_2026`).
 """
 
 from __future__ import annotations
 
+from core.catalog import MODELS
 from core.evidence.cases import PublishedCase
 from core.evidence.check_cases_2026 import printed_cells
 from core.evidence.configs import LLAMA_31_405B_PASTED
@@ -84,7 +94,8 @@ _TABLE: dict[str, tuple[tuple[tuple[str, int, str], ...], str]] = {
 }
 # fmt: on
 _ASSUMED = (
-    "the column's heading's layout (TP); KV fp8; the release's own KV share; Llama 3.3 70B and "
+    "the column's heading's layout (TP; DEP for a mixture of experts on more than one card, as "
+    "the page's MoE options run it); KV fp8; the release's own KV share; Llama 3.3 70B and "
     "Llama 3.1 8B priced as the catalog's Llama-3 shapes"
 )
 
@@ -95,13 +106,15 @@ def _cells() -> list[PublishedCase]:
         _TABLE, _LENGTHS
     ):
         custom = model == "Llama-3.1-405B"
+        spread = not custom and MODELS[model].experts > 1 and cards > 1
         cases.append(
             PublishedCase(
                 f"v1.0 page, {model} {gpu} TP{cards} {lengths}", "throughput",
                 "custom" if custom else model, gpu, cards, weights, prompt, answer,
                 "saturated", 0, float(cell), _SOURCE,
                 f"{model} | {lengths} | {cell} ({gpu} TP{cards})", kv_dtype="fp8",
-                engine="TensorRT-LLM", engine_version=_VERSION, layout="TP",
+                engine="TensorRT-LLM", engine_version=_VERSION,
+                layout=f"DEP{cards}" if spread else "TP",
                 requests=TRT_10_REQUESTS[(prompt, answer)], assumed=_ASSUMED,
                 **(LLAMA_31_405B_PASTED if custom else {}),
             )
