@@ -133,7 +133,8 @@ FIGURES = {
     ),
     "fourth check set": (
         r"on the (\d+) cells of TensorRT-LLM 1\.0's own throughput table "
-        r"\(`core/evidence/check_cases_trt10.py`, read whole after the rule was committed\) by "
+        r"\(`core/evidence/check_cases_trt10.py`, read whole after the rule was committed;[^)]*"
+        r"\) by "
         r"([\d.]+) % \((\d+) of (\d+)\)",
         lambda: check_set_figures("check_trt10"),
     ),
