@@ -14,8 +14,10 @@ import pytest
 from playwright.sync_api import expect
 
 # Three workers share two cores in CI: a lab switch can take longer than Playwright's 5 s
-# default there, so an expectation waits up to 15 s unless it names its own limit.
-expect.set_options(timeout=15_000)
+# default there, so an expectation waits up to 30 s unless it names its own limit (15 s was
+# once too short for a fold building its tables under the whole suite's load). A passing
+# expectation returns as soon as it holds; only a failing one waits the whole limit.
+expect.set_options(timeout=30_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
