@@ -16,9 +16,14 @@ import re
 import sys
 from pathlib import Path
 
+if __package__ in (None, ""):
+    # Run as a file, this folder would shadow the `core` package it reads the loads from.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from core.evidence.check_cases_sc25 import SC25_USERS as USERS
+
 RUNS = "data/7_3_Large_Language_Model_LLM_Inference"
 CARDS = {"MI300X": "MI300X_750W", "MI325X": "MI325X_1000W"}  # each card's default power
-USERS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
 
 def run(text: str) -> tuple[int, float]:

@@ -40,7 +40,7 @@ rule (:func:`core.catalog.release_names.version_of_text`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.catalog import ENGINE_KV_FRACTION
 from core.catalog.allreduce_kernels import (
@@ -170,6 +170,12 @@ _VLLM_ASYNC = (
     "v0.14.0 release with it on by default also for speculative decoding, PR #31998): 'Async "
     "scheduling helps to avoid gaps in GPU utilization'"
 )
+_VLLM_019 = EngineVersion(
+    "vllm", "0.19", "V1, the current release line",
+    "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
+    1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
+    VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+)  # fmt: skip
 _VLLM = (
     EngineVersion(
         "vllm", "0.5", "V0, API server in the engine's process",
@@ -224,19 +230,12 @@ _VLLM = (
         fuses_shared_expert_data_parallel=False, amd_kernels="aiter",
         amd_kernels_source=ATOM_PLUGIN_SOURCE,
     ),
-    EngineVersion(
-        "vllm", VLLM_AITER_RELEASE, "V1 with AMD's AITER kernels on",
-        VLLM_AITER_SOURCE, True, _VLLM_ASYNC,
-        1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
-        amd_kernels="aiter", amd_kernels_source=VLLM_AITER_SOURCE,
+    # the 0.19 line with AITER switched on: the same release but for the kernels on AMD cards
+    replace(
+        _VLLM_019, version=VLLM_AITER_RELEASE, runtime="V1 with AMD's AITER kernels on",
+        source=VLLM_AITER_SOURCE, amd_kernels="aiter", amd_kernels_source=VLLM_AITER_SOURCE,
     ),
-    EngineVersion(
-        "vllm", "0.19", "V1, the current release line",
-        "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
-        1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
-    ),
+    _VLLM_019,
 )  # fmt: skip
 
 # -- SGLang.

@@ -160,9 +160,9 @@ def link_share(cards, over_pcie, fabric_share=NVLINK_PROTOCOL_EFFICIENCY):
 
     Notes
     -----
-    :math:`\\eta = 370/450` over NVLink, :math:`315.7/448` over Infinity Fabric
-    (:class:`core.catalog.cards.Gpu`'s ``link_collective_share``); over PCIe :math:`35/64` up
-    to 4 cards, :math:`28/64` above.
+    :math:`\\eta = 370/450` over NVLink, RCCL's over Infinity Fabric (:math:`315.7/448` on the
+    MI300X and MI325X, :math:`396.3/537.6` on the MI355X; :class:`core.catalog.cards.Gpu`'s
+    ``link_collective_share``); over PCIe :math:`35/64` up to 4 cards, :math:`28/64` above.
     """
     pcie = np.where(np.asarray(cards) > 4, PCIE_ALLREDUCE_SHARE_MANY, PCIE_ALLREDUCE_SHARE_FEW)
     return np.where(over_pcie, pcie, fabric_share)

@@ -106,7 +106,7 @@ def _cells() -> list[PublishedCase]:
         _TABLE, _LENGTHS
     ):
         custom = model == "Llama-3.1-405B"
-        spread = not custom and MODELS[model].experts > 1 and cards > 1
+        spread = not custom and MODELS[model].is_moe and cards > 1
         cases.append(
             PublishedCase(
                 f"v1.0 page, {model} {gpu} TP{cards} {lengths}", "throughput",

@@ -31,13 +31,12 @@ def test_each_cell_is_typed_as_the_rule_says():
     """TensorRT-LLM 1.0's PyTorch backend, TP as the headings print (DEP for a mixture of
     experts on several cards, as the page's MoE options run it), KV fp8, the page's request
     count for its lengths, at max load."""
-    from core.catalog import MODELS
+    from core.evidence.families import is_mixture
 
     for case in CHECK_TRT_10:
         assert case.engine_knob == "tensorrt-llm" and case.version_knob == "1.0"
         assert case.publisher == "NVIDIA TensorRT-LLM perf overview"
-        mixture = case.model in MODELS and MODELS[case.model].experts > 1
-        spread = f"DEP{case.cards}" if mixture and case.cards > 1 else "TP"
+        spread = f"DEP{case.cards}" if is_mixture(case) and case.cards > 1 else "TP"
         assert case.layout == spread and case.kv_dtype == "fp8"
         assert case.requests == TRT_10_REQUESTS[(case.prompt_tokens, case.answer_tokens)]
         assert case.load == "saturated" and case.metric == "throughput"
