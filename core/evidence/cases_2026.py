@@ -31,12 +31,14 @@ performance lab (vLLM, SGLang and TensorRT-LLM at a few users on H100, A100 and 
 D109-D117 (:mod:`core.evidence.cases_inferencex`) from InferenceX's dashboard (SGLang serving
 DeepSeek-R1 on eight H200 and eight MI325X). D118-D153 (:mod:`core.evidence.cases_azure`) were
 taken by it in the eighth round: Microsoft Azure's benchmarking guide (TensorRT-LLM 0.15 on H100
-and H200).
+and H200). D154-D164 (:mod:`core.evidence.cases_atom`), found in the fourteenth round, are AMD's
+ATOM plugin for vLLM serving DeepSeek-R1 on eight MI355X: shown, not scored.
 """
 
 from __future__ import annotations
 
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
+from core.evidence.cases_atom import ATOM
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gpustack import GPUSTACK
@@ -316,6 +318,7 @@ SECOND += FOUND  # D44 on: rows found in issue 37's second round (core/evidence/
 SECOND += GPUSTACK  # D99 on: GPUStack's performance lab (core/evidence/cases_gpustack.py)
 SECOND += INFERENCEX  # D109 on: InferenceX's dashboard (core/evidence/cases_inferencex.py)
 SECOND += AZURE  # D118 on: Azure's AI benchmarking guide (core/evidence/cases_azure.py)
+SECOND += ATOM  # D154 on: AMD ATOM's vLLM plugin, shown only (core/evidence/cases_atom.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The 117 cases the second set is scored on (``scored`` ones, in key order)."""

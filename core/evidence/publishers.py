@@ -26,6 +26,7 @@ Which publisher each development case has (scored cases in brackets):
 - GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
 - Microsoft Azure AI benchmarking guide (Azure/AI-benchmarking-guide): D118-D153 (36)
 - Argonne LLM-Inference-Bench (argonne-lcf/, vLLM 0.6.1 on MI300X): the third check set only
+- AMD ATOM (ROCm/ATOM, its vLLM plugin on MI355X): D154-D164 (none scored)
 - Dell (Hanindhito and Patel, SC '25; SGLang on MI300X and MI325X): the fifth check set only
 """
 
@@ -52,6 +53,7 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("gpustack/gpustack", "GPUStack performance lab"),
     ("argonne-lcf/", "Argonne LLM-Inference-Bench"),
     ("Azure/AI-benchmarking-guide", "Microsoft Azure AI benchmarking guide"),
+    ("ROCm/ATOM", "AMD ATOM (ROCm/ATOM)"),
     ("hibagus/SC25_AMD_CDNA3_Artifact", "Dell (Hanindhito and Patel, SC '25)"),
 )
 

@@ -152,11 +152,11 @@ def test_a_benchmark_runs_at_the_engines_batch_limit_not_the_pool_dial():
 # -- the second development set and the scores per family ---------------------------------
 
 
-def test_second_set_is_the_files_153_cases_117_scored_each_with_its_source():
-    """D01-D153 in order, D11-D15, D44-D66 and D67-D74 shown but not scored, each with its
-    source and row."""
-    assert [case.key for case in SECOND] == [f"D{n:02d}" for n in range(1, 154)]
-    unscored = [*range(11, 16), *range(44, 75)]
+def test_second_set_is_the_files_164_cases_117_scored_each_with_its_source():
+    """D01-D164 in order, D11-D15, D44-D66, D67-D74 and D154-D164 shown but not scored, each
+    with its source and row."""
+    assert [case.key for case in SECOND] == [f"D{n:02d}" for n in range(1, 165)]
+    unscored = [*range(11, 16), *range(44, 75), *range(154, 165)]
     assert [case.key for case in SECOND if not case.scored] == [f"D{n}" for n in unscored]
     assert [case for case in SECOND if case.scored] == SCORED_SECOND
     assert len(SCORED_SECOND) == 117

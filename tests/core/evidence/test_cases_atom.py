@@ -1,0 +1,41 @@
+"""AMD ATOM's vLLM-plugin rows: typed from the workflow's files, figures as the table prints them."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.evidence.cases_2026 import SECOND
+from core.evidence.cases_atom import _TABLE, ATOM
+from core.evidence.fidelity import PUBLISHED
+
+
+def test_atoms_rows_close_the_second_set_in_key_order_none_scored():
+    """D154-D164 are the second set's last cases, one a printed row, shown but not scored."""
+    assert SECOND[-len(ATOM) :] == ATOM
+    assert [case.key for case in ATOM] == [f"D{n}" for n in range(154, 165)]
+    assert len(ATOM) == len(_TABLE.splitlines())
+    assert not any(case.scored for case in ATOM)
+    assert all(case.unscored_why for case in ATOM)
+
+
+def test_atom_is_a_publisher_no_other_row_has():
+    """ROCm/ATOM is its own publisher, and no row of another source names it."""
+    assert {case.publisher for case in ATOM} == {"AMD ATOM (ROCm/ATOM)"}
+    others = [case for case in PUBLISHED if case not in ATOM]
+    assert not any(case.publisher == ATOM[0].publisher for case in others)
+
+
+@pytest.mark.parametrize("case", ATOM, ids=lambda case: case.key)
+def test_an_atom_row_is_its_printed_tpot_on_eight_mi355x_under_the_atom_release(case):
+    """Each row is the printed mean TPOT, DeepSeek-R1 fp8 TP8 on eight MI355X, vLLM's 0.17-atom
+    release, lengths at 0.9 times nominal (a range ratio of 0.8), no requests typed."""
+    cells = [cell.strip() for cell in case.quoted.split("|")]
+    prompt, answer, users, ratio, _, tpot_ms = cells[1:7]
+    assert case.metric == "itl" and case.measured == pytest.approx(float(tpot_ms) / 1000)
+    assert case.load == "users" and case.load_value == int(users)
+    assert float(ratio) == 0.8
+    assert case.prompt_tokens == round(0.9 * int(prompt))
+    assert case.answer_tokens == round(0.9 * int(answer))
+    assert (case.model, case.gpu, case.cards, case.layout) == ("DeepSeek-R1", "MI355X", 8, "TP8")
+    assert case.engine_knob == "vllm" and case.version_knob == "0.17-atom"
+    assert case.requests == 0  # not equal requests: priced as a steady state
