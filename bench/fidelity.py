@@ -34,7 +34,7 @@ from core.evidence.check_cases_argonne import CHECK_ARGONNE
 from core.evidence.check_cases_sc25 import CHECK_SC25, SC25_USERS
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
-from core.evidence.families import LEVELS, SETS
+from core.evidence.families import LEVELS, SETS, is_mixture
 from core.evidence.fidelity import BAND, report, summarise
 
 
@@ -171,8 +171,28 @@ def main() -> None:
         print(f"\n{heading}")
         for level in LEVELS:
             print(f"  {_line(level, getattr(r, field)[level])}")
+        if field in ("check_second", "check_trt10"):
+            _trt_by_kind(getattr(r, field)["engine"].ratios, CHECK_TRT_1X
+                         if field == "check_second" else CHECK_TRT_10)  # fmt: skip
     _fifth_by_load(r.check_sc25["engine"].ratios)
     _timing()
+
+
+def _trt_by_kind(ratios, cases) -> None:
+    """A TensorRT-LLM check set's engine-level ratio (median, predicted over measured) for dense
+    models and for mixtures, with attention data parallel (DEP) or without: every cell is a max
+    load, so a kind that reads fast or slow is a bias in how the engine level prices it."""
+    kinds = {
+        "dense": lambda case: not is_mixture(case),
+        "mixtures without DEP": lambda case: is_mixture(case) and "DEP" not in case.layout,
+        "mixtures DEP": lambda case: is_mixture(case) and "DEP" in case.layout,
+    }
+    cells = []
+    for label, pick in kinds.items():
+        picked = ratios[[pick(case) for case in cases]]
+        within = np.count_nonzero((picked >= BAND[0]) & (picked <= BAND[1]))
+        cells.append(f"{label}: x{np.median(picked):.2f}, {within}/{picked.size} within")
+    print(textwrap.fill("  by kind: " + "; ".join(cells), 96, subsequent_indent="    "))
 
 
 def _fifth_by_load(ratios) -> None:
