@@ -20,12 +20,13 @@ from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
 from core.engine_level.fixed_costs import FixedCosts
 from core.engine_level.gemm_shapes import GemmShapes
+from core.engine_level.ranks import RankWaits
 from core.whiteboard.experts import distinct_experts
 from core.whiteboard.memory import kv_budget_bytes
 
 
 @dataclass(frozen=True)
-class Node(FixedCosts, GemmShapes):
+class Node(FixedCosts, GemmShapes, RankWaits):
     """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
 
     layers: object
@@ -94,6 +95,8 @@ class Node(FixedCosts, GemmShapes):
     # layer gathering every card's tokens at gathered_bytes a number and scattering them back
     data_parallel_attention: object = False
     gathered_bytes: object = 2.0
+    # DEP whose scheduler has every card prefill in the same step (core.engine_level.ranks)
+    balanced_ranks: object = False
     # cards the routed experts are spread over (1 under plain tensor parallelism)
     expert_ranks: object = 1.0
     # KV offload: the reused prefix's share copied back to HBM first, that copy's bytes/s a card
@@ -151,11 +154,6 @@ class Node(FixedCosts, GemmShapes):
             return weights
         shared = weights - self._routed_bytes
         return weights + np.where(self.data_parallel_attention, (self.cards - 1.0) * shared, 0.0)
-
-    @cached_property
-    def any_data_parallel(self) -> bool:
-        """Whether any of these nodes runs attention data-parallel."""
-        return bool(np.any(self.data_parallel_attention))
 
     @cached_property
     def _routed_bytes(self):
@@ -354,17 +352,20 @@ class Node(FixedCosts, GemmShapes):
             step = step + self.host_requests_s(requests, step)
         return step
 
-    def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
+    def prefill_s(self, miss_tokens, hit_tokens, terms, alone, prompts_per_step=0.0):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.
 
         ``alone``: the prefill runs by itself and pays its own weight read and fixed costs;
-        otherwise it rides in a step that running decodes already pay those for.
+        otherwise it rides in a step that running decodes already pay those for, with
+        ``prompts_per_step`` prompts starting a step (the wait for the busiest card under
+        attention data parallelism, :meth:`prefill_waits`, multiplies its attention side).
         """
         bandwidth, flops, attention_flops = self.rates(terms)
         kernels = "expert_reads" in terms and self.has_experts
         weights, active = self._shared_part(terms) if kernels else (
             self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
-        math = 2.0 * active * miss_tokens / (self.cards * flops)
+        waits = self.prefill_waits(prompts_per_step, terms, alone)
+        math = 2.0 * active * miss_tokens / (self.cards * flops) * waits
         math = math * self._gemm_penalty(miss_tokens, terms)
         if kernels:
             math = math + self.expert_seconds(miss_tokens, terms, alone)
@@ -376,7 +377,7 @@ class Node(FixedCosts, GemmShapes):
                 miss_tokens + hit_tokens,
                 hit_tokens,
             )
-            math = math + attention / (self.cards * attention_flops)
+            math = math + attention * waits / (self.cards * attention_flops)
             if alone:
                 stream = weights / (self.cards * bandwidth)
                 combine = np.add if "stream_then_math" in terms else np.maximum

@@ -77,6 +77,8 @@ TERMS: dict[str, str] = {
     "experts' kernel)",
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
     "multiplies more than its share of tokens and sets the step's pace",
+    "rank_waits": "under attention data parallelism a card prefilling a prompt holds the others "
+    "at the next expert layer, unless a balancer has every card prefill in the same step",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
     "server_overheads": "an engine's API server and eager prefill add their time to every "
     "first token",
