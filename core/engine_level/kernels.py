@@ -223,14 +223,13 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     extra = pick(shape, shapes, "bf16_params") * np.maximum(
         0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight
     )
-    data_parallel = _lookup(lambda name: name.startswith("dep"), layout) > 0
-    expert_parallel = _lookup(lambda name: name != "tp", layout) > 0
+    data_parallel = _lookup(lambda name: name == "dep", layout) > 0
+    expert_parallel = _lookup(lambda name: name in ("ep", "dep"), layout) > 0
     latent = pool.kv_lora_rank > 0
     copies = kv_replication(pool.kv_heads, pool.cards, latent)
     return {
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
-        "balanced_ranks": _lookup(lambda name: name == "dep-balanced", layout) > 0,
         "gathered_bytes": _lookup(_gathered_bytes(shapes), engine, weight, shape),
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         **_expert_fields(gpu, weight, shape, engine, version, shapes),

@@ -33,12 +33,6 @@ def decode_context(prompt, answer, terms):
     return prompt + (answer / 2.0 if "live_context" in terms else answer)
 
 
-def prompts_per_step(running, answer):
-    """Prompts that start in one step at a steady load: each of the ``running`` requests ends,
-    and a new one takes its seat, once every ``answer`` steps."""
-    return np.divide(running, np.maximum(answer, 1.0))
-
-
 class ClosedLoop(NamedTuple):
     """What :func:`closed_loop` finds: the benchmark's figures and the prefill queue behind them."""
 
@@ -71,7 +65,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     others = np.maximum(running - 1.0, 0.0)
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
-    added = node.prefill_s(miss, hit_tokens, terms, False, prompts_per_step(running, answer))
+    added = node.prefill_s(miss, hit_tokens, terms, alone=False)
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
     overhead = node.request_overhead(terms)
@@ -175,17 +169,9 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     step = node.step_s(1.0, context, terms)
     request = alone + later * step
     company = 0.0
-    # under attention data parallelism a prompt's cost depends on the prompts beside it
-    waits = counts and "rank_waits" in terms and node.any_data_parallel
     for _ in range(_ITERATIONS):
         running = np.clip(arrivals_per_s * request, 1.0, np.maximum(granted, 1.0))
         step = node.step_s(running, context, terms)
-        if waits:
-            prompts = prompts_per_step(running, answer)
-            added = node.prefill_s(miss, hit_tokens, terms, False, prompts)
-            busy_prefill = np.minimum(
-                arrivals_per_s * (added + coalesced(overhead, arrivals_per_s)), SATURATED
-            )
         if counts:
             company = 1.0 - np.exp(-arrivals_per_s * request)
             wait = added * busy_prefill / (1.0 - busy_prefill)

@@ -95,8 +95,6 @@ class Node(FixedCosts, GemmShapes, RankWaits):
     # layer gathering every card's tokens at gathered_bytes a number and scattering them back
     data_parallel_attention: object = False
     gathered_bytes: object = 2.0
-    # DEP whose scheduler has every card prefill in the same step (core.engine_level.ranks)
-    balanced_ranks: object = False
     # cards the routed experts are spread over (1 under plain tensor parallelism)
     expert_ranks: object = 1.0
     # KV offload: the reused prefix's share copied back to HBM first, that copy's bytes/s a card
@@ -352,19 +350,18 @@ class Node(FixedCosts, GemmShapes, RankWaits):
             step = step + self.host_requests_s(requests, step)
         return step
 
-    def prefill_s(self, miss_tokens, hit_tokens, terms, alone, prompts_per_step=0.0):
+    def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.
 
-        ``alone``: the prefill runs by itself and pays its own weight read and fixed costs;
-        otherwise it rides in a step that running decodes already pay those for, with
-        ``prompts_per_step`` prompts starting a step (the wait for the busiest card under
-        attention data parallelism, :meth:`prefill_waits`, multiplies its attention side).
+        ``alone``: the prefill runs by itself and pays its own weight read and fixed costs
+        (under attention data parallelism its attention side on one card, :meth:`prefill_waits`);
+        otherwise it rides in a step that running decodes already pay those for.
         """
         bandwidth, flops, attention_flops = self.rates(terms)
         kernels = "expert_reads" in terms and self.has_experts
         weights, active = self._shared_part(terms) if kernels else (
             self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
-        waits = self.prefill_waits(prompts_per_step, terms, alone)
+        waits = self.prefill_waits(terms, alone)
         math = 2.0 * active * miss_tokens / (self.cards * flops) * waits
         math = math * self._gemm_penalty(miss_tokens, terms)
         if kernels:

@@ -30,7 +30,6 @@ from core.engine_level.load import (
     finite_run,
     open_loop,
     prefill_wait_quantile,
-    prompts_per_step,
 )
 from core.engine_level.node import Node
 from core.engine_level.serving_modes import (
@@ -198,9 +197,7 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
     running, itl, ttft, request, busy, company = open_loop(
         node, per_node, granted, prompt, answer, hit_tokens, terms
     )
-    added = node.prefill_s(
-        prompt - hit_tokens, hit_tokens, terms, False, prompts_per_step(running, answer)
-    )
+    added = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=False)
     servers = nodes * granted
     seat_wait, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request, TTFT_PERCENTILE)
     unbounded = unbounded | (busy >= SATURATED) | ~serving
@@ -307,7 +304,6 @@ def _step_tails(
         chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
             node, terms, decode_context(prompt, answer, terms), steps_alone, added,
             prompt - hit_tokens, load["running_requests"], joining, company,
-            prompts_per_step(load["running_requests"], answer),
         )  # fmt: skip
         itl_load = np.where(chunked, chunk_itl, itl_load)
         itl_tail = np.where(chunked, chunk_tail, itl_tail)

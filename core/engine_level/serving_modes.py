@@ -56,11 +56,8 @@ def aggregated_itl_tail(step, added, arrivals_per_node, itl):
     return np.maximum(itl, step + joining * added)
 
 
-def chunked_figures(node, terms, context, step, added, miss, running, arrivals_per_node, company,
-                    prompts=0.0):  # fmt: skip
+def chunked_figures(node, terms, context, step, added, miss, running, arrivals_per_node, company):
     """(mean ITL, ITL p99, TTFT shift, starved) when prompts ride in decode steps in chunks.
-
-    ``added`` is a whole prompt's prefill riding in a step with ``prompts`` others.
 
     Notes
     -----
@@ -82,9 +79,7 @@ def chunked_figures(node, terms, context, step, added, miss, running, arrivals_p
     # the chunk's tokens are one more request for the attention kernel, not one each
     mixed = node.step_s(batch + chunk, context * batch / (batch + chunk), terms, batch + 1.0)
     if "prefill_shape" in terms:
-        attention = added - node.prefill_s(
-            safe_miss, 0.0, terms - {"prefill_shape"}, False, prompts
-        )
+        attention = added - node.prefill_s(safe_miss, 0.0, terms - {"prefill_shape"}, False)
         mixed = mixed + np.maximum(attention, 0.0) * chunk / safe_miss
     per_token = np.maximum(mixed - step, 0.0) / chunk
     busy = np.minimum(arrivals_per_node * safe_miss * per_token, 0.999)

@@ -61,7 +61,7 @@ TERMS: dict[str, str] = {
     "stream and caps throughput",
     "prefill_shape": "attention FLOPs grow with the prompt squared (and a decode step's with the "
     "context it reads: latent attention's outrun its cache read), and a prefill alone still "
-    "reads every weight once",
+    "reads every weight once (under attention data parallelism on the one card holding it)",
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards (under DEP, "
     "every expert layer gathers all the cards' tokens and scatters the results back)",
@@ -77,8 +77,6 @@ TERMS: dict[str, str] = {
     "experts' kernel)",
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
     "multiplies more than its share of tokens and sets the step's pace",
-    "rank_waits": "under attention data parallelism a card prefilling a prompt holds the others "
-    "at the next expert layer, unless a balancer has every card prefill in the same step",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
     "server_overheads": "an engine's API server and eager prefill add their time to every "
     "first token",

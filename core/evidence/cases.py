@@ -248,10 +248,10 @@ def built_batch(case: PublishedCase) -> int:
 
 def layout_knob(layout: str) -> str:
     """The Scenario's ``layout`` for a source's notation: TP8 is "tp", DEP8 and DP attention
-    "dep" ("dep-balanced" where the source balances the ranks: "ADP balance"), TP8/EP4 "ep"."""
+    "dep", TP8/EP4 "ep"."""
     text = layout.upper()
     if "DEP" in text or "DP" in text:
-        return "dep-balanced" if "BALANCE" in text else "dep"
+        return "dep"
     return "ep" if "EP" in text else "tp"
 
 

@@ -127,11 +127,6 @@ _EARLY = {"scored": False, "unscored_why": _EARLY_R1}
 _Q235, _Q30, _MAV = "Qwen3-235B-A22B", "Qwen3-30B-A3B", "Llama-4-Maverick"
 _H100, _TRT, _VLLM, _SGL = "H100 SXM", "TensorRT-LLM", "vLLM", "SGLang"
 _V1 = "1.x (PyTorch backend)"
-# The 1.x page's DeepSeek R1 options balance the attention data-parallel ranks (@585c7565,
-# "attention_dp_config: enable_balance: true, timeout_iters: 60"); its Qwen3 MoE, Llama 4
-# Maverick and GPT-OSS options set enable_attention_dp alone. Typed in issue 37's fourteenth
-# round, with the rule that prices it (core.engine_level.ranks), before any case was scored.
-ADP_BALANCE = ", ADP balance (attention_dp_config.enable_balance)"
 # The requests each max-load run of the 1.x page sends, by its lengths (@585c7565, the table
 # under 'Preparing a Dataset', chosen "to guarantee that the system hit a steady state"):
 # typed as each run's run_requests, as the v0.17 page's are (core.evidence.cases).
@@ -179,7 +174,7 @@ SECOND: list[PublishedCase] = [
        layout="DEP8", assumed="KV fp8", requests=TRT_1X_REQUESTS[8192, 1024]),
     _d("D06", "throughput", _R1, "B200", 4, "nvfp4", "fp8", 8192, 1024, None, 4672, _TRT, _V1,
        _TRT_1X, "Deepseek R1 0528 | 8192/1024 | 1,168 | 1,192 | (B200 DEP4 FP4): 4 x 1,168",
-       layout=f"DEP4{ADP_BALANCE}", requests=TRT_1X_REQUESTS[8192, 1024]),
+       layout="DEP4", requests=TRT_1X_REQUESTS[8192, 1024]),
     _d("D07", "throughput", _Q30, "B200", 1, "nvfp4", "fp8", 1024, 8192, None, 13497, _TRT, _V1,
        _TRT_1X, "Qwen3 30B A3B | 1024/8192 | 13,497 | 14,272 (B200 TP1 FP4 column)",
        assumed="KV fp8", requests=TRT_1X_REQUESTS[1024, 8192]),

@@ -5,9 +5,8 @@ D01-D07 are seven cells of TensorRT-LLM's performance overview for its PyTorch b
 second per GPU). The table's other cells on cards the catalog knows (B200, H200, H100; not
 GB200 or the RTX 6000 Pro) are typed here by the same rules as those seven: the column's layout
 and format, gpt-oss as its published MXFP4 checkpoint, DeepSeek-R1's fp8 as its 128 x 128
-blocks, KV fp8 except gpt-oss on Hopper ("Hopper: use auto", bf16), DeepSeek-R1's DEP columns
-with the page's balanced attention ranks (:data:`core.evidence.cases_2026.ADP_BALANCE`). Each
-is the published figure per GPU times the node's GPUs.
+blocks, KV fp8 except gpt-oss on Hopper ("Hopper: use auto", bf16). Each is the published
+figure per GPU times the node's GPUs.
 
 The cells differ from the development rows in how many requests run at once: the 1k/1k and
 32k-token rows run far more or far fewer than the 1k/8k and 8k/1k rows the development set
@@ -18,7 +17,7 @@ constant of the engine level was chosen by looking at it.
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.cases_2026 import ADP_BALANCE, SECOND, TRT_1X_REQUESTS
+from core.evidence.cases_2026 import SECOND, TRT_1X_REQUESTS
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
 
@@ -101,8 +100,7 @@ def _cells() -> list[PublishedCase]:
                 weights, prompt, answer, "saturated", 0, float(cell) * cards, _SOURCE,
                 f"{model} | {lengths} | {cell} ({gpu} {shown})", kv_dtype=kv,
                 engine="TensorRT-LLM", engine_version="1.x (PyTorch backend)",
-                layout=layout + (ADP_BALANCE if model == "DeepSeek-R1" else ""),
-                weight_formats=_formats(model, gpu),
+                layout=layout, weight_formats=_formats(model, gpu),
                 requests=TRT_1X_REQUESTS.get((prompt, answer), 0),
             )
         )  # fmt: skip

@@ -35,11 +35,7 @@ from core.catalog.gemm_tables import GEMM_SHARE_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCE
 from core.engine_level.ranks import RANK_WAITS_SOURCE
-from core.evidence.release_sources import (
-    amd_kernel_rows,
-    host_request_rows,
-    shared_expert_fusion_rows,
-)
+from core.evidence.release_sources import release_rows
 from core.evidence.source_groups import Source
 
 
@@ -190,17 +186,8 @@ def engine_cost_rows() -> list[Source]:
             "https://github.com/sgl-project/sglang-omni/pull/783)",
             kind="measurements",
         ),
-        *host_request_rows(),
-        Source(
-            "attention data-parallel step",
-            "the busiest card's",
-            "attention time, its prompts a Poisson count (DEP; 'DEP, balanced': the cards "
-            "prefill together)",
-            RANK_WAITS_SOURCE,
-            kind="engine",
-        ),
-        *shared_expert_fusion_rows(),
-        *amd_kernel_rows(),
+        *release_rows(),
+        *attention_data_parallel_rows(),
         Source(
             "attention FLOPs",
             "2 x layers x heads x head dim x T²",
@@ -212,6 +199,19 @@ def engine_cost_rows() -> list[Source]:
         *dense_gemm_rows(),
         *attention_kernel_rows(),
         *measured_here_rows(),
+    ]
+
+
+def attention_data_parallel_rows() -> list[Source]:
+    """Where attention data parallelism leaves one card doing the node's work."""
+    return [
+        Source(
+            "a lone prompt under DEP",
+            "1",
+            "card runs its attention and shared layers (the others wait for it)",
+            RANK_WAITS_SOURCE,
+            kind="engine",
+        )
     ]
 
 

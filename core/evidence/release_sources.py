@@ -70,3 +70,8 @@ def amd_kernel_rows() -> list[Source]:
             kind="engine",
         ),
     )
+
+
+def release_rows() -> list[Source]:
+    """Every release-level row: host work per request, the fused shared expert, AMD's kernels."""
+    return [*host_request_rows(), *shared_expert_fusion_rows(), *amd_kernel_rows()]

@@ -61,10 +61,9 @@ def canonical_choice(value, choices, aliases):
     return aliases.get(folded, folded if folded in choices else value)
 
 
-LAYOUTS = ["tp", "ep", "dep", "dep-balanced"]
+LAYOUTS = ["tp", "ep", "dep"]
 LAYOUT_ALIASES = {"tp+ep": "ep", "tep": "ep", "dp+ep": "dep", "dp attention": "dep",
-                  "attention-dp": "dep", "dep, balanced": "dep-balanced",
-                  "dep balanced": "dep-balanced", "adp balance": "dep-balanced"}  # fmt: skip
+                  "attention-dp": "dep"}  # fmt: skip
 ENGINE_ALIASES = {"trtllm": "tensorrt-llm", "trt-llm": "tensorrt-llm", "tensorrt": "tensorrt-llm",
                   "tensorrt_llm": "tensorrt-llm"}  # fmt: skip
 
@@ -200,9 +199,7 @@ class Scenario(param.Parameterized):
         aliases=LAYOUT_ALIASES,
         doc="Engine level: how a node spreads the model, tensor parallel (TP), tensor-parallel "
         "attention with experts whole on each card (EP), or attention data-parallel with "
-        "experts spread (DEP: every card keeps the shared weights and its own requests' cache), "
-        "whose steps wait for the card prefilling a prompt unless a balancer has the cards "
-        "prefill together (DEP, balanced).",
+        "experts spread (DEP: every card keeps the shared weights and its own requests' cache).",
     )
     concurrency = Count(
         default=None,

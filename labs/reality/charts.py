@@ -43,7 +43,6 @@ SHORT = {
     "fixed_overheads": "fixed costs",
     "expert_reads": "experts read",
     "routing_imbalance": "router skew",
-    "rank_waits": "rank waits",
     "checkpoint_formats": "checkpoint formats",
     "server_overheads": "server costs",
     "finite_run": "last wave",

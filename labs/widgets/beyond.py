@@ -38,9 +38,7 @@ ENGINE_LEVEL_KNOBS = ("serving_mode", "kv_link", "engine", "engine_version", "la
 AS_THE_WALKTHROUGH = "as the walkthrough"
 
 ENGINE_NAMES = {"tensorrt-llm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang"}
-LAYOUT_NAMES = {
-    "tp": "TP", "ep": "TP + EP", "dep": "DEP", "dep-balanced": "DEP, balanced"
-}  # fmt: skip
+LAYOUT_NAMES = {"tp": "TP", "ep": "TP + EP", "dep": "DEP"}
 TRAFFIC_NAMES = {
     "bursty": "bursty traffic",
     "azure-conversation": "Azure chat hour",

@@ -46,9 +46,7 @@ KNOB_LABELS = {
 REALISM_LABELS = {"whiteboard": "whiteboard", "real engine": "engine"}
 SERVING_MODE_LABELS = {"whole": "aggregated", "chunked": "chunked", "split P/D": "disaggregated"}
 ENGINE_LABELS = {"TensorRT-LLM": "tensorrt-llm", "vLLM": "vllm", "SGLang": "sglang"}
-LAYOUT_LABELS = {
-    "TP": "tp", "TP + EP": "ep", "DEP": "dep", "DEP, balanced": "dep-balanced"
-}  # fmt: skip
+LAYOUT_LABELS = {"TP": "tp", "TP + EP": "ep", "DEP": "dep"}
 
 
 # The range each shared knob's widget offers; links are clamped to it too.
@@ -290,8 +288,7 @@ def layout_buttons(scenario):
         "TP splits every layer over the cards; TP + EP keeps "
         "each expert whole on one card; DEP runs attention data-parallel, so every card "
         "holds the shared weights and its own requests' cache, and tokens travel to their "
-        "experts and back; a card prefilling a prompt makes the others wait for it, unless a "
-        "balancer (DEP, balanced) has every card prefill in the same step.",
+        "experts and back.",
     )
 
 
