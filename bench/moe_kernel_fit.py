@@ -78,6 +78,7 @@ ENGINE_KERNELS = [
     ("h100_sxm", "vllm/0.24.0", "vllm_fp8moe_triton_tritonexperts", "fp8_block", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "bfloat16", "bf16"),
     ("b200_sxm", "vllm/0.19.0", "vllm_fused_moe", "bfloat16", "bf16"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "moe_torch_flow_cutlass", "nvfp4", "fp4"),
 ]
 # (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.
