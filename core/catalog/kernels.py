@@ -211,7 +211,9 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # rows at the grid's edge), and priced then it left both sets at 17.8 % and took the second
 # check set to 21.3 %. Every TensorRT-LLM B200 nvfp4 mixture was priced by vLLM's FlashInfer
 # kernel instead, against the rule above (an engine's own default kernel where measured).
-# Taken in the fourteenth round, the rule committed before scoring.
+# Taken in the fourteenth round, the rule committed before scoring; scored after it: both sets
+# 14.45 % -> 14.4 % (D06 x1.06 -> x0.91, D07 x1.17 -> x1.01), the 1.0 page's check set 18.8 % ->
+# 17.5 % (its one-card mixtures x1.21 -> x1.08), the 1.x check set 18.6 % -> 19.4 % (54 -> 55).
 # A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute), which
 # for the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth round a
 # B200's W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute bound).
