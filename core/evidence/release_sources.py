@@ -11,11 +11,24 @@ from core.catalog.engine_versions import ENGINE_VERSIONS, PRICE_RELEASE_REQUEST_
 from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.evidence.source_groups import Source
 
+_FUSED_UNIT = (
+    "kernels fewer per expert layer (the shared expert's gate-up, activation and down, and its "
+    "two quantisers), its two GEMM floors too; its weights are still read"
+)
+_AMD_UNIT = "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)"
 
-def _release_rows(keep, row) -> list[Source]:
-    """``row(release)`` for each release of each engine that ``keep(release)`` selects."""
+
+def _release_rows(keep, name: str, value, unit, source: str, kind: str) -> list[Source]:
+    """A row for each release that ``keep(release)`` selects: ``name``, then the release, its
+    ``value(release)`` and ``unit(release)``, and the release's ``source`` attribute."""
     return [
-        row(release)
+        Source(
+            f"{name}, {release.engine} {release.version}",
+            value(release),
+            unit(release),
+            getattr(release, source),
+            kind=kind,
+        )
         for releases in ENGINE_VERSIONS.values()
         for release in releases
         if keep(release)
@@ -28,18 +41,18 @@ def host_request_rows() -> list[Source]:
         return []
     return _release_rows(
         lambda release: release.host_per_request_s > 0,
-        lambda release: Source(
-            f"host time per running request, {release.engine} {release.version}",
-            f"{release.host_per_request_s * 1e6:.1f}",
+        "host time per running request",
+        lambda release: f"{release.host_per_request_s * 1e6:.1f}",
+        lambda release: (
             "µs per request a step, per rank"
             + (
                 " (beside the GPU's step: only what outlasts it)"
                 if release.overlap_scheduler
                 else ""
-            ),
-            release.host_per_request_source,
-            kind="measurements",
+            )
         ),
+        "host_per_request_source",
+        "measurements",
     )
 
 
@@ -47,14 +60,11 @@ def shared_expert_fusion_rows() -> list[Source]:
     """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel."""
     return _release_rows(
         lambda release: release.fuses_shared_expert,
-        lambda release: Source(
-            f"shared expert fused into the routed experts, {release.engine} {release.version}",
-            f"{SHARED_EXPERT_KERNELS} (+ {BLOCK_FP8_MLP_INPUTS} in block fp8)",
-            "kernels fewer per expert layer (the shared expert's gate-up, activation and down, "
-            "and its two quantisers), its two GEMM floors too; its weights are still read",
-            release.fuses_shared_expert_source,
-            kind="engine",
-        ),
+        "shared expert fused into the routed experts",
+        lambda _: f"{SHARED_EXPERT_KERNELS} (+ {BLOCK_FP8_MLP_INPUTS} in block fp8)",
+        lambda _: _FUSED_UNIT,
+        "fuses_shared_expert_source",
+        "engine",
     )
 
 
@@ -62,13 +72,11 @@ def amd_kernel_rows() -> list[Source]:
     """Each release that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter")."""
     return _release_rows(
         lambda release: release.amd_kernels,
-        lambda release: Source(
-            f"kernels on AMD cards, {release.engine} {release.version}",
-            release.amd_kernels.upper(),
-            "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)",
-            release.amd_kernels_source,
-            kind="engine",
-        ),
+        "kernels on AMD cards",
+        lambda release: release.amd_kernels.upper(),
+        lambda _: _AMD_UNIT,
+        "amd_kernels_source",
+        "engine",
     )
 
 
