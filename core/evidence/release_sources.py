@@ -56,30 +56,34 @@ def host_request_rows() -> list[Source]:
     )
 
 
-def shared_expert_fusion_rows() -> list[Source]:
-    """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel."""
-    return _release_rows(
-        lambda release: release.fuses_shared_expert,
-        "shared expert fused into the routed experts",
-        lambda _: f"{SHARED_EXPERT_KERNELS} (+ {BLOCK_FP8_MLP_INPUTS} in block fp8)",
-        lambda _: _FUSED_UNIT,
-        "fuses_shared_expert_source",
-        "engine",
-    )
+# What a release does that the engine level prices for it alone: (the release's field saying it
+# does, the row's name, its value, unit and the release's field citing it).
+_ENGINE_FACTS = (
+    ("fuses_shared_expert", "shared expert fused into the routed experts",
+     lambda _: f"{SHARED_EXPERT_KERNELS} (+ {BLOCK_FP8_MLP_INPUTS} in block fp8)", _FUSED_UNIT,
+     "fuses_shared_expert_source"),
+    ("amd_kernels", "kernels on AMD cards", lambda release: release.amd_kernels.upper(),
+     _AMD_UNIT, "amd_kernels_source"),
+)  # fmt: skip
 
 
-def amd_kernel_rows() -> list[Source]:
-    """Each release that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter")."""
-    return _release_rows(
-        lambda release: release.amd_kernels,
-        "kernels on AMD cards",
-        lambda release: release.amd_kernels.upper(),
-        lambda _: _AMD_UNIT,
-        "amd_kernels_source",
-        "engine",
-    )
+def engine_fact_rows() -> list[Source]:
+    """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel,
+    then each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter")."""
+    return [
+        row
+        for field, name, value, unit, source in _ENGINE_FACTS
+        for row in _release_rows(
+            lambda release, field=field: getattr(release, field),
+            name,
+            value,
+            lambda _, unit=unit: unit,
+            source,
+            "engine",
+        )
+    ]
 
 
 def release_rows() -> list[Source]:
     """Every release-level row: host work per request, the fused shared expert, AMD's kernels."""
-    return [*host_request_rows(), *shared_expert_fusion_rows(), *amd_kernel_rows()]
+    return [*host_request_rows(), *engine_fact_rows()]
