@@ -361,7 +361,7 @@ class Node(FixedCosts, GemmShapes, RankWaits):
         kernels = "expert_reads" in terms and self.has_experts
         weights, active = self._shared_part(terms) if kernels else (
             self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
-        waits = self.prefill_waits(terms, alone)
+        waits = self.prefill_waits(terms, alone) if kernels else 1.0  # the experts stay spread
         math = 2.0 * active * miss_tokens / (self.cards * flops) * waits
         math = math * self._gemm_penalty(miss_tokens, terms)
         if kernels:
