@@ -157,23 +157,24 @@ def main() -> None:
     )
     _families()
     _cross_validated()
-    for heading, field in (
-        (f"check set ({len(CHECK)} more rows of the first set's public tables)", "check"),
+    # (heading, report field, the cells to split by kind where the set is TensorRT-LLM's table)
+    for heading, field, by_kind in (
+        (f"check set ({len(CHECK)} more rows of the first set's public tables)", "check", ()),
         (f"second check set ({len(CHECK_TRT_1X)} more cells of the second set's TensorRT-LLM 1.x "
-         "table, core/evidence/check_cases_2026.py)", "check_second"),
+         "table, core/evidence/check_cases_2026.py)", "check_second", CHECK_TRT_1X),
         (f"third check set ({len(CHECK_ARGONNE)} rows of Argonne's MI300X table, its own build of "
-         "vLLM 0.6.1, core/evidence/check_cases_argonne.py)", "check_argonne"),
+         "vLLM 0.6.1, core/evidence/check_cases_argonne.py)", "check_argonne", ()),
         (f"fourth check set ({len(CHECK_TRT_10)} cells of TensorRT-LLM 1.0's own throughput "
-         "table, core/evidence/check_cases_trt10.py)", "check_trt10"),
+         "table, core/evidence/check_cases_trt10.py)", "check_trt10", CHECK_TRT_10),
         (f"fifth check set ({len(CHECK_SC25)} of Dell's SC '25 runs: DeepSeek-R1 under SGLang 0.4 "
-         "on MI300X and MI325X, core/evidence/check_cases_sc25.py)", "check_sc25"),
+         "on MI300X and MI325X, core/evidence/check_cases_sc25.py)", "check_sc25", ()),
     ):  # fmt: skip
+        scores = getattr(r, field)
         print(f"\n{heading}")
         for level in LEVELS:
-            print(f"  {_line(level, getattr(r, field)[level])}")
-        if field in ("check_second", "check_trt10"):
-            _trt_by_kind(getattr(r, field)["engine"].ratios, CHECK_TRT_1X
-                         if field == "check_second" else CHECK_TRT_10)  # fmt: skip
+            print(f"  {_line(level, scores[level])}")
+        if by_kind:
+            _trt_by_kind(scores["engine"].ratios, by_kind)
     _fifth_by_load(r.check_sc25["engine"].ratios)
     _timing()
 
@@ -182,14 +183,16 @@ def _trt_by_kind(ratios, cases) -> None:
     """A TensorRT-LLM check set's engine-level ratio (median, predicted over measured) for dense
     models and for mixtures, with attention data parallel (DEP) or without: every cell is a max
     load, so a kind that reads fast or slow is a bias in how the engine level prices it."""
+    mixture = np.array([is_mixture(case) for case in cases])
+    spread = np.array(["DEP" in case.layout for case in cases])
     kinds = {
-        "dense": lambda case: not is_mixture(case),
-        "mixtures without DEP": lambda case: is_mixture(case) and "DEP" not in case.layout,
-        "mixtures DEP": lambda case: is_mixture(case) and "DEP" in case.layout,
+        "dense": ~mixture,
+        "mixtures without DEP": mixture & ~spread,
+        "mixtures DEP": mixture & spread,
     }
     cells = []
-    for label, pick in kinds.items():
-        picked = ratios[[pick(case) for case in cases]]
+    for label, picks in kinds.items():
+        picked = ratios[picks]
         within = np.count_nonzero((picked >= BAND[0]) & (picked <= BAND[1]))
         cells.append(f"{label}: x{np.median(picked):.2f}, {within}/{picked.size} within")
     print(textwrap.fill("  by kind: " + "; ".join(cells), 96, subsequent_indent="    "))
