@@ -87,6 +87,7 @@ DEFAULT_ENGINE = "tensorrt-llm"
 # two values per stored element, so an NVFP4 checkpoint counts a quarter byte per parameter.
 TRTLLM_BENCH_BYTES_PER_PARAM: dict[str, float] = {"bf16": 2.0, "fp8": 1.0, "nvfp4": 0.25}
 TRTLLM_BENCH_MAX_REQUESTS = 4096  # "cap total batch size to avoid decoder buffer size ..."
+TRTLLM_BENCH_MAX_TOKENS = 32768  # "cap num tokens to avoid TRT activation buffer ..."
 # The share of the KV room the tool's estimate counts, and how it counts the checkpoint, by how
 # the release runs it (core.catalog.engine_versions, each release's ``bench_*`` fields). The
 # 0.1x C++ runtime's ``trtllm-bench build`` calls calc_engine_setting without a fraction, so its

@@ -1,16 +1,18 @@
 """How a benchmark tool sizes the engine it drives when the command line leaves it to the tool.
 
-``trtllm-bench throughput`` without ``--max_batch_size`` computes one from the card's memory
-and the dataset's lengths, and a max-load run (every request queued at once) then keeps that
-many requests running, not as many as the KV cache would hold.
+``trtllm-bench throughput`` without ``--max_batch_size`` and ``--max_num_tokens`` computes both
+from the card's memory and the dataset's lengths (``tensorrt_llm/bench/build/tuning.py``
+``calc_engine_setting`` and ``finetune_setting``). A max-load run (every request queued at
+once) then keeps that many requests running, not as many as the KV cache would hold, and the
+engine sizes its cache after a step of that many tokens (:mod:`core.engine_level.memory`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from core.catalog import GB, GIB
-from core.catalog.engines import TRTLLM_BENCH_MAX_REQUESTS
+from core.catalog import ENGINE_MAX_NUM_TOKENS, GB, GIB
+from core.catalog.engines import TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_MAX_TOKENS
 
 
 def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
@@ -54,15 +56,67 @@ def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cach
     above, then multiplied by the data-parallel ranks; :math:`f` and :math:`s` are the release's
     (0.95 and :math:`2^{30}/10^9` for a 0.1x build, 0.90 and 1 for the PyTorch backend).
     """
+    requests = _kv_requests(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
+                            head_size, cards, card_memory_bytes, prompt + answer, kv_fraction,
+                            checkpoint_scale)  # fmt: skip
+    return np.where(np.isnan(bytes_per_param), np.inf, _rounded_batch(requests) * ranks)
+
+
+def trtllm_bench_tokens(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
+                        head_size, cards, card_memory_bytes, prompt, answer, kv_fraction,
+                        checkpoint_scale, chunked_prefill=False):  # fmt: skip
+    r"""The tokens ``trtllm-bench`` lets one step of one rank carry (``max_num_tokens``).
+
+    Parameters are :func:`trtllm_bench_batch`'s (without ``ranks``: the figure is each rank's),
+    and whether the release prefills in chunks. Where the tool leaves the engine alone
+    (``bytes_per_param`` NaN) the engine's default,
+    :data:`core.catalog.ENGINE_MAX_NUM_TOKENS`.
+
+    Notes
+    -----
+    From the requests :math:`r` the tool's memory estimate holds (before rounding, at most
+    4,096) and the mean prompt :math:`I` and answer :math:`O`:
+
+    .. math:: \hat t = \min\left(r \left(1 + \frac{I}{O}\right),\ 32768\right)
+
+    rounded up to a multiple of 256 (at least 2,048) below 4,096, of 512 below 8,192 and of
+    1,024 above (``finetune_setting``). Without chunked prefill a step must hold a whole prompt,
+    so the tool raises it to at least the longest prompt plus its batch limit
+    (``tensorrt_llm/bench/benchmark/utils/general.py`` ``get_settings``: ``max(max_num_tokens,
+    max_isl + max_batch_size)``).
+    """
+    requests = _kv_requests(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
+                            head_size, cards, card_memory_bytes, prompt + answer, kv_fraction,
+                            checkpoint_scale)  # fmt: skip
+    raw = np.minimum(requests * (1.0 + np.divide(prompt, answer)), TRTLLM_BENCH_MAX_TOKENS)
+    tokens = np.where(
+        raw < 4096,
+        np.maximum(2048.0, 256.0 * np.ceil(raw / 256.0)),
+        np.where(raw < 8192, 512.0 * np.ceil(raw / 512.0), 1024.0 * np.ceil(raw / 1024.0)),
+    )
+    whole_prompt = np.where(chunked_prefill, 0.0, prompt + _rounded_batch(requests))
+    tokens = np.maximum(tokens, whole_prompt)
+    return np.where(np.isnan(bytes_per_param), float(ENGINE_MAX_NUM_TOKENS), tokens)
+
+
+def _kv_requests(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
+                 head_size, cards, card_memory_bytes, request_tokens, kv_fraction,
+                 checkpoint_scale):  # fmt: skip
+    """Requests of ``request_tokens`` the tool's memory estimate holds, at most 4,096
+    (``calc_engine_setting``'s ``kv_cache_max_requests`` and ``finetune_setting``'s cap)."""
     memory = cards * card_memory_bytes / GB * GIB
     checkpoint = np.multiply(params, bytes_per_param) * checkpoint_scale
     per_token = 2.0 * attention_layers * np.maximum(cards, cache_heads) * head_size * kv_bytes
     room = kv_fraction * np.maximum(memory - checkpoint, 0.0)
-    requests = np.minimum(room / (per_token * (prompt + answer)), TRTLLM_BENCH_MAX_REQUESTS)
-    rounded = np.where(
+    return np.minimum(room / (per_token * request_tokens), TRTLLM_BENCH_MAX_REQUESTS)
+
+
+def _rounded_batch(requests):
+    """``finetune_setting``'s batch limit: the requests rounded up to a multiple of 32 (at least
+    64) below 256, of 128 below 1,024 and of 256 above."""
+    return np.where(
         requests < 256,
         np.maximum(64.0, 32.0 * np.ceil(requests / 32.0)),
         np.where(requests < 1024, 128.0 * np.ceil(requests / 128.0),
                  256.0 * np.ceil(requests / 256.0)),
     )  # fmt: skip
-    return np.where(np.isnan(bytes_per_param), np.inf, rounded * ranks)

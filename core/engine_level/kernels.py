@@ -23,7 +23,7 @@ from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
 from core.catalog.kernels import amd_card, card_family, expert_kernel
 from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
-from core.engine_level.bench_sizing import trtllm_bench_batch
+from core.engine_level.bench_sizing import trtllm_bench_batch, trtllm_bench_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import is_array
 from core.scenario.resolve import factorize, pick, tensor_peak
@@ -259,9 +259,10 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "max_running": _max_running(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),
-        "bench_batch": _bench_batch(
-            pool, weight, engine, version, latent, data_parallel, shape, shapes
-        ),
+        **_bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes),
+        # TensorRT-LLM's profiling step runs its fused MoE, whose workspace comes out of the room
+        # it then gives the cache (PyTorch backend _util.py: KV = 0.9 x (memory - peak))
+        "expert_workspace": _lookup(lambda e: e == "tensorrt-llm", engine) > 0,
         "kv_stored_share": _stored_share(pool, engine),
         "read_share": chunked_read_share(
             pool.layers,
@@ -331,8 +332,9 @@ def _gemm_table(shapes):
     return lambda g, w, name, e: gemm_table_index(card_family(g), expert_format(w, shapes[name]), e)
 
 
-def _bench_batch(pool, weight, engine, version, latent, data_parallel, shape, shapes):
-    """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines)."""
+def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes):
+    """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines) and the
+    tokens a rank's step may carry (the engine's default where the tool leaves it alone)."""
     per_param = _lookup(
         lambda e, w: TRTLLM_BENCH_BYTES_PER_PARAM.get(w, np.nan) if e == "tensorrt-llm" else np.nan,
         engine, weight,
@@ -341,13 +343,21 @@ def _bench_batch(pool, weight, engine, version, latent, data_parallel, shape, sh
     # a latent-attention config.json states its query heads as key/value heads, no head_dim
     heads = np.where(latent, query_heads, pool.kv_heads)
     head_size = np.where(latent, pick(shape, shapes, "hidden") / query_heads, pool.head_dim)
-    return trtllm_bench_batch(
-        pool.params, per_param, pool.bytes_kv, pool.layers - pool.cacheless_layers, heads,
-        head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
-        np.where(data_parallel, pool.cards, 1.0),
-        _lookup(_release("bench_kv_fraction"), engine, version),
-        _lookup(_release("bench_checkpoint_scale"), engine, version),
+    estimate = dict(
+        params=pool.params, bytes_per_param=per_param, kv_bytes=pool.bytes_kv,
+        attention_layers=pool.layers - pool.cacheless_layers, cache_heads=heads,
+        head_size=head_size, cards=pool.cards, card_memory_bytes=pool.card_memory,
+        prompt=pool.prompt, answer=pool.answer,
+        kv_fraction=_lookup(_release("bench_kv_fraction"), engine, version),
+        checkpoint_scale=_lookup(_release("bench_checkpoint_scale"), engine, version),
     )  # fmt: skip
+    chunked = _lookup(_release("chunked_prefill"), engine, version) > 0
+    return {
+        "bench_batch": trtllm_bench_batch(
+            **estimate, ranks=np.where(data_parallel, pool.cards, 1.0)
+        ),
+        "profile_tokens": trtllm_bench_tokens(**estimate, chunked_prefill=chunked),
+    }
 
 
 def _stored_share(pool, engine):

@@ -15,18 +15,23 @@ from functools import cached_property
 
 import numpy as np
 
-from core.catalog import BANDWIDTH_EFFICIENCY, NVLINK_PROTOCOL_EFFICIENCY, PREFILL_EFFICIENCY
+from core.catalog import (
+    BANDWIDTH_EFFICIENCY,
+    ENGINE_MAX_NUM_TOKENS,
+    NVLINK_PROTOCOL_EFFICIENCY,
+    PREFILL_EFFICIENCY,
+)
 from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
 from core.engine_level.fixed_costs import FixedCosts
 from core.engine_level.gemm_shapes import GemmShapes
+from core.engine_level.memory import NodeMemory
 from core.engine_level.ranks import RankWaits
 from core.whiteboard.experts import distinct_experts
-from core.whiteboard.memory import kv_budget_bytes
 
 
 @dataclass(frozen=True)
-class Node(FixedCosts, GemmShapes, RankWaits):
+class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
 
     layers: object
@@ -89,6 +94,10 @@ class Node(FixedCosts, GemmShapes, RankWaits):
     kv_stored_share: object = 1.0
     # the batch trtllm-bench sizes a TensorRT-LLM engine for (inf: the tool leaves it alone)
     bench_batch: object = float("inf")
+    # tokens one rank's step may carry, which the engine profiles before sizing its cache, and
+    # whether that profile holds the fused expert layer's workspace (core.engine_level.memory)
+    profile_tokens: object = float(ENGINE_MAX_NUM_TOKENS)
+    expert_workspace: object = False
     # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
     read_share: object = 1.0
     # DEP: attention data-parallel (shared weights whole, own cache per card), each expert
@@ -138,26 +147,6 @@ class Node(FixedCosts, GemmShapes, RankWaits):
         if key not in memo:
             memo[key] = compute()
         return memo[key]
-
-    def engine_weight_bytes(self, terms):
-        """Weight bytes the node holds: bf16 tensors at 2 bytes, shared weights on every DEP card."""
-        terms = frozenset(terms)
-        return self._remember(("weights", terms), lambda: self._weight_bytes(terms))
-
-    def _weight_bytes(self, terms):
-        weights = self.weight_bytes
-        if "checkpoint_formats" in terms:
-            weights = weights + self.bf16_extra_bytes
-        if not self.any_data_parallel:
-            return weights
-        shared = weights - self._routed_bytes
-        return weights + np.where(self.data_parallel_attention, (self.cards - 1.0) * shared, 0.0)
-
-    @cached_property
-    def _routed_bytes(self):
-        """Bytes of the routed experts (all of them), in the chosen format."""
-        per_expert, _ = self.expert_geometry
-        return np.multiply(self.experts, per_expert) * (self.weight_bytes / self.params)
 
     def expert_seconds(self, tokens, terms, alone=True):
         """Seconds the expert layers of one step of ``tokens`` tokens take, from kernel tables.
@@ -255,23 +244,6 @@ class Node(FixedCosts, GemmShapes, RankWaits):
             return self.measured_bandwidth, self.measured_flops, self.measured_bf16_flops
         flops = self.peak_flops * PREFILL_EFFICIENCY
         return self.peak_bandwidth * BANDWIDTH_EFFICIENCY, flops, flops
-
-    def kv_budget(self, terms):
-        """(node memory, KV room) in bytes: the whiteboard's or the engine's accounting."""
-        if "engine_memory" in terms:
-            memory = physical.engine_memory_bytes(self.cards, self.card_memory_bytes)
-            qkv = (self.query_heads + 2 * self.kv_heads) * self.head_dim
-            workspace = self.cards * physical.activation_workspace_bytes(
-                self.hidden, self.intermediate, qkv, self.cards
-            )
-            weights = self.engine_weight_bytes(terms)
-            free = physical.engine_kv_budget_bytes(memory, weights, workspace)
-            total = physical.engine_kv_share_of_total(memory, weights, workspace)
-            static = np.maximum(0.0, memory - self.cards * self.kv_reserve_bytes - weights)
-            rule = np.asarray(self.kv_rule)
-            return memory, np.where(rule == 0, free, np.where(rule == 1, total, static))
-        memory = self.cards * self.card_memory_bytes
-        return memory, kv_budget_bytes(self.cards, self.card_memory_bytes, self.weight_bytes)
 
     def _per_token(self, tokens, terms):
         """Seconds that grow with tokens run through the layers: activations and all-reduces.

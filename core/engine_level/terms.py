@@ -16,10 +16,6 @@ import numpy as np
 from core.catalog import (
     ACTIVATION_BYTES,
     ALLREDUCE_LATENCY_S,
-    ENGINE_KV_FRACTION,
-    ENGINE_MAX_NUM_TOKENS,
-    GB,
-    GIB,
     HOST_STEP_S,
     KERNEL_FLOOR_S,
     KERNELS_PER_LAYER,
@@ -85,55 +81,6 @@ TERMS: dict[str, str] = {
 }
 ALL_TERMS = frozenset(TERMS)
 NO_TERMS = frozenset()
-
-
-def engine_memory_bytes(cards, card_memory_bytes):
-    """Memory of ``cards`` cards as CUDA reports it: each datasheet 'GB' is a GiB.
-
-    Notes
-    -----
-    .. math:: M_{node} = c \\cdot M_{GB} \\cdot 2^{30} / 10^9
-
-    An "80 GB" H100 holds about 85.9e9 bytes, 7 % more than 80e9.
-    """
-    return cards * card_memory_bytes / GB * GIB
-
-
-def activation_workspace_bytes(hidden, intermediate, qkv_width, cards):
-    """Memory one card keeps for the activations of the largest step the engine may run.
-
-    Notes
-    -----
-    A step of :math:`T_{max}` tokens (8,192, TensorRT-LLM's default) holds the residual stream
-    and its normed copy, the query/key/value projections and the MLP's gate and up halves, in
-    bf16, the last two split across the cards:
-
-    .. math:: A = T_{max} \\cdot 2 \\cdot (2 d + (2 d_{ff} + d_{qkv}) / c)
-    """
-    per_token = 2 * hidden + (2 * intermediate + qkv_width) / cards
-    return ENGINE_MAX_NUM_TOKENS * ACTIVATION_BYTES * per_token
-
-
-def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes):
-    """KV room an engine allocates: 90 % of the memory left after weights and workspace.
-
-    Notes
-    -----
-    .. math:: R = f \\cdot \\max(0,\\ M_{node} - W - c A), \\quad f = 0.9
-
-    ``workspace_bytes`` is the whole node's (every card's workspace).
-    """
-    return ENGINE_KV_FRACTION * np.maximum(0.0, node_memory_bytes - weight_bytes - workspace_bytes)
-
-
-def engine_kv_share_of_total(node_memory_bytes, weight_bytes, workspace_bytes):
-    r"""KV room when the engine's share is of the whole memory, weights inside it (vLLM).
-
-    Notes
-    -----
-    .. math:: R = \max(0,\ f M_{node} - W - c A), \quad f = 0.9
-    """
-    return np.maximum(0.0, ENGINE_KV_FRACTION * node_memory_bytes - weight_bytes - workspace_bytes)
 
 
 def activation_bytes_per_token(layers, hidden, query_heads, kv_heads, head_dim, intermediate,
