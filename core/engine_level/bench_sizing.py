@@ -88,7 +88,9 @@ def trtllm_bench_tokens(params, bytes_per_param, kv_bytes, attention_layers, cac
     requests = _kv_requests(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
                             head_size, cards, card_memory_bytes, prompt + answer, kv_fraction,
                             checkpoint_scale)  # fmt: skip
-    raw = np.minimum(requests * (1.0 + np.divide(prompt, answer)), TRTLLM_BENCH_MAX_TOKENS)
+    # (a scenario with no answer counts one token: the tool divides by the answer's length)
+    raw = np.minimum(requests * (1.0 + np.divide(prompt, np.maximum(answer, 1.0))),
+                     TRTLLM_BENCH_MAX_TOKENS)  # fmt: skip
     tokens = np.where(
         raw < 4096,
         np.maximum(2048.0, 256.0 * np.ceil(raw / 256.0)),
