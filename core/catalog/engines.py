@@ -121,3 +121,17 @@ TRTLLM_BENCH_SOURCE = (
     "the limit is each rank's (its DeepSeek-R1 guide runs --max_batch_size 384 with "
     "--concurrency 3072 on 8 ranks)"
 )
+TRTLLM_BENCH_TOKENS_SOURCE = (
+    "TensorRT-LLM tensorrt_llm/bench/build/tuning.py finetune_setting (max_num_tokens: the "
+    "unrounded requests x (1 + ISL/OSL), at most 32,768, rounded up to 256 (at least 2,048), 512 "
+    "or 1,024) and tensorrt_llm/bench/benchmark/utils/general.py get_settings (without chunked "
+    "prefill at least max_isl + max_batch_size)"
+)
+TRTLLM_EXPERT_WORKSPACE_SOURCE = (
+    "TensorRT-LLM PyTorch backend: _torch/pyexecutor/_util.py sizes the cache after a profiling "
+    "step of max_num_tokens a rank (KV = 0.9 x (memory - peak)); its fused MoE gathers every "
+    "rank's tokens under attention DP, in one chunk up to moe_max_num_tokens = max_num_tokens x "
+    "dp (_torch/modules/fused_moe/fused_moe_cutlass.py); cpp/tensorrt_llm/kernels/"
+    "cutlass_kernels/moe_gemm/moe_kernels.cu getWorkspaceDeviceBufferSizes keeps per routed row "
+    "the overlapped GEMM inputs (2 d bytes) and outputs (max(4 w, 2 d) bytes)"
+)

@@ -42,7 +42,8 @@ ATTENTION_KERNEL_FLOORS_S = 2 * KERNEL_FLOOR_S
 # The terms in the order the waterfall adds them, each with the sentence a lab shows for it.
 TERMS: dict[str, str] = {
     "engine_memory": "cards hold GiB, engines keep an activation workspace and give the cache "
-    "90 % of what is left",
+    "90 % of what is left (TensorRT-LLM's workspace is the step trtllm-bench sized, a "
+    "mixture's expert layer with every rank's tokens in it)",
     "measured_rates": "kernels run at the bandwidth and matmul rates measured on the card (the "
     "H100's measured shares of its peaks where none is published), not 60 % and 50 % of its "
     "datasheet",

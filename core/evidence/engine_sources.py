@@ -29,7 +29,10 @@ from core.catalog.engines import (
     TRTLLM_BENCH_BUILD_SOURCE,
     TRTLLM_BENCH_CLI_SOURCE,
     TRTLLM_BENCH_MAX_REQUESTS,
+    TRTLLM_BENCH_MAX_TOKENS,
     TRTLLM_BENCH_SOURCE,
+    TRTLLM_BENCH_TOKENS_SOURCE,
+    TRTLLM_EXPERT_WORKSPACE_SOURCE,
 )
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
@@ -64,20 +67,7 @@ def engine_default_rows() -> list[Source]:
             "TensorRT-LLM BuildConfig.max_batch_size default (tensorrt_llm/builder.py)",
             kind="engine",
         ),
-        Source(
-            "trtllm-bench's own batch limit",
-            f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
-            "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
-            TRTLLM_BENCH_SOURCE,
-            kind="engine",
-        ),
-        Source(
-            "trtllm-bench's share of the KV room it sizes for",
-            f"{TRTLLM_BENCH_BUILD_FRACTION:.0%} / {ENGINE_KV_FRACTION:.0%}",
-            "a 0.1x build (checkpoint in decimal GB against GiB) / the PyTorch backend",
-            f"{TRTLLM_BENCH_BUILD_SOURCE}; {TRTLLM_BENCH_CLI_SOURCE}",
-            kind="engine",
-        ),
+        *trtllm_bench_rows(),
         Source(
             "a dense GEMM's rate by its shape and engine (gemm_shapes)",
             "measured",
@@ -96,8 +86,9 @@ def engine_default_rows() -> list[Source]:
         Source(
             "engine tokens per step",
             f"{ENGINE_MAX_NUM_TOKENS:,}",
-            "tokens (sizes the activation workspace)",
-            "TensorRT-LLM BuildConfig.max_num_tokens default (tensorrt_llm/builder.py)",
+            "tokens (sizes the activation workspace where trtllm-bench does not)",
+            "TensorRT-LLM BuildConfig.max_num_tokens default (tensorrt_llm/builder.py; the "
+            "PyTorch backend's py_executor_creator.py sets the same 8,192 when none is given)",
             kind="engine",
         ),
         Source(
@@ -116,6 +107,42 @@ def engine_default_rows() -> list[Source]:
             "(NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md); vLLM "
             "benchmarks/benchmark_throughput.py: tokens over the elapsed time of one generate "
             "call over every prompt; each perf overview states its requests per length",
+            kind="engine",
+        ),
+    ]
+
+
+def trtllm_bench_rows() -> list[Source]:
+    """How trtllm-bench sizes the TensorRT-LLM engine it drives, and what that costs the cache."""
+    return [
+        Source(
+            "trtllm-bench's own batch limit",
+            f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
+            "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
+            TRTLLM_BENCH_SOURCE,
+            kind="engine",
+        ),
+        Source(
+            "trtllm-bench's own step size",
+            f"{TRTLLM_BENCH_MAX_TOKENS:,}",
+            "tokens a rank's step at most: its requests x (1 + prompt / answer), rounded up, and "
+            "at least a whole prompt beside its batch",
+            TRTLLM_BENCH_TOKENS_SOURCE,
+            kind="engine",
+        ),
+        Source(
+            "TensorRT-LLM's profiled expert workspace",
+            "2 d + max(4 w, 2 d)",
+            "bytes per routed row of the profiled step (every rank's tokens under DEP), out of "
+            "the cache's room",
+            TRTLLM_EXPERT_WORKSPACE_SOURCE,
+            kind="engine",
+        ),
+        Source(
+            "trtllm-bench's share of the KV room it sizes for",
+            f"{TRTLLM_BENCH_BUILD_FRACTION:.0%} / {ENGINE_KV_FRACTION:.0%}",
+            "a 0.1x build (checkpoint in decimal GB against GiB) / the PyTorch backend",
+            f"{TRTLLM_BENCH_BUILD_SOURCE}; {TRTLLM_BENCH_CLI_SOURCE}",
             kind="engine",
         ),
     ]

@@ -8,10 +8,10 @@ import numpy as np
 from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
-from core.catalog import GB
+from core.catalog import ENGINE_MAX_NUM_TOKENS, GB
 from core.catalog.engine_versions import engine_version
 from core.catalog.engines import TRTLLM_BENCH_BYTES_PER_PARAM, TRTLLM_BENCH_MAX_REQUESTS
-from core.engine_level.bench_sizing import trtllm_bench_batch
+from core.engine_level.bench_sizing import trtllm_bench_batch, trtllm_bench_tokens
 
 # An 8B-parameter fp8 checkpoint on one 80 GB card, 32 layers of 8 heads of 128 at 1 byte.
 SHAPE = dict(params=8e9, bytes_per_param=1.0, kv_bytes=1.0, attention_layers=32,
@@ -81,3 +81,43 @@ def test_a_01x_build_sizes_as_its_tuning_code_counts():
                                    prompt=prompt, answer=answer, ranks=1.0)  # fmt: skip
         expected = _tools_own_arithmetic(params / 1e9, layers, 8, 128, 8, prompt, answer)
         assert limit == expected
+
+
+def _tools_own_tokens(requests, prompt, answer, chunked):
+    """finetune_setting's max_num_tokens from the unrounded requests, then get_settings' floor
+    of a whole prompt beside the batch when chunked prefill is off."""
+    raw = min(min(requests, 4096) * (1 + prompt / answer), 32768)
+    if raw < 4096:
+        tokens = max(2048, 256 * math.ceil(raw / 256))
+    elif raw < 8192:
+        tokens = 512 * math.ceil(raw / 512)
+    else:
+        tokens = 1024 * math.ceil(raw / 1024)
+    batch = min(requests, 4096)
+    batch = (
+        max(64, 32 * math.ceil(batch / 32))
+        if batch < 256
+        else 128 * math.ceil(batch / 128)
+        if batch < 1024
+        else 256 * math.ceil(batch / 256)
+    )
+    return tokens if chunked else max(tokens, prompt + batch)
+
+
+def test_the_tools_step_tokens_follow_its_own_arithmetic():
+    """max_num_tokens for many lengths, with chunked prefill on and off, as the tool counts it."""
+    for prompt, answer in ((128, 128), (1000, 1000), (5000, 500), (20000, 2000), (128, 4096)):
+        for chunked in (False, True):
+            found = trtllm_bench_tokens(**SHAPE, prompt=prompt, answer=answer,
+                                        chunked_prefill=chunked)  # fmt: skip
+            # the shape's 80 GB card as CUDA reports it (GiB), less its 8 GB of weights
+            memory = 80 * 2**30 - 8e9
+            per_token = 2 * 32 * 8 * 128 * 1.0
+            requests = 0.9 * memory / (per_token * (prompt + answer))
+            assert found == _tools_own_tokens(requests, prompt, answer, chunked)
+
+
+def test_a_format_the_tool_does_not_tune_keeps_the_default_step():
+    """Where the tool leaves the engine alone its step keeps the engine's default tokens."""
+    found = trtllm_bench_tokens(**{**SHAPE, "bytes_per_param": np.nan}, prompt=1024, answer=1024)
+    assert found == ENGINE_MAX_NUM_TOKENS

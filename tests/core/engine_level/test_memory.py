@@ -1,0 +1,99 @@
+"""A node's memory: weights, the activations of the step the engine profiles, then the cache."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from core import Scenario
+from core.catalog import ACTIVATION_BYTES, ENGINE_KV_FRACTION, ENGINE_MAX_NUM_TOKENS
+from core.engine_level.memory import activation_workspace_bytes, expert_workspace_bytes
+from core.engine_level.terms import ALL_TERMS
+from core.evaluate import engine_node
+
+# Qwen3-235B-A22B's expert layer: hidden 4,096, experts 1,536 wide, 8 of 128 per token.
+HIDDEN, WIDTH, TOP_K = 4096.0, 1536.0, 8.0
+DEP = dict(model="Qwen3-235B-A22B", gpu="H100 SXM", cards=8, weight_dtype="fp8", kv_dtype="fp8",
+           layout="dep", engine="tensorrt-llm", prompt_tokens=1000, answer_tokens=1000,
+           realism="engine")  # fmt: skip
+
+
+def _kernels_own_buffers(rows, hidden, width, input_bytes):
+    """The CUTLASS MoE runner's two overlapped regions, as getWorkspaceDeviceBufferSizes sizes
+    them for a gated activation: inputs max(permuted, fc2 result, fc1 result), outputs max(gated
+    fc1 result, fc2 result); GEMM results in bf16, the permuted input at the input's bytes."""
+    permuted = rows * hidden * input_bytes
+    fc1_result = rows * width * input_bytes
+    glu_result = 2 * rows * width * ACTIVATION_BYTES
+    fc2_result = rows * hidden * ACTIVATION_BYTES
+    return max(permuted, fc2_result, fc1_result) + max(glu_result, fc2_result, fc1_result)
+
+
+def test_the_expert_workspace_is_the_kernels_two_regions_and_the_layers_tensors():
+    """Per routed row, the kernel's regions whatever the input's format (fp4, fp8, bf16), plus
+    the gathered input and the bf16 output of every gathered token."""
+    tokens, ranks = 2048.0, 8.0
+    gathered = tokens * ranks
+    for input_bytes in (0.5, 1.0, 2.0):
+        kernel = _kernels_own_buffers(gathered * TOP_K, HIDDEN, WIDTH, input_bytes)
+        tensors = gathered * HIDDEN * (input_bytes + ACTIVATION_BYTES)
+        found = expert_workspace_bytes(tokens, ranks, TOP_K, HIDDEN, WIDTH, input_bytes)
+        assert_allclose(found, kernel + tensors)
+
+
+def test_a_wide_expert_slice_sizes_the_output_region():
+    """Where the gated result outgrows the second GEMM's (2 w > d), it sets the region."""
+    narrow = expert_workspace_bytes(1.0, 1.0, 1.0, HIDDEN, HIDDEN / 4)
+    wide = expert_workspace_bytes(1.0, 1.0, 1.0, HIDDEN, 2 * HIDDEN)
+    assert_allclose(narrow, 2 * (HIDDEN + HIDDEN) + HIDDEN * 4)
+    assert_allclose(wide, 2 * (HIDDEN + 4 * HIDDEN) + HIDDEN * 4)
+
+
+def test_gathering_every_ranks_tokens_multiplies_the_workspace():
+    """Under attention data parallelism each card's expert layer holds every rank's tokens."""
+    one = expert_workspace_bytes(4096.0, 1.0, TOP_K, HIDDEN, WIDTH)
+    assert_allclose(expert_workspace_bytes(4096.0, 8.0, TOP_K, HIDDEN, WIDTH), 8 * one)
+
+
+def test_the_layers_workspace_grows_with_the_profiled_step():
+    """A step of twice the tokens keeps twice the activations; the default is 8,192 tokens."""
+    default = activation_workspace_bytes(HIDDEN, WIDTH, 5120.0, 8.0)
+    assert_allclose(activation_workspace_bytes(HIDDEN, WIDTH, 5120.0, 8.0, 16384.0), 2 * default)
+    assert_allclose(
+        activation_workspace_bytes(HIDDEN, WIDTH, 5120.0, 8.0, ENGINE_MAX_NUM_TOKENS), default
+    )
+
+
+def test_tensorrt_llms_cache_loses_the_profiled_expert_workspace():
+    """On TensorRT-LLM under DEP the cache's room is 90 % of the workspace smaller than it would
+    be without the expert layer's share; vLLM and SGLang size theirs without it."""
+    node = engine_node(Scenario(**DEP))
+    assert node.expert_workspace and node.data_parallel_attention
+    without = replace(node, expert_workspace=False)
+    lost = without.kv_budget(ALL_TERMS)[1] - node.kv_budget(ALL_TERMS)[1]
+    per_card = expert_workspace_bytes(node.profile_tokens, 8.0, TOP_K, HIDDEN, WIDTH,
+                                      node.gathered_bytes)  # fmt: skip
+    assert_allclose(lost, ENGINE_KV_FRACTION * 8 * per_card)
+    for engine in ("vllm", "sglang"):
+        assert not engine_node(Scenario(**{**DEP, "engine": engine})).expert_workspace
+
+
+def test_a_dense_model_keeps_no_expert_workspace():
+    """Llama-3-70B on TensorRT-LLM: the same room with or without the expert layer's share."""
+    knobs = {**DEP, "model": "Llama-3-70B", "layout": "tp", "cards": 4}
+    node = engine_node(Scenario(**knobs))
+    assert (
+        node.kv_budget(ALL_TERMS)[1]
+        == replace(node, expert_workspace=False).kv_budget(ALL_TERMS)[1]
+    )
+
+
+def test_the_profiled_step_is_the_one_trtllm_bench_sized():
+    """TensorRT-LLM profiles the tokens trtllm-bench chose, at least a whole prompt beside a
+    rank's batch (its releases prefill whole prompts); an engine it does not size, 8,192."""
+    node = engine_node(Scenario(**DEP))
+    assert node.profile_tokens >= 1000 + node.bench_batch / 8
+    vllm = engine_node(Scenario(**{**DEP, "engine": "vllm"}))
+    assert np.all(vllm.profile_tokens == ENGINE_MAX_NUM_TOKENS)
