@@ -133,8 +133,8 @@ def trtllm_bench_rows() -> list[Source]:
         Source(
             "TensorRT-LLM's profiled expert workspace",
             "2 d + max(4 w, 2 d)",
-            "bytes per routed row of the profiled step (every rank's tokens under DEP), out of "
-            "the cache's room",
+            "bytes per routed row of the profiled step (d: hidden size; w: the expert's width on "
+            "the card), every rank's tokens under DEP, taken from the cache's room",
             TRTLLM_EXPERT_WORKSPACE_SOURCE,
             kind="engine",
         ),

@@ -163,7 +163,11 @@ class PinBar(pn.viewable.Viewer):
         self.board, self.scenario = board, scenario
         self.pin_button = pn.widgets.Button(label="Pin as A", color="primary", margin=(0, 8, 0, 0))
         self.pin_button.on_click(lambda _event: board.pin(scenario))
-        self.chips = LiveHTML("", margin=(0, 4), sizing_mode="stretch_width")
+        # (on a narrow screen the sentence keeps a readable width and wraps under the button,
+        # assets/phone.css)
+        self.chips = LiveHTML(
+            "", margin=(0, 4), sizing_mode="stretch_width", css_classes=["pin-chips"]
+        )
         self.unpin_buttons = []
         for index in range(MAX_PINS):
             button = pn.widgets.Button(
@@ -179,6 +183,7 @@ class PinBar(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=(0, 0, 8, 0),
             styles={"align-items": "center"},
+            css_classes=["pin-bar"],  # a row of its own on a phone (assets/phone.css)
         )
         self._show()
 

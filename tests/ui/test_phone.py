@@ -105,3 +105,14 @@ def test_the_sources_table_stacks_each_row_on_a_phone(phone, poll_lab):
     constant = table.locator("tbody tr td").first
     assert constant.bounding_box()["width"] >= 0.9 * table.bounding_box()["width"]
     assert not table.locator("thead").first.is_visible()
+
+
+def test_the_pins_sentence_keeps_a_readable_width_on_a_phone(phone, poll_lab):
+    """At 390 px the pins' bar takes its own row, so its sentence runs beside the button in a
+    few lines, not a word a line beside Predict first and My report."""
+    url, _location = poll_lab
+    phone.goto(url + "/")
+    sentence = phone.get_by_text("Pin this configuration").first
+    expect(sentence).to_be_visible(timeout=BUILD_MS)
+    assert sentence.bounding_box()["width"] >= 200
+    assert sentence.bounding_box()["height"] <= 80  # three lines at most
