@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
 from core.evidence.cases_atom import ATOM
+from core.evidence.cases_gcp import GCP
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gpustack import GPUSTACK
@@ -319,6 +320,7 @@ SECOND += GPUSTACK  # D99 on: GPUStack's performance lab (core/evidence/cases_gp
 SECOND += INFERENCEX  # D109 on: InferenceX's dashboard (core/evidence/cases_inferencex.py)
 SECOND += AZURE  # D118 on: Azure's AI benchmarking guide (core/evidence/cases_azure.py)
 SECOND += ATOM  # D154 on: AMD ATOM's vLLM plugin, shown only (core/evidence/cases_atom.py)
+SECOND += GCP  # D165: Google Cloud's TensorRT-LLM recipe (core/evidence/cases_gcp.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The 117 cases the second set is scored on (``scored`` ones, in key order)."""

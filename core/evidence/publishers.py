@@ -28,6 +28,8 @@ Which publisher each development case has (scored cases in brackets):
 - Argonne LLM-Inference-Bench (argonne-lcf/, vLLM 0.6.1 on MI300X): the third check set only
 - AMD ATOM (ROCm/ATOM, its vLLM plugin on MI355X): D154-D164 (none scored)
 - Dell (Hanindhito and Patel, SC '25; SGLang on MI300X and MI325X): the fifth check set only
+- Google Cloud AI Hypercomputer recipes (AI-Hypercomputer/gpu-recipes, TensorRT-LLM 0.17 on
+  H200): D165 (1)
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("Azure/AI-benchmarking-guide", "Microsoft Azure AI benchmarking guide"),
     ("ROCm/ATOM", "AMD ATOM (ROCm/ATOM)"),
     ("hibagus/SC25_AMD_CDNA3_Artifact", "Dell (Hanindhito and Patel, SC '25)"),
+    ("AI-Hypercomputer/gpu-recipes", "Google Cloud AI Hypercomputer recipes"),
 )
 
 
