@@ -39,9 +39,9 @@ from __future__ import annotations
 
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
 from core.evidence.cases_atom import ATOM
-from core.evidence.cases_gcp import GCP
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
+from core.evidence.cases_gcp import GCP
 from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8

@@ -9,9 +9,10 @@ from core.evidence.cases_atom import _TABLE, ATOM
 from core.evidence.fidelity import PUBLISHED
 
 
-def test_atoms_rows_close_the_second_set_in_key_order_none_scored():
-    """D154-D164 are the second set's last cases, one a printed row, shown but not scored."""
-    assert SECOND[-len(ATOM) :] == ATOM
+def test_atoms_rows_follow_in_key_order_none_scored():
+    """D154-D164 come after every earlier row, one a printed row, shown but not scored."""
+    start = [case.key for case in SECOND].index("D154")
+    assert SECOND[start : start + len(ATOM)] == ATOM
     assert [case.key for case in ATOM] == [f"D{n}" for n in range(154, 165)]
     assert len(ATOM) == len(_TABLE.splitlines())
     assert not any(case.scored for case in ATOM)

@@ -152,14 +152,14 @@ def test_a_benchmark_runs_at_the_engines_batch_limit_not_the_pool_dial():
 # -- the second development set and the scores per family ---------------------------------
 
 
-def test_second_set_is_the_files_164_cases_117_scored_each_with_its_source():
-    """D01-D164 in order, D11-D15, D44-D66, D67-D74 and D154-D164 shown but not scored, each
+def test_second_set_is_the_files_165_cases_118_scored_each_with_its_source():
+    """D01-D165 in order, D11-D15, D44-D66, D67-D74 and D154-D164 shown but not scored, each
     with its source and row."""
-    assert [case.key for case in SECOND] == [f"D{n:02d}" for n in range(1, 165)]
+    assert [case.key for case in SECOND] == [f"D{n:02d}" for n in range(1, 166)]
     unscored = [*range(11, 16), *range(44, 75), *range(154, 165)]
     assert [case.key for case in SECOND if not case.scored] == [f"D{n}" for n in unscored]
     assert [case for case in SECOND if case.scored] == SCORED_SECOND
-    assert len(SCORED_SECOND) == 117
+    assert len(SCORED_SECOND) == 118
     for case in SECOND:
         assert case.source and case.quoted and case.engine in ENGINES
 
@@ -228,16 +228,16 @@ def test_report_scores_the_first_set_as_score_does():
 
 
 def test_report_scores_the_second_set_without_its_unscored_cases():
-    """Second set: the 117 scored cases; both sets: the 142 of the two, scored as one."""
+    """Second set: the 118 scored cases; both sets: the 143 of the two, scored as one."""
     r = report()
     for level in ("whiteboard", "engine"):
         direct = score(SCORED_SECOND, level)
-        assert r.scores["second"][level].cases == 117
+        assert r.scores["second"][level].cases == 118
         assert r.scores["second"][level].geometric_mean_error == pytest.approx(
             direct.geometric_mean_error
         )
         both = score([*DEVELOPMENT, *SCORED_SECOND], level)
-        assert r.scores["both"][level].cases == 142
+        assert r.scores["both"][level].cases == 143
         assert r.scores["both"][level].within_band == both.within_band
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 
 from core.evidence.cases_azure import AZURE
+from core.evidence.cases_gcp import GCP
 from core.evidence.fidelity import report
 from core.evidence.scores import summarise
 from tests.paths import ROOT
 
 README = ROOT / "README.md"
 _EIGHTH_ROUND = {case.key for case in AZURE}
+_LATER_ROUNDS = {case.key for case in GCP}  # the fifteenth round's scored row
 
 
 def test_the_first_set_holds_where_it_stood():
@@ -23,11 +25,13 @@ def test_the_first_set_holds_where_it_stood():
 def test_both_sets_together_hold_where_they_stood():
     """Both development sets together stay within 16.5 % geometric-mean error (15.9 % at issue
     37's ninth round, 15.5-15.6 % at its tenth, 15.2 % at its eleventh, 15.1 % at its twelfth,
-    14.5 % at its thirteenth, 14.4 % at its fourteenth, on 142 cases; the target is 15 %), and the cases they held before
+    14.5 % at its thirteenth, 14.4 % at its fourteenth on 142 cases and its fifteenth on 143;
+    the target is 15 %), and the cases they held before
     Azure's rows (114, 106 since D67-D74 left the score) within 19 %: a tripwire on the model."""
     found = report()
     assert found.scores["both"]["engine"].geometric_mean_error <= 0.165
-    earlier = [i for i in found.sets["both"] if found.cases[i].key not in _EIGHTH_ROUND]
+    later = _EIGHTH_ROUND | _LATER_ROUNDS
+    earlier = [i for i in found.sets["both"] if found.cases[i].key not in later]
     assert len(earlier) == 106  # 114 until D67-D74 left the score (multi-step scheduling)
     assert summarise(found.steps[earlier, -1]).geometric_mean_error <= 0.19
 
