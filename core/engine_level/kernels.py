@@ -352,11 +352,14 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
         checkpoint_scale=_lookup(_release("bench_checkpoint_scale"), engine, version),
     )  # fmt: skip
     chunked = _lookup(_release("chunked_prefill"), engine, version) > 0
+    batch = trtllm_bench_batch(**estimate, ranks=np.where(data_parallel, pool.cards, 1.0))
+    pads = _lookup(_release("pads_to_graph_sizes"), engine, version) > 0
     return {
-        "bench_batch": trtllm_bench_batch(
-            **estimate, ranks=np.where(data_parallel, pool.cards, 1.0)
-        ),
+        "bench_batch": batch,
         "profile_tokens": trtllm_bench_tokens(**estimate, chunked_prefill=chunked),
+        # a closed loop the tool sized replays its CUDA graphs padded (an open one is no run of
+        # trtllm-bench's)
+        "graph_padding": pads & np.isfinite(batch) & np.isfinite(pool.users),
     }
 
 

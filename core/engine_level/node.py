@@ -98,6 +98,9 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     # whether that profile holds the fused expert layer's workspace (core.engine_level.memory)
     profile_tokens: object = float(ENGINE_MAX_NUM_TOKENS)
     expert_workspace: object = False
+    # a benchmark's decode-only steps run padded to the captured CUDA-graph sizes (TensorRT-LLM's
+    # PyTorch backend under trtllm-bench: core.catalog.engine_versions.TRTLLM_BENCH_GRAPH_SIZES)
+    graph_padding: object = False
     # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
     read_share: object = 1.0
     # DEP: attention data-parallel (shared weights whole, own cache per card), each expert
@@ -302,6 +305,12 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         cache = np.multiply(batch, context_tokens) * self.kv_bytes_per_token
         if "live_context" in terms:
             cache = cache * self.read_share
+        tokens = batch  # the step's own tokens: its cache and attention read theirs
+        if requests is None:
+            requests = batch
+            # a decode-only step's matmuls and moved tokens run its CUDA graph's batch (a step
+            # given its requests apart carries a prompt's chunk and runs eagerly, unpadded)
+            batch = self._graph_batch(batch) if "gemm_shapes" in terms else batch
         math = 2.0 * active * batch / (self.cards * flops) * self._gemm_penalty(batch, terms)
         if "stream_then_math" in terms:
             step = (weights + cache) / (self.cards * bandwidth) + math
@@ -309,7 +318,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
         if "prefill_shape" in terms:  # attention's own math, where its cache read cannot hide it
             per_token = self.attention_flops_per_token * self._attention_layers
-            reads = np.multiply(batch, context_tokens) * per_token
+            reads = np.multiply(tokens, context_tokens) * per_token
             reads = reads * (self.read_share if "live_context" in terms else 1.0)
             stream = cache / (self.cards * bandwidth)
             step = step + np.maximum(reads / (self.cards * attention_flops) - stream, 0.0)
@@ -317,10 +326,19 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             step = step + self.expert_seconds(batch, terms)
         step = step + self._per_token(batch, terms)
         if "fixed_overheads" in terms:
-            requests = batch if requests is None else requests
             step = step + self.fixed_seconds(terms, step) + self._attention_requests_s(requests)
             step = step + self.host_requests_s(requests, step)
         return step
+
+    def _graph_batch(self, batch):
+        """The batch a decode step multiplies: :func:`~core.engine_level.terms.graph_padded_batch`
+        of each rank's share where the engine pads to its CUDA graphs, else ``batch``."""
+        if not np.any(self.graph_padding):
+            return batch
+        ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
+        limit = np.minimum(np.divide(self.bench_batch, ranks), self.profile_tokens)
+        padded = physical.graph_padded_batch(np.divide(batch, ranks), limit) * ranks
+        return np.where(self.graph_padding, padded, batch)
 
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.

@@ -23,6 +23,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_FEW,
     PCIE_ALLREDUCE_SHARE_MANY,
 )
+from core.catalog.engine_versions import TRTLLM_BENCH_GRAPH_SIZES
 from core.catalog.kernels import (
     BLOCK_FP8_ATTENTION_INPUTS,
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
@@ -49,7 +50,8 @@ TERMS: dict[str, str] = {
     "datasheet",
     "gemm_shapes": "a GEMM multiplies at the rate the engine's own kernel was measured at for "
     "its shape: a matrix split over eight cards, or fed fewer tokens, runs below the card's best "
-    "rate, and some kernels never reach it",
+    "rate, and some kernels never reach it (and under trtllm-bench TensorRT-LLM's decode steps "
+    "multiply the next CUDA-graph size up, padded with dummy requests)",
     "live_context": "a step reads the context its requests hold now (prompt + half the answer on "
     "average), not the longest they may reach",
     "stream_then_math": "a layer streams its weights and then multiplies: the two add up instead "
@@ -166,6 +168,31 @@ def gather_scatter_seconds(tokens, hidden, expert_layers, cards, link_bytes_per_
     moved = tokens * hidden * (gathered_bytes + ACTIVATION_BYTES)
     seconds = 2.0 * latency + arriving * moved / (share * link_bytes_per_s)
     return np.where(np.asarray(cards) > 1, expert_layers * seconds, 0.0)
+
+
+def graph_padded_batch(batch, limit, sizes=TRTLLM_BENCH_GRAPH_SIZES):
+    r"""The batch a decode-only step multiplies when the engine replays CUDA graphs with padding.
+
+    Notes
+    -----
+    The engine captures the sizes :math:`s_i` at most its limit :math:`L` (its batch limit and
+    its step's tokens, whichever is smaller), and :math:`L` itself in place of the first size
+    above it. A step of :math:`b \le L` requests runs the smallest captured size that holds it,
+    the gap filled with a one-token dummy request; a larger step runs eagerly, unpadded:
+
+    .. math:: \tilde b = \begin{cases} \min(\{s_i \ge b\} \cup \{L\}) & b \le L \\
+              b & b > L \end{cases}
+
+    (:data:`core.catalog.engine_versions.TRTLLM_BENCH_GRAPH_SIZES`, the sizes NVIDIA's pages
+    capture.) The dummy requests read one token of cache each, so only the step's matmuls and
+    the tokens it moves grow.
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    batch = np.asarray(batch, dtype=float)
+    above = sizes[np.minimum(np.searchsorted(sizes, batch), sizes.size - 1)]
+    above = np.where(batch > sizes[-1], batch, above)
+    padded = np.maximum(np.minimum(above, limit), batch)
+    return np.where((batch > 0) & (batch <= limit), padded, batch)
 
 
 def routing_imbalance(experts, expert_ranks):
