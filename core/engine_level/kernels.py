@@ -357,9 +357,9 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
     return {
         "bench_batch": batch,
         "profile_tokens": trtllm_bench_tokens(**estimate, chunked_prefill=chunked),
-        # a closed loop the tool sized replays its CUDA graphs padded (an open one is no run of
-        # trtllm-bench's)
-        "graph_padding": pads & np.isfinite(batch) & np.isfinite(pool.users),
+        # a closed loop (trtllm-bench's run, whether or not it sized the batch) replays its CUDA
+        # graphs padded; an open one is no run of the tool's
+        "graph_padding": pads & np.isfinite(pool.users),
     }
 
 

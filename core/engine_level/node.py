@@ -336,7 +336,9 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         if not np.any(self.graph_padding):
             return batch
         ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
-        limit = np.minimum(np.divide(self.bench_batch, ranks), self.profile_tokens)
+        # the batch limit: the tool's where it sized one, else the engine's own
+        batch_limit = np.where(np.isfinite(self.bench_batch), self.bench_batch, self.max_running)
+        limit = np.minimum(np.divide(batch_limit, ranks), self.profile_tokens)
         padded = physical.graph_padded_batch(np.divide(batch, ranks), limit) * ranks
         return np.where(self.graph_padding, padded, batch)
 
