@@ -323,7 +323,10 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             stream = cache / (self.cards * bandwidth)
             step = step + np.maximum(reads / (self.cards * attention_flops) - stream, 0.0)
         if kernels:
-            step = step + self.expert_seconds(batch, terms)
+            # the padding is one dummy request repeated: its copies all route to the same few
+            # experts, adding their rows' arithmetic but streaming no expert the batch does not
+            step = step + self.expert_seconds(tokens, terms)
+            step = step + self.expert_seconds(np.subtract(batch, tokens), terms, alone=False)
         step = step + self._per_token(batch, terms)
         if "fixed_overheads" in terms:
             step = step + self.fixed_seconds(terms, step) + self._attention_requests_s(requests)
