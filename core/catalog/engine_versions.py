@@ -100,8 +100,9 @@ _TRT_PYTORCH_HOST = (
 # are dropped, the first of them replaced by the limit itself.
 TRTLLM_BENCH_GRAPH_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192)
 TRTLLM_GRAPH_PADDING_SOURCE = (
-    "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md (1.x) and docs/source/"
-    "performance/perf-overview.md @00f37686 (1.0): cuda_graph_config enable_padding true, "
+    "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md (1.x) and NVIDIA/"
+    "TensorRT-LLM docs/source/performance/perf-overview.md @00f37686 (1.0): cuda_graph_config "
+    "enable_padding true, "
     "batch_sizes [1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192]; "
     "tensorrt_llm/bench/benchmark/utils/general.py get_settings (cuda_graph_config "
     "enable_padding True); tensorrt_llm/_torch/pyexecutor/model_engine.py "
@@ -159,6 +160,7 @@ class EngineVersion:
     bench_sizing_source: str = TRTLLM_BENCH_CLI_SOURCE
     # whether a benchmark's decode-only steps run padded to TRTLLM_BENCH_GRAPH_SIZES
     pads_to_graph_sizes: bool = False
+    graph_padding_source: str = "no padded CUDA graphs priced for this release"
 
 
 # -- vLLM.
@@ -348,7 +350,7 @@ _TRT = (
         "TensorRT-LLM llm_args.py CudaGraphConfig: batch sizes up to max_batch_size 128 by "
         "default",
         TRTLLM_ALLREDUCE_S, TRTLLM_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
-        pads_to_graph_sizes=True,
+        pads_to_graph_sizes=True, graph_padding_source=TRTLLM_GRAPH_PADDING_SOURCE,
     ),
 )  # fmt: skip
 

@@ -24,6 +24,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from core.catalog.gemm_tables import gemm_share, grid_position, token_grid
+from core.engine_level.terms import graph_padded_batch, graph_padded_scalar
 
 _SHAPE_FIELDS = ("gemm_table", "cards", "data_parallel_attention", "query_heads", "kv_heads",
                  "head_dim", "hidden", "latent_attention", "experts", "intermediate",
@@ -124,7 +125,8 @@ def dense_gemm_penalty(node, grid, tokens):
 
 
 class GemmShapes:
-    """A :class:`~core.engine_level.node.Node`'s dense GEMM penalty (it holds the fields)."""
+    """A :class:`~core.engine_level.node.Node`'s dense GEMM penalty and the batch its decode
+    steps multiply (it holds the fields)."""
 
     @cached_property
     def _gemm_grid(self):
@@ -135,3 +137,25 @@ class GemmShapes:
         """:func:`dense_gemm_penalty` at ``tokens`` (1 without ``gemm_shapes``)."""
         grid = self._gemm_grid if "gemm_shapes" in terms else None
         return 1.0 if grid is None else dense_gemm_penalty(self, grid, tokens)
+
+    def _graph_batch(self, batch):
+        """The batch a decode step multiplies: :func:`~core.engine_level.terms.graph_padded_batch`
+        of each rank's share where the engine pads to its CUDA graphs, else ``batch``."""
+        ranks, limit, _, everywhere = self._graph_plan
+        if everywhere and isinstance(ranks, float) and np.ndim(batch) == 0:  # one node, one step
+            return graph_padded_scalar(float(batch) / ranks, limit) * ranks
+        padded = graph_padded_batch(np.divide(batch, ranks), limit) * ranks
+        return padded if everywhere else np.where(self.graph_padding, padded, batch)
+
+    @cached_property
+    def _graph_plan(self):
+        """(ranks a step's batch is shared over, each rank's graph limit, whether any node pads,
+        whether every node does): the batch limit is the tool's where it sized one, else the
+        engine's own."""
+        ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
+        batch_limit = np.where(np.isfinite(self.bench_batch), self.bench_batch, self.max_running)
+        limit = np.minimum(np.divide(batch_limit, ranks), self.profile_tokens)
+        if np.ndim(ranks) == 0 and np.ndim(limit) == 0:
+            ranks, limit = float(ranks), float(limit)
+        pads = np.asarray(self.graph_padding)
+        return ranks, limit, bool(np.any(pads)), bool(np.all(pads))

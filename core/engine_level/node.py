@@ -189,6 +189,13 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         padding = rows * math_rate / np.maximum(self.experts_per_token, 1)
         return layers * (self.expert_fixed_s + np.maximum(stream, math + padding) + permute)
 
+    def _riding_expert_s(self, terms):
+        """:meth:`expert_seconds` per token riding in a step (``alone`` False), remembered."""
+        terms = frozenset(terms)
+        return self._remember(
+            ("riding", terms), lambda: self.expert_seconds(1.0, terms, alone=False)
+        )
+
     def _expert_rates(self, terms):
         """Seconds per token multiplied, per token permuted and per expert streamed, per layer."""
 
@@ -310,7 +317,8 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             requests = batch
             # a decode-only step's matmuls and moved tokens run its CUDA graph's batch (a step
             # given its requests apart carries a prompt's chunk and runs eagerly, unpadded)
-            batch = self._graph_batch(batch) if "gemm_shapes" in terms else batch
+            if "gemm_shapes" in terms and self._graph_plan[2]:
+                batch = self._graph_batch(batch)
         math = 2.0 * active * batch / (self.cards * flops) * self._gemm_penalty(batch, terms)
         if "stream_then_math" in terms:
             step = (weights + cache) / (self.cards * bandwidth) + math
@@ -326,24 +334,13 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             # the padding is one dummy request repeated: its copies all route to the same few
             # experts, adding their rows' arithmetic but streaming no expert the batch does not
             step = step + self.expert_seconds(tokens, terms)
-            step = step + self.expert_seconds(np.subtract(batch, tokens), terms, alone=False)
+            if batch is not tokens:  # the dummies' arithmetic, as tokens riding in the step
+                step = step + np.subtract(batch, tokens) * self._riding_expert_s(terms)
         step = step + self._per_token(batch, terms)
         if "fixed_overheads" in terms:
             step = step + self.fixed_seconds(terms, step) + self._attention_requests_s(requests)
             step = step + self.host_requests_s(requests, step)
         return step
-
-    def _graph_batch(self, batch):
-        """The batch a decode step multiplies: :func:`~core.engine_level.terms.graph_padded_batch`
-        of each rank's share where the engine pads to its CUDA graphs, else ``batch``."""
-        if not np.any(self.graph_padding):
-            return batch
-        ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
-        # the batch limit: the tool's where it sized one, else the engine's own
-        batch_limit = np.where(np.isfinite(self.bench_batch), self.bench_batch, self.max_running)
-        limit = np.minimum(np.divide(batch_limit, ranks), self.profile_tokens)
-        padded = physical.graph_padded_batch(np.divide(batch, ranks), limit) * ranks
-        return np.where(self.graph_padding, padded, batch)
 
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.

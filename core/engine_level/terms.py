@@ -11,6 +11,8 @@ The constants come from :mod:`core.catalog`, each with a source; none is fitted 
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import numpy as np
 
 from core.catalog import (
@@ -187,12 +189,22 @@ def graph_padded_batch(batch, limit, sizes=TRTLLM_BENCH_GRAPH_SIZES):
     capture.) The dummy requests read one token of cache each, so only the step's matmuls and
     the tokens it moves grow.
     """
+    if np.ndim(batch) == 0 and np.ndim(limit) == 0:  # one node's step: no arrays to build
+        return graph_padded_scalar(float(batch), float(limit), sizes)
     sizes = np.asarray(sizes, dtype=float)
     batch = np.asarray(batch, dtype=float)
     above = sizes[np.minimum(np.searchsorted(sizes, batch), sizes.size - 1)]
     above = np.where(batch > sizes[-1], batch, above)
     padded = np.maximum(np.minimum(above, limit), batch)
     return np.where((batch > 0) & (batch <= limit), padded, batch)
+
+
+def graph_padded_scalar(batch: float, limit: float, sizes=TRTLLM_BENCH_GRAPH_SIZES) -> float:
+    """:func:`graph_padded_batch` of one batch and one limit, in plain floats (a step's hot path)."""
+    if batch <= 0 or batch > limit:
+        return batch
+    index = bisect_left(sizes, batch)
+    return max(min(sizes[index] if index < len(sizes) else batch, limit), batch)
 
 
 def routing_imbalance(experts, expert_ranks):

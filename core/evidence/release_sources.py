@@ -7,7 +7,11 @@ level's costs).
 
 from __future__ import annotations
 
-from core.catalog.engine_versions import ENGINE_VERSIONS, PRICE_RELEASE_REQUEST_HOST
+from core.catalog.engine_versions import (
+    ENGINE_VERSIONS,
+    PRICE_RELEASE_REQUEST_HOST,
+    TRTLLM_BENCH_GRAPH_SIZES,
+)
 from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.evidence.source_groups import Source
 
@@ -16,6 +20,10 @@ _FUSED_UNIT = (
     "two quantisers), its two GEMM floors too; its weights are still read"
 )
 _AMD_UNIT = "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)"
+_GRAPH_UNIT = (
+    "requests a captured decode step holds: under trtllm-bench a step runs the next size up (each "
+    "rank's batch, up to the engine's limit), its matmuls the padded batch, its cache reads its own"
+)
 
 
 def _release_rows(keep, name: str, value, unit, source: str, kind: str) -> list[Source]:
@@ -64,12 +72,16 @@ _ENGINE_FACTS = (
      "fuses_shared_expert_source"),
     ("amd_kernels", "kernels on AMD cards", lambda release: release.amd_kernels.upper(),
      _AMD_UNIT, "amd_kernels_source"),
+    ("pads_to_graph_sizes", "a benchmark's decode steps padded to CUDA-graph sizes",
+     lambda _: ", ".join(f"{size:,}" for size in TRTLLM_BENCH_GRAPH_SIZES), _GRAPH_UNIT,
+     "graph_padding_source"),
 )  # fmt: skip
 
 
 def engine_fact_rows() -> list[Source]:
     """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel,
-    then each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter")."""
+    each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter"), then each whose
+    benchmark runs pad decode steps to CUDA-graph sizes."""
     return [
         row
         for field, name, value, unit, source in _ENGINE_FACTS
@@ -85,5 +97,6 @@ def engine_fact_rows() -> list[Source]:
 
 
 def release_rows() -> list[Source]:
-    """Every release-level row: host work per request, the fused shared expert, AMD's kernels."""
+    """Every release-level row: host work per request, the fused shared expert, AMD's kernels,
+    CUDA-graph padding."""
     return [*host_request_rows(), *engine_fact_rows()]
