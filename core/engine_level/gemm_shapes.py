@@ -14,6 +14,9 @@ with :math:`s` the tensor-parallel cards (1 under attention data parallelism, wh
 runs its own requests' tokens whole) and :math:`w` the MLP's width (a mixture's shared experts
 times one expert's width). Latent attention's projections are low-rank and not these shapes:
 its attention GEMMs are left at the card's rate.
+
+A decode step's GEMMs multiply its batch, or under trtllm-bench TensorRT-LLM's next CUDA-graph
+size up (:meth:`GemmShapes._graph_batch`, :func:`core.engine_level.terms.graph_padded_batch`).
 """
 
 from __future__ import annotations

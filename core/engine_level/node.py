@@ -302,7 +302,10 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         ``prefill_shape`` the attention's math over the cache, :math:`2 h (d_{qk} + d_v)` FLOPs
         a layer for every context token, adds what its cache read does not hide (latent
         attention's absorbed heads: :math:`h = 128`, :math:`d_{qk} = 576`, :math:`d_v = 512`);
-        the other terms add their own seconds.
+        with ``gemm_shapes``, where a benchmark's engine pads its CUDA graphs
+        (:meth:`_graph_batch`), a decode-only step multiplies and moves the padded batch's
+        tokens while its cache and attention read the requests' own; the other terms add their
+        own seconds.
         """
         bandwidth, flops, attention_flops = self.rates(terms)
         weights, active = self.engine_weight_bytes(terms), self.active_params
