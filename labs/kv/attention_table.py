@@ -88,6 +88,8 @@ class AttentionComparison(pn.viewable.Viewer):
         rows = attention_variants(shape, bytes_per_number, tokens, room_bytes)
         widths = fmt.bar_widths([row.bytes_per_token for row in rows])
         body = []
+        # each figure's heading, which a phone shows beside it (its rows stack: phone.css)
+        seat, held = f"one {fmt.count(tokens)}-token seat", "seats the room holds"
         for row, width in zip(rows, widths, strict=True):
             derivation = " \u00d7 ".join(_factor(label, value) for label, value in row.factors)
             own = ' <span class="chip neutral">this model</span>' if row.the_models_own else ""
@@ -95,10 +97,10 @@ class AttentionComparison(pn.viewable.Viewer):
                 f'<tr class="{"here" if row.the_models_own else ""}" data-variant="{row.name}">'
                 f"<td><b>{row.name}</b>{own}<div class='small muted'>{escape(row.what)}</div></td>"
                 f'<td class="mono small">{derivation} = <b>{fmt.count(row.bytes_per_token)} B</b></td>'
-                f'<td class="num">{fmt.count(kib(row.bytes_per_token))} KiB'
+                f'<td class="num" data-label="per token">{fmt.count(kib(row.bytes_per_token))} KiB'
                 f'<div class="attn-bar" style="width:{width}"></div></td>'
-                f'<td class="num">{fmt.memory(row.seat_bytes)}</td>'
-                f'<td class="num">{fmt.count(row.seats_room)}</td></tr>'
+                f'<td class="num" data-label="{seat}">{fmt.memory(row.seat_bytes)}</td>'
+                f'<td class="num" data-label="{held}">{fmt.count(row.seats_room)}</td></tr>'
             )
         window = ""
         if shape.window_layers:
@@ -117,9 +119,9 @@ class AttentionComparison(pn.viewable.Viewer):
             f"of {shape.head_dim}, {_layers(shape)}, {escape(kv_dtype)} cache) built three "
             f"ways{', then as it is built' if shape.window_layers else ''}. Weights, heads and "
             "layers stay; only what each layer keeps per token changes.</p>"
-            '<table class="grid attention"><thead><tr><th>attention</th><th>one token, derived</th>'
-            f'<th class="num">per token</th><th class="num">one {fmt.count(tokens)}-token seat</th>'
-            '<th class="num">seats the room holds</th></tr></thead><tbody>'
+            '<table class="grid attention" data-variants><thead><tr><th>attention</th>'
+            '<th>one token, derived</th><th class="num">per token</th>'
+            f'<th class="num">{seat}</th><th class="num">{held}</th></tr></thead><tbody>'
             + "".join(body)
             + f"</tbody></table>{window}</div>"
         )

@@ -116,3 +116,19 @@ def test_the_pins_sentence_keeps_a_readable_width_on_a_phone(phone, poll_lab):
     expect(sentence).to_be_visible(timeout=BUILD_MS)
     assert sentence.bounding_box()["width"] >= 200
     assert sentence.bounding_box()["height"] <= 80  # three lines at most
+
+
+def test_the_attention_designs_stack_each_design_on_a_phone(phone, poll_lab):
+    """At 390 px each attention design is a card: its derivation runs the table's width (not a
+    word a line) and each figure carries its heading."""
+    url, _location = poll_lab
+    phone.goto(url + "/?lab=kv")
+    table = phone.locator("table.grid.attention[data-variants]").first
+    expect(table).to_be_visible(timeout=BUILD_MS)
+    derivation = table.locator("tbody tr td.mono").first
+    assert derivation.bounding_box()["width"] >= 0.9 * table.bounding_box()["width"]
+    assert not table.locator("thead").first.is_visible()
+    label = table.locator("td.num").first.evaluate(
+        "cell => getComputedStyle(cell, '::before').content"
+    )
+    assert "per token" in label
