@@ -37,6 +37,7 @@ def _kinds_table(shape: ModelShape, bytes_per_number: float, tokens: int, own: f
     if len(rows) < 2 and not shape.sparse_top_k:
         return ""
     body = []
+    seat = "all of them, one seat"  # each figure's heading, shown beside it on a phone
     for row in rows:
         if row.per_sequence:
             one = f"{fmt.memory(row.per_layer_bytes)} a sequence"
@@ -46,8 +47,10 @@ def _kinds_table(shape: ModelShape, bytes_per_number: float, tokens: int, own: f
         body.append(
             f'<tr data-layer-kind="{escape(row.kind)}"><td><b>{escape(row.kind)}</b>'
             f"<div class='small muted'>{escape(row.what)}</div></td>"
-            f'<td class="num">{row.layers}</td><td class="num">{one}</td>'
-            f'<td class="num">{kept}</td><td class="num">{fmt.memory(row.seat_bytes)}</td></tr>'
+            f'<td class="num" data-label="layers">{row.layers}</td>'
+            f'<td class="num" data-label="one layer keeps">{one}</td>'
+            f'<td class="num" data-label="held">{kept}</td>'
+            f'<td class="num" data-label="{seat}">{fmt.memory(row.seat_bytes)}</td></tr>'
         )
     total = seat_total(rows)
     paged = ""
@@ -63,9 +66,10 @@ def _kinds_table(shape: ModelShape, bytes_per_number: float, tokens: int, own: f
         f"{fmt.count(tokens)}-token sequence:</p>"
         '<table class="grid attention" data-layer-kinds><thead><tr><th>layer kind</th>'
         '<th class="num">layers</th><th class="num">one layer keeps</th>'
-        '<th class="num">held</th><th class="num">all of them, one seat</th></tr></thead>'
+        f'<th class="num">held</th><th class="num">{seat}</th></tr></thead>'
         f"<tbody>{''.join(body)}<tr><td><b>total</b></td><td></td><td></td><td></td>"
-        f'<td class="num"><b>{fmt.memory(total)}</b></td></tr></tbody></table>{paged}'
+        f'<td class="num" data-label="{seat}"><b>{fmt.memory(total)}</b></td></tr></tbody>'
+        f"</table>{paged}"
     )
 
 
