@@ -107,24 +107,17 @@ def test_the_sources_table_stacks_each_row_on_a_phone(phone, poll_lab):
     assert not table.locator("thead").first.is_visible()
 
 
-def test_the_pins_sentence_keeps_a_readable_width_on_a_phone(phone, poll_lab):
-    """At 390 px the pins' bar takes its own row, so its sentence runs beside the button in a
-    few lines, not a word a line beside Predict first and My report."""
-    url, _location = poll_lab
-    phone.goto(url + "/")
-    sentence = phone.get_by_text("Pin this configuration").first
-    expect(sentence).to_be_visible(timeout=BUILD_MS)
-    assert sentence.bounding_box()["width"] >= 200
-    assert sentence.bounding_box()["height"] <= 80  # three lines at most
-
-
-def test_the_attention_designs_stack_each_design_on_a_phone(phone, poll_lab):
-    """At 390 px each attention design is a card: its derivation runs the table's width (not a
-    word a line) and each figure carries its heading."""
+def test_nothing_runs_a_word_a_line_on_a_phone(phone, poll_lab):
+    """At 390 px the pins' bar takes its own row (its sentence a few lines, not a word a line
+    beside Predict first and My report), and each of the KV lab's attention designs is a card:
+    its derivation runs the table's width and each figure carries its heading."""
     url, _location = poll_lab
     phone.goto(url + "/?lab=kv")
     table = phone.locator("table.grid.attention[data-variants]").first
     expect(table).to_be_visible(timeout=BUILD_MS)
+    sentence = phone.get_by_text("Pin this configuration").first
+    assert sentence.bounding_box()["width"] >= 200
+    assert sentence.bounding_box()["height"] <= 80  # three lines at most
     derivation = table.locator("tbody tr td.mono").first
     assert derivation.bounding_box()["width"] >= 0.9 * table.bounding_box()["width"]
     assert not table.locator("thead").first.is_visible()
