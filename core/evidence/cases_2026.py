@@ -38,7 +38,7 @@ ATOM plugin for vLLM serving DeepSeek-R1 on eight MI355X: shown, not scored.
 from __future__ import annotations
 
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
-from core.evidence.cases_atom import ATOM
+from core.evidence.cases_atom import ATOM, ATOM_FIRST_TOKENS
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gcp import GCP
@@ -321,6 +321,7 @@ SECOND += INFERENCEX  # D109 on: InferenceX's dashboard (core/evidence/cases_inf
 SECOND += AZURE  # D118 on: Azure's AI benchmarking guide (core/evidence/cases_azure.py)
 SECOND += ATOM  # D154 on: AMD ATOM's vLLM plugin, shown only (core/evidence/cases_atom.py)
 SECOND += GCP  # D165: Google Cloud's TensorRT-LLM recipe (core/evidence/cases_gcp.py)
+SECOND += ATOM_FIRST_TOKENS  # D166 on: ATOM's rows' first tokens, shown only (cases_atom.py)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The 117 cases the second set is scored on (``scored`` ones, in key order)."""

@@ -26,7 +26,7 @@ Which publisher each development case has (scored cases in brackets):
 - GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
 - Microsoft Azure AI benchmarking guide (Azure/AI-benchmarking-guide): D118-D153 (36)
 - Argonne LLM-Inference-Bench (argonne-lcf/, vLLM 0.6.1 on MI300X): the third check set only
-- AMD ATOM (ROCm/ATOM, its vLLM plugin on MI355X): D154-D164 (none scored)
+- AMD ATOM (ROCm/ATOM, its vLLM plugin on MI355X): D154-D164 and D166-D176 (none scored)
 - Dell (Hanindhito and Patel, SC '25; SGLang on MI300X and MI325X): the fifth check set only
 - Google Cloud AI Hypercomputer recipes (AI-Hypercomputer/gpu-recipes, TensorRT-LLM 0.17 on
   H200): D165 (1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.evidence.cases_2026 import SECOND
-from core.evidence.cases_atom import _TABLE, ATOM
+from core.evidence.cases_atom import _TABLE, ATOM, ATOM_FIRST_TOKENS
 from core.evidence.fidelity import PUBLISHED
 
 
@@ -21,8 +21,9 @@ def test_atoms_rows_follow_in_key_order_none_scored():
 
 def test_atom_is_a_publisher_no_other_row_has():
     """ROCm/ATOM is its own publisher, and no row of another source names it."""
-    assert {case.publisher for case in ATOM} == {"AMD ATOM (ROCm/ATOM)"}
-    others = [case for case in PUBLISHED if case not in ATOM]
+    rows = [*ATOM, *ATOM_FIRST_TOKENS]
+    assert {case.publisher for case in rows} == {"AMD ATOM (ROCm/ATOM)"}
+    others = [case for case in PUBLISHED if case not in rows]
     assert not any(case.publisher == ATOM[0].publisher for case in others)
 
 
@@ -40,3 +41,14 @@ def test_an_atom_row_is_its_printed_tpot_on_eight_mi355x_under_the_atom_release(
     assert (case.model, case.gpu, case.cards, case.layout) == ("DeepSeek-R1", "MI355X", 8, "TP8")
     assert case.engine_knob == "vllm" and case.version_knob == "0.17-atom"
     assert case.requests == 0  # not equal requests: priced as a steady state
+
+
+def test_the_same_rows_first_tokens_follow_d165_shown_not_scored():
+    """D166-D176 are the table's rows again, each its mean TTFT, after D165 and not scored."""
+    keys = [case.key for case in SECOND]
+    assert keys.index("D166") == keys.index("D165") + 1
+    assert [case.key for case in ATOM_FIRST_TOKENS] == [f"D{n}" for n in range(166, 177)]
+    assert all(case.metric == "ttft" and not case.scored for case in ATOM_FIRST_TOKENS)
+    for tpot, ttft, row in zip(ATOM, ATOM_FIRST_TOKENS, _TABLE.splitlines(), strict=True):
+        assert ttft.measured == pytest.approx(float(row.split("|")[4]) / 1000)
+        assert (ttft.prompt_tokens, ttft.load_value) == (tpot.prompt_tokens, tpot.load_value)
