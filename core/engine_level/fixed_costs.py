@@ -66,7 +66,8 @@ class FixedCosts:
     @cached_property
     def _request_ranks(self):
         """Ranks the running requests are shared over: the cards under data-parallel attention
-        (each holds its own), else one (every card's attention and host see all of them)."""
+        (each holds its own, its step's share and the prompts it prefills), else one (every
+        card's attention and host see all of them)."""
         return np.where(self.data_parallel_attention, self.cards, 1.0)
 
     def _attention_requests_s(self, batch):

@@ -155,7 +155,7 @@ class GemmShapes:
         """(ranks a step's batch is shared over, each rank's graph limit, whether any node pads,
         whether every node does): the batch limit is the tool's where it sized one, else the
         engine's own."""
-        ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
+        ranks = self._request_ranks
         batch_limit = np.where(np.isfinite(self.bench_batch), self.bench_batch, self.max_running)
         limit = np.minimum(np.divide(batch_limit, ranks), self.profile_tokens)
         if np.ndim(ranks) == 0 and np.ndim(limit) == 0:

@@ -141,10 +141,9 @@ class NodeMemory:
         )
         if not self.has_experts or not np.any(self.expert_workspace):
             return layers
-        gathered_ranks = np.where(self.data_parallel_attention, self.cards, 1.0)
         slice_width = np.multiply(self.intermediate, self.expert_ranks) / self.cards
         experts = expert_workspace_bytes(
-            self.profile_tokens, gathered_ranks, self.experts_per_token, self.hidden,
+            self.profile_tokens, self._request_ranks, self.experts_per_token, self.hidden,
             slice_width, self.gathered_bytes,
         )  # fmt: skip
         return layers + np.where(

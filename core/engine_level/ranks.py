@@ -49,4 +49,4 @@ class RankWaits:
         """
         if not alone or "prefill_shape" not in terms or not self.any_data_parallel:
             return 1.0
-        return np.where(self.data_parallel_attention, np.asarray(self.cards, dtype=float), 1.0)
+        return self._request_ranks

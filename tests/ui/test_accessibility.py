@@ -183,8 +183,8 @@ def test_the_opened_folds_have_no_violation(axe_page, a11y_url):
         folds.first.wait_for(timeout=30_000)
         for index in range(folds.count()):
             folds.nth(index).click()
-        # the drop zone, opened; the folds build their tables on first opening, which takes
-        # longer than expect's 15 s while the whole suite loads both cores
+        # the drop zone, opened; the folds build their tables on first opening, which can take
+        # longer than expect's default limit while the whole suite loads both cores
         expect(page.locator("input[type=file]")).to_have_count(1, timeout=60_000)
         page.wait_for_timeout(800)
         found += violations(page, axe, f"{route} [every fold open]")
