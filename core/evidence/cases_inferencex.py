@@ -30,6 +30,12 @@ user (``--num-prompts $((CONC * 10))``, D33's recipe too), but of lengths drawn 
 1 times nominal: not a run of equal requests, so, as for every such source
 (:class:`core.evidence.cases.PublishedCase`'s ``requests``), no run is typed (it was, briefly,
 this round; it moved no printed figure).
+
+The same rows' mean time to first token was typed in the sixteenth round (D177-D185, after
+D176), from the same tables and before the engine level was evaluated on any of them. They are
+shown and not scored: the set takes one figure of each printed row (the rule above), and a
+first token is a second figure of the same run. Beside ATOM's first tokens (D166-D176) they
+show the engine level's first token on two more engines' runs of the same benchmark client.
 """
 
 from __future__ import annotations
@@ -53,6 +59,11 @@ _RECIPES = "SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/dsr1_
 # the H200's sets none, SGLang's auto: the checkpoint's bf16)
 KV_BY_CARD = {"H200": "bf16", "MI325X": "fp8"}
 _LENGTHS = {"1k": 922, "8k": 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
+FIRST_TTFT_KEY = 177  # the same rows' first tokens, typed in the sixteenth round after D176
+_UNSCORED = (
+    "the set scores one figure of each printed row, its TPOT or its throughput (D109-D117); the "
+    "row's mean first token is a second figure of the same run, shown beside it"
+)
 # (card, SGLang release, source, the taken rows as the table prints them); the MI325X table
 # names its lengths (8k/1k) in its heading, its rows only the concurrency
 _TABLES = (
@@ -73,33 +84,39 @@ _TABLES = (
 )  # fmt: skip
 
 
-def _point(row: str) -> tuple[int, int, float, float]:
-    """(prompt tokens, users, output tok/s/GPU, TPOT ms) of one printed row."""
-    point, _, output, _, tpot = (cell.strip() for cell in row.strip().strip("|").split("|"))
+def _point(row: str) -> tuple[int, int, float, float, float]:
+    """(prompt tokens, users, output tok/s/GPU, TTFT ms, TPOT ms) of one printed row."""
+    point, _, output, ttft, tpot = (cell.strip() for cell in row.strip().strip("|").split("|"))
     found = re.match(r"(\d+k)/1k c(\d+)", point)
     prompt, users = (_LENGTHS[found[1]], int(found[2])) if found else (_LENGTHS["8k"], int(point))
-    return prompt, users, float(output.replace(",", "")), float(tpot)
+    return prompt, users, float(output.replace(",", "")), float(ttft.replace(",", "")), float(tpot)
 
 
-def _cases() -> list[PublishedCase]:
-    """Each taken row: its time between tokens at 16 users or fewer, else its throughput."""
+def _cases(first_tokens: bool = False) -> list[PublishedCase]:
+    """Each taken row: its time between tokens at 16 users or fewer, else its throughput; or,
+    with ``first_tokens``, its mean time to first token, shown and not scored."""
     rows = [(gpu, version, source, row.strip()) for gpu, version, source, table in _TABLES
             for row in table.splitlines()]  # fmt: skip
     cases = []
-    for number, (gpu, version, source, row) in enumerate(rows, start=109):
-        prompt, users, output_per_gpu, tpot_ms = _point(row)
+    first = FIRST_TTFT_KEY if first_tokens else 109
+    for number, (gpu, version, source, row) in enumerate(rows, start=first):
+        prompt, users, output_per_gpu, ttft_ms, tpot_ms = _point(row)
         metric, measured = (
             ("itl", tpot_ms / 1000) if users <= 16 else ("throughput", 8 * output_per_gpu)
         )
+        if first_tokens:
+            metric, measured = "ttft", ttft_ms / 1000
         cases.append(PublishedCase(
             f"D{number}", metric, "DeepSeek-R1", gpu, 8, "fp8", prompt, _LENGTHS["1k"], "users",
             users, measured, source, row, kv_dtype=KV_BY_CARD[gpu], engine="SGLang",
             engine_version=version, layout="TP8", weight_formats=DEEPSEEK_FP8,
             assumed=f"{_ASSUMED}; KV {KV_BY_CARD[gpu]} as {_RECIPES.format(gpu.lower())} sets "
-            "it",
+            "it", scored=not first_tokens, unscored_why=_UNSCORED if first_tokens else "",
         ))  # fmt: skip
     return cases
 
 
 INFERENCEX: list[PublishedCase] = _cases()
 """InferenceX's dashboard rows found in the fifth round of issue 37's item 5, in key order."""
+INFERENCEX_FIRST_TOKENS: list[PublishedCase] = _cases(first_tokens=True)
+"""The same rows' mean time to first token, typed in the sixteenth round, in key order."""

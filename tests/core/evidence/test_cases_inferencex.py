@@ -7,7 +7,7 @@ import re
 import pytest
 
 from core.evidence.cases_2026 import SECOND
-from core.evidence.cases_inferencex import INFERENCEX
+from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
 
 
 def test_inferencexs_rows_follow_gpustacks_in_key_order():
@@ -29,3 +29,20 @@ def test_an_inferencex_row_is_its_tpot_at_light_load_or_its_output_throughput(ca
         assert case.metric == "itl" and case.measured == pytest.approx(tpot_ms / 1000)
     else:
         assert case.metric == "throughput" and case.measured == pytest.approx(8 * output_per_gpu)
+
+
+def test_the_same_rows_first_tokens_follow_d176_shown_not_scored():
+    """D177-D185 are D109-D117's rows again, each its mean TTFT, after D176 and not scored."""
+    keys = [case.key for case in SECOND]
+    assert keys.index("D177") == keys.index("D176") + 1
+    assert [case.key for case in INFERENCEX_FIRST_TOKENS] == [f"D{n}" for n in range(177, 186)]
+    assert all(case.metric == "ttft" and not case.scored for case in INFERENCEX_FIRST_TOKENS)
+    for row, first in zip(INFERENCEX, INFERENCEX_FIRST_TOKENS, strict=True):
+        ttft_ms = float(first.quoted.split("|")[-3].strip().replace(",", ""))
+        assert first.measured == pytest.approx(ttft_ms / 1000)
+        assert (first.quoted, first.gpu, first.prompt_tokens, first.load_value) == (
+            row.quoted,
+            row.gpu,
+            row.prompt_tokens,
+            row.load_value,
+        )
