@@ -10,7 +10,8 @@ request time. The load is one of two shapes:
 - **open loop** (``arrivals_per_s``): requests arrive as a Poisson stream.
 
 A closed loop's run may end after a set number of requests (:func:`finite_run`): equal
-requests then finish in waves, and the last, partial one runs alone.
+requests then finish in waves, and the last, partial one runs alone. Its first prompts all
+arrive at once, and the run's mean first token averages their burst in (:func:`opening_burst`).
 
 Everything broadcasts over numpy arrays.
 """
@@ -45,6 +46,7 @@ class ClosedLoop(NamedTuple):
     busy: object  # the prefill queue's load that the TTFT's mean wait is priced at
     company: object  # 1 where a new prompt joins running decodes, 0 where it runs alone
     seat_wait: object  # users beyond the seats wait this long for one (inside ttft and request)
+    alone: object  # a prompt's first token on an idle node: its prefill alone and the overhead
 
 
 def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> ClosedLoop:
@@ -105,7 +107,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     throughput = np.where(running >= 1, running * answer / busy_time, 0.0)
     return ClosedLoop(
         throughput, itl, ttft + seat_wait, request + seat_wait, running, step, busy, company,
-        seat_wait,
+        seat_wait, alone,
     )  # fmt: skip
 
 
@@ -134,6 +136,40 @@ def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms)
     tail_time = np.where(rest > 0, rest / np.maximum(tail.throughput, 1e-300), 0.0)
     run = sent / np.maximum(full_time + tail_time, 1e-300)
     return np.where(finite & (loop.throughput > 0), run, loop.throughput)
+
+
+def opening_burst(loop, requests, added, ttft_p95):
+    r"""The first token's mean and 95th percentile over a closed loop's run of ``requests``.
+
+    ``loop`` is the run's steady state (:func:`closed_loop`), ``added`` a prompt's prefill
+    riding with others and ``ttft_p95`` the steady state's 95th percentile. Where ``requests``
+    is inf the run never ends and both are the steady state's.
+
+    Notes
+    -----
+    A benchmark client at an unlimited request rate sends every user's first prompt at once,
+    so the run opens with :math:`n` prompts (the requests running) on an idle node: the
+    :math:`k`-th first token comes after the prefills ahead of it,
+    :math:`t_1 + (k - 1)\,t_a` (:math:`t_1`: one prompt alone, with the overhead;
+    :math:`t_a`: each added prompt), :math:`\bar t_{open} = t_1 + \tfrac{n-1}{2} t_a` on
+    average. The other :math:`N - n` of the run's :math:`N` requests see the steady state's
+    :math:`\bar t`, so the run's mean is
+
+    .. math:: \bar t_{run} = \frac{n\,\bar t_{open} + (N - n)\,\bar t}{N}
+
+    and its 95th percentile, where the opening burst holds a share :math:`f = n / N` of at
+    least 5 %, is the burst's own :math:`1 - 0.05 / f` quantile where that is the later.
+    """
+    running = np.maximum(loop.running, 1.0)
+    finite = np.isfinite(requests)
+    sent = np.where(finite, np.maximum(requests, running), running)
+    spread = (running - 1.0) * added  # the last opening prompt waits for every other's prefill
+    opening = loop.alone + 0.5 * spread
+    mean = np.where(finite, (running * opening + (sent - running) * loop.ttft) / sent, loop.ttft)
+    share = running / sent
+    rank = np.clip(1.0 - 0.05 / share, 0.0, 1.0)
+    tail = np.where(finite & (share >= 0.05), loop.alone + rank * spread, 0.0)
+    return mean, np.maximum(ttft_p95, tail)
 
 
 def run_waves(requests, running):

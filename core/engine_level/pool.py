@@ -29,6 +29,7 @@ from core.engine_level.load import (
     decode_context,
     finite_run,
     open_loop,
+    opening_burst,
     prefill_wait_quantile,
 )
 from core.engine_level.node import Node
@@ -75,7 +76,9 @@ def engine_values(
         The physical terms in force (:data:`core.engine_level.terms.TERMS`).
     run_requests : float or ndarray
         The requests a closed loop sends in all (inf: it never stops): its output throughput
-        is the run's, waves and the last partial one (:func:`~core.engine_level.load.finite_run`).
+        is the run's, waves and the last partial one (:func:`~core.engine_level.load.finite_run`),
+        and its first token averages in the run's opening burst
+        (:func:`~core.engine_level.load.opening_burst`).
     chunked, disaggregated : bool or ndarray of bool
         The serving mode (:mod:`core.engine_level.serving_modes`); neither is aggregated.
     link_bytes_per_s : float or ndarray
@@ -265,11 +268,14 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE)
             - prefill_wait_quantile(queue.added, loop.busy, 0.5)
         )
+        ttft, ttft_p95 = loop.ttft, loop.ttft + spread
+        if counted:  # its first prompts all arrive at once, and its mean counts their burst
+            ttft, ttft_p95 = opening_burst(loop, run_requests, queue.added, ttft_p95)
         closed_load = {
             "throughput_tokens_per_s": throughput,
             "itl_s": loop.itl,
-            "ttft_p50_s": np.minimum(loop.ttft, UNBOUNDED_WAIT_S),
-            "ttft_p95_s": np.minimum(loop.ttft + spread, UNBOUNDED_WAIT_S),
+            "ttft_p50_s": np.minimum(ttft, UNBOUNDED_WAIT_S),
+            "ttft_p95_s": np.minimum(ttft_p95, UNBOUNDED_WAIT_S),
             # What a closed loop's first token waits for: a seat, then the prompts ahead.
             "queue_wait_p95_s": loop.seat_wait
             + loop.company * prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE),

@@ -81,8 +81,9 @@ TERMS: dict[str, str] = {
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
     "server_overheads": "an engine's API server and eager prefill add their time to every "
     "first token",
-    "finite_run": "a benchmark that sends a set number of requests never runs more at once, and "
-    "equal requests end in waves whose last runs only what is left",
+    "finite_run": "a benchmark that sends a set number of requests never runs more at once, "
+    "equal requests end in waves whose last runs only what is left, and its first prompts all "
+    "arrive at once",
 }
 ALL_TERMS = frozenset(TERMS)
 NO_TERMS = frozenset()

@@ -94,9 +94,10 @@ class PublishedCase:
     scored: bool = True  # False: shown, but left out of its set's score (the set says why)
     unscored_why: str = ""  # why an unscored case is left out, in a clause the page shows
     assumed: str = ""  # what the source does not state and the case assumes
-    # a run's set-up where its source states it: the requests it sends (0: unstated, or not
-    # a run of equal requests, priced as a steady state), and the lengths trtllm-bench sized
-    # the engine for when one engine was built for several runs (empty: each run's own)
+    # a run's set-up where its source states it: the requests it sends (0: unstated, priced
+    # as a steady state; a run of unequal lengths is priced by equal requests' waves, which at
+    # a whole number of waves is the steady state's throughput), and the lengths trtllm-bench
+    # sized the engine for when one engine was built for several runs (empty: each run's own)
     requests: int = 0
     built_for: tuple[int, int] = ()
 

@@ -17,8 +17,11 @@ Typed from the workflow's own files at that commit, not from the table:
   ``0.17.0`` (``VLLM_VERSION``), the catalog's ``0.17-atom``;
 - the lengths: the workflow's points carry a random range ratio of 0.8, so each length is drawn
   between 0.8 and 1 times its nominal value and is typed as its mean, as InferenceX's rows are
-  (:mod:`core.evidence.cases_inferencex`): 1k as 922 tokens, 8k as 7,373. Not equal requests,
-  so no run's requests are typed.
+  (:mod:`core.evidence.cases_inferencex`): 1k as 922 tokens, 8k as 7,373;
+- the requests: ten a user (``--num-prompts=$(( CONC * 10 ))``), typed in the sixteenth round
+  for the run's opening burst (:func:`core.engine_level.load.opening_burst`), every user's
+  first prompt sent at once (``--request-rate=inf``); ten waves a user price the same
+  throughput as the steady state.
 
 Each row's figure is its mean time between tokens (TPOT), the one figure the table prints for
 every row that is not derived from another.
@@ -87,7 +90,7 @@ def _cases(metric: str) -> list[PublishedCase]:
             _LENGTHS[answer], "users", users, float(cells[column]) / 1000, _SOURCE,
             f"DeepSeek-R1 FP8 TP8 | {row}", kv_dtype="bf16", engine="vLLM",
             engine_version=_VERSION, layout="TP8", weight_formats=DEEPSEEK_FP8,
-            assumed=_ASSUMED, scored=False, unscored_why=_UNSCORED,
+            assumed=_ASSUMED, scored=False, unscored_why=_UNSCORED, requests=10 * users,
         ))  # fmt: skip
     return cases
 

@@ -109,6 +109,18 @@ def engine_default_rows() -> list[Source]:
             "call over every prompt; each perf overview states its requests per length",
             kind="engine",
         ),
+        Source(
+            "a benchmark run's opening burst (run_requests)",
+            "every user's first prompt at once",
+            "the run's mean first token averages the opening prompts' prefills, queued behind "
+            "each other, with the steady state's",
+            "benchmark_serving.py at --request-rate inf waits between no requests (get_request) "
+            "and its --max-concurrency semaphore lets the first users' prompts in together "
+            "(SemiAnalysisAI/InferenceX utils/bench_serving/benchmark_serving.py, vLLM's "
+            "benchmark client; ROCm/ATOM's benchmark workflow runs the same client); mean TTFT "
+            "is np.mean over every request of the run (calculate_metrics)",
+            kind="engine",
+        ),
     ]
 
 

@@ -30,7 +30,7 @@ def test_atom_is_a_publisher_no_other_row_has():
 @pytest.mark.parametrize("case", ATOM, ids=lambda case: case.key)
 def test_an_atom_row_is_its_printed_tpot_on_eight_mi355x_under_the_atom_release(case):
     """Each row is the printed mean TPOT, DeepSeek-R1 fp8 TP8 on eight MI355X, vLLM's 0.17-atom
-    release, lengths at 0.9 times nominal (a range ratio of 0.8), no requests typed."""
+    release, lengths at 0.9 times nominal (a range ratio of 0.8), ten requests a user."""
     cells = [cell.strip() for cell in case.quoted.split("|")]
     prompt, answer, users, ratio, _, tpot_ms = cells[1:7]
     assert case.metric == "itl" and case.measured == pytest.approx(float(tpot_ms) / 1000)
@@ -40,7 +40,7 @@ def test_an_atom_row_is_its_printed_tpot_on_eight_mi355x_under_the_atom_release(
     assert case.answer_tokens == round(0.9 * int(answer))
     assert (case.model, case.gpu, case.cards, case.layout) == ("DeepSeek-R1", "MI355X", 8, "TP8")
     assert case.engine_knob == "vllm" and case.version_knob == "0.17-atom"
-    assert case.requests == 0  # not equal requests: priced as a steady state
+    assert case.requests == 10 * case.load_value  # --num-prompts=$(( CONC * 10 ))
 
 
 def test_the_same_rows_first_tokens_follow_d165_shown_not_scored():
