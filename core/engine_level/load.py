@@ -158,7 +158,8 @@ def opening_burst(loop, requests, added, ttft_p95):
     .. math:: \bar t_{run} = \frac{n\,\bar t_{open} + (N - n)\,\bar t}{N}
 
     and its 95th percentile, where the opening burst holds a share :math:`f = n / N` of at
-    least 5 %, is the burst's own :math:`1 - 0.05 / f` quantile where that is the later.
+    least 5 %, is the burst's own :math:`1 - 0.05 / f` quantile where that is the later (and
+    never below the mean, which the first token's typical figure carries).
     """
     running = np.maximum(loop.running, 1.0)
     finite = np.isfinite(requests)
@@ -169,7 +170,8 @@ def opening_burst(loop, requests, added, ttft_p95):
     share = running / sent
     rank = np.clip(1.0 - 0.05 / share, 0.0, 1.0)
     tail = np.where(finite & (share >= 0.05), loop.alone + rank * spread, 0.0)
-    return mean, np.maximum(ttft_p95, tail)
+    # a rare burst can drag the mean (which the p50 field carries) past the steady tail
+    return mean, np.maximum(np.maximum(ttft_p95, tail), mean)
 
 
 def run_waves(requests, running):
