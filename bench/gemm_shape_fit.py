@@ -73,6 +73,7 @@ BYTES_PER_WEIGHT = {**CATALOG_BYTES_PER_WEIGHT, "fp8_block": CATALOG_BYTES_PER_W
 TOKENS = (1024, 2048, 4096, 8192, 16384)
 WIDTHS = (256, 512, 1024, 2048, 4096, 8192, 16384)
 OUT = Path(__file__).resolve().parents[1] / "core" / "catalog" / "gemm_tables" / "gemm_shares.csv"
+HEADER = "family,format,engine,tokens,outputs,inputs,share"
 
 
 def rates(data: Path, table_card, card, version, kernel, dtype, family, name, engine=""):
@@ -125,7 +126,7 @@ def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     data = Path(sys.argv[1])
-    lines = ["family,format,engine,tokens,outputs,inputs,share"]
+    lines = [HEADER]
     for family, table_card, card, version, kernel, dtype, name, engine in TABLES:
         measured = rates(data, table_card, card, version, kernel, dtype, family, name, engine)
         best = card_rate(card, name)
@@ -146,8 +147,20 @@ def main() -> None:
             slices.append(f"TP{cards} {sum(flops) / time:.2f}")
         print(f"{family:<9} {name:<9} {engine or 'every':<6} large {reference(measured):6.0f} of "
               f"{best:6.0f} TFLOP/s; 70B at 2,048 tokens: " + ", ".join(slices))  # fmt: skip
-    OUT.write_text("\n".join(lines) + "\n")
-    print(f"wrote {OUT} ({len(lines) - 1} shapes)")
+    write_shares(lines[1:], {table[0] for table in TABLES})
+
+
+def write_shares(rows: list[str], families: set[str]) -> None:
+    """Write ``rows`` (CSV lines) to gemm_shares.csv in place of its rows of ``families``,
+    keeping the other families' (bench/aiter_gemm_fit.py writes AMD's from AITER's tables)."""
+    kept = []
+    if OUT.exists():
+        kept = [line for line in OUT.read_text().splitlines()[1:]
+                if line.split(",", 1)[0] not in families]  # fmt: skip
+    # grouped by table (family, format, engine), each table's shapes in the order written
+    ordered = sorted([*kept, *rows], key=lambda line: line.split(",")[:3])
+    OUT.write_text("\n".join([HEADER, *ordered]) + "\n")
+    print(f"wrote {OUT} ({len(rows)} shapes of {', '.join(sorted(families))}; {len(kept)} kept)")
 
 
 if __name__ == "__main__":

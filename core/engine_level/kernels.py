@@ -21,7 +21,7 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
-from core.catalog.kernels import amd_card, card_family, expert_kernel
+from core.catalog.kernels import amd_card, card_family, expert_kernel, kernels_engine
 from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
 from core.engine_level.bench_sizing import trtllm_bench_batch, trtllm_bench_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
@@ -237,7 +237,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
-        "gemm_table": _lookup(_gemm_table(shapes), gpu, weight, shape, engine),
+        "gemm_table": _lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "block_fp8": _lookup(
             lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
@@ -327,9 +327,12 @@ def _gathered_bytes(shapes):
 
 
 def _gemm_table(shapes):
-    """(card, weights, model, engine) -> the measured GEMM table of the card's family and
-    format, in the engine's own kernel where measured."""
-    return lambda g, w, name, e: gemm_table_index(card_family(g), expert_format(w, shapes[name]), e)
+    """(card, weights, model, engine, release) -> the measured GEMM table of the card's family
+    and format, in the kernels the release runs there where measured (AITER's on AMD cards,
+    :func:`~core.catalog.kernels.kernels_engine`), else in the engine's own."""
+    return lambda g, w, name, e, v: gemm_table_index(
+        card_family(g), expert_format(w, shapes[name]), kernels_engine(g, e, v)
+    )
 
 
 def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes):

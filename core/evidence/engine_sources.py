@@ -72,7 +72,7 @@ def engine_default_rows() -> list[Source]:
             "a dense GEMM's rate by its shape and engine (gemm_shapes)",
             "measured",
             "share of the card's best matmul rate, by tokens x outputs x inputs, in the engine's "
-            "own kernel where measured",
+            "own kernel where measured (on AMD cards AITER's, where the release runs it)",
             GEMM_SHARE_SOURCE,
             kind="engine",
         ),

@@ -13,10 +13,16 @@ eight ways multiplies slower than a whole one (fp8 on an H100 in TensorRT-LLM's 
 engine's kernel may never reach the card's best (NVFP4 on a B200 about 0.7 of the catalog's
 rate).
 
+AMD's block-scaled fp8 rows (engine ``aiter``: the releases that run AMD's AITER kernels, SGLang's
+ROCm builds and vLLM with the ATOM plugin) are written by ``bench/aiter_gemm_fit.py`` the same
+way from the times AITER measured while tuning its ``gemm_a8w8_blockscale`` kernel on the cards
+(ROCm/aiter, MIT), each grid point read at the nearest shape AITER tuned: on 304-CU cards
+(MI300X, MI325X) DeepSeek's prefill slices reach 0.2-0.7 of the MI325X's measured fp8 rate.
+
 :func:`gemm_share` interpolates the table in the logarithms of m, n and k; outside the grid it
 holds the edge's share (fewer than 1,024 tokens take 1,024's: there a dense GEMM streams its
-weights, priced apart). A family or format the tables do not measure (AMD's cards, int4, mxfp4)
-reads 1: the card's own achieved rate, as before.
+weights, priced apart). A family, format or kernel the tables do not measure (int4, mxfp4, AMD's
+cards outside AITER) reads 1: the card's own achieved rate, as before.
 """
 
 from __future__ import annotations
@@ -31,8 +37,10 @@ GEMM_SHARE_SOURCE = (
     "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, <card>/gemm/<engine>/"
     "<release>/gemm_perf.parquet: TensorRT-LLM 1.3.0rc20 (A100: 1.0.0) torch_flow (DeepGEMM for "
     "fp8_block on B200), vLLM 0.24.0 and SGLang 0.5.6.post2 (H100) / 0.5.14 (B200) default "
-    "kernels: each shape's arithmetic rate over the card's measured best for the format "
-    "(bench/gemm_shape_fit.py)"
+    "kernels; ROCm/aiter @e4048607 (MIT) aiter/configs/a8w8_blockscale_tuned_gemm.csv and "
+    "model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv for AMD's block-scaled fp8 under AITER: "
+    "each shape's arithmetic rate over the card's measured best for the format "
+    "(bench/gemm_shape_fit.py, bench/aiter_gemm_fit.py)"
 )
 
 

@@ -32,10 +32,24 @@ def test_eight_way_slices_cost_more_than_two_way_ones():
     assert np.all(two >= 1.0) and np.all(eight > two)
 
 
-def test_an_amd_card_keeps_its_achieved_rate():
-    """No table measures the MI300X: the term changes none of its figures."""
+def test_an_amd_card_outside_aiter_keeps_its_achieved_rate():
+    """No table measures per-tensor fp8 on an MI300X: the term changes none of its figures."""
     node = engine_node(Scenario(**{**LLAMA_FP8, "gpu": "MI300X"}, cards=8))
     assert np.all(penalty_grid(node) == 1.0) and node._gemm_grid is None
+
+
+def test_a_block_fp8_prefill_on_amd_cards_multiplies_at_aiters_measured_rate():
+    """DeepSeek-R1 on eight MI325X: under SGLang (AITER's kernels) its 8k prompt's dense GEMMs
+    pay AITER's measured shares, so the prefill takes longer with the term than without; vLLM
+    0.6, which runs no AITER, keeps the card's achieved rate."""
+    deepseek = dict(model="DeepSeek-R1", gpu="MI325X", cards=8, weight_dtype="fp8",
+                    realism="engine")  # fmt: skip
+    sglang = engine_node(Scenario(**deepseek, engine="sglang", engine_version="0.5"))
+    off = ALL_TERMS - {"gemm_shapes"}
+    assert sglang.prefill_s(8192.0, 0.0, ALL_TERMS, True) > sglang.prefill_s(8192.0, 0.0, off, True)
+    assert np.all(penalty_grid(sglang) > 1.0)
+    vllm = engine_node(Scenario(**deepseek, engine="vllm", engine_version="0.6"))
+    assert vllm._gemm_grid is None
 
 
 def test_a_sweep_prices_each_scenario_as_it_alone_is_priced():
