@@ -84,15 +84,30 @@ def benchmark_sentence(scenario: Scenario, result, steady=None) -> str:
         return line
     waves, last = run_waves(scenario.run_requests, running)
     if last < 1:
-        return line + (
+        line += (
             f" A run of {fmt.count(scenario.run_requests)} requests makes "
             f"{fmt.plural(waves, 'whole wave')} of {fmt.count(running)}: the steady state's rate."
         )
-    return line + (
-        f" That is the whole run of {fmt.count(scenario.run_requests)} requests: "
-        f"{fmt.plural(waves, 'full wave')} of {fmt.count(running)}, then a last one of "
-        f"{fmt.count(last)} alone (a smaller batch, fewer tokens a second); a loop that never "
-        f"ends would hold {fmt.rate(steady.throughput_tokens_per_s)}."
+    else:
+        line += (
+            f" That is the whole run of {fmt.count(scenario.run_requests)} requests: "
+            f"{fmt.plural(waves, 'full wave')} of {fmt.count(running)}, then a last one of "
+            f"{fmt.count(last)} alone (a smaller batch, fewer tokens a second); a loop that never "
+            f"ends would hold {fmt.rate(steady.throughput_tokens_per_s)}."
+        )
+    return line + _opening_burst(result, steady)
+
+
+def _opening_burst(result, steady) -> str:
+    """The run's first token beside the endless loop's, where its opening burst moves it."""
+    typical, endless = result.ttft_p50_s, steady.ttft_p50_s
+    if result.queue_unbounded or abs(typical - endless) <= 0.01 * endless:
+        return ""
+    return (
+        f" Every user's first prompt arrives at once, so the run's first tokens wait "
+        f"{fmt.duration(typical)} on average and {fmt.duration(result.ttft_p95_s)} at the 95th "
+        f"percentile, that opening burst counted in (a loop that never ends: "
+        f"{fmt.duration(endless)} and {fmt.duration(steady.ttft_p95_s)})."
     )
 
 

@@ -59,3 +59,15 @@ def test_a_benchmark_above_the_seats_dial_says_it_runs_the_engines_own_limit():
     line = benchmark_line(story(seats=256))
     assert "runs 896 requests at once (its own batch limit, not the seats dial)" in line
     assert "seats dial" not in benchmark_line(story())
+
+
+def test_a_run_names_its_opening_burst_beside_the_endless_loops_first_token():
+    """640 requests at 64 users of 2,048-token prompts: every first prompt arrives at once,
+    and the line quotes the run's first token (mean and p95) and the endless loop's."""
+    knobs = dict(concurrency=64, prompt_tokens=2048, answer_tokens=256)
+    run, steady = (evaluate(Scenario(**{**RUN, **knobs}), run_requests=n) for n in (640, None))
+    line = benchmark_line(story(**knobs, run_requests=640))
+    assert "Every user's first prompt arrives at once" in line
+    for figure in (run.ttft_p50_s, run.ttft_p95_s, steady.ttft_p50_s, steady.ttft_p95_s):
+        assert fmt.duration(figure) in line
+    assert "first prompt" not in benchmark_line(story(concurrency=1, run_requests=10))
