@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from core import WORKLOADS, Scenario, evaluate
 from core.catalog.custom import scenario_shape
-from core.evidence.level_gap import level_gaps, rate_provenance, trust_band
+from core.evidence.level_gap import first_token_band, level_gaps, rate_provenance, trust_band
 from core.foundation.units import kib
 from core.studies.sensitivity import knob_effects, moved_knobs
 from labs.page import format as fmt
@@ -69,6 +69,7 @@ class Details(NamedTuple):
     provenance: object  # where the card's engine-level rates come from
     shape: object  # the model's shape, for the MoE chart
     steady: object = None  # a closed loop's Result with no end to its run, beside a finite run
+    first_token: object = None  # the engine level's band on every published first token
 
 
 def details_for(s: Scenario, result) -> Details:
@@ -94,4 +95,5 @@ def details_for(s: Scenario, result) -> Details:
         provenance=rate_provenance(s),
         shape=scenario_shape(s),
         steady=evaluate(s, run_requests=None) if s.ends_a_run() else None,
+        first_token=first_token_band(),
     )

@@ -285,8 +285,9 @@ class PoolLab(pn.viewable.Viewer):
             self.model_slot.objects = [self.model_note, self.use_tier]
         self.mattered.update(effects)
         self.engine_note.update(
-            details.gaps, s.realism == "engine", details.band, details.provenance
-        )
+            details.gaps, s.realism == "engine", details.band, details.provenance,
+            first_token=details.first_token,
+        )  # fmt: skip
         self.moe.update(
             details.shape, s.weight_dtype, result.weight_bytes_per_number,
             max(result.seats_granted, 1), result.cards, result.card_memory_bytes,

@@ -9,6 +9,7 @@ import param
 
 from core.evidence.cases import METRIC_NAMES
 from core.evidence.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
+from core.evidence.level_gap import first_token_band
 from core.scenario.knobs import Scenario
 from labs.page import format as fmt
 from labs.page.cards import Card, CardRow
@@ -28,7 +29,14 @@ from labs.reality.charts import (
     waterfall_ticks,
 )
 from labs.reality.mine import LATENCY, THROUGHPUT, MyMeasurements
-from labs.reality.text import FIGURE_WORDS, TABLE_GROUPS, families_html, load_words, set_up_html
+from labs.reality.text import (
+    FIGURE_WORDS,
+    TABLE_GROUPS,
+    families_html,
+    first_tokens_html,
+    load_words,
+    set_up_html,
+)
 from labs.widgets.exports import cases_frame, csv_button
 from labs.widgets.fold import folded_section
 from labs.widgets.measurements import FOLD_KNOBS, measurements_summary, session_measurements
@@ -84,7 +92,9 @@ class RealityLab(pn.viewable.Viewer):
         self.cards = CardRow(columns=6)
         self.cards.update(self._summary_cards())
         self.families = LiveHTML(
-            families_html(self.report), sizing_mode="stretch_width", margin=(4, 0)
+            families_html(self.report, first_tokens_html(first_token_band())),
+            sizing_mode="stretch_width",
+            margin=(4, 0),
         )
         throughput = scatter_data(self.report, ("throughput",))
         latency = scatter_data(self.report, ("ttft", "itl", "request"))

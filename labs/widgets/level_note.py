@@ -40,12 +40,15 @@ class EngineNote(pn.viewable.Viewer):
         self._formats = formats
         self._pane = LiveHTML("", sizing_mode="stretch_width", margin=(6, 0, 0, 0))
 
-    def update(self, found, engine_on_screen: bool = False, band=None, provenance=None) -> None:
+    def update(self, found, engine_on_screen: bool = False, band=None, provenance=None,
+               first_token=None) -> None:  # fmt: skip
         """Show the gaps ``found`` (:func:`core.evidence.level_gap.gaps`); the screen shows one level.
 
         ``band`` (:class:`core.evidence.level_gap.TrustBand`) says how far the engine level held
         up on published cases of the scenario's family, cross-validated by publisher; ``provenance``
-        (:class:`core.evidence.level_gap.RateProvenance`) whether the card's rates are borrowed.
+        (:class:`core.evidence.level_gap.RateProvenance`) whether the card's rates are borrowed;
+        ``first_token`` (:func:`core.evidence.level_gap.first_token_band`), where the page shows
+        a first token, how far it held up on every published one.
         """
         if engine_on_screen:
             lead, other = "On the whiteboard these would read", "whiteboard"
@@ -69,6 +72,14 @@ class EngineNote(pn.viewable.Viewer):
                 f"({band.cases}, from {band.publishers} publishers, each held out in turn and "
                 f"counted once), the engine level landed within {escape(times(band.low))}\u2013"
                 f"{escape(times(band.high))} of the measurement 8 times in 10.</span>"
+            )
+        if first_token is not None:
+            text += (
+                f' <span class="muted" data-first-token-band>The first token holds up least: on all '
+                f"{first_token.cases} published first tokens (from {first_token.publishers} "
+                "publishers, the shown-only rows included) the engine level landed within "
+                f"{escape(times(first_token.low))}\u2013{escape(times(first_token.high))} of the "
+                "measurement 8 times in 10.</span>"
             )
         if provenance is not None:
             text += borrowed_text(provenance)

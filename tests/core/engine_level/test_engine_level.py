@@ -241,12 +241,14 @@ def test_an_amd_card_under_sglang_prices_its_experts_from_its_own_tables():
 
 
 def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
-    """The pool lab's engine note shows its family's band, and on an MI300X what it borrows."""
+    """The pool lab's engine note shows its family's band, the first token's, and on an MI300X
+    what it borrows."""
     from labs.pool import PoolLab
 
     lab = PoolLab(scenario=Scenario(gpu="MI300X", realism="engine"))
     text = lab.engine_note.__panel__().object
     assert "data-trust-band" in text and "published cases of dense models" in text
+    assert "data-first-token-band" in text and "published first tokens" in text
     assert "data-borrowed-rates" in text
     assert "Not measured on the MI300X: its expert kernels are priced from" in text
 

@@ -17,7 +17,7 @@ from core.evidence.crossval import (
 )
 from core.evidence.families import is_mixture, vendor
 from core.evidence.fidelity import PUBLISHED, report
-from core.evidence.level_gap import trust_band
+from core.evidence.level_gap import first_token_band, trust_band
 from core.evidence.publishers import PUBLISHERS, publisher_of
 
 # A tiny hand-made set: publisher A has three cases, B one, C two.
@@ -127,3 +127,16 @@ def test_the_trust_band_comes_from_the_cross_validated_ratios(model):
     publishers = [r.publishers[i] for i in rows]
     assert (band.low, band.high) == cross_validated_band(r.held_out[rows], publishers)
     assert band.cases == len(rows) and band.publishers == len(set(publishers))
+
+
+def test_the_first_tokens_band_counts_every_published_first_token_shown_rows_too():
+    """Every published time to first token, scored or shown, and no other figure: a band wider
+    than the scored ones alone give (they sit within a few per cent; shown rows read far lower)."""
+    found = report()
+    first = [i for i, case in enumerate(found.cases) if case.metric == "ttft"]
+    band = first_token_band()
+    assert band.cases == len(first) > len(set(first) & set(found.sets["both"]))
+    assert band.publishers == len({found.publishers[i] for i in first})
+    scored = [i for i in first if i in set(found.sets["both"])]
+    low, high = cross_validated_band(found.held_out[scored], [found.publishers[i] for i in scored])
+    assert band.low < low <= high and band.low < 0.5

@@ -6,7 +6,9 @@ import pytest
 
 from core.evidence.cases_azure import AZURE
 from core.evidence.fidelity import report
+from core.evidence.level_gap import first_token_band
 from labs.frame.shell import LabShell, lab_bindings
+from labs.page.format import times
 from labs.page.links import query_for, restore
 from labs.reality.charts import SET_MARKERS, waterfall_data
 from labs.reality.lab import RealityLab
@@ -192,6 +194,14 @@ def test_the_lab_shows_in_sample_and_held_out_figures_side_by_side(lab):
         for set_name in ("first", "second", "both"):
             assert held_out_text(row.held_out(set_name)) in html
     assert "data-earned" in html and "not yet earned" in html
+
+
+def test_the_families_table_says_how_far_every_published_first_token_held(lab):
+    """Under the table: the engine level's band on every published first token, shown rows too."""
+    band = first_token_band()
+    html = lab.families.object
+    assert "data-first-tokens" in html and f"on all {band.cases} published times" in html
+    assert f"{times(band.low)}\u2013{times(band.high)}" in html
 
 
 def test_a_case_names_its_publisher(lab):
