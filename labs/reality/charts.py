@@ -45,7 +45,7 @@ SHORT = {
     "routing_imbalance": "router skew",
     "checkpoint_formats": "checkpoint formats",
     "server_overheads": "server costs",
-    "finite_run": "last wave",
+    "finite_run": "run length",
     "engine": "engine level",
 }
 CHART_HEIGHT = 330
