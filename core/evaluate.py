@@ -239,6 +239,9 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
         pool, gpu, weight, knobs["engine"], factorize(knobs["layout"]), shape, shapes,
         knobs["engine_version"],
     )  # fmt: skip
+    # a prompt chunked into the running steps rides in them, whatever the engine's default
+    chunked = is_named(knobs["serving_mode"], "chunked")
+    kernels["separate_prefill"] = kernels["separate_prefill"] & ~np.asarray(chunked)
     measured_flops = tensor_peak(gpu, gpus, weight, "achieved_")
     rate_scale = expert_rate_scale(kernels.pop("expert_rate_code"), gpu, gpus, measured_flops)
     kernels["expert_compute_share"] = kernels["expert_compute_share"] * rate_scale

@@ -33,6 +33,11 @@ class Engine:
     # the attention): TensorRT-LLM stores whole sequences unless max_attention_window is set
     keeps_windows_whole: bool = False
     keeps_windows_source: str = ""
+    # whether a new prompt's prefill rides in the running decodes' step ("always"), does so
+    # only where the release chunks prefills ("chunked"), or runs in a step of its own while
+    # the decodes wait ("never")
+    prefill_mixing: str = "always"
+    prefill_mixing_source: str = ""
     # (the most requests one instance runs at once changed release to release: each release's
     # is in core.catalog.engine_versions)
 
@@ -48,6 +53,11 @@ ENGINES: dict[str, Engine] = {
             kv_rule_source="TensorRT-LLM llm_args.py KvCacheConfig.free_gpu_memory_fraction 0.9 "
             "of the memory free after the model loads",
             keeps_windows_whole=True,
+            prefill_mixing="always",
+            prefill_mixing_source="TensorRT-LLM in-flight batching: requests in their context "
+            "phase and requests generating run in one iteration (docs 'In-flight Batching'; "
+            "the PyTorch backend's PyExecutor schedules context and generation requests into "
+            "one batch)",
             keeps_windows_source="TensorRT-LLM llm_args.py KvCacheConfig.max_attention_window "
             "default None ('only the last tokens will be stored' when set); gpt-oss's model "
             "(_torch/models/modeling_gpt_oss.py) passes its window to the attention kernel only, "
@@ -61,6 +71,10 @@ ENGINES: dict[str, Engine] = {
             kv_rule="total",
             kv_rule_source="vLLM config/cache.py gpu_memory_utilization 0.9 of the card's total "
             "memory for weights, activations and KV",
+            prefill_mixing="chunked",
+            prefill_mixing_source="vLLM V1 always chunks prefills into the running step; V0's "
+            "scheduler (core/scheduler.py _schedule_default) runs waiting prefills in a step of "
+            "their own, decodes only when none are scheduled, unless chunked prefill is on",
         ),
         # aiconfigurator 0.12's own SGLang backend prices no dispatch (base_backend's 0.0);
         # taken so (issue 37's eleventh round, rule committed before scoring) both sets went
@@ -70,6 +84,10 @@ ENGINES: dict[str, Engine] = {
             "sglang", 0.8e-3,
             "SGLang's prefill runs eagerly in Python like vLLM's (CUDA graphs capture decode "
             "only): vLLM's 0.8 ms per layer per request from aiconfigurator 0.12, borrowed",
+            prefill_mixing="never",
+            prefill_mixing_source="SGLang server_args.py enable_mixed_chunk = False (every "
+            "release); the scheduler's get_next_batch_to_run runs a new prefill batch before, "
+            "not beside, the running decode batch",
             kv_rule="static",
             kv_rule_source="SGLang server_args.py _handle_gpu_memory_settings: "
             "mem_fraction_static = (M - R) / M, R from the chunked-prefill size, the CUDA-graph "

@@ -192,6 +192,15 @@ def engine_releases(engine, version):
     return factorize(engines), factorize(np.where(np.equal(versions, None), newest, versions))
 
 
+def _separate_prefill(name, version) -> bool:
+    """Whether the engine's release runs a new prompt's prefill in a step of its own
+    (:attr:`core.catalog.engines.Engine.prefill_mixing`), the decodes waiting."""
+    mixing = ENGINES[name].prefill_mixing
+    return mixing == "never" or (
+        mixing == "chunked" and not engine_version(name, version).chunked_prefill
+    )
+
+
 def _release(attribute):
     """A figure of an engine's release, for :func:`_lookup`."""
     return lambda name, version: getattr(engine_version(name, version), attribute)
@@ -254,6 +263,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         ),
         "bf16_extra_bytes": extra,
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
+        "separate_prefill": _lookup(_separate_prefill, engine, version) > 0,
         "kv_rule": _lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
         "max_running": _max_running(gpu, engine, version, pool.card_memory),

@@ -67,7 +67,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     others = np.maximum(running - 1.0, 0.0)
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
-    added = node.prefill_s(miss, hit_tokens, terms, alone=False)
+    added, waited = joining(node, alone, node.prefill_s(miss, hit_tokens, terms, alone=False))
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
     overhead = node.request_overhead(terms)
@@ -79,7 +79,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
         busy_time = np.maximum(answer, 1.0) * step
         busy, company = 0.0, 0.0
     else:
-        ttft = np.where(others > 0, added + overhead + 1.5 * step, alone)
+        ttft = np.where(others > 0, added + overhead + waited * step, alone)
         request = ttft + later * step
         cycle = others * added
         for _ in range(_ITERATIONS):
@@ -91,7 +91,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
             cycle = others * (added + coalesced(overhead, others / request))
             share = np.minimum(cycle / request, SATURATED)
             ttft = np.where(
-                others > 0, added * (1.0 + share / (1.0 - share)) + overhead + 1.5 * step, alone
+                others > 0, added * (1.0 + share / (1.0 - share)) + overhead + waited * step, alone
             )
             total = cycle + ttft + later * step
             # np.square, not ** 2: a numpy scalar's power rounds apart from an array's square
@@ -183,7 +183,8 @@ def run_waves(requests, running):
 
 
 def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
-    """Running batch, ITL, typical TTFT, request time, prefill utilisation and company at arrivals.
+    """Running batch, ITL, typical TTFT, request time, prefill utilisation and company at arrivals,
+    and what a prompt's prefill holds the cards for while others decode (:func:`joining`).
 
     ``company`` is the chance a new prompt finds other requests running.
 
@@ -196,7 +197,7 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     """
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
-    added = node.prefill_s(miss, hit_tokens, terms, alone=False)
+    added, waited = joining(node, alone, node.prefill_s(miss, hit_tokens, terms, alone=False))
     context = decode_context(prompt, answer, terms)
     later = np.maximum(answer - 1.0, 1.0)
     counts = "prefill_time" in terms
@@ -213,13 +214,29 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
         if counts:
             company = 1.0 - np.exp(-arrivals_per_s * request)
             wait = added * busy_prefill / (1.0 - busy_prefill)
-            ttft = company * (added + overhead + 1.5 * step + wait) + (1.0 - company) * alone
+            ttft = company * (added + overhead + waited * step + wait) + (1.0 - company) * alone
         else:
             ttft = alone
         request = 0.5 * (request + ttft + later * step / (1.0 - busy_prefill))
     itl = step / (1.0 - busy_prefill)
     request = ttft + later * itl
-    return running, itl, ttft, request, busy_prefill, company if counts else 0.0
+    return running, itl, ttft, request, busy_prefill, company if counts else 0.0, added
+
+
+def joining(node, alone, riding):
+    """(seconds a new prompt's prefill holds the cards while others decode, decode steps its
+    first token waits through besides).
+
+    Where the engine mixes prompts into the running step, the prefill rides in it (``riding``:
+    the running decodes pay the weight read) and the first token waits for the step under way
+    and its own, 1.5 steps on average; where it runs a prefill in a step of its own
+    (``node.separate_prefill``: SGLang's default), the prefill pays all of it (``alone``) and
+    the first token waits only for the step under way, half of one.
+    """
+    separate = node.separate_prefill
+    if np.ndim(separate) == 0:  # one engine: no arrays to build on the hot path
+        return (alone, 0.5) if separate else (riding, 1.5)
+    return np.where(separate, alone, riding), np.where(separate, 0.5, 1.5)
 
 
 def coalesced(overhead, rate):

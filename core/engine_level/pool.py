@@ -197,10 +197,10 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
         serving, np.maximum(1.0, np.ceil(arrivals_per_s * cold_request / full - 1e-9)), 1.0
     )
     per_node = arrivals_per_s / nodes
-    running, itl, ttft, request, busy, company = open_loop(
+    # added: what one prompt's prefill holds the cards for while others decode
+    running, itl, ttft, request, busy, company, added = open_loop(
         node, per_node, granted, prompt, answer, hit_tokens, terms
     )
-    added = node.prefill_s(prompt - hit_tokens, hit_tokens, terms, alone=False)
     servers = nodes * granted
     seat_wait, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request, TTFT_PERCENTILE)
     unbounded = unbounded | (busy >= SATURATED) | ~serving

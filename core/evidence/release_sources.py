@@ -12,6 +12,7 @@ from core.catalog.engine_versions import (
     PRICE_RELEASE_REQUEST_HOST,
     TRTLLM_BENCH_GRAPH_SIZES,
 )
+from core.catalog.engines import ENGINES
 from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.evidence.source_groups import Source
 
@@ -96,7 +97,31 @@ def engine_fact_rows() -> list[Source]:
     ]
 
 
+_MIXING = {
+    "always": ("rides in the running step", "a new prompt's prefill joins the decodes' step"),
+    "chunked": ("rides where prefills are chunked", "else a step of its own, the decodes waiting"),
+    "never": ("a step of its own", "the running decodes wait for it"),
+}
+
+
+def engine_rows() -> list[Source]:
+    """Each engine's first-token server path and how it schedules a new prompt's prefill."""
+    rows = []
+    for name, engine in ENGINES.items():
+        rows.append(Source(
+            f"server and eager prefill per first token, {name}",
+            f"{engine.request_overhead_per_layer_s * 1e3:.1f}",
+            "ms per layer, added to every first token", engine.source, kind="engine",
+        ))  # fmt: skip
+        value, unit = _MIXING[engine.prefill_mixing]
+        rows.append(Source(
+            f"a new prompt's prefill, {name}", value, unit, engine.prefill_mixing_source,
+            kind="engine",
+        ))  # fmt: skip
+    return rows
+
+
 def release_rows() -> list[Source]:
-    """Every release-level row: host work per request, the fused shared expert, AMD's kernels,
-    CUDA-graph padding."""
-    return [*host_request_rows(), *engine_fact_rows()]
+    """Every engine and release-level row: each engine's first-token path and prefill steps,
+    host work per request, the fused shared expert, AMD's kernels, CUDA-graph padding."""
+    return [*engine_rows(), *host_request_rows(), *engine_fact_rows()]

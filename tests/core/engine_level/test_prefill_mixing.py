@@ -1,0 +1,58 @@
+"""Whether a new prompt's prefill rides in the running step or takes a step of its own."""
+
+from __future__ import annotations
+
+from numpy.testing import assert_allclose
+
+from core import Scenario
+from core.engine_level.load import joining
+from core.engine_level.terms import ALL_TERMS
+from core.evaluate import engine_node
+
+DEEPSEEK = dict(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8", realism="engine")
+
+
+def prices(**knobs):
+    """(alone, riding) prefill seconds of a 1,024-token prompt on the knobs' node, and the node."""
+    node = engine_node(Scenario(**{**DEEPSEEK, **knobs}))
+    alone = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=True)
+    return alone, node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False), node
+
+
+def test_sglang_runs_a_prompt_in_a_step_of_its_own():
+    """SGLang mixes no prefill into the decodes (enable_mixed_chunk off): a joining prompt pays
+    its own weight read and fixed costs, and its first token waits only for the step under way."""
+    alone, riding, node = prices(engine="sglang")
+    assert node.separate_prefill and riding < alone
+    assert joining(node, alone, riding) == (alone, 0.5)
+
+
+def test_tensorrt_llm_and_vllm_v1_ride_in_the_running_step():
+    """In-flight batching and V1's chunked prefill put the prompt in the running decodes' step:
+    it pays only its own arithmetic there, and its first token waits for that step too."""
+    for engine in ("tensorrt-llm", "vllm"):
+        alone, riding, node = prices(engine=engine)
+        assert not node.separate_prefill
+        assert joining(node, alone, riding) == (riding, 1.5)
+
+
+def test_vllm_v0_without_chunked_prefill_runs_prompts_alone():
+    """vLLM 0.6's V0 scheduler chunks no prefill by default: its prompts take steps of their own."""
+    assert prices(engine="vllm", engine_version="0.6")[2].separate_prefill
+
+
+def test_chunked_serving_mixes_whatever_the_engines_default():
+    """The chunked serving mode puts prompts into the running steps, SGLang's too."""
+    assert not prices(engine="sglang", serving_mode="chunked")[2].separate_prefill
+
+
+def test_a_sweep_of_engines_takes_each_engines_own_way():
+    """Engines in one vectorised node: each its own cost and wait, as alone."""
+    from core.evaluate import engine_node as node_of
+
+    node = node_of(Scenario(**DEEPSEEK), engine=["sglang", "tensorrt-llm"])
+    alone = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=True)
+    riding = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False)
+    cost, waited = joining(node, alone, riding)
+    assert_allclose(cost, [alone[0], riding[1]])
+    assert_allclose(waited, [0.5, 1.5])
