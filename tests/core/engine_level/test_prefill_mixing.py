@@ -20,11 +20,12 @@ def prices(**knobs):
 
 
 def test_sglang_runs_a_prompt_in_a_step_of_its_own():
-    """SGLang mixes no prefill into the decodes (enable_mixed_chunk off): a joining prompt pays
-    its own weight read and fixed costs, and its first token waits only for the step under way."""
+    """SGLang mixes no prefill into the decodes (enable_mixed_chunk off): a joining prompt's step
+    pays its own weight read and fixed costs beside its arithmetic, and its first token waits
+    only for the step under way."""
     alone, riding, node = prices(engine="sglang")
     assert node.separate_prefill and riding < alone
-    assert joining(node, alone, riding) == (alone, 0.5)
+    assert joining(node, alone, riding) == (riding, alone - riding, 0.5)
 
 
 def test_tensorrt_llm_and_vllm_v1_ride_in_the_running_step():
@@ -33,7 +34,7 @@ def test_tensorrt_llm_and_vllm_v1_ride_in_the_running_step():
     for engine in ("tensorrt-llm", "vllm"):
         alone, riding, node = prices(engine=engine)
         assert not node.separate_prefill
-        assert joining(node, alone, riding) == (riding, 1.5)
+        assert joining(node, alone, riding) == (riding, 0.0, 1.5)
 
 
 def test_vllm_v0_without_chunked_prefill_runs_prompts_alone():
@@ -53,6 +54,19 @@ def test_a_sweep_of_engines_takes_each_engines_own_way():
     node = node_of(Scenario(**DEEPSEEK), engine=["sglang", "tensorrt-llm"])
     alone = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=True)
     riding = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False)
-    cost, waited = joining(node, alone, riding)
-    assert_allclose(cost, [alone[0], riding[1]])
+    cost, extra, waited = joining(node, alone, riding)
+    assert_allclose(cost + extra, [alone[0], riding[1]])
     assert_allclose(waited, [0.5, 1.5])
+
+
+def test_prompts_waiting_together_share_one_prefill_step():
+    """SGLang's prefill batch takes every waiting prompt: at one prompt a second each holds the
+    cards for nearly its own step; at a thousand, nearly only its own arithmetic."""
+    from core.engine_level.load import open_loop
+
+    alone, riding, node = prices(engine="sglang")
+    terms, held = ALL_TERMS, []
+    for rate in (1.0, 1000.0):
+        held.append(open_loop(node, rate, 256.0, 1024.0, 256.0, 0.0, terms)[-1])
+    assert alone > held[0] > held[1] > riding
+    assert held[0] > 0.9 * alone and held[1] < 1.1 * riding
