@@ -73,8 +73,9 @@ ENGINES: dict[str, Engine] = {
             "memory for weights, activations and KV",
             prefill_mixing="chunked",
             prefill_mixing_source="vLLM V1 always chunks prefills into the running step; V0's "
-            "scheduler (core/scheduler.py _schedule_default) runs waiting prefills in a step of "
-            "their own, decodes only when none are scheduled, unless chunked prefill is on",
+            "scheduler (vllm-project/vllm vllm/core/scheduler.py _schedule_default) runs waiting "
+            "prefills in a step of their own, decodes only when none are scheduled, unless "
+            "chunked prefill is on",
         ),
         # aiconfigurator 0.12's own SGLang backend prices no dispatch (base_backend's 0.0);
         # taken so (issue 37's eleventh round, rule committed before scoring) both sets went
