@@ -58,9 +58,8 @@ TERMS: dict[str, str] = {
     "average), not the longest they may reach",
     "stream_then_math": "a layer streams its weights and then multiplies: the two add up instead "
     "of hiding behind each other",
-    "prefill_time": "new prompts take turns with decode steps (riding in them, or on SGLang in "
-    "steps of their own that read the weights again), so prefill slows every running stream and "
-    "caps throughput",
+    "prefill_time": "new prompts take turns with decode steps, so prefill slows every running "
+    "stream and caps throughput",
     "prefill_shape": "attention FLOPs grow with the prompt squared (and a decode step's with the "
     "context it reads: latent attention's outrun its cache read), and a prefill alone still "
     "reads every weight once (under attention data parallelism on the one card holding it)",
