@@ -18,6 +18,7 @@ Everything broadcasts over numpy arrays.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -62,8 +63,8 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     assumes) and for the step it joins. Then :math:`R = TTFT + (A - 1) ITL`, solved as a
     quadratic in :math:`R` at each iteration. Where the engine runs prefills in steps of their
     own (:func:`joining`), that step's weight read and fixed costs add to the prefill, shared
-    by the prompts waiting together, and the first token waits half a step instead of 1.5. Users beyond the seats wait
-    :math:`(N - n) R / n` for one.
+    by the prompts waiting together, and the first token waits half a step instead of 1.5.
+    Users beyond the seats wait :math:`(N - n) R / n` for one.
     """
     running = np.minimum(users, granted)
     others = np.maximum(running - 1.0, 0.0)
@@ -84,7 +85,10 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
         ttft = np.where(others > 0, added + extra + overhead + waited * step, alone)
         request = ttft + later * step
         cycle = others * (added + extra)
-        for _ in range(_ITERATIONS):
+        parts = (others, added, extra, overhead, waited, step, later, alone, request)
+        if all(np.ndim(part) == 0 for part in parts):  # one scenario: plain floats, same bits
+            cycle, share, ttft, request = _solved_scalar(*(float(part) for part in parts))
+        for _ in range(_ITERATIONS if np.ndim(request) else 0):
             # Prompts that arrive while one dispatches share the next dispatch. The dispatch
             # holds the cards whole: aiconfigurator calibrated its 0.8 ms a layer as time added
             # to the prefill's; letting the carrying step's GPU work hide it (max, not sum;
@@ -113,6 +117,25 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
         throughput, itl, ttft + seat_wait, request + seat_wait, running, step, busy, company,
         seat_wait, alone,
     )  # fmt: skip
+
+
+def _solved_scalar(others, added, extra, overhead, waited, step, later, alone, request):
+    """:func:`closed_loop`'s fixed-point loop for one scenario in plain floats: the arrays' own
+    operations in the same order, each correctly rounded, so the same bits at a fraction of the
+    cost. Returns (cycle, share, ttft, request)."""
+    fixed = overhead + extra
+    cycle = share = ttft = 0.0
+    for _ in range(_ITERATIONS):
+        cycle = others * (added + fixed / (1.0 + (others / request) * fixed))
+        share = min(cycle / request, SATURATED)
+        if others > 0:
+            ttft = added * (1.0 + share / (1.0 - share)) + extra + overhead + waited * step
+        else:
+            ttft = alone
+        total = cycle + ttft + later * step
+        solved = 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
+        request = 0.5 * (request + solved)
+    return cycle, share, ttft, request
 
 
 def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms):

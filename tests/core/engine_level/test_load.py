@@ -69,3 +69,16 @@ def test_a_run_length_outside_its_range_is_refused_naming_the_knob(bad):
     """run_requests must be 1 to 10,000,000: anything else raises ValueError naming it."""
     with pytest.raises(ValueError, match="run_requests"):
         Scenario(run_requests=bad)
+
+
+def test_one_closed_loop_gives_the_same_bits_alone_as_in_a_sweep():
+    """One scenario's fixed point runs in plain floats, a sweep's in arrays: every figure is the
+    same to the last bit, for one user, a loaded node and a saturated one, on every engine."""
+    users = np.array([1, 64, 896, 4096])
+    for engine in ("tensorrt-llm", "vllm", "sglang"):
+        knobs = {**KNOBS, "engine": engine}
+        swept = evaluate(Scenario(**knobs), concurrency=users)
+        for index, count in enumerate(users):
+            alone = evaluate(Scenario(**{**knobs, "concurrency": int(count)}))
+            for name in ("throughput_tokens_per_s", "itl_s", "ttft_p50_s", "request_s"):
+                assert getattr(swept, name)[index] == getattr(alone, name), (engine, count, name)
