@@ -9,16 +9,26 @@ engine sizes its cache after a step of that many tokens (:mod:`core.engine_level
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from core.catalog import ENGINE_MAX_NUM_TOKENS, GB, GIB
+from core.catalog import ENGINE_MAX_NUM_TOKENS
 from core.catalog.engines import TRTLLM_BENCH_MAX_REQUESTS, TRTLLM_BENCH_MAX_TOKENS
+from core.engine_level.memory import engine_memory_bytes
 
 
-def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
-                       head_size, cards, card_memory_bytes, prompt, answer, ranks,
-                       kv_fraction, checkpoint_scale):  # fmt: skip
-    r"""The requests ``trtllm-bench`` lets one node run at once, by its own estimate.
+class BenchSettings(NamedTuple):
+    """What ``trtllm-bench`` sizes the engine for (:func:`trtllm_bench_settings`)."""
+
+    batch: object  # requests one node runs at once (inf: the tool leaves the engine's default)
+    tokens: object  # tokens one rank's step may carry (max_num_tokens)
+
+
+def trtllm_bench_settings(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
+                          head_size, cards, card_memory_bytes, prompt, answer, kv_fraction,
+                          checkpoint_scale, ranks=1.0, chunked_prefill=False):  # fmt: skip
+    r"""The batch limit and step size ``trtllm-bench`` picks, from one estimate of the KV room.
 
     Parameters
     ----------
@@ -27,7 +37,8 @@ def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cach
     bytes_per_param : float or ndarray
         What the tool counts per parameter
         (:data:`core.catalog.engines.TRTLLM_BENCH_BYTES_PER_PARAM`); NaN where the tool keeps
-        its default batch for the checkpoint's format.
+        the engine's defaults for the checkpoint's format (no batch limit of its own, and
+        :data:`core.catalog.ENGINE_MAX_NUM_TOKENS` a step).
     kv_bytes : float or ndarray
         Bytes of one cached element.
     attention_layers, cache_heads, head_size : float or ndarray
@@ -38,12 +49,15 @@ def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cach
         Tensor-parallel width and each card's memory.
     prompt, answer : float or ndarray
         The dataset's mean input and output lengths.
-    ranks : float or ndarray
-        Attention data-parallel ranks (1 without): the limit is each rank's.
     kv_fraction, checkpoint_scale : float or ndarray
         The release's share of the room the estimate counts, and the bytes it counts per byte
         of checkpoint (:class:`core.catalog.engine_versions.EngineVersion`'s ``bench_*``: the
         0.1x build counts 0.95 and a decimal "GB" of checkpoint against a GiB of memory).
+    ranks : float or ndarray
+        Attention data-parallel ranks (1 without): the batch limit is each rank's; the step
+        size is one rank's.
+    chunked_prefill : bool or ndarray
+        Whether the release prefills in chunks.
 
     Notes
     -----
@@ -52,32 +66,12 @@ def trtllm_bench_batch(params, bytes_per_param, kv_bytes, attention_layers, cach
     .. math:: r = \frac{f (M - W)}{2 L\,\max(c, h_{kv})\,d\,q\,(I + O)}, \qquad
               \hat r = \min(r, 4096)
 
-    rounded up to a multiple of 32 (at least 64) below 256, of 128 below 1,024 and of 256
-    above, then multiplied by the data-parallel ranks; :math:`f` and :math:`s` are the release's
-    (0.95 and :math:`2^{30}/10^9` for a 0.1x build, 0.90 and 1 for the PyTorch backend).
-    """
-    requests = _kv_requests(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
-                            head_size, cards, card_memory_bytes, prompt + answer, kv_fraction,
-                            checkpoint_scale)  # fmt: skip
-    return np.where(np.isnan(bytes_per_param), np.inf, _rounded_batch(requests) * ranks)
+    The batch limit is :math:`\hat r` rounded up to a multiple of 32 (at least 64) below 256,
+    of 128 below 1,024 and of 256 above, then multiplied by the data-parallel ranks;
+    :math:`f` and :math:`s` are the release's (0.95 and :math:`2^{30}/10^9` for a 0.1x build,
+    0.90 and 1 for the PyTorch backend). The step size is
 
-
-def trtllm_bench_tokens(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
-                        head_size, cards, card_memory_bytes, prompt, answer, kv_fraction,
-                        checkpoint_scale, chunked_prefill=False):  # fmt: skip
-    r"""The tokens ``trtllm-bench`` lets one step of one rank carry (``max_num_tokens``).
-
-    Parameters are :func:`trtllm_bench_batch`'s (without ``ranks``: the figure is each rank's),
-    and whether the release prefills in chunks. Where the tool leaves the engine alone
-    (``bytes_per_param`` NaN) the engine's default,
-    :data:`core.catalog.ENGINE_MAX_NUM_TOKENS`.
-
-    Notes
-    -----
-    From the requests :math:`r` the tool's memory estimate holds (before rounding, at most
-    4,096) and the mean prompt :math:`I` and answer :math:`O`:
-
-    .. math:: \hat t = \min\left(r \left(1 + \frac{I}{O}\right),\ 32768\right)
+    .. math:: \hat t = \min\left(\hat r \left(1 + \frac{I}{O}\right),\ 32768\right)
 
     rounded up to a multiple of 256 (at least 2,048) below 4,096, of 512 below 8,192 and of
     1,024 above (``finetune_setting``). Without chunked prefill a step must hold a whole prompt,
@@ -85,9 +79,17 @@ def trtllm_bench_tokens(params, bytes_per_param, kv_bytes, attention_layers, cac
     (``tensorrt_llm/bench/benchmark/utils/general.py`` ``get_settings``: ``max(max_num_tokens,
     max_isl + max_batch_size)``).
     """
-    requests = _kv_requests(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
-                            head_size, cards, card_memory_bytes, prompt + answer, kv_fraction,
-                            checkpoint_scale)  # fmt: skip
+    memory = engine_memory_bytes(cards, card_memory_bytes)
+    checkpoint = np.multiply(params, bytes_per_param) * checkpoint_scale
+    per_token = 2.0 * attention_layers * np.maximum(cards, cache_heads) * head_size * kv_bytes
+    room = kv_fraction * np.maximum(memory - checkpoint, 0.0)
+    requests = np.minimum(room / (per_token * (prompt + answer)), TRTLLM_BENCH_MAX_REQUESTS)
+    rounded = np.where(
+        requests < 256,
+        np.maximum(64.0, 32.0 * np.ceil(requests / 32.0)),
+        np.where(requests < 1024, 128.0 * np.ceil(requests / 128.0),
+                 256.0 * np.ceil(requests / 256.0)),
+    )  # fmt: skip
     # (a scenario with no answer counts one token: the tool divides by the answer's length)
     raw = np.minimum(requests * (1.0 + np.divide(prompt, np.maximum(answer, 1.0))),
                      TRTLLM_BENCH_MAX_TOKENS)  # fmt: skip
@@ -96,29 +98,9 @@ def trtllm_bench_tokens(params, bytes_per_param, kv_bytes, attention_layers, cac
         np.maximum(2048.0, 256.0 * np.ceil(raw / 256.0)),
         np.where(raw < 8192, 512.0 * np.ceil(raw / 512.0), 1024.0 * np.ceil(raw / 1024.0)),
     )
-    whole_prompt = np.where(chunked_prefill, 0.0, prompt + _rounded_batch(requests))
-    tokens = np.maximum(tokens, whole_prompt)
-    return np.where(np.isnan(bytes_per_param), float(ENGINE_MAX_NUM_TOKENS), tokens)
-
-
-def _kv_requests(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
-                 head_size, cards, card_memory_bytes, request_tokens, kv_fraction,
-                 checkpoint_scale):  # fmt: skip
-    """Requests of ``request_tokens`` the tool's memory estimate holds, at most 4,096
-    (``calc_engine_setting``'s ``kv_cache_max_requests`` and ``finetune_setting``'s cap)."""
-    memory = cards * card_memory_bytes / GB * GIB
-    checkpoint = np.multiply(params, bytes_per_param) * checkpoint_scale
-    per_token = 2.0 * attention_layers * np.maximum(cards, cache_heads) * head_size * kv_bytes
-    room = kv_fraction * np.maximum(memory - checkpoint, 0.0)
-    return np.minimum(room / (per_token * request_tokens), TRTLLM_BENCH_MAX_REQUESTS)
-
-
-def _rounded_batch(requests):
-    """``finetune_setting``'s batch limit: the requests rounded up to a multiple of 32 (at least
-    64) below 256, of 128 below 1,024 and of 256 above."""
-    return np.where(
-        requests < 256,
-        np.maximum(64.0, 32.0 * np.ceil(requests / 32.0)),
-        np.where(requests < 1024, 128.0 * np.ceil(requests / 128.0),
-                 256.0 * np.ceil(requests / 256.0)),
-    )  # fmt: skip
+    tokens = np.maximum(tokens, np.where(chunked_prefill, 0.0, prompt + rounded))
+    untuned = np.isnan(bytes_per_param)
+    return BenchSettings(
+        np.where(untuned, np.inf, rounded * ranks),
+        np.where(untuned, float(ENGINE_MAX_NUM_TOKENS), tokens),
+    )

@@ -23,7 +23,7 @@ from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
 from core.catalog.kernels import amd_card, card_family, expert_kernel, kernels_engine
 from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
-from core.engine_level.bench_sizing import trtllm_bench_batch, trtllm_bench_tokens
+from core.engine_level.bench_sizing import trtllm_bench_settings
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import is_array
 from core.scenario.resolve import factorize, pick, tensor_peak
@@ -356,20 +356,18 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
     # a latent-attention config.json states its query heads as key/value heads, no head_dim
     heads = np.where(latent, query_heads, pool.kv_heads)
     head_size = np.where(latent, pick(shape, shapes, "hidden") / query_heads, pool.head_dim)
-    estimate = dict(
-        params=pool.params, bytes_per_param=per_param, kv_bytes=pool.bytes_kv,
-        attention_layers=pool.layers - pool.cacheless_layers, cache_heads=heads,
-        head_size=head_size, cards=pool.cards, card_memory_bytes=pool.card_memory,
-        prompt=pool.prompt, answer=pool.answer,
+    bench = trtllm_bench_settings(
+        pool.params, per_param, pool.bytes_kv, pool.layers - pool.cacheless_layers, heads,
+        head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
         kv_fraction=_lookup(_release("bench_kv_fraction"), engine, version),
         checkpoint_scale=_lookup(_release("bench_checkpoint_scale"), engine, version),
+        ranks=np.where(data_parallel, pool.cards, 1.0),
+        chunked_prefill=_lookup(_release("chunked_prefill"), engine, version) > 0,
     )  # fmt: skip
-    chunked = _lookup(_release("chunked_prefill"), engine, version) > 0
-    batch = trtllm_bench_batch(**estimate, ranks=np.where(data_parallel, pool.cards, 1.0))
     pads = _lookup(_release("pads_to_graph_sizes"), engine, version) > 0
     return {
-        "bench_batch": batch,
-        "profile_tokens": trtllm_bench_tokens(**estimate, chunked_prefill=chunked),
+        "bench_batch": bench.batch,
+        "profile_tokens": bench.tokens,
         # a closed loop (trtllm-bench's run, whether or not it sized the batch) replays its CUDA
         # graphs padded; an open one is no run of the tool's
         "graph_padding": pads & np.isfinite(pool.users),

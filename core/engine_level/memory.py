@@ -35,7 +35,7 @@ def activation_workspace_bytes(hidden, intermediate, qkv_width, cards,
     Notes
     -----
     A step of :math:`T_{max}` tokens (``tokens``: 8,192 by TensorRT-LLM's default, or what
-    trtllm-bench sized, :func:`core.engine_level.bench_sizing.trtllm_bench_tokens`) holds the
+    trtllm-bench sized, :func:`core.engine_level.bench_sizing.trtllm_bench_settings`) holds the
     residual stream and its normed copy, the query/key/value projections and the MLP's gate and
     up halves, in bf16, the last two split across the cards:
 

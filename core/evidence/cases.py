@@ -241,7 +241,7 @@ class PublishedCase:
 @cache
 def built_batch(case: PublishedCase) -> int:
     """The batch limit trtllm-bench sizes an engine built for ``case.built_for``'s lengths to
-    (:func:`core.engine_level.bench_sizing.trtllm_bench_batch` on the case's set-up)."""
+    (:func:`core.engine_level.bench_sizing.trtllm_bench_settings` on the case's set-up)."""
     prompt, answer = case.built_for
     sized = replace(case, prompt_tokens=prompt, answer_tokens=answer, requests=0, built_for=())
     return int(engine_node(sized.scenario()).bench_batch)

@@ -11,7 +11,7 @@ from core import Scenario, evaluate
 from core.catalog import ENGINE_MAX_NUM_TOKENS, GB
 from core.catalog.engine_versions import engine_version
 from core.catalog.engines import TRTLLM_BENCH_BYTES_PER_PARAM, TRTLLM_BENCH_MAX_REQUESTS
-from core.engine_level.bench_sizing import trtllm_bench_batch, trtllm_bench_tokens
+from core.engine_level.bench_sizing import trtllm_bench_settings
 
 # An 8B-parameter fp8 checkpoint on one 80 GB card, 32 layers of 8 heads of 128 at 1 byte.
 SHAPE = dict(params=8e9, bytes_per_param=1.0, kv_bytes=1.0, attention_layers=32,
@@ -20,7 +20,9 @@ SHAPE = dict(params=8e9, bytes_per_param=1.0, kv_bytes=1.0, attention_layers=32,
 
 
 def batch(prompt, answer, ranks=1.0, **changes):
-    return trtllm_bench_batch(**{**SHAPE, **changes}, prompt=prompt, answer=answer, ranks=ranks)
+    return trtllm_bench_settings(
+        **{**SHAPE, **changes}, prompt=prompt, answer=answer, ranks=ranks
+    ).batch
 
 
 def test_the_limit_rounds_up_the_requests_memory_holds():
@@ -76,9 +78,9 @@ def test_a_01x_build_sizes_as_its_tuning_code_counts():
     for params, layers, prompt, answer in ((405.85e9, 126, 128, 4096), (70.55e9, 80, 128, 2048)):
         shape = dict(SHAPE, params=params, attention_layers=layers, cards=8)
         build = engine_version("tensorrt-llm", "0.17")
-        limit = trtllm_bench_batch(**{**shape, "kv_fraction": build.bench_kv_fraction,
-                                      "checkpoint_scale": build.bench_checkpoint_scale},
-                                   prompt=prompt, answer=answer, ranks=1.0)  # fmt: skip
+        limit = trtllm_bench_settings(**{**shape, "kv_fraction": build.bench_kv_fraction,
+                                         "checkpoint_scale": build.bench_checkpoint_scale},
+                                      prompt=prompt, answer=answer, ranks=1.0).batch  # fmt: skip
         expected = _tools_own_arithmetic(params / 1e9, layers, 8, 128, 8, prompt, answer)
         assert limit == expected
 
@@ -108,8 +110,8 @@ def test_the_tools_step_tokens_follow_its_own_arithmetic():
     """max_num_tokens for many lengths, with chunked prefill on and off, as the tool counts it."""
     for prompt, answer in ((128, 128), (1000, 1000), (5000, 500), (20000, 2000), (128, 4096)):
         for chunked in (False, True):
-            found = trtllm_bench_tokens(**SHAPE, prompt=prompt, answer=answer,
-                                        chunked_prefill=chunked)  # fmt: skip
+            found = trtllm_bench_settings(**SHAPE, prompt=prompt, answer=answer,
+                                          chunked_prefill=chunked).tokens  # fmt: skip
             # the shape's 80 GB card as CUDA reports it (GiB), less its 8 GB of weights
             memory = 80 * 2**30 - 8e9
             per_token = 2 * 32 * 8 * 128 * 1.0
@@ -119,5 +121,7 @@ def test_the_tools_step_tokens_follow_its_own_arithmetic():
 
 def test_a_format_the_tool_does_not_tune_keeps_the_default_step():
     """Where the tool leaves the engine alone its step keeps the engine's default tokens."""
-    found = trtllm_bench_tokens(**{**SHAPE, "bytes_per_param": np.nan}, prompt=1024, answer=1024)
+    found = trtllm_bench_settings(
+        **{**SHAPE, "bytes_per_param": np.nan}, prompt=1024, answer=1024
+    ).tokens
     assert found == ENGINE_MAX_NUM_TOKENS
