@@ -130,6 +130,12 @@ def _family_band(mixture: bool, maker: str) -> TrustBand:
     narrow = [i for i in same_kind if vendor(found.cases[i]) == maker]
     chosen, family = (narrow, f"{kind} on {maker} cards") if len(narrow) >= _FEWEST_CASES else (
         same_kind, kind)  # fmt: skip
+    return _band_of(found, chosen, family)
+
+
+def _band_of(found, chosen: list[int], family: str) -> TrustBand:
+    """The cross-validated band over the report ``found``'s cases ``chosen``, each publisher
+    weighted alike, named ``family``."""
     publishers = [found.publishers[i] for i in chosen]
     low, high = cross_validated_band(found.held_out[chosen], publishers)
     return TrustBand(low, high, family, len(chosen), len(set(publishers)))
@@ -148,10 +154,7 @@ def first_token_band() -> TrustBand:
     """
     found = report()
     chosen = [i for i, case in enumerate(found.cases) if case.metric == "ttft"]
-    publishers = [found.publishers[i] for i in chosen]
-    low, high = cross_validated_band(found.held_out[chosen], publishers)
-    family = "first tokens, scored and shown"
-    return TrustBand(low, high, family, len(chosen), len(set(publishers)))
+    return _band_of(found, chosen, "first tokens, scored and shown")
 
 
 @dataclass(frozen=True)
