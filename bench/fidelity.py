@@ -35,11 +35,11 @@ from core.evidence.check_cases_sc25 import CHECK_SC25, SC25_USERS
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
 from core.evidence.families import LEVELS, SETS, is_mixture
-from core.evidence.fidelity import BAND, report, summarise
+from core.evidence.fidelity import BAND, report, summarise, within_band
 
 
 def _mark(ratio: float) -> str:
-    return " " if BAND[0] <= ratio <= BAND[1] else "*"
+    return " " if within_band(ratio) else "*"
 
 
 def _line(label: str, result) -> str:
@@ -193,7 +193,7 @@ def _trt_by_kind(ratios, cases) -> None:
     cells = []
     for label, picks in kinds.items():
         picked = ratios[picks]
-        within = np.count_nonzero((picked >= BAND[0]) & (picked <= BAND[1]))
+        within = np.count_nonzero(within_band(picked))
         cells.append(f"{label}: x{np.median(picked):.2f}, {within}/{picked.size} within")
     print(textwrap.fill("  by kind: " + "; ".join(cells), 96, subsequent_indent="    "))
 

@@ -126,7 +126,7 @@ def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     data = Path(sys.argv[1])
-    lines = [HEADER]
+    lines = []
     for family, table_card, card, version, kernel, dtype, name, engine in TABLES:
         measured = rates(data, table_card, card, version, kernel, dtype, family, name, engine)
         best = card_rate(card, name)
@@ -147,7 +147,7 @@ def main() -> None:
             slices.append(f"TP{cards} {sum(flops) / time:.2f}")
         print(f"{family:<9} {name:<9} {engine or 'every':<6} large {reference(measured):6.0f} of "
               f"{best:6.0f} TFLOP/s; 70B at 2,048 tokens: " + ", ".join(slices))  # fmt: skip
-    write_shares(lines[1:], {table[0] for table in TABLES})
+    write_shares(lines, {table[0] for table in TABLES})
 
 
 def write_shares(rows: list[str], families: set[str]) -> None:
