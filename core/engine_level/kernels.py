@@ -307,15 +307,16 @@ def shared_expert_fused(
 
 
 def _release_host_costs(engine, version) -> dict:
-    """Each release's overlap scheduler and all-reduce kernel, where the catalog prices them.
+    """Each release's overlap scheduler (the step it queues ahead, always; its hidden host work,
+    where the catalog prices it) and all-reduce kernel, where the catalog prices them.
 
     Left unpriced (:data:`core.catalog.engine_versions.PRICE_RELEASE_HOST_COSTS`,
     :data:`~core.catalog.engine_versions.PRICE_RELEASE_ALLREDUCE`), every release pays the
     whole host step and the one measured all-reduce latency, as before releases.
     """
-    fields = {}
-    if PRICE_RELEASE_REQUEST_HOST or PRICE_RELEASE_HOST_COSTS:
-        overlapped = _lookup(_release("overlap_scheduler"), engine, version) > 0
+    overlapped = _lookup(_release("overlap_scheduler"), engine, version) > 0
+    # the step queued ahead delays a new prompt whatever the host's costs (load.joining)
+    fields = {"schedules_ahead": overlapped}
     if PRICE_RELEASE_REQUEST_HOST:
         fields["host_request_s"] = _lookup(_release("host_per_request_s"), engine, version)
         fields["host_request_overlapped"] = overlapped

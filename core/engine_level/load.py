@@ -63,14 +63,16 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     assumes) and for the step it joins. Then :math:`R = TTFT + (A - 1) ITL`, solved as a
     quadratic in :math:`R` at each iteration. Where the engine runs prefills in steps of their
     own (:func:`joining`), that step's weight read and fixed costs add to the prefill, shared
-    by the prompts waiting together, and the first token waits half a step instead of 1.5.
+    by the prompts waiting together, and the first token waits half a step instead of 1.5
+    (a step more each where the scheduler queues a step ahead).
     Users beyond the seats wait :math:`(N - n) R / n` for one.
     """
     running = np.minimum(users, granted)
     others = np.maximum(running - 1.0, 0.0)
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
-    added, extra, waited = joining(node, alone, node.prefill_s(miss, hit_tokens, terms, False))
+    riding = node.prefill_s(miss, hit_tokens, terms, False)
+    added, extra, waited = joining(node, alone, riding, terms)
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
     overhead = node.request_overhead(terms)
@@ -224,7 +226,8 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     """
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
-    added, extra, waited = joining(node, alone, node.prefill_s(miss, hit_tokens, terms, False))
+    riding = node.prefill_s(miss, hit_tokens, terms, False)
+    added, extra, waited = joining(node, alone, riding, terms)
     context = decode_context(prompt, answer, terms)
     later = np.maximum(answer - 1.0, 1.0)
     counts = "prefill_time" in terms
@@ -252,7 +255,7 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     return running, itl, ttft, request, busy_prefill, company if counts else 0.0, holding
 
 
-def joining(node, alone, riding):
+def joining(node, alone, riding, terms):
     """(seconds a new prompt's prefill rides on the cards while others decode, the seconds its
     own prefill step adds beside, decode steps its first token waits through besides).
 
@@ -262,12 +265,18 @@ def joining(node, alone, riding):
     (``node.separate_prefill``: SGLang's default), that step also reads the weights and pays its
     fixed costs (``alone - riding``), shared by every prompt waiting when it starts, as the
     engine's dispatch is (:func:`coalesced`); the first token waits only for the step under way.
+    A scheduler that prepares each step while the one before runs (``node.schedules_ahead``, the
+    release's overlap scheduler) has already queued the next step when the prompt arrives, so
+    the prompt joins the one after it: a step more, priced with the engine's server path
+    (``server_overheads``).
     """
     separate = node.separate_prefill
-    if np.ndim(separate) == 0:  # one engine: no arrays to build on the hot path
-        return (riding, alone - riding, 0.5) if separate else (riding, 0.0, 1.5)
+    ahead = node.schedules_ahead if "server_overheads" in terms else False
+    if np.ndim(separate) == 0 and np.ndim(ahead) == 0:  # one engine: no arrays on the hot path
+        queued = 1.0 if ahead else 0.0
+        return (riding, alone - riding, 0.5 + queued) if separate else (riding, 0.0, 1.5 + queued)
     extra = np.where(separate, alone - riding, 0.0)
-    return riding, extra, np.where(separate, 0.5, 1.5)
+    return riding, extra, np.where(separate, 0.5, 1.5) + np.where(ahead, 1.0, 0.0)
 
 
 def coalesced(overhead, rate):

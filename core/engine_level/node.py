@@ -82,6 +82,8 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     request_overhead_s: object = 0.0
     # a new prompt's prefill runs in a step of its own, the decodes waiting (core.catalog.engines)
     separate_prefill: object = False
+    # the scheduler queues step n+1 during step n, so a new prompt joins the step after that
+    schedules_ahead: object = False
     # host work each running request adds to its rank's step, and whether it runs beside the
     # GPU's step (the release's overlap scheduler) rather than after it
     host_request_s: object = 0.0

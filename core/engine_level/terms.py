@@ -79,8 +79,8 @@ TERMS: dict[str, str] = {
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
     "multiplies more than its share of tokens and sets the step's pace",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
-    "server_overheads": "an engine's API server and eager prefill add their time to every "
-    "first token",
+    "server_overheads": "an engine's API server, eager prefill and a step queued ahead delay "
+    "every first token",
     "finite_run": "a benchmark that sends a set number of requests never runs more at once, "
     "equal requests end in waves whose last runs only what is left, and its first prompts all "
     "arrive at once",

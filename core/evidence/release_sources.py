@@ -21,6 +21,13 @@ _FUSED_UNIT = (
     "two quantisers), its two GEMM floors too; its weights are still read"
 )
 _AMD_UNIT = "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)"
+_AHEAD_UNIT = (
+    "step more a prompt arriving among running decodes waits, the step already queued running "
+    "first (NVIDIA/TensorRT-LLM docs/source/torch/features/overlap_scheduler.md: 'one extra "
+    "decoding step'; sgl-project/sglang python/sglang/srt/managers/scheduler.py "
+    "event_loop_overlap launches batch n+1 before it processes batch n; vllm-project/vllm "
+    "vllm/v1/engine/core.py step_with_batch_queue fills the batch queue before it waits)"
+)
 _GRAPH_UNIT = (
     "requests a captured decode step holds: under trtllm-bench a step runs the next size up (each "
     "rank's batch, up to the engine's limit), its matmuls the padded batch, its cache reads its own"
@@ -73,6 +80,8 @@ _ENGINE_FACTS = (
      "fuses_shared_expert_source"),
     ("amd_kernels", "kernels on AMD cards", lambda release: release.amd_kernels.upper(),
      _AMD_UNIT, "amd_kernels_source"),
+    ("overlap_scheduler", "a scheduler a step ahead", lambda _: "1", _AHEAD_UNIT,
+     "overlap_source"),
     ("pads_to_graph_sizes", "a benchmark's decode steps padded to CUDA-graph sizes",
      lambda _: ", ".join(f"{size:,}" for size in TRTLLM_BENCH_GRAPH_SIZES), _GRAPH_UNIT,
      "graph_padding_source"),
@@ -81,8 +90,9 @@ _ENGINE_FACTS = (
 
 def engine_fact_rows() -> list[Source]:
     """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel,
-    each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter"), then each whose
-    benchmark runs pad decode steps to CUDA-graph sizes."""
+    each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter"), each whose
+    scheduler queues a step ahead, then each whose benchmark runs pad decode steps to CUDA-graph
+    sizes."""
     return [
         row
         for field, name, value, unit, source in _ENGINE_FACTS

@@ -9,6 +9,8 @@ from core.engine_level.load import joining
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 
+NO_SERVER = ALL_TERMS - {"server_overheads"}
+
 DEEPSEEK = dict(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8", realism="engine")
 
 
@@ -25,7 +27,7 @@ def test_sglang_runs_a_prompt_in_a_step_of_its_own():
     only for the step under way."""
     alone, riding, node = prices(engine="sglang")
     assert node.separate_prefill and riding < alone
-    assert joining(node, alone, riding) == (riding, alone - riding, 0.5)
+    assert joining(node, alone, riding, NO_SERVER) == (riding, alone - riding, 0.5)
 
 
 def test_tensorrt_llm_and_vllm_v1_ride_in_the_running_step():
@@ -34,7 +36,21 @@ def test_tensorrt_llm_and_vllm_v1_ride_in_the_running_step():
     for engine in ("tensorrt-llm", "vllm"):
         alone, riding, node = prices(engine=engine)
         assert not node.separate_prefill
-        assert joining(node, alone, riding) == (riding, 0.0, 1.5)
+        assert joining(node, alone, riding, NO_SERVER) == (riding, 0.0, 1.5)
+
+
+def test_a_scheduler_a_step_ahead_makes_a_new_prompt_wait_a_step_more():
+    """An overlap scheduler has queued the next step when a prompt arrives: the prompt joins the
+    step after it, one step more (priced with the server path); a release that schedules each
+    step before launching it adds none."""
+    for engine, version, ahead in (
+        ("sglang", "0.5", True), ("tensorrt-llm", "1.0", True), ("vllm", "0.19", True),
+        ("sglang", "0.3", False), ("tensorrt-llm", "0.17", False), ("vllm", "0.10", False),
+    ):  # fmt: skip
+        alone, riding, node = prices(engine=engine, engine_version=version)
+        assert bool(node.schedules_ahead) is ahead
+        without = joining(node, alone, riding, NO_SERVER)[2]
+        assert joining(node, alone, riding, ALL_TERMS)[2] == without + (1.0 if ahead else 0.0)
 
 
 def test_vllm_v0_without_chunked_prefill_runs_prompts_alone():
@@ -54,9 +70,9 @@ def test_a_sweep_of_engines_takes_each_engines_own_way():
     node = node_of(Scenario(**DEEPSEEK), engine=["sglang", "tensorrt-llm"])
     alone = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=True)
     riding = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False)
-    cost, extra, waited = joining(node, alone, riding)
+    cost, extra, waited = joining(node, alone, riding, ALL_TERMS)
     assert_allclose(cost + extra, [alone[0], riding[1]])
-    assert_allclose(waited, [0.5, 1.5])
+    assert_allclose(waited, [1.5, 2.5])  # both newest releases schedule a step ahead
 
 
 def test_prompts_waiting_together_share_one_prefill_step():
