@@ -311,6 +311,9 @@ _TRT_CPP_SYNC = (
     "TensorRT-LLM C++ batch manager (0.x): the executor schedules each iteration before "
     "launching it; no overlap scheduler in the C++ runtime"
 )
+# What trtllm-bench itself sets for the PyTorch backend, whatever the library's defaults
+# (NVIDIA/TensorRT-LLM PR #3875, 2025-05-09, in 0.20.0): the published 0.20 runs ran with these.
+_TRT_020_BENCH = "NVIDIA/TensorRT-LLM tensorrt_llm/bench/benchmark/utils/general.py get_settings"
 _TRT = (
     EngineVersion(
         "tensorrt-llm", "0.14", "C++ runtime, trtllm-build engines",
@@ -332,12 +335,16 @@ _TRT = (
         "tensorrt-llm", "0.20", "PyTorch backend for the published perf overview",
         "TensorRT-LLM v0.20 docs/source/performance/perf-overview.md (trtllm-bench --backend "
         "pytorch)",
-        False, "TensorRT-LLM 0.17-0.19 _torch/pyexecutor/config.py PyTorchConfig."
-        "enable_overlap_scheduler = False; whether 0.20 had already flipped it is not checked",
+        True, _TRT_020_BENCH + ": 'enable_overlap_scheduler': True; NVIDIA/TensorRT-LLM "
+        "docs/source/release-notes.md, Release 0.20.0: '[Breaking Change]: Enable scheduling "
+        "overlap by default' (PR #4174)",
         2048, 2048, _TRT_BATCH, False, 8192, "TensorRT-LLM PyTorch backend: enable_chunked_prefill "
         "False by default; max_num_tokens 8,192", 128,
-        "TensorRT-LLM PyTorch backend CUDA graphs opt-in (use_cuda_graph False in PyTorchConfig)",
+        _TRT_020_BENCH + ": 'use_cuda_graph': True, 'cuda_graph_max_batch_size': max_batch_size",
         TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
+        pads_to_graph_sizes=True, graph_padding_source=_TRT_020_BENCH + ": "
+        "'cuda_graph_padding_enabled': True (PR #3875); the v0.20 page's llm_options.yml pads to "
+        "the 1.x pages' sizes",
     ),
     EngineVersion(
         "tensorrt-llm", "1.0", "PyTorch backend by default",
