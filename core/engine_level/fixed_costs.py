@@ -103,4 +103,4 @@ class FixedCosts:
         and whether the release overlaps it with the GPU's step."""
         if not np.any(self.host_request_s):
             return None, False
-        return np.divide(self.host_request_s, self._request_ranks), self.host_request_overlapped
+        return np.divide(self.host_request_s, self._request_ranks), self.schedules_ahead

@@ -315,11 +315,11 @@ def _release_host_costs(engine, version) -> dict:
     whole host step and the one measured all-reduce latency, as before releases.
     """
     overlapped = _lookup(_release("overlap_scheduler"), engine, version) > 0
-    # the step queued ahead delays a new prompt whatever the host's costs (load.joining)
+    # the step queued ahead delays a new prompt whatever the host's costs (load.joining), and
+    # hides the host's work per request where that is priced (FixedCosts.host_requests_s)
     fields = {"schedules_ahead": overlapped}
     if PRICE_RELEASE_REQUEST_HOST:
         fields["host_request_s"] = _lookup(_release("host_per_request_s"), engine, version)
-        fields["host_request_overlapped"] = overlapped
     if PRICE_RELEASE_HOST_COSTS:
         fields["host_overlapped"] = overlapped
     if PRICE_RELEASE_ALLREDUCE:

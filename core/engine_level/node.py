@@ -82,12 +82,11 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     request_overhead_s: object = 0.0
     # a new prompt's prefill runs in a step of its own, the decodes waiting (core.catalog.engines)
     separate_prefill: object = False
-    # the scheduler queues step n+1 during step n, so a new prompt joins the step after that
+    # the scheduler queues step n+1 during step n (the release's overlap scheduler): a new prompt
+    # joins the step after that, and the host's work per request runs beside the GPU's step
     schedules_ahead: object = False
-    # host work each running request adds to its rank's step, and whether it runs beside the
-    # GPU's step (the release's overlap scheduler) rather than after it
+    # host work each running request adds to its rank's step
     host_request_s: object = 0.0
-    host_request_overlapped: object = False
     # the latency of one small all-reduce with the engine's kernel
     allreduce_latency_s: object = physical.ALLREDUCE_LATENCY_S
     # the engine's KV sizing rule (engine_level.kernels.KV_RULES), SGLang's reserve, its batch cap

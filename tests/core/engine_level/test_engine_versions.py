@@ -95,13 +95,13 @@ def test_only_a_profiled_release_pays_host_work_per_request():
 def test_host_work_per_request_costs_what_outlasts_an_overlapped_step():
     """Overlapped, n requests' host work adds max(0, h n - step); blocking, all of h n."""
     host = 30e-6
-    node = dataclasses.replace(_tiny_node(), host_request_s=host, host_request_overlapped=True)
+    node = dataclasses.replace(_tiny_node(), host_request_s=host, schedules_ahead=True)
     busy = 10e-3
     requests = np.array([1.0, 100.0, 1000.0])
     np.testing.assert_allclose(
         node.host_requests_s(requests, busy), np.maximum(host * requests - busy, 0.0)
     )
-    blocking = dataclasses.replace(node, host_request_overlapped=False)
+    blocking = dataclasses.replace(node, schedules_ahead=False)
     np.testing.assert_allclose(blocking.host_requests_s(requests, busy), host * requests)
 
 
