@@ -94,16 +94,19 @@ def engine_values(
     values = _memory_figures(node, terms, prompt + answer, seats)
     granted = values["seats_granted"]
     queue = _open_queue(node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted)
-    load, steps_alone, company = _load_figures(
+    load, steps_alone, company, burst = _load_figures(
         node, terms, prompt, answer, hit_tokens, users, seats, values, queue, run_requests
     )
     values.update(load)
     closed = np.isfinite(users)
     chunked = chunked & (granted >= 1)
-    values.update(
-        _step_tails(node, terms, prompt, answer, hit_tokens, chunked, closed, values, queue,
-                    steps_alone, company)
+    tails, shift = _step_tails(
+        node, terms, prompt, answer, hit_tokens, chunked, closed, values, queue, steps_alone,
+        company,
     )  # fmt: skip
+    values.update(tails)
+    if burst is not None:  # a run that ends: its opening burst, over the steady state's figures
+        values.update(_burst_figures(*burst, shift, run_requests, queue.added, closed, values))
     values.update(
         _sizing_figures(
             node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue
@@ -228,8 +231,10 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
                   run_requests=np.inf):  # fmt: skip
     """The load one node carries: the peak's arrivals, or a benchmark's closed loop of ``users``.
 
-    Returns the load's fields (both first-token percentiles among them), and the decode step
-    without prompts and the chance a prompt joins running decodes, that the tails are built on.
+    Returns the load's fields (both first-token percentiles among them, a closed loop's its
+    steady state's), the decode step without prompts and the chance a prompt joins running
+    decodes, that the tails are built on, and, for a run that ends, its steady loop and the
+    spread of its first token (None otherwise: :func:`_burst_figures`).
     """
     unbounded, running, request = queue.unbounded, queue.running, queue.request
     load = {
@@ -244,6 +249,7 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
         "running_requests": running,
     }
     step, company = queue.itl * (1.0 - queue.busy), queue.company
+    burst = None
     closed = np.isfinite(users)
     if np.any(closed):
         # A benchmark drives the engine at its configured batch limit, not the pool's dial.
@@ -268,14 +274,13 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE)
             - prefill_wait_quantile(queue.added, loop.busy, 0.5)
         )
-        ttft, ttft_p95 = loop.ttft, loop.ttft + spread
-        if counted:  # its first prompts all arrive at once, and its mean counts their burst
-            ttft, ttft_p95 = opening_burst(loop, run_requests, queue.added, ttft_p95)
+        if counted:  # its first prompts all arrive at once: counted in after the tails
+            burst = (loop, spread)
         closed_load = {
             "throughput_tokens_per_s": throughput,
             "itl_s": loop.itl,
-            "ttft_p50_s": np.minimum(ttft, UNBOUNDED_WAIT_S),
-            "ttft_p95_s": np.minimum(ttft_p95, UNBOUNDED_WAIT_S),
+            "ttft_p50_s": np.minimum(loop.ttft, UNBOUNDED_WAIT_S),
+            "ttft_p95_s": np.minimum(loop.ttft + spread, UNBOUNDED_WAIT_S),
             # What a closed loop's first token waits for: a seat, then the prompts ahead.
             "queue_wait_p95_s": loop.seat_wait
             + loop.company * prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE),
@@ -287,7 +292,25 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
         company = np.where(closed, loop.company, company)
     serving = values["seats_granted"] >= 1
     fields = {name: np.where(serving, value, 0.0) for name, value in load.items()}
-    return fields, np.where(serving, step, 0.0), company
+    return fields, np.where(serving, step, 0.0), company, burst
+
+
+def _burst_figures(loop, spread, shift, run_requests, added, closed, values) -> dict:
+    """A closed loop's first tokens over a run that ends, its opening burst counted in.
+
+    The burst (:func:`~core.engine_level.load.opening_burst`) mixes the opening prompts, which
+    start on an idle node, with the steady state's first tokens, ``loop.ttft`` and its
+    ``spread`` to the p95 moved by chunked prefill's ``shift`` (:func:`_step_tails`): the shift
+    replaces a steady prompt's wait and prefill, which the opening prompts never had.
+    """
+    steady = loop.ttft + shift
+    mean, p95 = opening_burst(loop._replace(ttft=steady), run_requests, added, steady + spread)
+    keep = closed & (values["seats_granted"] >= 1)
+    bounded = keep & ~values["queue_unbounded"]
+    return {
+        "ttft_p50_s": np.where(keep, np.minimum(mean, UNBOUNDED_WAIT_S), values["ttft_p50_s"]),
+        "ttft_p95_s": np.where(bounded, np.minimum(p95, UNBOUNDED_WAIT_S), values["ttft_p95_s"]),
+    }
 
 
 def _step_tails(
@@ -298,7 +321,8 @@ def _step_tails(
     Whole prompts join decode steps (:func:`aggregated_itl_tail`) unless ``chunked``, where
     they ride in chunks (:func:`chunked_figures`): ITL, its tail and the first token shift.
     ``steps_alone`` is a decode step without prompts and ``company`` the chance a prompt joins
-    running decodes, for the load in force (the peak's arrivals or the closed loop).
+    running decodes, for the load in force (the peak's arrivals or the closed loop). Returns
+    the figures and the first token's shift (0 where not chunked).
     """
     itl_load, ttft_typical, ttft_p95 = load["itl_s"], load["ttft_p50_s"], load["ttft_p95_s"]
     unbounded, added = queue.unbounded, queue.added
@@ -306,6 +330,7 @@ def _step_tails(
         closed, load["running_requests"] / np.maximum(load["request_s"], 1e-12), queue.per_node
     )
     itl_tail = aggregated_itl_tail(steps_alone, added, joining, itl_load)
+    shift = 0.0
     if np.any(chunked):
         chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
             node, terms, decode_context(prompt, answer, terms), steps_alone, added,
@@ -318,13 +343,14 @@ def _step_tails(
             chunked, np.minimum(ttft_typical + chunk_shift, UNBOUNDED_WAIT_S), ttft_typical
         )
         unbounded = unbounded | (chunked & starved)
+        shift = np.where(chunked, chunk_shift, 0.0)
     return {
         "itl_s": itl_load,
         "itl_p99_s": itl_tail,
         "ttft_p50_s": ttft_typical,
         "ttft_p95_s": np.where(unbounded, UNBOUNDED_WAIT_S, ttft_p95),
         "queue_unbounded": unbounded,
-    }
+    }, shift
 
 
 def _sizing_figures(node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue):
