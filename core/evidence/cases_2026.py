@@ -44,6 +44,7 @@ from core.evidence.cases_found import FOUND
 from core.evidence.cases_gcp import GCP
 from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
+from core.evidence.cases_trtllm_issue import TRTLLM_ISSUE
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
 from core.evidence.configs import LLAMA_31_405B_PASTED, QWEN3_32B_FP8, QWEN3_235B_A22B_FP8
@@ -323,6 +324,7 @@ SECOND += ATOM  # D154 on: AMD ATOM's vLLM plugin, shown only (core/evidence/cas
 SECOND += GCP  # D165: Google Cloud's TensorRT-LLM recipe (core/evidence/cases_gcp.py)
 SECOND += ATOM_FIRST_TOKENS  # D166 on: ATOM's rows' first tokens, shown only (cases_atom.py)
 SECOND += INFERENCEX_FIRST_TOKENS  # D177 on: InferenceX's rows' first tokens, shown only
+SECOND += TRTLLM_ISSUE  # D186 on: a TensorRT-LLM user's report, shown only (cases_trtllm_issue)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

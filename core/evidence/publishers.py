@@ -30,6 +30,8 @@ Which publisher each development case has (scored cases in brackets):
 - Dell (Hanindhito and Patel, SC '25; SGLang on MI300X and MI325X): the fifth check set only
 - Google Cloud AI Hypercomputer recipes (AI-Hypercomputer/gpu-recipes, TensorRT-LLM 0.17 on
   H200): D165 (1)
+- a TensorRT-LLM user (NVIDIA/TensorRT-LLM issue #5929, DeepSeek-R1 on H200 and B200):
+  D186-D205 (none scored)
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from __future__ import annotations
 # first found wins: an SGLang row measured by dstack names dstack first.
 PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("dstackai/", "dstack"),
+    # a user's report in the engine's issues, before the engine's own pages
+    ("NVIDIA/TensorRT-LLM/issues", "a TensorRT-LLM user (NVIDIA/TensorRT-LLM issue #5929)"),
     ("blogs.oracle.com", "Oracle Cloud Infrastructure blog"),
     ("developer.nvidia.com/blog", "NVIDIA technical blog"),
     ("LambdaLabsML/", "Lambda (LambdaLabsML/vllm-benchmark)"),

@@ -152,11 +152,11 @@ def test_a_benchmark_runs_at_the_engines_batch_limit_not_the_pool_dial():
 # -- the second development set and the scores per family ---------------------------------
 
 
-def test_second_set_is_the_files_185_cases_118_scored_each_with_its_source():
-    """D01-D185 in order, D11-D15, D44-D66, D67-D74, D154-D164 and D166-D185 shown but not
+def test_second_set_is_the_files_205_cases_118_scored_each_with_its_source():
+    """D01-D205 in order, D11-D15, D44-D66, D67-D74, D154-D164 and D166-D205 shown but not
     scored, each with its source and row."""
-    assert [case.key for case in SECOND] == [f"D{n:02d}" for n in range(1, 186)]
-    unscored = [*range(11, 16), *range(44, 75), *range(154, 165), *range(166, 186)]
+    assert [case.key for case in SECOND] == [f"D{n:02d}" for n in range(1, 206)]
+    unscored = [*range(11, 16), *range(44, 75), *range(154, 165), *range(166, 206)]
     assert [case.key for case in SECOND if not case.scored] == [f"D{n}" for n in unscored]
     assert [case for case in SECOND if case.scored] == SCORED_SECOND
     assert len(SCORED_SECOND) == 118
