@@ -46,3 +46,9 @@ def checkpoint_format(config, *, layers, attention_params, moe_layers, hidden, e
     }
     kept = [part for part in KEPT_PARTS if any(part in name for name in names)]
     return dtype, float(sum(parts[part] for part in kept))
+
+
+def kept_bf16_params(shape, weight: str) -> float:
+    """Parameters ``shape``'s checkpoint in ``weight`` keeps in bf16: the published checkpoint's
+    own (gpt-oss), and NVIDIA's NVFP4 one's where the weights are nvfp4 (DeepSeek-V3/R1)."""
+    return shape.bf16_params + (shape.nvfp4_bf16_params if weight == "nvfp4" else 0.0)

@@ -48,6 +48,9 @@ class ModelShape:
     # parameters the published checkpoint keeps in bf16 whatever its experts' format
     # (gpt-oss: attention, embeddings and router; its experts alone are MXFP4)
     bf16_params: float = 0.0
+    # parameters NVIDIA's NVFP4 checkpoint of the model keeps in bf16 (attention first: its
+    # GEMMs then run at bf16's floor), where the recipe that made it leaves them unquantised
+    nvfp4_bf16_params: float = 0.0
     # the format the published checkpoint stores its weights in: gpt-oss's model card ships its
     # experts in MXFP4; DeepSeek-V3/R1's and Kimi K2's config.json quantization_config is fp8
     # with 128 x 128 weight blocks
@@ -171,6 +174,21 @@ _LLAMA4_CARD = (
 )
 _QWEN3_CARD = "Qwen3 model cards: 4 KV heads (GQA), head dim 128"
 
+# NVIDIA's NVFP4 checkpoints of DeepSeek-V3/R1 keep the latent attention, the embeddings, the
+# output head and the router in bf16 (DEEPSEEK_NVFP4_SOURCE): per layer q_a 7168 x 1536,
+# q_b 1536 x 128 x 192, kv_a 7168 x 576, kv_b 512 x 128 x 256 and o 128 x 128 x 7168, over 61
+# layers; the embeddings and the head 129,280 x 7168 each; the router 256 x 7168 in 58 layers.
+DEEPSEEK_NVFP4_BF16_PARAMS = float(
+    61 * (7168 * 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 * 128 * 256 + 128 * 128 * 7168)
+    + 2 * 129280 * 7168
+    + 58 * 256 * 7168
+)
+DEEPSEEK_NVFP4_SOURCE = (
+    "NVIDIA/TensorRT-Model-Optimizer examples/deepseek (the recipe of NVIDIA's DeepSeek-R1 and "
+    "V3 FP4 checkpoints): ptq.py disables the '*attn*' and '*head*' quantizers; "
+    "quantize_to_nvfp4.py dequantises every fp8 weight to bf16 and packs to NVFP4 only the "
+    "layers calibrated, so attention, head, embeddings and router stay bf16"
+)
 _DEEPSEEK_V3_DIMS = {
     "query_heads": 128,
     "hidden": 7168,
@@ -183,6 +201,7 @@ _DEEPSEEK_V3_DIMS = {
     "kv_source": _MLA_PAPER,
     "shared_experts": 1,
     "checkpoint_dtype": "fp8",
+    "nvfp4_bf16_params": DEEPSEEK_NVFP4_BF16_PARAMS,
 }
 _GPT_OSS = {
     "query_heads": 64,

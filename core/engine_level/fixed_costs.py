@@ -53,11 +53,16 @@ class FixedCosts:
     @cached_property
     def _gemm_floor_extra(self):
         """What measured floors add over the kernel floors the dense GEMMs and attention are
-        counted at (latent attention keeps its count)."""
+        counted at (latent attention keeps its count); the attention projections take their
+        own floor where the checkpoint keeps them in another format."""
         extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
+        own = self.attention_gemm_floor_s
+        projection_extra = extra if own is None else np.subtract(own, physical.KERNEL_FLOOR_S)
+        projections = physical.attention_gemms(self.layers, self.latent_attention)
         attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
-        return physical.dense_gemms(*self._layer_kinds) * extra + attention
+        others = physical.dense_gemms(*self._layer_kinds) - projections
+        return others * extra + projections * projection_extra + attention
 
     @cached_property
     def _attention_layers(self):

@@ -11,6 +11,7 @@ import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
 from core.catalog.attention_kernels import attention_kernel
+from core.catalog.checkpoints import kept_bf16_params
 from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
@@ -133,15 +134,18 @@ def _attention_flops(pool, query_heads):
     return 2.0 * np.multiply(query_heads, qk + v)
 
 
-def _gemm_floor(shapes):
+def _gemm_floor(shapes, attention=False):
     """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`_lookup`.
 
-    The dense layers' format is the weights', bf16 where the checkpoint keeps them so (gpt-oss).
+    The dense layers' format is the weights', bf16 where the checkpoint keeps them so (gpt-oss);
+    ``attention``: the attention projections', bf16 also where the weights' own checkpoint
+    keeps attention so (NVIDIA's NVFP4 DeepSeek: :func:`~core.catalog.checkpoints.kept_bf16_params`).
     """
 
     def floor(gpu, weight, name, engine, version):
         shape = shapes[name]
-        dense = "bf16" if shape.bf16_params > 0 else expert_format(weight, shape)
+        kept = kept_bf16_params(shape, weight) if attention else shape.bf16_params
+        dense = "bf16" if kept > 0 else expert_format(weight, shape)
         return dense_gemm_floor(gpu, dense, engine, version)
 
     return floor
@@ -229,9 +233,8 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     """
     engine, version = engine_releases(engine, version)
 
-    extra = pick(shape, shapes, "bf16_params") * np.maximum(
-        0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight
-    )
+    kept = _lookup(lambda w, name: kept_bf16_params(shapes[name], w), weight, shape)
+    extra = kept * np.maximum(0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight)
     data_parallel = _lookup(lambda name: name == "dep", layout) > 0
     expert_parallel = _lookup(lambda name: name in ("ep", "dep"), layout) > 0
     latent = pool.kv_lora_rank > 0
@@ -243,6 +246,9 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         **_expert_fields(gpu, weight, shape, engine, version, shapes),
         "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine, version),
+        "attention_gemm_floor_s": _lookup(
+            _gemm_floor(shapes, attention=True), gpu, weight, shape, engine, version
+        ),
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,

@@ -69,6 +69,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     # each dense GEMM's measured floor (core.catalog.dense_gemms), in place of the kernel floor;
     # decode attention's floor per layer and cost per request (core.catalog.attention_kernels)
     gemm_floor_s: object = physical.KERNEL_FLOOR_S
+    attention_gemm_floor_s: object = None  # the attention projections' (None: gemm_floor_s)
     attention_floor_s: object = physical.ATTENTION_KERNEL_FLOORS_S
     attention_per_request_s: object = 0.0
     # decode attention's FLOPs per context token in one layer: 2 h (d_qk + d_v)

@@ -352,6 +352,17 @@ def block_fp8_quantise_kernels(layers, expert_layers, latent_attention, shared_e
     ) * float(BLOCK_FP8_MLP_INPUTS)
 
 
+def attention_gemms(layers, latent_attention):
+    r"""The attention projections among :func:`dense_gemms`: QKV and out in every layer, and
+    latent attention's third (q_a with kv_a, q_b, o_proj).
+
+    Notes
+    -----
+    .. math:: g_{attn} = 2 L + L\,[MLA]
+    """
+    return (2.0 + np.asarray(latent_attention, dtype=float)) * np.asarray(layers, dtype=float)
+
+
 def dense_gemms(layers, expert_layers, latent_attention, shared_experts):
     r"""GEMMs in the weights' format one forward pass runs outside the routed experts.
 

@@ -17,6 +17,7 @@ from core.catalog import (
     ModelShape,
 )
 from core.catalog.cards import CUSTOM_CARD_LINK_BYTES_PER_S, CUSTOM_CARD_USD_PER_HOUR
+from core.catalog.models import DEEPSEEK_NVFP4_SOURCE
 from core.evidence.engine_sources import engine_cost_rows, engine_default_rows, serving_mode_rows
 from core.evidence.source_groups import Source
 from core.evidence.traffic_sources import traffic_rows
@@ -115,6 +116,18 @@ def _attention_row(model: ModelShape, label: str) -> Source:
     )
 
 
+def _nvfp4_row(model: ModelShape) -> Source:
+    """What NVIDIA's NVFP4 checkpoint of ``model`` keeps in bf16 (its attention GEMMs then pay
+    bf16's floor, its bytes two a parameter)."""
+    return Source(
+        f"{model.name} NVFP4 checkpoint",
+        f"{model.nvfp4_bf16_params / 1e9:.1f}B parameters in bf16",
+        "latent attention, embeddings, output head and router; the rest NVFP4",
+        DEEPSEEK_NVFP4_SOURCE,
+        kind="models",
+    )
+
+
 def sources() -> list[Source]:
     """Every constant the model uses, with value, unit and source, in display order."""
     rows: list[Source] = []
@@ -125,6 +138,8 @@ def sources() -> list[Source]:
         rows.append(_model_row(model, model.name))
         if model.kv_source:
             rows.append(_attention_row(model, model.name))
+        if model.nvfp4_bf16_params:
+            rows.append(_nvfp4_row(model))
     rows += [
         Source(
             f"{fmt.name} weight",

@@ -12,7 +12,7 @@ from core.catalog.dense_gemms import (
     ENGINE_DENSE_GEMM_FLOORS,
     dense_gemm_floor,
 )
-from core.engine_level.terms import ALL_TERMS, dense_gemms
+from core.engine_level.terms import ALL_TERMS, attention_gemms, dense_gemms
 from core.evaluate import evaluate
 from core.scenario.knobs import Scenario
 from tests.core.engine_level.test_engine_versions import _tiny_node
@@ -67,3 +67,48 @@ def test_fp8_weights_at_one_user_pay_their_gemm_floors_on_eight_cards():
     fp8 = evaluate(Scenario(weight_dtype="fp8", **knobs)).itl_s
     bf16 = evaluate(Scenario(weight_dtype="bf16", **knobs)).itl_s
     assert fp8 > 0.75 * bf16  # the weights' stream alone would make it near half
+
+
+def test_nvidias_nvfp4_deepseek_keeps_attention_head_embeddings_and_router_in_bf16():
+    """DeepSeek-R1 in nvfp4 keeps the recipe's bf16 tensors (61 latent-attention layers, the
+    embeddings and head, 58 routers); its own fp8 checkpoint and other formats keep none."""
+    from core.catalog import MODELS
+    from core.catalog.checkpoints import kept_bf16_params
+
+    shape = MODELS["DeepSeek-R1"]
+    attention = 7168 * 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 * 128 * 256 + 16384 * 7168
+    kept = 61 * attention + 2 * 129280 * 7168 + 58 * 256 * 7168
+    assert_allclose(kept_bf16_params(shape, "nvfp4"), kept)
+    assert kept_bf16_params(shape, "fp8") == kept_bf16_params(shape, "bf16") == 0.0
+    oss = MODELS["gpt-oss-120b"]
+    assert kept_bf16_params(oss, "nvfp4") == kept_bf16_params(oss, "mxfp4") == oss.bf16_params
+
+
+def test_attention_projections_pay_their_own_floor_the_other_gemms_theirs():
+    """A node whose attention projections have their own floor pays it on 2 L (3 L with latent
+    attention) GEMMs and the dense floor on the rest."""
+    node = dataclasses.replace(_tiny_node(), gemm_floor_s=KERNEL_FLOOR_S + 10e-6)
+    split = dataclasses.replace(node, attention_gemm_floor_s=KERNEL_FLOOR_S + 1e-6)
+    saved = node.fixed_seconds(ALL_TERMS) - split.fixed_seconds(ALL_TERMS)
+    assert_allclose(saved, attention_gemms(node.layers, False) * 9e-6)
+    assert attention_gemms(61, True) == 183 and attention_gemms(32, False) == 64
+
+
+def test_deepseek_in_nvfp4_holds_bf16_attention_and_pays_bf16_floors_for_it():
+    """DeepSeek-R1 nvfp4 on eight B200: the weights grow by the kept tensors' extra bytes, the
+    attention projections pay Blackwell's bf16 floor and the other dense GEMMs nvfp4's."""
+    from core.catalog import MODELS
+    from core.catalog.checkpoints import kept_bf16_params
+    from core.evaluate import engine_node
+
+    knobs = {"model": "DeepSeek-R1", "gpu": "B200", "cards": 8, "weight_dtype": "nvfp4",
+             "kv_dtype": "fp8", "concurrency": 1, "engine": "tensorrt-llm", "realism": "engine"}  # fmt: skip
+    node = engine_node(Scenario(**knobs))
+    kept = kept_bf16_params(MODELS["DeepSeek-R1"], "nvfp4")
+    fp4 = (4 + 8 / 16) / 8
+    assert_allclose(node.bf16_extra_bytes, kept * (2 - fp4))
+    assert_allclose(evaluate(Scenario(**knobs)).weight_bytes, 671e9 * fp4 + kept * (2 - fp4))
+    assert_allclose(node.gemm_floor_s, DENSE_GEMM_FLOORS[("blackwell", "nvfp4")])
+    assert_allclose(node.attention_gemm_floor_s, DENSE_GEMM_FLOORS[("blackwell", "bf16")])
+    fp8 = engine_node(Scenario(**{**knobs, "weight_dtype": "fp8"}))
+    assert fp8.bf16_extra_bytes == 0 and fp8.attention_gemm_floor_s == fp8.gemm_floor_s
