@@ -19,8 +19,11 @@ The reading, written down before the engine level was evaluated on any of them:
 - the batch size is LLMPerf's concurrent requests, typed as that many closed-loop users; the
   lengths as printed (LLMPerf draws them around those means with a spread the issue does not
   state); the FP8 checkpoint's weights block-scaled as the catalog's other FP8 DeepSeek rows,
-  the FP4 checkpoint as ``nvfp4`` as D06 is; the cache bf16 (no KV format is printed and
-  neither checkpoint is typed with one);
+  the FP4 checkpoint as ``nvfp4`` as D06 is; no KV format is printed, so the cache is each
+  checkpoint's: bf16 for DeepSeek's FP8 one, which names none, and fp8 for NVIDIA's FP4 one
+  (corrected after the first evaluation, from the recipe that made it: NVIDIA/
+  TensorRT-Model-Optimizer examples/deepseek/ptq.py exports an fp8 cache, its
+  ``--enable_fp8_kvcache`` on by default; TensorRT-LLM's ``auto`` cache takes the checkpoint's);
 - the release: v0.21.0rc2 is priced as the newest the catalog knows at or below it, 0.20, with
   that release's PyTorch-backend defaults (the issue prints no extra options);
 - the batch-8 FP4 row is left out: the stored copy of the thread read here stops inside it.
@@ -44,15 +47,16 @@ _SOURCE = (
 _VERSION = "0.21.0rc2 (PyTorch backend, trtllm-serve)"
 _ASSUMED = (
     "batch size typed as closed-loop users; lengths the printed means (LLMPerf's spread "
-    "unstated); KV bf16 (none printed); the release's defaults (no extra options printed)"
+    "unstated); the checkpoint's own KV (none printed); the release's defaults (no extra "
+    "options printed)"
 )
 _UNSCORED = (
     "the table was read in part (the copy read here stops inside its batch-8 FP4 row), and a "
     "bug report prints the rows its author found unexpected"
 )
 FIRST_KEY = 186
-# the checkpoint as printed: (card, weights, weight formats)
-_CHECKPOINTS = {"FP8": ("H200", "fp8", DEEPSEEK_FP8), "FP4": ("B200", "nvfp4", "")}
+# the checkpoint as printed: (card, weights, weight formats, its own cache format)
+_CHECKPOINTS = {"FP8": ("H200", "fp8", DEEPSEEK_FP8, "bf16"), "FP4": ("B200", "nvfp4", "", "fp8")}
 # model | batch | input | output | ITL p50 EP=None, EP=4, EP=8 | TTFT p50 EP=None, EP=4, EP=8
 _TABLE = """\
 DeepSeek-R1 FP8 | 1 | 1600 | 600 | 0.01378 | 0.01081 | 0.011 | 0.16463 | 0.13436 | 0.12411
@@ -72,13 +76,13 @@ def _cases() -> list[PublishedCase]:
     cases = []
     rows = [[cell.strip() for cell in row.split("|")] for row in _TABLE.splitlines()]
     for row in rows:
-        card, weights, formats = _CHECKPOINTS[row[0].split()[-1]]
+        card, weights, formats, cache = _CHECKPOINTS[row[0].split()[-1]]
         users, prompt, answer = (int(cell) for cell in row[1:4])
         for metric, column, layout in _CELLS:
             cases.append(PublishedCase(
                 f"D{FIRST_KEY + len(cases)}", metric, "DeepSeek-R1", card, 8, weights, prompt,
                 answer, "users", users, float(row[column]), _SOURCE,
-                f"{' | '.join(row)} ({metric.upper()} p50, {layout})", kv_dtype="bf16",
+                f"{' | '.join(row)} ({metric.upper()} p50, {layout})", kv_dtype=cache,
                 engine="TensorRT-LLM", engine_version=_VERSION,
                 layout=layout.replace(", EP=None", "").replace(", EP=", "/EP"),
                 weight_formats=formats, assumed=_ASSUMED, scored=False, unscored_why=_UNSCORED,

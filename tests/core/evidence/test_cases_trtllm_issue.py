@@ -31,15 +31,15 @@ def test_the_report_is_a_publisher_no_other_row_has():
 @pytest.mark.parametrize("case", TRTLLM_ISSUE, ids=lambda case: case.key)
 def test_a_cell_is_its_printed_p50_under_ep_none_or_ep8(case):
     """Each cell is the printed ITL or TTFT p50 of its row, EP=None as tp and EP=8 as ep, FP8
-    on eight H200 and FP4 on eight B200, priced as TensorRT-LLM 0.20."""
+    on eight H200 and FP4 on eight B200 (each with its checkpoint's cache), priced as
+    TensorRT-LLM 0.20."""
     cells = [cell.strip() for cell in case.quoted.split(" (")[0].split("|")]
     column = {("itl", "tp"): 4, ("itl", "ep"): 6, ("ttft", "tp"): 7, ("ttft", "ep"): 9}
     assert case.measured == pytest.approx(
         float(cells[column[case.metric, layout_knob(case.layout)]])
     )
-    assert (case.gpu, case.dtype) == {"FP8": ("H200", "fp8"), "FP4": ("B200", "nvfp4")}[
-        cells[0].split()[-1]
-    ]
+    checkpoints = {"FP8": ("H200", "fp8", "bf16"), "FP4": ("B200", "nvfp4", "fp8")}
+    assert (case.gpu, case.dtype, case.kv_dtype) == checkpoints[cells[0].split()[-1]]
     assert (case.load, case.load_value) == ("users", int(cells[1]))
     assert (case.prompt_tokens, case.answer_tokens) == (int(cells[2]), int(cells[3]))
     assert case.cards == 8 and case.version_knob == "0.20" and case.engine_knob == "tensorrt-llm"
