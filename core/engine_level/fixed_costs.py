@@ -13,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.engine_level import terms as physical
 
 
@@ -63,6 +64,37 @@ class FixedCosts:
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
         others = physical.dense_gemms(*self._layer_kinds) - projections
         return others * extra + projections * projection_extra + attention
+
+    def shared_stream_s(self, tokens, routed_s):
+        r"""Seconds a decode step of ``tokens`` hides by running its shared experts' kernels on a
+        second stream beside the routed experts, which take ``routed_s`` over the step.
+
+        Where the release does (:attr:`shared_stream_tokens`, a DeepSeek-V3-shaped layer whose
+        shared expert is not fused), each expert layer's shared expert launches its kernels
+        while the routed experts run, so their floors pass within the routed experts' time; its
+        weights still stream.
+
+        Notes
+        -----
+        .. math:: t_{hidden} = L_E \min\left(s\,(k_s + q_s)\,t_k + 2 s\,(t_g - t_k),\
+                  t_{routed} / L_E\right) \quad [n \le n_{stream},\ MLA]
+
+        with :math:`k_s` a shared expert's kernels, :math:`q_s` its quantise kernels in block
+        fp8, :math:`t_g` the dense GEMM floor and :math:`t_k` the kernel floor.
+        """
+        if not np.any(self.shared_stream_tokens):  # no release here does: skip the arithmetic
+            return 0.0
+        launched = np.where(self.shared_expert_fused, 0.0, self.shared_experts)
+        quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_MLP_INPUTS
+        floors = (SHARED_EXPERT_KERNELS + quantise) * physical.KERNEL_FLOOR_S + 2.0 * (
+            np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
+        )
+        layers = self.expert_geometry[1]
+        per_layer = np.minimum(launched * floors, np.divide(routed_s, np.maximum(layers, 1.0)))
+        streams = np.less_equal(tokens, self.shared_stream_tokens) & np.asarray(
+            self.latent_attention, dtype=bool
+        )
+        return np.where(streams, layers * per_layer, 0.0)
 
     @cached_property
     def _attention_layers(self):

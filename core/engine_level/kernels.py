@@ -22,9 +22,10 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
-from core.catalog.kernels import amd_card, card_family, expert_kernel, kernels_engine
-from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
+from core.catalog.kernels import card_family, expert_kernel, kernels_engine
 from core.engine_level.bench_sizing import trtllm_bench_settings
+from core.engine_level.lookups import lookup, release_field
+from core.engine_level.shared_experts import shared_expert_fused, shared_stream_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import is_array
 from core.scenario.resolve import factorize, pick, tensor_peak
@@ -33,21 +34,6 @@ from core.whiteboard.pool import decode_read_share
 
 MIB = 2**20
 KV_RULES = {"free": 0.0, "total": 1.0, "static": 2.0}
-
-
-def _lookup(function, *keys):
-    """``function`` of the names in ``keys``, each a name or a factorized (unique, index) pair."""
-    if all(isinstance(key, str) for key in keys):
-        return np.float64(function(*keys))
-    columns = [np.asarray(key, dtype=object) if isinstance(key, str) else
-               np.asarray(key[0], dtype=object)[key[1]] for key in keys]  # fmt: skip
-    columns = np.broadcast_arrays(*columns)
-    cache: dict = {}
-    flat = [
-        cache.setdefault(names, function(*names))
-        for names in zip(*(c.ravel() for c in columns), strict=True)
-    ]
-    return np.asarray(flat, dtype=float).reshape(columns[0].shape)
 
 
 def expert_format(weight: str, shape) -> str:
@@ -90,7 +76,7 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
         rows.append(expert_kernel(g, expert_format(w, shapes[name]), e, v)[0])
         return len(rows) - 1
 
-    which = _lookup(row_index, gpu, weight, shape, engine, version).astype(int)
+    which = lookup(row_index, gpu, weight, shape, engine, version).astype(int)
 
     def field(attribute, code=float):
         return np.asarray([code(getattr(row, attribute)) for row in rows])[which]
@@ -110,7 +96,7 @@ def _attention_fields(gpu, engine, bytes_kv) -> dict:
     keys = (gpu, engine, factorize(cache) if cache.ndim else str(cache))
 
     def field(attribute):
-        return _lookup(lambda g, e, c: getattr(attention_kernel(g, c, e), attribute), *keys)
+        return lookup(lambda g, e, c: getattr(attention_kernel(g, c, e), attribute), *keys)
 
     return {
         "attention_floor_s": field("floor_s"),
@@ -135,7 +121,7 @@ def _attention_flops(pool, query_heads):
 
 
 def _gemm_floor(shapes, attention=False):
-    """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`_lookup`.
+    """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`lookup`.
 
     The dense layers' format is the weights', bf16 where the checkpoint keeps them so (gpt-oss);
     ``attention``: the attention projections', bf16 also where the weights' own checkpoint
@@ -205,11 +191,6 @@ def _separate_prefill(name, version) -> bool:
     )
 
 
-def _release(attribute):
-    """A figure of an engine's release, for :func:`_lookup`."""
-    return lambda name, version: getattr(engine_version(name, version), attribute)
-
-
 def max_running(gpu, engine, card_memory_bytes, version=None):
     """The most requests an engine's release (None: its newest) runs at once on one instance."""
     return _max_running(gpu, *engine_releases(engine, version), card_memory_bytes)
@@ -218,9 +199,9 @@ def max_running(gpu, engine, card_memory_bytes, version=None):
 def _max_running(gpu, engine, version, card_memory_bytes):
     """:func:`max_running` of factorized engine and release keys."""
     big = np.asarray(card_memory_bytes, dtype=float) / GB >= 70
-    ampere = _lookup(lambda g: card_family(g) == "ampere", gpu) > 0
-    large = _lookup(_release("max_running"), engine, version)
-    small = _lookup(_release("max_running_small"), engine, version)
+    ampere = lookup(lambda g: card_family(g) == "ampere", gpu) > 0
+    large = lookup(release_field("max_running"), engine, version)
+    small = lookup(release_field("max_running_small"), engine, version)
     return np.where(big & ~ampere, large, small)
 
 
@@ -233,27 +214,27 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     """
     engine, version = engine_releases(engine, version)
 
-    kept = _lookup(lambda w, name: kept_bf16_params(shapes[name], w), weight, shape)
+    kept = lookup(lambda w, name: kept_bf16_params(shapes[name], w), weight, shape)
     extra = kept * np.maximum(0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight)
-    data_parallel = _lookup(lambda name: name == "dep", layout) > 0
-    expert_parallel = _lookup(lambda name: name in ("ep", "dep"), layout) > 0
+    data_parallel = lookup(lambda name: name == "dep", layout) > 0
+    expert_parallel = lookup(lambda name: name in ("ep", "dep"), layout) > 0
     latent = pool.kv_lora_rank > 0
     copies = kv_replication(pool.kv_heads, pool.cards, latent)
     return {
         "kv_copies": np.where(data_parallel, 1.0, copies),
         "data_parallel_attention": data_parallel,
-        "gathered_bytes": _lookup(_gathered_bytes(shapes), engine, weight, shape),
+        "gathered_bytes": lookup(_gathered_bytes(shapes), engine, weight, shape),
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         **_expert_fields(gpu, weight, shape, engine, version, shapes),
-        "gemm_floor_s": _lookup(_gemm_floor(shapes), gpu, weight, shape, engine, version),
-        "attention_gemm_floor_s": _lookup(
+        "gemm_floor_s": lookup(_gemm_floor(shapes), gpu, weight, shape, engine, version),
+        "attention_gemm_floor_s": lookup(
             _gemm_floor(shapes, attention=True), gpu, weight, shape, engine, version
         ),
         **_attention_fields(gpu, engine, pool.bytes_kv),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
-        "gemm_table": _lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
-        "block_fp8": _lookup(
+        "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
+        "block_fp8": lookup(
             lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
         > 0,
@@ -267,10 +248,11 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             expert_parallel,
             data_parallel,
         ),
+        "shared_stream_tokens": shared_stream_tokens(gpu, engine, version),
         "bf16_extra_bytes": extra,
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
-        "separate_prefill": _lookup(_separate_prefill, engine, version) > 0,
-        "kv_rule": _lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
+        "separate_prefill": lookup(_separate_prefill, engine, version) > 0,
+        "kv_rule": lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
         "max_running": _max_running(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
@@ -278,7 +260,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         **_bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes),
         # TensorRT-LLM's profiling step runs its fused MoE, whose workspace comes out of the room
         # it then gives the cache (PyTorch backend _util.py: KV = 0.9 x (memory - peak))
-        "expert_workspace": _lookup(lambda e: e == "tensorrt-llm", engine) > 0,
+        "expert_workspace": lookup(lambda e: e == "tensorrt-llm", engine) > 0,
         "kv_stored_share": _stored_share(pool, engine),
         "read_share": chunked_read_share(
             pool.layers,
@@ -292,26 +274,6 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     }
 
 
-def shared_expert_fused(
-    engine, version, gpu, experts, shared_experts, expert_parallel, data_parallel=False
-):
-    """Whether the release runs a DeepSeek-V3-shaped layer's shared expert inside its routed
-    experts' fused kernel (:data:`core.catalog.release_kernels.SHARED_EXPERT_FUSION_RULE`):
-    256 routed experts and one shared, on AMD MI300-class cards also under expert parallelism,
-    and under data-parallel attention where the release keeps it there (not vLLM with ATOM).
-    """
-    fuses = _lookup(_release("fuses_shared_expert"), engine, version) > 0
-    keeps = _lookup(_release("fuses_shared_expert_data_parallel"), engine, version) > 0
-    amd = _lookup(amd_card, gpu) > 0
-    shaped = (np.asarray(experts) == SHARED_EXPERT_FUSION_ROUTED) & (
-        np.asarray(shared_experts) == 1
-    )
-    layout_allows = (amd | ~np.asarray(expert_parallel, dtype=bool)) & (
-        keeps | ~np.asarray(data_parallel, dtype=bool)
-    )
-    return fuses & shaped & layout_allows
-
-
 def _release_host_costs(engine, version) -> dict:
     """Each release's overlap scheduler (the step it queues ahead, always; its hidden host work,
     where the catalog prices it) and all-reduce kernel, where the catalog prices them.
@@ -320,16 +282,18 @@ def _release_host_costs(engine, version) -> dict:
     :data:`~core.catalog.engine_versions.PRICE_RELEASE_ALLREDUCE`), every release pays the
     whole host step and the one measured all-reduce latency, as before releases.
     """
-    overlapped = _lookup(_release("overlap_scheduler"), engine, version) > 0
+    overlapped = lookup(release_field("overlap_scheduler"), engine, version) > 0
     # the step queued ahead delays a new prompt whatever the host's costs (load.joining), and
     # hides the host's work per request where that is priced (FixedCosts.host_requests_s)
     fields = {"schedules_ahead": overlapped}
     if PRICE_RELEASE_REQUEST_HOST:
-        fields["host_request_s"] = _lookup(_release("host_per_request_s"), engine, version)
+        fields["host_request_s"] = lookup(release_field("host_per_request_s"), engine, version)
     if PRICE_RELEASE_HOST_COSTS:
         fields["host_overlapped"] = overlapped
     if PRICE_RELEASE_ALLREDUCE:
-        fields["allreduce_latency_s"] = _lookup(_release("allreduce_latency_s"), engine, version)
+        fields["allreduce_latency_s"] = lookup(
+            release_field("allreduce_latency_s"), engine, version
+        )
     return fields
 
 
@@ -355,7 +319,7 @@ def _gemm_table(shapes):
 def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes):
     """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines) and the
     tokens a rank's step may carry (the engine's default where the tool leaves it alone)."""
-    per_param = _lookup(
+    per_param = lookup(
         lambda e, w: TRTLLM_BENCH_BYTES_PER_PARAM.get(w, np.nan) if e == "tensorrt-llm" else np.nan,
         engine, weight,
     )  # fmt: skip
@@ -366,12 +330,12 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
     bench = trtllm_bench_settings(
         pool.params, per_param, pool.bytes_kv, pool.layers - pool.cacheless_layers, heads,
         head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
-        kv_fraction=_lookup(_release("bench_kv_fraction"), engine, version),
-        checkpoint_scale=_lookup(_release("bench_checkpoint_scale"), engine, version),
+        kv_fraction=lookup(release_field("bench_kv_fraction"), engine, version),
+        checkpoint_scale=lookup(release_field("bench_checkpoint_scale"), engine, version),
         ranks=np.where(data_parallel, pool.cards, 1.0),
-        chunked_prefill=_lookup(_release("chunked_prefill"), engine, version) > 0,
+        chunked_prefill=lookup(release_field("chunked_prefill"), engine, version) > 0,
     )  # fmt: skip
-    pads = _lookup(_release("pads_to_graph_sizes"), engine, version) > 0
+    pads = lookup(release_field("pads_to_graph_sizes"), engine, version) > 0
     return {
         "bench_batch": bench.batch,
         "profile_tokens": bench.tokens,
@@ -383,7 +347,7 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
 
 def _stored_share(pool, engine):
     """Bytes the engine stores per cached token over the bytes the windows need (1: the same)."""
-    whole = _lookup(lambda e: ENGINES[e].keeps_windows_whole, engine) > 0
+    whole = lookup(lambda e: ENGINES[e].keeps_windows_whole, engine) > 0
     numbers = kv_numbers_per_layer(
         pool.kv_heads, pool.head_dim, pool.kv_lora_rank, pool.qk_rope_head_dim
     )

@@ -65,6 +65,8 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     # the engine runs the shared expert inside the routed experts' fused kernel (its own
     # kernels and GEMM floors are not launched; its weights are still read)
     shared_expert_fused: object = False
+    # the most tokens a decode step runs that shared expert on a second stream (0: never)
+    shared_stream_tokens: object = 0.0
     block_fp8: object = False
     # each dense GEMM's measured floor (core.catalog.dense_gemms), in place of the kernel floor;
     # decode attention's floor per layer and cost per request (core.catalog.attention_kernels)
@@ -309,7 +311,8 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         with ``gemm_shapes``, where a benchmark's engine pads its CUDA graphs
         (:meth:`_graph_batch`), a decode-only step multiplies and moves the padded batch's
         tokens while its cache and attention read the requests' own; the other terms add their
-        own seconds.
+        own seconds (a decode-only step's shared experts hide their floors beside the routed
+        ones where the release streams them: :meth:`shared_stream_s`).
         """
         bandwidth, flops, attention_flops = self.rates(terms)
         weights, active = self.engine_weight_bytes(terms), self.active_params
@@ -319,8 +322,9 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         cache = np.multiply(batch, context_tokens) * self.kv_bytes_per_token
         if "live_context" in terms:
             cache = cache * self.read_share
-        tokens = batch  # the step's own tokens: its cache and attention read theirs
-        if requests is None:
+        tokens, routed = batch, 0.0  # the step's own tokens: its cache and attention read theirs
+        decode_only = requests is None
+        if decode_only:
             requests = batch
             # a decode-only step's matmuls and moved tokens run its CUDA graph's batch (a step
             # given its requests apart carries a prompt's chunk and runs eagerly, unpadded)
@@ -340,12 +344,14 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         if kernels:
             # the padding is one dummy request repeated: its copies all route to the same few
             # experts, adding their rows' arithmetic but streaming no expert the batch does not
-            step = step + self.expert_seconds(tokens, terms)
+            routed = self.expert_seconds(tokens, terms)
+            step = step + routed
             if batch is not tokens:  # the dummies' arithmetic, as tokens riding in the step
                 step = step + np.subtract(batch, tokens) * self._riding_expert_s(terms)
         step = step + self._per_token(batch, terms)
         if "fixed_overheads" in terms:
             step = step + self.fixed_seconds(terms, step) + self._attention_requests_s(requests)
+            step = step - (self.shared_stream_s(batch, routed) if decode_only else 0.0)
             step = step + self.host_requests_s(requests, step)
         return step
 

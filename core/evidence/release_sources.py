@@ -14,6 +14,7 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES
 from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
+from core.catalog.release_kernels import SHARED_EXPERT_STREAMS
 from core.evidence.source_groups import Source
 
 _FUSED_UNIT = (
@@ -141,7 +142,27 @@ def schedules_ahead_row() -> Source:
     )  # fmt: skip
 
 
+def shared_stream_rows() -> list[Source]:
+    """Each release that runs a DeepSeek layer's shared expert on a second stream in a decode
+    step, with the most tokens such a step may carry and where its code says so."""
+    return [
+        Source(
+            f"shared expert on a second stream, {engine} {version}",
+            f"{tokens:,}",
+            "tokens a decode step at most (and within its CUDA graph): the shared expert's kernel "
+            "floors pass while the routed experts run; its weights still stream",
+            source,
+            kind="engine",
+        )
+        for (engine, version), (tokens, source) in SHARED_EXPERT_STREAMS.items()
+    ]
+
+
 def release_rows() -> list[Source]:
     """Every engine and release-level row: each engine's first-token path and prefill steps, the
-    step an overlap scheduler queues ahead, host work per request, the fused shared expert, AMD's kernels, CUDA-graph padding."""
-    return [*engine_rows(), schedules_ahead_row(), *host_request_rows(), *engine_fact_rows()]
+    step an overlap scheduler queues ahead, host work per request, the fused shared expert, AMD's
+    kernels, CUDA-graph padding, the shared expert on a second stream."""
+    return [
+        *engine_rows(), schedules_ahead_row(), *host_request_rows(), *engine_fact_rows(),
+        *shared_stream_rows(),
+    ]  # fmt: skip
