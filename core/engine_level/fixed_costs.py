@@ -82,19 +82,33 @@ class FixedCosts:
         with :math:`k_s` a shared expert's kernels, :math:`q_s` its quantise kernels in block
         fp8, :math:`t_g` the dense GEMM floor and :math:`t_k` the kernel floor.
         """
-        if not np.any(self.shared_stream_tokens):  # no release here does: skip the arithmetic
+        floors, layers = self._shared_floors
+        if floors is None:  # no layer here streams: skip the arithmetic
             return 0.0
+        if isinstance(floors, float) and np.ndim(tokens) == 0 and np.ndim(routed_s) == 0:
+            # one scenario: the same figure in Python floats (a hot path, called every step)
+            shown = tokens <= self.shared_stream_tokens
+            return layers * min(floors, float(routed_s) / max(layers, 1.0)) if shown else 0.0
+        per_layer = np.minimum(floors, np.divide(routed_s, np.maximum(layers, 1.0)))
+        return np.where(np.less_equal(tokens, self.shared_stream_tokens), layers * per_layer, 0.0)
+
+    @cached_property
+    def _shared_floors(self):
+        """(one expert layer's shared-expert floors, the expert layers) for a layer whose release
+        streams them: latent attention (DeepSeek-V3's shape), the shared expert not fused; floors
+        None where no layer streams."""
+        if not np.any(self.shared_stream_tokens):
+            return None, 0.0
         launched = np.where(self.shared_expert_fused, 0.0, self.shared_experts)
+        launched = np.where(self.latent_attention, launched, 0.0)
         quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_MLP_INPUTS
         floors = (SHARED_EXPERT_KERNELS + quantise) * physical.KERNEL_FLOOR_S + 2.0 * (
             np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
         )
-        layers = self.expert_geometry[1]
-        per_layer = np.minimum(launched * floors, np.divide(routed_s, np.maximum(layers, 1.0)))
-        streams = np.less_equal(tokens, self.shared_stream_tokens) & np.asarray(
-            self.latent_attention, dtype=bool
-        )
-        return np.where(streams, layers * per_layer, 0.0)
+        floors, layers = launched * floors, self.expert_geometry[1]
+        if np.ndim(floors) == 0 and np.ndim(layers) == 0:
+            return float(floors), float(layers)
+        return floors, layers
 
     @cached_property
     def _attention_layers(self):
