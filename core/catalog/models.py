@@ -187,7 +187,9 @@ DEEPSEEK_NVFP4_SOURCE = (
     "NVIDIA/TensorRT-Model-Optimizer examples/deepseek (the recipe of NVIDIA's DeepSeek-R1 and "
     "V3 FP4 checkpoints): ptq.py disables the '*attn*' and '*head*' quantizers; "
     "quantize_to_nvfp4.py dequantises every fp8 weight to bf16 and packs to NVFP4 only the "
-    "layers calibrated, so attention, head, embeddings and router stay bf16"
+    "layers calibrated, so attention, head, embeddings and router stay bf16; NVIDIA/"
+    "TensorRT-LLM docs/source/blogs/tech_blog/blog1 (DeepSeek-R1 on B200), 'Precision "
+    "Strategy': attention modules bf16, dense and MoE FFN layers nvfp4, RouterGEMM bf16"
 )
 _DEEPSEEK_V3_DIMS = {
     "query_heads": 128,
