@@ -40,7 +40,8 @@ SHARED_EXPERT_FUSION_RULE = (
 # the routed experts run; its weights still stream. Only on NVIDIA cards (each path asks for CUDA)
 # and up to each release's tokens a step; a step larger than its CUDA graph runs one stream.
 SHARED_EXPERT_STREAMS: dict[tuple[str, str], tuple[int, str]] = {
-    ("tensorrt-llm", "0.20"): (8192, "NVIDIA/TensorRT-LLM tensorrt_llm/_torch/models/"
+    ("tensorrt-llm", "0.20"): (8192, "no limit of its own (8,192: a step's most tokens); "
+        "NVIDIA/TensorRT-LLM tensorrt_llm/_torch/models/"
         "modeling_deepseekv3.py DeepseekV3MoE.forward: maybe_execute_in_parallel(routed, "
         "shared, ..., aux_stream); _torch/modules/multi_stream_utils.py: 'Multi-stream is only "
         "enabled when cuda graph is turned on'; docs/source/blogs/tech_blog/blog1 (DeepSeek-R1 "

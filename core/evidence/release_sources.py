@@ -154,7 +154,7 @@ def shared_stream_rows() -> list[Source]:
             source,
             kind="engine",
         )
-        for (engine, version), (tokens, source) in SHARED_EXPERT_STREAMS.items()
+        for (engine, version), (tokens, source) in sorted(SHARED_EXPERT_STREAMS.items())
     ]
 
 
