@@ -83,3 +83,22 @@ def test_a_fused_or_unlatent_shared_expert_hides_nothing():
     vector = dataclasses.replace(node, shared_stream_tokens=np.array([0.0, 128.0]))
     hidden = vector.shared_stream_s(np.array([1.0, 1.0]), np.array([1.0, 1.0]))
     assert hidden[0] == 0.0 and hidden[1] > 0.0
+
+
+def test_the_sources_page_cites_each_streaming_release_and_the_nvfp4_checkpoint():
+    """Every release with the rule has a sources row with its limit and its code; NVIDIA's
+    NVFP4 DeepSeek checkpoint's bf16 tensors have theirs."""
+    from core.evidence.sources import sources
+
+    rows = {row.constant: row for row in sources()}
+    vllm = rows["shared expert on a second stream, vllm 0.14"]
+    assert vllm.value == "256" and "PR #26440" in vllm.source
+    assert (
+        "maybe_execute_in_parallel"
+        in rows["shared expert on a second stream, tensorrt-llm 1.0"].source
+    )
+    assert (
+        "DUAL_STREAM_TOKEN_THRESHOLD" in rows["shared expert on a second stream, sglang 0.5"].source
+    )
+    nvfp4 = rows["DeepSeek-R1 NVFP4 checkpoint"]
+    assert nvfp4.value == "13.4B parameters in bf16" and "TensorRT-Model-Optimizer" in nvfp4.source
