@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-A hundred and fifty-three published rows, each naming the public page it came from: vLLM (0.5 to V1) and
+Two hundred and five published rows, each naming the public page it came from: vLLM (0.5 to V1) and
 ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -10,9 +10,10 @@ MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scen
 D11-D15 come from one study of early-2025 engine builds running DeepSeek-R1 before today's
 latent-attention and expert kernels: they are shown but left out of the score
 (``scored=False``), as are Lambda's D44-D66 (one burst of 320 requests of ShareGPT's lengths,
-not a steady load: :mod:`core.evidence.cases_found`), and AMD's MI300X throughput rows
+not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
-thirteenth round), which leaves 117 scored cases.
+thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205),
+which leaves 118 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -32,7 +33,10 @@ D109-D117 (:mod:`core.evidence.cases_inferencex`) from InferenceX's dashboard (S
 DeepSeek-R1 on eight H200 and eight MI325X). D118-D153 (:mod:`core.evidence.cases_azure`) were
 taken by it in the eighth round: Microsoft Azure's benchmarking guide (TensorRT-LLM 0.15 on H100
 and H200). D154-D164 (:mod:`core.evidence.cases_atom`), found in the fourteenth round, are AMD's
-ATOM plugin for vLLM serving DeepSeek-R1 on eight MI355X: shown, not scored.
+ATOM plugin for vLLM serving DeepSeek-R1 on eight MI355X: shown, not scored, as are their first
+tokens and InferenceX's (D166-D185). D186-D205 (:mod:`core.evidence.cases_trtllm_issue`), found
+in the eighteenth round, are a TensorRT-LLM user's report (DeepSeek-R1 on eight H200 and eight
+B200 at one and eight users): shown, not scored.
 """
 
 from __future__ import annotations
