@@ -72,25 +72,28 @@ class FixedCosts:
         Where the release does (:attr:`shared_stream_tokens`, a DeepSeek-V3-shaped layer whose
         shared expert is not fused), each expert layer's shared expert launches its kernels
         while the routed experts run, so their floors pass within the routed experts' time; its
-        weights still stream.
+        weights still stream. The limit is each rank's: under DEP a rank's step holds its share.
 
         Notes
         -----
         .. math:: t_{hidden} = L_E \min\left(s\,(k_s + q_s)\,t_k + 2 s\,(t_g - t_k),\
-                  t_{routed} / L_E\right) \quad [n \le n_{stream},\ MLA]
+                  t_{routed} / L_E\right) \quad [n / r \le n_{stream},\ MLA]
 
         with :math:`k_s` a shared expert's kernels, :math:`q_s` its quantise kernels in block
-        fp8, :math:`t_g` the dense GEMM floor and :math:`t_k` the kernel floor.
+        fp8, :math:`t_g` the dense GEMM floor, :math:`t_k` the kernel floor and :math:`r` the
+        ranks the step's requests are shared over (the cards under DEP, else one).
         """
         floors, layers = self._shared_floors
         if floors is None:  # no layer here streams: skip the arithmetic
             return 0.0
+        ranks = self._request_ranks  # each rank's step is its own graph (DEP: its share)
         if isinstance(floors, float) and np.ndim(tokens) == 0 and np.ndim(routed_s) == 0:
             # one scenario: the same figure in Python floats (a hot path, called every step)
-            shown = tokens <= self.shared_stream_tokens
-            return layers * min(floors, float(routed_s) / max(layers, 1.0)) if shown else 0.0
+            streams = tokens / float(ranks) <= self.shared_stream_tokens
+            return layers * min(floors, float(routed_s) / max(layers, 1.0)) if streams else 0.0
         per_layer = np.minimum(floors, np.divide(routed_s, np.maximum(layers, 1.0)))
-        return np.where(np.less_equal(tokens, self.shared_stream_tokens), layers * per_layer, 0.0)
+        streams = np.less_equal(np.divide(tokens, ranks), self.shared_stream_tokens)
+        return np.where(streams, layers * per_layer, 0.0)
 
     @cached_property
     def _shared_floors(self):

@@ -102,3 +102,14 @@ def test_the_sources_page_cites_each_streaming_release_and_the_nvfp4_checkpoint(
     )
     nvfp4 = rows["DeepSeek-R1 NVFP4 checkpoint"]
     assert nvfp4.value == "13.4B parameters in bf16" and "TensorRT-Model-Optimizer" in nvfp4.source
+
+
+def test_under_dep_the_limit_is_each_ranks_share_of_the_step():
+    """Attention data parallelism on eight cards: each rank replays its own CUDA graph, so a step
+    of 1,024 requests (128 a rank) still streams and one of 1,032 (129 a rank) does not."""
+    node = dataclasses.replace(_deepseek_node(layout="dep"), shared_stream_tokens=128.0)
+    assert node.cards == 8 and bool(node.data_parallel_attention)
+    assert node.shared_stream_s(1024.0, 1.0) > 0.0
+    assert node.shared_stream_s(1032.0, 1.0) == 0.0
+    tp = dataclasses.replace(node, data_parallel_attention=False)
+    assert tp.shared_stream_s(1024.0, 1.0) == 0.0
