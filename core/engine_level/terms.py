@@ -67,7 +67,8 @@ TERMS: dict[str, str] = {
     "tensor_parallel": "every layer pays two all-reduces across the node's cards (under DEP, "
     "every expert layer gathers all the cards' tokens and scatters the results back)",
     "fixed_overheads": "every kernel costs a few microseconds (an fp8 matmul more: it quantises "
-    "its input first), attention a little more for every request it holds, and every step some "
+    "its input first; a shared expert's pass beside the routed experts where a second stream "
+    "runs it), attention a little more for every request it holds, and every step some "
     "host time (on TensorRT-LLM's PyTorch backend more for every running request, which a step "
     "of thousands waits on)",
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
