@@ -10,7 +10,7 @@ from html import escape
 
 from core.evidence.families import SETS
 from labs.page import format as fmt
-from labs.page.format import times
+from labs.widgets.level_note import landed_within
 
 SET_NAMES = {"first": "first set", "second": "second set", "both": "both sets"}
 # The case table's groups, in order (keys of labs.reality.charts.SET_MARKERS), as HTML.
@@ -64,8 +64,7 @@ def first_tokens_html(band) -> str:
     return (
         f'<p class="small" data-first-tokens>First tokens hold up least: on all {band.cases} '
         f"published times to first token (from {band.publishers} publishers, the shown-only rows "
-        f"included) the engine level landed within {escape(times(band.low))}\u2013"
-        f"{escape(times(band.high))} of the measurement 8 times in 10; the few scored ones sit "
+        f"included) {landed_within(band)}; the few scored ones sit "
         "closer, which is why the scores alone flatter it.</p>"
     )
 

@@ -31,6 +31,15 @@ def borrowed_text(provenance) -> str:
     )
 
 
+def landed_within(band) -> str:
+    """How far the engine level held on ``band``'s cases (a
+    :class:`core.evidence.level_gap.TrustBand`), as every page that shows a band words it."""
+    return (
+        f"the engine level landed within {escape(times(band.low))}\u2013"
+        f"{escape(times(band.high))} of the measurement 8 times in 10"
+    )
+
+
 class EngineNote(pn.viewable.Viewer):
     """'A real engine would see ...' for the figures whose two levels part, updated in place."""
 
@@ -70,16 +79,13 @@ class EngineNote(pn.viewable.Viewer):
             text += (
                 f' <span class="muted" data-trust-band>On published cases of {escape(band.family)} '
                 f"({band.cases}, from {band.publishers} publishers, each held out in turn and "
-                f"counted once), the engine level landed within {escape(times(band.low))}\u2013"
-                f"{escape(times(band.high))} of the measurement 8 times in 10.</span>"
+                f"counted once), {landed_within(band)}.</span>"
             )
         if first_token is not None:
             text += (
                 f' <span class="muted" data-first-token-band>The first token holds up least: on all '
                 f"{first_token.cases} published first tokens (from {first_token.publishers} "
-                "publishers, the shown-only rows included) the engine level landed within "
-                f"{escape(times(first_token.low))}\u2013{escape(times(first_token.high))} of the "
-                "measurement 8 times in 10.</span>"
+                f"publishers, the shown-only rows included) {landed_within(first_token)}.</span>"
             )
         if provenance is not None:
             text += borrowed_text(provenance)
