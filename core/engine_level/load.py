@@ -71,7 +71,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     others = np.maximum(running - 1.0, 0.0)
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
-    riding = node.prefill_s(miss, hit_tokens, terms, False)
+    riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
     added, extra, waited = joining(node, alone, riding, terms)
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
@@ -226,7 +226,7 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     """
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
-    riding = node.prefill_s(miss, hit_tokens, terms, False)
+    riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
     added, extra, waited = joining(node, alone, riding, terms)
     context = decode_context(prompt, answer, terms)
     later = np.maximum(answer - 1.0, 1.0)
