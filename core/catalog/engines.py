@@ -98,37 +98,6 @@ ENGINES: dict[str, Engine] = {
 }  # fmt: skip
 DEFAULT_ENGINE = "tensorrt-llm"
 
-# -- A release whose prefill runs eagerly where its engine's others do not (issue 37, nineteenth
-# round; the rule set before any case was scored with it). TensorRT-LLM's PyTorch backend (the
-# perf overview's from 0.20, the default from 1.0) replays CUDA graphs for generation-only steps
-# only; a step carrying a prompt runs its model in Python, eagerly, unless torch.compile's
-# piecewise CUDA graph is asked for (llm_args.py torch_compile_config default None). Its own
-# documentation calls that context phase host-bound: piecewise graphs are there 'to reduce
-# context-phase launch overhead', and even with them 'bubbles in the context phase' remain, 'due
-# to the attention operator's substantial host-side overhead'. No TensorRT-LLM profile gives the
-# figure, so the release takes vLLM's per layer, as SGLang does; the 0.x C++ runtime runs its
-# engines from C++ and keeps the engine's 0.
-EAGER_PREFILL_RELEASES: dict[tuple[str, str], tuple[float, str]] = {
-    ("tensorrt-llm", version): (
-        ENGINES["vllm"].request_overhead_per_layer_s,
-        "NVIDIA/TensorRT-LLM docs/source/features/torch_compile_and_piecewise_cuda_graph.md: "
-        "piecewise CUDA graphs 'reduce context-phase launch overhead', generation-only CUDA "
-        "graphs handle 'pure generation iterations' only, and 'bubbles in the context phase' "
-        "remain, 'due to the attention operator's substantial host-side overhead'; llm_args.py "
-        "torch_compile_config default None (eager); vLLM's 0.8 ms per layer from aiconfigurator "
-        "0.12, borrowed",
-    )
-    for version in ("0.20", "1.0")
-}
-
-
-def prefill_dispatch_per_layer_s(engine: str, version: str) -> float:
-    """Seconds per layer an engine's release adds to each first token for its server and eager
-    prefill: the release's own figure where it has one, else its engine's."""
-    figure, _ = EAGER_PREFILL_RELEASES.get((engine, version), (None, ""))
-    return ENGINES[engine].request_overhead_per_layer_s if figure is None else figure
-
-
 # -- trtllm-bench sizes the engine it drives from its own estimate of the KV room, unless told
 # (tensorrt_llm/bench/build/tuning.py calc_engine_setting and finetune_setting; build.py
 # TUNED_QUANTS: other checkpoint formats, MXFP4 among them, keep BuildConfig's 2,048). The

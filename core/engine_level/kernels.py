@@ -20,11 +20,7 @@ from core.catalog.engine_versions import (
     engine_version,
     newest_version,
 )
-from core.catalog.engines import (
-    ENGINES,
-    TRTLLM_BENCH_BYTES_PER_PARAM,
-    prefill_dispatch_per_layer_s,
-)
+from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
 from core.catalog.kernels import card_family, expert_kernel, kernels_engine
 from core.engine_level.bench_sizing import trtllm_bench_settings
@@ -256,7 +252,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "shared_stream_tokens": shared_stream_tokens(gpu, engine, version)
         * (latent & (pick(shape, shapes, "shared_experts") > 0)),
         "bf16_extra_bytes": extra,
-        "request_overhead_s": lookup(prefill_dispatch_per_layer_s, engine, version) * pool.layers,
+        "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
         "separate_prefill": lookup(_separate_prefill, engine, version) > 0,
         "kv_rule": lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),

@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose
 from core import GPUS, MODELS, Scenario, evaluate
 from core.catalog import BYTES_PER_WEIGHT, GB, GIB, WEIGHT_FORMATS
 from core.catalog.attention_kernels import attention_kernel
-from core.catalog.engines import ENGINES, prefill_dispatch_per_layer_s
+from core.catalog.engines import ENGINES
 from core.catalog.kernels import (
     BORROWED_FAMILY,
     CARD_FAMILIES,
@@ -82,33 +82,13 @@ def test_engines_differ_in_a_decode_step_by_their_own_measured_kernels():
 
 
 def test_a_server_engine_adds_its_dispatch_to_the_first_token():
-    """vLLM's first token at one user comes 0.8 ms per layer (and its kernels' floors) after that of
-    TensorRT-LLM's C++ runtime, which runs its engines without Python."""
+    """vLLM's first token at one user comes 0.8 ms per layer (and its kernels' floors) after TensorRT-LLM's."""
     knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 1, "prompt_tokens": 1000,
              "answer_tokens": 100}  # fmt: skip
-    trt, vllm = engine(**knobs, engine_version="0.17"), engine(**knobs, engine="vllm")
+    trt, vllm = engine(**knobs), engine(**knobs, engine="vllm")
     layers = MODELS["Llama-3-8B"].layers
     dispatch = layers * ENGINES["vllm"].request_overhead_per_layer_s
     assert_allclose(vllm.ttft_p50_s - trt.ttft_p50_s, dispatch + _attention_gap(knobs, layers, 0.0))
-
-
-def test_an_eager_prefill_release_pays_the_dispatch_its_c_runtime_did_not():
-    """TensorRT-LLM's PyTorch backend (0.20, 1.0) runs a prompt's step eagerly in Python and pays
-    the borrowed dispatch per layer on its first token; its 0.x C++ runtime pays none."""
-    assert prefill_dispatch_per_layer_s("tensorrt-llm", "0.17") == 0.0
-    assert prefill_dispatch_per_layer_s("tensorrt-llm", "0.14") == 0.0
-    borrowed = ENGINES["vllm"].request_overhead_per_layer_s
-    for version in ("0.20", "1.0"):
-        assert prefill_dispatch_per_layer_s("tensorrt-llm", version) == borrowed
-    assert (
-        prefill_dispatch_per_layer_s("sglang", "0.5")
-        == ENGINES["sglang"].request_overhead_per_layer_s
-    )
-    knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 1, "prompt_tokens": 1000,
-             "answer_tokens": 100}  # fmt: skip
-    newest, cpp = engine(**knobs), engine(**knobs, engine_version="0.17")
-    dispatch = MODELS["Llama-3-8B"].layers * borrowed
-    assert newest.ttft_p50_s - cpp.ttft_p50_s >= dispatch
 
 
 def test_prompts_that_arrive_together_share_one_dispatch():
