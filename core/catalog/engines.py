@@ -45,6 +45,12 @@ class Engine:
 ENGINES: dict[str, Engine] = {
     engine.name: engine
     for engine in (
+        # Its PyTorch backend (0.20, 1.0) runs a step carrying a prompt eagerly in Python (CUDA
+        # graphs for generation-only steps; docs features/torch_compile_and_piecewise_cuda_graph
+        # .md calls that context phase host-bound). Priced as vLLM's 0.8 ms a layer (issue 37's
+        # nineteenth round, rule committed before scoring), both sets went from 14.6 % to 15.3 %,
+        # the TensorRT-LLM 1.0 table from 15.9 % to 43.9 % (saturated runs x0.73-0.85): whatever
+        # its eager dispatch costs, it does not hold the cards in big mixed steps. Reverted.
         Engine(
             "tensorrt-llm", 0.0,
             "TensorRT-LLM's benchmarks (trtllm-bench) run the engine in-process, without an "
