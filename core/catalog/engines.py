@@ -54,7 +54,10 @@ ENGINES: dict[str, Engine] = {
         Engine(
             "tensorrt-llm", 0.0,
             "TensorRT-LLM's benchmarks (trtllm-bench) run the engine in-process, without an "
-            "HTTP server; aiconfigurator 0.12 adds no per-request dispatch cost for it",
+            "HTTP server; aiconfigurator 0.12 adds no per-request dispatch cost for it. Its "
+            "PyTorch backend (0.20, 1.0) does run a prompt's step eagerly in Python, but priced "
+            "at vLLM's 0.8 ms a layer its saturated trtllm-bench runs read x0.73-0.85 (issue 37): "
+            "left unpriced",
             kv_rule="free",
             kv_rule_source="TensorRT-LLM llm_args.py KvCacheConfig.free_gpu_memory_fraction 0.9 "
             "of the memory free after the model loads",
