@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-Two hundred and thirteen published rows, each naming the public page it came from: vLLM (0.5 to
+Two hundred and nineteen published rows, each naming the public page it came from: vLLM (0.5 to
 V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -13,7 +13,7 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213), which leaves 122 scored cases.
+D210-D213, D217-D219), which leaves 125 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -36,10 +36,10 @@ and H200). D154-D164 (:mod:`core.evidence.cases_atom`), found in the fourteenth 
 ATOM plugin for vLLM serving DeepSeek-R1 on eight MI355X: shown, not scored, as are their first
 tokens and InferenceX's (D166-D185). D186-D205 (:mod:`core.evidence.cases_trtllm_issue`), found
 in the eighteenth round, are a TensorRT-LLM user's report (DeepSeek-R1 on eight H200 and eight
-B200 at one and eight users): shown, not scored. D206-D209
+B200 at one and eight users): shown, not scored. D206-D219
 (:mod:`core.evidence.cases_inferencex_sweep`), found in the nineteenth round, are InferenceX's
-bot running the dashboard's H200 SGLang recipe at 8 to 64 users on v0.5.7, scored as the
-dashboard's rows are; their first tokens (D210-D213) shown only.
+bot running the dashboard's H200 SGLang recipe on v0.5.7 (1k/1k at 8 to 64 users; three lengths
+at 4), scored as the dashboard's rows are; their first tokens (D210-D213, D217-D219) shown only.
 """
 
 from __future__ import annotations
@@ -333,7 +333,7 @@ SECOND += GCP  # D165: Google Cloud's TensorRT-LLM recipe (core/evidence/cases_g
 SECOND += ATOM_FIRST_TOKENS  # D166 on: ATOM's rows' first tokens, shown only (cases_atom.py)
 SECOND += INFERENCEX_FIRST_TOKENS  # D177 on: InferenceX's rows' first tokens, shown only
 SECOND += TRTLLM_ISSUE  # D186 on: a TensorRT-LLM user's report, shown only (cases_trtllm_issue)
-SECOND += INFERENCEX_SWEEP  # D206 on: an InferenceX sweep (cases_inferencex_sweep)
+SECOND += INFERENCEX_SWEEP  # D206 on: InferenceX's bot runs (cases_inferencex_sweep)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

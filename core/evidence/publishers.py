@@ -16,7 +16,7 @@ Which publisher each development case has (scored cases in brackets):
 - vLLM blog: D16-D20 (5)
 - Qwen docs: D29-D31 (3)
 - AMD ROCm performance page: D32 (1)
-- SemiAnalysis InferenceX: D33, D109-D117, D206-D213 (14)
+- SemiAnalysis InferenceX: D33, D109-D117, D206-D219 (17)
 - Oracle Cloud Infrastructure blog: D34-D37 (4)
 - NVIDIA technical blog (developer.nvidia.com/blog, not the perf overview): D38-D43 (6)
 - Lambda (LambdaLabsML/vllm-benchmark, vLLM 0.5.4 on A100 and H100): D44-D66 (none scored)

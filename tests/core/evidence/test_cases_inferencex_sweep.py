@@ -10,16 +10,19 @@ from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_inferencex import INFERENCEX
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 
-POINTS, FIRST_TOKENS = INFERENCEX_SWEEP[:4], INFERENCEX_SWEEP[4:]
+POINTS = [case for case in INFERENCEX_SWEEP if case.scored]
+FIRST_TOKENS = [case for case in INFERENCEX_SWEEP if not case.scored]
 
 
-def test_the_sweep_follows_d205_four_points_scored_then_their_first_tokens():
-    """D206-D209 (scored) and D210-D213 (first tokens, shown) come after every earlier row."""
+def test_the_threads_points_follow_d205_each_table_scored_then_its_first_tokens():
+    """D206-D209 (scored) and D210-D213 (their first tokens, shown), then D214-D216 (scored) and
+    D217-D219 (shown) come after every earlier row."""
     keys = [case.key for case in SECOND]
     start = keys.index("D206")
     assert start == keys.index("D205") + 1
     assert SECOND[start : start + len(INFERENCEX_SWEEP)] == INFERENCEX_SWEEP
-    assert [case.key for case in INFERENCEX_SWEEP] == [f"D{n}" for n in range(206, 214)]
+    assert [case.key for case in INFERENCEX_SWEEP] == [f"D{n}" for n in range(206, 220)]
+    assert [case.key for case in POINTS] == [f"D{n}" for n in (206, 207, 208, 209, 214, 215, 216)]
     assert all(case.scored for case in POINTS)
     assert not any(case.scored for case in FIRST_TOKENS)
     assert all(case.unscored_why for case in FIRST_TOKENS)
@@ -38,7 +41,7 @@ def test_the_sweep_is_the_dashboards_publisher_and_recipe_on_an_earlier_release(
             dashboard[0].kv_dtype,
             "TP8",
         )
-        assert case.answer_tokens == case.prompt_tokens == dashboard[0].answer_tokens
+        assert {case.prompt_tokens, case.answer_tokens} <= {922, 7373}
         assert case.requests == 10 * case.load_value
         assert case.engine_knob == "sglang" and case.version_knob == "0.5"
 
@@ -48,7 +51,7 @@ def test_a_point_is_its_tpot_at_light_load_its_throughput_above_or_its_first_tok
     """Up to 16 users the TPOT, from 32 the output tok/s/GPU times eight, as the column prints
     them; a first-token row is the column's mean TTFT."""
     quoted = dict(re.findall(r"([A-Za-z][^;:]*?\)) ([\d.]+)", case.quoted))
-    assert case.quoted.startswith(f"conc={int(case.load_value)}:")
+    assert case.quoted.split(":")[0] in {f"conc={int(case.load_value)}", "1k/1k", "1k/8k", "8k/1k"}
     if case.metric == "ttft":
         assert case.measured == pytest.approx(float(quoted["Mean TTFT (ms)"]) / 1000)
     elif case.load_value <= 16:
