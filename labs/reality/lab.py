@@ -217,7 +217,7 @@ class RealityLab(pn.viewable.Viewer):
             f"{escape(value_text(case.metric, self.report.engine[index]))} {_chip(ratios[-1])}.</p>"
             f"{set_up_html(case)}{self._elsewhere_html(index)}"
             f'<p class="small muted">What moved it by more than 10 %:</p><ul class="facts">{moved}</ul>'
-            f'<p class="small muted">Source: {escape(case.source)}. Row: <code>{escape(case.quoted)}</code></p></div>'
+            f'<p class="small muted source">Source: {escape(case.source)}. Row: <code>{escape(case.quoted)}</code></p></div>'
         )  # fmt: skip
 
     def _elsewhere_html(self, index: int) -> str:
