@@ -290,8 +290,10 @@ def _release_host_costs(engine, version) -> dict:
     fields = {"schedules_ahead": overlapped}
     if PRICE_RELEASE_REQUEST_HOST:
         fields["host_request_s"] = lookup(release_field("host_per_request_s"), engine, version)
-    if PRICE_RELEASE_HOST_COSTS:
-        fields["host_overlapped"] = overlapped
+    # an overlap scheduler hides the host's step where a profile shows the GPU never idle between
+    # steps (SGLang's); every release that overlaps, where the catalog prices them all
+    profiled = lookup(lambda e: ENGINES[e].overlap_profiled, engine) > 0
+    fields["host_overlapped"] = overlapped & (profiled | PRICE_RELEASE_HOST_COSTS)
     if PRICE_RELEASE_ALLREDUCE:
         fields["allreduce_latency_s"] = lookup(
             release_field("allreduce_latency_s"), engine, version
