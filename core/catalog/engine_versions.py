@@ -9,10 +9,12 @@ graph, and the latency of one small all-reduce. Every figure is read from the en
 documentation or its release notes (the ``*_source`` strings), never fitted to a benchmark row.
 
 What the engine level prices from a release today: the most requests it runs at once, the
-host's work per running request where a profile gives it (TensorRT-LLM's PyTorch backend), and
-the kernels a release no longer launches because it fuses a DeepSeek layer's shared expert into
-its routed experts (SGLang 0.5, :data:`SHARED_EXPERT_FUSION_RULE`). Whether
-the host's step overlaps the GPU's and the all-reduce kernel's latency are recorded, sourced,
+host's work per running request where a profile gives it (TensorRT-LLM's PyTorch backend), the
+kernels a release no longer launches because it fuses a DeepSeek layer's shared expert into
+its routed experts (SGLang 0.5, :data:`SHARED_EXPERT_FUSION_RULE`), and the host step hidden by
+an overlap scheduler where a profile shows the GPU never idle (SGLang's, from 0.4: issue 37's
+nineteenth round, ``Engine.overlap_profiled``). Whether other releases' host steps overlap the
+GPU's and the all-reduce kernel's latency are recorded, sourced,
 but not priced (:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both development sets worse
 (issue 37, measured when they were first priced: hiding the host step behind overlapping
 schedulers took the in-sample error of both sets from 15.8 % to 17.4 % and the publisher-held-out
@@ -66,7 +68,7 @@ from core.catalog.release_kernels import (
 )
 
 PRICE_RELEASE_HOST_COSTS = False
-"""Whether the engine level prices each release's overlap scheduler."""
+"""Whether the engine level prices every overlapping release's scheduler (SGLang's always)."""
 PRICE_RELEASE_ALLREDUCE = False
 """Whether the engine level prices each release's all-reduce kernel (else one 10.1 µs for all)."""
 PRICE_RELEASE_REQUEST_HOST = True

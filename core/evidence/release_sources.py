@@ -117,13 +117,21 @@ _MIXING = {
 
 
 def engine_rows() -> list[Source]:
-    """Each engine's first-token server path and how it schedules a new prompt's prefill."""
+    """Each engine's first-token server path, whether its host step hides behind the GPU's and
+    how it schedules a new prompt's prefill."""
     rows = []
     for name, engine in ENGINES.items():
         rows.append(Source(
             f"server and eager prefill per first token, {name}",
             f"{engine.request_overhead_per_layer_s * 1e3:.1f}",
             "ms per layer, added to every first token", engine.source, kind="engine",
+        ))  # fmt: skip
+        rows.append(Source(
+            f"host step between decode steps, {name}",
+            "hidden" if engine.overlap_profiled else "paid",
+            "behind the GPU's step where a release overlaps its scheduler" if
+            engine.overlap_profiled else "whole, overlap scheduler or not",
+            engine.overlap_profiled_source, kind="engine",
         ))  # fmt: skip
         value, unit = _MIXING[engine.prefill_mixing]
         rows.append(Source(

@@ -10,6 +10,7 @@ import pytest
 from core import Scenario, evaluate
 from core.catalog import HOST_STEP_S
 from core.catalog.engine_versions import engine_version
+from core.catalog.engines import ENGINES
 from core.engine_level import kernels as engine_kernels
 from core.evidence.cases import DEVELOPMENT
 from core.evidence.cases_2026 import SECOND
@@ -37,26 +38,33 @@ def test_a_release_sets_how_many_requests_run():
     assert float(new.throughput_tokens_per_s) > float(old.throughput_tokens_per_s)
 
 
-def test_release_host_costs_are_unpriced_by_default():
-    """Unpriced, an overlapping release's figures are those of one that does not overlap."""
-    base = dict(realism="engine", engine="sglang", model="Llama-3-8B", concurrency=1, seats=16)
-    overlapping = evaluate(Scenario(**base, engine_version="0.5")).itl_s
-    blocking = evaluate(Scenario(**base, engine_version="0.3")).itl_s
-    assert overlapping == pytest.approx(blocking, rel=0)
-
-
-def _priced(monkeypatch):
-    monkeypatch.setattr(engine_kernels, "PRICE_RELEASE_HOST_COSTS", True)
-
-
-def test_an_overlapping_scheduler_hides_the_host_step_when_priced(monkeypatch):
-    """Priced, a release that overlaps its scheduler saves the host step on a long step."""
+def test_unprofiled_overlap_schedulers_pay_the_host_step_unless_priced(monkeypatch):
+    """vLLM's and TensorRT-LLM's overlapping releases pay the whole host step by default (no
+    profile of theirs shows the GPU never idle between steps); priced, they save it."""
+    base = dict(realism="engine", model="Llama-3-70B", cards=4, concurrency=1, seats=16)
+    scenarios = [Scenario(**base, engine="vllm", engine_version="0.14"),
+                 Scenario(**base, engine="tensorrt-llm", engine_version="1.0")]  # fmt: skip
+    paid = [float(evaluate(scenario).itl_s) for scenario in scenarios]
     _priced(monkeypatch)
+    hidden = [float(evaluate(scenario).itl_s) for scenario in scenarios]
+    assert not ENGINES["vllm"].overlap_profiled and not ENGINES["tensorrt-llm"].overlap_profiled
+    assert np.subtract(paid, hidden) == pytest.approx([HOST_STEP_S] * 2, rel=1e-6)
+
+
+def test_sglangs_profiled_overlap_scheduler_hides_the_host_step_by_default():
+    """SGLang's v0.4 Nsight profile shows no GPU idle time between decode steps, so its
+    overlapping releases save the whole host step on a step longer than it, priced or not."""
+    assert ENGINES["sglang"].overlap_profiled
+    assert "Nsight" in ENGINES["sglang"].overlap_profiled_source
     base = dict(realism="engine", engine="sglang", model="Llama-3-70B", cards=4, concurrency=1,
                 seats=16)  # fmt: skip
     overlapping = float(evaluate(Scenario(**base, engine_version="0.5")).itl_s)
     blocking = float(evaluate(Scenario(**base, engine_version="0.3")).itl_s)
     assert blocking - overlapping == pytest.approx(HOST_STEP_S, rel=1e-6)
+
+
+def _priced(monkeypatch):
+    monkeypatch.setattr(engine_kernels, "PRICE_RELEASE_HOST_COSTS", True)
 
 
 def test_the_host_step_outlasting_the_gpu_costs_only_the_excess():
