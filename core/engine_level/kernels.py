@@ -282,7 +282,8 @@ def _release_host_costs(engine, version) -> dict:
 
     Left unpriced (:data:`core.catalog.engine_versions.PRICE_RELEASE_HOST_COSTS`,
     :data:`~core.catalog.engine_versions.PRICE_RELEASE_ALLREDUCE`), every release pays the
-    whole host step and the one measured all-reduce latency, as before releases.
+    one measured all-reduce latency, and the whole host step unless its engine's overlap is
+    profiled (``Engine.overlap_profiled``: SGLang's).
     """
     overlapped = lookup(release_field("overlap_scheduler"), engine, version) > 0
     # the step queued ahead delays a new prompt whatever the host's costs (load.joining), and
