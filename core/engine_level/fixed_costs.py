@@ -100,15 +100,15 @@ class FixedCosts:
         """(one expert layer's shared-expert floors, the expert layers) for a layer whose release
         streams them: latent attention (DeepSeek-V3's shape), the shared expert not fused; floors
         None where no layer streams."""
-        if not np.any(self.shared_stream_tokens):
+        _, layers, latent, launched = self._layer_kinds
+        launched = np.where(latent, launched, 0.0)
+        if not (np.any(self.shared_stream_tokens) and np.any(launched)):
             return None, 0.0
-        launched = np.where(self.shared_expert_fused, 0.0, self.shared_experts)
-        launched = np.where(self.latent_attention, launched, 0.0)
         quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_MLP_INPUTS
         floors = (SHARED_EXPERT_KERNELS + quantise) * physical.KERNEL_FLOOR_S + 2.0 * (
             np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
         )
-        floors, layers = launched * floors, self.expert_geometry[1]
+        floors = launched * floors
         if np.ndim(floors) == 0 and np.ndim(layers) == 0:
             return float(floors), float(layers)
         return floors, layers

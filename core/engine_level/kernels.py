@@ -248,9 +248,9 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             expert_parallel,
             data_parallel,
         ),
-        # a DeepSeek-V3-shaped layer's (latent attention, a shared expert): zero for the rest
-        "shared_stream_tokens": shared_stream_tokens(gpu, engine, version)
-        * (latent & (pick(shape, shapes, "shared_experts") > 0)),
+        # the release's limit; the node streams only a DeepSeek-V3-shaped layer's shared expert
+        # (latent attention, not fused: FixedCosts._shared_floors)
+        "shared_stream_tokens": shared_stream_tokens(gpu, engine, version),
         "bf16_extra_bytes": extra,
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
         "separate_prefill": lookup(_separate_prefill, engine, version) > 0,
