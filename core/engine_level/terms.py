@@ -375,14 +375,12 @@ def dense_gemms(layers, expert_layers, latent_attention, shared_experts):
     A dense layer runs QKV, out, gate-up and down; an expert layer keeps the attention's two
     (its router is a small bf16 GEMM, counted among the kernels); latent attention runs three
     projections instead of two (q_a and kv_a fused into one, q_b, o_proj); a shared expert adds
-    its gate-up and down.
+    its gate-up and down. The attention's are :func:`attention_gemms`.
     """
-    return (
-        4.0 * np.asarray(layers, dtype=float)
-        - 2.0 * np.asarray(expert_layers, dtype=float)
-        + np.multiply(layers, np.asarray(latent_attention, dtype=float))
-        + 2.0 * np.multiply(expert_layers, shared_experts)
+    mlps = 2.0 * np.subtract(layers, expert_layers) + 2.0 * np.multiply(
+        expert_layers, shared_experts
     )
+    return attention_gemms(layers, latent_attention) + mlps
 
 
 def fixed_step_seconds(layers, host_step_s=HOST_STEP_S):
