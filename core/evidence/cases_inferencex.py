@@ -59,7 +59,7 @@ _RECIPES = "SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/dsr1_
 # the cache's format each card's recipe sets (the MI325X's --kv-cache-dtype fp8_e4m3, PR #545;
 # the H200's sets none, SGLang's auto: the checkpoint's bf16)
 KV_BY_CARD = {"H200": "bf16", "MI325X": "fp8"}
-_LENGTHS = {"1k": 922, "8k": 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
+MEAN_LENGTHS = {"1k": 922, "8k": 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
 FIRST_TTFT_KEY = 177  # the same rows' first tokens, typed in the sixteenth round after D176
 _UNSCORED = (
     "the set scores one figure of each printed row, its TPOT or its throughput (D109-D117); the "
@@ -89,7 +89,9 @@ def _point(row: str) -> tuple[int, int, float, float, float]:
     """(prompt tokens, users, output tok/s/GPU, TTFT ms, TPOT ms) of one printed row."""
     point, _, output, ttft, tpot = (cell.strip() for cell in row.strip().strip("|").split("|"))
     found = re.match(r"(\d+k)/1k c(\d+)", point)
-    prompt, users = (_LENGTHS[found[1]], int(found[2])) if found else (_LENGTHS["8k"], int(point))
+    prompt, users = (
+        (MEAN_LENGTHS[found[1]], int(found[2])) if found else (MEAN_LENGTHS["8k"], int(point))
+    )
     return prompt, users, float(output.replace(",", "")), float(ttft.replace(",", "")), float(tpot)
 
 
@@ -108,7 +110,7 @@ def _cases(first_tokens: bool = False) -> list[PublishedCase]:
         if first_tokens:
             metric, measured = "ttft", ttft_ms / 1000
         cases.append(PublishedCase(
-            f"D{number}", metric, "DeepSeek-R1", gpu, 8, "fp8", prompt, _LENGTHS["1k"], "users",
+            f"D{number}", metric, "DeepSeek-R1", gpu, 8, "fp8", prompt, MEAN_LENGTHS["1k"], "users",
             users, measured, source, row, kv_dtype=KV_BY_CARD[gpu], engine="SGLang",
             engine_version=version, layout="TP8", weight_formats=DEEPSEEK_FP8,
             assumed=f"{_ASSUMED}; KV {KV_BY_CARD[gpu]} as {_RECIPES.format(gpu.lower())} sets "

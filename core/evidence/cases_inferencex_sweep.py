@@ -32,7 +32,7 @@ twice the 12.8 ms the sweep measured at 8 users on the same release: typed as pr
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.cases_inferencex import KV_BY_CARD
+from core.evidence.cases_inferencex import KV_BY_CARD, MEAN_LENGTHS
 from core.evidence.configs import DEEPSEEK_FP8
 
 _THREAD = "https://github.com/SemiAnalysisAI/InferenceX/issues/870"
@@ -58,7 +58,6 @@ _UNSCORED = (
     "D214-D216); the point's mean first token is a second figure of the same run, shown beside it"
 )
 FIRST_KEY = 206
-_LENGTHS = {"1k": 922, "8k": 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
 # each table as printed: (source, its columns as (label, users, prompt, answer), its rows)
 _TABLES = (
     (_SWEEP,
@@ -91,8 +90,8 @@ def _table_cases(first: int, source, columns, rows, first_tokens) -> list[Publis
         else:
             metric, measured = "throughput", 8 * rows["Output tput/GPU (tok/s)"][column]
         cases.append(PublishedCase(
-            f"D{first + column}", metric, "DeepSeek-R1", "H200", 8, "fp8", _LENGTHS[prompt],
-            _LENGTHS[answer], "users", users, measured, source, _quoted(label, column, rows),
+            f"D{first + column}", metric, "DeepSeek-R1", "H200", 8, "fp8", MEAN_LENGTHS[prompt],
+            MEAN_LENGTHS[answer], "users", users, measured, source, _quoted(label, column, rows),
             kv_dtype=KV_BY_CARD["H200"], engine="SGLang", engine_version="0.5.7", layout="TP8",
             weight_formats=DEEPSEEK_FP8, assumed=_ASSUMED, scored=not first_tokens,
             unscored_why=_UNSCORED if first_tokens else "", requests=10 * users,
