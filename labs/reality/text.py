@@ -10,7 +10,7 @@ from html import escape
 
 from core.evidence.families import SETS
 from labs.page import format as fmt
-from labs.widgets.level_note import landed_within
+from labs.widgets.level_note import first_tokens_held
 
 SET_NAMES = {"first": "first set", "second": "second set", "both": "both sets"}
 # The case table's groups, in order (keys of labs.reality.charts.SET_MARKERS), as HTML.
@@ -62,10 +62,8 @@ def first_tokens_html(band) -> str:
     """How far the engine level held on every published first token (``band``:
     :func:`core.evidence.level_gap.first_token_band`), beside the families' table."""
     return (
-        f'<p class="small" data-first-tokens>First tokens hold up least: on all {band.cases} '
-        f"published times to first token (from {band.publishers} publishers, the shown-only rows "
-        f"included) {landed_within(band)}; the few scored ones sit "
-        "closer, which is why the scores alone flatter it.</p>"
+        f'<p class="small" data-first-tokens>First tokens hold up least: {first_tokens_held(band)}; '
+        "the few scored ones sit closer, which is why the scores alone flatter it.</p>"
     )
 
 

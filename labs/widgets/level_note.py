@@ -40,6 +40,16 @@ def landed_within(band) -> str:
     )
 
 
+def first_tokens_held(band) -> str:
+    """How far the engine level held on every published first token (``band``:
+    :func:`core.evidence.level_gap.first_token_band`), as the pool lab's engine note and the
+    Reality check both word it."""
+    return (
+        f"on all {band.cases} published first tokens (from {band.publishers} publishers, the "
+        f"shown-only rows included) {landed_within(band)}"
+    )
+
+
 class EngineNote(pn.viewable.Viewer):
     """'A real engine would see ...' for the figures whose two levels part, updated in place."""
 
@@ -83,9 +93,8 @@ class EngineNote(pn.viewable.Viewer):
             )
         if first_token is not None:
             text += (
-                f' <span class="muted" data-first-token-band>The first token holds up least: on all '
-                f"{first_token.cases} published first tokens (from {first_token.publishers} "
-                f"publishers, the shown-only rows included) {landed_within(first_token)}.</span>"
+                f' <span class="muted" data-first-token-band>The first token holds up least: '
+                f"{first_tokens_held(first_token)}.</span>"
             )
         if provenance is not None:
             text += borrowed_text(provenance)

@@ -200,7 +200,7 @@ def test_the_families_table_says_how_far_every_published_first_token_held(lab):
     """Under the table: the engine level's band on every published first token, shown rows too."""
     band = first_token_band()
     html = lab.families.object
-    assert "data-first-tokens" in html and f"on all {band.cases} published times" in html
+    assert "data-first-tokens" in html and f"on all {band.cases} published first tokens" in html
     assert f"{times(band.low)}\u2013{times(band.high)}" in html
 
 

@@ -1,12 +1,14 @@
 """The 'a real engine would see' line in the pool, KV and batching labs."""
 
 from core import Scenario, evaluate
-from core.evidence.level_gap import gaps, level_gaps
+from core.evidence.level_gap import first_token_band, gaps, level_gaps
 from labs.batching import BatchingLab
 from labs.kv.lab import KvLab
 from labs.page import format as fmt
 from labs.pool.checks import ENGINE_FIELDS
 from labs.pool.lab import PoolLab
+from labs.reality.text import first_tokens_html
+from labs.widgets.level_note import first_tokens_held
 
 
 def test_gaps_keep_only_figures_outside_the_band():
@@ -56,3 +58,12 @@ def test_batching_line_compares_only_continuous_batching():
     lab.policy = "continuous"
     lab.arrival = "offline"
     assert "output throughput" in note._pane.object
+
+
+def test_first_token_band_reads_the_same_on_the_pool_lab_and_the_reality_check():
+    """One clause words the first-token band: the pool lab's note and the Reality check quote it
+    word for word."""
+    clause = first_tokens_held(first_token_band())
+    lab = PoolLab(scenario=Scenario(realism="engine"))
+    assert clause in lab.engine_note._pane.object
+    assert clause in first_tokens_html(first_token_band())
