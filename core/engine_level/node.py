@@ -261,11 +261,11 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         flops = self.peak_flops * PREFILL_EFFICIENCY
         return self.peak_bandwidth * BANDWIDTH_EFFICIENCY, flops, flops
 
-    def _per_token(self, tokens, terms):
+    def _per_token(self, tokens, terms, latency=True):
         """Seconds that grow with tokens run through the layers: activations and all-reduces.
 
         Each part is a fixed latency plus a time per token, so the line is computed once per
-        node and terms.
+        node and terms; tokens riding in a step (``latency`` False) add only the time per token.
         """
         terms = frozenset(terms)
 
@@ -275,7 +275,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             return base, self._per_token_seconds(1.0, terms, bandwidth) - base
 
         base, slope = self._remember(("per token", terms), line)
-        return base + np.multiply(tokens, slope)
+        return (base if latency else 0.0) + np.multiply(tokens, slope)
 
     def _per_token_seconds(self, tokens, terms, bandwidth):
         extra = 0.0
@@ -358,9 +358,9 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.
 
-        ``alone``: the prefill runs by itself and pays its own weight read and fixed costs
-        (under attention data parallelism its attention side on one card, :meth:`prefill_waits`);
-        otherwise it rides in a step that running decodes already pay those for.
+        ``alone``: the prefill runs by itself and pays its own weight read, fixed costs and
+        collectives' latency (under attention data parallelism its attention side on one card,
+        :meth:`prefill_waits`); otherwise it rides in a step whose decodes pay those.
         """
         bandwidth, flops, attention_flops = self.rates(terms)
         kernels = "expert_reads" in terms and self.has_experts
@@ -384,7 +384,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
                 stream = weights / (self.cards * bandwidth)
                 combine = np.add if "stream_then_math" in terms else np.maximum
                 math = combine(stream, math)
-        seconds = math + self._per_token(miss_tokens, terms)
+        seconds = math + self._per_token(miss_tokens, terms, latency=alone)
         share = self.prefix_offloaded_share
         offloaded = np.asarray(share) > 0
         if np.any(offloaded):  # that share of the prefix first comes back from host or NVMe
