@@ -86,3 +86,15 @@ def test_prompts_waiting_together_share_one_prefill_step():
         held.append(open_loop(node, rate, 256.0, 1024.0, 256.0, 0.0, terms)[-1])
     assert alone > held[0] > held[1] > riding
     assert held[0] > 0.9 * alone and held[1] < 1.1 * riding
+
+
+def test_a_riding_prefill_pays_no_second_collective_latency():
+    """Riding in a step whose decodes already pay each layer's all-reduce latency, a prompt adds
+    only its per-token collective time: doubling the prompt doubles that part, with nothing
+    fixed left over; a prefill alone still pays the latency."""
+    node = engine_node(Scenario(**DEEPSEEK, engine="tensorrt-llm"))
+    riding = node._per_token(1024.0, ALL_TERMS, latency=False)
+    assert_allclose(node._per_token(2048.0, ALL_TERMS, latency=False), 2.0 * riding)
+    latency = node._per_token(0.0, ALL_TERMS)
+    assert latency > 0.0  # eight cards all-reduce every layer
+    assert_allclose(node._per_token(1024.0, ALL_TERMS), latency + riding)
