@@ -59,11 +59,12 @@ class FixedCosts:
         extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
         own = self.attention_gemm_floor_s
         projection_extra = extra if own is None else np.subtract(own, physical.KERNEL_FLOOR_S)
-        projections = physical.attention_gemms(self.layers, self.latent_attention)
+        layers, expert_layers, latent, shared = self._layer_kinds
+        projections = physical.attention_gemms(layers, latent)
+        mlps = physical.mlp_gemms(layers, expert_layers, shared)
         attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
-        others = physical.dense_gemms(*self._layer_kinds) - projections
-        return others * extra + projections * projection_extra + attention
+        return mlps * extra + projections * projection_extra + attention
 
     def shared_stream_s(self, tokens, routed_s):
         r"""Seconds a decode step of ``tokens`` hides by running its shared experts' kernels on a

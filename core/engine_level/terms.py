@@ -365,21 +365,19 @@ def attention_gemms(layers, latent_attention):
     return (2.0 + np.asarray(latent_attention, dtype=float)) * np.asarray(layers, dtype=float)
 
 
-def dense_gemms(layers, expert_layers, latent_attention, shared_experts):
-    r"""GEMMs in the weights' format one forward pass runs outside the routed experts.
-
-    Notes
-    -----
-    .. math:: g = 4 L - 2 L_E + L\,[MLA] + 2 L_E\,s
-
-    A dense layer runs QKV, out, gate-up and down; an expert layer keeps the attention's two
-    (its router is a small bf16 GEMM, counted among the kernels); latent attention runs three
-    projections instead of two (q_a and kv_a fused into one, q_b, o_proj); a shared expert adds
-    its gate-up and down. The attention's are :func:`attention_gemms`.
-    """
-    mlps = 2.0 * np.subtract(layers, expert_layers) + 2.0 * np.multiply(
+def mlp_gemms(layers, expert_layers, shared_experts):
+    r"""The MLP GEMMs among :func:`dense_gemms`, gate-up and down of a dense layer and of a shared
+    expert (the routed experts run their own kernels): :math:`2 (L - L_E) + 2 L_E\,s`."""
+    return 2.0 * np.subtract(layers, expert_layers) + 2.0 * np.multiply(
         expert_layers, shared_experts
     )
+
+
+def dense_gemms(layers, expert_layers, latent_attention, shared_experts):
+    r"""GEMMs in the weights' format a forward pass runs outside the routed experts,
+    :func:`attention_gemms` and :func:`mlp_gemms` (a router is a small bf16 GEMM, among the
+    kernels): :math:`4 L - 2 L_E + L\,[MLA] + 2 L_E\,s`."""
+    mlps = mlp_gemms(layers, expert_layers, shared_experts)
     return attention_gemms(layers, latent_attention) + mlps
 
 
