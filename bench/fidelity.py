@@ -10,7 +10,9 @@ Beside each engine-level figure it prints the leave-one-publisher-out one
 (:mod:`core.evidence.crossval`): each publisher's cases scored by a model that fitted nothing
 on them, each publisher one vote. The engine level fits nothing on published rows, so the two
 differ by the weighting alone; figures people chose while looking at the rows are not undone by
-this, and the gap between the two numbers is the part of that tuning it shows.
+this, and the gap between the two numbers is the part of that tuning it shows. The held-out
+error's spread over redrawn publishers (:func:`core.evidence.crossval.resampled_spread`) says
+how far another dozen publishers could move it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_argonne import CHECK_ARGONNE
 from core.evidence.check_cases_sc25 import CHECK_SC25, SC25_USERS
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
-from core.evidence.crossval import AUDIT, FITTED_ON_ROWS
+from core.evidence.crossval import AUDIT, FITTED_ON_ROWS, RESAMPLE_SHARE, RESAMPLES
 from core.evidence.families import LEVELS, SETS, is_mixture
 from core.evidence.fidelity import BAND, report, summarise, within_band
 
@@ -101,6 +103,15 @@ def _held(result) -> str:
     return f"{result.geometric_mean_error:.0%} {result.within_share:.0%}"
 
 
+def _spread(result) -> str:
+    """The held-out error's own spread over redrawn publishers, in words."""
+    low, high = result.spread
+    return (
+        f"{low:.0%}-{high:.0%} (the middle {RESAMPLE_SHARE:.0%} of the held-out error over "
+        f"{RESAMPLES:,} redraws of its {result.publishers} publishers, with replacement)"
+    )
+
+
 def _cross_validated() -> None:
     r = report()
     print("\nleave one publisher out (engine level): each publisher's cases scored by a fold that")
@@ -119,6 +130,9 @@ def _cross_validated() -> None:
             )  # fmt: skip
             cells += f"{text:>20}{_held(row.held_out(name)):>18}"
         print(f"{row.family:<20}{cells}")
+    for name in SETS:
+        print(f"{name + ':':<8} held out {_held(r.cross_validated[name])}, spread "
+              f"{_spread(r.cross_validated[name])}")  # fmt: skip
     both = r.cross_validated["both"]
     print(f"\neach publisher's own error over both sets ({both.publishers} publishers):")
     for publisher, error in sorted(both.by_publisher.items(), key=lambda item: item[1]):
@@ -152,9 +166,9 @@ def main() -> None:
     print(f"\nboth sets: {SETS['both']} ({len(r.sets['both'])} scored cases)")
     for level in LEVELS:
         print(f"  {_line(level, r.scores['both'][level])}")
-    print(
-        f"  {'held out':<10} {_held(r.cross_validated['both'])} (each publisher held out, one vote)"
-    )
+    held = r.cross_validated["both"]
+    print(f"  {'held out':<10} {_held(held)} (each publisher held out, one vote)")
+    print(f"  {'spread':<10} {_spread(held)}")
     _families()
     _cross_validated()
     # (heading, report field, the cells to split by kind where the set is TensorRT-LLM's table)

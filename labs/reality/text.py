@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+from core.evidence.crossval import RESAMPLE_SHARE
 from core.evidence.families import SETS
 from labs.page import format as fmt
 from labs.widgets.level_note import first_tokens_held
@@ -49,6 +50,16 @@ EARNED_WORDS = (
     "publisher's cases as if the model had never seen them, every publisher counting once, so "
     "one big table cannot carry the average. The gap between the two is agreement not yet earned."
 )
+
+
+def spread_words(result) -> str:
+    """How far the held-out error moves when its publishers are drawn again, in a clause that
+    follows one naming them: 'redrawing them moves it 12%–22% (the middle 90%)'."""
+    low, high = result.spread
+    return (
+        f"redrawing them moves it {fmt.percent(low)}\u2013{fmt.percent(high)} "
+        f"(the middle {fmt.percent(RESAMPLE_SHARE)})"
+    )
 
 
 def held_out_text(result) -> str:

@@ -8,10 +8,13 @@ from core import Scenario
 from core.evidence.check_cases import CHECK
 from core.evidence.crossval import (
     FITTED_ON_ROWS,
+    RESAMPLE_SEED,
+    RESAMPLES,
     cross_validated,
     cross_validated_band,
     held_out_ratios,
     publisher_weights,
+    resampled_spread,
     training_folds,
     weighted_quantiles,
 )
@@ -85,6 +88,37 @@ def test_the_publisher_weighted_score_gives_each_publisher_one_vote():
     assert result.publishers == 3 and result.cases == 6
     assert result.by_publisher["B"] == pytest.approx(1.0)
     assert publisher_weights(TINY_PUBLISHERS).sum() == pytest.approx(1.0)
+
+
+def test_the_spread_redraws_whole_publishers_with_replacement():
+    """On the tiny set: the spread is the 5th-95th percentile of the error over publishers drawn
+    again (each draw three of A, B, C), drawn from one seed, so it is the same figure every time."""
+    result = cross_validated(TINY_RATIOS, TINY_PUBLISHERS)
+    logs = np.abs(np.log(TINY_RATIOS))
+    own = np.array([logs[:3].mean(), logs[3], logs[4:].mean()])
+    drawn = np.random.default_rng(RESAMPLE_SEED).integers(0, 3, size=(RESAMPLES, 3))
+    expected = np.exp(np.percentile(own[drawn].mean(axis=1), [5, 95])) - 1
+    assert_allclose(result.spread, expected)
+    assert result.spread == cross_validated(TINY_RATIOS, TINY_PUBLISHERS).spread
+    low, high = result.spread
+    assert low < result.geometric_mean_error < high
+    # the draws are of publishers: B alone (ln 2) is every draw's error, A's three cases count once
+    assert resampled_spread([np.log(2.0)]) == pytest.approx((1.0, 1.0))
+
+
+def test_the_spread_of_both_sets_holds_the_held_out_error_inside_the_publishers_range():
+    """Over both sets the spread brackets the held-out error and lies inside the range of the
+    publishers' own errors; the first set's three publishers spread it wider than the twelve
+    of the second set do, relative to its error."""
+    validated = report().cross_validated
+    both = validated["both"]
+    low, high = both.spread
+    own = both.by_publisher.values()
+    assert min(own) < low < both.geometric_mean_error < high < max(own)
+    first, second = validated["first"], validated["second"]
+    assert (first.spread[1] - first.spread[0]) / first.geometric_mean_error > (
+        second.spread[1] - second.spread[0]
+    ) / second.geometric_mean_error
 
 
 def test_a_publisher_weighted_score_is_refused_for_bad_ratios():

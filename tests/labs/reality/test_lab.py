@@ -12,7 +12,7 @@ from labs.page.format import times
 from labs.page.links import query_for, restore
 from labs.reality.charts import SET_MARKERS, waterfall_data
 from labs.reality.lab import RealityLab
-from labs.reality.text import held_out_text, score_text
+from labs.reality.text import held_out_text, score_text, spread_words
 
 
 @pytest.fixture
@@ -189,6 +189,8 @@ def test_the_lab_shows_in_sample_and_held_out_figures_side_by_side(lab):
         f"in-sample {both.geometric_mean_error:.0%}, {both.within_band} of {both.cases}"
         in card.note
     )
+    low, high = held.spread
+    assert spread_words(held) in card.note and f"{low:.0%}\u2013{high:.0%}" in card.note
     html = lab.families.object
     for row in r.families:
         for set_name in ("first", "second", "both"):
