@@ -176,8 +176,8 @@ class RealityLab(pn.viewable.Viewer):
                  "2024-26 engines, mixtures of experts and dense models", "worse"),
             Card("both sets, each publisher held out", fmt.percent(held.geometric_mean_error), "",
                  f"in-sample {fmt.percent(both.geometric_mean_error)}, {both.within_band} of "
-                 f"{both.cases}; held out {fmt.percent(held.within_share)} {band}, "
-                 f"{held.publishers} publishers counted once each; {spread_words(held)}", "worse"),
+                 f"{both.cases}; held out {fmt.percent(held.within_share)} within "
+                 f"\u00d7{BAND[0]:.2f}\u2013\u00d7{BAND[1]:.2f}; {spread_words(held)}", "worse"),
             Card("engine level, rows it never saw", fmt.percent(check.geometric_mean_error), "",
                  # the figures only: each set's count within the band is in bench/fidelity.py
                  f"{check.within_band} of {check.cases} of the first set's rows; TensorRT-LLM "

@@ -53,13 +53,11 @@ EARNED_WORDS = (
 
 
 def spread_words(result) -> str:
-    """How far the held-out error moves when its publishers are drawn again, in a clause that
-    follows one naming them: 'redrawing them moves it 12%–22% (the middle 90%)'."""
+    """How far the held-out error moves when its publishers are drawn again, in one clause:
+    '12%–22% in 9 of 10 publisher redraws' (the middle 90% of them)."""
     low, high = result.spread
-    return (
-        f"redrawing them moves it {fmt.percent(low)}\u2013{fmt.percent(high)} "
-        f"(the middle {fmt.percent(RESAMPLE_SHARE)})"
-    )
+    tenths = round(10 * RESAMPLE_SHARE)
+    return f"{fmt.percent(low)}\u2013{fmt.percent(high)} in {tenths} of 10 publisher redraws"
 
 
 def held_out_text(result) -> str:
