@@ -120,7 +120,7 @@ def _cross_validated() -> None:
     audit = f"figures fitted on published rows and refitted in each fold: {fitted}: {AUDIT}."
     print(textwrap.fill(audit, width=96))
     header = "".join(f"{name + ' in-sample':>20}{name + ' held out':>18}" for name in SETS)
-    print(f"{'family':<20}{header}")
+    print(f"{'family':<20}{header}{'both spread':>14}")
     for row in r.families:
         cells = ""
         for name in SETS:
@@ -129,7 +129,9 @@ def _cross_validated() -> None:
                 f"{result.geometric_mean_error:.0%} {result.within_band}/{result.cases}"
             )  # fmt: skip
             cells += f"{text:>20}{_held(row.held_out(name)):>18}"
-        print(f"{row.family:<20}{cells}")
+        both = row.held_out("both")
+        spread = "-" if both is None else f"{both.spread[0]:.0%}-{both.spread[1]:.0%}"
+        print(f"{row.family:<20}{cells}{spread:>14}")
     for name in SETS:
         print(f"{name + ':':<8} held out {_held(r.cross_validated[name])}, spread "
               f"{_spread(r.cross_validated[name])}")  # fmt: skip
