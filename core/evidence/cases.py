@@ -100,6 +100,9 @@ class PublishedCase:
     # sized the engine for when one engine was built for several runs (empty: each run's own)
     requests: int = 0
     built_for: tuple[int, int] = ()
+    # the most requests the engine runs at once where the source's command sets it (vLLM's
+    # --max-num-seqs; 0: the release's default)
+    max_seqs: int = 0
 
     @property
     def field(self) -> str:
@@ -184,9 +187,11 @@ class PublishedCase:
         """The most requests the benchmark's engine runs at once, memory allowing.
 
         trtllm-bench's cap for TensorRT-LLM (the tool sizes its own batch below it); for vLLM
-        and SGLang the release's default (``max_num_seqs``, :mod:`core.catalog.engine_versions`),
-        since no source of theirs sets another.
+        and SGLang the release's default (``max_num_seqs``, :mod:`core.catalog.engine_versions`)
+        unless the source's command sets another (``max_seqs``).
         """
+        if self.max_seqs:
+            return self.max_seqs
         if self.engine_knob == "tensorrt-llm":
             return SATURATED_SEATS
         memory = GPUS[self.gpu].memory_bytes

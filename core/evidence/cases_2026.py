@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-Two hundred and nineteen published rows, each naming the public page it came from: vLLM (0.5 to
+Two hundred and thirty-eight published rows, each naming the public page it came from: vLLM (0.5 to
 V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -13,7 +13,7 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213, D217-D219), which leaves 125 scored cases.
+D210-D213, D217-D219), which leaves 144 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -40,6 +40,10 @@ B200 at one and eight users): shown, not scored. D206-D219
 (:mod:`core.evidence.cases_inferencex_sweep`), found in the nineteenth round, are InferenceX's
 bot running the dashboard's H200 SGLang recipe on v0.5.7 (1k/1k at 8 to 64 users; three lengths
 at 4), scored as the dashboard's rows are; their first tokens (D210-D213, D217-D219) shown only.
+D220-D238, found in the twenty-second round, are the rest of D32's table from the image's own
+page (:mod:`core.evidence.cases_rocm_page`: Llama 3.1 70B and 405B on eight MI300X, vLLM 0.9.1's
+V1 engine) and two vLLM contributors' runs before a kernel change
+(:mod:`core.evidence.cases_vllm_prs`: Qwen3-30B-A3B on one MI300X and one H100).
 """
 
 from __future__ import annotations
@@ -52,7 +56,9 @@ from core.evidence.cases_gcp import GCP
 from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
+from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_trtllm_issue import TRTLLM_ISSUE
+from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
 from core.evidence.configs import LLAMA_31_405B_PASTED, QWEN3_32B_FP8, QWEN3_235B_A22B_FP8
@@ -334,6 +340,8 @@ SECOND += ATOM_FIRST_TOKENS  # D166 on: ATOM's rows' first tokens, shown only (c
 SECOND += INFERENCEX_FIRST_TOKENS  # D177 on: InferenceX's rows' first tokens, shown only
 SECOND += TRTLLM_ISSUE  # D186 on: a TensorRT-LLM user's report, shown only (cases_trtllm_issue)
 SECOND += INFERENCEX_SWEEP  # D206 on: InferenceX's bot runs (cases_inferencex_sweep)
+SECOND += ROCM_PAGE  # D220 on: the rest of D32's table, the image's page (cases_rocm_page)
+SECOND += VLLM_PRS  # D235 on: vLLM contributors' runs before a kernel change (cases_vllm_prs)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

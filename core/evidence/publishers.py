@@ -15,7 +15,8 @@ Which publisher each development case has (scored cases in brackets):
 - SGLang project (sgl-project, LMSYS): S1-S4, D21-D28 (12)
 - vLLM blog: D16-D20 (5)
 - Qwen docs: D29-D31 (3)
-- AMD ROCm performance page: D32 (1)
+- AMD ROCm performance page (and the image's page in ROCm/vllm that prints its tables): D32,
+  D220-D234 (16)
 - SemiAnalysis InferenceX: D33, D109-D117, D206-D219 (17)
 - Oracle Cloud Infrastructure blog: D34-D37 (4)
 - NVIDIA technical blog (developer.nvidia.com/blog, not the perf overview): D38-D43 (6)
@@ -32,6 +33,8 @@ Which publisher each development case has (scored cases in brackets):
   H200): D165 (1)
 - a TensorRT-LLM user (NVIDIA/TensorRT-LLM issue #5929, DeepSeek-R1 on H200 and B200):
   D186-D205 (none scored)
+- EmbeddedLLM (vLLM PR #17530, Qwen3-30B-A3B-FP8 on one MI300X): D235-D237 (3)
+- a vLLM contributor (vLLM PR #23151, Qwen3-30B-A3B on one H100): D238 (1)
 """
 
 from __future__ import annotations
@@ -51,9 +54,13 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     # NVIDIA's page and the forks that copy it (dominicshanshan/, arthurrasmusson/)
     ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM perf overview"),
     ("vllm-project/vllm-project.github.io", "vLLM blog"),
+    ("vllm-project/vllm/pull/17530", "EmbeddedLLM (vLLM PR #17530)"),
+    ("vllm-project/vllm/pull/23151", "a vLLM contributor (vLLM PR #23151)"),
     ("sgl-project/sglang", "SGLang project (sgl-project, LMSYS)"),
     ("lmsys.org", "SGLang project (sgl-project, LMSYS)"),
     ("QwenLM/", "Qwen docs"),
+    # the image's own page in the ROCm/vllm repository prints the performance page's tables
+    ("github.com/ROCm/vllm ", "AMD ROCm performance page"),
     ("amd.com/", "AMD ROCm performance page"),
     ("SemiAnalysisAI/InferenceX", "SemiAnalysis InferenceX"),
     ("gpustack/gpustack", "GPUStack performance lab"),
