@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.catalog.engine_versions import versions_of
+from core.catalog.engine_versions import ENGINE_VERSIONS, versions_of
 
 # variant suffix: what a source's version text says to name it (checked in this order: ATOM's
 # texts may name the AITER kernels it runs)
@@ -47,7 +47,8 @@ def version_of_text(engine: str, text: str) -> str:
     newest 1.* release the catalog knows) maps to the newest catalog release at or below it;
     a text older than every release, or naming none, takes the oldest. A text that names a
     variant (AMD's ATOM plugin; vLLM's AITER switch) maps among that variant's releases, any
-    other among the engine's own.
+    other among the engine's own; one that names vLLM's V0 engine (a V1-default release that
+    fell back to V0 for a feature V1 lacked) among the releases whose runtime is V0.
 
     >>> version_of_text("vllm", "0.7.4.dev (V0)")
     '0.6'
@@ -57,6 +58,8 @@ def version_of_text(engine: str, text: str) -> str:
     '0.17-atom'
     >>> version_of_text("vllm", "0.19.0 (ROCm, VLLM_ROCM_USE_AITER=1)")
     '0.19-aiter'
+    >>> version_of_text("vllm", "0.8.5 (V0)")
+    '0.6'
     """
     found = re.search(r"(\d+)\.(\d+|x)", text)
     variant = next(
@@ -67,6 +70,9 @@ def version_of_text(engine: str, text: str) -> str:
     known = [version for version in every if release_variant(version) == variant] or [
         version for version in every if not is_variant_release(version)
     ]
+    if re.search(r"\bV0\b", text):
+        runtimes = {entry.version: entry.runtime for entry in ENGINE_VERSIONS[engine]}
+        known = [version for version in known if runtimes[version].startswith("V0")] or known
     if found is None:
         return known[0]
     stated = _number(found.group(0))

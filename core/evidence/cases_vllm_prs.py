@@ -9,7 +9,10 @@ an AMD card and on an NVIDIA card:
 - vllm-project/vllm PR #17530 (tjtanaa, EmbeddedLLM, 2025-05-01, merged): Qwen/Qwen3-30B-A3B-FP8
   (block-scaled fp8) on one MI300X, TP1, offline ``benchmark_throughput.py`` with 200 prompts
   at three lengths, ``--kv-cache-dtype fp8``, AITER off (``VLLM_ROCM_USE_AITER=0``); vLLM's
-  main branch of that day, just after v0.8.5;
+  main branch of that day, just after v0.8.5, which runs such a command on its V0 engine
+  (typing fix, found after the first evaluation: vllm/engine/arg_utils.py
+  ``_is_v1_supported_oracle`` at v0.8.5 falls back to V0 for an fp8 cache on ROCm; V1 took
+  one there from vllm-project/vllm PR #17870, 2025-05-11);
 - vllm-project/vllm PR #23151 (wenchen76, 2025-08-19, closed): Qwen/Qwen3-30B-A3B in bf16 on
   one H100, ``vllm serve`` at its defaults and ``benchmark_serving.py`` with 100 random
   requests of 2,048/1,024 tokens at 10 concurrent users; vLLM's main branch of that day, the
@@ -45,7 +48,9 @@ _PR_23151 = (
     "--random-input 2048 --random-output 1024 --max-concurrency 10 --num-prompt 100; 'WO tuned "
     "configs')"
 )
-_MAIN_0_8_5 = "0.8.5 (main after v0.8.5, 2025-05-01)"
+# V1 took an fp8 cache on ROCm only from PR #17870 (2025-05-11): before it, arg_utils.py's
+# _is_v1_supported_oracle sent '--kv-cache-dtype fp8' on ROCm back to the V0 engine
+_MAIN_0_8_5 = "0.8.5 (main after v0.8.5, 2025-05-01; V0: no fp8 cache on ROCm's V1 yet)"
 _MAIN_0_10_1 = "0.10.1 (main, 2025-08-19)"
 _AMD_ASSUMED = (
     "the command's lengths (the printed totals run 2-5 % above them); --gpu-memory-utilization "
