@@ -12,8 +12,13 @@ from core import Scenario
 from core.catalog import BANDWIDTH_EFFICIENCY, MEMORY_MARGIN, PREFILL_EFFICIENCY
 from core.catalog.config_fields import MOST_PARAMS, SPANS
 from core.evidence.cases_azure import AZURE
+from core.evidence.cases_rocm_page import ROCM_PAGE
+from core.evidence.cases_vllm_prs import VLLM_PRS
+from core.evidence.check_cases_argonne import CHECK_ARGONNE
 from core.evidence.crossval import RESAMPLE_SHARE, RESAMPLES
+from core.evidence.fidelity import peers as peer_indices
 from core.evidence.fidelity import report, score
+from core.evidence.scores import summarise
 from labs.frame.shell import LabShell, lab_bindings
 from labs.page.links import restore
 from labs.server import build_budget
@@ -103,6 +108,40 @@ def check_set_figures(field: str) -> tuple:
     return found.cases, round(100 * found.geometric_mean_error, 1), found.within_band, found.cases
 
 
+def argonne_figures() -> tuple:
+    """Argonne's rows, error and rows within the band; its peers' (the same release on the same
+    card in the development sets) count, error and within; then AMD's and Oracle's peers' alone."""
+    whole = report()
+    found, peers = whole.check_argonne["engine"], whole.argonne_peers
+    theirs = summarise(
+        whole.steps[
+            [
+                i
+                for i in peer_indices(whole.cases, whole.sets["both"], CHECK_ARGONNE)
+                if whole.cases[i].publisher != "EmbeddedLLM (vLLM PR #17530)"
+            ],
+            -1,
+        ]
+    )
+    return (
+        found.cases, round(100 * found.geometric_mean_error), found.within_band, found.cases,
+        peers.cases, round(100 * peers.geometric_mean_error), peers.within_band, peers.cases,
+        theirs.cases, round(100 * theirs.geometric_mean_error), theirs.within_band, theirs.cases,
+    )  # fmt: skip
+
+
+def twenty_second_round_figures() -> tuple:
+    """The lowest and highest engine-level ratio of the rocm/vllm image's throughput rows (two
+    decimals) and of EmbeddedLLM's runs (one), as the README quotes them."""
+    whole = report()
+    ratio = {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+    page = [ratio[case.key] for case in ROCM_PAGE if case.metric == "throughput"]
+    runs = [ratio[case.key] for case in VLLM_PRS if case.gpu == "MI300X"]
+    return (
+        round(min(page), 2), round(max(page), 2), round(min(runs), 1), round(max(runs), 1),
+    )  # fmt: skip
+
+
 def held_out_figures() -> tuple:
     """Both sets' publisher-held-out error and share within, the publishers, the redraws and
     the error's spread over them, as the README rounds them."""
@@ -130,18 +169,10 @@ FIGURES = {
     "third check set": (
         r"on Argonne's MI300X table \(`core/evidence/check_cases_argonne.py`, ([\d,]+) rows of "
         r"its own build of vLLM 0\.6\.1\) by (\d+) % \((\d+) of ([\d,]+)\), where the same "
-        r"release's (\d+) MI300X runs in the development sets \(AMD's and Oracle's\) read within "
-        r"(\d+) % \((\d+) of (\d+)\)",
-        lambda: (
-            report().check_argonne["engine"].cases,
-            round(100 * report().check_argonne["engine"].geometric_mean_error),
-            report().check_argonne["engine"].within_band,
-            report().check_argonne["engine"].cases,
-            report().argonne_peers.cases,
-            round(100 * report().argonne_peers.geometric_mean_error),
-            report().argonne_peers.within_band,
-            report().argonne_peers.cases,
-        ),
+        r"release's (\d+) MI300X runs in the development sets \(AMD's, Oracle's and "
+        r"EmbeddedLLM's\) read within (\d+) % \((\d+) of (\d+)\), AMD's and Oracle's (\d+) of "
+        r"them within (\d+) % \((\d+) of (\d+)\)",
+        argonne_figures,
     ),
     "fourth check set": (
         r"on the (\d+) cells of TensorRT-LLM 1\.0's own throughput table "
@@ -154,6 +185,11 @@ FIGURES = {
         r"On the (\d+) runs of Dell's SC '25 paper \(`core/evidence/check_cases_sc25.py`,[^)]*"
         r"\) the engine level misses by\s+([\d.]+) % \((\d+) of (\d+)\)",
         lambda: check_set_figures("check_sc25"),
+    ),
+    "twenty-second round": (
+        r"the rocm/vllm image's own page, read x([\d.]+)-([\d.]+) on throughput; EmbeddedLLM's V0 "
+        r"runs of Qwen3-30B-A3B-FP8, x([\d.]+)-([\d.]+),",
+        twenty_second_round_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "

@@ -41,7 +41,8 @@ def test_the_report_scores_the_whole_third_check_set():
 
 
 def test_the_same_release_on_the_same_card_in_the_development_sets_is_its_peer_set():
-    """Argonne's peers are the scored vLLM 0.6 runs on MI300X (AMD's and Oracle's), no other."""
+    """Argonne's peers are the scored vLLM 0.6 runs on MI300X (AMD's and Oracle's, and
+    EmbeddedLLM's V0 runs of a later build, priced as the 0.6 line's V0 engine), no other."""
     found = report()
     peers = found.argonne_peers
     on_card = [
@@ -54,4 +55,5 @@ def test_the_same_release_on_the_same_card_in_the_development_sets_is_its_peer_s
     assert {case.publisher for case in on_card} == {
         "AMD ROCm blogs",
         "Oracle Cloud Infrastructure blog",
+        "EmbeddedLLM (vLLM PR #17530)",
     }

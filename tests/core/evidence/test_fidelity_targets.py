@@ -7,6 +7,8 @@ import re
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_gcp import GCP
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
+from core.evidence.cases_rocm_page import ROCM_PAGE
+from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.fidelity import report
 from core.evidence.scores import summarise
 from tests.paths import ROOT
@@ -15,6 +17,8 @@ README = ROOT / "README.md"
 _EIGHTH_ROUND = {case.key for case in AZURE}
 # the fifteenth round's scored row and the nineteenth's (InferenceX's sweep)
 _LATER_ROUNDS = {case.key for case in GCP} | {case.key for case in INFERENCEX_SWEEP if case.scored}
+# the twenty-second round's rows, typed and scored after the model stood at 14.9 % on 150 cases
+_TWENTY_SECOND_ROUND = {case.key for case in (*ROCM_PAGE, *VLLM_PRS)}
 
 
 def test_the_first_set_holds_where_it_stood():
@@ -28,11 +32,16 @@ def test_both_sets_together_hold_where_they_stood():
     """Both development sets together stay within 16.5 % geometric-mean error (15.9 % at issue
     37's ninth round, 15.5-15.6 % at its tenth, 15.2 % at its eleventh, 15.1 % at its twelfth,
     14.5 % at its thirteenth, 14.4 % at its fourteenth on 142 cases, 14.5 % at its fifteenth on
-    143, 14.5-14.9 % at its nineteenth on 150; the target is 15 %), and the cases they held before
-    Azure's rows (114, 106 since D67-D74 left the score) within 19 %: a tripwire on the model."""
+    143, 14.5-14.9 % at its nineteenth on 150; the target is 15 %) on the cases they held before
+    the twenty-second round's rows (150), all 169 within 17.5 % (17.0 % when those 19 rows of
+    new publishers were first scored), and the cases they held before Azure's rows (114, 106
+    since D67-D74 left the score) within 19 %: a tripwire on the model."""
     found = report()
-    assert found.scores["both"]["engine"].geometric_mean_error <= 0.165
-    later = _EIGHTH_ROUND | _LATER_ROUNDS
+    assert found.scores["both"]["engine"].geometric_mean_error <= 0.175
+    before = [i for i in found.sets["both"] if found.cases[i].key not in _TWENTY_SECOND_ROUND]
+    assert len(before) == 150
+    assert summarise(found.steps[before, -1]).geometric_mean_error <= 0.165
+    later = _EIGHTH_ROUND | _LATER_ROUNDS | _TWENTY_SECOND_ROUND
     earlier = [i for i in found.sets["both"] if found.cases[i].key not in later]
     assert len(earlier) == 106  # 114 until D67-D74 left the score (multi-step scheduling)
     assert summarise(found.steps[earlier, -1]).geometric_mean_error <= 0.19
