@@ -88,6 +88,7 @@ def columns(table, card, bytes_per_weight):
         bytes_per_weight,
         card.achieved_hbm_bytes_per_s,
         table.us.to_numpy(float) * 1e-6,
+        routing="random",
     )
 
 

@@ -124,13 +124,20 @@ def columns(table, card, dtype):
 
 
 def shape_columns(tokens, experts, top, hidden, width, split, bytes_per_weight, bandwidth,
-                  latency):  # fmt: skip
+                  latency, routing="balanced"):  # fmt: skip
     """(tokens, top-k, touched experts, weight bytes, FLOPs a routed row, permute s, latency s).
 
-    Per card of the TP x EP ``split`` (1 where the shape is already one card's); balanced
-    routing touches ``E (1 - (1 - k/E)^T)`` experts.
+    Per card of the TP x EP ``split`` (1 where the shape is already one card's). aiconfigurator's
+    ``balanced`` rows spread the T k routed copies evenly, so they touch ``min(E, T k)`` experts
+    (their latency grows in proportion to T until T k = E and is flat after: DeepSeek-V3's 256
+    experts, 8 a token, at 1-32 tokens); ``random`` routing (each token's k drawn at random)
+    touches ``E (1 - (1 - k/E)^T)`` on average. Until issue 37's twenty-second round every table
+    was read as random, which at T k < E counts fewer experts than the balanced rows read.
     """
-    touched = experts * (1 - (1 - top / experts) ** tokens)
+    if routing == "balanced":
+        touched = np.minimum(experts, tokens * top)
+    else:
+        touched = experts * (1 - (1 - top / experts) ** tokens)
     weights = touched * 3 * hidden * width * bytes_per_weight / split
     row_flops = 2 * 3 * hidden * width / split
     moved = 8.0 * tokens * top * hidden / split / bandwidth
