@@ -88,6 +88,8 @@ def columns(table, card, bytes_per_weight):
         bytes_per_weight,
         card.achieved_hbm_bytes_per_s,
         table.us.to_numpy(float) * 1e-6,
+        # AITER's tuner routes at random: csrc/ck_gemm_moe_2stages_codegen/gemm_moe_tune.py
+        # generate_data scores every expert with torch.randn and takes the top k (fused_topk)
         routing="random",
     )
 
