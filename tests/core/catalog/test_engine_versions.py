@@ -98,3 +98,12 @@ def test_a_recipe_that_switches_aiter_on_names_vllms_aiter_variant():
     assert kernels_engine("MI355X", "vllm", VLLM_AITER_RELEASE) == "aiter"
     assert kernels_engine("MI355X", "vllm", "0.19") == "vllm"
     assert version_of_text("sglang", "0.5.9 (ROCm, AITER)") == "0.5"  # no such variant: its own
+
+
+def test_a_text_naming_v0_maps_among_the_v0_releases():
+    """A V1-default release that fell back to V0 (vLLM 0.8.5 with an fp8 cache on ROCm) is
+    priced as the newest V0 line; a plain 0.8.5 stays on its own V1 line."""
+    assert version_of_text("vllm", "0.8.5 (main; V0: no fp8 cache on ROCm's V1 yet)") == "0.6"
+    assert version_of_text("vllm", "0.8.5") == "0.8"
+    assert version_of_text("vllm", "0.7.4.dev (V0)") == "0.6"
+    assert version_of_text("sglang", "0.5.9 (V0)") == "0.5"  # no V0 runtime: its own line

@@ -299,6 +299,17 @@ def test_a_benchmark_runs_at_its_engines_own_batch_limit():
     assert evaluate(cases["D37"].scenario()).running_requests <= 256
 
 
+def test_a_command_that_sets_max_num_seqs_gives_the_case_that_batch_limit():
+    """D220 (AMD's 3,200 prompts at --max-num-seqs 3200) runs them all at once where the
+    release's default would hold 256; the same row without its command's limit runs 256."""
+    case = {case.key: case for case in SECOND}["D220"]
+    assert case.max_seqs == case.requests == 3200 and case.scenario().seats == 3200
+    assert evaluate(case.scenario()).running_requests == pytest.approx(3200)
+    default = replace(case, max_seqs=0)
+    assert default.scenario().seats == 256
+    assert evaluate(default.scenario()).running_requests <= 256
+
+
 def test_a_check_sets_run_of_a_set_up_is_found_too():
     """D80 (AMD's run of TensorRT-LLM 0.16 on eight H100) names NVIDIA's own TensorRT-LLM 1.0
     table's cell of the same set-up (the fourth check set), which measured more."""

@@ -1,0 +1,30 @@
+"""How the expert-kernel fits (bench/moe_kernel_fit.py, bench/aiter_moe_fit.py) count experts."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from bench.moe_kernel_fit import shape_columns
+
+_TOKENS = np.array([1.0, 4.0, 16.0, 32.0, 64.0])
+
+
+def _touched(routing):
+    """Experts a DeepSeek-V3-shaped layer (256 experts, 8 a token) touches at each token count."""
+    ones = np.ones_like(_TOKENS)
+    cols = shape_columns(_TOKENS, 256 * ones, 8 * ones, 7168 * ones, 2048 * ones, ones, 1.0,
+                         3.0e12, ones, routing=routing)  # fmt: skip
+    return cols[2]
+
+
+def test_balanced_rows_touch_every_routed_copys_expert_until_all_are_read():
+    """aiconfigurator's balanced rows spread T k copies evenly: min(E, T k) experts."""
+    assert_allclose(_touched("balanced"), [8, 32, 128, 256, 256])
+
+
+def test_random_rows_touch_the_expected_count_of_independent_draws():
+    """AITER's tuner routes at random: E (1 - (1 - k/E)^T), fewer than balanced below T k = E."""
+    expected = 256 * (1 - (1 - 8 / 256) ** _TOKENS)
+    assert_allclose(_touched("random"), expected)
+    assert np.all(_touched("random")[1:] < _touched("balanced")[1:])
