@@ -118,7 +118,7 @@ def argonne_figures() -> tuple:
             [
                 i
                 for i in peer_indices(whole.cases, whole.sets["both"], CHECK_ARGONNE)
-                if whole.cases[i].publisher != "EmbeddedLLM (vLLM PR #17530)"
+                if whole.cases[i].publisher not in {case.publisher for case in VLLM_PRS}
             ],
             -1,
         ]
