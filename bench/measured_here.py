@@ -1,14 +1,15 @@
-"""The kernels and decode steps measured on this project's lent H200, beside the catalog's.
+"""The kernels and decode steps measured on this project's lent cards, beside the catalog's.
 
-``bench/gpu_kernels.py`` measured them (PyTorch 2.11, CUDA 13, one H200 SXM, 2026-12-04; its
-output files are in ``bench/results/h200-2026-12-04``). This script fits each kernel with the
+``bench/gpu_kernels.py`` measured them (PyTorch 2.11, CUDA 13): on one H200 SXM on 2026-12-04
+and one H100 SXM (80 GB HBM3) on 2026-12-05, each run twice on a fresh machine; the files are
+in ``bench/results/<card>-<date>`` and its ``-rerun``. This script fits each kernel with the
 equation the catalog's figures were fitted with from aiconfigurator's H100 tables, and prints
 the two side by side; the fitted figures are :data:`core.catalog.measured_here.MEASURED_HERE`
-(``tests/bench/test_measured_here.py`` refits them). Nothing here is priced: PyTorch's
+(``tests/core/catalog/test_measured_here.py`` refits them). Nothing here is priced: PyTorch's
 grouped GEMM, its fused attention and an unfused decode step are not a serving engine's
 kernels, so they check the catalog's figures instead of replacing them. Run::
 
-    python bench/measured_here.py [RESULTS_DIR]
+    python bench/measured_here.py ["H200" | "H100 SXM"]
 """
 
 from __future__ import annotations
@@ -32,15 +33,30 @@ from core.catalog.measured_here import MEASURED_HERE
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 
-RESULTS = Path(__file__).with_name("results") / "h200-2026-12-04"
-# the same script run again on a fresh machine the same day: the spread between the two
-RUNS = (RESULTS, RESULTS.with_name("h200-2026-12-04-rerun"))
-CARD = GPUS["H200"]
-BANDWIDTH = CARD.achieved_hbm_bytes_per_s
-FLOPS = {"bf16": CARD.achieved_bf16_flops, "fp8": CARD.achieved_fp8_flops}
+_FOLDER = Path(__file__).with_name("results")
+# each card's run, then the same script run again on a fresh machine the same day (the spread)
+RUNS_BY_CARD = {
+    card: (_FOLDER / name, _FOLDER / f"{name}-rerun")
+    for card, name in (("H200", "h200-2026-12-04"), ("H100 SXM", "h100-2026-12-05"))
+}
+RESULTS, RUNS = RUNS_BY_CARD["H200"][0], RUNS_BY_CARD["H200"]
 BYTES = {"bf16": 2.0, "fp8": 1.0}
 WIDE_BATCH = 32  # requests that, with 8 key/value heads each, fill the card's 132 SMs
 BANDS = ((0, 2), (2, 8), (8, 32), (32, 128), (128, 512), (512, 2048), (2048, 1e9))
+
+
+def card_of(results: Path) -> str:
+    """The catalog's name of the card a run's files were measured on (its log's first line)."""
+    first = (results / "log.txt").read_text().splitlines()[0]
+    return next(card for card in RUNS_BY_CARD if card.split()[0] in first)
+
+
+def rates(card: str) -> tuple[float, dict[str, float]]:
+    """The catalog's achieved bandwidth (bytes/s) and matmul rates (FLOP/s by format)."""
+    gpu = GPUS[card]
+    return gpu.achieved_hbm_bytes_per_s, {
+        "bf16": gpu.achieved_bf16_flops, "fp8": gpu.achieved_fp8_flops
+    }  # fmt: skip
 
 
 def table(results: Path, name: str) -> list[dict]:
@@ -61,18 +77,19 @@ def rms_log(predicted, measured) -> float:
     return float(np.sqrt(np.mean(np.log(np.asarray(predicted) / np.asarray(measured)) ** 2)))
 
 
-def fit_dense(rows, fmt):
+def fit_dense(rows, fmt, card="H200"):
     """(floor s, stream share, RMS log error) of ``t = t0 + n k b / (s B)`` on 1-16 tokens."""
+    bandwidth, _ = rates(card)
     rows = [r for r in rows if r["tokens"] <= 16]
     weights = np.array([r["in"] * r["out"] * BYTES[fmt] for r in rows])
     seconds = np.array([r[f"{fmt}_ms"] for r in rows]) * 1e-3
-    grid = [(rms_log(t0 + weights / (s * BANDWIDTH), seconds), t0, s)
+    grid = [(rms_log(t0 + weights / (s * bandwidth), seconds), t0, s)
             for t0 in np.arange(0, 40e-6, 0.2e-6) for s in np.arange(0.5, 1.3, 0.01)]  # fmt: skip
     error, floor, share = min(grid)
     return floor, share, error
 
 
-def fit_attention(rows):
+def fit_attention(rows, card="H200"):
     """(floor s, per-request s, RMS log error) of ``t = t0 + c b + K / B``.
 
     On the rows of 32 requests or more: PyTorch's fused attention runs one block per request
@@ -81,7 +98,7 @@ def fit_attention(rows):
     """
     rows = [r for r in rows if r["batch"] >= WIDE_BATCH]
     requests = np.array([r["batch"] for r in rows])
-    stream = np.array([r["cache_bytes"] for r in rows]) / BANDWIDTH
+    stream = np.array([r["cache_bytes"] for r in rows]) / rates(card)[0]
     seconds = np.array([r["ms"] for r in rows]) * 1e-3
     grid = [(rms_log(t0 + c * requests + stream, seconds), t0, c)
             for t0 in np.arange(0, 40e-6, 0.25e-6) for c in np.arange(0, 400e-9, 2.5e-9)]  # fmt: skip
@@ -89,27 +106,28 @@ def fit_attention(rows):
     return floor, per_request, error
 
 
-def expert_columns(rows):
+def expert_columns(rows, card="H200"):
     """(tokens per expert, weight bytes, multiplied FLOPs a row, rows, touched, moved s, s)."""
     get = {key: np.array([r[key] for r in rows]) for key in rows[0] if key not in ("shape",
            "format")}  # fmt: skip
     per_expert = 3 * get["hidden"] * get["width"]
     bytes_per = np.array([BYTES[r["format"]] for r in rows])
-    moved = 8.0 * get["routed_rows"] * get["hidden"] / BANDWIDTH
+    moved = 8.0 * get["routed_rows"] * get["hidden"] / rates(card)[0]
     per_token = get["tokens"] * get["top_k"] / get["experts"]
     return (per_token, get["touched"] * per_expert * bytes_per, 2 * per_expert,
             get["routed_rows"], get["touched"], moved, get["experts_ms"] * 1e-3)  # fmt: skip
 
 
-def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding):
+def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding, card="H200"):
     """The catalog's expert-layer equation (core.engine_level.node.Node.expert_seconds)."""
     _, weights, row_flops, routed, touched, moved, _ = cols
     rows = routed + np.minimum(padding * touched, routed)
-    math = row_flops * rows / (compute_share * FLOPS[fmt])
-    return floor + np.maximum(weights / (bandwidth_share * BANDWIDTH), math) + moved
+    bandwidth, flops = rates(card)
+    math = row_flops * rows / (compute_share * flops[fmt])
+    return floor + np.maximum(weights / (bandwidth_share * bandwidth), math) + moved
 
 
-def fit_experts(rows, cols, fmt):
+def fit_experts(rows, cols, fmt, card="H200"):
     """(floor, bandwidth share, compute share, padding rows, decode error, all-rows error) of
     one format's rows and their :func:`expert_columns`."""
     seconds, routed = cols[6], cols[3]
@@ -117,7 +135,7 @@ def fit_experts(rows, cols, fmt):
     busy = routed > 0
 
     def error(figures, keep):
-        return rms_log(expert_modelled(cols, fmt, *figures)[keep], seconds[keep])
+        return rms_log(expert_modelled(cols, fmt, *figures, card)[keep], seconds[keep])
 
     best = min((error((t0, sb, np.inf, 0), decode), t0, sb)
                for t0 in np.arange(0, 150e-6, 2e-6) for sb in np.arange(0.1, 1.3, 0.02))  # fmt: skip
@@ -128,9 +146,9 @@ def fit_experts(rows, cols, fmt):
     return floor, share, compute[1], compute[2], best[0], compute[0]
 
 
-def band_bias(cols, fmt, figures):
+def band_bias(cols, fmt, figures, card="H200"):
     """Mean log(modelled / measured) per band of tokens per expert (:func:`expert_columns`)."""
-    ratio = np.log(expert_modelled(cols, fmt, *figures) / cols[6])
+    ratio = np.log(expert_modelled(cols, fmt, *figures, card) / cols[6])
     busy = cols[3] > 0
     return [float(np.mean(ratio[busy & (cols[0] >= lo) & (cols[0] < hi)])) for lo, hi in BANDS]
 
@@ -139,14 +157,15 @@ def fitted(results: Path = RESULTS) -> dict[str, tuple]:
     """Every fit of the run's files, once: each kernel kind's figures and errors, keyed as
     ``MEASURED_HERE`` (an expert layer's: the four figures, decode and all-rows errors; the
     others': their figures, then the error)."""
+    card = card_of(results)
     gemms, experts = table(results, "gemms"), table(results, "experts")
     found = {}
     for fmt in ("bf16", "fp8"):
-        found[f"dense GEMM, {fmt}"] = fit_dense(gemms, fmt)
+        found[f"dense GEMM, {fmt}"] = fit_dense(gemms, fmt, card)
         some = [r for r in experts if r["format"] == fmt]
-        found[f"expert layer, {fmt}"] = fit_experts(some, expert_columns(some), fmt)
-    found["decode attention, bf16"] = fit_attention(table(results, "attention"))
-    found["kernel in a CUDA graph"] = (*graph_kernel_floor(), 0.0)
+        found[f"expert layer, {fmt}"] = fit_experts(some, expert_columns(some, card), fmt, card)
+    found["decode attention, bf16"] = fit_attention(table(results, "attention"), card)
+    found["kernel in a CUDA graph"] = (*graph_kernel_floor(RUNS_BY_CARD[card]), 0.0)
     return found
 
 
@@ -184,68 +203,69 @@ def full_card_stream(runs=RUNS) -> float:
     return float(np.median([r["cache_bytes"] / (r["ms"] * 1e-3) for r in rows]))
 
 
-def print_ceilings(results):
-    print("Ceilings (8192-cube matmuls, a 4 GiB copy counting bytes read and written):")
-    catalog = {"bf16 matmul": CARD.achieved_bf16_flops / 1e12,
-               "fp8 matmul": CARD.achieved_fp8_flops / 1e12}  # fmt: skip
+def print_ceilings(results, card):
+    print(f"{card} ceilings (8192-cube matmuls, a 4 GiB copy counting bytes read and written):")
+    _, flops = rates(card)
+    catalog = {f"{fmt} matmul": rate / 1e12 for fmt, rate in flops.items()}
     for row in table(results, "ceilings"):
         beside = catalog.get(row["what"])
         note = f"  catalog {beside:.1f}" if beside else "  (a copy writes as much as it reads)"
         print(f"  {row['what']:<12} {row['value']:8.1f} {row['unit']}{note}")
 
 
-def print_dense(results, found):
+def print_dense(results, found, card):
     rows = table(results, "gemms")
-    print(f"\nDense decode GEMMs, t = floor + weights / (share x {BANDWIDTH / 1e12:.2f} TB/s), "
+    print(f"\nDense decode GEMMs, t = floor + weights / (share x {rates(card)[0] / 1e12:.2f} TB/s), "
           "1-16 tokens:")  # fmt: skip
     for fmt, label in (("bf16", "bf16 F.linear"), ("fp8", "fp8 quantise + _scaled_mm")):
         floor, share, error = found[f"dense GEMM, {fmt}"]
         print(f"  {label:<26} floor {floor * 1e6:5.1f} us  share {share:.2f}  ({error:.0%})  "
-              f"catalog's TensorRT-LLM floor {dense_gemm_floor('H200', fmt, '') * 1e6:.1f} us")  # fmt: skip
-        added, overlapped = stream_then_math(rows, fmt, floor, share)
+              f"catalog's TensorRT-LLM floor {dense_gemm_floor(card, fmt, '') * 1e6:.1f} us")  # fmt: skip
+        added, overlapped = stream_then_math(rows, fmt, floor, share, card)
         print(f"  {'':<26} 1-128 tokens: stream and matmul added {added:.0%}, "
               f"overlapped {overlapped:.0%}")  # fmt: skip
 
 
-def stream_then_math(rows, fmt, floor, share):
+def stream_then_math(rows, fmt, floor, share, card="H200"):
     """RMS log error of the fitted floor plus the weights' stream and the matmul added (the
     engine level's ``stream_then_math``) and overlapped (their larger), over 1-128 tokens."""
+    bandwidth, flops = rates(card)
     seconds = np.array([r[f"{fmt}_ms"] for r in rows]) * 1e-3
-    stream = np.array([r["in"] * r["out"] * BYTES[fmt] for r in rows]) / (share * BANDWIDTH)
-    math = np.array([2 * r["in"] * r["out"] * r["tokens"] for r in rows]) / FLOPS[fmt]
+    stream = np.array([r["in"] * r["out"] * BYTES[fmt] for r in rows]) / (share * bandwidth)
+    math = np.array([2 * r["in"] * r["out"] * r["tokens"] for r in rows]) / flops[fmt]
     return (rms_log(floor + stream + math, seconds),
             rms_log(floor + np.maximum(stream, math), seconds))  # fmt: skip
 
 
-def print_attention(results, found):
+def print_attention(results, found, card):
     rows = table(results, "attention")
     floor, per_request, error = found["decode attention, bf16"]
-    kernel = attention_kernel("H200", "bf16", "")
+    kernel = attention_kernel(card, "bf16", "")
     print("\nDecode attention (PyTorch SDPA, 8 KV heads x 4 queries, head 128), "
-          f"t = floor + c b + cache / {BANDWIDTH / 1e12:.2f} TB/s:")  # fmt: skip
+          f"t = floor + c b + cache / {rates(card)[0] / 1e12:.2f} TB/s:")  # fmt: skip
     print(f"  {WIDE_BATCH}+ requests: floor {floor * 1e6:.1f} us, {per_request * 1e9:.0f} ns a "
           f"request ({error:.0%}); "
           f"catalog's TensorRT-LLM kernel {kernel.floor_s * 1e6:.1f} us, "
           f"{kernel.per_request_s * 1e9:.0f} ns")  # fmt: skip
     long = [r for r in rows if r["batch"] == 1]
-    rates = ", ".join(f"{r['context']:.0f}: {r['cache_bytes'] / r['ms'] / 1e9:.2f}" for r in long)
-    print(f"  one request streams its cache at (TB/s by context) {rates}: no split-KV")
+    streams = ", ".join(f"{r['context']:.0f}: {r['cache_bytes'] / r['ms'] / 1e9:.2f}" for r in long)
+    print(f"  one request streams its cache at (TB/s by context) {streams}: no split-KV")
 
 
-def print_experts(results, found):
+def print_experts(results, found, card):
     rows = table(results, "experts")
     print("\nExpert layers (torch._grouped_mm bf16, _scaled_grouped_mm fp8 rowwise), fitted as "
           "the catalog's (RMS log error on decode rows, all rows):")  # fmt: skip
     print("  " + " " * 36 + "bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS))
     for fmt in ("bf16", "fp8"):
-        cols = expert_columns([r for r in rows if r["format"] == fmt])
+        cols = expert_columns([r for r in rows if r["format"] == fmt], card)
         here = found[f"expert layer, {fmt}"]
-        catalog, _ = expert_kernel("H200", fmt)
+        catalog, _ = expert_kernel(card, fmt)
         theirs = (catalog.fixed_s, catalog.bandwidth_share, catalog.compute_share,
                   catalog.padding_rows)  # fmt: skip
         for label, figures in ((f"{fmt} measured here", here[:4]), (f"{fmt} catalog", theirs)):
             floor, sb, sf, pad = figures
-            bias = band_bias(cols, fmt, figures)
+            bias = band_bias(cols, fmt, figures, card)
             print(f"  {label:<19} {floor * 1e6:4.0f} us {sb:.2f} {sf:.3f} {pad:4.0f}  "
                   + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
         print(f"  {'':<19} errors of the fit: decode {here[4]:.0%}, all rows {here[5]:.0%}")
@@ -256,7 +276,7 @@ def print_experts(results, found):
     )
 
 
-def print_decode(results):
+def print_decode(results, card):
     rows = table(results, "decode")
     names = {"llama-3.1-8b": ("Llama-3-8B", 1), "llama-3.1-70b": ("Llama-3-70B", 8),
              "qwen3-30b-a3b": ("Qwen3-30B-A3B", 1)}  # fmt: skip
@@ -265,7 +285,7 @@ def print_decode(results):
     # the engine level's node with no host time; one card's slice: the node's step over
     # ``cards`` cards is one card's share of it
     nodes = {
-        name: (replace(engine_node(model=model, gpu="H200", weight_dtype="bf16",
+        name: (replace(engine_node(model=model, gpu=card, weight_dtype="bf16",
                                    realism="engine", cards=cards), host_step_s=0.0), cards)
         for name, (model, cards) in names.items()
     }  # fmt: skip
@@ -282,23 +302,26 @@ def print_decode(results):
 
 
 def main() -> None:
-    results = Path(sys.argv[1]) if len(sys.argv) > 1 else RESULTS
+    card = sys.argv[1] if len(sys.argv) > 1 else "H200"
+    if card not in RUNS_BY_CARD:
+        raise SystemExit(f"card {card!r}: one of {', '.join(RUNS_BY_CARD)}")
+    results = RUNS_BY_CARD[card][0]
     found = fitted(results)
-    print_ceilings(results)
-    print_dense(results, found)
-    print_attention(results, found)
-    print_experts(results, found)
-    print_decode(results)
+    print_ceilings(results, card)
+    print_dense(results, found, card)
+    print_attention(results, found, card)
+    print_experts(results, found, card)
+    print_decode(results, card)
     device, gap, _ = found["kernel in a CUDA graph"]
     print(f"\nAn elementwise kernel of a decode step takes {device * 1e6:.1f} us in a CUDA graph, "
           f"{gap * 1e6:.2f} us apart (catalog's kernel floor, a launch: "
           f"{KERNEL_FLOOR_S * 1e6:g} us)")  # fmt: skip
     print(f"Decode attention over caches of 2 GB or more streams at "
-          f"{full_card_stream() / 1e12:.2f} TB/s over both runs: the H200's measured bandwidth "
-          f"(core/catalog/cards.py, {BANDWIDTH / 1e12:.2f})")  # fmt: skip
+          f"{full_card_stream(RUNS_BY_CARD[card]) / 1e12:.2f} TB/s over both runs; the {card}'s "
+          f"achieved bandwidth in core/catalog/cards.py: {rates(card)[0] / 1e12:.2f}")  # fmt: skip
     kept = fits(found)
     print("Kept in core.catalog.measured_here (fitted now / kept):")
-    for name, kernel in MEASURED_HERE.items():
+    for name, kernel in MEASURED_HERE[card].items():
         figures, error = kept[name]
         now = ", ".join(f"{f:.3g}" for f in figures)
         print(f"  {name:<24} {now}  ({error:.0%})  /  "

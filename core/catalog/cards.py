@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.catalog.measured_here import MEASURED_HERE_SOURCE
+from core.catalog.measured_here import H100_CHECKED_HERE, MEASURED_HERE_SOURCES
 
 GB = 1e9  # spec sheets quote decimal gigabytes
 
@@ -155,7 +155,7 @@ GPUS: dict[str, Gpu] = {
             achieved_hbm_bytes_per_s=3.0e12,
             achieved_bf16_flops=794.5e12,
             achieved_fp8_flops=1402.6e12,
-            achieved_source=f"bandwidth: {_FLASHMLA}; matmul: {_MAMF}",
+            achieved_source=f"bandwidth: {_FLASHMLA}; matmul: {_MAMF}; {H100_CHECKED_HERE}",
             link_bytes_per_s=450e9,
             link_source=_NVLINK4,
         ),
@@ -172,8 +172,8 @@ GPUS: dict[str, Gpu] = {
             achieved_bf16_flops=794.5e12,
             achieved_fp8_flops=1453.4e12,
             achieved_source=(
-                f"bandwidth: {MEASURED_HERE_SOURCE}: decode attention streaming caches of 2 GB "
-                "or more (32 x 16k, 128 x 4k, 256 x 4k tokens), 4.32-4.49 TB/s (median 4.41), "
+                f"bandwidth: {MEASURED_HERE_SOURCES['H200']}: decode attention streaming caches "
+                "of 2 GB or more (32 x 16k, 128 x 4k, 256 x 4k tokens), 4.32-4.49 TB/s (median 4.41), "
                 f"the kind of figure the H100's FlashMLA rate is ({_GPU_BENCHES} "
                 "gpu-roofline/h200.txt reaches 3,759 GB/s at its memory-bound end); matmul: "
                 f"{_MAMF} (bf16 as the H100's, which the table says it matches; measured here, "

@@ -36,7 +36,7 @@ from core.catalog.engines import (
 )
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
-from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCE
+from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
 from core.engine_level.ranks import RANK_WAITS_SOURCE
 from core.evidence.release_sources import release_rows
 from core.evidence.source_groups import Source
@@ -342,16 +342,20 @@ _MEASURED_FORMS = {
 
 
 def measured_here_rows() -> list[Source]:
-    """One row per kernel kind measured on the lent H200: a check on the rows above, unpriced."""
+    """One row per kernel kind and card measured here: a check on the rows above, unpriced."""
     rows = []
-    for name, kernel in MEASURED_HERE.items():
+    for card, kernel, name in (
+        (card, kernel, name)
+        for card, kinds in MEASURED_HERE.items()
+        for name, kernel in kinds.items()
+    ):
         value, unit = _MEASURED_FORMS[kernel.kind]
         rows.append(
             Source(
-                f"checked here: {name}, H200 (PyTorch's kernel, not priced)",
+                f"checked here: {name}, {card} (PyTorch's kernel, not priced)",
                 value(kernel.figures),
                 unit,
-                f"{MEASURED_HERE_SOURCE}: {kernel.kernel}; "
+                f"{MEASURED_HERE_SOURCES[card]}: {kernel.kernel}; "
                 + (
                     f"fitted by bench/measured_here.py (RMS log error {kernel.error:.0%})"
                     if kernel.kind != "graph floor"
