@@ -64,3 +64,24 @@ def test_every_kernel_measured_here_is_a_source_row_marked_unpriced():
         assert name in row.constant and card in row.constant and "not priced" in row.constant
         assert "bench/gpu_kernels.py" in row.source
         assert np.isfinite(float(row.value.split()[0]))
+
+
+@pytest.mark.parametrize("card", sorted(RUNS_BY_CARD))
+def test_the_script_prints_each_cards_fits_beside_its_catalog_figures(card, monkeypatch, capsys):
+    """`python bench/measured_here.py CARD` fits that card's run and prints its catalog rates."""
+    from bench import measured_here
+
+    monkeypatch.setattr("sys.argv", ["measured_here.py", card])
+    measured_here.main()
+    out = capsys.readouterr().out
+    assert out.startswith(f"{card} ceilings") and "Kept in core.catalog.measured_here" in out
+    assert f"the {card}'s achieved bandwidth" in out
+
+
+def test_the_script_refuses_a_card_it_has_no_run_of(monkeypatch):
+    """A card with no run in bench/results is refused with the cards it has."""
+    from bench import measured_here
+
+    monkeypatch.setattr("sys.argv", ["measured_here.py", "B200"])
+    with pytest.raises(SystemExit, match="H200"):
+        measured_here.main()
