@@ -20,7 +20,7 @@ format without a table (int4, mxfp4 dense layers, fp4 on Hopper) keeps the kerne
 from __future__ import annotations
 
 from core.catalog import KERNEL_FLOOR_S
-from core.catalog.kernels import priced_row
+from core.catalog.kernels import card_family, priced_row
 
 DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
@@ -85,3 +85,27 @@ def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | Non
     """
     floor, _ = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version)
     return KERNEL_FLOOR_S if floor is None else floor
+
+
+# -- Tile rows. Hopper's tensor-core instruction (wgmma.mma_async; PTX ISA 8.0, its shapes are
+# m64nNkK) multiplies 64 rows at once, so a kernel built on it that does not swap its operands
+# multiplies at least 64 rows however few tokens a step carries. SGLang's block-scaled fp8
+# linear layers run such kernels: its Triton w8a8_block_fp8_matmul, whose default config and
+# whose tuned H20 configs at one token tile 64 rows, or DeepGEMM on the same instruction. On
+# most cards that arithmetic hides under the weights' stream; on the H20 (296 TFLOP/s of fp8
+# beside 4.0 TB/s) it outlasts it (core.engine_level.gemm_shapes.tile_floor_s). Priced from
+# issue 37's twenty-third round (the rule set before scoring).
+GEMM_TILE_ROWS: dict[tuple[str, str, str], float] = {("hopper", "fp8_block", "sglang"): 64.0}
+GEMM_TILE_SOURCE = (
+    "PTX ISA 8.0, wgmma.mma_async shapes m64nNk16 (bf16) and m64nNk32 (fp8): 64 rows an "
+    "instruction; SGLang python/sglang/srt/layers/quantization/fp8_kernel.py "
+    "w8a8_block_fp8_matmul_triton default config BLOCK_SIZE_M 64, and its tuned config "
+    "'N=10240,K=5120,device_name=NVIDIA_H20,dtype=fp8_w8a8,block_shape=[128, 128].json' "
+    "BLOCK_SIZE_M 64 at M = 1 (sgl-project/sglang @1f4eca79)"
+)
+
+
+def gemm_tile_rows(gpu: str, weight: str, engine: str) -> float:
+    """Rows ``engine``'s dense GEMMs in ``weight`` (block-scaled fp8: ``"fp8_block"``) multiply at
+    least on ``gpu``, 0 where no kernel's tile is known to be wider than a step's tokens."""
+    return GEMM_TILE_ROWS.get((card_family(gpu), weight, engine), 0.0)

@@ -66,23 +66,7 @@ def shape_penalty_grid(node):
     over the GEMMs above, :math:`\\sigma` the measured share (:func:`gemm_share`). The last
     axis of the result runs over the grid.
     """
-    split = np.where(np.asarray(node.data_parallel_attention) > 0, 1.0, node.cards)
-    heads, kv, size, hidden = node.query_heads, node.kv_heads, node.head_dim, node.hidden
-    attention = np.where(np.asarray(node.latent_attention) > 0, 0.0, 1.0)
-    width = np.where(np.asarray(node.experts) > 1, node.intermediate * node.shared_experts,
-                     node.intermediate)  # fmt: skip
-    ones = np.ones_like(attention)
-    # the four GEMMs on a last axis: (outputs, inputs, counted)
-    outputs, inputs, counted = (
-        np.stack(np.broadcast_arrays(*column), axis=-1)
-        for column in zip(
-            ((heads + 2 * kv) * size / split, hidden, attention),
-            (hidden, heads * size / split, attention),
-            (2 * width / split, hidden, ones),
-            (hidden, width / split, ones),
-            strict=True,
-        )
-    )
+    outputs, inputs, counted = dense_gemm_dims(node)
     flops = outputs * inputs * counted
     tokens = 2.0 ** token_grid()
     table = np.asarray(node.gemm_table)[..., None, None]
@@ -94,6 +78,44 @@ def shape_penalty_grid(node):
         work = work + flops[..., None, gemm]
         time = time + flops[..., None, gemm] / share[..., gemm]
     return np.where(work > 0, time / np.maximum(work, 1e-300), 1.0)
+
+
+def dense_gemm_dims(node):
+    """(outputs, inputs, counted) of a layer's four dense GEMMs on one card, on a last axis
+    (counted 0 for latent attention's projections, which are not these shapes)."""
+    split = np.where(np.asarray(node.data_parallel_attention) > 0, 1.0, node.cards)
+    heads, kv, size, hidden = node.query_heads, node.kv_heads, node.head_dim, node.hidden
+    attention = np.where(np.asarray(node.latent_attention) > 0, 0.0, 1.0)
+    width = np.where(np.asarray(node.experts) > 1, node.intermediate * node.shared_experts,
+                     node.intermediate)  # fmt: skip
+    ones = np.ones_like(attention)
+    return tuple(
+        np.stack(np.broadcast_arrays(*column), axis=-1)
+        for column in zip(
+            ((heads + 2 * kv) * size / split, hidden, attention),
+            (hidden, heads * size / split, attention),
+            (2 * width / split, hidden, ones),
+            (hidden, width / split, ones),
+            strict=True,
+        )
+    )
+
+
+def tile_floor_s(node, tokens, flops):
+    r"""Seconds a step's dense GEMMs multiply at least where their kernel multiplies whole tiles
+    of ``node.gemm_tile_rows`` rows (:data:`core.catalog.dense_gemms.GEMM_TILE_ROWS`).
+
+    Notes
+    -----
+    .. math:: t \ge 2 L \sum_g n_g k_g \max(m / r, m_{tile}) / F
+
+    over the four GEMMs of :func:`dense_gemm_dims` on one card, with :math:`m` the step's
+    tokens, :math:`r` the ranks they are shared over (the cards under attention data
+    parallelism, else 1) and :math:`F` the card's rate. The output head and the embedding are
+    not among them (the head runs in bf16).
+    """
+    rows = np.maximum(np.divide(tokens, node._request_ranks), node.gemm_tile_rows)
+    return 2.0 * node.dense_gemm_params * rows / flops
 
 
 def dense_gemm_penalty(node, grid, tokens):
@@ -140,6 +162,23 @@ class GemmShapes:
         """:func:`dense_gemm_penalty` at ``tokens`` (1 without ``gemm_shapes``)."""
         grid = self._gemm_grid if "gemm_shapes" in terms else None
         return 1.0 if grid is None else dense_gemm_penalty(self, grid, tokens)
+
+    @cached_property
+    def dense_gemm_params(self):
+        """One card's parameters in a step's dense GEMMs: :func:`dense_gemm_dims` over the layers
+        (not the output head or the embedding)."""
+        outputs, inputs, counted = dense_gemm_dims(self)
+        return self.layers * np.sum(outputs * inputs * counted, axis=-1)
+
+    def _tile_shortfall(self, tokens, weight_bytes, math_s, terms):
+        """Seconds a step's dense GEMMs, streaming ``weight_bytes`` and multiplying for
+        ``math_s``, fall short of their tiles' arithmetic (:func:`tile_floor_s`): a kernel that
+        multiplies whole tiles of rows takes at least that (0 without ``gemm_shapes``)."""
+        if "gemm_shapes" not in terms or not np.any(self.gemm_tile_rows):
+            return 0.0
+        bandwidth, flops, _ = self.rates(terms)
+        gemms = np.divide(weight_bytes, self.cards * bandwidth) + math_s
+        return np.maximum(tile_floor_s(self, tokens, flops) - gemms, 0.0)
 
     def _graph_batch(self, batch):
         """The batch a decode step multiplies: :func:`~core.engine_level.terms.graph_padded_batch`

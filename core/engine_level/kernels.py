@@ -12,7 +12,7 @@ import numpy as np
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
 from core.catalog.attention_kernels import attention_kernel
 from core.catalog.checkpoints import kept_bf16_params
-from core.catalog.dense_gemms import dense_gemm_floor
+from core.catalog.dense_gemms import dense_gemm_floor, gemm_tile_rows
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
@@ -234,6 +234,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
+        "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine),
         "block_fp8": lookup(
             lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
@@ -310,6 +311,12 @@ def _gathered_bytes(shapes):
     return lambda e, w, name: (
         nvfp4 if e == "tensorrt-llm" and expert_format(w, shapes[name]) == "nvfp4" else bf16
     )
+
+
+def _tile_rows(shapes):
+    """(card, weights, model, engine) -> the rows the engine's dense GEMMs in the model's format
+    multiply at least on the card (:func:`~core.catalog.dense_gemms.gemm_tile_rows`)."""
+    return lambda g, w, name, e: gemm_tile_rows(g, expert_format(w, shapes[name]), e)
 
 
 def _gemm_table(shapes):

@@ -126,6 +126,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     attention_layers: object = None
     # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
     gemm_table: object = -1
+    gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (dense_gemms; 0 none)
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -335,6 +336,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             step = (weights + cache) / (self.cards * bandwidth) + math
         else:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
+        step = step + self._tile_shortfall(batch, weights, math, terms)  # whole tiles of rows
         if "prefill_shape" in terms:  # attention's own math, where its cache read cannot hide it
             per_token = self.attention_flops_per_token * self._attention_layers
             reads = np.multiply(tokens, context_tokens) * per_token
@@ -373,12 +375,9 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
             attention = physical.attention_prefill_flops(
-                self._attention_layers,
-                self.query_heads,
-                self.head_dim,
-                miss_tokens + hit_tokens,
-                hit_tokens,
-            )
+                self._attention_layers, self.query_heads, self.head_dim,
+                miss_tokens + hit_tokens, hit_tokens,
+            )  # fmt: skip
             math = math + attention * waits / (self.cards * attention_flops)
             if alone:
                 stream = weights / (self.cards * bandwidth)

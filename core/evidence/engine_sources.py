@@ -21,6 +21,8 @@ from core.catalog.cards import GPUS, INFINITY_FABRIC_ALLREDUCE_SHARE, NVLINK_COL
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
+    GEMM_TILE_ROWS,
+    GEMM_TILE_SOURCE,
     dense_gemm_source,
 )
 from core.catalog.engines import (
@@ -296,7 +298,8 @@ def attention_kernel_rows() -> list[Source]:
 
 
 def dense_gemm_rows() -> list[Source]:
-    """One row per dense GEMM floor: what a decode-sized GEMM pays before its weights stream."""
+    """One row per dense GEMM floor: what a decode-sized GEMM pays before its weights stream;
+    then the rows a kernel's tile multiplies at least, where they are known."""
     return [
         Source(
             f"dense GEMM floor, {name}",
@@ -306,7 +309,11 @@ def dense_gemm_rows() -> list[Source]:
             kind="measurements",
         )
         for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS)
-    ]
+    ] + [
+        Source(f"dense GEMM tile, {' '.join(key)}", f"{rows:g}", "rows a GEMM multiplies at "
+               "least, however few tokens the step carries", GEMM_TILE_SOURCE, kind="engine")
+        for key, rows in GEMM_TILE_ROWS.items()
+    ]  # fmt: skip
 
 
 def expert_kernel_rows() -> list[Source]:

@@ -78,3 +78,62 @@ def test_a_scenario_reads_the_same_penalty_bits_alone_as_in_a_sweep():
             alone = engine_node(Scenario(**base, cards=int(count)))
             found = [alone._gemm_penalty(float(t), ALL_TERMS) for t in tokens]
             np.testing.assert_array_equal(penalties[row], found)
+
+
+def _qwen3_32b_fp8(**knobs):
+    """Qwen3-32B-FP8 (its config.json, block-scaled fp8) on one card under SGLang."""
+    from core.evidence.configs import QWEN3_32B_FP8
+
+    knobs = dict(dict(engine="sglang", weight_dtype="fp8", cards=1), **knobs)
+    return Scenario(model="custom", model_config=QWEN3_32B_FP8, realism="engine", **knobs)
+
+
+def test_a_card_holds_the_four_dense_gemms_of_every_layer():
+    """Qwen3-32B's dense GEMM parameters on one card are its layers' QKV, out, gate-up and down,
+    without the output head and the embedding; tensor parallelism splits them over the cards."""
+    import json
+
+    from core.evidence.configs import QWEN3_32B_FP8
+
+    c = json.loads(QWEN3_32B_FP8)
+    d, size = c["hidden_size"], c["head_dim"]
+    heads, kv, width = c["num_attention_heads"], c["num_key_value_heads"], c["intermediate_size"]
+    per_layer = (heads + 2 * kv) * size * d + d * heads * size + 3 * d * width
+    one = engine_node(_qwen3_32b_fp8(gpu="H20"))
+    assert_allclose(one.dense_gemm_params, c["num_hidden_layers"] * per_layer)
+    four = engine_node(_qwen3_32b_fp8(gpu="H20", cards=4))
+    assert_allclose(four.dense_gemm_params, one.dense_gemm_params / 4)
+
+
+def test_on_an_h20_a_decode_step_takes_at_least_its_64_row_tiles_arithmetic():
+    """SGLang's block-fp8 GEMMs on an H20 multiply 64 rows whatever the step's tokens: a step of
+    one request takes at least that arithmetic at the card's fp8 rate, and more than the same
+    node priced without tiles."""
+    node = engine_node(_qwen3_32b_fp8(gpu="H20"))
+    assert node.gemm_tile_rows == 64.0
+    _, flops, _ = node.rates(ALL_TERMS)
+    tiles = 2.0 * node.dense_gemm_params * 64.0 / flops
+    untiled = replace(node, gemm_tile_rows=0.0)
+    for batch in (1.0, 8.0, 32.0):
+        step = node.step_s(batch, 1000.0, ALL_TERMS)
+        assert step >= tiles and step > untiled.step_s(batch, 1000.0, ALL_TERMS)
+        off = ALL_TERMS - {"gemm_shapes"}
+        assert node.step_s(batch, 1000.0, off) == untiled.step_s(batch, 1000.0, off)
+
+
+def test_the_tile_adds_nothing_where_the_weights_stream_hides_it():
+    """On an H100 or H200 the 64 rows' arithmetic hides under the weights' stream, and at 64
+    requests or more the rows are the step's own: the tiles change no step there."""
+    for gpu, batch in (("H100 SXM", 1.0), ("H200", 4.0), ("H20", 64.0), ("H20", 300.0)):
+        node = engine_node(_qwen3_32b_fp8(gpu=gpu))
+        assert node.gemm_tile_rows == 64.0
+        untiled = replace(node, gemm_tile_rows=0.0)
+        assert node.step_s(batch, 1000.0, ALL_TERMS) == untiled.step_s(batch, 1000.0, ALL_TERMS)
+
+
+def test_only_sglangs_block_fp8_gemms_on_hopper_are_tiled():
+    """Other engines, formats and families have no tile rows: nothing known pads their rows."""
+    assert engine_node(_qwen3_32b_fp8(gpu="H20", engine="vllm")).gemm_tile_rows == 0.0
+    assert engine_node(_qwen3_32b_fp8(gpu="MI300X")).gemm_tile_rows == 0.0
+    assert engine_node(_qwen3_32b_fp8(gpu="H20", weight_dtype="bf16")).gemm_tile_rows == 0.0
+    assert engine_node(Scenario(cards=8, engine="sglang", **LLAMA_FP8)).gemm_tile_rows == 0.0
