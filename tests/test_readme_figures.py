@@ -142,6 +142,13 @@ def twenty_second_round_figures() -> tuple:
     )  # fmt: skip
 
 
+def twenty_third_round_figures() -> tuple:
+    """The engine-level ratios of Qwen's H20 rows (D31, D30, D29), two decimals, as quoted."""
+    whole = report()
+    ratio = {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+    return tuple(round(ratio[key], 2) for key in ("D31", "D30", "D29"))
+
+
 def held_out_figures() -> tuple:
     """Both sets' publisher-held-out error and share within, the publishers, the redraws and
     the error's spread over them, as the README rounds them."""
@@ -190,6 +197,12 @@ FIGURES = {
         r"the rocm/vllm image's own page, read x([\d.]+)-([\d.]+) on throughput; EmbeddedLLM's V0 "
         r"runs of Qwen3-30B-A3B-FP8, x([\d.]+)-([\d.]+),",
         twenty_second_round_figures,
+    ),
+    "twenty-third round": (
+        r"Qwen3-32B-FP8 at one user now reads x([\d.]+) \(it read x0\.63\) and "
+        r"Qwen3-235B-A22B-FP8 on four cards x([\d.]+) \(x0\.85\), while Qwen3-30B-A3B in bf16 "
+        r"on one H20 still reads x([\d.]+),",
+        twenty_third_round_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "
