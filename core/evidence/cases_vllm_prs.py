@@ -35,12 +35,19 @@ follows, written down before the engine level was evaluated on any of them:
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.configs import QWEN_FP8
+from core.evidence.configs import QWEN3_235B_A22B_FP8, QWEN_FP8
 
 _PR_17530 = (
     "https://github.com/vllm-project/vllm/pull/17530 (EmbeddedLLM, 2025-05-01: Qwen3-30B-A3B-FP8 "
     "on one MI300X, TP1, benchmark_throughput.py, 200 prompts, --quantization fp8 "
     "--kv-cache-dtype fp8, VLLM_ROCM_USE_AITER=0; the 'Before Tuning' column)"
+)
+# the same author's request for the 235B model, the same day and command at TP4 (its third
+# length is cut from the text this project can read: the two lengths shown are typed)
+_PR_17535 = (
+    "https://github.com/vllm-project/vllm/pull/17535 (EmbeddedLLM, 2025-05-01: "
+    "Qwen3-235B-A22B-FP8 on four MI300X, TP4, benchmark_throughput.py, 200 prompts, "
+    "--quantization fp8 --kv-cache-dtype fp8, VLLM_ROCM_USE_AITER=0; the 'Before Tuning' column)"
 )
 _PR_23151 = (
     "https://github.com/vllm-project/vllm/pull/23151 (2025-08-19: Qwen3-30B-A3B bf16 on one "
@@ -74,6 +81,21 @@ def _amd(key, prompt, answer, output_tokens_per_s, requests_per_s, total) -> Pub
     )  # fmt: skip
 
 
+def _amd_235b(key, prompt, answer, output_tokens_per_s, requests_per_s, total) -> PublishedCase:
+    """One length of #17535's table, before tuning: output tokens a second on four MI300X."""
+    quoted = (
+        f"| {prompt} | {answer} | Requests/s | {requests_per_s} | Total Tokens/s | {total} | "
+        f"Output Tokens/s | {output_tokens_per_s} (Before Tuning)"
+    )
+    return PublishedCase(
+        key, "throughput", "custom", "MI300X", 4, "fp8", prompt, answer, "saturated", 0,
+        output_tokens_per_s, _PR_17535, quoted, kv_dtype="fp8", engine="vLLM",
+        engine_version=_MAIN_0_8_5, layout="TP4", model_config=QWEN3_235B_A22B_FP8,
+        model_label="Qwen3-235B-A22B-FP8 (config.json)", weight_formats=QWEN_FP8,
+        assumed=_AMD_ASSUMED, requests=200,
+    )  # fmt: skip
+
+
 VLLM_PRS: list[PublishedCase] = [
     _amd(f"D{FIRST_KEY}", 5000, 1000, 1769.80, 1.77, 11137.12),
     _amd(f"D{FIRST_KEY + 1}", 1000, 2000, 3762.75, 1.88, 5758.92),
@@ -87,5 +109,9 @@ VLLM_PRS: list[PublishedCase] = [
         assumed="KV bf16 (the engine's auto); random lengths typed as the run's means "
         "(204,169 and 101,576 tokens over 100 requests); 'H100' typed as the H100 SXM",
     ),
+    # issue 37's twenty-third round, typed before the engine level was evaluated on them
+    _amd_235b(f"D{FIRST_KEY + 4}", 5000, 1000, 956.43, 0.96, 6014.29),
+    _amd_235b(f"D{FIRST_KEY + 5}", 1000, 2000, 2020.06, 1.01, 3094.05),
 ]  # fmt: skip
-"""PR #17530's three lengths before tuning (D235-D237) and PR #23151's run before (D238)."""
+"""PR #17530's three lengths before tuning (D235-D237), PR #23151's run before (D238) and PR
+#17535's two readable lengths before tuning (D239-D240)."""

@@ -33,7 +33,8 @@ Which publisher each development case has (scored cases in brackets):
   H200): D165 (1)
 - a TensorRT-LLM user (NVIDIA/TensorRT-LLM issue #5929, DeepSeek-R1 on H200 and B200):
   D186-D205 (none scored)
-- EmbeddedLLM (vLLM PR #17530, Qwen3-30B-A3B-FP8 on one MI300X): D235-D237 (3)
+- EmbeddedLLM (vLLM PRs #17530 and #17535, Qwen3-30B-A3B-FP8 on one MI300X and
+  Qwen3-235B-A22B-FP8 on four): D235-D237, D239-D240 (5)
 - a vLLM contributor (vLLM PR #23151, Qwen3-30B-A3B on one H100): D238 (1)
 """
 
@@ -54,7 +55,8 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     # NVIDIA's page and the forks that copy it (dominicshanshan/, arthurrasmusson/)
     ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM perf overview"),
     ("vllm-project/vllm-project.github.io", "vLLM blog"),
-    ("vllm-project/vllm/pull/17530", "EmbeddedLLM (vLLM PR #17530)"),
+    ("vllm-project/vllm/pull/17530", "EmbeddedLLM (vLLM PRs #17530, #17535)"),
+    ("vllm-project/vllm/pull/17535", "EmbeddedLLM (vLLM PRs #17530, #17535)"),
     ("vllm-project/vllm/pull/23151", "a vLLM contributor (vLLM PR #23151)"),
     ("sgl-project/sglang", "SGLang project (sgl-project, LMSYS)"),
     ("lmsys.org", "SGLang project (sgl-project, LMSYS)"),
