@@ -55,5 +55,5 @@ def test_the_same_release_on_the_same_card_in_the_development_sets_is_its_peer_s
     assert {case.publisher for case in on_card} == {
         "AMD ROCm blogs",
         "Oracle Cloud Infrastructure blog",
-        "EmbeddedLLM (vLLM PR #17530)",
+        "EmbeddedLLM (vLLM PRs #17530, #17535)",
     }
