@@ -67,32 +67,33 @@ _AMD_ASSUMED = (
 FIRST_KEY = 235
 
 
-def _amd(key, prompt, answer, output_tokens_per_s, requests_per_s, total) -> PublishedCase:
-    """One length of #17530's table, before tuning: output tokens a second."""
+def _before_tuning(source, key, prompt, answer, output_tokens_per_s, requests_per_s, total,
+                   **typed) -> PublishedCase:  # fmt: skip
+    """One length of an EmbeddedLLM request's table on MI300X, before tuning: output tokens a
+    second; ``typed`` the model, its cards and layout."""
     quoted = (
         f"| {prompt} | {answer} | Requests/s | {requests_per_s} | Total Tokens/s | {total} | "
         f"Output Tokens/s | {output_tokens_per_s} (Before Tuning)"
     )
+    model, cards = typed.pop("model"), typed.pop("cards")
     return PublishedCase(
-        key, "throughput", "Qwen3-30B-A3B", "MI300X", 1, "fp8", prompt, answer, "saturated", 0,
-        output_tokens_per_s, _PR_17530, quoted, kv_dtype="fp8", engine="vLLM",
-        engine_version=_MAIN_0_8_5, layout="TP", weight_formats=QWEN_FP8, assumed=_AMD_ASSUMED,
-        requests=200,
+        key, "throughput", model, "MI300X", cards, "fp8", prompt, answer, "saturated", 0,
+        output_tokens_per_s, source, quoted, kv_dtype="fp8", engine="vLLM",
+        engine_version=_MAIN_0_8_5, weight_formats=QWEN_FP8, assumed=_AMD_ASSUMED, requests=200,
+        **typed,
     )  # fmt: skip
 
 
-def _amd_235b(key, prompt, answer, output_tokens_per_s, requests_per_s, total) -> PublishedCase:
-    """One length of #17535's table, before tuning: output tokens a second on four MI300X."""
-    quoted = (
-        f"| {prompt} | {answer} | Requests/s | {requests_per_s} | Total Tokens/s | {total} | "
-        f"Output Tokens/s | {output_tokens_per_s} (Before Tuning)"
-    )
-    return PublishedCase(
-        key, "throughput", "custom", "MI300X", 4, "fp8", prompt, answer, "saturated", 0,
-        output_tokens_per_s, _PR_17535, quoted, kv_dtype="fp8", engine="vLLM",
-        engine_version=_MAIN_0_8_5, layout="TP4", model_config=QWEN3_235B_A22B_FP8,
-        model_label="Qwen3-235B-A22B-FP8 (config.json)", weight_formats=QWEN_FP8,
-        assumed=_AMD_ASSUMED, requests=200,
+def _amd(*row) -> PublishedCase:
+    """One length of #17530's table: Qwen3-30B-A3B-FP8 on one MI300X."""
+    return _before_tuning(_PR_17530, *row, model="Qwen3-30B-A3B", cards=1, layout="TP")
+
+
+def _amd_235b(*row) -> PublishedCase:
+    """One length of #17535's table: Qwen3-235B-A22B-FP8 on four MI300X."""
+    return _before_tuning(
+        _PR_17535, *row, model="custom", cards=4, layout="TP4",
+        model_config=QWEN3_235B_A22B_FP8, model_label="Qwen3-235B-A22B-FP8 (config.json)",
     )  # fmt: skip
 
 
