@@ -93,19 +93,36 @@ def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | Non
 # linear layers run such kernels: its Triton w8a8_block_fp8_matmul, whose default config and
 # whose tuned H20 configs at one token tile 64 rows, or DeepGEMM on the same instruction. On
 # most cards that arithmetic hides under the weights' stream; on the H20 (296 TFLOP/s of fp8
-# beside 4.0 TB/s) it outlasts it (core.engine_level.gemm_shapes.tile_floor_s). Priced from
-# issue 37's twenty-third round (the rule set before scoring).
-GEMM_TILE_ROWS: dict[tuple[str, str, str], float] = {("hopper", "fp8_block", "sglang"): 64.0}
+# beside 4.0 TB/s) it outlasts it (core.engine_level.gemm_shapes.tile_floor_s). vLLM's
+# block-fp8 linear layer on Hopper runs CUTLASS's blockwise kernel, whose tile is 128 rows
+# (csrc/quantization/cutlass_w8a8/c3x/scaled_mm_blockwise_sm90_fp8_dispatch.cuh, TileSizeM 128,
+# read at v0.7.3, v0.8.5, v0.9.1 and the 2025-08-28 main of the ROCm/vllm mirror), or its
+# Triton kernel (BLOCK_SIZE_M 64 by default, the only one at v0.6.6): the releases read are
+# tiled, the later ones (which may swap operands for few tokens) are not. Priced from issue
+# 37's twenty-third round (the rule set before scoring; vLLM's rows the next commit).
+# (family, format, engine, release; "" every release) -> rows
+GEMM_TILE_ROWS: dict[tuple[str, str, str, str], float] = {
+    ("hopper", "fp8_block", "sglang", ""): 64.0,
+    ("hopper", "fp8_block", "vllm", "0.6"): 64.0,
+    ("hopper", "fp8_block", "vllm", "0.8"): 128.0,
+    ("hopper", "fp8_block", "vllm", "0.10"): 128.0,
+}
 GEMM_TILE_SOURCE = (
     "PTX ISA 8.0, wgmma.mma_async shapes m64nNk16 (bf16) and m64nNk32 (fp8): 64 rows an "
     "instruction; SGLang python/sglang/srt/layers/quantization/fp8_kernel.py "
     "w8a8_block_fp8_matmul_triton default config BLOCK_SIZE_M 64, and its tuned config "
     "'N=10240,K=5120,device_name=NVIDIA_H20,dtype=fp8_w8a8,block_shape=[128, 128].json' "
-    "BLOCK_SIZE_M 64 at M = 1 (sgl-project/sglang @1f4eca79)"
+    "BLOCK_SIZE_M 64 at M = 1 (sgl-project/sglang @1f4eca79); vLLM "
+    "scaled_mm_blockwise_sm90_fp8_dispatch.cuh TileSizeM 128 (v0.7.3 to the 2025-08 main), "
+    "fp8_utils.py w8a8_block_fp8_matmul default BLOCK_SIZE_M 64 (v0.6.6)"
 )
 
 
-def gemm_tile_rows(gpu: str, weight: str, engine: str) -> float:
+def gemm_tile_rows(gpu: str, weight: str, engine: str, version: str = "") -> float:
     """Rows ``engine``'s dense GEMMs in ``weight`` (block-scaled fp8: ``"fp8_block"``) multiply at
-    least on ``gpu``, 0 where no kernel's tile is known to be wider than a step's tokens."""
-    return GEMM_TILE_ROWS.get((card_family(gpu), weight, engine), 0.0)
+    least on ``gpu`` in its release ``version``, 0 where no kernel's tile is known to be wider
+    than a step's tokens."""
+    family = card_family(gpu)
+    return GEMM_TILE_ROWS.get(
+        (family, weight, engine, version), GEMM_TILE_ROWS.get((family, weight, engine, ""), 0.0)
+    )

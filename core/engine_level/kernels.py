@@ -234,7 +234,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
-        "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine),
+        "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),
         "block_fp8": lookup(
             lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )
@@ -314,9 +314,9 @@ def _gathered_bytes(shapes):
 
 
 def _tile_rows(shapes):
-    """(card, weights, model, engine) -> the rows the engine's dense GEMMs in the model's format
-    multiply at least on the card (:func:`~core.catalog.dense_gemms.gemm_tile_rows`)."""
-    return lambda g, w, name, e: gemm_tile_rows(g, expert_format(w, shapes[name]), e)
+    """(card, weights, model, engine, release) -> the rows the release's dense GEMMs in the
+    model's format multiply at least on the card (:func:`~core.catalog.dense_gemms.gemm_tile_rows`)."""
+    return lambda g, w, name, e, v: gemm_tile_rows(g, expert_format(w, shapes[name]), e, v)
 
 
 def _gemm_table(shapes):

@@ -310,8 +310,9 @@ def dense_gemm_rows() -> list[Source]:
         )
         for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS)
     ] + [
-        Source(f"dense GEMM tile, {' '.join(key)}", f"{rows:g}", "rows a GEMM multiplies at "
-               "least, however few tokens the step carries", GEMM_TILE_SOURCE, kind="engine")
+        Source(f"dense GEMM tile, {' '.join(filter(None, key))}", f"{rows:g}", "rows a GEMM "
+               "multiplies at least, however few tokens the step carries", GEMM_TILE_SOURCE,
+               kind="engine")
         for key, rows in GEMM_TILE_ROWS.items()
     ]  # fmt: skip
 

@@ -131,9 +131,26 @@ def test_the_tile_adds_nothing_where_the_weights_stream_hides_it():
         assert node.step_s(batch, 1000.0, ALL_TERMS) == untiled.step_s(batch, 1000.0, ALL_TERMS)
 
 
-def test_only_sglangs_block_fp8_gemms_on_hopper_are_tiled():
-    """Other engines, formats and families have no tile rows: nothing known pads their rows."""
+def test_only_block_fp8_gemms_on_hopper_in_releases_read_are_tiled():
+    """AMD's family, bf16, per-tensor fp8 and vLLM's newest release (its code unread) have no
+    tile rows: nothing known pads their rows."""
     assert engine_node(_qwen3_32b_fp8(gpu="H20", engine="vllm")).gemm_tile_rows == 0.0
     assert engine_node(_qwen3_32b_fp8(gpu="MI300X")).gemm_tile_rows == 0.0
     assert engine_node(_qwen3_32b_fp8(gpu="H20", weight_dtype="bf16")).gemm_tile_rows == 0.0
     assert engine_node(Scenario(cards=8, engine="sglang", **LLAMA_FP8)).gemm_tile_rows == 0.0
+
+
+def test_vllms_releases_read_tile_128_rows_and_the_later_ones_none():
+    """vLLM's CUTLASS block-fp8 kernel tiles 128 rows in the releases whose code was read (0.8,
+    0.10; 0.6's Triton kernel 64); the later lines, unread, are not tiled; on an H20 a step of
+    one request under 0.10 takes at least its 128 rows' arithmetic."""
+    rows = {
+        version: engine_node(_qwen3_32b_fp8(gpu="H20", engine="vllm", engine_version=version))
+        for version in ("0.6", "0.8", "0.10", "0.14", "0.19")
+    }
+    assert {v: node.gemm_tile_rows for v, node in rows.items()} == {
+        "0.6": 64.0, "0.8": 128.0, "0.10": 128.0, "0.14": 0.0, "0.19": 0.0
+    }  # fmt: skip
+    node = rows["0.10"]
+    _, flops, _ = node.rates(ALL_TERMS)
+    assert node.step_s(1.0, 1000.0, ALL_TERMS) >= 2.0 * node.dense_gemm_params * 128.0 / flops
