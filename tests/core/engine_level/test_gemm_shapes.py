@@ -154,3 +154,14 @@ def test_vllms_releases_read_tile_128_rows_and_the_later_ones_none():
     node = rows["0.10"]
     _, flops, _ = node.rates(ALL_TERMS)
     assert node.step_s(1.0, 1000.0, ALL_TERMS) >= 2.0 * node.dense_gemm_params * 128.0 / flops
+
+
+def test_a_sweep_over_cards_prices_the_tiles_as_each_scenario_alone():
+    """An H20, an H100 and four H20s in one array call equal three scalar calls: the tile floor
+    binds on the one H20, not on the H100, and each scenario reads the same time per token."""
+    base = _qwen3_32b_fp8(prompt_tokens=1, answer_tokens=2048, concurrency=1)
+    gpus, cards = np.array(["H20", "H100 SXM", "H20"]), np.array([1, 1, 4])
+    swept = evaluate(base, gpu=gpus, cards=cards)
+    for index, (gpu, count) in enumerate(zip(gpus, cards, strict=True)):
+        alone = evaluate(base, gpu=str(gpu), cards=int(count))
+        assert_allclose(swept.itl_s[index], alone.itl_s, rtol=1e-12)
