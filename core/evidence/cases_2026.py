@@ -285,7 +285,7 @@ SECOND: list[PublishedCase] = [
        weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
     _d("D32", "request", "Llama-3-70B", "MI300X", 8, "fp8", "bf16", 128, 2048, 1, 17.236, _VLLM,
        "0.9.1 (ROCm 6.4.1)", _AMD, "Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | "
-       "1 | 128 | 2048 | 17.236",
+       "1 | 128 | 2048 | 17.236", requests=1,
        assumed="the cache in fp16 (2 bytes, as bf16): the latency command on the image's page, "
        "ROCm/vllm docs/dev-docker/README.md, sets '--dtype float16' and no --kv-cache-dtype; "
        "typed KV fp8 until issue 37's thirteenth round"),
@@ -298,10 +298,12 @@ SECOND: list[PublishedCase] = [
     # -- issue 37, item 5: publishers the set did not have (the rule is in the module docstring)
     _d("D34", "request", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, 1, 3.530, _VLLM,
        _OCI_V, _OCI, "Batch Size 1 | Output throughput 36 TPS | Average latency 3.530 s (input "
-       "128, output 128)", **_405B, layout="TP8", assumed=_OCI_ASSUMED),
+       "128, output 128)", **_405B, layout="TP8", assumed=_OCI_ASSUMED, requests=1),
     _d("D35", "throughput", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, 256, 1846, _VLLM,
        _OCI_V, _OCI, "Batch Size 256 | Output throughput 1846 TPS | Average latency 17.750 s",
-       **_405B, layout="TP8", assumed=_OCI_ASSUMED + "; one batch of 256 typed as 256 users"),
+       **_405B, layout="TP8", requests=256,
+       assumed=_OCI_ASSUMED + "; one batch of 256 run once: 256 users, a run of 256 requests "
+       "sent at once (typed as a steady state of 256 users until issue 37's twenty-third round)"),
     _d("D36", "throughput", "custom", "MI300X", 8, "fp8", "bf16", 128, 128, None, 1993, _VLLM,
        _OCI_V, _OCI, "Typical chatbot online scenario | 128 | 128 | 1993 (benchmark_throughput, "
        "output TPS)", **_405B, layout="TP8", assumed=_OCI_ASSUMED),

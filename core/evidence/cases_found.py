@@ -43,7 +43,10 @@ on any of them, read for these sources as follows (also written before any evalu
   each model, card and engine are that load). The two end-to-end latency tables (a batch of
   1 to 128 requests, two lengths, milliseconds to the last token): 32 rows each; per model, card
   and engine the rows at batch 1 and at batch 128 are taken, both lengths, typed as one
-  request's time at that many users, the figure the table gives. Its MLPerf table is left out
+  request's time at that many users, the figure the table gives; since issue 37's
+  twenty-third round each such batch is typed as the run it was (``requests`` = the batch: its
+  prompts all sent at once and run to their end), no longer as a steady state of that many
+  users. Its MLPerf table is left out
   (the lengths of MLPerf's data sets and the server scenario's request rate are not stated),
   and its latency-throughput curves are figures, not tables.
 """
@@ -219,11 +222,14 @@ def _rocm(key, size, gpu, prompt, answer, batch, measured, quoted):  # fmt: skip
             measured / 1000,
             _ROCM_LATENCY,
         )
-        how = f"; a batch of {batch} typed as {batch} users, its time to the last token as one request's"
+        how = (
+            f"; a batch of {batch} run once: {batch} users and a run of {batch} requests "
+            "(run_requests, all sent at once), its time to the last token as one request's"
+        )
     bench = "" if mi300x else " (trtllm-bench, or its emulated static batching for latency)"
     multi_step = mi300x and batch is None
-    if batch is not None:
-        sent = 0
+    if batch is not None:  # one batch, sent at once and run to its end (retyped: see below)
+        sent = batch
     elif mi300x:
         sent = README_THROUGHPUT_REQUESTS[size, prompt, answer]
     else:
