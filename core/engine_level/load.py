@@ -10,8 +10,7 @@ request time. The load is one of two shapes:
 - **open loop** (``arrivals_per_s``): requests arrive as a Poisson stream.
 
 A closed loop's run may end after a set number of requests (:func:`finite_run`): equal
-requests then run in waves that start and end together (:func:`wave_seconds`), and the last,
-partial one runs alone. Its first prompts all
+requests then finish in waves, and the last, partial one runs alone. Its first prompts all
 arrive at once, and the run's mean first token averages their burst in (:func:`opening_burst`).
 
 Everything broadcasts over numpy arrays.
@@ -141,59 +140,31 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone, r
     return cycle, share, ttft, request
 
 
-def finite_run(loop, requests, node, prompt, answer, hit_tokens, terms):
-    r"""(output throughput, mean request time) over a closed loop's run of ``requests``
-    requests of fixed lengths.
+def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms):
+    r"""Output throughput over a closed loop's run of ``requests`` requests of fixed lengths.
 
     ``loop`` is the run's steady state (:func:`closed_loop`); where ``requests`` is inf the
-    run never ends and both are the steady state's.
+    run never ends and its throughput is the steady state's.
 
     Notes
     -----
     Requests of equal lengths that start together end together, so :math:`n` running finish
-    in waves, each starting together (:func:`wave_seconds`, :math:`T(n)`): :math:`q = \lfloor
-    N / n \rfloor` full waves, then the last :math:`r = N - q n` requests alone, as a smaller
-    batch:
+    in waves: :math:`q = \lfloor N / n \rfloor` full waves each take :math:`n A / X(n)`, and
+    the last :math:`r = N - q n` requests run alone as a smaller batch, :math:`r A / X(r)`:
 
-    .. math:: X_{run} = \frac{N A}{q\,T(n) + T(r)}, \qquad
-              \bar R_{run} = \frac{q\,n\,T(n) + r\,T(r)}{N}
+    .. math:: X_{run} = \frac{N}{q\,n / X(n) + r / X(r)}
 
-    (trtllm-bench and vLLM's benchmarks report a run's output tokens over its whole time; a
-    latency benchmark's batch is one wave). Until issue 37's twenty-third round each wave was
-    priced at the steady state's rate, its prompts' prefills interleaved with its decodes.
+    (trtllm-bench and vLLM's benchmarks report a run's output tokens over its whole time).
     """
     running = np.maximum(loop.running, 1.0)
     finite = np.isfinite(requests)
     sent = np.where(finite, requests, running)
     waves, rest = run_waves(sent, running)
-    full = wave_seconds(node, running, prompt, answer, hit_tokens, terms)
-    tail = np.where(
-        rest > 0, wave_seconds(node, np.maximum(rest, 1.0), prompt, answer, hit_tokens, terms), 0.0
-    )
-    run_time = np.maximum(waves * full + tail, 1e-300)
-    run = sent * np.maximum(answer, 1.0) / run_time
-    request = (waves * running * full + rest * tail) / np.maximum(sent, 1.0)
-    keep = finite & (loop.throughput > 0)
-    return np.where(keep, run, loop.throughput), np.where(keep, request, loop.request)
-
-
-def wave_seconds(node, running, prompt, answer, hit_tokens, terms):
-    r"""Seconds a wave of ``running`` equal requests that start together takes to its last token.
-
-    Notes
-    -----
-    The prompts all arrive at once: the first prefills alone (its weight read, fixed costs and
-    the server's overhead, :math:`t_1`), each other rides with it (:math:`t_a`, its arithmetic);
-    then the :math:`A - 1` decode steps run the whole batch with no prompt between them:
-
-    .. math:: T(n) = t_1 + (n - 1)\,t_a + (A - 1)\,t_s(n)
-    """
-    miss = prompt - hit_tokens
-    first = node.prefill_s(miss, hit_tokens, terms, alone=True) + node.request_overhead(terms)
-    riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
-    others = np.maximum(running - 1.0, 0.0) * (1.0 if "prefill_time" in terms else 0.0)
-    step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
-    return first + others * riding + np.maximum(answer - 1.0, 1.0) * step
+    tail = closed_loop(node, np.maximum(rest, 1.0), granted, prompt, answer, hit_tokens, terms)
+    full_time = waves * running / np.maximum(loop.throughput, 1e-300)
+    tail_time = np.where(rest > 0, rest / np.maximum(tail.throughput, 1e-300), 0.0)
+    run = sent / np.maximum(full_time + tail_time, 1e-300)
+    return np.where(finite & (loop.throughput > 0), run, loop.throughput)
 
 
 def opening_burst(loop, requests, added, ttft_p95):

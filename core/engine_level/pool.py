@@ -263,10 +263,10 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
         if counted:  # a run never holds more requests than it sends
             users = np.minimum(users, run_requests)
         loop = closed_loop(node, users, batch_limit, prompt, answer, hit_tokens, terms)
-        throughput, request = loop.throughput, loop.request
+        throughput = loop.throughput
         if counted:
-            throughput, request = finite_run(
-                loop, run_requests, node, prompt, answer, hit_tokens, terms
+            throughput = finite_run(
+                loop, run_requests, batch_limit, node, prompt, answer, hit_tokens, terms
             )
         # The closed loop's typical first token, which benchmarks' averages calibrate, stands
         # as its median; its p95 lies the prefill wait's spread from median to p95 above.
@@ -284,7 +284,7 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             # What a closed loop's first token waits for: a seat, then the prompts ahead.
             "queue_wait_p95_s": loop.seat_wait
             + loop.company * prefill_wait_quantile(queue.added, loop.busy, TTFT_PERCENTILE),
-            "request_s": request,
+            "request_s": loop.request,
             "running_requests": loop.running,
         }
         load = {name: np.where(closed, closed_load[name], load[name]) for name in load}
