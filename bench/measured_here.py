@@ -215,12 +215,14 @@ def print_ceilings(results, card):
 
 def print_dense(results, found, card):
     rows = table(results, "gemms")
-    print(f"\nDense decode GEMMs, t = floor + weights / (share x {rates(card)[0] / 1e12:.2f} TB/s), "
+    bandwidth = rates(card)[0] / 1e12
+    print(f"\nDense decode GEMMs, t = floor + weights / (share x {bandwidth:.2f} TB/s), "
           "1-16 tokens:")  # fmt: skip
     for fmt, label in (("bf16", "bf16 F.linear"), ("fp8", "fp8 quantise + _scaled_mm")):
         floor, share, error = found[f"dense GEMM, {fmt}"]
         print(f"  {label:<26} floor {floor * 1e6:5.1f} us  share {share:.2f}  ({error:.0%})  "
-              f"catalog's TensorRT-LLM floor {dense_gemm_floor(card, fmt, '') * 1e6:.1f} us")  # fmt: skip
+              f"catalog's TensorRT-LLM floor {dense_gemm_floor(card, fmt, '') * 1e6:.1f} "
+              "us")  # fmt: skip
         added, overlapped = stream_then_math(rows, fmt, floor, share, card)
         print(f"  {'':<26} 1-128 tokens: stream and matmul added {added:.0%}, "
               f"overlapped {overlapped:.0%}")  # fmt: skip

@@ -173,8 +173,8 @@ GPUS: dict[str, Gpu] = {
             achieved_fp8_flops=1453.4e12,
             achieved_source=(
                 f"bandwidth: {MEASURED_HERE_SOURCES['H200']}: decode attention streaming caches "
-                "of 2 GB or more (32 x 16k, 128 x 4k, 256 x 4k tokens), 4.32-4.49 TB/s (median 4.41), "
-                f"the kind of figure the H100's FlashMLA rate is ({_GPU_BENCHES} "
+                "of 2 GB or more (32 x 16k, 128 x 4k, 256 x 4k tokens), 4.32-4.49 TB/s (median "
+                f"4.41), the kind of figure the H100's FlashMLA rate is ({_GPU_BENCHES} "
                 "gpu-roofline/h200.txt reaches 3,759 GB/s at its memory-bound end); matmul: "
                 f"{_MAMF} (bf16 as the H100's, which the table says it matches; measured here, "
                 "8192-cube products: 702-802 TFLOP/s bf16, 1,458-1,485 fp8)"

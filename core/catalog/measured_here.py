@@ -84,11 +84,13 @@ _H100 = {
     ),
     "expert layer, bf16": replace(
         _H200["expert layer, bf16"], figures=(72e-6, 0.86, 0.325, 192), error=0.44,
-        kernel="torch._grouped_mm with its gather, SiLU and scatter, 1-16,384 tokens, 5 shapes (9 % on 1-256)",
+        kernel="torch._grouped_mm with its gather, SiLU and scatter, 1-16,384 tokens, 5 shapes "
+        "(9 % on 1-256)",
     ),
     "expert layer, fp8": replace(
         _H200["expert layer, fp8"], figures=(146e-6, 0.74, 0.175, 192), error=0.49,
-        kernel="torch._scaled_grouped_mm rowwise, activations quantised in the layer (12 % on 1-256)",
+        kernel="torch._scaled_grouped_mm rowwise, activations quantised in the layer "
+        "(12 % on 1-256)",
     ),
     "kernel in a CUDA graph": replace(
         _H200["kernel in a CUDA graph"], figures=(2.2e-6, 0.32e-6)
