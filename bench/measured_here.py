@@ -39,7 +39,6 @@ RUNS_BY_CARD = {
     card: (_FOLDER / name, _FOLDER / f"{name}-rerun")
     for card, name in (("H200", "h200-2026-12-04"), ("H100 SXM", "h100-2026-12-05"))
 }
-RESULTS, RUNS = RUNS_BY_CARD["H200"][0], RUNS_BY_CARD["H200"]
 BYTES = {"bf16": 2.0, "fp8": 1.0}
 WIDE_BATCH = 32  # requests that, with 8 key/value heads each, fill the card's 132 SMs
 BANDS = ((0, 2), (2, 8), (8, 32), (32, 128), (128, 512), (512, 2048), (2048, 1e9))
@@ -77,7 +76,7 @@ def rms_log(predicted, measured) -> float:
     return float(np.sqrt(np.mean(np.log(np.asarray(predicted) / np.asarray(measured)) ** 2)))
 
 
-def fit_dense(rows, fmt, card="H200"):
+def fit_dense(rows, fmt, card):
     """(floor s, stream share, RMS log error) of ``t = t0 + n k b / (s B)`` on 1-16 tokens."""
     bandwidth, _ = rates(card)
     rows = [r for r in rows if r["tokens"] <= 16]
@@ -89,7 +88,7 @@ def fit_dense(rows, fmt, card="H200"):
     return floor, share, error
 
 
-def fit_attention(rows, card="H200"):
+def fit_attention(rows, card):
     """(floor s, per-request s, RMS log error) of ``t = t0 + c b + K / B``.
 
     On the rows of 32 requests or more: PyTorch's fused attention runs one block per request
@@ -106,7 +105,7 @@ def fit_attention(rows, card="H200"):
     return floor, per_request, error
 
 
-def expert_columns(rows, card="H200"):
+def expert_columns(rows, card):
     """(tokens per expert, weight bytes, multiplied FLOPs a row, rows, touched, moved s, s)."""
     get = {key: np.array([r[key] for r in rows]) for key in rows[0] if key not in ("shape",
            "format")}  # fmt: skip
@@ -118,7 +117,7 @@ def expert_columns(rows, card="H200"):
             get["routed_rows"], get["touched"], moved, get["experts_ms"] * 1e-3)  # fmt: skip
 
 
-def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding, card="H200"):
+def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding, card):
     """The catalog's expert-layer equation (core.engine_level.node.Node.expert_seconds)."""
     _, weights, row_flops, routed, touched, moved, _ = cols
     rows = routed + np.minimum(padding * touched, routed)
@@ -127,7 +126,7 @@ def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding, c
     return floor + np.maximum(weights / (bandwidth_share * bandwidth), math) + moved
 
 
-def fit_experts(rows, cols, fmt, card="H200"):
+def fit_experts(rows, cols, fmt, card):
     """(floor, bandwidth share, compute share, padding rows, decode error, all-rows error) of
     one format's rows and their :func:`expert_columns`."""
     seconds, routed = cols[6], cols[3]
@@ -146,14 +145,14 @@ def fit_experts(rows, cols, fmt, card="H200"):
     return floor, share, compute[1], compute[2], best[0], compute[0]
 
 
-def band_bias(cols, fmt, figures, card="H200"):
+def band_bias(cols, fmt, figures, card):
     """Mean log(modelled / measured) per band of tokens per expert (:func:`expert_columns`)."""
     ratio = np.log(expert_modelled(cols, fmt, *figures, card) / cols[6])
     busy = cols[3] > 0
     return [float(np.mean(ratio[busy & (cols[0] >= lo) & (cols[0] < hi)])) for lo, hi in BANDS]
 
 
-def fitted(results: Path = RESULTS) -> dict[str, tuple]:
+def fitted(results: Path) -> dict[str, tuple]:
     """Every fit of the run's files, once: each kernel kind's figures and errors, keyed as
     ``MEASURED_HERE`` (an expert layer's: the four figures, decode and all-rows errors; the
     others': their figures, then the error)."""
@@ -180,7 +179,7 @@ def fits(found: dict) -> dict[str, tuple[tuple[float, ...], float]]:
     }
 
 
-def graph_kernel_floor(runs=RUNS) -> tuple[float, float]:
+def graph_kernel_floor(runs) -> tuple[float, float]:
     """(seconds of device time an elementwise kernel of a decode step takes, seconds between
     kernels in a CUDA graph), the medians over the runs of Llama-3.1-8B at one request."""
     device, gaps = [], []
@@ -196,7 +195,7 @@ def graph_kernel_floor(runs=RUNS) -> tuple[float, float]:
     return float(np.median(device)), float(np.median(gaps))
 
 
-def full_card_stream(runs=RUNS) -> float:
+def full_card_stream(runs) -> float:
     """Median bytes/s decode attention streams caches of 2 GB or more at (the card full), over
     every run's rows."""
     rows = [r for run in runs for r in table(run, "attention") if r["cache_bytes"] >= 2e9]
@@ -228,7 +227,7 @@ def print_dense(results, found, card):
               f"overlapped {overlapped:.0%}")  # fmt: skip
 
 
-def stream_then_math(rows, fmt, floor, share, card="H200"):
+def stream_then_math(rows, fmt, floor, share, card):
     """RMS log error of the fitted floor plus the weights' stream and the matmul added (the
     engine level's ``stream_then_math``) and overlapped (their larger), over 1-128 tokens."""
     bandwidth, flops = rates(card)

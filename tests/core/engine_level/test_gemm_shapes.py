@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -11,6 +12,7 @@ from core import Scenario, evaluate
 from core.engine_level.gemm_shapes import penalty_grid
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
+from core.evidence.configs import QWEN3_32B_FP8
 
 LLAMA_FP8 = dict(model="Llama-3-70B", gpu="H100 SXM", weight_dtype="fp8", kv_dtype="fp8",
                  realism="engine", prompt_tokens=128, answer_tokens=2048)  # fmt: skip
@@ -82,8 +84,6 @@ def test_a_scenario_reads_the_same_penalty_bits_alone_as_in_a_sweep():
 
 def _qwen3_32b_fp8(**knobs):
     """Qwen3-32B-FP8 (its config.json, block-scaled fp8) on one card under SGLang."""
-    from core.evidence.configs import QWEN3_32B_FP8
-
     knobs = dict(dict(engine="sglang", weight_dtype="fp8", cards=1), **knobs)
     return Scenario(model="custom", model_config=QWEN3_32B_FP8, realism="engine", **knobs)
 
@@ -91,10 +91,6 @@ def _qwen3_32b_fp8(**knobs):
 def test_a_card_holds_the_four_dense_gemms_of_every_layer():
     """Qwen3-32B's dense GEMM parameters on one card are its layers' QKV, out, gate-up and down,
     without the output head and the embedding; tensor parallelism splits them over the cards."""
-    import json
-
-    from core.evidence.configs import QWEN3_32B_FP8
-
     c = json.loads(QWEN3_32B_FP8)
     d, size = c["hidden_size"], c["head_dim"]
     heads, kv, width = c["num_attention_heads"], c["num_key_value_heads"], c["intermediate_size"]
