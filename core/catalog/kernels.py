@@ -198,54 +198,53 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row, except where a row
 # below measured the engine's own kernel on that family (AMD's AITER rows at the end).
 #
-# Issue 37's sixth round added the engines' own rows below where the engine's code names its
-# default kernel and aiconfigurator measured it (each taken before any case was scored with it):
-# - TensorRT-LLM on Hopper runs gpt-oss's experts through its own fused-MoE module (W4A16
-#   MXFP4, bf16 activations; its AUTO backend resolves to its Triton path there, NVIDIA/
-#   TensorRT-LLM PR #19035), measured in 1.3.0rc20 over gpt-oss's two shapes. The neutral mxfp4
-#   rows above stay vLLM's (Triton matmul_ogs on Hopper, which SGLang runs for gpt-oss too),
-#   fitted when TensorRT-LLM's own Hopper table held one expert count.
+# Issue 37's sixth round added the engines' own rows below where the engine's code names its default
+# kernel and aiconfigurator measured it (each taken before any case was scored with it):
+# - TensorRT-LLM on Hopper runs gpt-oss's experts through its own fused-MoE module (W4A16 MXFP4,
+#   bf16 activations; its AUTO backend resolves to its Triton path there, NVIDIA/ TensorRT-LLM PR
+#   #19035), measured in 1.3.0rc20 over gpt-oss's two shapes. The neutral mxfp4 rows above stay
+#   vLLM's (Triton matmul_ogs on Hopper, which SGLang runs for gpt-oss too), fitted when
+#   TensorRT-LLM's own Hopper table held one expert count.
 # - TensorRT-LLM on Blackwell multiplies MXFP4 weights by MXFP8 activations (ModelConfig.
 #   get_mxfp4_quant_algo: W4A8_MXFP4_MXFP8 on SM 100+ unless the MoE backend is TRITON).
 # - SGLang on Blackwell runs them through FlashInfer's MXFP4 MoE (server_args.py: moe_runner_
-#   backend "flashinfer_mxfp4" for an MXFP4 GPT-OSS on Blackwell) at its default precision,
-#   MXFP8 activations (flashinfer_mxfp4_moe_precision "default", "bf16" the alternative),
-#   measured in 0.5.14; vLLM keeps the neutral row, its own table.
-# - vLLM runs 128-block fp8 experts on Hopper through its Triton fused-MoE experts as SGLang
-#   does (Fp8MoEMethod with block quantisation: TritonOrDeepGemmExperts, DeepGEMM taking only
-#   batches past its alignment, so every decode-sized step is Triton's), measured in 0.24.
-# TensorRT-LLM's CUTLASS nvfp4 module on Blackwell (its MoeConfig.backend default through 1.2;
-# the 1.x perf overview's option files name CUTLASS where they name one) was left out in the
-# sixth round: its 1.3.0rc20 table fits this kernel model less well (35 % RMS log error, padding
-# rows at the grid's edge), and priced then it left both sets at 17.8 % and took the second
-# check set to 21.3 %. Every TensorRT-LLM B200 nvfp4 mixture was priced by vLLM's FlashInfer
-# kernel instead, against the rule above (an engine's own default kernel where measured).
-# Taken in the fourteenth round, the rule committed before scoring; scored after it: both sets
-# 14.45 % -> 14.4 % (D06 x1.06 -> x0.91, D07 x1.17 -> x1.01), the 1.0 page's check set 18.8 % ->
-# 17.5 % (its one-card mixtures x1.21 -> x1.08), the 1.x check set 18.6 % -> 19.4 % (54 -> 55).
-# A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute), which
-# for the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth round a
-# B200's W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute bound).
-# Measured: TensorRT-LLM's Hopper row took the second check set from 24.1 % to 20.2 % and both
-# sets from 18.26 % to 18.12 %; the rate fix with its Blackwell row to 21.1 % and 18.16 % (the
-# rate fix alone 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there); SGLang's
-# Blackwell row to 17.9 % (D24 x0.92 -> x1.00), vLLM's Hopper fp8 row to 17.8 % (D108 x0.73
-# -> x0.76).
+#   backend "flashinfer_mxfp4" for an MXFP4 GPT-OSS on Blackwell) at its default precision, MXFP8
+#   activations (flashinfer_mxfp4_moe_precision "default", "bf16" the alternative), measured in
+#   0.5.14; vLLM keeps the neutral row, its own table.
+# - vLLM runs 128-block fp8 experts on Hopper through its Triton fused-MoE experts as SGLang does
+#   (Fp8MoEMethod with block quantisation: TritonOrDeepGemmExperts, DeepGEMM taking only batches
+#   past its alignment, so every decode-sized step is Triton's), measured in 0.24. TensorRT-LLM's
+#   CUTLASS nvfp4 module on Blackwell (its MoeConfig.backend default through 1.2; the 1.x perf
+#   overview's option files name CUTLASS where they name one) was left out in the sixth round: its
+#   1.3.0rc20 table fits this kernel model less well (35 % RMS log error, padding rows at the grid's
+#   edge), and priced then it left both sets at 17.8 % and took the second check set to 21.3 %.
+#   Every TensorRT-LLM B200 nvfp4 mixture was priced by vLLM's FlashInfer kernel instead, against
+#   the rule above (an engine's own default kernel where measured). Taken in the fourteenth round,
+#   the rule committed before scoring; scored after it: both sets 14.45 % -> 14.4 % (D06 x1.06 ->
+#   x0.91, D07 x1.17 -> x1.01), the 1.0 page's check set 18.8 % -> 17.5 % (its one-card mixtures
+#   x1.21 -> x1.08), the 1.x check set 18.6 % -> 19.4 % (54 -> 55).
+# A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute), which for
+# the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth round a B200's
+# W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute bound). Measured:
+# TensorRT-LLM's Hopper row took the second check set from 24.1 % to 20.2 % and both sets from
+# 18.26 % to 18.12 %; the rate fix with its Blackwell row to 21.1 % and 18.16 % (the rate fix alone
+# 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there); SGLang's Blackwell row to 17.9 %
+# (D24 x0.92 -> x1.00), vLLM's Hopper fp8 row to 17.8 % (D108 x0.73 -> x0.76).
 #
-# Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an
-# NVIDIA family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
-# rocm.Dockerfile), under which its mixtures' experts run through AITER's fused MoE, two
-# Composable Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), bf16 under its
-# default "auto" MoE backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda),
-# and on MI355X (gfx950) MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4
-# activation quantiser on ROCm). AITER keeps the kernel times it measured while tuning each
-# shape on a card (ROCm/aiter aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us``
-# column); bench/aiter_moe_fit.py fits this module's kernel model to them, each card's rows by
-# its compute units (304: gfx942, 256: gfx950). vLLM on ROCm keeps the borrowed rows: it runs
-# AITER only when VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py). Decided from the
-# engine's code before any case was scored with them. The rows are keyed "aiter", the library,
-# and a release's ``amd_kernels`` says whether it runs them (kernels_engine): SGLang from its 0.4
-# line (AITER's first commit is of 2024-11-11, after SGLang 0.3), vLLM with AMD's ATOM plugin.
+# Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an NVIDIA
+# family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
+# rocm.Dockerfile), under which its mixtures' experts run through AITER's fused MoE, two Composable
+# Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), bf16 under its default "auto" MoE
+# backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda), and on MI355X (gfx950)
+# MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4 activation quantiser on
+# ROCm). AITER keeps the kernel times it measured while tuning each shape on a card (ROCm/aiter
+# aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us`` column); bench/aiter_moe_fit.py fits this
+# module's kernel model to them, each card's rows by its compute units (304: gfx942, 256: gfx950).
+# vLLM on ROCm runs AITER only when VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py): its
+# own Triton rows below. Decided from the engine's code before any case was scored with them. The
+# rows are keyed "aiter", the library, and a release's ``amd_kernels`` says whether it runs them
+# (kernels_engine): SGLang from its 0.4 line (AITER's first commit is of 2024-11-11, after SGLang
+# 0.3), vLLM with AMD's ATOM plugin.
 _AITER = (
     "ROCm/aiter (MIT) @e4048607 tuned fused-MoE tables, aiter/configs/model_configs/"
     "{tables}.csv, the kernel times AITER measured on {cus}-CU "
@@ -258,17 +257,29 @@ _AITER_CARDS = {304: "MI300X and MI325X; fitted at the MI325X's rates", 256: "MI
 
 def _aiter(figures, cus, tables, rows, shapes, tokens, errors, cards=""):
     """An expert row fitted by bench/aiter_moe_fit.py to AITER's tables on ``cus``-CU cards."""
+    shapes = f"{shapes} shape" + ("s" if shapes != 1 else "")
     cards = cards or _AITER_CARDS[cus]
-    source = _AITER.format(
-        cus=cus,
-        cards=cards,
-        tables=tables,
-        rows=rows,
-        tokens=tokens,
-        errors=errors,
-        shapes=f"{shapes} shape" + ("s" if shapes != 1 else ""),
-    )
+    source = _AITER.format(cus=cus, cards=cards, tables=tables, rows=rows, tokens=tokens,
+                           errors=errors, shapes=shapes)  # fmt: skip
     return ExpertKernel(*figures, source)
+
+
+# vLLM on ROCm without AITER (VLLM_ROCM_USE_AITER off by default: vllm/envs.py) runs its own Triton
+# fused MoE, measured by AMD on the MI300X (issue 37's twenty-fourth round, set before scoring;
+# Hopper's CUTLASS rows at full bandwidth until then). Its per-tensor fp8 prices block fp8 too,
+# a lower bound; the floor stays the borrowed row's (the table's own is a host sync a call).
+_ROCM_TRITON = (
+    "ROCm/triton PR #702 (AMD, 2025-01-17): FP8_W8A8 benchmark of perf-kernels/fused_moe/moe_gemm"
+    ".py on the MI300X, vLLM's Triton fused-MoE loop, 9 rows of 64-4,096 tokens; fitted by bench/"
+    "rocm_triton_moe_fit.py (RMS log errors 12 %, 9 %){block}; floor borrowed"
+)
+
+
+def _rocm_triton(weight: str) -> ExpertKernel:
+    """vLLM's Triton fused MoE on a CDNA3 card: the fitted shares, the borrowed row's floor."""
+    block = "; per-tensor figures for 128 x 128 blocks" if weight == "fp8_block" else ""
+    floor = EXPERT_KERNELS[("hopper", weight)].fixed_s
+    return ExpertKernel(floor, 0.425, 0.575, 128, _ROCM_TRITON.format(block=block))
 
 
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
@@ -308,14 +319,10 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("blackwell", "bf16", "vllm"): ExpertKernel(
         30e-6, 0.80, 0.375, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (18 %, 25 %)")
     ),
-    ("cdna3", "fp8_block", "aiter"): _aiter(
-        (46e-6, 0.95, 0.650, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
-        "1-16,384", "14 %, 13 %",
-    ),
-    ("cdna4", "fp8_block", "aiter"): _aiter(
-        (26e-6, 0.90, 0.325, 64), 256, "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4,
-        "1-32,768", "16 %, 12 %",
-    ),
+    ("cdna3", "fp8_block", "aiter"): _aiter((46e-6, 0.95, 0.650, 64), 304,
+        "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3, "1-16,384", "14 %, 13 %"),
+    ("cdna4", "fp8_block", "aiter"): _aiter((26e-6, 0.90, 0.325, 64), 256,
+        "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4, "1-32,768", "16 %, 12 %"),
     ("cdna3", "bf16", "aiter"): _aiter(
         (20e-6, 0.75, 0.45, 64), 304, "qwen3_235b_bf16_tuned_fmoe", 32, 2, "1-32,768", "6 %, 7 %"
     ),
@@ -327,6 +334,8 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         "1-32,768", "14 %, 15 %", "MI355X; MXFP4 weights, fp4 activations (bf16 at few tokens "
         "in gpt-oss's), at the fp4 rate",
     ),
+    ("cdna3", "fp8", "vllm"): _rocm_triton("fp8"),
+    ("cdna3", "fp8_block", "vllm"): _rocm_triton("fp8_block"),
 }  # fmt: skip
 
 

@@ -171,8 +171,8 @@ class RateProvenance:
 def rate_provenance(scenario: Scenario) -> RateProvenance:
     """Where ``scenario``'s card rates and expert-kernel tables come from (measured or borrowed):
     the tables of the kernel its engine's release runs for its experts' format (AITER's rows,
-    which SGLang and vLLM with the ATOM plugin run, are measured on AMD cards; the other
-    engines' there are borrowed)."""
+    which SGLang and vLLM with the ATOM plugin run, and vLLM's own Triton fp8 rows on CDNA3 are
+    measured on AMD cards; the other engines' there are borrowed)."""
     gpu = scenario_gpu(scenario)
     family = card_family(scenario.gpu)
     weight = expert_format(scenario.weight_dtype, scenario_shape(scenario))

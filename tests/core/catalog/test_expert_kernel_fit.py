@@ -28,3 +28,27 @@ def test_random_rows_touch_the_expected_count_of_independent_draws():
     expected = 256 * (1 - (1 - 8 / 256) ** _TOKENS)
     assert_allclose(_touched("random"), expected)
     assert np.all(_touched("random")[1:] < _touched("balanced")[1:])
+
+
+def test_the_catalogs_rocm_triton_rows_are_the_fit_of_amds_table():
+    """vLLM's Triton fused-MoE rows on CDNA3 cards carry bench/rocm_triton_moe_fit.py's figures."""
+    from bench.rocm_triton_moe_fit import fit
+    from core.catalog.kernels import ENGINE_EXPERT_KERNELS
+
+    bandwidth_share, compute_share, pad, decode, every = fit()
+    for weight in ("fp8", "fp8_block"):
+        row = ENGINE_EXPERT_KERNELS[("cdna3", weight, "vllm")]
+        assert_allclose([row.bandwidth_share, row.compute_share], [bandwidth_share, compute_share])
+        assert row.padding_rows == pad
+        assert f"{decode:.0%}".replace("%", " %") in row.source
+        assert f"{every:.0%}".replace("%", " %") in row.source
+
+
+def test_the_rocm_triton_table_reads_below_the_cards_full_bandwidth():
+    """AMD's table streams an MI300X's experts at well under its measured bandwidth at 64 tokens."""
+    from bench.rocm_triton_moe_fit import columns
+    from core.catalog.cards import GPUS
+
+    tokens, _, _, weights, _, _, kernel = columns()
+    achieved = weights[tokens == 64] / kernel[tokens == 64] / GPUS["MI300X"].achieved_hbm_bytes_per_s
+    assert np.all((achieved > 0.3) & (achieved < 0.6))

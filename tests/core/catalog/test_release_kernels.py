@@ -43,10 +43,10 @@ def test_every_release_that_runs_a_library_names_its_source():
 @pytest.mark.parametrize(("gpu", "family"), [("MI325X", "cdna3"), ("MI355X", "cdna4")])
 def test_vllm_with_atom_prices_aiters_experts_and_gemms(gpu, family):
     """vLLM with the ATOM plugin takes AITER's expert and block-fp8 GEMM rows on AMD cards, where
-    vLLM's newest release borrows another family's."""
+    vLLM's newest release prices another kernel (its own Triton's on CDNA3, CDNA4 borrows)."""
     kernel, measured = expert_kernel(gpu, "fp8_block", "vllm", ATOM_PLUGIN_RELEASE)
     assert measured == family and kernel is ENGINE_EXPERT_KERNELS[(family, "fp8_block", "aiter")]
-    assert expert_kernel(gpu, "fp8_block", "vllm")[1] != family
+    assert expert_kernel(gpu, "fp8_block", "vllm")[0] is not kernel
     floor = dense_gemm_floor(gpu, "fp8_block", "vllm", ATOM_PLUGIN_RELEASE)
     assert floor == ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")]
 
@@ -97,3 +97,13 @@ def test_vllms_aiter_switch_prices_aiters_experts_on_amd_and_nothing_on_nvidia()
 
     assert 0 < itl("MI355X", VLLM_AITER_RELEASE) < itl("MI355X", "0.19")
     assert itl("H200", VLLM_AITER_RELEASE) == pytest.approx(itl("H200", "0.19"), rel=1e-12)
+
+
+def test_vllm_without_aiter_runs_its_triton_rows_on_cdna3_cards():
+    """vLLM releases without AITER price a CDNA3 card's fp8 experts by the Triton fit, AITER's not."""
+    for gpu in ("MI300X", "MI325X"):
+        for version in ("0.6", "0.8", "0.19"):
+            kernel, family = expert_kernel(gpu, "fp8_block", "vllm", version)
+            assert family == "cdna3" and "ROCm/triton PR #702" in kernel.source
+        kernel, _ = expert_kernel(gpu, "fp8_block", "vllm", "0.19-aiter")
+        assert "ROCm/aiter" in kernel.source

@@ -1,0 +1,106 @@
+"""Fit the MI300X's Triton fused-MoE figures (core/catalog/kernels.py) to AMD's published table.
+
+vLLM on ROCm runs a mixture's experts through its own Triton fused-MoE kernel unless AITER is
+switched on (``VLLM_ROCM_USE_AITER``, off by default: vllm/envs.py), so a vLLM release without
+AITER on an MI300X multiplies its experts with the kernel that sorts each expert's tokens into
+blocks of ``BLOCK_SIZE_M`` rows (``sorted_token_ids``, ``expert_ids``) and loops over K. AMD's
+Triton team measured that kernel on the MI300X: ROCm/triton PR #702 (2025-01-17, "moe quantization
+support int8 and fp8", merged), its "FP8_W8A8 Benchmark" table, printed by
+``python/perf-kernels/fused_moe/moe_gemm.py`` (whose only tuned configuration file is
+``configs/device_name=AMD_Instinct_MI300X.json``: the card the table ran on). Its rows are typed
+below as printed (M tokens, an expert's N x K weights, E = 8 experts, top 2, milliseconds).
+
+Read here as follows:
+
+- every call the script times reads ``num_tokens_post_padded.item()`` (moe_gemm), a host sync
+  inside ``triton.testing.do_bench``'s loop, so each row carries the same floor: the two
+  smallest shapes (about 0.26 MB and 15 MB of weights, microseconds of work) take 0.100 ms and
+  0.099 ms. Their mean is taken off every row; what is left is the kernel. The catalog keeps
+  the floor of the row the family borrowed before (a launch-and-routing floor inside a CUDA
+  graph, which this table cannot give);
+- the table's fp8 is per-tensor scaled; vLLM's 128 x 128 block-scaled kernel is the same loop
+  with a scale load per K block, so its figures price block fp8 too, as a lower bound;
+- the model and its fit are bench/moe_kernel_fit.py's (:func:`latency_of`): the bandwidth share
+  on rows of 256 tokens or fewer (16-64 routed rows an expert), the compute share and padding
+  rows on all; the tokens' own bytes (the A read, the top-k outputs written in fp16) are the
+  moved bytes.
+
+    python -m bench.rocm_triton_moe_fit    # from this repository's root: prints the figures
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bench.moe_kernel_fit import PADDING_ROWS, latency_of
+from core.catalog.cards import GPUS
+
+SOURCE = (
+    "ROCm/triton PR #702 (AMD, 2025-01-17, merged): FP8_W8A8 Benchmark of python/perf-kernels/"
+    "fused_moe/moe_gemm.py on the MI300X, 8 experts, top 2"
+)
+EXPERTS, TOP = 8, 2
+# (tokens, N, K, milliseconds) as printed; the first two rows are the benchmark's own floor
+FLOOR_ROWS = ((64, 256, 128, 0.100965), (64, 1792, 1024, 0.099205))
+ROWS = (
+    (64, 7168, 4096, 0.237007),
+    (128, 7168, 4096, 0.246640),
+    (1024, 7168, 4096, 0.367420),
+    (4096, 7168, 4096, 0.859841),
+    (64, 14336, 4096, 0.315952),
+    (128, 14336, 4096, 0.325784),
+    (256, 14336, 4096, 0.366155),
+    (512, 14336, 4096, 0.419629),
+    (1024, 14336, 4096, 0.584223),
+)
+CARD = "MI300X"
+
+
+def columns(rows=ROWS, card=CARD):
+    """bench/moe_kernel_fit.py's columns for the table's rows, their floor taken off."""
+    tokens, width, depth, milliseconds = np.array(rows, float).T
+    floor = np.mean([row[-1] for row in FLOOR_ROWS]) * 1e-3
+    bandwidth = GPUS[card].achieved_hbm_bytes_per_s
+    touched = EXPERTS * (1 - (1 - TOP / EXPERTS) ** tokens)  # torch.topk of random scores
+    weights = touched * width * depth  # fp8: a byte a weight
+    row_flops = 2.0 * width * depth
+    moved = (tokens * depth + 2.0 * tokens * TOP * width) / bandwidth
+    kernel = milliseconds * 1e-3 - floor
+    return tokens, np.full_like(tokens, TOP), touched, weights, row_flops, moved, kernel
+
+
+def modelled(cols, bandwidth_share, compute_share, pad, card=CARD):
+    """The kernel's modelled time of each row (no floor: the table's is the benchmark's)."""
+    rates = GPUS[card]
+    return latency_of(cols, rates.achieved_hbm_bytes_per_s, rates.achieved_fp8_flops, 0.0,
+                      bandwidth_share, compute_share, pad)  # fmt: skip
+
+
+def fit(cols=None):
+    """(bandwidth share, compute share, padding rows, decode RMS log error, all rows' error)."""
+    cols = columns() if cols is None else cols
+    tokens, latency = cols[0], cols[-1]
+    decode = tokens <= 256
+
+    def error(figures, rows):
+        return float(np.sqrt(np.mean(np.log(modelled(cols, *figures)[rows] / latency[rows]) ** 2)))
+
+    shares = np.round(np.arange(0.05, 1.3, 0.025), 3)
+    _, bandwidth_share = min((error((sb, np.inf, 0), decode), sb) for sb in shares)
+    every = np.ones_like(decode)
+    _, compute_share, pad = min(
+        (error((bandwidth_share, sf, pad), every), sf, pad) for sf in shares for pad in PADDING_ROWS
+    )
+    figures = (bandwidth_share, compute_share, pad)
+    return (*figures, error(figures, decode), error(figures, every))
+
+
+def main() -> None:
+    share_b, share_f, pad, decode, every = fit()
+    print(f"{SOURCE}\nat the {CARD}'s catalog rates: bandwidth share {share_b:.3f}, compute share "
+          f"{share_f:.3f}, padding rows {pad}; RMS log error {decode:.0%} on 256 tokens or fewer, "
+          f"{every:.0%} on every row")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
