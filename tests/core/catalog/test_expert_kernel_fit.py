@@ -50,5 +50,7 @@ def test_the_rocm_triton_table_reads_below_the_cards_full_bandwidth():
     from core.catalog.cards import GPUS
 
     tokens, _, _, weights, _, _, kernel = columns()
-    achieved = weights[tokens == 64] / kernel[tokens == 64] / GPUS["MI300X"].achieved_hbm_bytes_per_s
+    achieved = (
+        weights[tokens == 64] / kernel[tokens == 64] / GPUS["MI300X"].achieved_hbm_bytes_per_s
+    )
     assert np.all((achieved > 0.3) & (achieved < 0.6))
