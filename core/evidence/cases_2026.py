@@ -43,7 +43,11 @@ at 4), scored as the dashboard's rows are; their first tokens (D210-D213, D217-D
 D220-D238, found in the twenty-second round, are the rest of D32's table from the image's own
 page (:mod:`core.evidence.cases_rocm_page`: Llama 3.1 70B and 405B on eight MI300X, vLLM 0.9.1's
 V1 engine) and two vLLM contributors' runs before a kernel change
-(:mod:`core.evidence.cases_vllm_prs`: Qwen3-30B-A3B on one MI300X and one H100).
+(:mod:`core.evidence.cases_vllm_prs`: Qwen3-30B-A3B on one MI300X and one H100). D239-D240,
+typed blind in the twenty-third round, are a third such run (Qwen3-235B-A22B-FP8 on four MI300X),
+and D241-D244, typed blind in the twenty-fourth, four SGLang contributors' runs before a kernel
+configuration (:mod:`core.evidence.cases_sglang_prs`: DeepSeek-V3 on eight H20 and eight B200,
+Qwen3-30B-A3B-FP8 on four H200).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 from core.evidence.cases_rocm_page import ROCM_PAGE
+from core.evidence.cases_sglang_prs import SGLANG_PRS
 from core.evidence.cases_trtllm_issue import TRTLLM_ISSUE
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
@@ -344,6 +349,7 @@ SECOND += TRTLLM_ISSUE  # D186 on: a TensorRT-LLM user's report, shown only (cas
 SECOND += INFERENCEX_SWEEP  # D206 on: InferenceX's bot runs (cases_inferencex_sweep)
 SECOND += ROCM_PAGE  # D220 on: the rest of D32's table, the image's page (cases_rocm_page)
 SECOND += VLLM_PRS  # D235 on: vLLM contributors' runs before a kernel change (cases_vllm_prs)
+SECOND += SGLANG_PRS  # D241 on: SGLang contributors' runs, likewise (cases_sglang_prs)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

@@ -36,6 +36,8 @@ Which publisher each development case has (scored cases in brackets):
 - EmbeddedLLM (vLLM PRs #17530 and #17535, Qwen3-30B-A3B-FP8 on one MI300X and
   Qwen3-235B-A22B-FP8 on four): D235-D237, D239-D240 (5)
 - a vLLM contributor (vLLM PR #23151, Qwen3-30B-A3B on one H100): D238 (1)
+- SGLang contributors (SGLang PRs #6885, #6939, #7631 and #12343: DeepSeek-V3 on eight H20 and
+  eight B200, Qwen3-30B-A3B-FP8 on four H200): D241-D244 (4)
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("vllm-project/vllm/pull/17530", "EmbeddedLLM (vLLM PRs #17530, #17535)"),
     ("vllm-project/vllm/pull/17535", "EmbeddedLLM (vLLM PRs #17530, #17535)"),
     ("vllm-project/vllm/pull/23151", "a vLLM contributor (vLLM PR #23151)"),
+    # contributors' pull requests, before the project's own pages
+    ("sgl-project/sglang/pull/", "SGLang contributors (fused-MoE tuning PRs)"),
     ("sgl-project/sglang", "SGLang project (sgl-project, LMSYS)"),
     ("lmsys.org", "SGLang project (sgl-project, LMSYS)"),
     ("QwenLM/", "Qwen docs"),
