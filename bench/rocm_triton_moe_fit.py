@@ -30,60 +30,87 @@ Read here as follows:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from bench.moe_kernel_fit import PADDING_ROWS, latency_of
 from core.catalog.cards import GPUS
 
-SOURCE = (
-    "ROCm/triton PR #702 (AMD, 2025-01-17, merged): FP8_W8A8 Benchmark of python/perf-kernels/"
-    "fused_moe/moe_gemm.py on the MI300X, 8 experts, top 2"
-)
 EXPERTS, TOP = 8, 2
-# (tokens, N, K, milliseconds) as printed; the first two rows are the benchmark's own floor
-FLOOR_ROWS = ((64, 256, 128, 0.100965), (64, 1792, 1024, 0.099205))
-ROWS = (
-    (64, 7168, 4096, 0.237007),
-    (128, 7168, 4096, 0.246640),
-    (1024, 7168, 4096, 0.367420),
-    (4096, 7168, 4096, 0.859841),
-    (64, 14336, 4096, 0.315952),
-    (128, 14336, 4096, 0.325784),
-    (256, 14336, 4096, 0.366155),
-    (512, 14336, 4096, 0.419629),
-    (1024, 14336, 4096, 0.584223),
-)
 CARD = "MI300X"
 
 
-def columns(rows=ROWS, card=CARD):
+@dataclass(frozen=True)
+class Table:
+    """One of AMD's printed tables: (tokens, N, K, milliseconds) rows, the first ``floor``
+    rows the benchmark's own floor; weights and activations of ``bytes_per_weight`` bytes,
+    multiplied at the card's ``rate`` (a :class:`core.catalog.cards.GPU` field)."""
+
+    source: str
+    floor_rows: tuple
+    rows: tuple
+    bytes_per_weight: float
+    rate: str
+
+
+TABLES = {
+    "fp8": Table(
+        "ROCm/triton PR #702 (AMD, 2025-01-17, merged): FP8_W8A8 Benchmark of python/perf-kernels/"
+        "fused_moe/moe_gemm.py on the MI300X, 8 experts, top 2",
+        ((64, 256, 128, 0.100965), (64, 1792, 1024, 0.099205)),
+        ((64, 7168, 4096, 0.237007), (128, 7168, 4096, 0.246640), (1024, 7168, 4096, 0.367420),
+         (4096, 7168, 4096, 0.859841), (64, 14336, 4096, 0.315952), (128, 14336, 4096, 0.325784),
+         (256, 14336, 4096, 0.366155), (512, 14336, 4096, 0.419629),
+         (1024, 14336, 4096, 0.584223)),
+        1.0, "achieved_fp8_flops",
+    ),
+    # the same script's fp16 table, before it had quantisation: every row the text this project
+    # can read holds (its tenth and later are cut), the larger-batch rows among them too few to
+    # pin the compute share as well as the fp8 table's five
+    "bf16": Table(
+        "ROCm/triton PR #685 (AMD, 2024-12-18, merged): benchmark result of python/perf-kernels/"
+        "fused_moe/moe-gemm.py on the MI300X, fp16, 8 experts, top 2",
+        ((64, 256, 128, 0.080184), (64, 1792, 1024, 0.088724)),
+        ((64, 7168, 4096, 0.270237), (128, 7168, 4096, 0.279320), (1024, 7168, 4096, 0.649728),
+         (4096, 7168, 4096, 1.300630), (64, 14336, 4096, 0.422626), (128, 14336, 4096, 0.425669),
+         (256, 14336, 4096, 0.483249)),
+        2.0, "achieved_bf16_flops",
+    ),
+}  # fmt: skip
+SOURCE = TABLES["fp8"].source
+
+
+def columns(table: Table = TABLES["fp8"], card=CARD):
     """bench/moe_kernel_fit.py's columns for the table's rows, their floor taken off."""
-    tokens, width, depth, milliseconds = np.array(rows, float).T
-    floor = np.mean([row[-1] for row in FLOOR_ROWS]) * 1e-3
+    tokens, width, depth, milliseconds = np.array(table.rows, float).T
+    floor = np.mean([row[-1] for row in table.floor_rows]) * 1e-3
     bandwidth = GPUS[card].achieved_hbm_bytes_per_s
     touched = EXPERTS * (1 - (1 - TOP / EXPERTS) ** tokens)  # torch.topk of random scores
-    weights = touched * width * depth  # fp8: a byte a weight
+    weights = touched * width * depth * table.bytes_per_weight
     row_flops = 2.0 * width * depth
-    moved = (tokens * depth + 2.0 * tokens * TOP * width) / bandwidth
+    # the tokens' own bytes: A read in the weights' format, the top-k outputs written in fp16
+    moved = (tokens * depth * table.bytes_per_weight + 2.0 * tokens * TOP * width) / bandwidth
     kernel = milliseconds * 1e-3 - floor
     return tokens, np.full_like(tokens, TOP), touched, weights, row_flops, moved, kernel
 
 
-def modelled(cols, bandwidth_share, compute_share, pad, card=CARD):
+def modelled(cols, bandwidth_share, compute_share, pad, table: Table = TABLES["fp8"], card=CARD):
     """The kernel's modelled time of each row (no floor: the table's is the benchmark's)."""
     rates = GPUS[card]
-    return latency_of(cols, rates.achieved_hbm_bytes_per_s, rates.achieved_fp8_flops, 0.0,
+    return latency_of(cols, rates.achieved_hbm_bytes_per_s, getattr(rates, table.rate), 0.0,
                       bandwidth_share, compute_share, pad)  # fmt: skip
 
 
-def fit(cols=None):
+def fit(table: Table = TABLES["fp8"]):
     """(bandwidth share, compute share, padding rows, decode RMS log error, all rows' error)."""
-    cols = columns() if cols is None else cols
+    cols = columns(table)
     tokens, latency = cols[0], cols[-1]
     decode = tokens <= 256
 
     def error(figures, rows):
-        return float(np.sqrt(np.mean(np.log(modelled(cols, *figures)[rows] / latency[rows]) ** 2)))
+        predicted = modelled(cols, *figures, table=table)
+        return float(np.sqrt(np.mean(np.log(predicted[rows] / latency[rows]) ** 2)))
 
     shares = np.round(np.arange(0.05, 1.3, 0.025), 3)
     _, bandwidth_share = min((error((sb, np.inf, 0), decode), sb) for sb in shares)
@@ -96,10 +123,11 @@ def fit(cols=None):
 
 
 def main() -> None:
-    share_b, share_f, pad, decode, every = fit()
-    print(f"{SOURCE}\nat the {CARD}'s catalog rates: bandwidth share {share_b:.3f}, compute share "
-          f"{share_f:.3f}, padding rows {pad}; RMS log error {decode:.0%} on 256 tokens or fewer, "
-          f"{every:.0%} on every row")  # fmt: skip
+    for weight, table in TABLES.items():
+        share_b, share_f, pad, decode, every = fit(table)
+        print(f"{weight}: {table.source}\n  at the {CARD}'s catalog rates: bandwidth share "
+              f"{share_b:.3f}, compute share {share_f:.3f}, padding rows {pad}; RMS log error "
+              f"{decode:.0%} on 256 tokens or fewer, {every:.0%} on every row")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -223,13 +223,9 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 #   the rule committed before scoring; scored after it: both sets 14.45 % -> 14.4 % (D06 x1.06 ->
 #   x0.91, D07 x1.17 -> x1.01), the 1.0 page's check set 18.8 % -> 17.5 % (its one-card mixtures
 #   x1.21 -> x1.08), the 1.x check set 18.6 % -> 19.4 % (54 -> 55).
-# A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute), which for
-# the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth round a B200's
-# W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute bound). Measured:
-# TensorRT-LLM's Hopper row took the second check set from 24.1 % to 20.2 % and both sets from
-# 18.26 % to 18.12 %; the rate fix with its Blackwell row to 21.1 % and 18.16 % (the rate fix alone
-# 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there); SGLang's Blackwell row to 17.9 %
-# (D24 x0.92 -> x1.00), vLLM's Hopper fp8 row to 17.8 % (D108 x0.73 -> x0.76).
+# A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute): for the
+# W4A16 kernels bf16's even on cards with fp4 tensor cores (until the sixth round a B200's W4A16
+# experts were priced at its fp4 rate, 3.5 times too fast once compute bound).
 #
 # Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an NVIDIA
 # family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
@@ -258,28 +254,31 @@ _AITER_CARDS = {304: "MI300X and MI325X; fitted at the MI325X's rates", 256: "MI
 def _aiter(figures, cus, tables, rows, shapes, tokens, errors, cards=""):
     """An expert row fitted by bench/aiter_moe_fit.py to AITER's tables on ``cus``-CU cards."""
     shapes = f"{shapes} shape" + ("s" if shapes != 1 else "")
-    cards = cards or _AITER_CARDS[cus]
-    source = _AITER.format(cus=cus, cards=cards, tables=tables, rows=rows, tokens=tokens,
-                           errors=errors, shapes=shapes)  # fmt: skip
+    source = _AITER.format(cus=cus, cards=cards or _AITER_CARDS[cus], tables=tables, rows=rows,
+                           tokens=tokens, errors=errors, shapes=shapes)  # fmt: skip
     return ExpertKernel(*figures, source)
 
 
-# vLLM on ROCm without AITER (VLLM_ROCM_USE_AITER off by default: vllm/envs.py) runs its own Triton
-# fused MoE, measured by AMD on the MI300X (issue 37's twenty-fourth round, set before scoring;
-# Hopper's CUTLASS rows at full bandwidth until then). Its per-tensor fp8 prices block fp8 too,
-# a lower bound; the floor stays the borrowed row's (the table's own is a host sync a call).
+# vLLM on ROCm without AITER (its default) runs its own Triton fused MoE, measured by AMD on the
+# MI300X (issue 37's twenty-fourth round, set before scoring); per-tensor fp8 prices block fp8 too.
 _ROCM_TRITON = (
-    "ROCm/triton PR #702 (AMD, 2025-01-17): FP8_W8A8 benchmark of perf-kernels/fused_moe/moe_gemm"
-    ".py on the MI300X, vLLM's Triton fused-MoE loop, 9 rows of 64-4,096 tokens; fitted by bench/"
-    "rocm_triton_moe_fit.py (RMS log errors 12 %, 9 %){block}; floor borrowed"
+    "ROCm/triton PR {table} benchmark of perf-kernels/fused_moe/moe_gemm.py on the MI300X, "
+    "vLLM's Triton fused-MoE loop, 64-4,096 tokens; fitted by bench/rocm_triton_moe_fit.py (RMS "
+    "log errors {errors}){block}; floor borrowed"
 )
+_ROCM_TRITON_FIGURES = {  # bandwidth share, compute share, padding rows, table, errors
+    "fp8": (0.425, 0.575, 128, "#702 (AMD, 2025-01-17): FP8_W8A8", "12 %, 9 %"),
+    "bf16": (0.60, 0.70, 256, "#685 (AMD, 2024-12-18): fp16", "7 %, 7 %"),
+}
 
 
 def _rocm_triton(weight: str) -> ExpertKernel:
-    """vLLM's Triton fused MoE on a CDNA3 card: the fitted shares, the borrowed row's floor."""
+    """vLLM's Triton fused MoE on a CDNA3 card: the fitted shares (block fp8 at per-tensor's, a
+    lower bound), the borrowed row's floor (the table's own is a host sync in every call)."""
     block = "; per-tensor figures for 128 x 128 blocks" if weight == "fp8_block" else ""
-    floor = EXPERT_KERNELS[("hopper", weight)].fixed_s
-    return ExpertKernel(floor, 0.425, 0.575, 128, _ROCM_TRITON.format(block=block))
+    *shares, table, errors = _ROCM_TRITON_FIGURES["fp8" if weight == "fp8_block" else weight]
+    source = _ROCM_TRITON.format(table=table, errors=errors, block=block)
+    return ExpertKernel(EXPERT_KERNELS[("hopper", weight)].fixed_s, *shares, source)
 
 
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
@@ -336,6 +335,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ),
     ("cdna3", "fp8", "vllm"): _rocm_triton("fp8"),
     ("cdna3", "fp8_block", "vllm"): _rocm_triton("fp8_block"),
+    ("cdna3", "bf16", "vllm"): _rocm_triton("bf16"),
 }  # fmt: skip
 
 

@@ -171,7 +171,7 @@ class RateProvenance:
 def rate_provenance(scenario: Scenario) -> RateProvenance:
     """Where ``scenario``'s card rates and expert-kernel tables come from (measured or borrowed):
     the tables of the kernel its engine's release runs for its experts' format (AITER's rows,
-    which SGLang and vLLM with the ATOM plugin run, and vLLM's own Triton fp8 rows on CDNA3 are
+    which SGLang and vLLM with the ATOM plugin run, and vLLM's own Triton rows on CDNA3 are
     measured on AMD cards; the other engines' there are borrowed)."""
     gpu = scenario_gpu(scenario)
     family = card_family(scenario.gpu)

@@ -30,22 +30,24 @@ def test_random_rows_touch_the_expected_count_of_independent_draws():
     assert np.all(_touched("random")[1:] < _touched("balanced")[1:])
 
 
-def test_the_catalogs_rocm_triton_rows_are_the_fit_of_amds_table():
-    """vLLM's Triton fused-MoE rows on CDNA3 cards carry bench/rocm_triton_moe_fit.py's figures."""
-    from bench.rocm_triton_moe_fit import fit
+def test_the_catalogs_rocm_triton_rows_are_the_fit_of_amds_tables():
+    """vLLM's Triton fused-MoE rows on CDNA3 cards carry bench/rocm_triton_moe_fit.py's figures,
+    block fp8 the fp8 table's."""
+    from bench.rocm_triton_moe_fit import TABLES, fit
     from core.catalog.kernels import ENGINE_EXPERT_KERNELS
 
-    bandwidth_share, compute_share, pad, decode, every = fit()
-    for weight in ("fp8", "fp8_block"):
+    for weight, table in {"fp8_block": "fp8", "fp8": "fp8", "bf16": "bf16"}.items():
+        bandwidth_share, compute_share, pad, decode, every = fit(TABLES[table])
         row = ENGINE_EXPERT_KERNELS[("cdna3", weight, "vllm")]
         assert_allclose([row.bandwidth_share, row.compute_share], [bandwidth_share, compute_share])
         assert row.padding_rows == pad
-        assert f"{decode:.0%}".replace("%", " %") in row.source
-        assert f"{every:.0%}".replace("%", " %") in row.source
+        assert f"{decode:.0%}, {every:.0%}".replace("%", " %") in row.source
+        assert TABLES[table].source.split(" (")[0] in row.source
 
 
 def test_the_rocm_triton_table_reads_below_the_cards_full_bandwidth():
-    """AMD's table streams an MI300X's experts at well under its measured bandwidth at 64 tokens."""
+    """AMD's fp8 table streams an MI300X's experts at well under its measured bandwidth at 64
+    tokens."""
     from bench.rocm_triton_moe_fit import columns
     from core.catalog.cards import GPUS
 

@@ -100,10 +100,12 @@ def test_vllms_aiter_switch_prices_aiters_experts_on_amd_and_nothing_on_nvidia()
 
 
 def test_vllm_without_aiter_runs_its_triton_rows_on_cdna3_cards():
-    """vLLM releases without AITER price a CDNA3 card's fp8 experts by the Triton fit, AITER's not."""
+    """vLLM releases without AITER price a CDNA3 card's fp8 and bf16 experts by the Triton fits."""
     for gpu in ("MI300X", "MI325X"):
         for version in ("0.6", "0.8", "0.19"):
             kernel, family = expert_kernel(gpu, "fp8_block", "vllm", version)
             assert family == "cdna3" and "ROCm/triton PR #702" in kernel.source
+            kernel, family = expert_kernel(gpu, "bf16", "vllm", version)
+            assert family == "cdna3" and "ROCm/triton PR #685" in kernel.source
         kernel, _ = expert_kernel(gpu, "fp8_block", "vllm", "0.19-aiter")
         assert "ROCm/aiter" in kernel.source

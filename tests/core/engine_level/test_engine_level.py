@@ -228,16 +228,16 @@ def test_borrowed_rates_are_named():
 
 def test_an_amd_card_under_sglang_prices_its_experts_from_its_own_tables():
     """SGLang's block-fp8 experts on an MI325X are AITER's measured there, so the note names no
-    borrowed kernel tables; vLLM's are its Triton kernel's, measured on the MI300X, but its bf16
-    experts' are Hopper's. Its rates are measured: bf16 (MAMF), fp8 (AMD's MAF) and bandwidth
-    (a stream benchmark's read kernel, SC '25)."""
+    borrowed kernel tables; vLLM's are its Triton kernel's, measured on the MI300X, but on an
+    MI355X Blackwell's. Its rates are measured: bf16 (MAMF), fp8 (AMD's MAF) and bandwidth (a
+    stream benchmark's read kernel, SC '25)."""
     knobs = {"model": "DeepSeek-R1", "gpu": "MI325X", "cards": 8, "weight_dtype": "fp8"}
     sglang = rate_provenance(Scenario(**knobs, engine="sglang"))
     assert sglang.kernels_from == "cdna3" and not sglang.kernels_borrowed
     vllm = rate_provenance(Scenario(**knobs, engine="vllm"))
     assert vllm.kernels_from == "cdna3" and not vllm.kernels_borrowed
-    unquantised = rate_provenance(Scenario(**{**knobs, "weight_dtype": "bf16"}, engine="vllm"))
-    assert unquantised.kernels_from == "hopper" and unquantised.kernels_borrowed
+    newer = rate_provenance(Scenario(**{**knobs, "gpu": "MI355X"}, engine="vllm"))
+    assert newer.kernels_from == "blackwell" and newer.kernels_borrowed
     assert not sglang.rates_borrowed
     atom = rate_provenance(Scenario(**knobs, engine="vllm", engine_version="0.17-atom"))
     assert atom.kernels_from == "cdna3" and not atom.kernels_borrowed  # AITER's, via ATOM

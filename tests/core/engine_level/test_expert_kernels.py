@@ -134,16 +134,16 @@ def test_a_w4a16_kernel_multiplies_at_bf16_even_on_fp4_cards():
 
 
 def test_a_family_without_tables_borrows_the_engine_neutral_kernel():
-    """On an MI300X vLLM's bf16 experts are the borrowed family's neutral kernel, not its CUDA
-    Triton (AMD's own rows are SGLang's)."""
-    kernel, family = expert_kernel("MI300X", "bf16", "vllm")
-    assert family == "hopper" and kernel is EXPERT_KERNELS[("hopper", "bf16")]
+    """On an MI355X vLLM's bf16 experts are the borrowed family's neutral kernel, not its CUDA
+    Triton (AMD's own rows there are AITER's; on CDNA3 vLLM's Triton was measured)."""
+    kernel, family = expert_kernel("MI355X", "bf16", "vllm")
+    assert family == "blackwell" and kernel is EXPERT_KERNELS[("blackwell", "bf16")]
 
 
 def test_sglang_runs_aiters_experts_on_amd_cards():
     """SGLang's block-fp8 and bf16 experts on MI300-class and MI355X cards are AITER's rows
-    measured on them; vLLM (AITER off by default) runs its Triton rows for fp8 on CDNA3 and
-    keeps the borrowed rows elsewhere."""
+    measured on them; vLLM (AITER off by default) runs its Triton rows on CDNA3 and keeps the
+    borrowed rows elsewhere."""
     for gpu, family in (("MI300X", "cdna3"), ("MI325X", "cdna3"), ("MI355X", "cdna4")):
         for weight in ("fp8_block", "bf16"):
             kernel, measured = expert_kernel(gpu, weight, "sglang")
@@ -151,7 +151,7 @@ def test_sglang_runs_aiters_experts_on_amd_cards():
             assert kernel is ENGINE_EXPERT_KERNELS[(family, weight, "aiter")]
             assert "ROCm/aiter" in kernel.source
             other, lender = expert_kernel(gpu, weight, "vllm")
-            if (family, weight) == ("cdna3", "fp8_block"):
+            if family == "cdna3":
                 assert other is ENGINE_EXPERT_KERNELS[(family, weight, "vllm")]
             else:
                 assert lender != family and other is EXPERT_KERNELS[(lender, weight)]
