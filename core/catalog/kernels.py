@@ -1,10 +1,12 @@
-"""What kernels reach on each card family: expert layers and launches by layer type.
+"""What kernels reach on each card family: expert layers, by engine and release.
 
 The engine level prices a mixture-of-experts layer from measured grouped-GEMM tables instead
-of a dense matmul at full bandwidth and launches the kernels each kind of layer runs (each
-serving engine's own costs outside the kernels are in :mod:`core.catalog.engines`). Every
+of a dense matmul at full bandwidth, and launches the kernels each kind of layer runs
+(:mod:`core.catalog.layer_kernels`; each serving engine's own costs outside the kernels are in
+:mod:`core.catalog.engines`). Every
 figure here has a source; the expert-layer figures are fitted to kernel microbenchmarks (never
-to a serving benchmark) by ``bench/moe_kernel_fit.py`` and ``bench/aiter_moe_fit.py``.
+to a serving benchmark) by ``bench/moe_kernel_fit.py``, ``bench/aiter_moe_fit.py`` and
+``bench/rocm_triton_moe_fit.py``.
 """
 
 from __future__ import annotations
@@ -198,49 +200,55 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row, except where a row
 # below measured the engine's own kernel on that family (AMD's AITER rows at the end).
 #
-# Issue 37's sixth round added the engines' own rows below where the engine's code names its default
-# kernel and aiconfigurator measured it (each taken before any case was scored with it):
-# - TensorRT-LLM on Hopper runs gpt-oss's experts through its own fused-MoE module (W4A16 MXFP4,
-#   bf16 activations; its AUTO backend resolves to its Triton path there, NVIDIA/ TensorRT-LLM PR
-#   #19035), measured in 1.3.0rc20 over gpt-oss's two shapes. The neutral mxfp4 rows above stay
-#   vLLM's (Triton matmul_ogs on Hopper, which SGLang runs for gpt-oss too), fitted when
-#   TensorRT-LLM's own Hopper table held one expert count.
+# Issue 37's sixth round added the engines' own rows below where the engine's code names its
+# default kernel and aiconfigurator measured it (each taken before any case was scored with it):
+# - TensorRT-LLM on Hopper runs gpt-oss's experts through its own fused-MoE module (W4A16
+#   MXFP4, bf16 activations; its AUTO backend resolves to its Triton path there, NVIDIA/
+#   TensorRT-LLM PR #19035), measured in 1.3.0rc20 over gpt-oss's two shapes. The neutral mxfp4
+#   rows above stay vLLM's (Triton matmul_ogs on Hopper, which SGLang runs for gpt-oss too),
+#   fitted when TensorRT-LLM's own Hopper table held one expert count.
 # - TensorRT-LLM on Blackwell multiplies MXFP4 weights by MXFP8 activations (ModelConfig.
 #   get_mxfp4_quant_algo: W4A8_MXFP4_MXFP8 on SM 100+ unless the MoE backend is TRITON).
 # - SGLang on Blackwell runs them through FlashInfer's MXFP4 MoE (server_args.py: moe_runner_
-#   backend "flashinfer_mxfp4" for an MXFP4 GPT-OSS on Blackwell) at its default precision, MXFP8
-#   activations (flashinfer_mxfp4_moe_precision "default", "bf16" the alternative), measured in
-#   0.5.14; vLLM keeps the neutral row, its own table.
-# - vLLM runs 128-block fp8 experts on Hopper through its Triton fused-MoE experts as SGLang does
-#   (Fp8MoEMethod with block quantisation: TritonOrDeepGemmExperts, DeepGEMM taking only batches
-#   past its alignment, so every decode-sized step is Triton's), measured in 0.24. TensorRT-LLM's
-#   CUTLASS nvfp4 module on Blackwell (its MoeConfig.backend default through 1.2; the 1.x perf
-#   overview's option files name CUTLASS where they name one) was left out in the sixth round: its
-#   1.3.0rc20 table fits this kernel model less well (35 % RMS log error, padding rows at the grid's
-#   edge), and priced then it left both sets at 17.8 % and took the second check set to 21.3 %.
-#   Every TensorRT-LLM B200 nvfp4 mixture was priced by vLLM's FlashInfer kernel instead, against
-#   the rule above (an engine's own default kernel where measured). Taken in the fourteenth round,
-#   the rule committed before scoring; scored after it: both sets 14.45 % -> 14.4 % (D06 x1.06 ->
-#   x0.91, D07 x1.17 -> x1.01), the 1.0 page's check set 18.8 % -> 17.5 % (its one-card mixtures
-#   x1.21 -> x1.08), the 1.x check set 18.6 % -> 19.4 % (54 -> 55).
-# A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute): for the
-# W4A16 kernels bf16's even on cards with fp4 tensor cores (until the sixth round a B200's W4A16
-# experts were priced at its fp4 rate, 3.5 times too fast once compute bound).
+#   backend "flashinfer_mxfp4" for an MXFP4 GPT-OSS on Blackwell) at its default precision,
+#   MXFP8 activations (flashinfer_mxfp4_moe_precision "default", "bf16" the alternative),
+#   measured in 0.5.14; vLLM keeps the neutral row, its own table.
+# - vLLM runs 128-block fp8 experts on Hopper through its Triton fused-MoE experts as SGLang
+#   does (Fp8MoEMethod with block quantisation: TritonOrDeepGemmExperts, DeepGEMM taking only
+#   batches past its alignment, so every decode-sized step is Triton's), measured in 0.24.
+# TensorRT-LLM's CUTLASS nvfp4 module on Blackwell (its MoeConfig.backend default through 1.2;
+# the 1.x perf overview's option files name CUTLASS where they name one) was left out in the
+# sixth round: its 1.3.0rc20 table fits this kernel model less well (35 % RMS log error, padding
+# rows at the grid's edge), and priced then it left both sets at 17.8 % and took the second
+# check set to 21.3 %. Every TensorRT-LLM B200 nvfp4 mixture was priced by vLLM's FlashInfer
+# kernel instead, against the rule above (an engine's own default kernel where measured).
+# Taken in the fourteenth round, the rule committed before scoring; scored after it: both sets
+# 14.45 % -> 14.4 % (D06 x1.06 -> x0.91, D07 x1.17 -> x1.01), the 1.0 page's check set 18.8 % ->
+# 17.5 % (its one-card mixtures x1.21 -> x1.08), the 1.x check set 18.6 % -> 19.4 % (54 -> 55).
+# A compute share is a share of the rate the kernel multiplies at (ExpertKernel.compute), which
+# for the W4A16 kernels is bf16's even on cards with fp4 tensor cores (until the sixth round a
+# B200's W4A16 experts were priced at its fp4 rate, 3.5 times too fast once compute bound).
+# Measured: TensorRT-LLM's Hopper row took the second check set from 24.1 % to 20.2 % and both
+# sets from 18.26 % to 18.12 %; the rate fix with its Blackwell row to 21.1 % and 18.16 % (the
+# rate fix alone 23.5 %: the W4A16 kernel is not what TensorRT-LLM runs there); SGLang's
+# Blackwell row to 17.9 % (D24 x0.92 -> x1.00), vLLM's Hopper fp8 row to 17.8 % (D108 x0.73
+# -> x0.76).
 #
-# Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an NVIDIA
-# family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
-# rocm.Dockerfile), under which its mixtures' experts run through AITER's fused MoE, two Composable
-# Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), bf16 under its default "auto" MoE
-# backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda), and on MI355X (gfx950)
-# MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4 activation quantiser on
-# ROCm). AITER keeps the kernel times it measured while tuning each shape on a card (ROCm/aiter
-# aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us`` column); bench/aiter_moe_fit.py fits this
-# module's kernel model to them, each card's rows by its compute units (304: gfx942, 256: gfx950).
-# vLLM on ROCm runs AITER only when VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py): its
-# own Triton rows below. Decided from the engine's code before any case was scored with them. The
-# rows are keyed "aiter", the library, and a release's ``amd_kernels`` says whether it runs them
-# (kernels_engine): SGLang from its 0.4 line (AITER's first commit is of 2024-11-11, after SGLang
-# 0.3), vLLM with AMD's ATOM plugin.
+# Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an
+# NVIDIA family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
+# rocm.Dockerfile), under which its mixtures' experts run through AITER's fused MoE, two
+# Composable Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), bf16 under its
+# default "auto" MoE backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda),
+# and on MI355X (gfx950) MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4
+# activation quantiser on ROCm). AITER keeps the kernel times it measured while tuning each
+# shape on a card (ROCm/aiter aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us``
+# column); bench/aiter_moe_fit.py fits this module's kernel model to them, each card's rows by
+# its compute units (304: gfx942, 256: gfx950). vLLM on ROCm runs AITER only when
+# VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py), else its own Triton kernel (the
+# last rows, from the twenty-fourth round). Decided from the engine's code before any case was
+# scored with them. The rows are keyed "aiter", the library, and a release's ``amd_kernels`` says
+# whether it runs them (kernels_engine): SGLang from its 0.4 line (AITER's first commit is of
+# 2024-11-11, after SGLang 0.3), vLLM with AMD's ATOM plugin.
 _AITER = (
     "ROCm/aiter (MIT) @e4048607 tuned fused-MoE tables, aiter/configs/model_configs/"
     "{tables}.csv, the kernel times AITER measured on {cus}-CU "
@@ -253,9 +261,16 @@ _AITER_CARDS = {304: "MI300X and MI325X; fitted at the MI325X's rates", 256: "MI
 
 def _aiter(figures, cus, tables, rows, shapes, tokens, errors, cards=""):
     """An expert row fitted by bench/aiter_moe_fit.py to AITER's tables on ``cus``-CU cards."""
-    shapes = f"{shapes} shape" + ("s" if shapes != 1 else "")
-    source = _AITER.format(cus=cus, cards=cards or _AITER_CARDS[cus], tables=tables, rows=rows,
-                           tokens=tokens, errors=errors, shapes=shapes)  # fmt: skip
+    cards = cards or _AITER_CARDS[cus]
+    source = _AITER.format(
+        cus=cus,
+        cards=cards,
+        tables=tables,
+        rows=rows,
+        tokens=tokens,
+        errors=errors,
+        shapes=f"{shapes} shape" + ("s" if shapes != 1 else ""),
+    )
     return ExpertKernel(*figures, source)
 
 
@@ -318,10 +333,14 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("blackwell", "bf16", "vllm"): ExpertKernel(
         30e-6, 0.80, 0.375, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (18 %, 25 %)")
     ),
-    ("cdna3", "fp8_block", "aiter"): _aiter((46e-6, 0.95, 0.650, 64), 304,
-        "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3, "1-16,384", "14 %, 13 %"),
-    ("cdna4", "fp8_block", "aiter"): _aiter((26e-6, 0.90, 0.325, 64), 256,
-        "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4, "1-32,768", "16 %, 12 %"),
+    ("cdna3", "fp8_block", "aiter"): _aiter(
+        (46e-6, 0.95, 0.650, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
+        "1-16,384", "14 %, 13 %",
+    ),
+    ("cdna4", "fp8_block", "aiter"): _aiter(
+        (26e-6, 0.90, 0.325, 64), 256, "a8w8_blockscale_tuned_fmoe_{ds_v3,qwen3_235b}", 48, 4,
+        "1-32,768", "16 %, 12 %",
+    ),
     ("cdna3", "bf16", "aiter"): _aiter(
         (20e-6, 0.75, 0.45, 64), 304, "qwen3_235b_bf16_tuned_fmoe", 32, 2, "1-32,768", "6 %, 7 %"
     ),
@@ -374,27 +393,3 @@ ROUTING_IMBALANCE_SOURCE = _AIC.format(
 # Bytes a routed copy of one hidden number moves: scattered (written, read) and gathered
 # (written, read), 2 bytes each in bf16.
 PERMUTE_BYTES = 4 * 2
-
-# -- Kernels a layer launches, by kind (each costs at least the kernel floor, KERNEL_FLOOR_S).
-# Counted from each layer's forward pass as vLLM and SGLang implement it.
-DENSE_LAYER_KERNELS = 9  # 2 norms, QKV, rotary + cache write, attention, out, gate-up, act, down
-# A mixture's layer drops the dense MLP's 3 for a router GEMM and a top-k; the grouped GEMMs'
-# own launches are in ExpertKernel.fixed_s.
-MOE_LAYER_KERNELS = DENSE_LAYER_KERNELS - 3 + 2
-# Latent attention replaces QKV, rotary, attention and out (4) by the fused q_a/kv_a GEMM, the
-# q_a norm, q_b, the kv_a norm, rotary + cache write, the k absorb bmm, attention and its
-# split-KV combine, the v absorb bmm and o_proj (10). Every engine priced here runs q_a and
-# kv_a as one GEMM on their shared input: vLLM models/deepseek_v2.py fused_qkv_a_proj ('reduces
-# one GEMM call'), SGLang fused_qkv_a_proj_with_mqa, TensorRT-LLM's MLA kv_a_proj_with_mqa
-# widened by q_lora_rank (counted as 11 until issue 37's sixth round; the rule set before
-# scoring; releases older than each fusion launch one kernel more a layer than counted).
-LATENT_ATTENTION_EXTRA_KERNELS = 10 - 4
-# A shared expert (DeepSeek, Llama 4) runs its own gate-up, act and down.
-SHARED_EXPERT_KERNELS = 3
-# Block-scaled fp8 quantises each GEMM's input per group of 128 first, one quantise kernel per
-# GEMM input: attention's QKV and out (2; latent attention's fused q_a/kv_a, q_b and o_proj, 3),
-# the MLP's gate-up and down (2; a mixture's routed experts: their input and their activation,
-# 2) and a shared expert's own gate-up and down (2): DeepSeek's expert layer 7, Qwen3's 4.
-BLOCK_FP8_ATTENTION_INPUTS = 2
-BLOCK_FP8_LATENT_ATTENTION_INPUTS = 3
-BLOCK_FP8_MLP_INPUTS = 2

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
+from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.engine_level import terms as physical
 
 

@@ -27,14 +27,16 @@ from core.catalog import (
 )
 from core.catalog.engine_versions import TRTLLM_BENCH_GRAPH_SIZES
 from core.catalog.kernels import (
+    ROUTING_IMBALANCE_FLOOR,
+    ROUTING_IMBALANCE_SPREAD,
+)
+from core.catalog.layer_kernels import (
     BLOCK_FP8_ATTENTION_INPUTS,
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
     BLOCK_FP8_MLP_INPUTS,
     DENSE_LAYER_KERNELS,
     LATENT_ATTENTION_EXTRA_KERNELS,
     MOE_LAYER_KERNELS,
-    ROUTING_IMBALANCE_FLOOR,
-    ROUTING_IMBALANCE_SPREAD,
     SHARED_EXPERT_KERNELS,
 )
 

@@ -13,7 +13,7 @@ from core.catalog.engine_versions import (
     TRTLLM_BENCH_GRAPH_SIZES,
 )
 from core.catalog.engines import ENGINES
-from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
+from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.catalog.release_kernels import SHARED_EXPERT_STREAMS
 from core.evidence.source_groups import Source
 

@@ -7,7 +7,7 @@ import numpy as np
 from core import Scenario, evaluate
 from core.catalog import KERNEL_FLOOR_S, MODELS
 from core.catalog.engine_versions import engine_version, newest_version
-from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
+from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED
 from core.engine_level.kernels import shared_expert_fused
 from core.engine_level.terms import block_fp8_quantise_kernels, layer_kernels

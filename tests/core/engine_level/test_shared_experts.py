@@ -9,7 +9,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core.catalog import KERNEL_FLOOR_S
-from core.catalog.kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
+from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.engine_level.shared_experts import shared_stream_tokens
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
