@@ -1,4 +1,4 @@
-"""Fit the MI300X's Triton fused-MoE figures (core/catalog/kernels.py) to AMD's published table.
+"""Fit the MI300X's Triton fused-MoE figures (core/catalog/kernels.py) to AMD's published tables.
 
 vLLM on ROCm runs a mixture's experts through its own Triton fused-MoE kernel unless AITER is
 switched on (``VLLM_ROCM_USE_AITER``, off by default: vllm/envs.py), so a vLLM release without
@@ -7,15 +7,18 @@ blocks of ``BLOCK_SIZE_M`` rows (``sorted_token_ids``, ``expert_ids``) and loops
 Triton team measured that kernel on the MI300X: ROCm/triton PR #702 (2025-01-17, "moe quantization
 support int8 and fp8", merged), its "FP8_W8A8 Benchmark" table, printed by
 ``python/perf-kernels/fused_moe/moe_gemm.py`` (whose only tuned configuration file is
-``configs/device_name=AMD_Instinct_MI300X.json``: the card the table ran on). Its rows are typed
-below as printed (M tokens, an expert's N x K weights, E = 8 experts, top 2, milliseconds).
+``configs/device_name=AMD_Instinct_MI300X.json``: the card the table ran on), and the same
+script's fp16 table a month before, in PR #685 (2024-12-18, merged; fp16 and bf16 multiply at one
+rate on the card), which prices vLLM's unquantised experts there. Their rows are typed below as
+printed (M tokens, an expert's N x K weights, E = 8 experts, top 2, milliseconds).
 
 Read here as follows:
 
 - every call the script times reads ``num_tokens_post_padded.item()`` (moe_gemm), a host sync
   inside ``triton.testing.do_bench``'s loop, so each row carries the same floor: the two
-  smallest shapes (about 0.26 MB and 15 MB of weights, microseconds of work) take 0.100 ms and
-  0.099 ms. Their mean is taken off every row; what is left is the kernel. The catalog keeps
+  smallest shapes (about 0.26 MB and 15 MB of fp8 weights, microseconds of work) take 0.100 ms
+  and 0.099 ms (0.080 and 0.089 in fp16). Their mean is taken off every row of their table;
+  what is left is the kernel. The catalog keeps
   the floor of the row the family borrowed before (a launch-and-routing floor inside a CUDA
   graph, which this table cannot give);
 - the table's fp8 is per-tensor scaled; vLLM's 128 x 128 block-scaled kernel is the same loop
