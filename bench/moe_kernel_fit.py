@@ -167,9 +167,15 @@ def fit(table, card, dtype, compute):
     return fit_figures(cols, partial(modelled, cols, card, compute))
 
 
-def fit_figures(cols, predict):
+# the grids the floor and the bandwidth share are searched over
+FLOORS = np.arange(0, 100e-6, 2e-6)
+BANDWIDTH_SHARES = np.arange(0.1, 1.3, 0.05)
+
+
+def fit_figures(cols, predict, floors=FLOORS, bandwidth_shares=BANDWIDTH_SHARES):
     """:func:`fit`'s search over the rows ``cols`` (:func:`columns`' order), ``predict(floor,
-    bandwidth share, compute share, pad)`` giving the modelled latency of every row."""
+    bandwidth share, compute share, pad)`` giving the modelled latency of every row; the floor
+    and the bandwidth share are searched over ``floors`` and ``bandwidth_shares``."""
     tokens, latency = cols[0], cols[-1]
     decode = tokens <= 256
 
@@ -179,9 +185,7 @@ def fit_figures(cols, predict):
 
     # streaming alone on decode-sized steps: no multiplication (an infinite compute share)
     best = min(
-        (error((t0, sb, np.inf, 0), decode), t0, sb)
-        for t0 in np.arange(0, 100e-6, 2e-6)
-        for sb in np.arange(0.1, 1.3, 0.05)
+        (error((t0, sb, np.inf, 0), decode), t0, sb) for t0 in floors for sb in bandwidth_shares
     )
     _, floor, bandwidth_share = best
     best_compute = min(
