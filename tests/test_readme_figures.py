@@ -131,30 +131,33 @@ def argonne_figures() -> tuple:
     )  # fmt: skip
 
 
+def engine_ratios() -> dict[str, float]:
+    """Each development case's engine-level ratio (predicted over measured), by its key."""
+    whole = report()
+    return {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+
+
 def twenty_second_round_figures() -> tuple:
     """The lowest and highest engine-level ratio of the rocm/vllm image's throughput rows, two
     decimals, as the README quotes them."""
-    whole = report()
-    ratio = {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+    ratio = engine_ratios()
     page = [ratio[case.key] for case in ROCM_PAGE if case.metric == "throughput"]
     return round(min(page), 2), round(max(page), 2)
 
 
 def twenty_third_round_figures() -> tuple:
     """The engine-level ratios of Qwen's H20 rows (D31, D30, D29), two decimals."""
-    whole = report()
-    ratio = {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+    ratio = engine_ratios()
     return tuple(round(ratio[key], 2) for key in ("D31", "D30", "D29"))
 
 
 def twenty_fourth_round_figures() -> tuple:
     """The lowest and highest engine-level ratio of EmbeddedLLM's MI300X runs (one decimal) and
     of SGLang's contributors' runs (two), and both sets' error and count."""
-    whole = report()
-    ratio = {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+    ratio = engine_ratios()
     runs = [ratio[case.key] for case in VLLM_PRS if case.gpu == "MI300X"]
     sglang = [ratio[case.key] for case in SGLANG_PRS]
-    both = whole.scores["both"]["engine"]
+    both = report().scores["both"]["engine"]
     return (
         round(min(runs), 1), round(max(runs), 1), round(min(sglang), 2), round(max(sglang), 2),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
