@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-Two hundred and thirty-eight published rows, each naming the public page it came from: vLLM (0.5 to
+Two hundred and forty-four published rows, each naming the public page it came from: vLLM (0.5 to
 V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -13,7 +13,7 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213, D217-D219), which leaves 144 scored cases.
+D210-D213, D217-D219), which leaves 150 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
