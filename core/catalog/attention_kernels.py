@@ -11,15 +11,19 @@ decode-attention tables (grouped-query rows, head size 128, the card's measured 
 the stream), the earliest release of each engine measured on an H100 or a B200, each engine's
 default kernel: TensorRT-LLM's attention op (its PyTorch flow), vLLM's FlashAttention 3 on
 Hopper and FlashInfer on Blackwell, SGLang's FlashAttention 3 on Hopper and TensorRT-LLM MHA
-on Blackwell. A family without tables borrows the measured family's TensorRT-LLM figures; latent
-attention (DeepSeek's) keeps the kernel floors it is counted at.
+on Blackwell. A family without tables borrows the measured family's TensorRT-LLM figures.
+
+Latent attention (DeepSeek's) is priced as a whole block where its engine's module was measured
+(:data:`LATENT_BLOCKS`, fitted by ``bench/mla_module_fit.py``): the block's floor and cost per
+request replace the kernel floors and GEMM floors its ten kernels are counted at. Elsewhere (other
+engines, other card families) it keeps that count.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.catalog.kernels import priced_row
+from core.catalog.kernels import card_family, priced_row
 
 
 @dataclass(frozen=True)
@@ -63,3 +67,47 @@ def attention_kernel(gpu: str, cache: str, engine: str = "") -> AttentionKernel:
     ``cache`` is ``"bf16"`` or ``"fp8"`` (a wider cache reads as bf16, a narrower as fp8).
     """
     return priced_row(ATTENTION_KERNELS, _NEUTRAL, gpu, cache, engine)[0]
+
+
+LATENT_BLOCK_SOURCE = (
+    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured MLA-module tables, h100_sxm and b200_sxm "
+    "mla/<engine>/<release>/mla_generation_module_perf.parquet: DeepSeek-V3's whole decode "
+    "attention block (fused q_a/kv_a, norms, q_b, rotary and cache write, absorbed products, "
+    "attention, o_proj) in a CUDA graph, vLLM 0.24 (FlashAttention MLA over a bf16 cache, "
+    "FlashMLA over fp8, on Hopper; FlashInfer MLA on Blackwell) and TensorRT-LLM 1.3.0rc20; "
+    "fitted by bench/mla_module_fit.py on 1-64 requests, 2-1,024 tokens of context and 8-128 "
+    "heads a card, the weights, cache and FLOPs at the card's measured rates taken off first "
+    "(RMS log errors 3-6 % on H100, 8-14 % on B200; the H200's tables agree with the H100's)"
+)
+# (family, cache format, projection format, engine): the block's floor per layer, and its cost
+# per running request, beyond its weights, cache and FLOPs; only the engines measured have rows
+# (SGLang's module was not measured: its blocks keep their counted kernels).
+LATENT_BLOCKS: dict[tuple[str, str, str, str], AttentionKernel] = {
+    ("hopper", "bf16", "bf16", "vllm"): AttentionKernel(79.0e-6, 250e-9),
+    ("hopper", "bf16", "fp8_block", "vllm"): AttentionKernel(87.0e-6, 220e-9),
+    ("hopper", "fp8", "bf16", "vllm"): AttentionKernel(97.0e-6, 390e-9),
+    ("hopper", "fp8", "fp8_block", "vllm"): AttentionKernel(107.0e-6, 60e-9),
+    ("hopper", "bf16", "bf16", "tensorrt-llm"): AttentionKernel(36.5e-6, 40e-9),
+    ("hopper", "bf16", "fp8_block", "tensorrt-llm"): AttentionKernel(43.5e-6, 0.0),
+    ("hopper", "fp8", "bf16", "tensorrt-llm"): AttentionKernel(34.5e-6, 50e-9),
+    ("hopper", "fp8", "fp8_block", "tensorrt-llm"): AttentionKernel(42.0e-6, 0.0),
+    ("blackwell", "bf16", "bf16", "vllm"): AttentionKernel(31.0e-6, 210e-9),
+    ("blackwell", "bf16", "fp8_block", "vllm"): AttentionKernel(46.0e-6, 160e-9),
+    ("blackwell", "bf16", "nvfp4", "vllm"): AttentionKernel(40.0e-6, 120e-9),
+    ("blackwell", "fp8", "bf16", "vllm"): AttentionKernel(32.5e-6, 170e-9),
+    ("blackwell", "fp8", "fp8_block", "vllm"): AttentionKernel(47.5e-6, 130e-9),
+    ("blackwell", "fp8", "nvfp4", "vllm"): AttentionKernel(42.0e-6, 90e-9),
+    ("blackwell", "bf16", "bf16", "tensorrt-llm"): AttentionKernel(28.0e-6, 150e-9),
+    ("blackwell", "bf16", "fp8_block", "tensorrt-llm"): AttentionKernel(43.5e-6, 60e-9),
+    ("blackwell", "bf16", "nvfp4", "tensorrt-llm"): AttentionKernel(60.0e-6, 10e-9),
+    ("blackwell", "fp8", "bf16", "tensorrt-llm"): AttentionKernel(27.0e-6, 100e-9),
+    ("blackwell", "fp8", "fp8_block", "tensorrt-llm"): AttentionKernel(42.0e-6, 40e-9),
+    ("blackwell", "fp8", "nvfp4", "tensorrt-llm"): AttentionKernel(58.5e-6, 0.0),
+}
+
+
+def latent_block(gpu: str, cache: str, projections: str, engine: str) -> AttentionKernel | None:
+    """The measured latent-attention block ``engine`` runs on ``gpu`` with its projections in
+    ``projections`` over a cache stored as ``cache``; None where none was measured (the block
+    keeps its counted kernels)."""
+    return LATENT_BLOCKS.get((card_family(gpu), cache, projections, engine))

@@ -13,7 +13,13 @@ from functools import cached_property
 
 import numpy as np
 
-from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
+from core.catalog.layer_kernels import (
+    BLOCK_FP8_LATENT_ATTENTION_INPUTS,
+    BLOCK_FP8_MLP_INPUTS,
+    LATENT_ATTENTION_GEMMS,
+    LATENT_ATTENTION_KERNELS,
+    SHARED_EXPERT_KERNELS,
+)
 from core.engine_level import terms as physical
 
 
@@ -34,7 +40,11 @@ class FixedCosts:
         """
         host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
         layered = "expert_reads" in terms
-        floors = self._kernel_seconds if layered else physical.fixed_step_seconds(self.layers, 0.0)
+        floors = (
+            self._kernel_seconds + self._latent_block_extra
+            if layered
+            else physical.fixed_step_seconds(self.layers, 0.0)
+        )
         floors = floors + self._gemm_floor_extra
         hidden = np.maximum(np.subtract(host, floors + busy), 0.0)
         return floors + np.where(self.host_overlapped, hidden, host)
@@ -65,6 +75,37 @@ class FixedCosts:
         attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
         return mlps * extra + projections * projection_extra + attention
+
+    @cached_property
+    def _latent_block_extra(self):
+        r"""What latent attention's measured block adds over the kernel and GEMM floors it is
+        counted at, over the layers (0 where its engine's module was not measured).
+
+        Notes
+        -----
+        .. math:: t = L\,[MLA] \left(t_{block} - (10 + 3\,[fp8_{block}])\,t_k
+                  - 3\,(t_g - t_k)\right)
+
+        with :math:`t_{block}` the block's measured floor
+        (:data:`core.catalog.attention_kernels.LATENT_BLOCKS`), :math:`t_k` the kernel floor and
+        :math:`t_g` the attention projections' GEMM floor; the block's weights, cache and FLOPs
+        stay priced where every layer's are.
+        """
+        measured = np.isfinite(self.latent_block_floor_s) & np.asarray(self.latent_attention)
+        if not np.any(measured):  # no block here was measured: skip the arithmetic
+            return 0.0
+        floor = physical.KERNEL_FLOOR_S
+        gemm = (
+            self.gemm_floor_s
+            if self.attention_gemm_floor_s is None
+            else (self.attention_gemm_floor_s)
+        )
+        quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_LATENT_ATTENTION_INPUTS
+        counted = (LATENT_ATTENTION_KERNELS + quantise) * floor + LATENT_ATTENTION_GEMMS * (
+            np.subtract(gemm, floor)
+        )
+        extra = np.where(measured, np.subtract(self.latent_block_floor_s, counted), 0.0)
+        return extra * self._attention_layers
 
     def shared_stream_s(self, tokens, routed_s):
         r"""Seconds a decode step of ``tokens`` hides by running its shared experts' kernels on a
@@ -126,9 +167,12 @@ class FixedCosts:
         return np.where(self.data_parallel_attention, self.cards, 1.0)
 
     def _attention_requests_s(self, batch):
-        """Decode attention's cost per request over the layers (a card's own, under DEP)."""
+        """Decode attention's cost per request over the layers (a card's own, under DEP): latent
+        attention's measured block's, where there is one, else nothing beyond its FLOPs."""
         on_card = np.divide(batch, self._request_ranks)
-        per_request = np.where(self.latent_attention, 0.0, self.attention_per_request_s)
+        per_request = np.where(
+            self.latent_attention, self.latent_block_per_request_s, self.attention_per_request_s
+        )
         return on_card * per_request * self._attention_layers
 
     def host_requests_s(self, requests, busy):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
-from core.catalog.attention_kernels import attention_kernel
+from core.catalog.attention_kernels import attention_kernel, latent_block
 from core.catalog.checkpoints import kept_bf16_params
 from core.catalog.dense_gemms import dense_gemm_floor, gemm_tile_rows
 from core.catalog.engine_versions import (
@@ -101,6 +101,28 @@ def _attention_fields(gpu, engine, bytes_kv) -> dict:
     return {
         "attention_floor_s": field("floor_s"),
         "attention_per_request_s": field("per_request_s"),
+    }
+
+
+def _latent_block_fields(gpu, weight, shape, engine, bytes_kv, shapes) -> dict:
+    """Latent attention's measured block: its floor per layer (NaN where the engine's module was
+    not measured on the card's family: the block keeps its counted kernels) and its cost per
+    request (:data:`core.catalog.attention_kernels.LATENT_BLOCKS`), its projections in the
+    format the checkpoint keeps attention in."""
+    cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
+    keys = (gpu, weight, shape, engine, factorize(cache) if cache.ndim else str(cache))
+
+    def field(attribute, missing):
+        def one(g, w, name, e, c):
+            projections = "bf16" if kept_bf16_params(shapes[name], w) > 0 else None
+            row = latent_block(g, c, projections or expert_format(w, shapes[name]), e)
+            return missing if row is None else getattr(row, attribute)
+
+        return lookup(one, *keys)
+
+    return {
+        "latent_block_floor_s": field("floor_s", np.nan),
+        "latent_block_per_request_s": field("per_request_s", 0.0),
     }
 
 
@@ -231,6 +253,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             _gemm_floor(shapes, attention=True), gpu, weight, shape, engine, version
         ),
         **_attention_fields(gpu, engine, pool.bytes_kv),
+        **_latent_block_fields(gpu, weight, shape, engine, pool.bytes_kv, shapes),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),

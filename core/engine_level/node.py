@@ -69,13 +69,15 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     shared_stream_tokens: object = 0.0
     block_fp8: object = False
     # each dense GEMM's measured floor (core.catalog.dense_gemms), in place of the kernel floor;
-    # decode attention's floor per layer and cost per request (core.catalog.attention_kernels)
+    # decode attention's floor per layer and cost per request, and latent attention's whole
+    # block's where its engine's module was measured (core.catalog.attention_kernels; NaN: none)
     gemm_floor_s: object = physical.KERNEL_FLOOR_S
     attention_gemm_floor_s: object = None  # the attention projections' (None: gemm_floor_s)
     attention_floor_s: object = physical.ATTENTION_KERNEL_FLOORS_S
     attention_per_request_s: object = 0.0
-    # decode attention's FLOPs per context token in one layer: 2 h (d_qk + d_v)
-    attention_flops_per_token: object = 0.0
+    latent_block_floor_s: object = float("nan")
+    latent_block_per_request_s: object = 0.0
+    attention_flops_per_token: object = 0.0  # decode attention's per context token in a layer
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
     # the engine's host time per step and per request (server, eager prefill), and whether its
@@ -243,8 +245,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         per_expert, _ = self.expert_geometry
         shared_bytes = self.engine_weight_bytes(terms) - self._routed_bytes
         shared_active = self.active_params - np.multiply(self.experts_per_token, per_expert)
-        # never below nothing: a pasted shape whose counts disagree (a zero-width expert
-        # beside a vocabulary of millions) would otherwise make a step take negative time
+        # never below nothing: a pasted shape whose counts disagree would take negative time
         return np.maximum(shared_bytes, 0.0), np.maximum(shared_active, 0.0)
 
     @cached_property

@@ -16,7 +16,6 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_FEW,
     PCIE_ALLREDUCE_SHARE_MANY,
 )
-from core.catalog.attention_kernels import ATTENTION_KERNELS, ATTENTION_SOURCE
 from core.catalog.cards import GPUS, INFINITY_FABRIC_ALLREDUCE_SHARE, NVLINK_COLLECTIVE_SOURCE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
@@ -40,6 +39,12 @@ from core.catalog.gemm_tables import GEMM_SHARE_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
 from core.engine_level.ranks import RANK_WAITS_SOURCE
+from core.evidence.attention_sources import (
+    ATTENTION_UNIT,
+    attention_kernel_rows,
+    attention_value,
+    latent_block_rows,
+)
 from core.evidence.release_sources import release_rows
 from core.evidence.source_groups import Source
 
@@ -239,6 +244,7 @@ def engine_cost_rows() -> list[Source]:
         *expert_kernel_rows(),
         *dense_gemm_rows(),
         *attention_kernel_rows(),
+        *latent_block_rows(),
         *measured_here_rows(),
     ]
 
@@ -265,14 +271,9 @@ def _by_table(neutral: dict, engines_own: dict) -> list[tuple[str, object]]:
     ]
 
 
-# How a decode-attention kernel's and an expert layer's figures read, in the catalog's rows and
-# in the rows of the kernels measured here alike.
-_ATTENTION_UNIT = "per layer, + per running request"
+# How an expert layer's figures read, in the catalog's rows and in the rows of the kernels
+# measured here alike (a decode-attention kernel's: core.evidence.attention_sources).
 _EXPERT_UNIT = "floor; bandwidth / compute share; padding rows per touched expert"
-
-
-def _attention_value(floor_s, per_request_s) -> str:
-    return f"{floor_s * 1e6:.1f} µs + {per_request_s * 1e9:.0f} ns"
 
 
 def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute="") -> str:
@@ -281,20 +282,6 @@ def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute
         f"{fixed_s * 1e6:.0f} µs, {bandwidth_share:.0%} / {compute_share:.0%}{rate}, "
         f"{padding_rows:.0f} rows"
     )
-
-
-def attention_kernel_rows() -> list[Source]:
-    """One row per decode-attention kernel: its floor per layer and its cost per request."""
-    return [
-        Source(
-            f"decode attention, {family} {cache}, {engine or 'tensorrt-llm (every engine without its own)'}",
-            _attention_value(kernel.floor_s, kernel.per_request_s),
-            _ATTENTION_UNIT,
-            ATTENTION_SOURCE,
-            kind="measurements",
-        )
-        for (family, cache, engine), kernel in ATTENTION_KERNELS.items()
-    ]
 
 
 def dense_gemm_rows() -> list[Source]:
@@ -340,7 +327,7 @@ def expert_kernel_rows() -> list[Source]:
 # How each kind of kernel measured here reads, as the catalog's figures of that kind do.
 _MEASURED_FORMS = {
     "dense": (lambda f: f"{f[0] * 1e6:.1f} µs, {f[1]:.0%}", "floor; stream share"),
-    "attention": (lambda f: _attention_value(*f), _ATTENTION_UNIT),
+    "attention": (lambda f: attention_value(*f), ATTENTION_UNIT),
     "experts": (lambda f: _expert_value(*f), _EXPERT_UNIT),
     "graph floor": (
         lambda f: f"{f[0] * 1e6:.1f} µs + {f[1] * 1e6:.1f} µs",

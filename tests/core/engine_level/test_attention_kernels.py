@@ -5,11 +5,25 @@ from __future__ import annotations
 import dataclasses
 from types import SimpleNamespace
 
+import numpy as np
 from numpy.testing import assert_allclose
 
-from core.catalog.attention_kernels import ATTENTION_KERNELS, attention_kernel
+from core import Scenario
+from core.catalog import KERNEL_FLOOR_S
+from core.catalog.attention_kernels import (
+    ATTENTION_KERNELS,
+    LATENT_BLOCKS,
+    attention_kernel,
+    latent_block,
+)
+from core.catalog.layer_kernels import (
+    BLOCK_FP8_LATENT_ATTENTION_INPUTS,
+    LATENT_ATTENTION_GEMMS,
+    LATENT_ATTENTION_KERNELS,
+)
 from core.engine_level.kernels import _attention_flops
 from core.engine_level.terms import ALL_TERMS
+from core.evaluate import engine_node
 from tests.core.engine_level.test_engine_versions import _tiny_node
 
 
@@ -69,3 +83,54 @@ def test_latent_attention_reads_its_cache_with_128_absorbed_heads():
     assert_allclose(_attention_flops(pool, 128), 2 * 128 * (576 + 512))
     grouped = SimpleNamespace(kv_lora_rank=0, qk_rope_head_dim=0, head_dim=128)
     assert_allclose(_attention_flops(grouped, 32), 2 * 32 * 256)
+
+
+def test_only_the_engines_whose_latent_attention_module_was_measured_have_a_block():
+    """vLLM and TensorRT-LLM on NVIDIA's measured families price DeepSeek's attention block as
+    measured; SGLang and AMD cards keep the counted kernels."""
+    assert (
+        latent_block("H200", "fp8", "fp8_block", "vllm")
+        is LATENT_BLOCKS[("hopper", "fp8", "fp8_block", "vllm")]
+    )
+    assert latent_block("B200", "bf16", "bf16", "tensorrt-llm") is not None
+    assert latent_block("H200", "fp8", "fp8_block", "sglang") is None
+    assert latent_block("MI300X", "fp8", "fp8_block", "vllm") is None
+    assert latent_block("H100 SXM", "fp8", "nvfp4", "vllm") is None  # no fp4 on Hopper
+
+
+def _latent_node(**fields):
+    return dataclasses.replace(_tiny_node(), latent_attention=True, **fields)
+
+
+def test_a_measured_latent_block_replaces_its_counted_kernels_and_gemm_floors():
+    """Each latent layer's fixed time becomes the block's floor in place of its 10 kernels (13
+    in block fp8) and 3 projection GEMM floors; the rest of the layer keeps its count."""
+    for block_fp8 in (False, True):
+        counted = _latent_node(block_fp8=block_fp8, gemm_floor_s=8e-6)
+        measured = dataclasses.replace(counted, latent_block_floor_s=100e-6)
+        kernels = LATENT_ATTENTION_KERNELS + block_fp8 * BLOCK_FP8_LATENT_ATTENTION_INPUTS
+        block = kernels * KERNEL_FLOOR_S + LATENT_ATTENTION_GEMMS * (8e-6 - KERNEL_FLOOR_S)
+        extra = measured.fixed_seconds(ALL_TERMS) - counted.fixed_seconds(ALL_TERMS)
+        assert_allclose(extra, counted.layers * (100e-6 - block))
+
+
+def test_a_latent_block_without_a_measured_module_keeps_its_count_and_pays_nothing_per_request():
+    """NaN floor: no change to the fixed time; per-request cost only where the block has one."""
+    node = _latent_node(attention_per_request_s=50e-9)
+    assert node._latent_block_extra == 0.0
+    assert node._attention_requests_s(512.0) == 0.0
+    measured = _latent_node(latent_block_floor_s=60e-6, latent_block_per_request_s=200e-9)
+    assert_allclose(measured._attention_requests_s(512.0), 512.0 * node.layers * 200e-9)
+
+
+def test_the_engine_level_prices_vllms_deepseek_block_and_leaves_sglangs_counted():
+    """DeepSeek-R1 on eight H200: vLLM's block floor is its measured module's; SGLang's is NaN."""
+    knobs = dict(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8", kv_dtype="bf16",
+                 layout="tp", realism="engine")  # fmt: skip
+    vllm = engine_node(Scenario(**knobs, engine="vllm"))
+    row = LATENT_BLOCKS[("hopper", "bf16", "fp8_block", "vllm")]
+    assert_allclose(vllm.latent_block_floor_s, row.floor_s)
+    assert_allclose(vllm.latent_block_per_request_s, row.per_request_s)
+    sglang = engine_node(Scenario(**knobs, engine="sglang"))
+    assert np.isnan(sglang.latent_block_floor_s)
+    assert sglang.latent_block_per_request_s == 0.0
