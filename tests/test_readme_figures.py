@@ -9,8 +9,15 @@ from pathlib import Path
 import pytest
 
 from core import Scenario
-from core.catalog import BANDWIDTH_EFFICIENCY, MEMORY_MARGIN, PREFILL_EFFICIENCY
+from core.catalog import BANDWIDTH_EFFICIENCY, KERNEL_FLOOR_S, MEMORY_MARGIN, PREFILL_EFFICIENCY
+from core.catalog.attention_kernels import LATENT_BLOCKS
 from core.catalog.config_fields import MOST_PARAMS, SPANS
+from core.catalog.dense_gemms import dense_gemm_floor
+from core.catalog.layer_kernels import (
+    BLOCK_FP8_LATENT_ATTENTION_INPUTS,
+    LATENT_ATTENTION_GEMMS,
+    LATENT_ATTENTION_KERNELS,
+)
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_PRS
@@ -153,14 +160,28 @@ def twenty_third_round_figures() -> tuple:
 
 def twenty_fourth_round_figures() -> tuple:
     """The lowest and highest engine-level ratio of EmbeddedLLM's MI300X runs (one decimal) and
-    of SGLang's contributors' runs (two), and both sets' error and count."""
+    of SGLang's contributors' runs (two)."""
     ratio = engine_ratios()
     runs = [ratio[case.key] for case in VLLM_PRS if case.gpu == "MI300X"]
     sglang = [ratio[case.key] for case in SGLANG_PRS]
+    return round(min(runs), 1), round(max(runs), 1), round(min(sglang), 2), round(max(sglang), 2)
+
+
+def twenty_fifth_round_figures() -> tuple:
+    """vLLM's and TensorRT-LLM's measured latent-attention block on Hopper (block-fp8
+    projections, bf16 cache) and vLLM's counted kernels there (µs), D108's ratio, both sets."""
+    vllm, trtllm = (
+        LATENT_BLOCKS[("hopper", "bf16", "fp8_block", engine)].floor_s
+        for engine in ("vllm", "tensorrt-llm")
+    )
+    kernels = LATENT_ATTENTION_KERNELS + BLOCK_FP8_LATENT_ATTENTION_INPUTS
+    gemm = dense_gemm_floor("H200", "fp8_block", "vllm")
+    counted = kernels * KERNEL_FLOOR_S + LATENT_ATTENTION_GEMMS * (gemm - KERNEL_FLOOR_S)
     both = report().scores["both"]["engine"]
     return (
-        round(min(runs), 1), round(max(runs), 1), round(min(sglang), 2), round(max(sglang), 2),
-        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
+        round(vllm * 1e6), round(counted * 1e6), round(trtllm * 1e6),
+        round(engine_ratios()["D108"], 2), round(100 * both.geometric_mean_error, 1),
+        both.within_band, both.cases,
     )  # fmt: skip
 
 
@@ -220,9 +241,15 @@ FIGURES = {
     ),
     "twenty-fourth round": (
         r"EmbeddedLLM's five among them: they now read x([\d.]+)-([\d.]+) and both sets stood at "
-        r"16\.6 %.*? at one\): they read x([\d.]+)-([\d.]+),.*? took both sets to ([\d.]+) % "
-        r"\((\d+) of (\d+)\)",
+        r"16\.6 %.*? at one\): they read x([\d.]+)-([\d.]+),",
         twenty_fourth_round_figures,
+    ),
+    "twenty-fifth round": (
+        r"vLLM's costs about ([\d.]+) µs a layer beyond its weights and cache where its kernels "
+        r"and GEMM floors were counted at (\d+), TensorRT-LLM's about (\d+)\. .*? \(D108\) now "
+        r"reads x([\d.]+) "
+        r".*? both sets ([\d.]+) % \((\d+) of (\d+)\)",
+        twenty_fifth_round_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "
