@@ -64,7 +64,7 @@ class FixedCosts:
     @cached_property
     def _gemm_floor_extra(self):
         """What measured floors add over the kernel floors the dense GEMMs and attention are
-        counted at (latent attention keeps its count); the attention projections take their
+        counted at (latent attention: _latent_block_extra); the attention projections take their
         own floor where the checkpoint keeps them in another format."""
         extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
         own = self.attention_gemm_floor_s

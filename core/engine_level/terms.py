@@ -70,7 +70,8 @@ TERMS: dict[str, str] = {
     "every expert layer gathers all the cards' tokens and scatters the results back)",
     "fixed_overheads": "every kernel costs a few microseconds (an fp8 matmul more: it quantises "
     "its input first; a shared expert's pass beside the routed experts where a second stream "
-    "runs it), attention a little more for every request it holds, and every step some "
+    "runs it), attention a little more for every request it holds (DeepSeek's latent "
+    "attention what its engine's whole block was measured at, where it was), and every step some "
     "host time (hidden behind the GPU's where SGLang's overlap scheduler runs it; on "
     "TensorRT-LLM's PyTorch backend more for every running request, which a step of thousands "
     "waits on)",
