@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-Two hundred and forty-four published rows, each naming the public page it came from: vLLM (0.5 to
+Two hundred and forty-five published rows, each naming the public page it came from: vLLM (0.5 to
 V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -13,7 +13,7 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213, D217-D219), which leaves 150 scored cases.
+D210-D213, D217-D219), which leaves 151 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -47,7 +47,9 @@ V1 engine) and two vLLM contributors' runs before a kernel change
 typed blind in the twenty-third round, are a third such run (Qwen3-235B-A22B-FP8 on four MI300X),
 and D241-D244, typed blind in the twenty-fourth, four SGLang contributors' runs before a kernel
 configuration (:mod:`core.evidence.cases_sglang_prs`: DeepSeek-V3 on eight H20 and eight B200,
-Qwen3-30B-A3B-FP8 on four H200).
+Qwen3-30B-A3B-FP8 on four H200). D245, typed blind in the twenty-fifth, is AMD-AGI's Magpie
+harness validating a configuration (:mod:`core.evidence.cases_magpie`: Qwen3-Coder-480B-A35B-FP8
+on four MI355X under SGLang).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from core.evidence.cases_gcp import GCP
 from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
+from core.evidence.cases_magpie import MAGPIE
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_PRS
 from core.evidence.cases_trtllm_issue import TRTLLM_ISSUE
@@ -350,6 +353,7 @@ SECOND += INFERENCEX_SWEEP  # D206 on: InferenceX's bot runs (cases_inferencex_s
 SECOND += ROCM_PAGE  # D220 on: the rest of D32's table, the image's page (cases_rocm_page)
 SECOND += VLLM_PRS  # D235 on: vLLM contributors' runs before a kernel change (cases_vllm_prs)
 SECOND += SGLANG_PRS  # D241 on: SGLang contributors' runs, likewise (cases_sglang_prs)
+SECOND += MAGPIE  # D245: AMD-AGI's Magpie harness on MI355X (cases_magpie)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

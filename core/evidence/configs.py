@@ -91,12 +91,22 @@ def _with_quantization(config: str) -> str:
     return config[:-1] + "," + _QWEN_FP8_QUANTIZATION + "}"
 
 
+QWEN3_CODER_480B = (
+    '{"architectures":["Qwen3MoeForCausalLM"],"model_type":"qwen3_moe","num_hidden_layers":62,'
+    '"hidden_size":6144,"num_attention_heads":96,"num_key_value_heads":8,"head_dim":128,'
+    '"intermediate_size":8192,"moe_intermediate_size":2560,"num_experts":160,'
+    '"num_experts_per_tok":8,"vocab_size":151936,"tie_word_embeddings":false}'
+)
+"""Qwen/Qwen3-Coder-480B-A35B-Instruct's config.json, the fields the engine level reads."""
+
 QWEN3_8B_FP8 = _with_quantization(QWEN3_8B)
 """Qwen/Qwen3-8B-FP8: Qwen3-8B's config.json with its block-scaled fp8 quantization_config."""
 QWEN3_32B_FP8 = _with_quantization(QWEN3_32B)
 """Qwen/Qwen3-32B-FP8: Qwen3-32B's config.json with its block-scaled fp8 quantization_config."""
 QWEN3_235B_A22B_FP8 = _with_quantization(QWEN3_235B_A22B)
 """Qwen/Qwen3-235B-A22B-FP8: the 235B config.json with its block-scaled fp8 quantization_config."""
+QWEN3_CODER_480B_FP8 = _with_quantization(QWEN3_CODER_480B)
+"""Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8: its config.json with the block-scaled fp8 config."""
 
 
 # Checkpoints that keep tensors in more than one format (the config.json quantization_config).

@@ -38,6 +38,8 @@ Which publisher each development case has (scored cases in brackets):
 - a vLLM contributor (vLLM PR #23151, Qwen3-30B-A3B on one H100): D238 (1)
 - SGLang contributors (SGLang PRs #6885, #6939, #7631 and #12343: DeepSeek-V3 on eight H20 and
   eight B200, Qwen3-30B-A3B-FP8 on four H200): D241-D244 (4)
+- AMD-AGI Magpie (AMD's benchmark harness, PR #88: Qwen3-Coder-480B-A35B-Instruct-FP8 on four
+  MI355X under SGLang): D245 (1)
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("ROCm/ATOM", "AMD ATOM (ROCm/ATOM)"),
     ("hibagus/SC25_AMD_CDNA3_Artifact", "Dell (Hanindhito and Patel, SC '25)"),
     ("AI-Hypercomputer/gpu-recipes", "Google Cloud AI Hypercomputer recipes"),
+    ("AMD-AGI/Magpie", "AMD-AGI Magpie (its benchmark harness's PRs)"),
 )
 
 
