@@ -79,6 +79,7 @@ ENGINE_KERNELS = [
     ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "bfloat16", "bf16"),
     ("b200_sxm", "vllm/0.19.0", "vllm_fused_moe", "bfloat16", "bf16"),
     ("b200_sxm", "trtllm/1.3.0rc20", "moe_torch_flow_cutlass", "nvfp4", "fp4"),
+    ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "fp8_block", "fp8"),
 ]
 # (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.

@@ -3,10 +3,9 @@
 The engine level prices a mixture-of-experts layer from measured grouped-GEMM tables instead
 of a dense matmul at full bandwidth, and launches the kernels each kind of layer runs
 (:mod:`core.catalog.layer_kernels`; each serving engine's own costs outside the kernels are in
-:mod:`core.catalog.engines`). Every
-figure here has a source; the expert-layer figures are fitted to kernel microbenchmarks (never
-to a serving benchmark) by ``bench/moe_kernel_fit.py``, ``bench/aiter_moe_fit.py`` and
-``bench/rocm_triton_moe_fit.py``.
+:mod:`core.catalog.engines`). Every figure here has a source; the expert-layer figures are fitted
+to kernel microbenchmarks (never to a serving benchmark) by ``bench/moe_kernel_fit.py``,
+``bench/aiter_moe_fit.py`` and ``bench/rocm_triton_moe_fit.py``.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from core.catalog.engine_versions import engine_version
+from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS
 
 # -- Card families: which measured kernel tables describe a card.
 CARD_FAMILIES: dict[str, str] = {
@@ -261,16 +261,9 @@ _AITER_CARDS = {304: "MI300X and MI325X; fitted at the MI325X's rates", 256: "MI
 
 def _aiter(figures, cus, tables, rows, shapes, tokens, errors, cards=""):
     """An expert row fitted by bench/aiter_moe_fit.py to AITER's tables on ``cus``-CU cards."""
-    cards = cards or _AITER_CARDS[cus]
-    source = _AITER.format(
-        cus=cus,
-        cards=cards,
-        tables=tables,
-        rows=rows,
-        tokens=tokens,
-        errors=errors,
-        shapes=f"{shapes} shape" + ("s" if shapes != 1 else ""),
-    )
+    shapes = f"{shapes} shape" + ("s" if shapes != 1 else "")
+    source = _AITER.format(cus=cus, cards=cards or _AITER_CARDS[cus], tables=tables, rows=rows,
+                           tokens=tokens, errors=errors, shapes=shapes)  # fmt: skip
     return ExpertKernel(*figures, source)
 
 
@@ -333,6 +326,10 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("blackwell", "bf16", "vllm"): ExpertKernel(
         30e-6, 0.80, 0.375, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (18 %, 25 %)")
     ),
+    ("blackwell", "fp8_block", "sglang-triton"): ExpertKernel(  # release_kernels: before 0.5.4
+        50e-6, 0.70, 0.20, 48,
+        _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton fp8_block (20 %, 23 %)"),
+    ),
     ("cdna3", "fp8_block", "aiter"): _aiter(
         (46e-6, 0.95, 0.650, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
         "1-16,384", "14 %, 13 %",
@@ -367,11 +364,16 @@ def expert_kernel(
     Returns the kernel and the card family whose tables measured it. ``weight`` is a format of
     :data:`core.catalog.WEIGHT_FORMATS`, or ``"fp8_block"`` for fp8 with a scale per 128 x 128
     block (the format DeepSeek's and Qwen's own fp8 checkpoints ship). An engine's own kernel
-    (:data:`ENGINE_EXPERT_KERNELS`) is used on the family it was measured on; otherwise every
+    (:data:`ENGINE_EXPERT_KERNELS`) is used on the family it was measured on (a release's own
+    first, where its engine changed them since: ``RELEASE_EXPERT_KERNELS``); otherwise every
     engine runs the engine-neutral row of :data:`EXPERT_KERNELS` (:func:`priced_row`'s
     precedence, which lets a card family that borrows another's tables run a row of its own
     where one measured the engine's kernel on it: AMD's AITER rows).
     """
+    line = engine_version(engine, version).version if engine and not amd_card(gpu) else ""
+    older, _ = RELEASE_EXPERT_KERNELS.get((engine, line), ("", ""))
+    if (row := ENGINE_EXPERT_KERNELS.get((card_family(gpu), weight, older))) is not None:
+        return row, card_family(gpu)
     kernel, family = priced_row(ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, gpu, weight, engine, version)
     if kernel is None:
         raise KeyError(f"no expert kernel prices {weight!r} experts on {family} cards")

@@ -1,8 +1,10 @@
-"""Kernels a release runs beyond its engine's own: shared experts fused or streamed, and AITER.
+"""Kernels a release runs beyond its engine's own: shared experts fused or streamed, AITER, and
+the expert kernels an older release ran before its engine changed its default.
 
 :mod:`core.catalog.engine_versions` marks each release with these rules and their sources;
 :func:`core.catalog.kernels.kernels_engine` turns a release's ``amd_kernels`` into the rows
-that price it on AMD cards.
+that price it on AMD cards; :func:`core.catalog.kernels.expert_kernel` reads
+:data:`RELEASE_EXPERT_KERNELS` for the expert rows that price a release on NVIDIA cards.
 """
 
 from __future__ import annotations
@@ -97,3 +99,21 @@ SGLANG_BEFORE_AITER_SOURCE = (
     "no AITER yet: ROCm/aiter's first commit is of 2024-11-11, after SGLang v0.3 (2024-09); its "
     "ROCm builds ran its Triton kernels, priced as on the family whose tables price the card"
 )
+
+# -- SGLang's expert kernel on Blackwell before flashinfer_trtllm (issue 37, twenty-fifth round;
+# set before any case was scored with it). On SM100, SGLang ran its own Triton fused MoE for
+# block-fp8 experts until sgl-project/sglang PR #11816 (merged 2025-10-19) made FlashInfer's
+# TRT-LLM-gen MoE the default for DeepSeek's fp8 checkpoints ("replacing triton (current
+# default)"; Qwen3's followed in PR #13489). Its 0.3 and 0.4 lines are priced with the Triton
+# kernel as aiconfigurator measured it on a B200 (core.catalog.kernels, "sglang-triton"); the
+# 0.5 line, which crossed the change at 0.5.4, keeps the engine-neutral row it had.
+_SGLANG_TRITON_EXPERTS_SOURCE = (
+    "sgl-project/sglang PR #11816 (merged 2025-10-19): 'If on SM100 + FP8 for dpsk, use "
+    "flashinfer_trtllm as default moe runner backend, replacing triton (current default)'; "
+    "before it, block-fp8 experts ran SGLang's Triton fused MoE on Blackwell"
+)
+# (engine, release line) -> the key of its expert rows on NVIDIA cards, and why
+RELEASE_EXPERT_KERNELS: dict[tuple[str, str], tuple[str, str]] = {
+    ("sglang", "0.3"): ("sglang-triton", _SGLANG_TRITON_EXPERTS_SOURCE),
+    ("sglang", "0.4"): ("sglang-triton", _SGLANG_TRITON_EXPERTS_SOURCE),
+}

@@ -14,7 +14,7 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES
 from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
-from core.catalog.release_kernels import SHARED_EXPERT_STREAMS
+from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS, SHARED_EXPERT_STREAMS
 from core.evidence.source_groups import Source
 
 _FUSED_UNIT = (
@@ -166,11 +166,27 @@ def shared_stream_rows() -> list[Source]:
     ]
 
 
+def release_expert_rows() -> list[Source]:
+    """Each release whose expert kernels on NVIDIA cards are not its engine's newest, with the
+    rows that price them and where the engine's history says so."""
+    return [
+        Source(
+            f"expert kernels, {engine} {version} on NVIDIA cards",
+            rows,
+            "the expert rows keyed so where a card family has them (core.catalog.kernels), "
+            "else the engine's own",
+            source,
+            kind="engine",
+        )
+        for (engine, version), (rows, source) in sorted(RELEASE_EXPERT_KERNELS.items())
+    ]
+
+
 def release_rows() -> list[Source]:
     """Every engine and release-level row: each engine's first-token path and prefill steps, the
     step an overlap scheduler queues ahead, host work per request, the fused shared expert, AMD's
-    kernels, CUDA-graph padding, the shared expert on a second stream."""
+    kernels, CUDA-graph padding, the shared expert on a second stream, older expert kernels."""
     return [
         *engine_rows(), schedules_ahead_row(), *host_request_rows(), *engine_fact_rows(),
-        *shared_stream_rows(),
+        *shared_stream_rows(), *release_expert_rows(),
     ]  # fmt: skip

@@ -182,3 +182,27 @@ def test_the_engine_sets_the_expert_layers_of_a_mixture_step():
     assert len({round(value, 9) for value in itl.values()}) == 3
     # the Triton kernels reach less of the card than CUTLASS (aiconfigurator's tables)
     assert itl["sglang"] > itl["tensorrt-llm"]
+
+
+def test_sglang_before_flashinfer_trtllm_runs_its_triton_experts_on_blackwell():
+    """SGLang's 0.4 line prices block-fp8 experts on a B200 with its Triton fused MoE (its
+    default until PR #11816); the 0.5 line, Hopper, AMD cards and bf16 keep their rows."""
+    triton = ENGINE_EXPERT_KERNELS[("blackwell", "fp8_block", "sglang-triton")]
+    assert expert_kernel("B200", "fp8_block", "sglang", "0.4")[0] is triton
+    assert expert_kernel("B200", "fp8_block", "sglang", "0.5")[0] is not triton
+    assert (
+        expert_kernel("B200", "fp8_block", "sglang", "0.5")[0]
+        is (EXPERT_KERNELS[("blackwell", "fp8_block")])
+    )
+    assert (
+        expert_kernel("H200", "fp8_block", "sglang", "0.4")[0]
+        is (ENGINE_EXPERT_KERNELS[("hopper", "fp8_block", "sglang")])
+    )
+    assert (
+        expert_kernel("B200", "bf16", "sglang", "0.4")[0]
+        is (ENGINE_EXPERT_KERNELS[("blackwell", "bf16", "sglang")])
+    )
+    assert (
+        expert_kernel("MI355X", "fp8_block", "sglang", "0.4")[0]
+        is (ENGINE_EXPERT_KERNELS[("cdna4", "fp8_block", "aiter")])
+    )
