@@ -20,7 +20,6 @@ from core.catalog.layer_kernels import (
 )
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_rocm_page import ROCM_PAGE
-from core.evidence.cases_sglang_prs import SGLANG_PRS
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_argonne import CHECK_ARGONNE
 from core.evidence.crossval import RESAMPLE_SHARE, RESAMPLES
@@ -159,18 +158,16 @@ def twenty_third_round_figures() -> tuple:
 
 
 def twenty_fourth_round_figures() -> tuple:
-    """The lowest and highest engine-level ratio of EmbeddedLLM's MI300X runs (one decimal) and
-    of SGLang's contributors' runs (two)."""
+    """The lowest and highest engine-level ratio of EmbeddedLLM's MI300X runs (one decimal)."""
     ratio = engine_ratios()
     runs = [ratio[case.key] for case in VLLM_PRS if case.gpu == "MI300X"]
-    sglang = [ratio[case.key] for case in SGLANG_PRS]
-    return round(min(runs), 1), round(max(runs), 1), round(min(sglang), 2), round(max(sglang), 2)
+    return round(min(runs), 1), round(max(runs), 1)
 
 
 def twenty_fifth_round_figures() -> tuple:
     """vLLM's and TensorRT-LLM's measured latent-attention block on Hopper (block-fp8
     projections, bf16 cache) and vLLM's counted kernels there (µs), D108's and D245's ratios,
-    both sets."""
+    both sets, D243's ratio."""
     vllm, trtllm = (
         LATENT_BLOCKS[("hopper", "bf16", "fp8_block", engine)].floor_s
         for engine in ("vllm", "tensorrt-llm")
@@ -183,7 +180,7 @@ def twenty_fifth_round_figures() -> tuple:
         round(vllm * 1e6), round(counted * 1e6), round(trtllm * 1e6),
         round(ratio["D108"], 2), round(ratio["D245"], 2),
         round(100 * both.geometric_mean_error, 1),
-        both.within_band, both.cases,
+        both.within_band, both.cases, round(ratio["D243"], 2),
     )  # fmt: skip
 
 
@@ -243,14 +240,14 @@ FIGURES = {
     ),
     "twenty-fourth round": (
         r"EmbeddedLLM's five among them: they now read x([\d.]+)-([\d.]+) and both sets stood at "
-        r"16\.6 %.*? at one\): they read x([\d.]+)-([\d.]+),",
+        r"16\.6 %",
         twenty_fourth_round_figures,
     ),
     "twenty-fifth round": (
         r"vLLM's costs about ([\d.]+) µs a layer beyond its weights and cache where its kernels "
         r"and GEMM floors were counted at (\d+), TensorRT-LLM's about (\d+)\. .*? \(D108\) now "
         r"reads x([\d.]+) .*? Magpie .*? it reads x([\d.]+), and both sets stand at ([\d.]+) % "
-        r"\((\d+) of (\d+)\)",
+        r"\((\d+) of (\d+)\)\. .*? D243, .*? reads x([\d.]+) ",
         twenty_fifth_round_figures,
     ),
     "publisher held out": (
