@@ -94,12 +94,8 @@ class FixedCosts:
         measured = np.isfinite(self.latent_block_floor_s) & np.asarray(self.latent_attention)
         if not np.any(measured):  # no block here was measured: skip the arithmetic
             return 0.0
-        floor = physical.KERNEL_FLOOR_S
-        gemm = (
-            self.gemm_floor_s
-            if self.attention_gemm_floor_s is None
-            else (self.attention_gemm_floor_s)
-        )
+        floor, own = physical.KERNEL_FLOOR_S, self.attention_gemm_floor_s
+        gemm = self.gemm_floor_s if own is None else own
         quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_LATENT_ATTENTION_INPUTS
         counted = (LATENT_ATTENTION_KERNELS + quantise) * floor + LATENT_ATTENTION_GEMMS * (
             np.subtract(gemm, floor)

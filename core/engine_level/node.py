@@ -77,7 +77,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     attention_per_request_s: object = 0.0
     latent_block_floor_s: object = float("nan")
     latent_block_per_request_s: object = 0.0
-    attention_flops_per_token: object = 0.0  # decode attention's per context token in a layer
+    attention_flops_per_token: object = 0.0  # decode attention's FLOPs a context token, a layer
     # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
     bf16_extra_bytes: object = 0.0
     # the engine's host time per step and per request (server, eager prefill), and whether its
