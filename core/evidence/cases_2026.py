@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-Two hundred and forty-five published rows, each naming the public page it came from: vLLM (0.5 to
+Two hundred and forty-eight published rows, each naming the public page it came from: vLLM (0.5 to
 V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -13,7 +13,7 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213, D217-D219), which leaves 151 scored cases.
+D210-D213, D217-D219), which leaves 154 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -49,7 +49,8 @@ and D241-D244, typed blind in the twenty-fourth, four SGLang contributors' runs 
 configuration (:mod:`core.evidence.cases_sglang_prs`: DeepSeek-V3 on eight H20 and eight B200,
 Qwen3-30B-A3B-FP8 on four H200). D245, typed blind in the twenty-fifth, is AMD-AGI's Magpie
 harness validating a configuration (:mod:`core.evidence.cases_magpie`: Qwen3-Coder-480B-A35B-FP8
-on four MI355X under SGLang).
+on four MI355X under SGLang), and D246-D248 the same model's rows in SGLang's cookbook (eight
+B200).
 """
 
 from __future__ import annotations
@@ -353,7 +354,7 @@ SECOND += INFERENCEX_SWEEP  # D206 on: InferenceX's bot runs (cases_inferencex_s
 SECOND += ROCM_PAGE  # D220 on: the rest of D32's table, the image's page (cases_rocm_page)
 SECOND += VLLM_PRS  # D235 on: vLLM contributors' runs before a kernel change (cases_vllm_prs)
 SECOND += SGLANG_PRS  # D241 on: SGLang contributors' runs, likewise (cases_sglang_prs)
-SECOND += MAGPIE  # D245: AMD-AGI's Magpie harness on MI355X (cases_magpie)
+SECOND += MAGPIE  # D245 on: Qwen3-Coder-480B, Magpie on MI355X and SGLang's cookbook on B200
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

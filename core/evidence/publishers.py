@@ -12,7 +12,7 @@ Which publisher each development case has (scored cases in brackets):
 - NVIDIA TensorRT-LLM perf overview: T1-T11, O1-O4, D01-D10 (25), with the first, second and
   fourth check sets
 - NVIDIA NIM benchmarks: N1-N6 (6)
-- SGLang project (sgl-project, LMSYS): S1-S4, D21-D28 (12)
+- SGLang project (sgl-project, LMSYS): S1-S4, D21-D28, D246-D248 (15)
 - vLLM blog: D16-D20 (5)
 - Qwen docs: D29-D31 (3)
 - AMD ROCm performance page (and the image's page in ROCm/vllm that prints its tables): D32,
