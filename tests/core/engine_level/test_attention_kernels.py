@@ -134,3 +134,23 @@ def test_the_engine_level_prices_vllms_deepseek_block_and_leaves_sglangs_counted
     sglang = engine_node(Scenario(**knobs, engine="sglang"))
     assert np.isnan(sglang.latent_block_floor_s)
     assert sglang.latent_block_per_request_s == 0.0
+
+
+def test_the_module_fit_takes_off_deepseeks_whole_attention_block_per_card():
+    """bench/mla_module_fit.py's block weights on a card holding all 128 heads are DeepSeek-V3's
+    attention parameters (q_a, kv_a, q_b, kv_b, o_proj) at two bytes each in bf16, and its FLOPs
+    per request at no context two per parameter."""
+    from bench.mla_module_fit import block_flops, block_weight_bytes
+
+    hidden, q_rank, kv_rank, rope, nope, v_head, heads = 7168, 1536, 512, 64, 128, 128, 128
+    params = (
+        hidden * (q_rank + kv_rank + rope)  # q_a and kv_a (with the rotary key)
+        + q_rank * heads * (nope + rope)  # q_b
+        + kv_rank * heads * (nope + v_head)  # kv_b, absorbed into the k and v products
+        + heads * v_head * hidden  # o_proj
+    )
+    assert_allclose(block_weight_bytes(heads, "bfloat16"), 2 * params)
+    assert_allclose(block_flops(heads, 1, 0), 2 * params)
+    # each card of eight holds q_a and kv_a whole and a sixteenth of the rest
+    shared = hidden * (q_rank + kv_rank + rope)
+    assert_allclose(block_weight_bytes(16, "bfloat16"), 2 * (shared + (params - shared) / 8))
