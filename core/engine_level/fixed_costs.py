@@ -67,14 +67,19 @@ class FixedCosts:
         counted at (latent attention: _latent_block_extra); the attention projections take their
         own floor where the checkpoint keeps them in another format."""
         extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
-        own = self.attention_gemm_floor_s
-        projection_extra = extra if own is None else np.subtract(own, physical.KERNEL_FLOOR_S)
         layers, expert_layers, latent, shared = self._layer_kinds
         projections = physical.attention_gemms(layers, latent)
         mlps = physical.mlp_gemms(layers, expert_layers, shared)
         attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
-        return mlps * extra + projections * projection_extra + attention
+        return mlps * extra + projections * self._projection_floor_extra + attention
+
+    @cached_property
+    def _projection_floor_extra(self):
+        """What one attention projection's measured GEMM floor adds over the kernel floor (its
+        own where the checkpoint keeps attention in another format, else the dense GEMMs')."""
+        own = self.attention_gemm_floor_s
+        return np.subtract(self.gemm_floor_s if own is None else own, physical.KERNEL_FLOOR_S)
 
     @cached_property
     def _latent_block_extra(self):
@@ -94,12 +99,9 @@ class FixedCosts:
         measured = np.isfinite(self.latent_block_floor_s) & np.asarray(self.latent_attention)
         if not np.any(measured):  # no block here was measured: skip the arithmetic
             return 0.0
-        floor, own = physical.KERNEL_FLOOR_S, self.attention_gemm_floor_s
-        gemm = self.gemm_floor_s if own is None else own
         quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_LATENT_ATTENTION_INPUTS
-        counted = (LATENT_ATTENTION_KERNELS + quantise) * floor + LATENT_ATTENTION_GEMMS * (
-            np.subtract(gemm, floor)
-        )
+        kernels = (LATENT_ATTENTION_KERNELS + quantise) * physical.KERNEL_FLOOR_S
+        counted = kernels + LATENT_ATTENTION_GEMMS * self._projection_floor_extra
         extra = np.where(measured, np.subtract(self.latent_block_floor_s, counted), 0.0)
         return extra * self._attention_layers
 

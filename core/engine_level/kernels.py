@@ -90,10 +90,24 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
     }
 
 
+def _cache_format(bytes_kv):
+    """The cache's format as attention's tables key it, a name or factorized names (lookup)."""
+    cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
+    return factorize(cache) if cache.ndim else str(cache)
+
+
+def _dense_format(shape, weight, attention=False) -> str:
+    """The format a model's dense GEMMs run in: the weights', bf16 where the checkpoint keeps
+    them so (gpt-oss); ``attention``: the attention projections', bf16 also where the weights'
+    own checkpoint keeps attention so (NVIDIA's NVFP4 DeepSeek:
+    :func:`~core.catalog.checkpoints.kept_bf16_params`)."""
+    kept = kept_bf16_params(shape, weight) if attention else shape.bf16_params
+    return "bf16" if kept > 0 else expert_format(weight, shape)
+
+
 def _attention_fields(gpu, engine, bytes_kv) -> dict:
     """The decode attention kernel's floor and cost per request (core.catalog.attention_kernels)."""
-    cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
-    keys = (gpu, engine, factorize(cache) if cache.ndim else str(cache))
+    keys = (gpu, engine, _cache_format(bytes_kv))
 
     def field(attribute):
         return lookup(lambda g, e, c: getattr(attention_kernel(g, c, e), attribute), *keys)
@@ -109,13 +123,11 @@ def _latent_block_fields(gpu, weight, shape, engine, bytes_kv, shapes) -> dict:
     not measured on the card's family: the block keeps its counted kernels) and its cost per
     request (:data:`core.catalog.attention_kernels.LATENT_BLOCKS`), its projections in the
     format the checkpoint keeps attention in."""
-    cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
-    keys = (gpu, weight, shape, engine, factorize(cache) if cache.ndim else str(cache))
+    keys = (gpu, weight, shape, engine, _cache_format(bytes_kv))
 
     def field(attribute, missing):
         def one(g, w, name, e, c):
-            projections = "bf16" if kept_bf16_params(shapes[name], w) > 0 else None
-            row = latent_block(g, c, projections or expert_format(w, shapes[name]), e)
+            row = latent_block(g, c, _dense_format(shapes[name], w, attention=True), e)
             return missing if row is None else getattr(row, attribute)
 
         return lookup(one, *keys)
@@ -143,17 +155,11 @@ def _attention_flops(pool, query_heads):
 
 
 def _gemm_floor(shapes, attention=False):
-    """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`lookup`.
-
-    The dense layers' format is the weights', bf16 where the checkpoint keeps them so (gpt-oss);
-    ``attention``: the attention projections', bf16 also where the weights' own checkpoint
-    keeps attention so (NVIDIA's NVFP4 DeepSeek: :func:`~core.catalog.checkpoints.kept_bf16_params`).
-    """
+    """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`lookup`,
+    in :func:`_dense_format` (``attention``: the attention projections')."""
 
     def floor(gpu, weight, name, engine, version):
-        shape = shapes[name]
-        kept = kept_bf16_params(shape, weight) if attention else shape.bf16_params
-        dense = "bf16" if kept > 0 else expert_format(weight, shape)
+        dense = _dense_format(shapes[name], weight, attention)
         return dense_gemm_floor(gpu, dense, engine, version)
 
     return floor

@@ -36,6 +36,7 @@ from core.catalog.layer_kernels import (
     BLOCK_FP8_MLP_INPUTS,
     DENSE_LAYER_KERNELS,
     LATENT_ATTENTION_EXTRA_KERNELS,
+    LATENT_ATTENTION_GEMMS,
     MOE_LAYER_KERNELS,
     SHARED_EXPERT_KERNELS,
 )
@@ -358,14 +359,15 @@ def block_fp8_quantise_kernels(layers, expert_layers, latent_attention, shared_e
 
 
 def attention_gemms(layers, latent_attention):
-    r"""The attention projections among :func:`dense_gemms`: QKV and out in every layer, and
-    latent attention's third (q_a with kv_a, q_b, o_proj).
+    r"""The attention projections among :func:`dense_gemms`: QKV and out in every layer, latent
+    attention's three instead (q_a with kv_a, q_b, o_proj: ``LATENT_ATTENTION_GEMMS``).
 
     Notes
     -----
     .. math:: g_{attn} = 2 L + L\,[MLA]
     """
-    return (2.0 + np.asarray(latent_attention, dtype=float)) * np.asarray(layers, dtype=float)
+    per_layer = np.where(np.asarray(latent_attention, dtype=bool), LATENT_ATTENTION_GEMMS, 2.0)
+    return per_layer * np.asarray(layers, dtype=float)
 
 
 def mlp_gemms(layers, expert_layers, shared_experts):
