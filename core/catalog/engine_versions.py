@@ -9,7 +9,8 @@ graph, and the latency of one small all-reduce. Every figure is read from the en
 documentation or its release notes (the ``*_source`` strings), never fitted to a benchmark row.
 
 What the engine level prices from a release today: the most requests it runs at once, the
-host's work per running request where a profile gives it (TensorRT-LLM's PyTorch backend), the
+host's work per running request where a profile gives it (:mod:`core.catalog.host_costs`:
+TensorRT-LLM's PyTorch backend, vLLM's V0 engine), the
 kernels a release no longer launches because it fuses a DeepSeek layer's shared expert into
 its routed experts (SGLang 0.5, :data:`SHARED_EXPERT_FUSION_RULE`), and the host step hidden by
 an overlap scheduler where a profile shows the GPU never idle (SGLang's, from 0.4: issue 37's
@@ -56,6 +57,12 @@ from core.catalog.allreduce_kernels import (
     VLLM_CUSTOM_ALLREDUCE_S,
 )
 from core.catalog.engines import TRTLLM_BENCH_BUILD_SIZING, TRTLLM_BENCH_CLI_SOURCE
+from core.catalog.host_costs import (
+    TRTLLM_PYTORCH_HOST_PER_REQUEST_S,
+    TRTLLM_PYTORCH_HOST_SOURCE,
+    VLLM_V0_HOST_PER_REQUEST_S,
+    VLLM_V0_HOST_SOURCE,
+)
 from core.catalog.release_kernels import (
     ATOM_FUSION_RULE,
     ATOM_PLUGIN_RELEASE,
@@ -73,26 +80,6 @@ PRICE_RELEASE_ALLREDUCE = False
 """Whether the engine level prices each release's all-reduce kernel (else one 10.1 µs for all)."""
 PRICE_RELEASE_REQUEST_HOST = True
 """Whether the engine level prices each release's host work per running request."""
-
-# -- Host work per running request: TensorRT-LLM's PyTorch backend (its Python executor loop,
-# PyExecutor). NVIDIA/TensorRT-LLM PR #10273 (merged 2025-12) profiles a case its authors call
-# host-bound: gpt-oss-120b on GB200, attention data parallel over 2 ranks, max_batch_size 1,536
-# a rank, 3,072 requests in flight, 1k/1k; 'the average per iteration host_step_time is 45.11
-# ms' (C++ scheduler). One rank's iteration over 1,536 running requests: 45.11 ms / 1,536 =
-# 29.4 µs a request (a Grace CPU's; the fixed part of the step, under a millisecond, is left
-# in it, so it is an upper bound). Other engines and the C++ runtime: no profile, unpriced.
-# Priced from issue 37's fifth round (rule set before scoring): both development sets 18.2 % ->
-# 18.1 % (65 -> 66 within), the second check set 26.3 % -> 24.1 % (46 -> 51 of 77); the first
-# set 9.6 % -> 9.9 %, its NIM rows then typed '0.x' and so taking 0.20's figure, until NIM's
-# release notes put them on the C++ runtime (core.evidence.cases). The check cell nearest the
-# profile (gpt-oss-120b, B200, DEP2, 1k/1k: x1.47 -> x0.98) is not independent evidence of it.
-TRTLLM_PYTORCH_HOST_PER_REQUEST_S = 45.11e-3 / 1536
-_TRT_PYTORCH_HOST = (
-    "NVIDIA/TensorRT-LLM PR #10273 (2025-12): gpt-oss-120b, GB200, ADP2, max_batch_size 1,536 a "
-    "rank, 1k/1k at 3,072 in flight, host-bound by its authors' account: host_step_time 45.11 "
-    "ms an iteration, i.e. 29.4 µs per running request (Grace CPU; an upper bound), "
-    "https://github.com/NVIDIA/TensorRT-LLM/pull/10273"
-)
 
 # -- CUDA-graph padding under trtllm-bench (TensorRT-LLM's PyTorch backend): the tool turns on
 # CUDA graphs with padding, and NVIDIA's 1.x performance pages capture these decode batch sizes
@@ -208,7 +195,8 @@ _VLLM = (
         False, "v0.5.3: scheduler and output processing 'execute in a synchronous manner that "
         "blocks GPU execution' (same blog)",
         256, 256, _VLLM_V0_SEQS, False, 512, _VLLM_V0_CHUNK, 256, _VLLM_V0_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V0_HOST_PER_REQUEST_S,
+        VLLM_V0_HOST_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.6", "V0 after the host-overhead rewrite",
@@ -218,7 +206,8 @@ _VLLM = (
         "scheduling and input preparation still run between steps, multi-step scheduling is "
         "opt-in (--num-scheduler-steps, blog 2024-09-05)",
         256, 256, _VLLM_V0_SEQS, False, 512, _VLLM_V0_CHUNK, 256, _VLLM_V0_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V0_HOST_PER_REQUEST_S,
+        VLLM_V0_HOST_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.8", "V1 by default (V0 still selectable)",
@@ -343,7 +332,7 @@ _TRT = (
         2048, 2048, _TRT_BATCH, False, 8192, "TensorRT-LLM PyTorch backend: enable_chunked_prefill "
         "False by default; max_num_tokens 8,192", 128,
         _TRT_020_BENCH + ": 'use_cuda_graph': True, 'cuda_graph_max_batch_size': max_batch_size",
-        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
+        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, TRTLLM_PYTORCH_HOST_SOURCE,
         pads_to_graph_sizes=True, graph_padding_source=_TRT_020_BENCH + ": "
         "'cuda_graph_padding_enabled': True (PR #3875); the v0.20 page's llm_options.yml pads to "
         "the 1.x pages' sizes",
@@ -358,7 +347,7 @@ _TRT = (
         "False by default; max_num_tokens 8,192", 128,
         "TensorRT-LLM llm_args.py CudaGraphConfig: batch sizes up to max_batch_size 128 by "
         "default",
-        TRTLLM_ALLREDUCE_S, TRTLLM_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, _TRT_PYTORCH_HOST,
+        TRTLLM_ALLREDUCE_S, TRTLLM_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, TRTLLM_PYTORCH_HOST_SOURCE,
         pads_to_graph_sizes=True, graph_padding_source=TRTLLM_GRAPH_PADDING_SOURCE,
     ),
 )  # fmt: skip
