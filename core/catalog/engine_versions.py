@@ -10,7 +10,7 @@ documentation or its release notes (the ``*_source`` strings), never fitted to a
 
 What the engine level prices from a release today: the most requests it runs at once, the
 host's work per running request where a profile gives it (:mod:`core.catalog.host_costs`:
-TensorRT-LLM's PyTorch backend, vLLM's V0 engine), the
+TensorRT-LLM's PyTorch backend, vLLM's V0 and V1 engines), the
 kernels a release no longer launches because it fuses a DeepSeek layer's shared expert into
 its routed experts (SGLang 0.5, :data:`SHARED_EXPERT_FUSION_RULE`), and the host step hidden by
 an overlap scheduler where a profile shows the GPU never idle (SGLang's, from 0.4: issue 37's
@@ -62,6 +62,8 @@ from core.catalog.host_costs import (
     TRTLLM_PYTORCH_HOST_SOURCE,
     VLLM_V0_HOST_PER_REQUEST_S,
     VLLM_V0_HOST_SOURCE,
+    VLLM_V1_HOST_PER_REQUEST_S,
+    VLLM_V1_HOST_SOURCE,
 )
 from core.catalog.release_kernels import (
     ATOM_FUSION_RULE,
@@ -185,7 +187,8 @@ _VLLM_019 = EngineVersion(
     "vllm", "0.19", "V1, the current release line",
     "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
     1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-    VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+    VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
+    VLLM_V1_HOST_SOURCE,
 )  # fmt: skip
 _VLLM = (
     EngineVersion(
@@ -218,7 +221,8 @@ _VLLM = (
         256, 256, "vLLM v0.9.1 arg_utils.py _set_default_args (V1): max_num_seqs 256 for the "
         "API server and the LLM class",
         True, 2048, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
+        VLLM_V1_HOST_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.10", "V1 only",
@@ -226,13 +230,15 @@ _VLLM = (
         False, _VLLM_SYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK + "; 8,192 on large cards "
         "(PR #17885)", 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
+        VLLM_V1_HOST_SOURCE,
     ),
     EngineVersion(
         "vllm", "0.14", "V1, async scheduling by default",
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE,
+        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
+        VLLM_V1_HOST_SOURCE,
     ),
     EngineVersion(
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",

@@ -91,8 +91,8 @@ def test_a_faster_all_reduce_kernel_shortens_a_tensor_parallel_step():
 
 
 def test_only_a_profiled_release_pays_host_work_per_request():
-    """TensorRT-LLM's PyTorch backend and vLLM's V0 releases carry their profiled figures;
-    the C++ runtime, vLLM's V1 and SGLang none."""
+    """TensorRT-LLM's PyTorch backend and vLLM's V0 and V1 releases carry their profiled
+    figures; TensorRT-LLM's C++ runtime and SGLang none."""
     profiled = engine_version("tensorrt-llm", "1.0")
     assert profiled.host_per_request_s == pytest.approx(45.11e-3 / 1536)
     assert "PR #10273" in profiled.host_per_request_source
@@ -101,9 +101,11 @@ def test_only_a_profiled_release_pays_host_work_per_request():
         v0 = engine_version("vllm", version)
         assert v0.host_per_request_s == pytest.approx(20e-3 / 200)
         assert "#6801" in v0.host_per_request_source
-    for engine in ("vllm", "sglang"):
-        assert engine_version(engine, None).host_per_request_s == 0.0
-    assert engine_version("vllm", "0.8").host_per_request_s == 0.0
+    for version in ("0.8", "0.10", "0.14", None):
+        v1 = engine_version("vllm", version)
+        assert v1.host_per_request_s == pytest.approx(5.5e-3 / 256)
+        assert "#10634" in v1.host_per_request_source
+    assert engine_version("sglang", None).host_per_request_s == 0.0
 
 
 def test_host_work_per_request_costs_what_outlasts_an_overlapped_step():
