@@ -13,7 +13,7 @@ from core.catalog import BANDWIDTH_EFFICIENCY, KERNEL_FLOOR_S, MEMORY_MARGIN, PR
 from core.catalog.attention_kernels import LATENT_BLOCKS
 from core.catalog.config_fields import MOST_PARAMS, SPANS
 from core.catalog.dense_gemms import dense_gemm_floor
-from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S
+from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.layer_kernels import (
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
     LATENT_ATTENTION_GEMMS,
@@ -144,14 +144,6 @@ def engine_ratios() -> dict[str, float]:
     return {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
 
 
-def twenty_second_round_figures() -> tuple:
-    """The lowest and highest engine-level ratio of the rocm/vllm image's throughput rows, two
-    decimals, as the README quotes them."""
-    ratio = engine_ratios()
-    page = [ratio[case.key] for case in ROCM_PAGE if case.metric == "throughput"]
-    return round(min(page), 2), round(max(page), 2)
-
-
 def twenty_third_round_figures() -> tuple:
     """The engine-level ratios of Qwen's H20 rows (D31, D30, D29), two decimals."""
     ratio = engine_ratios()
@@ -162,17 +154,20 @@ def twenty_sixth_round_figures() -> tuple:
     """vLLM V0's host seconds per running request (µs); the lowest and highest engine-level
     ratio of EmbeddedLLM's MI300X runs (one decimal); Argonne's error now (whole per cent);
     Oracle's and AMD's V0 rows at 128-256 users (throughput, then a request's time: lowest and
-    highest, two decimals); both sets now."""
+    highest, two decimals); V1's host seconds per request (µs, one decimal); the rocm/vllm
+    image's V1 throughput rows (lowest and highest); both sets now."""
     ratio, whole = engine_ratios(), report()
     runs = [ratio[case.key] for case in VLLM_PRS if case.gpu == "MI300X"]
     throughput = [ratio[key] for key in ("D35", "D36")]
     request = [ratio[key] for key in ("D85", "D86")]
+    page = [ratio[case.key] for case in ROCM_PAGE if case.metric == "throughput"]
     both = whole.scores["both"]["engine"]
     return (
         round(VLLM_V0_HOST_PER_REQUEST_S * 1e6), round(min(runs), 1), round(max(runs), 1),
         round(100 * whole.check_argonne["engine"].geometric_mean_error),
         round(min(throughput), 2), round(max(throughput), 2),
         round(min(request), 2), round(max(request), 2),
+        round(VLLM_V1_HOST_PER_REQUEST_S * 1e6, 1), round(min(page), 2), round(max(page), 2),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
     )  # fmt: skip
 
@@ -240,10 +235,6 @@ FIGURES = {
         r"\) the engine level misses by\s+([\d.]+) % \((\d+) of (\d+)\)",
         lambda: check_set_figures("check_sc25"),
     ),
-    "twenty-second round": (
-        r"the rocm/vllm image's own page, read x([\d.]+)-([\d.]+) on throughput;",
-        twenty_second_round_figures,
-    ),
     "twenty-third round": (
         r"Qwen3-32B-FP8 at one user now reads x([\d.]+) \(it read x0\.63\) and "
         r"Qwen3-235B-A22B-FP8 on four cards x([\d.]+) \(x0\.85\), while Qwen3-30B-A3B in bf16 "
@@ -262,7 +253,8 @@ FIGURES = {
         r"measured it \(issue #6801: .*? running requests, (\d+) µs each; .*? EmbeddedLLM's five "
         r"V0 runs now read "
         r"x([\d.]+)-([\d.]+), Argonne's check set (\d+) % .*? \(x([\d.]+)-([\d.]+) on "
-        r"throughput, x([\d.]+)-([\d.]+) on a request's time: .*? and both sets stand at "
+        r"throughput, x([\d.]+)-([\d.]+) on a request's time: .*? \(issue #10634: .*? "
+        r"requests, ([\d.]+) µs each\), .*? now read x([\d.]+)-([\d.]+), and both sets stand at "
         r"([\d.]+) % \((\d+) of (\d+)\)",
         twenty_sixth_round_figures,
     ),
