@@ -244,7 +244,9 @@ _VLLM = (
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",
         ATOM_PLUGIN_SOURCE, True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
-        VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE + " (ATOM's AITER all-reduce: none measured)",
+        VLLM_CUSTOM_ALLREDUCE_S,
+        VLLM_ALLREDUCE_SOURCE + " (ATOM's AITER all-reduce: none measured)",
+        VLLM_V1_HOST_PER_REQUEST_S, VLLM_V1_HOST_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=ATOM_FUSION_RULE,
         fuses_shared_expert_data_parallel=False, amd_kernels="aiter",
         amd_kernels_source=ATOM_PLUGIN_SOURCE,
@@ -285,7 +287,8 @@ _SGLANG = (
         "default (--disable-overlap-schedule turns it off)",
         2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 160, _SGL_GRAPH_160,
         SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels="aiter",
-        amd_kernels_source=SGLANG_AITER_SOURCE + " (taken up within the 0.4 line; priced for all of it)",
+        amd_kernels_source=SGLANG_AITER_SOURCE
+        + " (taken up within the 0.4 line; priced for all of it)",
     ),
     EngineVersion(
         "sglang", "0.5", "overlap scheduler, the current release line",
@@ -338,7 +341,8 @@ _TRT = (
         2048, 2048, _TRT_BATCH, False, 8192, "TensorRT-LLM PyTorch backend: enable_chunked_prefill "
         "False by default; max_num_tokens 8,192", 128,
         _TRT_020_BENCH + ": 'use_cuda_graph': True, 'cuda_graph_max_batch_size': max_batch_size",
-        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, TRTLLM_PYTORCH_HOST_SOURCE,
+        TRTLLM_NO_GRAPH_ALLREDUCE_S, TRTLLM_CPP_ALLREDUCE_SOURCE,
+        TRTLLM_PYTORCH_HOST_PER_REQUEST_S, TRTLLM_PYTORCH_HOST_SOURCE,
         pads_to_graph_sizes=True, graph_padding_source=_TRT_020_BENCH + ": "
         "'cuda_graph_padding_enabled': True (PR #3875); the v0.20 page's llm_options.yml pads to "
         "the 1.x pages' sizes",
@@ -353,7 +357,8 @@ _TRT = (
         "False by default; max_num_tokens 8,192", 128,
         "TensorRT-LLM llm_args.py CudaGraphConfig: batch sizes up to max_batch_size 128 by "
         "default",
-        TRTLLM_ALLREDUCE_S, TRTLLM_ALLREDUCE_SOURCE, TRTLLM_PYTORCH_HOST_PER_REQUEST_S, TRTLLM_PYTORCH_HOST_SOURCE,
+        TRTLLM_ALLREDUCE_S, TRTLLM_ALLREDUCE_SOURCE,
+        TRTLLM_PYTORCH_HOST_PER_REQUEST_S, TRTLLM_PYTORCH_HOST_SOURCE,
         pads_to_graph_sizes=True, graph_padding_source=TRTLLM_GRAPH_PADDING_SOURCE,
     ),
 )  # fmt: skip

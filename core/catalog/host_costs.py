@@ -1,4 +1,4 @@
-"""The host's work each running request adds to a step, per engine runtime, where a profile gives it.
+"""The host work each running request adds to a step, per engine runtime, where profiled.
 
 A serving engine's Python loop does some work for every running request between two forward
 passes: it schedules the request, prepares its inputs (block tables, positions, sampling
