@@ -73,9 +73,9 @@ TERMS: dict[str, str] = {
     "its input first; a shared expert's pass beside the routed experts where a second stream "
     "runs it), attention a little more for every request it holds (DeepSeek's latent "
     "attention what its engine's whole block was measured at, where it was), and every step some "
-    "host time (hidden behind the GPU's where SGLang's overlap scheduler runs it; on "
-    "TensorRT-LLM's PyTorch backend more for every running request, which a step of thousands "
-    "waits on)",
+    "host time (hidden behind the GPU's where SGLang's overlap scheduler runs it; on vLLM and "
+    "TensorRT-LLM's PyTorch backend more for every running request, which a step of hundreds "
+    "waits on unless the scheduler runs a step ahead)",
     "expert_reads": "a mixture-of-experts step reads only the experts its batch touches, in "
     "grouped-GEMM kernels at their measured rates with a floor per layer (on AMD cards "
     "SGLang's are AMD's AITER kernels, timed on them, and vLLM's where ATOM or its AITER switch "
