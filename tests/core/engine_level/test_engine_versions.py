@@ -142,6 +142,23 @@ def test_a_pytorch_backend_step_of_thousands_waits_on_its_host():
     assert float(few.itl_s) < 0.1 * running * version.host_per_request_s
 
 
+def test_a_vllm_step_waits_on_its_host_unless_its_scheduler_runs_ahead():
+    """vLLM's V0 and synchronous V1 steps of 256 requests pay the host's work for each; the
+    release that schedules a step ahead (0.14 on) pays only what outlasts the GPU's step."""
+    base = dict(realism="engine", engine="vllm", model="Llama-3-8B", gpu="H100 SXM",
+                weight_dtype="fp8", kv_dtype="fp8", prompt_tokens=128, answer_tokens=128,
+                seats=16, concurrency=256)  # fmt: skip
+    itl = {}
+    for version in ("0.6", "0.10", "0.14"):
+        result = evaluate(Scenario(**base, engine_version=version))
+        running = float(result.running_requests)
+        itl[version] = float(result.itl_s)
+        host = running * engine_version("vllm", version).host_per_request_s
+        if version != "0.14":
+            assert itl[version] >= host
+    assert itl["0.6"] > itl["0.10"] > itl["0.14"]
+
+
 def _tiny_node():
     from core.engine_level.node import Node
 
