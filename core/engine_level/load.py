@@ -140,22 +140,19 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone, r
     return cycle, share, ttft, request
 
 
-def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms, added=None):
+def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms):
     r"""Output throughput over a closed loop's run of ``requests`` requests of fixed lengths.
 
     ``loop`` is the run's steady state (:func:`closed_loop`); where ``requests`` is inf the
-    run never ends and its throughput is the steady state's. ``added`` is a prompt's prefill
-    riding with others (None: the first wave is priced as the steady state's).
+    run never ends and its throughput is the steady state's.
 
     Notes
     -----
     Requests of equal lengths that start together end together, so :math:`n` running finish
-    in waves. The first wave's prompts all arrive at once, so it takes
-    :math:`T_1` (:func:`opening_wave`); the :math:`q - 1` further full waves, :math:`q =
-    \lfloor N / n \rfloor`, each take :math:`n A / X(n)`, and the last :math:`r = N - q n`
-    requests run alone as a smaller batch, :math:`r A / X(r)`:
+    in waves: :math:`q = \lfloor N / n \rfloor` full waves each take :math:`n A / X(n)`, and
+    the last :math:`r = N - q n` requests run alone as a smaller batch, :math:`r A / X(r)`:
 
-    .. math:: X_{run} = \frac{N}{T_1 + (q - 1)\,n / X(n) + r / X(r)}
+    .. math:: X_{run} = \frac{N}{q\,n / X(n) + r / X(r)}
 
     (trtllm-bench and vLLM's benchmarks report a run's output tokens over its whole time).
     """
@@ -164,33 +161,10 @@ def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms,
     sent = np.where(finite, requests, running)
     waves, rest = run_waves(sent, running)
     tail = closed_loop(node, np.maximum(rest, 1.0), granted, prompt, answer, hit_tokens, terms)
-    wave = running * answer / np.maximum(loop.throughput, 1e-300)  # seconds
-    first = wave if added is None else opening_wave(loop, added, answer)
-    full_time = first + (waves - 1.0) * wave
-    tail_time = np.where(rest > 0, rest * answer / np.maximum(tail.throughput, 1e-300), 0.0)
-    run = sent * answer / np.maximum(full_time + tail_time, 1e-300)
+    full_time = waves * running / np.maximum(loop.throughput, 1e-300)
+    tail_time = np.where(rest > 0, rest / np.maximum(tail.throughput, 1e-300), 0.0)
+    run = sent / np.maximum(full_time + tail_time, 1e-300)
     return np.where(finite & (loop.throughput > 0), run, loop.throughput)
-
-
-def opening_wave(loop, added, answer):
-    r"""Seconds from a run's start to the last token of its first wave, whose prompts all arrive
-    at once on an idle node.
-
-    Notes
-    -----
-    The last of the :math:`n` opening prompts has its first token after every other's prefill,
-    :math:`t_1 + (n - 1)\,t_a` (as in :func:`opening_burst`: the dispatch's overhead is paid
-    once, inside :math:`t_1`), then decodes its :math:`A - 1` other tokens at the full batch's
-    step :math:`t_s(n)`; a wave that starts together ends together:
-
-    .. math:: T_1 = t_1 + (n - 1)\,t_a + (A - 1)\,t_s(n)
-
-    The steady state instead spreads the :math:`n - 1` other prompts over a request's time,
-    each dispatched on its own unless it arrives during another's dispatch
-    (:func:`coalesced`).
-    """
-    running = np.maximum(loop.running, 1.0)
-    return loop.alone + (running - 1.0) * added + np.maximum(answer - 1.0, 1.0) * loop.step
 
 
 def opening_burst(loop, requests, added, ttft_p95):

@@ -30,7 +30,6 @@ from core.engine_level.load import (
     finite_run,
     open_loop,
     opening_burst,
-    opening_wave,
     prefill_wait_quantile,
 )
 from core.engine_level.node import Node
@@ -267,15 +266,7 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
         throughput = loop.throughput
         if counted:
             throughput = finite_run(
-                loop,
-                run_requests,
-                batch_limit,
-                node,
-                prompt,
-                answer,
-                hit_tokens,
-                terms,
-                queue.added,
+                loop, run_requests, batch_limit, node, prompt, answer, hit_tokens, terms
             )
         # The closed loop's typical first token, which benchmarks' averages calibrate, stands
         # as its median; its p95 lies the prefill wait's spread from median to p95 above.
@@ -296,10 +287,6 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             "request_s": loop.request,
             "running_requests": loop.running,
         }
-        if counted:  # a run of one wave: every request ends with the wave (finite_run)
-            one_wave = np.isfinite(run_requests) & (run_requests <= np.maximum(loop.running, 1.0))
-            wave = opening_wave(loop, queue.added, answer)
-            closed_load["request_s"] = np.where(one_wave, wave, loop.request)
         load = {name: np.where(closed, closed_load[name], load[name]) for name in load}
         step = np.where(closed, loop.step, step)
         company = np.where(closed, loop.company, company)
