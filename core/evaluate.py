@@ -35,7 +35,7 @@ from core.scenario.resolve import (
 from core.scenario.result import Result, package
 from core.traffic.arrivals import trace_lengths
 from core.traffic.queueing import UNBOUNDED_WAIT_S
-from core.whiteboard.attention import indexer_bytes_per_layer
+from core.whiteboard.attention import indexer_bytes_per_layer, prefill_head_width
 from core.whiteboard.pool import PoolKnobs, whiteboard_values
 
 __all__ = ["UNBOUNDED_WAIT_S", "evaluate", "evaluate_terms", "token_prices"]
@@ -271,6 +271,7 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
         prefix_offloaded_share=pool.prefix_offloaded_share,
         prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
         attention_layers=pool.layers - pool.cacheless_layers,
+        prefill_head_width=prefill_head_width(pool),
         **kernels,
     )
 

@@ -158,6 +158,11 @@ class FixedCosts:
         return self.layers if self.attention_layers is None else self.attention_layers
 
     @cached_property
+    def _prefill_width(self):
+        """A prompt's attention width per head (``prefill_head_width``; the head size if unset)."""
+        return self.head_dim if self.prefill_head_width is None else self.prefill_head_width
+
+    @cached_property
     def _request_ranks(self):
         """Ranks the running requests are shared over: the cards under data-parallel attention
         (each holds its own, its step's share and the prompts it prefills), else one (every

@@ -78,8 +78,8 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     latent_block_floor_s: object = float("nan")
     latent_block_per_request_s: object = 0.0
     attention_flops_per_token: object = 0.0  # decode attention's FLOPs a context token, a layer
-    # bytes the checkpoint keeps in bf16 beyond what the chosen format would store
-    bf16_extra_bytes: object = 0.0
+    prefill_head_width: object = None  # a prompt's attention width per head (None: head_dim)
+    bf16_extra_bytes: object = 0.0  # bytes the checkpoint keeps in bf16 beyond its format's
     # the engine's host time per step and per request (server, eager prefill), and whether its
     # scheduler prepares step n+1 during step n (core.catalog.engine_versions)
     host_step_s: object = None
@@ -376,7 +376,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
             math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
             attention = physical.attention_prefill_flops(
-                self._attention_layers, self.query_heads, self.head_dim,
+                self._attention_layers, self.query_heads, self._prefill_width,
                 miss_tokens + hit_tokens, hit_tokens,
             )  # fmt: skip
             math = math + attention * waits / (self.cards * attention_flops)

@@ -238,21 +238,22 @@ def routing_imbalance(experts, expert_ranks):
     return np.where(np.asarray(experts) > 1, 1.0 + skew, 1.0)
 
 
-def attention_prefill_flops(layers, query_heads, head_dim, prompt_tokens, cached_tokens):
+def attention_prefill_flops(layers, query_heads, head_width, prompt_tokens, cached_tokens):
     """FLOPs of causal attention for the prompt tokens after the first ``cached_tokens``.
 
     Notes
     -----
     Token :math:`i` scores and mixes :math:`i` earlier positions in each of :math:`H_q` heads
-    (:math:`4 i\\,d_h` FLOPs per layer). Summed over the uncached tokens:
+    (:math:`4 i\\,d` FLOPs per layer, :math:`d` the head's width:
+    :func:`core.whiteboard.attention.prefill_head_width`). Summed over the uncached tokens:
 
-    .. math:: F_{attn} = 2 L H_q d_h (T^2 - T_{hit}^2)
+    .. math:: F_{attn} = 2 L H_q d (T^2 - T_{hit}^2)
     """
     return (
         2.0
         * layers
         * query_heads
-        * head_dim
+        * head_width
         * (np.square(prompt_tokens) - np.square(cached_tokens))
     )
 

@@ -52,6 +52,26 @@ def kv_numbers_per_layer(kv_heads, head_dim, kv_lora_rank=0, qk_rope_head_dim=0)
     return np.where(np.asarray(kv_lora_rank) > 0, latent, 2.0 * np.multiply(kv_heads, head_dim))
 
 
+def prefill_head_width(shape):
+    """The mean of a prompt's query-key and value head sizes, its attention's width per head, for
+    a model ``shape`` (a :class:`~core.catalog.ModelShape` or a pool of its fields).
+
+    Notes
+    -----
+    A prompt's token scores each earlier key with :math:`d_{qk}` numbers and mixes its value's
+    :math:`d_v`, :math:`2 (d_{qk} + d_v) = 4 w` FLOPs a pair in each query head. Multi-head and
+    grouped-query attention have :math:`d_{qk} = d_v = d_{head}`. Multi-head latent attention
+    prefills a prompt in its multi-head form, keys and values rebuilt from the latent, whose
+    keys carry the shared rotary part beside their own (DeepSeek-V3's config.json:
+    ``qk_nope_head_dim`` 128 + ``qk_rope_head_dim`` 64 = 192 against ``v_head_dim`` 128; the
+    catalog's head size is the value's, which every MLA config it reads matches to the keys'):
+
+    .. math:: w = d_{head} \\quad\\text{or}\\quad w = d_{head} + d_{rope} / 2
+    """
+    rope = np.where(np.asarray(shape.kv_lora_rank) > 0, shape.qk_rope_head_dim, 0.0)
+    return np.add(shape.head_dim, np.multiply(rope, 0.5))
+
+
 def kv_bytes_per_token(
     layers, numbers_per_layer, bytes_per_number, tokens, sliding_window=0, window_layers=0,
     cacheless_layers=0, state_bytes=0.0, indexer_bytes=0.0,

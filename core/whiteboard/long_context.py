@@ -20,6 +20,7 @@ from core.catalog.custom import scenario_gpu, scenario_shape
 from core.whiteboard.attention import (
     indexer_bytes_per_layer,
     kv_numbers_per_layer,
+    prefill_head_width,
     shape_kv_bytes_per_token,
 )
 from core.whiteboard.layer_kinds import attention_only_layers
@@ -54,16 +55,17 @@ def attention_flops(shape: ModelShape, tokens) -> np.ndarray:
     Notes
     -----
     Token :math:`i` scores and mixes :math:`i` earlier keys in each of :math:`H_q` heads,
-    :math:`4 i d_h` FLOPs a layer; a window layer at most :math:`w`; state layers none:
+    :math:`4 i d` FLOPs a layer (:math:`d` the head's width, :func:`prefill_head_width`); a
+    window layer at most :math:`w`; state layers none:
 
-    .. math:: F = 2 L_f H_q d_h T^2 + 4 L_w H_q d_h \\min(T, w) T
+    .. math:: F = 2 L_f H_q d T^2 + 4 L_w H_q d \\min(T, w) T
 
     Under DeepSeek sparse attention a query mixes at most :math:`k` tokens,
-    :math:`4 L_f H_q d_h (k T - k^2 / 2)` past :math:`T = k`, and the indexer scores every
+    :math:`4 L_f H_q d (k T - k^2 / 2)` past :math:`T = k`, and the indexer scores every
     earlier token in :math:`H_{idx}` heads of :math:`d_{idx}`: :math:`+ L_f H_{idx} d_{idx} T^2`.
     """
     tokens = np.asarray(tokens, dtype=float)
-    per_head = shape.query_heads * shape.head_dim
+    per_head = shape.query_heads * prefill_head_width(shape)
     window = np.minimum(tokens, shape.sliding_window) if shape.sliding_window else tokens
     layers = attention_only_layers(shape)
     if shape.sparse_top_k:
