@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from core import Scenario
-from core.catalog import BANDWIDTH_EFFICIENCY, KERNEL_FLOOR_S, MEMORY_MARGIN, PREFILL_EFFICIENCY
+from core.catalog import (
+    BANDWIDTH_EFFICIENCY,
+    KERNEL_FLOOR_S,
+    MEMORY_MARGIN,
+    MODELS,
+    PREFILL_EFFICIENCY,
+)
 from core.catalog.attention_kernels import LATENT_BLOCKS
 from core.catalog.config_fields import MOST_PARAMS, SPANS
 from core.catalog.dense_gemms import dense_gemm_floor
@@ -27,6 +33,7 @@ from core.evidence.crossval import RESAMPLE_SHARE, RESAMPLES
 from core.evidence.fidelity import peers as peer_indices
 from core.evidence.fidelity import report, score
 from core.evidence.scores import summarise
+from core.whiteboard.attention import prefill_head_width
 from labs.frame.shell import LabShell, lab_bindings
 from labs.page.links import restore
 from labs.server import build_budget
@@ -155,19 +162,30 @@ def twenty_sixth_round_figures() -> tuple:
     ratio of EmbeddedLLM's MI300X runs (one decimal); Argonne's error now (whole per cent);
     Oracle's and AMD's V0 rows at 128-256 users (throughput, then a request's time: lowest and
     highest, two decimals); V1's host seconds per request (µs, one decimal); the rocm/vllm
-    image's V1 throughput rows (lowest and highest); both sets now."""
+    image's V1 throughput rows (lowest and highest); the round's totals are history."""
     ratio, whole = engine_ratios(), report()
     runs = [ratio[case.key] for case in VLLM_PRS if case.gpu == "MI300X"]
     throughput = [ratio[key] for key in ("D35", "D36")]
     request = [ratio[key] for key in ("D85", "D86")]
     page = [ratio[case.key] for case in ROCM_PAGE if case.metric == "throughput"]
-    both = whole.scores["both"]["engine"]
     return (
         round(VLLM_V0_HOST_PER_REQUEST_S * 1e6), round(min(runs), 1), round(max(runs), 1),
         round(100 * whole.check_argonne["engine"].geometric_mean_error),
         round(min(throughput), 2), round(max(throughput), 2),
         round(min(request), 2), round(max(request), 2),
         round(VLLM_V1_HOST_PER_REQUEST_S * 1e6, 1), round(min(page), 2), round(max(page), 2),
+    )  # fmt: skip
+
+
+def twenty_seventh_round_figures() -> tuple:
+    """DeepSeek-R1's key width a head, its own and rotary parts, its value width, the mean the
+    prefill multiplies at, and both sets now."""
+    deepseek = MODELS["DeepSeek-R1"]
+    keys = deepseek.head_dim + deepseek.qk_rope_head_dim
+    both = report().scores["both"]["engine"]
+    return (
+        round(keys), deepseek.head_dim, deepseek.qk_rope_head_dim, deepseek.head_dim,
+        round(float(prefill_head_width(deepseek))),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
     )  # fmt: skip
 
@@ -254,9 +272,14 @@ FIGURES = {
         r"V0 runs now read "
         r"x([\d.]+)-([\d.]+), Argonne's check set (\d+) % .*? \(x([\d.]+)-([\d.]+) on "
         r"throughput, x([\d.]+)-([\d.]+) on a request's time: .*? \(issue #10634: .*? "
-        r"requests, ([\d.]+) µs each\), .*? now read x([\d.]+)-([\d.]+), and both sets stand at "
-        r"([\d.]+) % \((\d+) of (\d+)\)",
+        r"requests, ([\d.]+) µs each\), .*? now read x([\d.]+)-([\d.]+), and both sets stood at ",
         twenty_sixth_round_figures,
+    ),
+    "twenty-seventh round": (
+        r"its keys carry (\d+) numbers a head \((\d+) and the (\d+)-wide rotary part\) and its "
+        r"values (\d+) \(DeepSeek-V3's config\.json\), (\d+) on average, .*? both sets stand at "
+        r"([\d.]+) % \((\d+) of (\d+)\)",
+        twenty_seventh_round_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "
