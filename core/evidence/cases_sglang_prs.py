@@ -31,12 +31,22 @@ reading, written down before the engine level was evaluated on any of them:
   the run's means, as the sets type random runs elsewhere; the run's prompts as ``requests``;
 - the cache is the release's default (bf16); flags the engine level has no knob for are priced
   as the release's defaults, and each case says which.
+
+Issue 37's twenty-seventh round typed one more such request by the same reading, before the
+engine level was evaluated on it (D249-D250): sgl-project/sglang PR #10467 (Ximingwang-09,
+2025-09-15, closed unmerged: its runs without the configuration are the main branch of that
+day), Qwen/Qwen3-Next-80B-A3B-Instruct in bf16 (a hybrid: three Gated DeltaNet layers to each
+attention layer; pasted as its config.json) on four and on eight H20, ``launch_server
+--trust-remote-code --tp-size 4/8``, ``bench_serving`` with 100 prompts of 1,000 / 2,000 tokens
+(range ratio 1) at 32 users after 5 warm-up requests; the figure the table's "Before Output
+Token Throughput (tok/s)" column prints for each width. The request's note that two cards run
+out of memory fits the H20's 96 GB.
 """
 
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.configs import DEEPSEEK_FP8, QWEN_FP8
+from core.evidence.configs import DEEPSEEK_FP8, QWEN3_NEXT_80B, QWEN_FP8
 
 _PR = "https://github.com/sgl-project/sglang/pull/{number} ({who}, {day}: {what})"
 _H20_DSV3 = (
@@ -49,12 +59,35 @@ FIRST_KEY = 241
 
 
 def _contributor_run(key, number, who, day, what, model, gpu, cards, prompt, answer, users,
-                     output_tokens_per_s, quoted, **typed) -> PublishedCase:  # fmt: skip
+                     output_tokens_per_s, quoted, weight="fp8",
+                     **typed) -> PublishedCase:  # fmt: skip
     """One SGLang pull request's run without its new configuration: output tokens a second."""
     source = _PR.format(number=number, who=who, day=day, what=what)
     return PublishedCase(
-        key, "throughput", model, gpu, cards, "fp8", prompt, answer, "users", users,
+        key, "throughput", model, gpu, cards, weight, prompt, answer, "users", users,
         output_tokens_per_s, source, quoted, kv_dtype="bf16", engine="SGLang", **typed,
+    )  # fmt: skip
+
+
+_H20_NEXT = (
+    "Qwen3-Next-80B-A3B-Instruct (bf16) on {cards} H20, launch_server --trust-remote-code "
+    "--tp-size {cards}; bench_serving --backend sglang-oai --num-prompts 100 --max-concurrency 32 "
+    "--dataset-name random --random-input-len 1000 --random-output-len 2000 "
+    "--random-range-ratio 1 --warmup-requests 5; 'Before Output Token Throughput (tok/s)'"
+)
+
+
+def _qwen3_next_h20(key, cards, output_tokens_per_s) -> PublishedCase:
+    """One width of PR #10467's table: Qwen3-Next-80B-A3B-Instruct on H20, before its config."""
+    return _contributor_run(
+        key, 10467, "Ximingwang-09", "2025-09-15", _H20_NEXT.format(cards=cards), "custom",
+        "H20", cards, 1000, 2000, 32, output_tokens_per_s,
+        f"TP Size | Input-Output Length | Before Output Token Throughput (tok/s): {cards} | "
+        f"1000-2000 | {output_tokens_per_s}", weight="bf16", model_config=QWEN3_NEXT_80B,
+        model_label="Qwen3-Next-80B-A3B-Instruct (config.json)",
+        engine_version="0.5 (main, 2025-09-15)", layout=f"TP{cards}", requests=100,
+        assumed="fixed lengths (range ratio 1; bench_serving ignores EOS by default); the "
+        "warm-up requests not counted; the release's defaults for every flag not set",
     )  # fmt: skip
 
 
@@ -106,3 +139,10 @@ SGLANG_PRS: list[PublishedCase] = [
     ),
 ]  # fmt: skip
 """PRs #6885 and #7631 on H20 (D241-D242), #6939 on B200 (D243), #12343 on H200 (D244)."""
+
+HYBRID_FIRST_KEY = 249
+SGLANG_HYBRID_PRS: list[PublishedCase] = [
+    _qwen3_next_h20(f"D{HYBRID_FIRST_KEY}", 4, 1980.89),
+    _qwen3_next_h20(f"D{HYBRID_FIRST_KEY + 1}", 8, 2378.39),
+]
+"""PR #10467 on four and eight H20 (D249-D250), typed in the twenty-seventh round."""

@@ -99,6 +99,20 @@ QWEN3_CODER_480B = (
 )
 """Qwen/Qwen3-Coder-480B-A35B-Instruct's config.json, the fields the engine level reads."""
 
+QWEN3_NEXT_80B = (
+    '{"architectures":["Qwen3NextForCausalLM"],"model_type":"qwen3_next","num_hidden_layers":48,'
+    '"hidden_size":2048,"num_attention_heads":16,"num_key_value_heads":2,"head_dim":256,'
+    '"full_attention_interval":4,"linear_conv_kernel_dim":4,"linear_key_head_dim":128,'
+    '"linear_num_key_heads":16,"linear_num_value_heads":32,"linear_value_head_dim":128,'
+    '"intermediate_size":5120,"moe_intermediate_size":512,"shared_expert_intermediate_size":512,'
+    '"num_experts":512,"num_experts_per_tok":10,"decoder_sparse_step":1,"mlp_only_layers":[],'
+    '"partial_rotary_factor":0.25,"vocab_size":151936,"tie_word_embeddings":false,'
+    '"torch_dtype":"bfloat16"}'
+)
+"""Qwen/Qwen3-Next-80B-A3B-Instruct's config.json, the fields the engine level reads (the
+catalog's fixture tests/fixtures/configs/qwen3-next-80b-a3b.json: 12 attention layers of 48,
+the other 36 Gated DeltaNet; 512 experts, 10 a token and a shared one)."""
+
 QWEN3_8B_FP8 = _with_quantization(QWEN3_8B)
 """Qwen/Qwen3-8B-FP8: Qwen3-8B's config.json with its block-scaled fp8 quantization_config."""
 QWEN3_32B_FP8 = _with_quantization(QWEN3_32B)

@@ -36,8 +36,9 @@ Which publisher each development case has (scored cases in brackets):
 - EmbeddedLLM (vLLM PRs #17530 and #17535, Qwen3-30B-A3B-FP8 on one MI300X and
   Qwen3-235B-A22B-FP8 on four): D235-D237, D239-D240 (5)
 - a vLLM contributor (vLLM PR #23151, Qwen3-30B-A3B on one H100): D238 (1)
-- SGLang contributors (SGLang PRs #6885, #6939, #7631 and #12343: DeepSeek-V3 on eight H20 and
-  eight B200, Qwen3-30B-A3B-FP8 on four H200): D241-D244 (4)
+- SGLang contributors (SGLang PRs #6885, #6939, #7631, #10467 and #12343: DeepSeek-V3 on eight
+  H20 and eight B200, Qwen3-30B-A3B-FP8 on four H200, Qwen3-Next-80B-A3B on four and eight
+  H20): D241-D244, D249-D250 (6)
 - AMD-AGI Magpie (AMD's benchmark harness, PR #88: Qwen3-Coder-480B-A35B-Instruct-FP8 on four
   MI355X under SGLang): D245 (1)
 """
