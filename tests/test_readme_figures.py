@@ -179,14 +179,16 @@ def twenty_sixth_round_figures() -> tuple:
 
 def twenty_seventh_round_figures() -> tuple:
     """DeepSeek-R1's key width a head, its own and rotary parts, its value width, the mean the
-    prefill multiplies at, and both sets now."""
+    prefill multiplies at; Qwen3-Next's two H20 rows (D249-D250); both sets now."""
     deepseek = MODELS["DeepSeek-R1"]
     keys = deepseek.head_dim + deepseek.qk_rope_head_dim
     both = report().scores["both"]["engine"]
+    ratio = engine_ratios()
     return (
         round(keys), deepseek.head_dim, deepseek.qk_rope_head_dim, deepseek.head_dim,
-        round(float(prefill_head_width(deepseek))),
-        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
+        round(float(prefill_head_width(deepseek))), round(ratio["D249"], 2),
+        round(ratio["D250"], 2), round(100 * both.geometric_mean_error, 1), both.within_band,
+        both.cases,
     )  # fmt: skip
 
 
@@ -277,8 +279,8 @@ FIGURES = {
     ),
     "twenty-seventh round": (
         r"its keys carry (\d+) numbers a head \((\d+) and the (\d+)-wide rotary part\) and its "
-        r"values (\d+) \(DeepSeek-V3's config\.json\), (\d+) on average, .*? both sets stand at "
-        r"([\d.]+) % \((\d+) of (\d+)\)",
+        r"values (\d+) \(DeepSeek-V3's config\.json\), (\d+) on average, .*? \(D249-D250\): they "
+        r"read x([\d.]+) and x([\d.]+), and both sets stand at ([\d.]+) % \((\d+) of (\d+)\)",
         twenty_seventh_round_figures,
     ),
     "publisher held out": (
