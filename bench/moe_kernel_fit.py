@@ -87,9 +87,6 @@ SHAPES = {(2880, 2880, 128, 4), (2880, 2880, 32, 4), (4096, 1536, 128, 8), (2048
           (7168, 2048, 256, 8), (5120, 8192, 128, 1), (5120, 8192, 16, 1), (4096, 14336, 8, 2)}  # fmt: skip
 # Padding rows tried per touched expert (a Hopper or Blackwell grouped-GEMM tile is 64-256 rows).
 PADDING_ROWS = (0, 8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512)
-# Padding columns tried per card's slice of an expert (issue 37, twenty-seventh round): a
-# grouped GEMM's tile covers 64-256 columns, so a slice narrower than a tile pays for the tile.
-PADDING_COLUMNS = (0, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 # Bands of tokens per expert (balanced routing) the bias is printed in.
 BANDS = ((1, 2), (2, 8), (8, 32), (32, 128), (128, 512), (512, 2048), (2048, 1e9))
 
@@ -148,56 +145,27 @@ def shape_columns(tokens, experts, top, hidden, width, split, bytes_per_weight, 
     return tokens, top, touched, weights, row_flops, moved, latency
 
 
-def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad, columns=0.0,
-             slice_width=None):  # fmt: skip
+def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
     """The model's latency of each row on an aiconfigurator ``card`` (:func:`latency_of`)."""
     return latency_of(cols, BANDWIDTH[card], FLOPS[card][compute], floor, bandwidth_share,
-                      compute_share, pad, columns, slice_width)  # fmt: skip
+                      compute_share, pad)  # fmt: skip
 
 
-def latency_of(cols, bandwidth, rate, floor, bandwidth_share, compute_share, pad, columns=0.0,
-               slice_width=None):  # fmt: skip
-    """The module's equation for the rows ``cols`` at a card's ``bandwidth`` and matmul ``rate``;
-    ``columns`` the padding columns each card's slice of an expert pays beyond its
-    ``slice_width`` (its share of the expert's width under tensor parallelism)."""
+def latency_of(cols, bandwidth, rate, floor, bandwidth_share, compute_share, pad):
+    """The module's equation for the rows ``cols`` at a card's ``bandwidth`` and matmul ``rate``."""
     tokens, top, touched, weights, row_flops, moved, _ = cols
     stream = weights / (bandwidth_share * bandwidth)
     # Each touched expert's GEMM costs as if it held ``pad`` more rows than its tokens (a tile
     # only partly filled, the expert's own prologue and epilogue), never more than it routes.
     rows = tokens * top + np.minimum(pad * touched, tokens * top)
     math = row_flops * rows / (compute_share * rate)
-    if slice_width is not None:  # and each card's slice as if ``columns`` wider: a tile's
-        math = math * (1.0 + columns / slice_width)  # prologue and epilogue per row tile
     return floor + np.maximum(stream, math) + moved
 
 
 def fit(table, card, dtype, compute):
-    """(floor s, bandwidth share, compute share, padding rows, padding columns, decode error,
-    all-rows error): :func:`fit_figures`, then the compute share, the padding rows and the
-    padding columns each card's slice of an expert pays (:data:`PADDING_COLUMNS`) together."""
+    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
     cols = columns(table, card, dtype)
-    width = slice_widths(table)
-    floor, bandwidth_share, _, _, decode, _ = fit_figures(cols, partial(modelled, cols, card, compute))
-    latency = cols[-1]
-
-    def error(figures):
-        predicted = modelled(cols, card, compute, floor, bandwidth_share, *figures, width)
-        return float(np.sqrt(np.mean(np.log(predicted / latency) ** 2)))
-
-    best = min(
-        (error((sf, pad, extra)), sf, pad, extra)
-        for sf in np.arange(0.05, 1.3, 0.025)
-        for pad in PADDING_ROWS
-        for extra in PADDING_COLUMNS
-    )
-    every, share, pad, extra = best
-    return floor, bandwidth_share, share, pad, extra, decode, every
-
-
-def slice_widths(table):
-    """Each row's slice of an expert's width on one card: the width over the tensor-parallel
-    split (expert parallelism keeps each expert whole)."""
-    return (table.inter_size / table.moe_tp_size).to_numpy(float)
+    return fit_figures(cols, partial(modelled, cols, card, compute))
 
 
 # the grids the floor and the bandwidth share are searched over
@@ -232,7 +200,7 @@ def fit_figures(cols, predict, floors=FLOORS, bandwidth_shares=BANDWIDTH_SHARES)
 def bias_by_tokens_per_expert(table, card, dtype, compute, figures):
     """Mean log(fitted / measured) in each band of tokens per expert (:data:`BANDS`)."""
     cols = columns(table, card, dtype)
-    ratio = np.log(modelled(cols, card, compute, *figures, slice_widths(table)) / cols[-1])
+    ratio = np.log(modelled(cols, card, compute, *figures) / cols[-1])
     per_expert = cols[0] * cols[1] / table.num_experts.to_numpy(float)
     return [float(np.mean(ratio[(per_expert >= lo) & (per_expert < hi)])) for lo, hi in BANDS]
 
@@ -268,7 +236,7 @@ def main() -> None:
         raise SystemExit(__doc__)
     data = Path(sys.argv[1])
     print(
-        f"{'card':<9} {'engine':<17} {'kernel':<32} {'format':<12} floor  s_B   s_F   pad cols  "
+        f"{'card':<9} {'engine':<17} {'kernel':<32} {'format':<12} floor  s_B   s_F   pad  "
         "decode  all   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS)
     )
     for card, version, kernel, dtype, compute in KERNELS + ENGINE_KERNELS:
@@ -276,11 +244,10 @@ def main() -> None:
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
             continue
-        floor, sb, sf, pad, extra, decode, every = fit(table, card, dtype, compute)
-        figures = (floor, sb, sf, pad, extra)
-        bias = bias_by_tokens_per_expert(table, card, dtype, compute, figures)
+        floor, sb, sf, pad, decode, every = fit(table, card, dtype, compute)
+        bias = bias_by_tokens_per_expert(table, card, dtype, compute, (floor, sb, sf, pad))
         print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} {floor * 1e6:4.0f}us "
-              f"{sb:.2f} {sf:.3f} {pad:4d} {extra:4d}  {decode:5.0%} {every:5.0%}   "
+              f"{sb:.2f} {sf:.3f} {pad:4d}  {decode:5.0%} {every:5.0%}   "
               + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
     m0, kappa, error, ignored, count = imbalance(data)
     print(f"routing imbalance over {count} rows: m0 {m0:.2f}, kappa {kappa:.3f}, "

@@ -244,10 +244,7 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
     kernels["separate_prefill"] = kernels["separate_prefill"] & ~np.asarray(chunked)
     measured_flops = tensor_peak(gpu, gpus, weight, "achieved_")
     rate_scale = expert_rate_scale(kernels.pop("expert_rate_code"), gpu, gpus, measured_flops)
-    # each card's slice of an expert multiplies as if its kernel's padding columns wider
-    width = pick(shape, shapes, "intermediate") * kernels["expert_ranks"] / pool.cards
-    slice_share = width / (width + kernels.pop("expert_padding_columns"))
-    kernels["expert_compute_share"] = kernels["expert_compute_share"] * rate_scale * slice_share
+    kernels["expert_compute_share"] = kernels["expert_compute_share"] * rate_scale
     return Node(
         layers=pool.layers,
         kv_heads=pool.kv_heads,

@@ -81,9 +81,13 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
     def field(attribute, code=float):
         return np.asarray([code(getattr(row, attribute)) for row in rows])[which]
 
-    names = ("fixed_s", "bandwidth_share", "compute_share", "padding_rows", "padding_columns")
-    fields = {f"expert_{name}": field(name) for name in names}
-    return {**fields, "expert_rate_code": field("compute", expert_rate_code)}
+    return {
+        "expert_fixed_s": field("fixed_s"),
+        "expert_bandwidth_share": field("bandwidth_share"),
+        "expert_compute_share": field("compute_share"),
+        "expert_padding_rows": field("padding_rows"),
+        "expert_rate_code": field("compute", expert_rate_code),
+    }
 
 
 def _cache_format(bytes_kv):

@@ -54,7 +54,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     measured_flops: object
     measured_bf16_flops: object
     link_bytes_per_s: object
-    # expert layers priced from kernel tables (core.catalog.expert_kernels.ExpertKernel)
+    # expert layers priced from kernel tables (core.catalog.kernels.ExpertKernel)
     expert_fixed_s: object = 0.0
     expert_bandwidth_share: object = 1.0
     expert_compute_share: object = 1.0
@@ -178,7 +178,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
                   \\frac{2 (T k + \\min(h E_T, T k)) p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
 
         with the kernel's floor :math:`t_0`, padding rows :math:`h` and shares :math:`s_B, s_F`
-        of the card's measured rates (:data:`core.catalog.expert_kernels.EXPERT_KERNELS`, measured from
+        of the card's measured rates (:data:`core.catalog.kernels.EXPERT_KERNELS`, measured from
         one token to 16,384); the last term scatters each of the :math:`T k` routed copies of a
         token's hidden state to its expert and gathers it back, in bf16.
         """

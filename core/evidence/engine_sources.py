@@ -35,8 +35,8 @@ from core.catalog.engines import (
     TRTLLM_BENCH_TOKENS_SOURCE,
     TRTLLM_EXPERT_WORKSPACE_SOURCE,
 )
-from core.catalog.expert_kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
 from core.engine_level.ranks import RANK_WAITS_SOURCE
 from core.evidence.attention_sources import (
@@ -273,18 +273,14 @@ def _by_table(neutral: dict, engines_own: dict) -> list[tuple[str, object]]:
 
 # How an expert layer's figures read, in the catalog's rows and in the rows of the kernels
 # measured here alike (a decode-attention kernel's: core.evidence.attention_sources).
-_EXPERT_UNIT = (
-    "floor; bandwidth / compute share; padding rows per touched expert; padding columns per "
-    "card's slice of an expert"
-)
+_EXPERT_UNIT = "floor; bandwidth / compute share; padding rows per touched expert"
 
 
-def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute="",
-                  padding_columns=0.0) -> str:  # fmt: skip
+def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute="") -> str:
     rate = f" of {compute}" if compute else ""  # a W4A16 kernel's share of the bf16 rate
     return (
         f"{fixed_s * 1e6:.0f} µs, {bandwidth_share:.0%} / {compute_share:.0%}{rate}, "
-        f"{padding_rows:.0f} rows, {padding_columns:,.0f} columns"
+        f"{padding_rows:.0f} rows"
     )
 
 
@@ -319,7 +315,6 @@ def expert_kernel_rows() -> list[Source]:
                 kernel.compute_share,
                 kernel.padding_rows,
                 kernel.compute,
-                kernel.padding_columns,
             ),
             _EXPERT_UNIT,
             kernel.source,

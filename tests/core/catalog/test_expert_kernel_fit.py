@@ -34,7 +34,7 @@ def test_the_catalogs_rocm_triton_rows_are_the_fit_of_amds_tables():
     """vLLM's Triton fused-MoE rows on CDNA3 cards carry bench/rocm_triton_moe_fit.py's figures,
     block fp8 the fp8 table's."""
     from bench.rocm_triton_moe_fit import TABLES, fit
-    from core.catalog.expert_kernels import ENGINE_EXPERT_KERNELS
+    from core.catalog.kernels import ENGINE_EXPERT_KERNELS
 
     for weight, table in {"fp8_block": "fp8", "fp8": "fp8", "bf16": "bf16"}.items():
         bandwidth_share, compute_share, pad, decode, every = fit(TABLES[table])

@@ -8,8 +8,7 @@ import pytest
 
 from core.catalog.dense_gemms import ENGINE_DENSE_GEMM_FLOORS, dense_gemm_floor
 from core.catalog.engine_versions import ENGINE_VERSIONS, engine_version, newest_version
-from core.catalog.expert_kernels import ENGINE_EXPERT_KERNELS
-from core.catalog.kernels import expert_kernel, kernels_engine
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS, expert_kernel, kernels_engine
 from core.catalog.release_kernels import ATOM_PLUGIN_RELEASE, SHARED_EXPERT_FUSION_ROUTED
 from core.engine_level.kernels import shared_expert_fused
 from core.evaluate import evaluate

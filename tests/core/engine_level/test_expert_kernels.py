@@ -9,8 +9,12 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core.catalog import GPUS
-from core.catalog.expert_kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
-from core.catalog.kernels import PERMUTE_BYTES, expert_kernel
+from core.catalog.kernels import (
+    ENGINE_EXPERT_KERNELS,
+    EXPERT_KERNELS,
+    PERMUTE_BYTES,
+    expert_kernel,
+)
 from core.engine_level.kernels import expert_rate_code, expert_rate_scale
 from core.evaluate import evaluate
 from core.scenario.knobs import Scenario
