@@ -64,7 +64,8 @@ def prefill_head_width(shape):
     prefills a prompt in its multi-head form, keys and values rebuilt from the latent, whose
     keys carry the shared rotary part beside their own (DeepSeek-V3's config.json:
     ``qk_nope_head_dim`` 128 + ``qk_rope_head_dim`` 64 = 192 against ``v_head_dim`` 128; the
-    catalog's head size is the value's, which every MLA config it reads matches to the keys'):
+    head size here is the value's, which the catalog's latent models match to the keys' own
+    part: a pasted config whose keys' own part is wider reads at the value's size):
 
     .. math:: w = d_{head} \\quad\\text{or}\\quad w = d_{head} + d_{rope} / 2
     """
