@@ -64,19 +64,26 @@ def rows(data: Path, card, version, kernel, cache):
     return requests, cache_bytes, table.latency.to_numpy(float) * 1e-3
 
 
+def floor_and_per_request(requests, modelled, latency, floors=FLOORS, per_request=PER_REQUEST):
+    """(floor s, per-request s, RMS log error): the pair on the grids ``floors`` and
+    ``per_request`` whose ``floor + per_request * requests + modelled`` (``modelled`` the rest of
+    each row's seconds) has the smallest RMS log error against ``latency``."""
+    predicted = floors[:, None, None] + per_request[None, :, None] * requests + modelled
+    error = np.sqrt(np.mean(np.log(predicted / latency) ** 2, axis=-1))
+    floor, each = np.unravel_index(np.argmin(error), error.shape)
+    return floors[floor], per_request[each], float(error.min())
+
+
 def fit(requests, cache_bytes, latency, card):
     """(floor s, per-request s, RMS log error, free bandwidth share)."""
     stream = cache_bytes / BANDWIDTH[card]
-    predicted = FLOORS[:, None, None] + PER_REQUEST[None, :, None] * requests + stream
-    error = np.sqrt(np.mean(np.log(predicted / latency) ** 2, axis=-1))
-    floor, per_request = np.unravel_index(np.argmin(error), error.shape)
+    floor, per_request, error = floor_and_per_request(requests, stream, latency)
     shares = np.arange(0.3, 1.3, 0.05)
     free = [
-        np.sqrt(np.mean(np.log((FLOORS[floor] + PER_REQUEST[per_request] * requests
-                                + stream / share) / latency) ** 2))
+        np.sqrt(np.mean(np.log((floor + per_request * requests + stream / share) / latency) ** 2))
         for share in shares
-    ]  # fmt: skip
-    return FLOORS[floor], PER_REQUEST[per_request], float(error.min()), shares[np.argmin(free)]
+    ]
+    return floor, per_request, error, shares[np.argmin(free)]
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.attention_fit import floor_and_per_request
 from bench.moe_kernel_fit import BANDWIDTH, BYTES_PER_WEIGHT, FLOPS
 
 # DeepSeek-V3's latent attention (config.json): hidden size, q and kv ranks, head sizes
@@ -92,11 +93,9 @@ def rows(data: Path, card, version, cache, gemm):
 
 
 def fit(requests, modelled, latency):
-    """(floor s, per-request s, RMS log error)."""
-    predicted = FLOORS[:, None, None] + PER_REQUEST[None, :, None] * requests + modelled
-    error = np.sqrt(np.mean(np.log(predicted / latency) ** 2, axis=-1))
-    floor, per_request = np.unravel_index(np.argmin(error), error.shape)
-    return FLOORS[floor], PER_REQUEST[per_request], float(error.min())
+    """(floor s, per-request s, RMS log error): bench/attention_fit.py's search on this
+    module's grids."""
+    return floor_and_per_request(requests, modelled, latency, FLOORS, PER_REQUEST)
 
 
 def main() -> None:
