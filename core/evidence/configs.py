@@ -87,8 +87,24 @@ _QWEN_FP8_QUANTIZATION = (
 )
 
 
-def _with_quantization(config: str) -> str:
+def with_fp8_blocks(config: str) -> str:
+    """``config`` with the block-scaled fp8 quantization_config of Qwen's FP8 checkpoints."""
     return config[:-1] + "," + _QWEN_FP8_QUANTIZATION + "}"
+
+
+_with_quantization = with_fp8_blocks
+
+
+def qwen3_dense(layers: int, hidden: int, heads: int, intermediate: int, *, tied: bool) -> str:
+    """A dense Qwen3 model's config.json, the fields the engine level reads: every Qwen3 dense
+    model has heads of 128 and 8 key-value heads over a vocabulary of 151,936 (Qwen/Qwen3-0.6B
+    to -32B's config.json files on the Hugging Face Hub)."""
+    return (
+        '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3",'
+        f'"num_hidden_layers":{layers},"hidden_size":{hidden},"num_attention_heads":{heads},'
+        f'"num_key_value_heads":8,"head_dim":128,"intermediate_size":{intermediate},'
+        f'"vocab_size":151936,"tie_word_embeddings":{str(tied).lower()}}}'
+    )
 
 
 QWEN3_CODER_480B = (

@@ -8,6 +8,7 @@ from core.evidence.cases_azure import AZURE
 from core.evidence.cases_gcp import GCP
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 from core.evidence.cases_magpie import MAGPIE
+from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_vllm_prs import VLLM_PRS
@@ -20,9 +21,10 @@ _EIGHTH_ROUND = {case.key for case in AZURE}
 # the fifteenth round's scored row and the nineteenth's (InferenceX's sweep)
 _LATER_ROUNDS = {case.key for case in GCP} | {case.key for case in INFERENCEX_SWEEP if case.scored}
 # the twenty-second round's rows, typed and scored after the model stood at 14.9 % on 150 cases
-# rows typed blind from the twenty-second round on (D220-D248)
+# rows typed blind from the twenty-second round on (D220-D291)
 _TWENTY_SECOND_ROUND = {
-    case.key for case in (*ROCM_PAGE, *VLLM_PRS, *SGLANG_PRS, *MAGPIE, *SGLANG_HYBRID_PRS)
+    case.key
+    for case in (*ROCM_PAGE, *VLLM_PRS, *SGLANG_PRS, *MAGPIE, *SGLANG_HYBRID_PRS, *QWEN_SPEED)
 }
 
 
