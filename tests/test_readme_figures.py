@@ -6,8 +6,11 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bench.sc25_first_token import priced as first_token_priced
+from bench.sc25_first_token import split as first_token_split
 from core import Scenario
 from core.catalog import (
     BANDWIDTH_EFFICIENCY,
@@ -26,6 +29,7 @@ from core.catalog.layer_kernels import (
     LATENT_ATTENTION_KERNELS,
 )
 from core.evidence.cases_azure import AZURE
+from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_argonne import CHECK_ARGONNE
@@ -179,16 +183,51 @@ def twenty_sixth_round_figures() -> tuple:
 
 def twenty_seventh_round_figures() -> tuple:
     """DeepSeek-R1's key width a head, its own and rotary parts, its value width, the mean the
-    prefill multiplies at; Qwen3-Next's two H20 rows (D249-D250); both sets now."""
+    prefill multiplies at; Qwen3-Next's two H20 rows (D249-D250; the round's total is history)."""
     deepseek = MODELS["DeepSeek-R1"]
     keys = deepseek.head_dim + deepseek.qk_rope_head_dim
-    both = report().scores["both"]["engine"]
     ratio = engine_ratios()
     return (
         round(keys), deepseek.head_dim, deepseek.qk_rope_head_dim, deepseek.head_dim,
         round(float(prefill_head_width(deepseek))), round(ratio["D249"], 2),
-        round(ratio["D250"], 2), round(100 * both.geometric_mean_error, 1), both.within_band,
-        both.cases,
+        round(ratio["D250"], 2),
+    )  # fmt: skip
+
+
+def twenty_eighth_round_figures() -> tuple:
+    """Qwen's 41 H20 rows (D251-D291): their error and cases within; the ranges of the dense
+    models' ratios at a one-token prompt by format (FP8, bf16, AWQ), the GPTQ-Marlin mixtures';
+    both sets now, and the 181 held before; the engine level's own split of the SC '25 one-user
+    first tokens (its fixed ms and µs a token, lowest and highest of the two cards; ns a token
+    squared)."""
+    rows = summarise(np.array([engine_ratios()[case.key] for case in QWEN_SPEED]))
+    short = {}
+    for case, ratio in zip(QWEN_SPEED, rows.ratios, strict=True):
+        name = case.model_label.split(" ")[0]
+        fmt = next((tag for tag in ("FP8", "AWQ", "GPTQ") if tag in name), "bf16")
+        mixture = "-A3B" in name or "-A22B" in name
+        if case.prompt_tokens == 1 and mixture == (fmt == "GPTQ"):  # dense, but GPTQ's mixtures
+            short.setdefault(fmt, []).append(ratio)
+    spans = [
+        round(bound(short[fmt]), 2)
+        for fmt in ("FP8", "bf16", "AWQ", "GPTQ")
+        for bound in (min, max)
+    ]
+    whole = report()
+    both = whole.scores["both"]["engine"]
+    new = {case.key for case in QWEN_SPEED}
+    held = summarise(
+        whole.steps[[i for i in whole.sets["both"] if whole.cases[i].key not in new], -1]
+    )
+    prompts = [100, 200, 400, 800, 1600, 3200, 6400, 12800]
+    parts = np.array([first_token_split(prompts, first_token_priced(gpu, prompts))
+                      for gpu in ("MI300X", "MI325X")])  # fmt: skip
+    return (
+        round(100 * rows.geometric_mean_error), rows.within_band, rows.cases, *spans,
+        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases, held.cases,
+        round(100 * held.geometric_mean_error, 1), round(parts[:, 0].min() * 1e3),
+        round(parts[:, 0].max() * 1e3), round(parts[:, 1].min() * 1e6),
+        round(parts[:, 1].max() * 1e6), round(parts[:, 2].mean() * 1e9, 1),
     )  # fmt: skip
 
 
@@ -280,8 +319,16 @@ FIGURES = {
     "twenty-seventh round": (
         r"its keys carry (\d+) numbers a head \((\d+) and the (\d+)-wide rotary part\) and its "
         r"values (\d+) \(DeepSeek-V3's config\.json\), (\d+) on average, .*? \(D249-D250\): they "
-        r"read x([\d.]+) and x([\d.]+), and both sets stand at ([\d.]+) % \((\d+) of (\d+)\)",
+        r"read x([\d.]+) and x([\d.]+), and both sets stood at ",
         twenty_seventh_round_figures,
+    ),
+    "twenty-eighth round": (
+        r"They read (\d+) % off \((\d+) of (\d+) within\), .*? the dense models' FP8 "
+        r"checkpoints read x([\d.]+)-([\d.]+) .*?, bf16 x([\d.]+)-([\d.]+) and AWQ "
+        r"x([\d.]+)-([\d.]+), .*? slow, x([\d.]+)-([\d.]+)\. Both sets stand at ([\d.]+) % "
+        r"\((\d+) of (\d+)\), the (\d+) held before at ([\d.]+) %: .*? where the engine level "
+        r"prices (\d+)-(\d+) ms, (\d+)-(\d+) µs and ([\d.]+) ns",
+        twenty_eighth_round_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "

@@ -26,6 +26,8 @@ _TWENTY_SECOND_ROUND = {
     case.key
     for case in (*ROCM_PAGE, *VLLM_PRS, *SGLANG_PRS, *MAGPIE, *SGLANG_HYBRID_PRS, *QWEN_SPEED)
 }
+# the twenty-eighth round's rows typed blind: the rest of Qwen's speed tables (D251-D291)
+_TWENTY_EIGHTH_ROUND = {case.key for case in QWEN_SPEED}
 
 
 def test_the_first_set_holds_where_it_stood():
@@ -45,11 +47,15 @@ def test_both_sets_together_hold_where_they_stood():
     rows typed blind, D239-D240; 16.6 % at the twenty-fourth on 171, 16.9 % with its four rows
     typed blind, D241-D244; 16.8 % at the twenty-fifth on 175, 16.7 % with D245 typed blind,
     17.0 % with D246-D248; 15.8 % at the twenty-sixth; 16.0 % at the twenty-seventh with
-    D249-D250 typed blind),
-    and the cases they held before Azure's rows (114, 106
+    D249-D250 typed blind; 16.0 % on those 181 at the twenty-eighth), all 222 with the
+    twenty-eighth round's 41 rows typed blind (D251-D291, Qwen's H20 tables) within 24 % (23.5 %
+    when first scored), and the cases they held before Azure's rows (114, 106
     since D67-D74 left the score) within 19 %: a tripwire on the model."""
     found = report()
-    assert found.scores["both"]["engine"].geometric_mean_error <= 0.175
+    assert found.scores["both"]["engine"].geometric_mean_error <= 0.24
+    held = [i for i in found.sets["both"] if found.cases[i].key not in _TWENTY_EIGHTH_ROUND]
+    assert len(held) == 181
+    assert summarise(found.steps[held, -1]).geometric_mean_error <= 0.175
     before = [i for i in found.sets["both"] if found.cases[i].key not in _TWENTY_SECOND_ROUND]
     assert len(before) == 150
     assert summarise(found.steps[before, -1]).geometric_mean_error <= 0.165
