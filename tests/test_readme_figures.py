@@ -9,11 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench.h20_batch_one import ANSWER as H20_ANSWER
+from bench.h20_batch_one import dense_one_token_rows, stream_split
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
-from core import Scenario
+from core import Scenario, evaluate
 from core.catalog import (
     BANDWIDTH_EFFICIENCY,
+    GPUS,
     KERNEL_FLOOR_S,
     MEMORY_MARGIN,
     MODELS,
@@ -231,6 +234,24 @@ def twenty_eighth_round_figures() -> tuple:
     )  # fmt: skip
 
 
+def h20_stream_figures() -> tuple:
+    """The rates bf16's and AWQ's dense H20 steps stream their weights at, measured and priced
+    (bench/h20_batch_one.py), and the H20's borrowed bandwidth, in TB/s."""
+    rows = dense_one_token_rows()
+    rates = {}
+    for fmt in ("bf16", "AWQ"):
+        results = [evaluate(case.scenario()) for case in rows[fmt]]
+        weights = [float(result.weight_bytes_read) for result in results]
+        measured = [case.measured / H20_ANSWER for case in rows[fmt]]
+        priced = [float(result.itl_s) for result in results]
+        rates[fmt] = (stream_split(weights, measured)[1], stream_split(weights, priced)[1])
+    return (
+        round(rates["bf16"][0] / 1e12, 2), round(rates["AWQ"][0] / 1e12, 2),
+        round(rates["bf16"][1] / 1e12, 2), round(rates["AWQ"][1] / 1e12, 2),
+        round(GPUS["H20"].achieved_hbm_bytes_per_s / 1e12, 2),
+    )  # fmt: skip
+
+
 def twenty_fifth_round_figures() -> tuple:
     """vLLM's and TensorRT-LLM's measured latent-attention block on Hopper (block-fp8
     projections, bf16 cache) and vLLM's counted kernels there (µs), D108's and D245's ratios,
@@ -325,10 +346,16 @@ FIGURES = {
     "twenty-eighth round": (
         r"They read (\d+) % off \((\d+) of (\d+) within\), .*? the dense models' FP8 "
         r"checkpoints read x([\d.]+)-([\d.]+) .*?, bf16 x([\d.]+)-([\d.]+) and AWQ "
-        r"x([\d.]+)-([\d.]+), .*? slow, x([\d.]+)-([\d.]+)\. Both sets stand at ([\d.]+) % "
+        r"x([\d.]+)-([\d.]+)[,:] .*? slow, read x([\d.]+)-([\d.]+)\. Both sets stand at ([\d.]+) % "
         r"\((\d+) of (\d+)\), the (\d+) held before at ([\d.]+) %: .*? where the engine level "
         r"prices (\d+)-(\d+) ms, (\d+)-(\d+) µs and ([\d.]+) ns",
         twenty_eighth_round_figures,
+    ),
+    "H20 streams": (
+        r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "
+        r"\(`bench/h20_batch_one\.py`.*? streams them at ([\d.]+) and ([\d.]+), near the "
+        r"([\d.]+) borrowed",
+        h20_stream_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "

@@ -1,0 +1,72 @@
+"""Split Qwen's H20 decode steps at batch 1 into a fixed part and a weight stream, by format,
+beside the engine level's own split of the same rows.
+
+Qwen's speed tables (``core/evidence/cases_qwen_speed.py``, D251-D291, and D29-D31) time one
+request of 2,048 generated tokens at a time on an H20 under SGLang 0.4.6.post1. At a one-token
+prompt the request is its decode steps, so a step costs about the request's time / 2,048. For
+the dense models of each weight format this fits ``a + bytes / rate`` (``bytes`` the weights a
+card reads in a step, from the Scenario's own ledger) by least squares, to the measured steps and
+to the engine level's, and prints the fixed milliseconds and the rate the stream runs at.
+
+A diagnostic for issue 37's H20 lead: the rows are in the development set, and no figure here
+sets a constant of the engine level. To rerun, from this repository's root (a second):
+
+    python -m bench.h20_batch_one
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+if __package__ in (None, ""):
+    # Run as a file, this folder would shadow the `core` package it reads the rows from.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from core import evaluate
+from core.evidence.cases_qwen_speed import QWEN_SPEED
+
+ANSWER = 2048  # tokens each request generates
+
+
+def weight_format(case) -> str:
+    """The row's checkpoint as the page names it: FP8, AWQ or bf16."""
+    name = case.model_label.split(" ")[0]
+    return next((tag for tag in ("FP8", "AWQ", "GPTQ") if tag in name), "bf16")
+
+
+def dense_one_token_rows() -> dict[str, list]:
+    """{format: cases} of the dense models' rows at a one-token prompt on one card."""
+    rows: dict[str, list] = {}
+    for case in QWEN_SPEED:
+        mixture = "-A3B" in case.model_label or "-A22B" in case.model_label
+        if case.prompt_tokens == 1 and case.cards == 1 and not mixture:
+            rows.setdefault(weight_format(case), []).append(case)
+    return rows
+
+
+def stream_split(weight_bytes, step_s) -> tuple[float, float]:
+    """(fixed seconds, bytes a second) of ``step = fixed + bytes / rate``, least squares."""
+    slope, fixed = np.polyfit(np.asarray(weight_bytes, float), np.asarray(step_s, float), 1)
+    return float(fixed), float(1.0 / slope)
+
+
+def main() -> None:
+    print("dense Qwen3 on one H20, one-token prompt: a decode step = fixed + weights / rate")
+    for fmt, cases in dense_one_token_rows().items():
+        results = [evaluate(case.scenario()) for case in cases]
+        weights = [float(result.weight_bytes_read) for result in results]
+        measured = [case.measured / ANSWER for case in cases]
+        priced = [float(result.itl_s) for result in results]
+        for name, steps in (("measured", measured), ("engine", priced)):
+            fixed, rate = stream_split(weights, steps)
+            print(
+                f"  {fmt:>4} {name:>8}: {fixed * 1e3:5.2f} ms + weights at {rate / 1e12:4.2f} TB/s "
+                f"({len(cases)} models)"
+            )
+
+
+if __name__ == "__main__":
+    main()
