@@ -37,7 +37,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 60.0) -> None:
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 120.0) -> None:
+    """Wait until ``process`` listens on ``port``. A lab server opens in about 10 s alone; two
+    starting while the suite's other workers drive Chromium on a two-core machine once took over
+    60 s, so the bound is generous: it catches a server that never opens, not a slow one."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
