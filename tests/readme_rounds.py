@@ -1,0 +1,152 @@
+"""The figures each issue-37 round's README paragraph quotes, as the code gives them today.
+
+`tests/test_readme_figures.py` reads the README and checks each against these.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bench.h20_batch_one import ANSWER as H20_ANSWER
+from bench.h20_batch_one import dense_one_token_rows, stream_split
+from bench.sc25_first_token import priced as first_token_priced
+from bench.sc25_first_token import split as first_token_split
+from core import evaluate
+from core.catalog import (
+    GPUS,
+    KERNEL_FLOOR_S,
+    MODELS,
+)
+from core.catalog.attention_kernels import LATENT_BLOCKS
+from core.catalog.dense_gemms import dense_gemm_floor
+from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
+from core.catalog.layer_kernels import (
+    BLOCK_FP8_LATENT_ATTENTION_INPUTS,
+    LATENT_ATTENTION_GEMMS,
+    LATENT_ATTENTION_KERNELS,
+)
+from core.evidence.cases_qwen_speed import QWEN_SPEED
+from core.evidence.cases_rocm_page import ROCM_PAGE
+from core.evidence.cases_vllm_prs import VLLM_PRS
+from core.evidence.fidelity import report
+from core.evidence.scores import summarise
+from core.whiteboard.attention import prefill_head_width
+
+
+def engine_ratios() -> dict[str, float]:
+    """Each development case's engine-level ratio (predicted over measured), by its key."""
+    whole = report()
+    return {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+
+
+def twenty_third_round_figures() -> tuple:
+    """The engine-level ratios of Qwen's H20 rows (D31, D30, D29), two decimals."""
+    ratio = engine_ratios()
+    return tuple(round(ratio[key], 2) for key in ("D31", "D30", "D29"))
+
+
+def twenty_sixth_round_figures() -> tuple:
+    """vLLM V0's host seconds per running request (µs); the lowest and highest engine-level
+    ratio of EmbeddedLLM's MI300X runs (one decimal); Argonne's error now (whole per cent);
+    Oracle's and AMD's V0 rows at 128-256 users (throughput, then a request's time: lowest and
+    highest, two decimals); V1's host seconds per request (µs, one decimal); the rocm/vllm
+    image's V1 throughput rows (lowest and highest); the round's totals are history."""
+    ratio, whole = engine_ratios(), report()
+    runs = [ratio[case.key] for case in VLLM_PRS if case.gpu == "MI300X"]
+    throughput = [ratio[key] for key in ("D35", "D36")]
+    request = [ratio[key] for key in ("D85", "D86")]
+    page = [ratio[case.key] for case in ROCM_PAGE if case.metric == "throughput"]
+    return (
+        round(VLLM_V0_HOST_PER_REQUEST_S * 1e6), round(min(runs), 1), round(max(runs), 1),
+        round(100 * whole.check_argonne["engine"].geometric_mean_error),
+        round(min(throughput), 2), round(max(throughput), 2),
+        round(min(request), 2), round(max(request), 2),
+        round(VLLM_V1_HOST_PER_REQUEST_S * 1e6, 1), round(min(page), 2), round(max(page), 2),
+    )  # fmt: skip
+
+
+def twenty_seventh_round_figures() -> tuple:
+    """DeepSeek-R1's key width a head, its own and rotary parts, its value width, the mean the
+    prefill multiplies at; Qwen3-Next's two H20 rows (D249-D250; the round's total is history)."""
+    deepseek = MODELS["DeepSeek-R1"]
+    keys = deepseek.head_dim + deepseek.qk_rope_head_dim
+    ratio = engine_ratios()
+    return (
+        round(keys), deepseek.head_dim, deepseek.qk_rope_head_dim, deepseek.head_dim,
+        round(float(prefill_head_width(deepseek))), round(ratio["D249"], 2),
+        round(ratio["D250"], 2),
+    )  # fmt: skip
+
+
+def twenty_eighth_round_figures() -> tuple:
+    """Qwen's 41 H20 rows (D251-D291): their error and cases within; the ranges of the dense
+    models' ratios at a one-token prompt by format (FP8, bf16, AWQ), the GPTQ-Marlin mixtures';
+    both sets now, and the 181 held before; the engine level's own split of the SC '25 one-user
+    first tokens (its fixed ms and µs a token, lowest and highest of the two cards; ns a token
+    squared)."""
+    rows = summarise(np.array([engine_ratios()[case.key] for case in QWEN_SPEED]))
+    short = {}
+    for case, ratio in zip(QWEN_SPEED, rows.ratios, strict=True):
+        name = case.model_label.split(" ")[0]
+        fmt = next((tag for tag in ("FP8", "AWQ", "GPTQ") if tag in name), "bf16")
+        mixture = "-A3B" in name or "-A22B" in name
+        if case.prompt_tokens == 1 and mixture == (fmt == "GPTQ"):  # dense, but GPTQ's mixtures
+            short.setdefault(fmt, []).append(ratio)
+    spans = [
+        round(bound(short[fmt]), 2)
+        for fmt in ("FP8", "bf16", "AWQ", "GPTQ")
+        for bound in (min, max)
+    ]
+    whole = report()
+    both = whole.scores["both"]["engine"]
+    new = {case.key for case in QWEN_SPEED}
+    held = summarise(
+        whole.steps[[i for i in whole.sets["both"] if whole.cases[i].key not in new], -1]
+    )
+    prompts = [100, 200, 400, 800, 1600, 3200, 6400, 12800]
+    parts = np.array([first_token_split(prompts, first_token_priced(gpu, prompts))
+                      for gpu in ("MI300X", "MI325X")])  # fmt: skip
+    return (
+        round(100 * rows.geometric_mean_error), rows.within_band, rows.cases, *spans,
+        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases, held.cases,
+        round(100 * held.geometric_mean_error, 1), round(parts[:, 0].min() * 1e3),
+        round(parts[:, 0].max() * 1e3), round(parts[:, 1].min() * 1e6),
+        round(parts[:, 1].max() * 1e6), round(parts[:, 2].mean() * 1e9, 1),
+    )  # fmt: skip
+
+
+def h20_stream_figures() -> tuple:
+    """The rates bf16's and AWQ's dense H20 steps stream their weights at, measured and priced
+    (bench/h20_batch_one.py), and the H20's borrowed bandwidth, in TB/s."""
+    rows = dense_one_token_rows()
+    rates = {}
+    for fmt in ("bf16", "AWQ"):
+        results = [evaluate(case.scenario()) for case in rows[fmt]]
+        weights = [float(result.weight_bytes_read) for result in results]
+        measured = [case.measured / H20_ANSWER for case in rows[fmt]]
+        priced = [float(result.itl_s) for result in results]
+        rates[fmt] = (stream_split(weights, measured)[1], stream_split(weights, priced)[1])
+    return (
+        round(rates["bf16"][0] / 1e12, 2), round(rates["AWQ"][0] / 1e12, 2),
+        round(rates["bf16"][1] / 1e12, 2), round(rates["AWQ"][1] / 1e12, 2),
+        round(GPUS["H20"].achieved_hbm_bytes_per_s / 1e12, 2),
+    )  # fmt: skip
+
+
+def twenty_fifth_round_figures() -> tuple:
+    """vLLM's and TensorRT-LLM's measured latent-attention block on Hopper (block-fp8
+    projections, bf16 cache) and vLLM's counted kernels there (µs), D108's and D245's ratios,
+    D243's ratio and D246-D248's (the round's totals are history, quoted as they stood)."""
+    vllm, trtllm = (
+        LATENT_BLOCKS[("hopper", "bf16", "fp8_block", engine)].floor_s
+        for engine in ("vllm", "tensorrt-llm")
+    )
+    kernels = LATENT_ATTENTION_KERNELS + BLOCK_FP8_LATENT_ATTENTION_INPUTS
+    gemm = dense_gemm_floor("H200", "fp8_block", "vllm")
+    counted = kernels * KERNEL_FLOOR_S + LATENT_ATTENTION_GEMMS * (gemm - KERNEL_FLOOR_S)
+    ratio = engine_ratios()
+    return (
+        round(vllm * 1e6), round(counted * 1e6), round(trtllm * 1e6),
+        round(ratio["D108"], 2), round(ratio["D245"], 2), round(ratio["D243"], 2),
+        *(round(ratio[key], 2) for key in ("D246", "D247", "D248")),
+    )  # fmt: skip
