@@ -28,21 +28,23 @@ if __package__ in (None, ""):
 from core import evaluate
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 
-ANSWER = 2048  # tokens each request generates
-
 
 def weight_format(case) -> str:
-    """The row's checkpoint as the page names it: FP8, AWQ or bf16."""
+    """The row's checkpoint as the page names it: FP8, AWQ, GPTQ or bf16."""
     name = case.model_label.split(" ")[0]
     return next((tag for tag in ("FP8", "AWQ", "GPTQ") if tag in name), "bf16")
+
+
+def is_mixture(case) -> bool:
+    """Whether the row's model is one of the page's mixtures of experts (30B-A3B, 235B-A22B)."""
+    return "-A3B" in case.model_label or "-A22B" in case.model_label
 
 
 def dense_one_token_rows() -> dict[str, list]:
     """{format: cases} of the dense models' rows at a one-token prompt on one card."""
     rows: dict[str, list] = {}
     for case in QWEN_SPEED:
-        mixture = "-A3B" in case.model_label or "-A22B" in case.model_label
-        if case.prompt_tokens == 1 and case.cards == 1 and not mixture:
+        if case.prompt_tokens == 1 and case.cards == 1 and not is_mixture(case):
             rows.setdefault(weight_format(case), []).append(case)
     return rows
 
@@ -53,15 +55,22 @@ def stream_split(weight_bytes, step_s) -> tuple[float, float]:
     return float(fixed), float(1.0 / slope)
 
 
+def measured_and_priced(cases) -> dict[str, tuple[float, float]]:
+    """{"measured" | "engine": (fixed seconds, bytes a second)}: :func:`stream_split` of the
+    rows' measured steps and of the engine level's, over the weights each step reads."""
+    results = [evaluate(case.scenario()) for case in cases]
+    weights = [float(result.weight_bytes_read) for result in results]
+    steps = {
+        "measured": [case.measured / case.answer_tokens for case in cases],
+        "engine": [float(result.itl_s) for result in results],
+    }
+    return {name: stream_split(weights, step_s) for name, step_s in steps.items()}
+
+
 def main() -> None:
     print("dense Qwen3 on one H20, one-token prompt: a decode step = fixed + weights / rate")
     for fmt, cases in dense_one_token_rows().items():
-        results = [evaluate(case.scenario()) for case in cases]
-        weights = [float(result.weight_bytes_read) for result in results]
-        measured = [case.measured / ANSWER for case in cases]
-        priced = [float(result.itl_s) for result in results]
-        for name, steps in (("measured", measured), ("engine", priced)):
-            fixed, rate = stream_split(weights, steps)
+        for name, (fixed, rate) in measured_and_priced(cases).items():
             print(
                 f"  {fmt:>4} {name:>8}: {fixed * 1e3:5.2f} ms + weights at {rate / 1e12:4.2f} TB/s "
                 f"({len(cases)} models)"

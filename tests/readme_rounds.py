@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.h20_batch_one import ANSWER as H20_ANSWER
-from bench.h20_batch_one import dense_one_token_rows, stream_split
+from bench.h20_batch_one import (
+    dense_one_token_rows,
+    is_mixture,
+    measured_and_priced,
+    weight_format,
+)
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
-from core import evaluate
 from core.catalog import (
     GPUS,
     KERNEL_FLOOR_S,
@@ -87,10 +90,8 @@ def twenty_eighth_round_figures() -> tuple:
     rows = summarise(np.array([engine_ratios()[case.key] for case in QWEN_SPEED]))
     short = {}
     for case, ratio in zip(QWEN_SPEED, rows.ratios, strict=True):
-        name = case.model_label.split(" ")[0]
-        fmt = next((tag for tag in ("FP8", "AWQ", "GPTQ") if tag in name), "bf16")
-        mixture = "-A3B" in name or "-A22B" in name
-        if case.prompt_tokens == 1 and mixture == (fmt == "GPTQ"):  # dense, but GPTQ's mixtures
+        fmt = weight_format(case)
+        if case.prompt_tokens == 1 and is_mixture(case) == (fmt == "GPTQ"):  # dense; GPTQ's MoE
             short.setdefault(fmt, []).append(ratio)
     spans = [
         round(bound(short[fmt]), 2)
@@ -119,16 +120,10 @@ def h20_stream_figures() -> tuple:
     """The rates bf16's and AWQ's dense H20 steps stream their weights at, measured and priced
     (bench/h20_batch_one.py), and the H20's borrowed bandwidth, in TB/s."""
     rows = dense_one_token_rows()
-    rates = {}
-    for fmt in ("bf16", "AWQ"):
-        results = [evaluate(case.scenario()) for case in rows[fmt]]
-        weights = [float(result.weight_bytes_read) for result in results]
-        measured = [case.measured / H20_ANSWER for case in rows[fmt]]
-        priced = [float(result.itl_s) for result in results]
-        rates[fmt] = (stream_split(weights, measured)[1], stream_split(weights, priced)[1])
+    rates = {fmt: measured_and_priced(rows[fmt]) for fmt in ("bf16", "AWQ")}
     return (
-        round(rates["bf16"][0] / 1e12, 2), round(rates["AWQ"][0] / 1e12, 2),
-        round(rates["bf16"][1] / 1e12, 2), round(rates["AWQ"][1] / 1e12, 2),
+        *(round(rates[fmt][name][1] / 1e12, 2) for name in ("measured", "engine")
+          for fmt in ("bf16", "AWQ")),
         round(GPUS["H20"].achieved_hbm_bytes_per_s / 1e12, 2),
     )  # fmt: skip
 
