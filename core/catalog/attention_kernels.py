@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.catalog.kernels import card_family, priced_row
+from core.catalog.kernels import BORROWED_FAMILY, card_family, priced_row
 
 
 @dataclass(frozen=True)
@@ -111,3 +111,52 @@ def latent_block(gpu: str, cache: str, projections: str, engine: str) -> Attenti
     ``projections`` over a cache stored as ``cache``; None where none was measured (the block
     keeps its counted kernels)."""
     return LATENT_BLOCKS.get((card_family(gpu), cache, projections, engine))
+
+
+@dataclass(frozen=True)
+class PrefillAttention:
+    """One prompt-attention kernel: the share of the card's measured bf16 matmul rate its causal
+    pairs run at, and the keys' worth of work each query token pays beyond its causal keys."""
+
+    rate_share: float
+    extra_keys: float
+
+
+PREFILL_ATTENTION_SOURCE = (
+    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured context-attention tables, h100_sxm, "
+    "b200_sxm and a100_sxm attention/<engine>/<release>/context_attention_perf.parquet: "
+    "TensorRT-LLM 1.3.0rc20 torch_flow (1.0.0 on the A100), vLLM 0.24 FlashAttention 3 (H100) "
+    "and 0.22 FlashInfer (B200), SGLang 0.5.14 FlashAttention 3 (H100) and trtllm_mha (B200); "
+    "fitted by bench/prefill_attention_fit.py on grouped-query rows, head size 128, prompts of "
+    "256-16,384 tokens (RMS log errors 8-15 %; the H200's tables give the H100's figures)"
+)
+# (family, cache format, engine); "" is TensorRT-LLM's, every engine's without its own. Over an
+# fp8 cache SGLang multiplies in fp8 (it casts the query to the cache's format), the others in
+# bf16; the A100 has no fp8 arithmetic, so its fp8 cache is read into the bf16 kernel.
+PREFILL_ATTENTION: dict[tuple[str, str, str], PrefillAttention] = {
+    ("hopper", "bf16", ""): PrefillAttention(0.68, 550.0),
+    ("hopper", "fp8", ""): PrefillAttention(1.04, 900.0),
+    ("hopper", "bf16", "vllm"): PrefillAttention(0.86, 550.0),
+    ("hopper", "fp8", "vllm"): PrefillAttention(0.86, 850.0),
+    ("hopper", "bf16", "sglang"): PrefillAttention(0.78, 350.0),
+    ("hopper", "fp8", "sglang"): PrefillAttention(0.96, 450.0),
+    ("blackwell", "bf16", ""): PrefillAttention(0.68, 900.0),
+    ("blackwell", "fp8", ""): PrefillAttention(0.82, 1000.0),
+    ("blackwell", "bf16", "vllm"): PrefillAttention(0.66, 300.0),
+    ("blackwell", "fp8", "vllm"): PrefillAttention(0.86, 300.0),
+    ("blackwell", "bf16", "sglang"): PrefillAttention(0.70, 300.0),
+    ("blackwell", "fp8", "sglang"): PrefillAttention(0.82, 850.0),
+    ("ampere", "bf16", ""): PrefillAttention(0.54, 250.0),
+    ("ampere", "fp8", ""): PrefillAttention(0.54, 250.0),
+}
+
+
+def prefill_attention(gpu: str, cache: str, engine: str = "") -> PrefillAttention:
+    """The prompt attention ``engine`` runs on ``gpu`` over a cache stored as ``cache``: the
+    engine's own row on the card's family, else the family's TensorRT-LLM row, else (a family
+    without tables) the TensorRT-LLM row of the family it borrows from
+    (:data:`core.catalog.kernels.BORROWED_FAMILY`)."""
+    family = card_family(gpu)
+    borrowed = BORROWED_FAMILY.get(family, family)
+    keys = ((family, cache, engine), (family, cache, ""), (borrowed, cache, ""))
+    return next(PREFILL_ATTENTION[key] for key in keys if key in PREFILL_ATTENTION)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
-from core.catalog.attention_kernels import attention_kernel, latent_block
+from core.catalog.attention_kernels import attention_kernel, latent_block, prefill_attention
 from core.catalog.checkpoints import kept_bf16_params
 from core.catalog.dense_gemms import dense_gemm_floor, gemm_tile_rows
 from core.catalog.engine_versions import (
@@ -41,8 +41,7 @@ def expert_format(weight: str, shape) -> str:
     return "fp8_block" if weight == "fp8" and shape.checkpoint_dtype == "fp8" else weight
 
 
-# The tensor rates an expert kernel's compute share may be a share of (ExpertKernel.compute),
-# each named by a weight format that multiplies at it; code 0 is the weights' own rate.
+# The rates an expert kernel's compute share may be of (ExpertKernel.compute); 0: the weights'.
 EXPERT_RATE_FORMATS = {"": "", "bf16": "bf16", "fp8": "fp8", "fp4": "nvfp4"}
 
 
@@ -106,15 +105,18 @@ def _dense_format(shape, weight, attention=False) -> str:
 
 
 def _attention_fields(gpu, engine, bytes_kv) -> dict:
-    """The decode attention kernel's floor and cost per request (core.catalog.attention_kernels)."""
+    """Decode attention's floor and cost per request, prompt attention's rate share and extra
+    keys a token (core.catalog.attention_kernels)."""
     keys = (gpu, engine, _cache_format(bytes_kv))
 
-    def field(attribute):
-        return lookup(lambda g, e, c: getattr(attention_kernel(g, c, e), attribute), *keys)
+    def field(kernel, attribute):
+        return lookup(lambda g, e, c: getattr(kernel(g, c, e), attribute), *keys)
 
     return {
-        "attention_floor_s": field("floor_s"),
-        "attention_per_request_s": field("per_request_s"),
+        "attention_floor_s": field(attention_kernel, "floor_s"),
+        "attention_per_request_s": field(attention_kernel, "per_request_s"),
+        "prefill_attention_share": field(prefill_attention, "rate_share"),
+        "prefill_attention_keys": field(prefill_attention, "extra_keys"),
     }
 
 
@@ -334,8 +336,7 @@ def _release_host_costs(engine, version) -> dict:
 
 def _gathered_bytes(shapes):
     """(engine, weights, model) -> bytes a DEP gather moves per number: TensorRT-LLM's fused MoE
-    quantises an NVFP4 MoE's input before its allgather (fp4_quantize: 4 bits and a scale per
-    16, the format's bytes), every other input is gathered in bf16."""
+    quantises an NVFP4 MoE's input first (fp4_quantize: the format's bytes), others gather bf16."""
     nvfp4, bf16 = BYTES_PER_WEIGHT["nvfp4"], BYTES_PER_WEIGHT["bf16"]
     return lambda e, w, name: (
         nvfp4 if e == "tensorrt-llm" and expert_format(w, shapes[name]) == "nvfp4" else bf16
@@ -343,8 +344,7 @@ def _gathered_bytes(shapes):
 
 
 def _tile_rows(shapes):
-    """(card, weights, model, engine, release) -> the rows the release's dense GEMMs in the
-    model's format multiply at least on the card (:func:`~core.catalog.dense_gemms.gemm_tile_rows`)."""
+    """(card, weights, model, engine, release) -> the rows its dense GEMMs multiply at least."""
     return lambda g, w, name, e, v: gemm_tile_rows(g, expert_format(w, shapes[name]), e, v)
 
 

@@ -26,12 +26,13 @@ from core.engine_level import terms as physical
 from core.engine_level.fixed_costs import FixedCosts
 from core.engine_level.gemm_shapes import GemmShapes
 from core.engine_level.memory import NodeMemory
+from core.engine_level.prompt_attention import PromptAttention
 from core.engine_level.ranks import RankWaits
 from core.whiteboard.experts import distinct_experts
 
 
 @dataclass(frozen=True)
-class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
+class Node(FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits):
     """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
 
     layers: object
@@ -79,6 +80,9 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     latent_block_per_request_s: object = 0.0
     attention_flops_per_token: object = 0.0  # decode attention's FLOPs a context token, a layer
     prefill_head_width: object = None  # a prompt's attention width per head (None: head_dim)
+    # the prompt-attention kernel's share of the bf16 rate, and keys' work a token beyond its own
+    prefill_attention_share: object = 1.0
+    prefill_attention_keys: object = 0.0
     bf16_extra_bytes: object = 0.0  # bytes the checkpoint keeps in bf16 beyond its format's
     # the engine's host time per step and per request (server, eager prefill), and whether its
     # scheduler prepares step n+1 during step n (core.catalog.engine_versions)
@@ -130,7 +134,6 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
     gemm_table: object = -1
     gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (dense_gemms; 0 none)
 
-    # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
     def has_experts(self) -> bool:
         """Whether any of these nodes serves a mixture of experts."""
@@ -375,11 +378,8 @@ class Node(FixedCosts, GemmShapes, NodeMemory, RankWaits):
         if kernels:
             math = math + self.expert_seconds(miss_tokens, terms, alone)
         if "prefill_shape" in terms:
-            attention = physical.attention_prefill_flops(
-                self._attention_layers, self.query_heads, self._prefill_width,
-                miss_tokens + hit_tokens, hit_tokens,
-            )  # fmt: skip
-            math = math + attention * waits / (self.cards * attention_flops)
+            attention = self.prompt_attention_s(miss_tokens, hit_tokens, attention_flops)
+            math = math + attention * waits
             if alone:
                 stream = weights / (self.cards * bandwidth)
                 combine = np.add if "stream_then_math" in terms else np.maximum

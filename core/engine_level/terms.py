@@ -26,10 +26,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.engine_versions import TRTLLM_BENCH_GRAPH_SIZES
-from core.catalog.kernels import (
-    ROUTING_IMBALANCE_FLOOR,
-    ROUTING_IMBALANCE_SPREAD,
-)
+from core.catalog.kernels import ROUTING_IMBALANCE_FLOOR, ROUTING_IMBALANCE_SPREAD
 from core.catalog.layer_kernels import (
     BLOCK_FP8_ATTENTION_INPUTS,
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
@@ -63,9 +60,10 @@ TERMS: dict[str, str] = {
     "of hiding behind each other",
     "prefill_time": "new prompts take turns with decode steps, so prefill slows every running "
     "stream and caps throughput",
-    "prefill_shape": "attention FLOPs grow with the prompt squared (and a decode step's with the "
-    "context it reads: latent attention's outrun its cache read), and a prefill alone still "
-    "reads every weight once (under attention data parallelism on the one card holding it)",
+    "prefill_shape": "attention FLOPs grow with the prompt squared, at the rate the engine's "
+    "prompt-attention kernel reaches (short prompts' below its best; a decode step's with its "
+    "context, latent attention's past its cache read), and a prefill alone reads every weight "
+    "once (under attention data parallelism on the one card holding it)",
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards (under DEP, "
     "every expert layer gathers all the cards' tokens and scatters the results back)",

@@ -1,4 +1,4 @@
-"""The sources table's rows for decode attention's measured kernels and latent-attention blocks."""
+"""The sources table's rows for attention's measured kernels (decode, prompt) and latent blocks."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from core.catalog.attention_kernels import (
     ATTENTION_SOURCE,
     LATENT_BLOCK_SOURCE,
     LATENT_BLOCKS,
+    PREFILL_ATTENTION,
+    PREFILL_ATTENTION_SOURCE,
 )
 from core.evidence.source_groups import Source
 
@@ -46,4 +48,19 @@ def latent_block_rows() -> list[Source]:
             kind="measurements",
         )
         for (family, cache, projections, engine), block in LATENT_BLOCKS.items()
+    ]
+
+
+def prefill_attention_rows() -> list[Source]:
+    """One row per prompt-attention kernel: its share of the bf16 rate and its extra keys."""
+    return [
+        Source(
+            f"prompt attention, {family} {cache} cache, "
+            f"{engine or 'tensorrt-llm (every engine without its own)'}",
+            f"{kernel.rate_share:.2f} of the bf16 rate, + {kernel.extra_keys:.0f} keys",
+            "share of the card's measured bf16 matmul rate; keys of work a query token adds",
+            PREFILL_ATTENTION_SOURCE,
+            kind="measurements",
+        )
+        for (family, cache, engine), kernel in PREFILL_ATTENTION.items()
     ]

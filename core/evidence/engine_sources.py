@@ -44,6 +44,7 @@ from core.evidence.attention_sources import (
     attention_kernel_rows,
     attention_value,
     latent_block_rows,
+    prefill_attention_rows,
 )
 from core.evidence.release_sources import release_rows
 from core.evidence.source_groups import Source
@@ -245,6 +246,7 @@ def engine_cost_rows() -> list[Source]:
         *dense_gemm_rows(),
         *attention_kernel_rows(),
         *latent_block_rows(),
+        *prefill_attention_rows(),
         *measured_here_rows(),
     ]
 

@@ -1,0 +1,102 @@
+"""Fit the prompt (prefill) attention kernels of core/catalog/attention_kernels.py to measured tables.
+
+The tables are NVIDIA aiconfigurator's (Apache-2.0): context-attention latencies measured per
+card, engine, kernel, formats and shape (requests, prompt tokens, query and key/value heads,
+head size). They are read here as a cited source; the lab never imports aiconfigurator. To
+rerun:
+
+    python3 -m venv /tmp/aic && /tmp/aic/bin/pip install aiconfigurator pandas pyarrow
+    /tmp/aic/bin/python -m bench.prefill_attention_fit \\
+        /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
+
+One layer's causal attention over ``b`` prompts of ``n`` tokens in ``h`` query heads of size
+``d`` is modelled as
+
+    t = t0 + 4 h d b (n^2 / 2 + k n) / (s F)
+
+with F the card's measured bf16 matmul rate: a floor per call, the causal pairs' arithmetic
+(4 h d FLOPs a query-key pair) at a share ``s`` of that rate, and ``k`` keys' worth of work
+each query token pays beyond its causal keys (the tiles on the diagonal, computed whole, and
+the softmax and the output's epilogue a row), which is why a short prompt's attention runs
+well below the kernel's best rate. The three are fitted together, minimising the root-mean-
+square log error over grouped-query rows (4 or 8 query heads per key/value head, head size
+128, no sliding window, prompts of 256 tokens or more). Prints one line per kernel and cache
+format: the three figures, the RMS log error and the rows fitted.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bench.moe_kernel_fit import FLOPS
+
+FLOPS_BF16 = {**{card: rates["bf16"] for card, rates in FLOPS.items()}, "a100_sxm": 271.2e12}
+# (card, engine/version, kernel source): each engine's default prompt attention, the release
+# bench/attention_fit.py reads for decode (TensorRT-LLM 1.0 on the A100, the one measured there)
+KERNELS = [
+    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow"),
+    ("h100_sxm", "vllm/0.24.0", "vllm_flash_attn_fa3"),
+    ("h100_sxm", "sglang/0.5.14", "fa3"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow"),
+    ("b200_sxm", "vllm/0.22.0", "vllm_flashinfer"),
+    ("b200_sxm", "sglang/0.5.14", "trtllm_mha"),
+    ("a100_sxm", "trtllm/1.0.0", "torch_flow"),
+]
+# (cache format, the attention's inputs the engine runs with it): SGLang casts the query to the
+# cache's fp8 where the cache is fp8 (its FlashAttention backend); the others keep bf16 inputs
+FORMATS = {"bf16": ("bfloat16", "bfloat16"), "fp8": ("bfloat16", "fp8")}
+SGLANG_FP8 = ("fp8", "fp8")
+FLOORS = np.arange(0.0, 40e-6, 2e-6)
+SHARES = np.arange(0.30, 1.31, 0.02)
+EXTRA_KEYS = np.arange(0.0, 3001.0, 50.0)
+
+
+def rows(data: Path, card, version, kernel, inputs):
+    """(FLOPs of the causal pairs, FLOPs of one key a query token, latency s) of one kernel's
+    grouped-query rows with ``inputs`` (attention dtype, cache dtype)."""
+    import pandas as pd
+
+    path = data / card / "attention" / version / "context_attention_perf.parquet"
+    table = pd.read_parquet(path)
+    group = table.num_heads // table.num_key_value_heads
+    keep = (table.kernel_source == kernel) & (table.attn_dtype == inputs[0])
+    keep &= (table.kv_cache_dtype == inputs[1]) & (table.window_size == 0)
+    keep &= (table.head_dim == 128) & group.isin([4, 8]) & (table.isl >= 256)
+    table = table[keep]
+    tokens = table.isl.to_numpy(float)
+    per_pair = 4.0 * table.num_heads.to_numpy(float) * 128 * table.batch_size.to_numpy(float)
+    return per_pair * tokens**2 / 2.0, per_pair * tokens, table.latency.to_numpy(float) * 1e-3
+
+
+def fit(pairs, per_key, latency, rate):
+    """(floor s, share of ``rate``, extra keys a query token, RMS log error)."""
+    work = pairs + EXTRA_KEYS[:, None] * per_key  # (keys, rows)
+    predicted = FLOORS[:, None, None, None] + work[None, None] / (SHARES[:, None, None] * rate)
+    error = np.sqrt(np.mean(np.log(predicted / latency) ** 2, axis=-1))
+    floor, share, keys = np.unravel_index(np.argmin(error), error.shape)
+    return FLOORS[floor], SHARES[share], EXTRA_KEYS[keys], float(error.min())
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    data = Path(sys.argv[1])
+    print(f"{'card':<9} {'engine':<17} {'kernel':<19} {'cache':<5} floor  share  keys   RMS  rows")
+    for card, version, kernel in KERNELS:
+        for cache, inputs in FORMATS.items():
+            if version.startswith("sglang") and cache == "fp8":
+                inputs = SGLANG_FP8
+            pairs, per_key, latency = rows(data, card, version, kernel, inputs)
+            if len(latency) == 0:
+                print(f"{card:<9} {version:<17} {kernel:<19} {cache:<5} no rows")
+                continue
+            floor, share, keys, error = fit(pairs, per_key, latency, FLOPS_BF16[card])
+            print(f"{card:<9} {version:<17} {kernel:<19} {cache:<5} {floor * 1e6:3.0f}us "
+                  f"{share:5.2f} {keys:5.0f}  {error:4.0%} {len(latency):5d}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""A prompt's attention at its engine's measured prompt-attention kernel (issue 37, item 2)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from numpy.testing import assert_allclose
+
+from core import Scenario
+from core.catalog.attention_kernels import PREFILL_ATTENTION, prefill_attention
+from core.engine_level.terms import ALL_TERMS, attention_prefill_flops
+from core.evaluate import engine_node
+from tests.core.engine_level.test_engine_versions import _tiny_node
+
+
+def test_each_engine_runs_its_own_kernel_and_a_family_without_tables_borrows():
+    """SGLang on an H100 runs its own row; vLLM on an A100 the A100's (TensorRT-LLM's) row; an
+    MI300X borrows Hopper's TensorRT-LLM row and an MI355X Blackwell's."""
+    assert prefill_attention("H100 SXM", "bf16", "sglang") is PREFILL_ATTENTION[
+        ("hopper", "bf16", "sglang")
+    ]
+    assert prefill_attention("H20", "fp8", "tensorrt-llm") is PREFILL_ATTENTION[
+        ("hopper", "fp8", "")
+    ]
+    assert prefill_attention("A100 80GB SXM", "bf16", "vllm") is PREFILL_ATTENTION[
+        ("ampere", "bf16", "")
+    ]
+    assert prefill_attention("MI300X", "bf16", "sglang") is PREFILL_ATTENTION[
+        ("hopper", "bf16", "")
+    ]
+    assert prefill_attention("MI355X", "fp8", "vllm") is PREFILL_ATTENTION[
+        ("blackwell", "fp8", "")
+    ]
+
+
+def test_every_measured_kernel_runs_below_twice_the_matmul_rate_and_adds_keys():
+    """Each row's share is a plausible fraction of the bf16 rate, its extra keys not negative."""
+    for kernel in PREFILL_ATTENTION.values():
+        assert 0.3 <= kernel.rate_share <= 1.3
+        assert 0.0 <= kernel.extra_keys <= 3000.0
+
+
+def test_with_no_extra_keys_at_the_full_rate_it_is_the_causal_pairs_flops():
+    """Share 1 and no extra keys: the seconds are the causal FLOPs over the cards' rate."""
+    node = dataclasses.replace(_tiny_node(), cards=2.0)
+    seconds = node.prompt_attention_s(3000.0, 1000.0, 5e14)
+    flops = attention_prefill_flops(node.layers, node.query_heads, node.head_dim, 4000.0, 1000.0)
+    assert_allclose(seconds, flops / (2.0 * 5e14))
+
+
+def test_extra_keys_add_work_for_every_uncached_token_and_the_share_divides():
+    """k extra keys add 4 L H d k FLOPs per uncached token; a share s takes 1/s as long."""
+    node = _tiny_node()
+    base = node.prompt_attention_s(3000.0, 1000.0, 5e14)
+    keyed = dataclasses.replace(node, prefill_attention_keys=500.0)
+    extra = 4.0 * node.layers * node.query_heads * node.head_dim * 500.0 * 3000.0
+    assert_allclose(keyed.prompt_attention_s(3000.0, 1000.0, 5e14), base + extra / 5e14)
+    halved = dataclasses.replace(node, prefill_attention_share=0.5)
+    assert_allclose(halved.prompt_attention_s(3000.0, 1000.0, 5e14), 2.0 * base)
+
+
+def test_a_prefill_pays_its_prompt_attention_at_the_kernels_rate():
+    """A long prompt's prefill grows by exactly the attention the kernel's share and keys add."""
+    node = _tiny_node()
+    measured = dataclasses.replace(node, prefill_attention_share=0.7, prefill_attention_keys=400.0)
+    added = measured.prefill_s(8000.0, 0.0, ALL_TERMS, True) - node.prefill_s(
+        8000.0, 0.0, ALL_TERMS, True
+    )
+    expected = measured.prompt_attention_s(8000.0, 0.0, node.measured_bf16_flops)
+    expected -= node.prompt_attention_s(8000.0, 0.0, node.measured_bf16_flops)
+    assert added == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_scenario_carries_its_engines_prompt_attention_kernel():
+    """An H100 scenario under SGLang with a bf16 cache prices its prompts with SGLang's row."""
+    scenario = Scenario(gpu="H100 SXM", engine="SGLang", kv_dtype="bf16")
+    node = engine_node(scenario)
+    row = PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
+    assert_allclose(node.prefill_attention_share, row.rate_share)
+    assert_allclose(node.prefill_attention_keys, row.extra_keys)
