@@ -20,7 +20,7 @@ from core.catalog import (
     KERNEL_FLOOR_S,
     MODELS,
 )
-from core.catalog.attention_kernels import LATENT_BLOCKS
+from core.catalog.attention_kernels import LATENT_BLOCKS, PREFILL_ATTENTION
 from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.layer_kernels import (
@@ -84,9 +84,8 @@ def twenty_seventh_round_figures() -> tuple:
 def twenty_eighth_round_figures() -> tuple:
     """Qwen's 41 H20 rows (D251-D291): their error and cases within; the ranges of the dense
     models' ratios at a one-token prompt by format (FP8, bf16, AWQ), the GPTQ-Marlin mixtures';
-    both sets now, and the 181 held before; the engine level's own split of the SC '25 one-user
-    first tokens (its fixed ms and µs a token, lowest and highest of the two cards; ns a token
-    squared)."""
+    the engine level's own split of the SC '25 one-user first tokens (its fixed ms and µs a
+    token, lowest and highest of the two cards; ns a token squared)."""
     rows = summarise(np.array([engine_ratios()[case.key] for case in QWEN_SPEED]))
     short = {}
     for case, ratio in zip(QWEN_SPEED, rows.ratios, strict=True):
@@ -98,21 +97,43 @@ def twenty_eighth_round_figures() -> tuple:
         for fmt in ("FP8", "bf16", "AWQ", "GPTQ")
         for bound in (min, max)
     ]
+    prompts = [100, 200, 400, 800, 1600, 3200, 6400, 12800]
+    parts = np.array([first_token_split(prompts, first_token_priced(gpu, prompts))
+                      for gpu in ("MI300X", "MI325X")])  # fmt: skip
+    return (
+        round(100 * rows.geometric_mean_error), rows.within_band, rows.cases, *spans,
+        round(parts[:, 0].min() * 1e3), round(parts[:, 0].max() * 1e3),
+        round(parts[:, 1].min() * 1e6), round(parts[:, 1].max() * 1e6),
+        round(parts[:, 2].mean() * 1e9, 1),
+    )  # fmt: skip
+
+
+def twenty_ninth_round_figures() -> tuple:
+    """Hopper's prompt-attention kernels over a bf16 cache (SGLang's, TensorRT-LLM's, vLLM's share
+    of the bf16 rate and extra keys); the share SGLang's reaches on a 2,048-token prompt, in %;
+    the ranges of Qwen's dense and its bf16/FP8 mixtures' rows at 129,024 prompt tokens; the SC '25
+    check set's error; both sets' error, within and cases; the 181 held before the 28th round."""
+    kernels = [PREFILL_ATTENTION[("hopper", "bf16", name)] for name in ("sglang", "", "vllm")]
+    sglang = kernels[0]
+    at_2048 = sglang.rate_share * 1024 / (1024 + sglang.extra_keys)
+    ratio = engine_ratios()
+    longest, prompt = {True: [], False: []}, max(case.prompt_tokens for case in QWEN_SPEED)
+    for case in QWEN_SPEED:
+        if case.prompt_tokens == prompt and weight_format(case) != "GPTQ":
+            longest[is_mixture(case)].append(ratio[case.key])
     whole = report()
     both = whole.scores["both"]["engine"]
     new = {case.key for case in QWEN_SPEED}
     held = summarise(
         whole.steps[[i for i in whole.sets["both"] if whole.cases[i].key not in new], -1]
     )
-    prompts = [100, 200, 400, 800, 1600, 3200, 6400, 12800]
-    parts = np.array([first_token_split(prompts, first_token_priced(gpu, prompts))
-                      for gpu in ("MI300X", "MI325X")])  # fmt: skip
     return (
-        round(100 * rows.geometric_mean_error), rows.within_band, rows.cases, *spans,
+        *(value for kernel in kernels for value in (kernel.rate_share, kernel.extra_keys)),
+        round(100 * at_2048),
+        *(round(bound(longest[mixture]), 2) for mixture in (False, True) for bound in (min, max)),
+        round(100 * whole.check_sc25["engine"].geometric_mean_error, 1),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases, held.cases,
-        round(100 * held.geometric_mean_error, 1), round(parts[:, 0].min() * 1e3),
-        round(parts[:, 0].max() * 1e3), round(parts[:, 1].min() * 1e6),
-        round(parts[:, 1].max() * 1e6), round(parts[:, 2].mean() * 1e9, 1),
+        round(100 * held.geometric_mean_error, 1),
     )  # fmt: skip
 
 

@@ -30,6 +30,7 @@ from tests.readme_rounds import (
     h20_stream_figures,
     twenty_eighth_round_figures,
     twenty_fifth_round_figures,
+    twenty_ninth_round_figures,
     twenty_seventh_round_figures,
     twenty_sixth_round_figures,
     twenty_third_round_figures,
@@ -214,12 +215,23 @@ FIGURES = {
         twenty_seventh_round_figures,
     ),
     "twenty-eighth round": (
-        r"They read (\d+) % off \((\d+) of (\d+) within\), .*? the dense models' FP8 "
+        r"They read \d+ % off when scored \(\d+ of \d+ within\), (\d+) % \((\d+) of (\d+)\)\s+now, "
+        r".*? the dense models' FP8 "
         r"checkpoints read x([\d.]+)-([\d.]+) .*?, bf16 x([\d.]+)-([\d.]+) and AWQ "
-        r"x([\d.]+)-([\d.]+)[,:] .*? slow, read x([\d.]+)-([\d.]+)\. Both sets stand at ([\d.]+) % "
-        r"\((\d+) of (\d+)\), the (\d+) held before at ([\d.]+) %: .*? where the engine level "
+        r"x([\d.]+)-([\d.]+)[,:] .*? slow, read x([\d.]+)-([\d.]+)\. Both sets then stood at "
+        r".*? where the engine level "
         r"prices (\d+)-(\d+) ms, (\d+)-(\d+) µs and ([\d.]+) ns",
         twenty_eighth_round_figures,
+    ),
+    "twenty-ninth round": (
+        r"SGLang's FlashAttention 3 on an H100 reaches ([\d.]+) of the card's bf16 rate and each "
+        r"query token pays (\d+) keys' worth of work beyond its own, TensorRT-LLM's kernel "
+        r"([\d.]+) and (\d+), vLLM's ([\d.]+) and (\d+), so a 2,048-token prompt's attention "
+        r"under SGLang runs at (\d+) % .*? Qwen's dense rows at a 129,024-token prompt now read "
+        r"x([\d.]+)-([\d.]+) .*?, its mixtures' bf16 and FP8 rows x([\d.]+)-([\d.]+) .*?, "
+        r"Dell's SC '25 runs ([\d.]+) %, and both sets stand at ([\d.]+) % \((\d+) of (\d+)\), "
+        r"the (\d+) held before at ([\d.]+) %",
+        twenty_ninth_round_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "

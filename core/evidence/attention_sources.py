@@ -64,3 +64,8 @@ def prefill_attention_rows() -> list[Source]:
         )
         for (family, cache, engine), kernel in PREFILL_ATTENTION.items()
     ]
+
+
+def attention_rows() -> list[Source]:
+    """Every attention row: decode kernels, latent blocks, prompt kernels."""
+    return [*attention_kernel_rows(), *latent_block_rows(), *prefill_attention_rows()]

@@ -41,10 +41,8 @@ from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
 from core.engine_level.ranks import RANK_WAITS_SOURCE
 from core.evidence.attention_sources import (
     ATTENTION_UNIT,
-    attention_kernel_rows,
+    attention_rows,
     attention_value,
-    latent_block_rows,
-    prefill_attention_rows,
 )
 from core.evidence.release_sources import release_rows
 from core.evidence.source_groups import Source
@@ -244,9 +242,7 @@ def engine_cost_rows() -> list[Source]:
         ),
         *expert_kernel_rows(),
         *dense_gemm_rows(),
-        *attention_kernel_rows(),
-        *latent_block_rows(),
-        *prefill_attention_rows(),
+        *attention_rows(),
         *measured_here_rows(),
     ]
 

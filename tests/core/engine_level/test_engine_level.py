@@ -19,6 +19,7 @@ from core.catalog.kernels import (
 from core.engine_level.kernels import max_running, sglang_reserve_bytes
 from core.engine_level.load import coalesced
 from core.engine_level.terms import ALL_TERMS, chunk_local_mean, kv_replication
+from core.evaluate import engine_node
 from core.evidence.cases_2026 import SECOND
 from core.evidence.level_gap import rate_provenance, trust_band
 
@@ -82,13 +83,17 @@ def test_engines_differ_in_a_decode_step_by_their_own_measured_kernels():
 
 
 def test_a_server_engine_adds_its_dispatch_to_the_first_token():
-    """vLLM's first token at one user comes 0.8 ms per layer (and its kernels' floors) after TensorRT-LLM's."""
+    """vLLM's first token at one user comes 0.8 ms per layer (and its kernels' costs) after TensorRT-LLM's."""
     knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 1, "prompt_tokens": 1000,
              "answer_tokens": 100}  # fmt: skip
     trt, vllm = engine(**knobs), engine(**knobs, engine="vllm")
     layers = MODELS["Llama-3-8B"].layers
     dispatch = layers * ENGINES["vllm"].request_overhead_per_layer_s
-    assert_allclose(vllm.ttft_p50_s - trt.ttft_p50_s, dispatch + _attention_gap(knobs, layers, 0.0))
+    # and the prompt's attention runs in each engine's own measured prompt-attention kernel
+    nodes = [engine_node(Scenario(**knobs, engine=name)) for name in ("vllm", "tensorrt-llm")]
+    prompt = [node.prompt_attention_s(1000.0, 0.0, node.measured_bf16_flops) for node in nodes]
+    expected = dispatch + _attention_gap(knobs, layers, 0.0) + prompt[0] - prompt[1]
+    assert_allclose(vllm.ttft_p50_s - trt.ttft_p50_s, expected)
 
 
 def test_prompts_that_arrive_together_share_one_dispatch():

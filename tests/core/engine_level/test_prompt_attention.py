@@ -17,21 +17,21 @@ from tests.core.engine_level.test_engine_versions import _tiny_node
 def test_each_engine_runs_its_own_kernel_and_a_family_without_tables_borrows():
     """SGLang on an H100 runs its own row; vLLM on an A100 the A100's (TensorRT-LLM's) row; an
     MI300X borrows Hopper's TensorRT-LLM row and an MI355X Blackwell's."""
-    assert prefill_attention("H100 SXM", "bf16", "sglang") is PREFILL_ATTENTION[
-        ("hopper", "bf16", "sglang")
-    ]
-    assert prefill_attention("H20", "fp8", "tensorrt-llm") is PREFILL_ATTENTION[
-        ("hopper", "fp8", "")
-    ]
-    assert prefill_attention("A100 80GB SXM", "bf16", "vllm") is PREFILL_ATTENTION[
-        ("ampere", "bf16", "")
-    ]
-    assert prefill_attention("MI300X", "bf16", "sglang") is PREFILL_ATTENTION[
-        ("hopper", "bf16", "")
-    ]
-    assert prefill_attention("MI355X", "fp8", "vllm") is PREFILL_ATTENTION[
-        ("blackwell", "fp8", "")
-    ]
+    assert (
+        prefill_attention("H100 SXM", "bf16", "sglang")
+        is PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
+    )
+    assert (
+        prefill_attention("H20", "fp8", "tensorrt-llm") is PREFILL_ATTENTION[("hopper", "fp8", "")]
+    )
+    assert (
+        prefill_attention("A100 80GB SXM", "bf16", "vllm")
+        is PREFILL_ATTENTION[("ampere", "bf16", "")]
+    )
+    assert (
+        prefill_attention("MI300X", "bf16", "sglang") is PREFILL_ATTENTION[("hopper", "bf16", "")]
+    )
+    assert prefill_attention("MI355X", "fp8", "vllm") is PREFILL_ATTENTION[("blackwell", "fp8", "")]
 
 
 def test_every_measured_kernel_runs_below_twice_the_matmul_rate_and_adds_keys():

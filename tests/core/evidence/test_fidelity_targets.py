@@ -47,12 +47,14 @@ def test_both_sets_together_hold_where_they_stood():
     rows typed blind, D239-D240; 16.6 % at the twenty-fourth on 171, 16.9 % with its four rows
     typed blind, D241-D244; 16.8 % at the twenty-fifth on 175, 16.7 % with D245 typed blind,
     17.0 % with D246-D248; 15.8 % at the twenty-sixth; 16.0 % at the twenty-seventh with
-    D249-D250 typed blind; 16.0 % on those 181 at the twenty-eighth), all 222 with the
-    twenty-eighth round's 41 rows typed blind (D251-D291, Qwen's H20 tables) within 24 % (23.5 %
-    when first scored), and the cases they held before Azure's rows (114, 106
+    D249-D250 typed blind; 16.0 % on those 181 at the twenty-eighth, 15.8 % at the
+    twenty-ninth), all 222 with the twenty-eighth round's 41 rows typed blind (D251-D291, Qwen's
+    H20 tables) within 23 % (23.5 % when first scored, 22.4 % at the twenty-ninth round, its
+    prompts' attention at their engines' measured kernels), and the cases they held before
+    Azure's rows (114, 106
     since D67-D74 left the score) within 19 %: a tripwire on the model."""
     found = report()
-    assert found.scores["both"]["engine"].geometric_mean_error <= 0.24
+    assert found.scores["both"]["engine"].geometric_mean_error <= 0.23
     held = [i for i in found.sets["both"] if found.cases[i].key not in _TWENTY_EIGHTH_ROUND]
     assert len(held) == 181
     assert summarise(found.steps[held, -1]).geometric_mean_error <= 0.175

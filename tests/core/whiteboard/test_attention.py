@@ -30,7 +30,8 @@ def test_grouped_query_attention_multiplies_at_its_head_size():
 
 def test_the_engine_level_prefills_latent_attention_at_its_own_width():
     """A DeepSeek prompt of 32,768 tokens takes, beyond what it would at the value head's 128,
-    exactly the attention FLOPs of the 32 extra numbers a head at the attention rate."""
+    exactly the attention FLOPs of the 32 extra numbers a head (its causal pairs and its
+    kernel's extra keys) at the prompt-attention kernel's rate."""
     knobs = dict(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8", realism="engine")
     node = engine_node(Scenario(**knobs))
     at_head = replace(node, prefill_head_width=None)  # falls back to the head size, 128
@@ -38,7 +39,9 @@ def test_the_engine_level_prefills_latent_attention_at_its_own_width():
     extra = node.prefill_s(tokens, 0.0, ALL_TERMS, alone=False) - at_head.prefill_s(
         tokens, 0.0, ALL_TERMS, alone=False
     )
-    flops = attention_prefill_flops(node._attention_layers, node.query_heads, 32.0, tokens, 0.0)
-    waits = node.prefill_waits(ALL_TERMS, False)
-    assert_allclose(extra, flops * waits / (node.cards * node.rates(ALL_TERMS)[2]), rtol=1e-9)
+    layers, heads = node._attention_layers, node.query_heads
+    flops = attention_prefill_flops(layers, heads, 32.0, tokens, 0.0)
+    flops += 4.0 * layers * heads * 32.0 * node.prefill_attention_keys * tokens
+    rate = node.cards * node.rates(ALL_TERMS)[2] * node.prefill_attention_share
+    assert_allclose(extra, flops * node.prefill_waits(ALL_TERMS, False) / rate, rtol=1e-9)
     assert extra > 0
