@@ -118,7 +118,7 @@ def expert_columns(rows, card):
 
 
 def expert_modelled(cols, fmt, floor, bandwidth_share, compute_share, padding, card):
-    """The catalog's expert-layer equation (core.engine_level.node.Node.expert_seconds)."""
+    """The catalog's expert-layer equation (core.engine_level.expert_layers.ExpertLayers.expert_seconds)."""
     _, weights, row_flops, routed, touched, moved, _ = cols
     rows = routed + np.minimum(padding * touched, routed)
     bandwidth, flops = rates(card)

@@ -21,18 +21,17 @@ from core.catalog import (
     NVLINK_PROTOCOL_EFFICIENCY,
     PREFILL_EFFICIENCY,
 )
-from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
+from core.engine_level.expert_layers import ExpertLayers
 from core.engine_level.fixed_costs import FixedCosts
 from core.engine_level.gemm_shapes import GemmShapes
 from core.engine_level.memory import NodeMemory
 from core.engine_level.prompt_attention import PromptAttention
 from core.engine_level.ranks import RankWaits
-from core.whiteboard.experts import distinct_experts
 
 
 @dataclass(frozen=True)
-class Node(FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits):
+class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits):
     """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
 
     layers: object
@@ -134,6 +133,7 @@ class Node(FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits):
     gemm_table: object = -1
     gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (dense_gemms; 0 none)
 
+    # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
     def has_experts(self) -> bool:
         """Whether any of these nodes serves a mixture of experts."""
@@ -144,18 +144,6 @@ class Node(FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits):
         """Whether any of these nodes splits its model over several cards (so all-reduces)."""
         return bool(np.any(np.asarray(self.cards) > 1))
 
-    @cached_property
-    def expert_geometry(self):
-        """(parameters per expert across its layers, layers with experts) of a mixture."""
-        experts = np.asarray(self.experts, dtype=float)
-        spare = np.where(experts > 1, experts - self.experts_per_token, 1.0)
-        per_expert = np.where(
-            experts > 1, np.subtract(self.params, self.active_params) / spare, 0.0
-        )
-        per_layer = 3.0 * np.multiply(self.hidden, self.intermediate)
-        layers = np.minimum(self.layers, np.maximum(np.round(per_expert / per_layer), 1.0))
-        return per_expert, np.where(experts > 1, layers, 0.0)
-
     def _remember(self, key, compute):
         """A figure that depends on the terms but not on the batch, computed once per node."""
         memo = self.__dict__.setdefault("_memo", {})
@@ -163,93 +151,10 @@ class Node(FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits):
             memo[key] = compute()
         return memo[key]
 
-    def expert_seconds(self, tokens, terms, alone=True):
-        """Seconds the expert layers of one step of ``tokens`` tokens take, from kernel tables.
-
-        ``alone`` False: the tokens ride in a step whose decodes already launch the kernels,
-        stream the experts and fill their tiles, so only their arithmetic and permutation are
-        added.
-
-        Notes
-        -----
-        Each of the :math:`L_E` expert layers touches :math:`E_T = E (1 - (1 - k/E)^T)` experts
-        of :math:`p_e` parameters (``q`` bytes each) and multiplies
-        :math:`2 (T k + \\min(h E_T, T k)) p_e` FLOPs, each touched expert costing :math:`h`
-        rows beyond its tokens (a part-filled tile), never more than the rows routed:
-
-        .. math:: t_E = L_E \\left(t_0 + \\max\\left(\\frac{E_T p_e q}{c\\,s_B B},
-                  \\frac{2 (T k + \\min(h E_T, T k)) p_e}{c\\,s_F F}\\right) + \\frac{8 T k d}{c B}\\right)
-
-        with the kernel's floor :math:`t_0`, padding rows :math:`h` and shares :math:`s_B, s_F`
-        of the card's measured rates (:data:`core.catalog.kernels.EXPERT_KERNELS`, measured from
-        one token to 16,384); the last term scatters each of the :math:`T k` routed copies of a
-        token's hidden state to its expert and gathers it back, in bf16.
-        """
-        math_rate, permute_rate, stream_rate = self._expert_rates(frozenset(terms))
-        _, layers = self.expert_geometry
-        math = np.multiply(tokens, math_rate)
-        # every token's hidden state goes to k experts and comes back: written and read, in bf16
-        permute = np.multiply(tokens, permute_rate)
-        if not alone:
-            return layers * (math + permute)
-        touched = distinct_experts(self.experts, self.experts_per_token, tokens)
-        stream = touched * stream_rate
-        # padding rows are priced as routed rows are, never more than the rows routed (kernels
-        # choose smaller tiles for fewer tokens)
-        routed = np.multiply(tokens, self.experts_per_token)
-        rows = np.minimum(touched * self.expert_padding_rows, routed)
-        padding = rows * math_rate / np.maximum(self.experts_per_token, 1)
-        return layers * (self.expert_fixed_s + np.maximum(stream, math + padding) + permute)
-
-    def _riding_expert_s(self, terms):
-        """:meth:`expert_seconds` per token riding in a step (``alone`` False), remembered."""
-        terms = frozenset(terms)
-        return self._remember(
-            ("riding", terms), lambda: self.expert_seconds(1.0, terms, alone=False)
-        )
-
-    def _expert_rates(self, terms):
-        """Seconds per token multiplied, per token permuted and per expert streamed, per layer."""
-
-        def rates():
-            bandwidth, flops, _ = self.rates(terms)
-            per_expert, layers = self.expert_geometry
-            per_layer = per_expert / np.maximum(layers, 1.0)
-            math = (
-                2.0 * self.experts_per_token * per_layer
-                / (self.cards * self.expert_compute_share * flops)
-            )  # fmt: skip
-            if "routing_imbalance" in terms:
-                math = math * self._imbalance
-            permute = (
-                PERMUTE_BYTES * self.experts_per_token * self.hidden / (self.cards * bandwidth)
-            )
-            bytes_per_weight = self.weight_bytes / self.params
-            stream = (
-                per_layer * bytes_per_weight
-                / (self.cards * self.expert_bandwidth_share * bandwidth)
-            )  # fmt: skip
-            return math, permute, stream
-
-        return self._remember(("experts", terms), rates)
-
-    @cached_property
-    def _imbalance(self):
-        """:func:`core.engine_level.terms.routing_imbalance` of this node's experts and ranks."""
-        return physical.routing_imbalance(self.experts, self.expert_ranks)
-
     @cached_property
     def _link_share(self):
         """:func:`core.engine_level.terms.link_share` of this node's cards and link."""
         return physical.link_share(self.cards, self.link_over_pcie, self.link_fabric_share)
-
-    def _shared_part(self, terms):
-        """(weight bytes the node streams, active parameters) outside the routed experts."""
-        per_expert, _ = self.expert_geometry
-        shared_bytes = self.engine_weight_bytes(terms) - self._routed_bytes
-        shared_active = self.active_params - np.multiply(self.experts_per_token, per_expert)
-        # never below nothing: a pasted shape whose counts disagree would take negative time
-        return np.maximum(shared_bytes, 0.0), np.maximum(shared_active, 0.0)
 
     @cached_property
     def activation_bytes_per_token(self):
