@@ -271,6 +271,9 @@ def _engine_node(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict) -> 
         prefix_offloaded_share=pool.prefix_offloaded_share,
         prefix_tier_bytes_per_s=pool.prefix_tier_bytes_per_s,
         attention_layers=pool.layers - pool.cacheless_layers,
+        window_layers=pool.window_layers,
+        attention_window=pool.sliding_window,
+        window_chunked=pick(shape, shapes, "chunked_attention"),
         prefill_head_width=prefill_head_width(pool),
         **kernels,
     )

@@ -127,8 +127,12 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
     link_over_pcie: object = False
     # the share of the line rate an all-reduce reaches over the card's own fabric
     link_fabric_share: object = NVLINK_PROTOCOL_EFFICIENCY
-    # hybrid models: layers whose attention grows with the context (None: every layer's does)
+    # hybrid models: layers whose attention grows with the context (None: every layer's does);
+    # of them, those that attend a sliding window (or, chunked, a chunk) of attention_window
     attention_layers: object = None
+    window_layers: object = 0.0
+    attention_window: object = 0.0
+    window_chunked: object = False
     # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
     gemm_table: object = -1
     gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (dense_gemms; 0 none)

@@ -1,10 +1,11 @@
 """A prompt's causal attention, at the rate the engine's own prompt-attention kernel reaches.
 
-Attention over a prompt multiplies every query token with the keys before it: its FLOPs grow
-with the prompt squared (:func:`core.engine_level.terms.attention_prefill_flops`). A measured
-kernel reaches a share of the card's bf16 matmul rate on them, and each query token pays some
-keys' worth of work more (the tiles on the diagonal, computed whole, and the softmax and output
-epilogue of its row), so a short prompt's attention runs well below the kernel's best rate
+Attention over a prompt multiplies every query token with the keys before it: a full layer's
+FLOPs grow with the prompt squared, a sliding-window or chunked layer's with the prompt times its
+window (:func:`core.whiteboard.attention.causal_pairs`, the long-context lab's count too). A
+measured kernel reaches a share of the card's bf16 matmul rate on them, and each query token pays
+some keys' worth of work more (the tiles on the diagonal, computed whole, and the softmax and
+output epilogue of its row), so a short prompt's attention runs well below the kernel's best rate
 (:data:`core.catalog.attention_kernels.PREFILL_ATTENTION`, by card family, cache and engine).
 """
 
@@ -12,12 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.engine_level import terms as physical
+from core.whiteboard.attention import causal_pairs
 
 
 class PromptAttention:
     """The prompt-attention part of a :class:`~core.engine_level.node.Node` (it holds the
-    fields ``prefill_attention_share`` and ``prefill_attention_keys``)."""
+    fields: the kernel's ``prefill_attention_share`` and ``prefill_attention_keys``, the
+    ``window_layers`` and their ``attention_window``, chunked where ``window_chunked``)."""
 
     def prompt_attention_s(self, miss_tokens, hit_tokens, attention_flops):
         r"""Seconds the node's cards take over the attention of ``miss_tokens`` prompt tokens
@@ -25,15 +27,23 @@ class PromptAttention:
 
         Notes
         -----
-        .. math:: t = \frac{F_{attn} + 4 L H_q d\,k\,(T - T_{hit})}{c\,s\,F}
+        .. math:: t = \frac{4 H_q d \left(L_f \Delta p + L_w \Delta p_w
+                  + (L_f + L_w)\,k\,(T - T_{hit})\right)}{c\,s\,F}
 
-        with :math:`F_{attn}` the causal pairs' FLOPs, :math:`k` the kernel's extra keys a query
-        token and :math:`s` its share of the rate :math:`F` (``prefill_attention_keys``,
-        ``prefill_attention_share``).
+        with :math:`\Delta p = p(T) - p(T_{hit})` the new tokens' causal pairs in a full layer
+        and :math:`\Delta p_w` in a window layer (:func:`~core.whiteboard.attention.causal_pairs`),
+        :math:`4 H_q d` FLOPs a pair (:math:`d` the prompt's head width), :math:`k` the kernel's
+        extra keys a query token and :math:`s` its share of the rate :math:`F`.
         """
-        layers, heads, width = self._attention_layers, self.query_heads, self._prefill_width
         prompt = np.add(miss_tokens, hit_tokens)
-        pairs = physical.attention_prefill_flops(layers, heads, width, prompt, hit_tokens)
-        extra = 4.0 * np.multiply(layers, heads) * width * self.prefill_attention_keys
-        work = pairs + extra * miss_tokens
+
+        def new_pairs(window=0.0, chunked=False):
+            return causal_pairs(prompt, window, chunked) - causal_pairs(hit_tokens, window, chunked)
+
+        layers, windows = self._attention_layers, self.window_layers
+        pairs = np.subtract(layers, windows) * new_pairs() + windows * new_pairs(
+            self.attention_window, self.window_chunked
+        )
+        keys = np.multiply(layers, self.prefill_attention_keys) * miss_tokens
+        work = 4.0 * np.multiply(self.query_heads, self._prefill_width) * (pairs + keys)
         return work / (self.cards * attention_flops * self.prefill_attention_share)

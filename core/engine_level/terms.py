@@ -60,7 +60,8 @@ TERMS: dict[str, str] = {
     "of hiding behind each other",
     "prefill_time": "new prompts take turns with decode steps, so prefill slows every running "
     "stream and caps throughput",
-    "prefill_shape": "attention FLOPs grow with the prompt squared, at the rate the engine's "
+    "prefill_shape": "attention FLOPs grow with the prompt squared (a window layer's with the "
+    "prompt times its window), at the rate the engine's "
     "prompt-attention kernel reaches (short prompts' below its best; a decode step's with its "
     "context, latent attention's past its cache read), and a prefill alone reads every weight "
     "once (under attention data parallelism on the one card holding it)",
@@ -234,26 +235,6 @@ def routing_imbalance(experts, expert_ranks):
         2.0 * np.log(ranks) / per_card
     )
     return np.where(np.asarray(experts) > 1, 1.0 + skew, 1.0)
-
-
-def attention_prefill_flops(layers, query_heads, head_width, prompt_tokens, cached_tokens):
-    """FLOPs of causal attention for the prompt tokens after the first ``cached_tokens``.
-
-    Notes
-    -----
-    Token :math:`i` scores and mixes :math:`i` earlier positions in each of :math:`H_q` heads
-    (:math:`4 i\\,d` FLOPs per layer, :math:`d` the head's width:
-    :func:`core.whiteboard.attention.prefill_head_width`). Summed over the uncached tokens:
-
-    .. math:: F_{attn} = 2 L H_q d (T^2 - T_{hit}^2)
-    """
-    return (
-        2.0
-        * layers
-        * query_heads
-        * head_width
-        * (np.square(prompt_tokens) - np.square(cached_tokens))
-    )
 
 
 def kv_replication(kv_heads, cards, latent_attention):

@@ -18,6 +18,7 @@ import numpy as np
 from core.catalog import INFINIBAND_NDR_BYTES_PER_S, PREFILL_EFFICIENCY, ModelShape
 from core.catalog.custom import scenario_gpu, scenario_shape
 from core.whiteboard.attention import (
+    causal_pairs,
     indexer_bytes_per_layer,
     kv_numbers_per_layer,
     prefill_head_width,
@@ -56,9 +57,10 @@ def attention_flops(shape: ModelShape, tokens) -> np.ndarray:
     -----
     Token :math:`i` scores and mixes :math:`i` earlier keys in each of :math:`H_q` heads,
     :math:`4 i d` FLOPs a layer (:math:`d` the head's width, :func:`prefill_head_width`); a
-    window layer at most :math:`w`; state layers none:
+    window layer at most :math:`w`, a chunked layer its chunk's; state layers none
+    (:func:`~core.whiteboard.attention.causal_pairs`' :math:`p` and :math:`p_w`):
 
-    .. math:: F = 2 L_f H_q d T^2 + 4 L_w H_q d \\min(T, w) T
+    .. math:: F = 4 H_q d \\left(L_f\\,p(T) + L_w\\,p_w(T)\\right)
 
     Under DeepSeek sparse attention a query mixes at most :math:`k` tokens,
     :math:`4 L_f H_q d (k T - k^2 / 2)` past :math:`T = k`, and the indexer scores every
@@ -66,15 +68,13 @@ def attention_flops(shape: ModelShape, tokens) -> np.ndarray:
     """
     tokens = np.asarray(tokens, dtype=float)
     per_head = shape.query_heads * prefill_head_width(shape)
-    window = np.minimum(tokens, shape.sliding_window) if shape.sliding_window else tokens
     layers = attention_only_layers(shape)
     if shape.sparse_top_k:
-        k = float(shape.sparse_top_k)
-        mixed = np.where(tokens > k, k * tokens - k * k / 2.0, np.square(tokens) / 2.0)
+        mixed = causal_pairs(tokens, float(shape.sparse_top_k))  # as if a window of k
         scored = layers * shape.indexer_heads * shape.indexer_dim * np.square(tokens)
         return 4.0 * layers * per_head * mixed + scored
-    full = 2.0 * layers * per_head * np.square(tokens)
-    return full + 4.0 * shape.window_layers * per_head * window * tokens
+    windowed = causal_pairs(tokens, shape.sliding_window, shape.chunked_attention)
+    return 4.0 * per_head * (layers * causal_pairs(tokens) + shape.window_layers * windowed)
 
 
 def most_tokens(shape: ModelShape, bytes_per_number: float, room_bytes: float) -> float:

@@ -9,8 +9,9 @@ from numpy.testing import assert_allclose
 
 from core import Scenario
 from core.catalog.attention_kernels import PREFILL_ATTENTION, prefill_attention
-from core.engine_level.terms import ALL_TERMS, attention_prefill_flops
+from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
+from core.whiteboard.attention import causal_pairs
 from tests.core.engine_level.test_engine_versions import _tiny_node
 
 
@@ -45,7 +46,8 @@ def test_with_no_extra_keys_at_the_full_rate_it_is_the_causal_pairs_flops():
     """Share 1 and no extra keys: the seconds are the causal FLOPs over the cards' rate."""
     node = dataclasses.replace(_tiny_node(), cards=2.0)
     seconds = node.prompt_attention_s(3000.0, 1000.0, 5e14)
-    flops = attention_prefill_flops(node.layers, node.query_heads, node.head_dim, 4000.0, 1000.0)
+    per_pair = 4.0 * node.layers * node.query_heads * node.head_dim
+    flops = per_pair * (causal_pairs(4000.0) - causal_pairs(1000.0))
     assert_allclose(seconds, flops / (2.0 * 5e14))
 
 

@@ -9,9 +9,9 @@ from numpy.testing import assert_allclose
 
 from core import Scenario
 from core.catalog import MODELS
-from core.engine_level.terms import ALL_TERMS, attention_prefill_flops
+from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
-from core.whiteboard.attention import prefill_head_width
+from core.whiteboard.attention import causal_pairs, prefill_head_width
 
 
 def test_a_latent_prompt_scores_keys_wider_than_its_values():
@@ -40,8 +40,38 @@ def test_the_engine_level_prefills_latent_attention_at_its_own_width():
         tokens, 0.0, ALL_TERMS, alone=False
     )
     layers, heads = node._attention_layers, node.query_heads
-    flops = attention_prefill_flops(layers, heads, 32.0, tokens, 0.0)
+    flops = 4.0 * layers * heads * 32.0 * causal_pairs(tokens)
     flops += 4.0 * layers * heads * 32.0 * node.prefill_attention_keys * tokens
     rate = node.cards * node.rates(ALL_TERMS)[2] * node.prefill_attention_share
     assert_allclose(extra, flops * node.prefill_waits(ALL_TERMS, False) / rate, rtol=1e-9)
     assert extra > 0
+
+
+def test_a_window_layer_scores_a_full_layers_pairs_until_the_window_fills():
+    """Up to w tokens a sliding window scores what a full layer does; past it, w keys a token."""
+    assert_allclose(causal_pairs(3000.0, 4096.0), causal_pairs(3000.0))
+    past = causal_pairs(10_000.0, 4096.0) - causal_pairs(9_000.0, 4096.0)
+    assert_allclose(past, 1000.0 * 4096.0)
+
+
+def test_a_chunked_layer_scores_each_chunk_as_a_prompt_of_its_own():
+    """Chunked attention over three whole chunks and a part scores each as a fresh prompt."""
+    chunk = 8192.0
+    assert_allclose(causal_pairs(3 * chunk + 100.0, chunk, chunked=True),
+                    3 * causal_pairs(chunk) + causal_pairs(100.0))  # fmt: skip
+    assert causal_pairs(3 * chunk, chunk, chunked=True) < causal_pairs(3 * chunk, chunk)
+
+
+def test_the_engine_level_counts_a_window_layers_prompt_at_its_window():
+    """gpt-oss's 18 sliding-window layers (128 tokens) add 128 keys a token past the window, so
+    its 32,768-token prompt's attention is its 18 full layers' and the windows' pairs."""
+    node = engine_node(Scenario(model="gpt-oss-120b", gpu="H200", realism="engine"))
+    shape = MODELS["gpt-oss-120b"]
+    assert (node.window_layers, node.attention_window) == (shape.window_layers, 128)
+    tokens = 32768.0
+    seconds = node.prompt_attention_s(tokens, 0.0, 1e15)
+    full, windows = node._attention_layers - node.window_layers, node.window_layers
+    pairs = full * causal_pairs(tokens) + windows * causal_pairs(tokens, 128.0)
+    pairs += node._attention_layers * node.prefill_attention_keys * tokens
+    per_pair = 4.0 * node.query_heads * node._prefill_width
+    assert_allclose(seconds, per_pair * pairs / (node.cards * 1e15 * node.prefill_attention_share))
