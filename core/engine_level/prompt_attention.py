@@ -11,6 +11,8 @@ output epilogue of its row), so a short prompt's attention runs well below the k
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from core.whiteboard.attention import causal_pairs
@@ -35,15 +37,26 @@ class PromptAttention:
         :math:`4 H_q d` FLOPs a pair (:math:`d` the prompt's head width), :math:`k` the kernel's
         extra keys a query token and :math:`s` its share of the rate :math:`F`.
         """
+        per_pair, keys, full = self._prompt_attention_parts
         prompt = np.add(miss_tokens, hit_tokens)
+        pairs = full * (causal_pairs(prompt) - causal_pairs(hit_tokens))
+        if self._has_windows:
+            window = (self.attention_window, self.window_chunked)
+            windowed = causal_pairs(prompt, *window) - causal_pairs(hit_tokens, *window)
+            pairs = pairs + self.window_layers * windowed
+        return per_pair * (pairs + keys * miss_tokens) / attention_flops
 
-        def new_pairs(window=0.0, chunked=False):
-            return causal_pairs(prompt, window, chunked) - causal_pairs(hit_tokens, window, chunked)
+    @cached_property
+    def _has_windows(self) -> bool:
+        """Whether any layer here attends a window (else only full layers' pairs are counted)."""
+        return bool(np.any(np.asarray(self.window_layers) > 0))
 
-        layers, windows = self._attention_layers, self.window_layers
-        pairs = np.subtract(layers, windows) * new_pairs() + windows * new_pairs(
-            self.attention_window, self.window_chunked
-        )
-        keys = np.multiply(layers, self.prefill_attention_keys) * miss_tokens
-        work = 4.0 * np.multiply(self.query_heads, self._prefill_width) * (pairs + keys)
-        return work / (self.cards * attention_flops * self.prefill_attention_share)
+    @cached_property
+    def _prompt_attention_parts(self):
+        """(FLOPs a pair over the cards' kernel share, extra keys a token over the layers, full
+        layers), fixed for the node."""
+        layers = self._attention_layers
+        per_pair = 4.0 * np.multiply(self.query_heads, self._prefill_width)
+        per_pair = per_pair / np.multiply(self.cards, self.prefill_attention_share)
+        keys = np.multiply(layers, self.prefill_attention_keys)
+        return per_pair, keys, np.subtract(layers, self.window_layers)

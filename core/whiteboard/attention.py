@@ -52,12 +52,13 @@ def kv_numbers_per_layer(kv_heads, head_dim, kv_lora_rank=0, qk_rope_head_dim=0)
     return np.where(np.asarray(kv_lora_rank) > 0, latent, 2.0 * np.multiply(kv_heads, head_dim))
 
 
-def causal_pairs(tokens, window=0, chunked=False) -> np.ndarray:
+def causal_pairs(tokens, window=None, chunked=False) -> np.ndarray:
     r"""Query-key pairs one head of one layer scores over a causal prompt of ``tokens`` tokens.
 
     Token :math:`i` scores the :math:`i` keys up to it; a sliding-window layer (``window``
-    :math:`w > 0`) the last :math:`\min(i, w)`; a chunked-attention layer (``chunked``, Llama 4's)
-    those of its own chunk of :math:`w`. Counted as areas (a token's pair with itself as half):
+    :math:`w > 0`; None or 0: none) the last :math:`\min(i, w)`; a chunked-attention layer
+    (``chunked``, Llama 4's) those of its own chunk of :math:`w`. Counted as areas (a token's
+    pair with itself as half):
 
     .. math:: p(T) = \frac{T^2}{2}, \quad p_w(T) = \frac{\min(T, w)^2}{2} + w \max(T - w, 0),
               \quad p_c(T) = \left\lfloor \frac{T}{w} \right\rfloor \frac{w^2}{2}
@@ -66,6 +67,8 @@ def causal_pairs(tokens, window=0, chunked=False) -> np.ndarray:
     The pairs of the tokens after the first :math:`T_0` are :math:`p(T) - p(T_0)`.
     """
     tokens = np.asarray(tokens, dtype=float)
+    if window is None or not np.any(window):  # no window here (a hot path): a full layer's
+        return np.square(tokens) / 2
     windowed = np.asarray(window, dtype=float) > 0
     span = np.where(windowed, window, 1.0)
     sliding = np.square(np.minimum(tokens, span)) / 2 + span * np.maximum(tokens - span, 0.0)
