@@ -1,4 +1,4 @@
-"""Fit the prompt (prefill) attention kernels of core/catalog/attention_kernels.py to measured tables.
+"""Fit the prompt-attention kernels of core/catalog/attention_kernels.py to measured tables.
 
 The tables are NVIDIA aiconfigurator's (Apache-2.0): context-attention latencies measured per
 card, engine, kernel, formats and shape (requests, prompt tokens, query and key/value heads,
@@ -20,8 +20,10 @@ each query token pays beyond its causal keys (the tiles on the diagonal, compute
 the softmax and the output's epilogue a row), which is why a short prompt's attention runs
 well below the kernel's best rate. The three are fitted together, minimising the root-mean-
 square log error over grouped-query rows (4 or 8 query heads per key/value head, head size
-128, no sliding window, prompts of 256 tokens or more). Prints one line per kernel and cache
-format: the three figures, the RMS log error and the rows fitted.
+128, no sliding window, prompts of 256 tokens or more). Latent attention (DeepSeek's) prefills
+its prompt unabsorbed, each head's keys 192 numbers wide and its values 128, so its rows (the
+``context_mla_perf`` tables, the heads a card holds) count ``d`` = 160. Prints one line per
+kernel and cache format: the three figures, the RMS log error and the rows fitted.
 """
 
 from __future__ import annotations
@@ -45,12 +47,20 @@ KERNELS = [
     ("b200_sxm", "sglang/0.5.14", "trtllm_mha"),
     ("a100_sxm", "trtllm/1.0.0", "torch_flow"),
 ]
+# latent attention's prompt kernels (the engines with an attention-only table)
+LATENT_KERNELS = [
+    ("h100_sxm", "trtllm/1.3.0rc20", "default"),
+    ("h100_sxm", "sglang/0.5.14", "flash_attention"),
+    ("b200_sxm", "trtllm/1.3.0rc20", "default"),
+    ("b200_sxm", "sglang/0.5.14", "trtllm_mla"),
+]
+LATENT_WIDTH = (192 + 128) / 2  # DeepSeek-V3's key and value widths a head, unabsorbed
 # (cache format, the attention's inputs the engine runs with it): SGLang casts the query to the
 # cache's fp8 where the cache is fp8 (its FlashAttention backend); the others keep bf16 inputs
 FORMATS = {"bf16": ("bfloat16", "bfloat16"), "fp8": ("bfloat16", "fp8")}
 SGLANG_FP8 = ("fp8", "fp8")
 FLOORS = np.arange(0.0, 40e-6, 2e-6)
-SHARES = np.arange(0.30, 1.31, 0.02)
+SHARES = np.arange(0.10, 1.31, 0.02)
 EXTRA_KEYS = np.arange(0.0, 3001.0, 50.0)
 
 
@@ -71,6 +81,19 @@ def rows(data: Path, card, version, kernel, inputs):
     return per_pair * tokens**2 / 2.0, per_pair * tokens, table.latency.to_numpy(float) * 1e-3
 
 
+def latent_rows(data: Path, card, version, kernel, cache):
+    """:func:`rows` of one latent-attention kernel over a cache of ``cache`` (the table's)."""
+    import pandas as pd
+
+    table = pd.read_parquet(data / card / "mla" / version / "context_mla_perf.parquet")
+    keep = (table.kernel_source == kernel) & (table.kv_cache_dtype == cache)
+    table = table[keep & (table.isl >= 256)]
+    tokens = table.isl.to_numpy(float)
+    per_pair = 4.0 * table.num_heads.to_numpy(float) * LATENT_WIDTH
+    per_pair = per_pair * table.batch_size.to_numpy(float)
+    return per_pair * tokens**2 / 2.0, per_pair * tokens, table.latency.to_numpy(float) * 1e-3
+
+
 def fit(pairs, per_key, latency, rate):
     """(floor s, share of ``rate``, extra keys a query token, RMS log error)."""
     work = pairs + EXTRA_KEYS[:, None] * per_key  # (keys, rows)
@@ -84,18 +107,27 @@ def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     data = Path(sys.argv[1])
-    print(f"{'card':<9} {'engine':<17} {'kernel':<19} {'cache':<5} floor  share  keys   RMS  rows")
+    print(f"{'card':<9} {'engine':<17} {'kernel':<26} {'cache':<5} floor  share  keys   RMS  rows")
     for card, version, kernel in KERNELS:
         for cache, inputs in FORMATS.items():
             if version.startswith("sglang") and cache == "fp8":
                 inputs = SGLANG_FP8
             pairs, per_key, latency = rows(data, card, version, kernel, inputs)
             if len(latency) == 0:
-                print(f"{card:<9} {version:<17} {kernel:<19} {cache:<5} no rows")
+                print(f"{card:<9} {version:<17} {kernel:<26} {cache:<5} no rows")
                 continue
-            floor, share, keys, error = fit(pairs, per_key, latency, FLOPS_BF16[card])
-            print(f"{card:<9} {version:<17} {kernel:<19} {cache:<5} {floor * 1e6:3.0f}us "
-                  f"{share:5.2f} {keys:5.0f}  {error:4.0%} {len(latency):5d}")  # fmt: skip
+            report(card, version, kernel, cache, pairs, per_key, latency)
+    for card, version, kernel in LATENT_KERNELS:
+        for cache, inputs in FORMATS.items():
+            report(card, version, f"{kernel} (MLA)", cache,
+                   *latent_rows(data, card, version, kernel, inputs[1]))  # fmt: skip
+
+
+def report(card, version, kernel, cache, pairs, per_key, latency) -> None:
+    """Print one kernel's fitted figures."""
+    floor, share, keys, error = fit(pairs, per_key, latency, FLOPS_BF16[card])
+    print(f"{card:<9} {version:<17} {kernel:<26} {cache:<5} {floor * 1e6:3.0f}us "
+          f"{share:5.2f} {keys:5.0f}  {error:4.0%} {len(latency):5d}")  # fmt: skip
 
 
 if __name__ == "__main__":

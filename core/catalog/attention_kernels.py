@@ -128,7 +128,9 @@ PREFILL_ATTENTION_SOURCE = (
     "TensorRT-LLM 1.3.0rc20 torch_flow (1.0.0 on the A100), vLLM 0.24 FlashAttention 3 (H100) "
     "and 0.22 FlashInfer (B200), SGLang 0.5.14 FlashAttention 3 (H100) and trtllm_mha (B200); "
     "fitted by bench/prefill_attention_fit.py on grouped-query rows, head size 128, prompts of "
-    "256-16,384 tokens (RMS log errors 8-15 %; the H200's tables give the H100's figures)"
+    "256-16,384 tokens (RMS log errors 8-15 %; the H200's tables give the H100's figures); "
+    "latent attention's from the context_mla_perf tables, TensorRT-LLM 1.3.0rc20 and SGLang "
+    "0.5.14 (FlashAttention 3 on the H100, trtllm_mla on the B200), 14-24 %"
 )
 # (family, cache format, engine); "" is TensorRT-LLM's, every engine's without its own. Over an
 # fp8 cache SGLang multiplies in fp8 (it casts the query to the cache's format), the others in
@@ -151,12 +153,31 @@ PREFILL_ATTENTION: dict[tuple[str, str, str], PrefillAttention] = {
 }
 
 
-def prefill_attention(gpu: str, cache: str, engine: str = "") -> PrefillAttention:
-    """The prompt attention ``engine`` runs on ``gpu`` over a cache stored as ``cache``: the
-    engine's own row on the card's family, else the family's TensorRT-LLM row, else (a family
-    without tables) the TensorRT-LLM row of the family it borrows from
-    (:data:`core.catalog.kernels.BORROWED_FAMILY`)."""
+# Latent attention (DeepSeek's) prefills its prompt unabsorbed, a head's keys 192 numbers wide
+# and its values 128: its own kernels, fitted on the context_mla_perf tables' rows (the same
+# script; RMS log errors 14-24 %). SGLang's FlashAttention 3 MLA prefill on Hopper reaches a
+# quarter of the bf16 rate where TensorRT-LLM's reaches 0.70.
+LATENT_PREFILL_ATTENTION: dict[tuple[str, str, str], PrefillAttention] = {
+    ("hopper", "bf16", ""): PrefillAttention(0.70, 350.0),
+    ("hopper", "fp8", ""): PrefillAttention(0.82, 900.0),
+    ("hopper", "bf16", "sglang"): PrefillAttention(0.22, 200.0),
+    ("hopper", "fp8", "sglang"): PrefillAttention(0.24, 300.0),
+    ("blackwell", "bf16", ""): PrefillAttention(0.66, 400.0),
+    ("blackwell", "fp8", ""): PrefillAttention(0.86, 1100.0),
+    ("blackwell", "bf16", "sglang"): PrefillAttention(0.70, 400.0),
+    ("blackwell", "fp8", "sglang"): PrefillAttention(0.90, 950.0),
+}
+
+
+def prefill_attention(
+    gpu: str, cache: str, engine: str = "", latent: bool = False
+) -> PrefillAttention:
+    """The prompt attention ``engine`` runs on ``gpu`` over a cache stored as ``cache``
+    (``latent``: latent attention's): the engine's own row on the card's family, else the
+    family's TensorRT-LLM row, else (a family without tables) the TensorRT-LLM row of the family
+    it borrows from (:data:`core.catalog.kernels.BORROWED_FAMILY`)."""
+    table = LATENT_PREFILL_ATTENTION if latent else PREFILL_ATTENTION
     family = card_family(gpu)
     borrowed = BORROWED_FAMILY.get(family, family)
     keys = ((family, cache, engine), (family, cache, ""), (borrowed, cache, ""))
-    return next(PREFILL_ATTENTION[key] for key in keys if key in PREFILL_ATTENTION)
+    return next(table[key] for key in keys if key in table)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
-from core.catalog.attention_kernels import attention_kernel, latent_block, prefill_attention
 from core.catalog.checkpoints import kept_bf16_params
 from core.catalog.dense_gemms import dense_gemm_floor, gemm_tile_rows
 from core.catalog.engine_versions import (
@@ -23,7 +22,9 @@ from core.catalog.engine_versions import (
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
 from core.catalog.kernels import card_family, expert_kernel, kernels_engine
+from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
+from core.engine_level.formats import dense_format, expert_format
 from core.engine_level.lookups import lookup, release_field
 from core.engine_level.shared_experts import shared_expert_fused, shared_stream_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
@@ -36,12 +37,8 @@ MIB = 2**20
 KV_RULES = {"free": 0.0, "total": 1.0, "static": 2.0}
 
 
-def expert_format(weight: str, shape) -> str:
-    """The expert kernel's format: fp8 is block-scaled where the model's own checkpoint is fp8."""
-    return "fp8_block" if weight == "fp8" and shape.checkpoint_dtype == "fp8" else weight
-
-
-# The rates an expert kernel's compute share may be of (ExpertKernel.compute); 0: the weights'.
+# The tensor rates an expert kernel's compute share may be a share of (ExpertKernel.compute),
+# each named by a weight format that multiplies at it; code 0 is the weights' own rate.
 EXPERT_RATE_FORMATS = {"": "", "bf16": "bf16", "fp8": "fp8", "fp4": "nvfp4"}
 
 
@@ -89,79 +86,13 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
     }
 
 
-def _cache_format(bytes_kv):
-    """The cache's format as attention's tables key it, a name or factorized names (lookup)."""
-    cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
-    return factorize(cache) if cache.ndim else str(cache)
-
-
-def _dense_format(shape, weight, attention=False) -> str:
-    """The format a model's dense GEMMs run in: the weights', bf16 where the checkpoint keeps
-    them so (gpt-oss); ``attention``: the attention projections', bf16 also where the weights'
-    own checkpoint keeps attention so (NVIDIA's NVFP4 DeepSeek:
-    :func:`~core.catalog.checkpoints.kept_bf16_params`)."""
-    kept = kept_bf16_params(shape, weight) if attention else shape.bf16_params
-    return "bf16" if kept > 0 else expert_format(weight, shape)
-
-
-def _attention_fields(gpu, engine, bytes_kv) -> dict:
-    """Decode attention's floor and cost per request, prompt attention's rate share and extra
-    keys a token (core.catalog.attention_kernels)."""
-    keys = (gpu, engine, _cache_format(bytes_kv))
-
-    def field(kernel, attribute):
-        return lookup(lambda g, e, c: getattr(kernel(g, c, e), attribute), *keys)
-
-    return {
-        "attention_floor_s": field(attention_kernel, "floor_s"),
-        "attention_per_request_s": field(attention_kernel, "per_request_s"),
-        "prefill_attention_share": field(prefill_attention, "rate_share"),
-        "prefill_attention_keys": field(prefill_attention, "extra_keys"),
-    }
-
-
-def _latent_block_fields(gpu, weight, shape, engine, bytes_kv, shapes) -> dict:
-    """Latent attention's measured block: its floor per layer (NaN where the engine's module was
-    not measured on the card's family: the block keeps its counted kernels) and its cost per
-    request (:data:`core.catalog.attention_kernels.LATENT_BLOCKS`), its projections in the
-    format the checkpoint keeps attention in."""
-    keys = (gpu, weight, shape, engine, _cache_format(bytes_kv))
-
-    def field(attribute, missing):
-        def one(g, w, name, e, c):
-            row = latent_block(g, c, _dense_format(shapes[name], w, attention=True), e)
-            return missing if row is None else getattr(row, attribute)
-
-        return lookup(one, *keys)
-
-    return {
-        "latent_block_floor_s": field("floor_s", np.nan),
-        "latent_block_per_request_s": field("per_request_s", 0.0),
-    }
-
-
-def _attention_flops(pool, query_heads):
-    """Decode attention's FLOPs per context token in one layer that holds a cache.
-
-    Notes
-    -----
-    .. math:: 2 h (d_{qk} + d_v)
-
-    with :math:`d_{qk} = d_v` the head size, or latent attention's absorbed sizes
-    :math:`d_{qk} = r + d_{rope}`, :math:`d_v = r` (its query heads read the latent cache).
-    """
-    latent = np.asarray(pool.kv_lora_rank) > 0
-    qk = np.where(latent, np.add(pool.kv_lora_rank, pool.qk_rope_head_dim), pool.head_dim)
-    v = np.where(latent, pool.kv_lora_rank, pool.head_dim)
-    return 2.0 * np.multiply(query_heads, qk + v)
-
-
 def _gemm_floor(shapes, attention=False):
     """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`lookup`,
-    in :func:`_dense_format` (``attention``: the attention projections')."""
+    in :func:`~core.engine_level.formats.dense_format` (``attention``: the attention
+    projections')."""
 
     def floor(gpu, weight, name, engine, version):
-        dense = _dense_format(shapes[name], weight, attention)
+        dense = dense_format(shapes[name], weight, attention)
         return dense_gemm_floor(gpu, dense, engine, version)
 
     return floor
@@ -260,10 +191,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "attention_gemm_floor_s": lookup(
             _gemm_floor(shapes, attention=True), gpu, weight, shape, engine, version
         ),
-        **_attention_fields(gpu, engine, pool.bytes_kv),
-        **_latent_block_fields(gpu, weight, shape, engine, pool.bytes_kv, shapes),
-        "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
-        "latent_attention": latent,
+        **attention_fields(pool, gpu, weight, shape, engine, shapes),
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),
         "block_fp8": lookup(

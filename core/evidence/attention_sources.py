@@ -7,6 +7,7 @@ from core.catalog.attention_kernels import (
     ATTENTION_SOURCE,
     LATENT_BLOCK_SOURCE,
     LATENT_BLOCKS,
+    LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
     PREFILL_ATTENTION_SOURCE,
 )
@@ -52,17 +53,21 @@ def latent_block_rows() -> list[Source]:
 
 
 def prefill_attention_rows() -> list[Source]:
-    """One row per prompt-attention kernel: its share of the bf16 rate and its extra keys."""
+    """One row per prompt-attention kernel, grouped-query and latent: its share of the bf16 rate
+    and its extra keys."""
+    tables = (("prompt attention", PREFILL_ATTENTION),
+              ("latent prompt attention", LATENT_PREFILL_ATTENTION))  # fmt: skip
     return [
         Source(
-            f"prompt attention, {family} {cache} cache, "
+            f"{kind}, {family} {cache} cache, "
             f"{engine or 'tensorrt-llm (every engine without its own)'}",
             f"{kernel.rate_share:.2f} of the bf16 rate, + {kernel.extra_keys:.0f} keys",
             "share of the card's measured bf16 matmul rate; keys of work a query token adds",
             PREFILL_ATTENTION_SOURCE,
             kind="measurements",
         )
-        for (family, cache, engine), kernel in PREFILL_ATTENTION.items()
+        for kind, table in tables
+        for (family, cache, engine), kernel in table.items()
     ]
 
 

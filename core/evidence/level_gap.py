@@ -11,7 +11,7 @@ from functools import cache
 
 from core.catalog.custom import scenario_gpu, scenario_shape
 from core.catalog.kernels import card_family, expert_kernel
-from core.engine_level.kernels import expert_format
+from core.engine_level.formats import expert_format
 from core.evaluate import evaluate
 from core.evidence.crossval import cross_validated_band
 from core.evidence.families import card_maker, is_mixture, vendor

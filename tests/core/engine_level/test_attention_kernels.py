@@ -21,7 +21,7 @@ from core.catalog.layer_kernels import (
     LATENT_ATTENTION_GEMMS,
     LATENT_ATTENTION_KERNELS,
 )
-from core.engine_level.kernels import _attention_flops
+from core.engine_level.attention_fields import _attention_flops
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 from tests.core.engine_level.test_engine_versions import _tiny_node

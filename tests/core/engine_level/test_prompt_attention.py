@@ -8,7 +8,11 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import Scenario
-from core.catalog.attention_kernels import PREFILL_ATTENTION, prefill_attention
+from core.catalog.attention_kernels import (
+    LATENT_PREFILL_ATTENTION,
+    PREFILL_ATTENTION,
+    prefill_attention,
+)
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 from core.whiteboard.attention import causal_pairs
@@ -81,3 +85,25 @@ def test_the_scenario_carries_its_engines_prompt_attention_kernel():
     row = PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
     assert_allclose(node.prefill_attention_share, row.rate_share)
     assert_allclose(node.prefill_attention_keys, row.extra_keys)
+
+
+def test_latent_attention_prefills_in_its_own_kernel():
+    """DeepSeek-R1 under SGLang on an H200 prefills in SGLang's measured MLA kernel, under vLLM
+    (no table of its own) in TensorRT-LLM's; a grouped-query model keeps the grouped rows."""
+    deepseek = {"model": "DeepSeek-R1", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
+                "kv_dtype": "bf16"}  # fmt: skip
+    for engine, name in (("SGLang", "sglang"), ("vLLM", "")):
+        node = engine_node(Scenario(**deepseek, engine=engine))
+        row = LATENT_PREFILL_ATTENTION[("hopper", "bf16", name)]
+        assert (node.prefill_attention_share, node.prefill_attention_keys) == (
+            row.rate_share,
+            row.extra_keys,
+        )
+    assert (
+        prefill_attention("MI300X", "fp8", "sglang", latent=True)
+        is (LATENT_PREFILL_ATTENTION[("hopper", "fp8", "")])
+    )
+    llama = engine_node(Scenario(gpu="H200", engine="SGLang", kv_dtype="bf16"))
+    assert (
+        llama.prefill_attention_share == PREFILL_ATTENTION[("hopper", "bf16", "sglang")].rate_share
+    )

@@ -1,0 +1,86 @@
+"""A node's attention kernels, looked up for one scenario or a sweep of them.
+
+:func:`attention_fields` gives the :class:`core.engine_level.node.Node` fields that price
+attention from measured kernels (:mod:`core.catalog.attention_kernels`): decode attention's
+floor and cost per request, latent attention's whole measured block, a prompt's attention
+kernel (grouped-query or latent) and decode attention's FLOPs a context token.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+
+from core.catalog.attention_kernels import attention_kernel, latent_block, prefill_attention
+from core.engine_level.formats import cache_format, dense_format
+from core.engine_level.lookups import lookup
+from core.scenario.resolve import pick
+
+
+def attention_fields(pool, gpu, weight, shape, engine, shapes) -> dict:
+    """The Node's attention fields; ``pool`` the resolved knobs, the rest factorized keys."""
+    latent = np.asarray(pool.kv_lora_rank) > 0
+    return {
+        **_kernel_fields(gpu, engine, pool.bytes_kv, latent),
+        **_latent_block_fields(gpu, weight, shape, engine, pool.bytes_kv, shapes),
+        "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
+        "latent_attention": latent,
+    }
+
+
+def _kernel_fields(gpu, engine, bytes_kv, latent) -> dict:
+    """Decode attention's floor and cost per request; the prompt-attention kernel's rate share
+    and extra keys a token, latent attention's where the model has it."""
+    keys = (gpu, engine, cache_format(bytes_kv))
+
+    def field(kernel, attribute):
+        return lookup(lambda g, e, c: getattr(kernel(g, c, e), attribute), *keys)
+
+    def prompt(attribute):
+        grouped, own = (field(partial(prefill_attention, latent=kind), attribute)
+                        for kind in (False, True))  # fmt: skip
+        return np.where(latent, own, grouped)
+
+    return {
+        "attention_floor_s": field(attention_kernel, "floor_s"),
+        "attention_per_request_s": field(attention_kernel, "per_request_s"),
+        "prefill_attention_share": prompt("rate_share"),
+        "prefill_attention_keys": prompt("extra_keys"),
+    }
+
+
+def _latent_block_fields(gpu, weight, shape, engine, bytes_kv, shapes) -> dict:
+    """Latent attention's measured block: its floor per layer (NaN where the engine's module was
+    not measured on the card's family: the block keeps its counted kernels) and its cost per
+    request (:data:`core.catalog.attention_kernels.LATENT_BLOCKS`), its projections in the
+    format the checkpoint keeps attention in."""
+    keys = (gpu, weight, shape, engine, cache_format(bytes_kv))
+
+    def field(attribute, missing):
+        def one(g, w, name, e, c):
+            row = latent_block(g, c, dense_format(shapes[name], w, attention=True), e)
+            return missing if row is None else getattr(row, attribute)
+
+        return lookup(one, *keys)
+
+    return {
+        "latent_block_floor_s": field("floor_s", np.nan),
+        "latent_block_per_request_s": field("per_request_s", 0.0),
+    }
+
+
+def _attention_flops(pool, query_heads):
+    """Decode attention's FLOPs per context token in one layer that holds a cache.
+
+    Notes
+    -----
+    .. math:: 2 h (d_{qk} + d_v)
+
+    with :math:`d_{qk} = d_v` the head size, or latent attention's absorbed sizes
+    :math:`d_{qk} = r + d_{rope}`, :math:`d_v = r` (its query heads read the latent cache).
+    """
+    latent = np.asarray(pool.kv_lora_rank) > 0
+    qk = np.where(latent, np.add(pool.kv_lora_rank, pool.qk_rope_head_dim), pool.head_dim)
+    v = np.where(latent, pool.kv_lora_rank, pool.head_dim)
+    return 2.0 * np.multiply(query_heads, qk + v)
