@@ -20,7 +20,11 @@ from core.catalog import (
     KERNEL_FLOOR_S,
     MODELS,
 )
-from core.catalog.attention_kernels import LATENT_BLOCKS, PREFILL_ATTENTION
+from core.catalog.attention_kernels import (
+    LATENT_BLOCKS,
+    LATENT_PREFILL_ATTENTION,
+    PREFILL_ATTENTION,
+)
 from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.layer_kernels import (
@@ -111,11 +115,15 @@ def twenty_eighth_round_figures() -> tuple:
 def twenty_ninth_round_figures() -> tuple:
     """Hopper's prompt-attention kernels over a bf16 cache (SGLang's, TensorRT-LLM's, vLLM's share
     of the bf16 rate and extra keys); the share SGLang's reaches on a 2,048-token prompt, in %;
+    SGLang's and TensorRT-LLM's latent-attention prompt kernels' shares;
     the ranges of Qwen's dense and its bf16/FP8 mixtures' rows at 129,024 prompt tokens; the SC '25
     check set's error; both sets' error, within and cases; the 181 held before the 28th round."""
     kernels = [PREFILL_ATTENTION[("hopper", "bf16", name)] for name in ("sglang", "", "vllm")]
     sglang = kernels[0]
     at_2048 = sglang.rate_share * 1024 / (1024 + sglang.extra_keys)
+    latent = [
+        LATENT_PREFILL_ATTENTION[("hopper", "bf16", name)].rate_share for name in ("sglang", "")
+    ]
     ratio = engine_ratios()
     longest, prompt = {True: [], False: []}, max(case.prompt_tokens for case in QWEN_SPEED)
     for case in QWEN_SPEED:
@@ -129,7 +137,7 @@ def twenty_ninth_round_figures() -> tuple:
     )
     return (
         *(value for kernel in kernels for value in (kernel.rate_share, kernel.extra_keys)),
-        round(100 * at_2048),
+        round(100 * at_2048), *latent,
         *(round(bound(longest[mixture]), 2) for mixture in (False, True) for bound in (min, max)),
         round(100 * whole.check_sc25["engine"].geometric_mean_error, 1),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases, held.cases,

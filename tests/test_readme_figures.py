@@ -227,7 +227,9 @@ FIGURES = {
         r"SGLang's FlashAttention 3 on an H100 reaches ([\d.]+) of the card's bf16 rate and each "
         r"query token pays (\d+) keys' worth of work beyond its own, TensorRT-LLM's kernel "
         r"([\d.]+) and (\d+), vLLM's ([\d.]+) and (\d+), so a 2,048-token prompt's attention "
-        r"under SGLang runs at (\d+) % .*? Qwen's dense rows at a 129,024-token prompt now read "
+        r"under SGLang runs at (\d+) % .*? SGLang's FlashAttention 3 on an H100 at ([\d.]+) of the "
+        r"bf16 rate and TensorRT-LLM's at ([\d.]+),.*? Qwen's dense rows at a 129,024-token "
+        r"prompt now read "
         r"x([\d.]+)-([\d.]+) .*?, its mixtures' bf16 and FP8 rows x([\d.]+)-([\d.]+) .*?, "
         r"Dell's SC '25 runs ([\d.]+) %, and both sets stand at ([\d.]+) % \((\d+) of (\d+)\), "
         r"the (\d+) held before at ([\d.]+) %",
