@@ -62,11 +62,12 @@ SGLANG_FP8 = ("fp8", "fp8")
 FLOORS = np.arange(0.0, 40e-6, 2e-6)
 SHARES = np.arange(0.10, 1.31, 0.02)
 EXTRA_KEYS = np.arange(0.0, 3001.0, 50.0)
+HEAD_SIZES = (64, 128, 256)
 
 
-def rows(data: Path, card, version, kernel, inputs):
+def rows(data: Path, card, version, kernel, inputs, head_size=128):
     """(FLOPs of the causal pairs, FLOPs of one key a query token, latency s) of one kernel's
-    grouped-query rows with ``inputs`` (attention dtype, cache dtype)."""
+    grouped-query rows with ``inputs`` (attention dtype, cache dtype) and ``head_size``."""
     import pandas as pd
 
     path = data / card / "attention" / version / "context_attention_perf.parquet"
@@ -74,10 +75,11 @@ def rows(data: Path, card, version, kernel, inputs):
     group = table.num_heads // table.num_key_value_heads
     keep = (table.kernel_source == kernel) & (table.attn_dtype == inputs[0])
     keep &= (table.kv_cache_dtype == inputs[1]) & (table.window_size == 0)
-    keep &= (table.head_dim == 128) & group.isin([4, 8]) & (table.isl >= 256)
+    keep &= (table.head_dim == head_size) & group.isin([4, 8]) & (table.isl >= 256)
     table = table[keep]
     tokens = table.isl.to_numpy(float)
-    per_pair = 4.0 * table.num_heads.to_numpy(float) * 128 * table.batch_size.to_numpy(float)
+    per_pair = 4.0 * table.num_heads.to_numpy(float) * head_size
+    per_pair = per_pair * table.batch_size.to_numpy(float)
     return per_pair * tokens**2 / 2.0, per_pair * tokens, table.latency.to_numpy(float) * 1e-3
 
 
@@ -121,6 +123,21 @@ def main() -> None:
         for cache, inputs in FORMATS.items():
             report(card, version, f"{kernel} (MLA)", cache,
                    *latent_rows(data, card, version, kernel, inputs[1]))  # fmt: skip
+    print("\nshare at a head size of 64 and 256 over the share at 128 (bf16 cache), and by family")
+    ratios: dict[str, list] = {}
+    for card, version, kernel in KERNELS:
+        tables = {size: rows(data, card, version, kernel, FORMATS["bf16"], size)
+                  for size in HEAD_SIZES}  # fmt: skip
+        if any(len(table[-1]) == 0 for table in tables.values()):
+            print(f"{card:<9} {version:<17} {kernel:<26} no rows at some head size")
+            continue
+        shares = {size: fit(*table, FLOPS_BF16[card])[1] for size, table in tables.items()}
+        ratio = [shares[size] / shares[128] for size in (64, 256)]
+        ratios.setdefault(card, []).append(ratio)
+        print(f"{card:<9} {version:<17} {kernel:<26} x{ratio[0]:.2f}  x{ratio[1]:.2f}")
+    for card, rows_ in ratios.items():
+        mean = np.mean(rows_, axis=0)
+        print(f"{card:<9} mean of its engines               x{mean[0]:.2f}  x{mean[1]:.2f}")
 
 
 def report(card, version, kernel, cache, pairs, per_key, latency) -> None:

@@ -153,6 +153,26 @@ PREFILL_ATTENTION: dict[tuple[str, str, str], PrefillAttention] = {
 }
 
 
+# The share a grouped-query prompt kernel reaches at a head size of 64 and of 256 over its share
+# at 128 (the rows above), by family: the mean over the three engines' kernels of the same tables
+# (bench/prefill_attention_fit.py; Hopper x0.79-0.85 and x1.06-1.16, Blackwell x0.58-0.62 and
+# x1.11-1.15). A narrow head does less arithmetic for each key it loads.
+PREFILL_HEAD_SIZE_SHARES: dict[str, tuple[float, float]] = {
+    "hopper": (0.81, 1.10),
+    "blackwell": (0.60, 1.13),
+}
+
+
+def prefill_head_size_share(gpu: str) -> tuple[float, float]:
+    """(share at a head size of 64, at 256) over the share at 128 on ``gpu``'s family, or the
+    family it borrows from (:data:`core.catalog.kernels.BORROWED_FAMILY`)."""
+    family = card_family(gpu)
+    return (
+        PREFILL_HEAD_SIZE_SHARES.get(family)
+        or PREFILL_HEAD_SIZE_SHARES[BORROWED_FAMILY.get(family, "hopper")]
+    )
+
+
 # Latent attention (DeepSeek's) prefills its prompt unabsorbed, a head's keys 192 numbers wide
 # and its values 128: its own kernels, fitted on the context_mla_perf tables' rows (the same
 # script; RMS log errors 14-24 %). SGLang's FlashAttention 3 MLA prefill on Hopper reaches a

@@ -12,7 +12,12 @@ from functools import partial
 
 import numpy as np
 
-from core.catalog.attention_kernels import attention_kernel, latent_block, prefill_attention
+from core.catalog.attention_kernels import (
+    attention_kernel,
+    latent_block,
+    prefill_attention,
+    prefill_head_size_share,
+)
 from core.engine_level.formats import cache_format, dense_format
 from core.engine_level.lookups import lookup
 from core.scenario.resolve import pick
@@ -22,32 +27,42 @@ def attention_fields(pool, gpu, weight, shape, engine, shapes) -> dict:
     """The Node's attention fields; ``pool`` the resolved knobs, the rest factorized keys."""
     latent = np.asarray(pool.kv_lora_rank) > 0
     return {
-        **_kernel_fields(gpu, engine, pool.bytes_kv, latent),
+        **_kernel_fields(gpu, engine, pool.bytes_kv, latent, pool.head_dim),
         **_latent_block_fields(gpu, weight, shape, engine, pool.bytes_kv, shapes),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
     }
 
 
-def _kernel_fields(gpu, engine, bytes_kv, latent) -> dict:
+def _kernel_fields(gpu, engine, bytes_kv, latent, head_size) -> dict:
     """Decode attention's floor and cost per request; the prompt-attention kernel's rate share
-    and extra keys a token, latent attention's where the model has it."""
+    (a grouped-query one's at the model's ``head_size``) and extra keys a token, latent
+    attention's where the model has it."""
     keys = (gpu, engine, cache_format(bytes_kv))
 
     def field(kernel, attribute):
         return lookup(lambda g, e, c: getattr(kernel(g, c, e), attribute), *keys)
 
-    def prompt(attribute):
+    def prompt(attribute, grouped_scale=1.0):
         grouped, own = (field(partial(prefill_attention, latent=kind), attribute)
                         for kind in (False, True))  # fmt: skip
-        return np.where(latent, own, grouped)
+        return np.where(latent, own, grouped * grouped_scale)
 
     return {
         "attention_floor_s": field(attention_kernel, "floor_s"),
         "attention_per_request_s": field(attention_kernel, "per_request_s"),
-        "prefill_attention_share": prompt("rate_share"),
+        "prefill_attention_share": prompt("rate_share", _head_size_scale(gpu, head_size)),
         "prefill_attention_keys": prompt("extra_keys"),
     }
+
+
+def _head_size_scale(gpu, head_size):
+    """A grouped-query prompt kernel's share at ``head_size`` over its share at 128, linear in
+    the head size's logarithm between 64, 128 and 256 and held beyond them
+    (:data:`core.catalog.attention_kernels.PREFILL_HEAD_SIZE_SHARES`)."""
+    at_64, at_256 = (lookup(lambda g, i=i: prefill_head_size_share(g)[i], gpu) for i in (0, 1))
+    octaves = np.clip(np.log2(np.maximum(head_size, 1.0)) - 7.0, -1.0, 1.0)
+    return np.where(octaves < 0, 1.0 + (1.0 - at_64) * octaves, 1.0 + (at_256 - 1.0) * octaves)
 
 
 def _latent_block_fields(gpu, weight, shape, engine, bytes_kv, shapes) -> dict:

@@ -10,6 +10,7 @@ from core.catalog.attention_kernels import (
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
     PREFILL_ATTENTION_SOURCE,
+    PREFILL_HEAD_SIZE_SHARES,
 )
 from core.evidence.source_groups import Source
 
@@ -68,6 +69,15 @@ def prefill_attention_rows() -> list[Source]:
         )
         for kind, table in tables
         for (family, cache, engine), kernel in table.items()
+    ] + [
+        Source(
+            f"prompt attention's head size, {family}",
+            f"x{at_64:.2f} at 64, x{at_256:.2f} at 256",
+            "share over the share at a head size of 128 (between them: linear in log2)",
+            PREFILL_ATTENTION_SOURCE,
+            kind="measurements",
+        )
+        for family, (at_64, at_256) in PREFILL_HEAD_SIZE_SHARES.items()
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
@@ -11,8 +12,10 @@ from core import Scenario
 from core.catalog.attention_kernels import (
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
+    PREFILL_HEAD_SIZE_SHARES,
     prefill_attention,
 )
+from core.engine_level.attention_fields import _head_size_scale
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 from core.whiteboard.attention import causal_pairs
@@ -107,3 +110,16 @@ def test_latent_attention_prefills_in_its_own_kernel():
     assert (
         llama.prefill_attention_share == PREFILL_ATTENTION[("hopper", "bf16", "sglang")].rate_share
     )
+
+
+def test_a_narrow_head_runs_its_prompt_below_the_128_wide_share_and_a_wide_one_above():
+    """gpt-oss's 64-wide heads on a B200 reach 0.60 of TensorRT-LLM's 128-wide share; a 256-wide
+    head on an H100 1.10 of it; a 96-wide head lies between, linear in the size's logarithm."""
+    row = PREFILL_ATTENTION[("blackwell", "bf16", "")]
+    node = engine_node(Scenario(model="gpt-oss-120b", gpu="B200", kv_dtype="bf16"))
+    assert_allclose(node.prefill_attention_share, row.rate_share * 0.60)
+    at_64, at_256 = PREFILL_HEAD_SIZE_SHARES["hopper"]
+    assert_allclose(_head_size_scale("H100 SXM", 256.0), at_256)
+    between = _head_size_scale("H100 SXM", 96.0)
+    assert_allclose(between, 1.0 - (1.0 - at_64) * (7.0 - np.log2(96.0)))
+    assert at_64 < between < 1.0
