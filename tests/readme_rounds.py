@@ -24,6 +24,7 @@ from core.catalog.attention_kernels import (
     LATENT_BLOCKS,
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
+    PREFILL_HEAD_SIZE_SHARES,
 )
 from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
@@ -117,7 +118,8 @@ def twenty_ninth_round_figures() -> tuple:
     of the bf16 rate and extra keys); the share SGLang's reaches on a 2,048-token prompt, in %;
     SGLang's and TensorRT-LLM's latent-attention prompt kernels' shares;
     the ranges of Qwen's dense and its bf16/FP8 mixtures' rows at 129,024 prompt tokens; the SC '25
-    check set's error; both sets' error, within and cases; the 181 held before the 28th round."""
+    check set's error; both sets' error, within and cases; the 181 held before the 28th round;
+    the share a 64-wide head reaches over a 128-wide one's on Hopper and on Blackwell."""
     kernels = [PREFILL_ATTENTION[("hopper", "bf16", name)] for name in ("sglang", "", "vllm")]
     sglang = kernels[0]
     at_2048 = sglang.rate_share * 1024 / (1024 + sglang.extra_keys)
@@ -142,6 +144,7 @@ def twenty_ninth_round_figures() -> tuple:
         round(100 * whole.check_sc25["engine"].geometric_mean_error, 1),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases, held.cases,
         round(100 * held.geometric_mean_error, 1),
+        *(PREFILL_HEAD_SIZE_SHARES[family][0] for family in ("hopper", "blackwell")),
     )  # fmt: skip
 
 

@@ -232,7 +232,8 @@ FIGURES = {
         r"prompt now read "
         r"x([\d.]+)-([\d.]+) .*?, its mixtures' bf16 and FP8 rows x([\d.]+)-([\d.]+) .*?, "
         r"Dell's SC '25 runs ([\d.]+) %, and both sets stand at ([\d.]+) % \((\d+) of (\d+)\), "
-        r"the (\d+) held before at ([\d.]+) %",
+        r"the (\d+) held before at ([\d.]+) %.*? \(gpt-oss's 64: x([\d.]+) on Hopper, "
+        r"x([\d.]+) on Blackwell,",
         twenty_ninth_round_figures,
     ),
     "H20 streams": (
