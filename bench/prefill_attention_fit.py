@@ -33,20 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.attention_fit import KERNELS as DECODE_KERNELS
 from bench.moe_kernel_fit import FLOPS
 
 FLOPS_BF16 = {**{card: rates["bf16"] for card, rates in FLOPS.items()}, "a100_sxm": 271.2e12}
-# (card, engine/version, kernel source): each engine's default prompt attention, the release
-# bench/attention_fit.py reads for decode (TensorRT-LLM 1.0 on the A100, the one measured there)
-KERNELS = [
-    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow"),
-    ("h100_sxm", "vllm/0.24.0", "vllm_flash_attn_fa3"),
-    ("h100_sxm", "sglang/0.5.14", "fa3"),
-    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow"),
-    ("b200_sxm", "vllm/0.22.0", "vllm_flashinfer"),
-    ("b200_sxm", "sglang/0.5.14", "trtllm_mha"),
-    ("a100_sxm", "trtllm/1.0.0", "torch_flow"),
-]
+# (card, engine/version, kernel source): each engine's default prompt attention, the releases
+# and kernels bench/attention_fit.py reads for decode, and TensorRT-LLM 1.0 on the A100 (the one
+# release measured there)
+KERNELS = [*DECODE_KERNELS, ("a100_sxm", "trtllm/1.0.0", "torch_flow")]
 # latent attention's prompt kernels (the engines with an attention-only table)
 LATENT_KERNELS = [
     ("h100_sxm", "trtllm/1.3.0rc20", "default"),
