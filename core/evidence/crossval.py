@@ -40,8 +40,9 @@ FITTED_ON_ROWS: tuple[str, ...] = ()
 AUDIT = (
     "nothing in the engine level is fitted on the published rows (core/engine_level/, "
     "core/catalog/kernels.py, dense_gemms.py and attention_kernels.py, fitted by "
-    "bench/moe_kernel_fit.py, dense_gemm_fit.py, attention_fit.py, mla_module_fit.py, "
-    "aiter_moe_fit.py, aiter_gemm_fit.py and rocm_triton_moe_fit.py: kernel tables, "
+    "bench/moe_kernel_fit.py, dense_gemm_fit.py, attention_fit.py, prefill_attention_fit.py, "
+    "mla_module_fit.py, aiter_moe_fit.py, aiter_gemm_fit.py and rocm_triton_moe_fit.py: kernel "
+    "tables, "
     "datasheets, engine code, published profiles), so each fold's model is the engine level "
     "itself and the held-out figure differs from the in-sample one by weighting each "
     "publisher alike; choices people made while looking at the rows are not undone by this, "
