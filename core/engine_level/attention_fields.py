@@ -39,6 +39,17 @@ def _kernel_fields(gpu, engine, bytes_kv, latent, head_size) -> dict:
     (a grouped-query one's at the model's ``head_size``) and extra keys a token, latent
     attention's where the model has it."""
     keys = (gpu, engine, cache_format(bytes_kv))
+    scalar = np.ndim(latent) == 0 and np.ndim(head_size) == 0
+    if scalar and all(isinstance(key, str) for key in keys):  # one scenario: no lookups
+        decode = attention_kernel(keys[0], keys[2], keys[1])
+        prompt = prefill_attention(keys[0], keys[2], keys[1], latent=bool(latent))
+        scale = 1.0 if latent else float(_head_size_scale(gpu, head_size))
+        return {
+            "attention_floor_s": decode.floor_s,
+            "attention_per_request_s": decode.per_request_s,
+            "prefill_attention_share": prompt.rate_share * scale,
+            "prefill_attention_keys": prompt.extra_keys,
+        }
 
     def field(kernel, attribute):
         return lookup(lambda g, e, c: getattr(kernel(g, c, e), attribute), *keys)

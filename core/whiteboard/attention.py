@@ -66,9 +66,11 @@ def causal_pairs(tokens, window=None, chunked=False) -> np.ndarray:
 
     The pairs of the tokens after the first :math:`T_0` are :math:`p(T) - p(T_0)`.
     """
-    tokens = np.asarray(tokens, dtype=float)
     if window is None or not np.any(window):  # no window here (a hot path): a full layer's
-        return np.square(tokens) / 2
+        if isinstance(tokens, float):  # one scenario's figure, in Python floats
+            return tokens * tokens / 2
+        return np.square(np.asarray(tokens, dtype=float)) / 2
+    tokens = np.asarray(tokens, dtype=float)
     windowed = np.asarray(window, dtype=float) > 0
     span = np.where(windowed, window, 1.0)
     sliding = np.square(np.minimum(tokens, span)) / 2 + span * np.maximum(tokens - span, 0.0)
