@@ -82,5 +82,14 @@ def prefill_attention_rows() -> list[Source]:
 
 
 def attention_rows() -> list[Source]:
-    """Every attention row: decode kernels, latent blocks, prompt kernels."""
-    return [*attention_kernel_rows(), *latent_block_rows(), *prefill_attention_rows()]
+    """Every attention row: a prompt's FLOPs, decode kernels, latent blocks, prompt kernels."""
+    flops = Source(
+        "attention FLOPs",
+        "4 x heads x head width x pairs, over the layers",
+        "FLOPs for a causal prompt of T tokens",
+        "QK^T and AV each 2 d FLOPs a query-key pair; a full layer scores T²/2 pairs, a "
+        "sliding window of w min(T, w)²/2 + w (T - w), a chunked layer each chunk's "
+        "(core/whiteboard/attention.causal_pairs)",
+        kind="models",
+    )
+    return [flops, *attention_kernel_rows(), *latent_block_rows(), *prefill_attention_rows()]

@@ -233,13 +233,6 @@ def engine_cost_rows() -> list[Source]:
         ),
         *release_rows(),
         *attention_data_parallel_rows(),
-        Source(
-            "attention FLOPs",
-            "2 x layers x heads x head dim x T²",
-            "FLOPs for a causal prompt of T tokens",
-            "QK^T and AV each 2 T² d per layer, halved by the causal mask",
-            kind="models",
-        ),
         *expert_kernel_rows(),
         *dense_gemm_rows(),
         *attention_rows(),
