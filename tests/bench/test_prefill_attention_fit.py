@@ -3,7 +3,9 @@
 import numpy as np
 from numpy.testing import assert_allclose
 
-from bench.prefill_attention_fit import fit
+from bench.prefill_attention_fit import LATENT_WIDTH, fit
+from core.catalog import MODELS
+from core.whiteboard.attention import prefill_head_width
 
 
 def test_fit_recovers_a_known_kernel():
@@ -16,3 +18,8 @@ def test_fit_recovers_a_known_kernel():
     floor, share, keys, error = fit(pairs, per_key, latency, rate)
     assert_allclose((floor, share, keys), (12e-6, 0.78, 350.0), rtol=1e-6, atol=1e-9)
     assert error < 1e-6
+
+
+def test_latent_rows_count_the_engine_levels_own_prompt_head_width():
+    """The script's width for DeepSeek's unabsorbed heads is the one the engine level prices."""
+    assert prefill_head_width(MODELS["DeepSeek-V3"]) == LATENT_WIDTH
