@@ -29,6 +29,7 @@ if __package__ in (None, ""):
 import numpy as np
 
 from core import Scenario, evaluate
+from core.catalog.kernels import card_family
 from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
@@ -206,12 +207,27 @@ def _trt_by_kind(ratios, cases) -> None:
         "mixtures without DEP": mixture & ~spread,
         "mixtures DEP": mixture & spread,
     }
+    print(textwrap.fill("  by kind: " + _medians(ratios, kinds), 96, subsequent_indent="    "))
+    # The same cells by card family: NVIDIA's pages run fp8 checkpoints on Hopper and FP4 on
+    # Blackwell, so a family that reads fast where the other reads slow is a bias of one
+    # family's kernels or links, not of the kind as a whole.
+    families = np.array([card_family(case.gpu) for case in cases])
+    split = {
+        f"{family}": mixture & spread & (families == family)
+        for family in sorted(set(families[mixture & spread]))
+    }
+    line = "  mixtures DEP by card family: " + _medians(ratios, split)
+    print(textwrap.fill(line, 96, subsequent_indent="    "))
+
+
+def _medians(ratios, groups) -> str:
+    """Each group's median ratio and how many of its cells are within the band, on one line."""
     cells = []
-    for label, picks in kinds.items():
+    for label, picks in groups.items():
         picked = ratios[picks]
         within = np.count_nonzero(within_band(picked))
         cells.append(f"{label}: x{np.median(picked):.2f}, {within}/{picked.size} within")
-    print(textwrap.fill("  by kind: " + "; ".join(cells), 96, subsequent_indent="    "))
+    return "; ".join(cells)
 
 
 def _fifth_by_load(ratios) -> None:

@@ -33,6 +33,11 @@ more, where the busiest card's matmuls set the pace:
     t_power_law / t_balanced = 1 + m0 + kappa * sqrt(2 ln(EP) / (E / EP))
 
 Prints the two figures and the mean error with and without them.
+
+``--release 1.2.0rc5`` fits the TensorRT-LLM kernels again on that release's tables instead
+(core/catalog/release_kernels.py TRTLLM_12_EXPERT_FIGURES), which aiconfigurator 0.12 does not
+ship: point the script at a clone of ai-dynamo/aiconfigurator at 095f58a5, its
+aic-core/src/aiconfigurator_core/systems/data folder.
 """
 
 from __future__ import annotations
@@ -231,15 +236,31 @@ def imbalance(data: Path):
     return best[1], best[2], best[0], float(np.mean(np.abs(np.log(ratio)))), len(table)
 
 
+def release_kernels(release: str) -> list:
+    """:data:`KERNELS`' TensorRT-LLM rows as ``release``'s tables measured them (the catalog's
+    core.catalog.release_kernels.TRTLLM_12_EXPERT_FIGURES: ``--release 1.2.0rc5``)."""
+    return [
+        (card, f"trtllm/{release}", kernel, dtype, compute)
+        for card, version, kernel, dtype, compute in KERNELS + ENGINE_KERNELS
+        if version.startswith("trtllm/")
+    ]
+
+
 def main() -> None:
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    release = ""
+    if len(args) == 3 and args[1] == "--release":
+        args, release = args[:1], args[2]
+    if len(args) != 1:
         raise SystemExit(__doc__)
-    data = Path(sys.argv[1])
+    data = Path(args[0])
     print(
         f"{'card':<9} {'engine':<17} {'kernel':<32} {'format':<12} floor  s_B   s_F   pad  "
         "decode  all   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS)
     )
-    for card, version, kernel, dtype, compute in KERNELS + ENGINE_KERNELS:
+    for card, version, kernel, dtype, compute in (
+        release_kernels(release) if release else KERNELS + ENGINE_KERNELS
+    ):
         table = rows(data, card, version, kernel, dtype)
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
@@ -249,6 +270,8 @@ def main() -> None:
         print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} {floor * 1e6:4.0f}us "
               f"{sb:.2f} {sf:.3f} {pad:4d}  {decode:5.0%} {every:5.0%}   "
               + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
+    if release:  # the routing imbalance stays fitted on the kernels the catalog cites
+        return
     m0, kappa, error, ignored, count = imbalance(data)
     print(f"routing imbalance over {count} rows: m0 {m0:.2f}, kappa {kappa:.3f}, "
           f"mean error {error:.0%} ({ignored:.0%} if ignored)")  # fmt: skip
