@@ -34,10 +34,10 @@ more, where the busiest card's matmuls set the pace:
 
 Prints the two figures and the mean error with and without them.
 
-``--release 1.2.0rc5`` fits the TensorRT-LLM kernels again on that release's tables instead
-(core/catalog/release_kernels.py TRTLLM_12_EXPERT_FIGURES), which aiconfigurator 0.12 does not
-ship: point the script at a clone of ai-dynamo/aiconfigurator at 095f58a5, its
-aic-core/src/aiconfigurator_core/systems/data folder.
+``--release 1.2.0rc5`` fits the TensorRT-LLM kernels again on that release's tables instead,
+which aiconfigurator 0.12 does not ship: point the script at a clone of
+ai-dynamo/aiconfigurator at 095f58a5, its aic-core/src/aiconfigurator_core/systems/data
+folder. The catalog does not price them (issue 37's thirtieth round tried it; its note says why).
 """
 
 from __future__ import annotations
@@ -237,8 +237,8 @@ def imbalance(data: Path):
 
 
 def release_kernels(release: str) -> list:
-    """:data:`KERNELS`' TensorRT-LLM rows as ``release``'s tables measured them (the catalog's
-    core.catalog.release_kernels.TRTLLM_12_EXPERT_FIGURES: ``--release 1.2.0rc5``)."""
+    """:data:`KERNELS`' and :data:`ENGINE_KERNELS`' TensorRT-LLM rows as ``release``'s tables
+    measured them (``--release 1.2.0rc5``)."""
     return [
         (card, f"trtllm/{release}", kernel, dtype, compute)
         for card, version, kernel, dtype, compute in KERNELS + ENGINE_KERNELS

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from core.catalog.engine_versions import engine_version
-from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS, trtllm_12_kernels
+from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS
 
 # -- Card families: which measured kernel tables describe a card.
 CARD_FAMILIES: dict[str, str] = {
@@ -353,7 +353,6 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("cdna3", "fp8_block", "vllm"): _rocm_triton("fp8_block"),
     ("cdna3", "bf16", "vllm"): _rocm_triton("bf16"),
 }  # fmt: skip
-ENGINE_EXPERT_KERNELS |= trtllm_12_kernels(ExpertKernel)  # TensorRT-LLM's releases' own
 
 
 def expert_kernel(

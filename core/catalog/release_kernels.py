@@ -112,75 +112,8 @@ _SGLANG_TRITON_EXPERTS_SOURCE = (
     "flashinfer_trtllm as default moe runner backend, replacing triton (current default)'; "
     "before it, block-fp8 experts ran SGLang's Triton fused MoE on Blackwell"
 )
-
-# -- TensorRT-LLM's expert kernels as its 1.x line measured (issue 37, thirtieth round; set
-# before any case was scored with it). The engine-neutral rows (core.catalog.kernels
-# EXPERT_KERNELS) are TensorRT-LLM 1.3.0rc10 and rc20's CUTLASS grouped GEMMs, the earliest
-# releases aiconfigurator 0.12 shipped tables for; its later tables add 1.2.0rc5's
-# (ai-dynamo/aiconfigurator @095f58a5, systems/data/{h100_sxm,b200_sxm}/moe/trtllm/1.2.0rc5),
-# the release nearest the catalog's TensorRT-LLM lines (0.14 to 1.0, the 1.x pages among them),
-# which none of 1.3's kernel changes reached. Same shapes and fit (bench/moe_kernel_fit.py,
-# the version its only change): the fp8 grouped GEMM reaches 0.675 of Hopper's fp8 rate where
-# 1.3.0rc10's reaches 0.85 (their latencies 10-13 % apart past 1,024 tokens), 0.50 of
-# Blackwell's where rc20's reaches 0.60; the nvfp4 one 0.325 where rc20's reaches 0.40; Hopper's
-# W4A16 MXFP4 kernel's floor is 48 us where rc20's is 84. Every TensorRT-LLM line is priced with
-# them on NVIDIA cards; a format 1.2.0rc5 did not measure (MXFP4 on Blackwell) keeps its row.
-TRTLLM_12_KERNELS = "tensorrt-llm-1.2"
-_TRTLLM_12_SOURCE = (
-    "NVIDIA aiconfigurator (Apache-2.0) @095f58a5 measured MoE kernel tables, "
-    "systems/data/{card}/moe/trtllm/1.2.0rc5/moe_perf.parquet, {kernel}; fitted by "
-    "bench/moe_kernel_fit.py (its --release 1.2.0rc5) over 8 model shapes and TP x EP up to 8 "
-    "(RMS log errors, decode and all rows, {errors})"
-)
-# (family, format) -> ((floor s, bandwidth share, compute share, padding rows), card, kernel,
-# errors, the rate the compute share is of: "" the format's own)
-TRTLLM_12_EXPERT_FIGURES: dict[tuple[str, str], tuple] = {
-    ("hopper", "bf16"): ((26e-6, 0.95, 0.825, 128), "h100_sxm", "cutlass bf16", "8 %, 18 %", ""),
-    ("hopper", "fp8"): ((34e-6, 0.95, 0.675, 128), "h100_sxm", "cutlass fp8", "8 %, 24 %", ""),
-    ("hopper", "fp8_block"): (
-        (36e-6, 0.95, 0.35, 64), "h100_sxm", "cutlass fp8_block", "13 %, 27 %", ""
-    ),
-    ("hopper", "mxfp4"): (
-        (48e-6, 0.90, 0.475, 32), "h100_sxm", "moe_torch_flow w4a16_mxfp4", "20 %, 20 %", "bf16"
-    ),
-    ("blackwell", "bf16"): ((30e-6, 0.90, 0.80, 192), "b200_sxm", "cutlass bf16", "10 %, 22 %", ""),
-    ("blackwell", "fp8"): ((34e-6, 0.85, 0.50, 192), "b200_sxm", "cutlass fp8", "11 %, 32 %", ""),
-    ("blackwell", "fp8_block"): (
-        (44e-6, 0.70, 0.525, 384), "b200_sxm", "deepgemm fp8_block", "17 %, 26 %", ""
-    ),
-    ("blackwell", "nvfp4"): ((46e-6, 0.50, 0.325, 384), "b200_sxm", "cutlass nvfp4", "26 %, 39 %", ""),
-}  # fmt: skip
-_TRTLLM_12_RULE = (
-    "ai-dynamo/aiconfigurator @095f58a5 measured TensorRT-LLM 1.2.0rc5's MoE kernels on H100 "
-    "and B200, the release nearest the catalog's TensorRT-LLM lines (1.3.0rc10 and rc20's, "
-    "the engine-neutral rows, came after them)"
-)
-
-
-def trtllm_12_kernels(expert_kernel) -> dict:
-    """:data:`TRTLLM_12_EXPERT_FIGURES` as rows of ``expert_kernel`` (the catalog's
-    :class:`core.catalog.kernels.ExpertKernel`, passed in: that module imports this one), keyed
-    (family, format, :data:`TRTLLM_12_KERNELS`) as its engines' own rows are."""
-    return {
-        (family, weight, TRTLLM_12_KERNELS): expert_kernel(
-            *figures, _TRTLLM_12_SOURCE.format(card=card, kernel=kernel, errors=errors), rate
-        )
-        for (family, weight), (
-            figures,
-            card,
-            kernel,
-            errors,
-            rate,
-        ) in TRTLLM_12_EXPERT_FIGURES.items()
-    }
-
-
 # (engine, release line) -> the key of its expert rows on NVIDIA cards, and why
 RELEASE_EXPERT_KERNELS: dict[tuple[str, str], tuple[str, str]] = {
     ("sglang", "0.3"): ("sglang-triton", _SGLANG_TRITON_EXPERTS_SOURCE),
     ("sglang", "0.4"): ("sglang-triton", _SGLANG_TRITON_EXPERTS_SOURCE),
-    **{
-        ("tensorrt-llm", line): (TRTLLM_12_KERNELS, _TRTLLM_12_RULE)
-        for line in ("0.14", "0.17", "0.20", "1.0")
-    },
 }

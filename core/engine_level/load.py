@@ -100,7 +100,10 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
             share = np.minimum(cycle / request, SATURATED)
             ttft = np.where(
                 others > 0,
-                added * (1.0 + share / (1.0 - share)) + extra + overhead + waited * step,
+                added * (1.0 + np.minimum(share / (1.0 - share), others))
+                + extra
+                + overhead
+                + waited * step,
                 alone,
             )
             total = cycle + ttft + later * step
@@ -131,7 +134,8 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone, r
         cycle = others * (added + fixed / (1.0 + (others / request) * fixed))
         share = min(cycle / request, SATURATED)
         if others > 0:
-            ttft = added * (1.0 + share / (1.0 - share)) + extra + overhead + waited * step
+            ahead = min(share / (1.0 - share), others)  # a closed loop's n - 1 at most
+            ttft = added * (1.0 + ahead) + extra + overhead + waited * step
         else:
             ttft = alone
         total = cycle + ttft + later * step
