@@ -82,3 +82,25 @@ def test_one_closed_loop_gives_the_same_bits_alone_as_in_a_sweep():
             alone = evaluate(Scenario(**{**knobs, "concurrency": int(count)}))
             for name in ("throughput_tokens_per_s", "itl_s", "ttft_p50_s", "request_s"):
                 assert getattr(swept, name)[index] == getattr(alone, name), (engine, count, name)
+
+
+@pytest.mark.parametrize(
+    "gpu, cards, seats, kv, prompt",
+    [("H100 SXM", 3, 108, "fp8", 41585), ("H200", None, 24, "bf16", 41707)],
+)
+def test_a_saturated_closed_loop_waits_for_at_most_its_other_prompts(gpu, cards, seats, kv, prompt):
+    """Eight users sending long prompts and no answer keep the node saturated: a new prompt waits
+    for the other seven at most, so a higher hit rate (less to prefill) never makes the first
+    token later, at the median or the 95th percentile (the cases Hypothesis found)."""
+    knobs = dict(
+        workload="chat", tier="small", model="gpt-oss-120b", gpu=gpu, cards=cards,
+        weight_dtype="mxfp4", kv_dtype=kv, seats=seats, prompt_tokens=prompt, answer_tokens=0,
+        realism="engine", concurrency=8,
+    )  # fmt: skip
+    rates = (0.0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.9)
+    results = [evaluate(Scenario(**knobs, prefix_hit_rate=rate)) for rate in rates]
+    for name in ("ttft_p50_s", "ttft_p95_s"):
+        figures = np.array([getattr(result, name) for result in results])
+        assert np.all(np.diff(figures) <= 1e-9 * figures[:-1]), (name, figures)
+    for result in results:  # the closed population's bound: the alone prefill, then 7 more
+        assert result.ttft_p50_s <= 8.0 * result.prefill_s + 1.0
