@@ -3,8 +3,9 @@
 Run ``python bench/fidelity.py`` (or ``make bench``). For both development sets it prints each
 case's whiteboard and engine-level prediction over the measurement, each set's geometric-mean
 error and how many cases land within x0.80 to x1.25, the same per family (dense or mixture,
-NVIDIA or AMD, engine, throughput or latency) for each set and both together, the check set's
-summary, and the time one engine evaluation takes.
+NVIDIA or AMD, engine, throughput or latency) for each set and both together, the check sets'
+summaries (TensorRT-LLM's tables also by kind, and their DEP mixtures by card family: Hopper
+runs their fp8 checkpoints, Blackwell their FP4 ones), and the time one engine evaluation takes.
 
 Beside each engine-level figure it prints the leave-one-publisher-out one
 (:mod:`core.evidence.crossval`): each publisher's cases scored by a model that fitted nothing
