@@ -23,9 +23,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-# Damped fixed-point iterations for the load; each contracts the error by about half, so
-# 30 leave about a part in ten million (measured on the published cases).
+# A closed loop's request time R solves R = g(R) (closed_loop): g falls as R grows (a longer
+# cycle loads the prefill queue less), so R - g(R) crosses zero once and is found by halving
+# a bracket. Until issue 37's thirtieth round 30 damped iterations found it, which near
+# saturation (g's slope in the hundreds) stopped wherever they were: a higher hit rate could
+# raise the first token. 64 halvings of the bracket leave less than a part in 10^15 of it.
+_BISECTIONS = 64
+# Damped fixed-point iterations for an open loop's load; each contracts the error by about
+# half, so 30 leave about a part in ten million (measured on the published cases).
 _ITERATIONS = 30
+_SHORTEST_REQUEST_S = 1e-12
 # A queue whose utilisation reaches this is treated as unable to drain.
 SATURATED = 0.999
 
@@ -86,33 +93,11 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
         busy_time = np.maximum(answer, 1.0) * step
         busy, company = 0.0, 0.0
     else:
-        ttft = np.where(others > 0, added + extra + overhead + waited * step, alone)
-        request = ttft + later * step
-        cycle = others * (added + extra)
-        parts = (others, added, extra, overhead, waited, step, later, alone, request)
+        parts = (others, added, extra, overhead, waited, step, later, alone)
         if all(np.ndim(part) == 0 for part in parts):  # one scenario: plain floats, same bits
             cycle, share, ttft, request = _solved_scalar(*(float(part) for part in parts))
-        for _ in range(_ITERATIONS if np.ndim(request) else 0):
-            # Prompts that arrive while one dispatches share the next dispatch. The dispatch
-            # holds the cards whole: aiconfigurator calibrated its 0.8 ms a layer as time added
-            # to the prefill's; letting the carrying step's GPU work hide it (max, not sum;
-            # issue 37's eleventh round, rule committed before scoring) took both sets from
-            # 15.6 % to 17.1 % (115 -> 111 within), held out 17 % -> 19 %: reverted.
-            cycle = others * (added + coalesced(overhead + extra, others / request))
-            share = np.minimum(cycle / request, SATURATED)
-            ttft = np.where(
-                others > 0,
-                added * (1.0 + np.minimum(share / (1.0 - share), others))
-                + extra
-                + overhead
-                + waited * step,
-                alone,
-            )
-            total = cycle + ttft + later * step
-            # np.square, not ** 2: a numpy scalar's power rounds apart from an array's square
-            # in the last bit, and near saturation this root grows that bit a millionfold
-            solved = 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
-            request = 0.5 * (request + solved)
+        else:
+            cycle, share, ttft, request = _solved_arrays(*parts)
         busy, company = share, np.where(others > 0, 1.0, 0.0)
         share = np.minimum(cycle / request, SATURATED)
         itl = step / (1.0 - share)
@@ -126,13 +111,61 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     )  # fmt: skip
 
 
-def _solved_scalar(others, added, extra, overhead, waited, step, later, alone, request):
-    """:func:`closed_loop`'s fixed-point loop for one scenario in plain floats: the arrays' own
-    operations in the same order, each correctly rounded, so the same bits at a fraction of the
-    cost. Returns (cycle, share, ttft, request)."""
+def _loop_arrays(request, others, added, extra, overhead, waited, step, later, alone):
+    """One pass of :func:`closed_loop`'s fixed point at the request time ``request``: (the
+    others' prefill a cycle, the prefill queue's load, the first token, the request time the
+    quadratic gives back)."""
+    # Prompts that arrive while one dispatches share the next dispatch. The dispatch holds the
+    # cards whole: aiconfigurator calibrated its 0.8 ms a layer as time added to the prefill's;
+    # letting the carrying step's GPU work hide it (max, not sum; issue 37's eleventh round,
+    # rule committed before scoring) took both sets from 15.6 % to 17.1 % (115 -> 111
+    # within), held out 17 % -> 19 %: reverted.
+    cycle = others * (added + coalesced(overhead + extra, others / request))
+    share = np.minimum(cycle / request, SATURATED)
+    ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
+    ttft = np.where(others > 0, added * (1.0 + ahead) + extra + overhead + waited * step, alone)
+    total = cycle + ttft + later * step
+    # np.square, not ** 2: a numpy scalar's power rounds apart from an array's square in the
+    # last bit, and near saturation this root grows that bit a millionfold
+    solved = 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
+    return cycle, share, ttft, solved
+
+
+def _solved_arrays(others, added, extra, overhead, waited, step, later, alone):
+    """:func:`closed_loop`'s fixed point R = g(R) for arrays, by bisection (:func:`_bracket`).
+
+    Returns (cycle, share, ttft, request) at the request time found."""
+    parts = (others, added, extra, overhead, waited, step, later, alone)
+    low, high = _bracket(others, added, extra, overhead, waited, step, later, alone)
+    low, high = np.broadcast_arrays(*(np.asarray(bound, dtype=float) for bound in (low, high)))
+    low, high = low.copy(), high.copy()
+    for _ in range(_BISECTIONS):
+        middle = 0.5 * (low + high)
+        short = middle - _loop_arrays(middle, *parts)[3] < 0.0
+        low, high = np.where(short, middle, low), np.where(short, high, middle)
+    return (*_loop_arrays(high, *parts)[:3], high)
+
+
+def _bracket(others, added, extra, overhead, waited, step, later, alone):
+    """Request times below and above the fixed point: almost nothing, and the quadratic's root
+    at the most prefill a cycle can hold and the longest wait a first token can have (the root
+    grows with both, so g(R) never exceeds it)."""
     fixed = overhead + extra
-    cycle = share = ttft = 0.0
-    for _ in range(_ITERATIONS):
+    ahead = np.minimum(SATURATED / (1.0 - SATURATED), others)
+    ttft = np.where(others > 0, added * (1.0 + ahead) + fixed + waited * step, alone)
+    cycle = others * (added + fixed)
+    total = cycle + ttft + later * step
+    high = 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
+    return _SHORTEST_REQUEST_S, np.maximum(high, 2.0 * _SHORTEST_REQUEST_S)
+
+
+def _solved_scalar(others, added, extra, overhead, waited, step, later, alone):
+    """:func:`_solved_arrays` for one scenario in plain floats: the arrays' own operations in
+    the same order, each correctly rounded, so the same bits at a fraction of the cost.
+    Returns (cycle, share, ttft, request)."""
+    fixed = overhead + extra
+
+    def one_pass(request):
         cycle = others * (added + fixed / (1.0 + (others / request) * fixed))
         share = min(cycle / request, SATURATED)
         if others > 0:
@@ -142,8 +175,27 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone, r
             ttft = alone
         total = cycle + ttft + later * step
         solved = 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
-        request = 0.5 * (request + solved)
-    return cycle, share, ttft, request
+        return cycle, share, ttft, solved
+
+    low, high = (float(bound) for bound in _bracket_scalar(others, added, fixed, waited, step,
+                                                          later, alone))  # fmt: skip
+    for _ in range(_BISECTIONS):
+        middle = 0.5 * (low + high)
+        if middle - one_pass(middle)[3] < 0.0:
+            low = middle
+        else:
+            high = middle
+    return (*one_pass(high)[:3], high)
+
+
+def _bracket_scalar(others, added, fixed, waited, step, later, alone):
+    """:func:`_bracket` in plain floats."""
+    ahead = min(SATURATED / (1.0 - SATURATED), others)
+    ttft = added * (1.0 + ahead) + fixed + waited * step if others > 0 else alone
+    cycle = others * (added + fixed)
+    total = cycle + ttft + later * step
+    high = 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
+    return _SHORTEST_REQUEST_S, max(high, 2.0 * _SHORTEST_REQUEST_S)
 
 
 def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms):
