@@ -69,7 +69,8 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     M/M/1 wait :math:`\\rho t_p / (1 - \\rho)`, the same queue the whiteboard's Erlang C
     assumes, but never more than the :math:`n - 1` prompts the other users hold: a closed
     loop's population bounds its queue) and for the step it joins. Then
-    :math:`R = TTFT + (A - 1) ITL`, solved as a quadratic in :math:`R` at each iteration.
+    :math:`R = TTFT + (A - 1) ITL`: at a given :math:`R` a quadratic gives back
+    :math:`g(R)`, and the fixed point :math:`R = g(R)` is found by bisection.
     Where the engine runs prefills in steps of their own (:func:`joining`), that step's weight
     read and fixed costs add to the prefill, shared
     by the prompts waiting together, and the first token waits half a step instead of 1.5
