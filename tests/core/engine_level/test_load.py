@@ -104,3 +104,19 @@ def test_a_saturated_closed_loop_waits_for_at_most_its_other_prompts(gpu, cards,
         assert np.all(np.diff(figures) <= 1e-9 * figures[:-1]), (name, figures)
     for result in results:  # the closed population's bound: the alone prefill, then 7 more
         assert result.ttft_p50_s <= 8.0 * result.prefill_s + 1.0
+
+
+def test_the_closed_loop_fixed_point_is_reached_near_saturation():
+    """92 others' prompts keep the prefill queue 98-99 % busy: the request time found is its own
+    image under the loop's equations to a part in 10^12, the scalar path gives the array path's
+    bits, and the first token falls as each prompt's prefill does."""
+    from core.engine_level.load import _loop_arrays, _solved_arrays, _solved_scalar
+
+    added = np.linspace(0.040, 0.080, 41)
+    parts = (92.0, added, 0.0, 0.0, 2.5, 0.01056, 1.0, added + 0.003)
+    cycle, share, ttft, request = _solved_arrays(*parts)
+    assert_allclose(_loop_arrays(request, *parts)[3], request, rtol=1e-12)
+    assert np.all(share > 0.97) and np.all(np.diff(ttft) > 0) and np.all(np.diff(request) > 0)
+    for index, one in enumerate(added):
+        alone = _solved_scalar(92.0, float(one), 0.0, 0.0, 2.5, 0.01056, 1.0, float(one) + 0.003)
+        assert alone == (cycle[index], share[index], ttft[index], request[index])
