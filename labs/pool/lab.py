@@ -257,7 +257,8 @@ class PoolLab(pn.viewable.Viewer):
         details = self._memo.kept(scenario_key(s), "details", lambda: details_for(s, result))
         other_name = other_workload(s.workload)
         other, effects = details.other, details.effects
-        sentence = binding_sentence(result) + tier_sentence(s.kv_offload, result)
+        users = s.concurrency if s.realism == "engine" else None
+        sentence = binding_sentence(result, users) + tier_sentence(s.kv_offload, result)
         self.binding.object = (
             f'<div class="lab"><div class="binding" data-binding>{escape(sentence)}</div></div>'
         )

@@ -10,8 +10,9 @@ from core.engine_level.load import run_waves
 from labs.page import format as fmt
 
 
-def binding_sentence(result) -> str:
-    """One sentence naming what binds the pool now, or what will bind next."""
+def binding_sentence(result, closed_users=None) -> str:
+    """One sentence naming what binds the pool now, or what will bind next (``closed_users``:
+    the benchmark's closed-loop users where they drive the engine, None for arrivals)."""
     asked, granted = fmt.count(result.seats_requested), fmt.count(result.seats_granted)
     in_use, budget = fmt.tokens(result.kv_tokens_in_use), fmt.tokens(result.kv_budget_tokens)
     if not result.weights_fit:
@@ -34,8 +35,15 @@ def binding_sentence(result) -> str:
         )
     if not result.latency_ok:
         if result.queue_unbounded or result.queue_wait_p95_s > result.prefill_s:
+            wait = fmt.duration(result.queue_wait_p95_s, result.queue_unbounded)
+            if closed_users is not None:  # the peak's arrivals and seats are not this load's
+                return (
+                    f"Queueing binds: with {fmt.plural(closed_users, 'closed-loop user')} "
+                    f"sending each next prompt as soon as an answer ends, a prompt waits {wait} "
+                    "at p95 behind the other users' prompts before its own prefill."
+                )
             return (
-                f"Queueing binds: arrivals wait {fmt.duration(result.queue_wait_p95_s, result.queue_unbounded)} "
+                f"Queueing binds: arrivals wait {wait} "
                 f"at p95 for a free seat, with {fmt.percent(result.utilization)} of seats busy."
             )
         return (

@@ -71,3 +71,21 @@ def test_a_run_names_its_opening_burst_beside_the_endless_loops_first_token():
     for figure in (run.ttft_p50_s, run.ttft_p95_s, steady.ttft_p50_s, steady.ttft_p95_s):
         assert fmt.duration(figure) in line
     assert "first prompt" not in benchmark_line(story(concurrency=1, run_requests=10))
+
+
+def test_a_queued_closed_loop_names_its_users_not_the_peaks_seats():
+    """93 users sending long prompts to three H20s queue behind each other's prefills: the
+    binding sentence quotes core's p95 wait and the users, not the peak's arrivals and seats;
+    the same node under arrivals keeps the seats' sentence."""
+    from labs.pool.story import binding_sentence
+
+    knobs = dict(
+        model="Mistral-7B", gpu="H20", cards=3, weight_dtype="int4", prompt_tokens=1650,
+        answer_tokens=1, realism="engine", prefix_hit_rate=0.3,
+    )  # fmt: skip
+    result = evaluate(Scenario(**knobs, concurrency=93))
+    assert not result.latency_ok and result.queue_wait_p95_s > result.prefill_s
+    line = binding_sentence(result, 93)
+    assert line.startswith("Queueing binds: with 93 closed-loop users")
+    assert fmt.duration(result.queue_wait_p95_s) in line and "seats busy" not in line
+    assert "seats busy" in binding_sentence(result)
