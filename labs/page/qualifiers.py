@@ -16,13 +16,24 @@ PEAK_MINUTE = "at the peak-minute rate"  # the workload's peak-minute arrivals, 
 LEVEL_NAMES = {"whiteboard": "whiteboard", "engine": "engine level"}
 
 
-def cached(prompt_tokens: float, hit_rate: float) -> str:
-    """A first token's prompt and the share of it served from the prefix cache.
+def cached(prompt_tokens: float, hit_rate: float, users: int | None = None) -> str:
+    """A first token's prompt, the share of it served from the prefix cache and, where a
+    benchmark's closed loop drives the engine (:func:`closed_users`), its users: their first
+    token queues behind each other's prompts, not behind the peak minute's arrivals.
 
     >>> cached(1200, 0.3)
     '1,200-token prompt, 30% cached'
+    >>> cached(1650, 0.3, 93)
+    '1,650-token prompt, 30% cached, 93 closed-loop users'
     """
-    return f"{fmt.count(prompt_tokens)}-token prompt, {fmt.percent(hit_rate)} cached"
+    words = f"{fmt.count(prompt_tokens)}-token prompt, {fmt.percent(hit_rate)} cached"
+    return words if users is None else f"{words}, {fmt.plural(users, 'closed-loop user')}"
+
+
+def closed_users(scenario) -> int | None:
+    """The closed-loop users driving ``scenario``'s engine level (its ``concurrency``), None
+    where the peak minute's arrivals are the load (the whiteboard has no closed loop)."""
+    return scenario.concurrency if scenario.realism == "engine" else None
 
 
 def judged(realism: str, replayed: bool = False) -> str:

@@ -9,7 +9,7 @@ from core.catalog.traces import TRACES
 from labs.page import format as fmt
 from labs.page.badges import chips_html, verdicts
 from labs.page.cards import Card, tone
-from labs.page.qualifiers import PEAK_MINUTE, cached
+from labs.page.qualifiers import FULL_LOAD, PEAK_MINUTE, cached
 from labs.pool.hour import trace_workload_html
 
 
@@ -20,8 +20,9 @@ def _per_million(result) -> str:
     return f"{fmt.token_price(result.usd_per_million_output_tokens)} per M output {PEAK_MINUTE}"
 
 
-def headline_cards(result, base, workload: str) -> list[Card]:
-    """The four cards for ``result``, each against ``base`` (its ``workload``'s defaults)."""
+def headline_cards(result, base, workload: str, users: int | None = None) -> list[Card]:
+    """The four cards for ``result``, each against ``base`` (its ``workload``'s defaults);
+    ``users``: the closed loop's users where a benchmark drives the engine."""
     seats_delta = result.change_from(base, "seats_granted")
     ttft_delta = result.change_from(base, "ttft_p95_s")
     rate_delta = result.change_from(base, "decode_tokens_per_s")
@@ -46,9 +47,9 @@ def headline_cards(result, base, workload: str) -> list[Card]:
         Card("live seats", fmt.count(result.seats_granted), "", f"{vs}: {fmt.signed(seats_delta, 'seats')}",
              tone(seats_delta, True), alarm=not result.capacity_ok),
         Card("TTFT p95", value, unit, ttft_note, "worse" if result.queue_unbounded else tone(ttft_delta, False, 0.0005),
-             alarm=not result.latency_ok, qualifier=cached(result.prompt_tokens, result.hit_rate)),
+             alarm=not result.latency_ok, qualifier=cached(result.prompt_tokens, result.hit_rate, users)),
         Card("aggregate decode rate", rate_value, "tok/s", f"{vs}: {fmt.signed(rate_delta, 'tok/s')}",
-             tone(rate_delta, True, 0.5)),
+             tone(rate_delta, True, 0.5), qualifier=FULL_LOAD),
         Card("monthly bill", fmt.dollars(result.monthly_usd), "/ mo", bill_note,
              "worse" if not serves else tone(bill_delta, False, 0.5), alarm=not result.cost_ok),
     ]  # fmt: skip

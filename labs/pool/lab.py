@@ -16,6 +16,7 @@ from labs.page import theme
 from labs.page.cards import CardRow
 from labs.page.layout import knob_column, lab_page, section
 from labs.page.memo import scenario_key, shared_memo
+from labs.page.qualifiers import closed_users
 from labs.page.text import LiveHTML
 from labs.page.updates import DETAILS_DELAY_MS, Later, session_doc
 from labs.pool.checks import FORMATS, PREDICTED, PoolChecks
@@ -244,7 +245,8 @@ class PoolLab(pn.viewable.Viewer):
         result = self._memo.kept(key, "result", lambda: evaluate(s))
         self.result = result
         with pn.io.hold():
-            self.cards.update(headline_cards(result, self._defaults_for(s.workload), s.workload))
+            base = self._defaults_for(s.workload)
+            self.cards.update(headline_cards(result, base, s.workload, closed_users(s)))
             self._judge_checks()
             if self._memo.has(key, "details"):  # a scenario shown before: all in one message
                 self._refresh_details()
@@ -257,8 +259,7 @@ class PoolLab(pn.viewable.Viewer):
         details = self._memo.kept(scenario_key(s), "details", lambda: details_for(s, result))
         other_name = other_workload(s.workload)
         other, effects = details.other, details.effects
-        users = s.concurrency if s.realism == "engine" else None
-        sentence = binding_sentence(result, users) + tier_sentence(s.kv_offload, result)
+        sentence = binding_sentence(result, closed_users(s)) + tier_sentence(s.kv_offload, result)
         self.binding.object = (
             f'<div class="lab"><div class="binding" data-binding>{escape(sentence)}</div></div>'
         )

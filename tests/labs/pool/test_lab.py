@@ -229,3 +229,21 @@ def test_a_closed_session_whose_fold_was_opened_and_closed_is_freed():
     del page, lab
     gc.collect()
     assert [ref() for ref in refs] == [None] * len(refs)
+
+
+def test_a_closed_loops_first_token_names_its_users_on_both_pages_that_show_it():
+    """Where 93 closed-loop users drive the engine, the pool's and the prefix lab's TTFT cards
+    say so beside the cached share (their first token queues behind the users' prompts, not the
+    peak's arrivals), and the pool's decode rate says it is every seat's, at full load."""
+    from labs.prefix.lab import PrefixLab
+
+    scenario = Scenario(
+        model="Mistral-7B", gpu="H20", cards=3, weight_dtype="int4", prompt_tokens=1650,
+        answer_tokens=1, realism="engine", concurrency=93,
+    )  # fmt: skip
+    pool, prefix = PoolLab(scenario), PrefixLab(scenario)
+    assert card(pool, "TTFT p95").qualifier.endswith(", 93 closed-loop users")
+    assert card(prefix, "TTFT p95").qualifier.endswith(", 93 closed-loop users")
+    assert card(pool, "aggregate decode rate").qualifier == "at full load"
+    scenario.realism = "whiteboard"  # the whiteboard has no closed loop
+    assert "closed-loop" not in card(pool, "TTFT p95").qualifier
