@@ -33,7 +33,7 @@ def cached(prompt_tokens: float, hit_rate: float, users: int | None = None) -> s
 def closed_users(scenario) -> int | None:
     """The closed-loop users driving ``scenario``'s engine level (its ``concurrency``), None
     where the peak minute's arrivals are the load (the whiteboard has no closed loop)."""
-    return scenario.concurrency if scenario.realism == "engine" else None
+    return scenario.concurrency if scenario.runs_a_benchmark() else None
 
 
 def judged(realism: str, replayed: bool = False) -> str:

@@ -86,7 +86,8 @@ def benchmark_sentence(scenario: Scenario, result, steady=None) -> str:
         f"Driven as a benchmark by {fmt.plural(scenario.concurrency, 'closed-loop user')}, the "
         f"engine runs {fmt.count(running)} requests at once"
         + (" (its own batch limit, not the seats dial)" if running > result.seats_requested else "")
-        + f" and puts out {fmt.rate(result.throughput_tokens_per_s)} of answers."
+        + f" and puts out {fmt.rate(result.throughput_tokens_per_s)} of answers; each request "
+        f"takes {fmt.duration(result.request_s)} from its prompt to its last token."
     )
     if steady is None:
         return line
@@ -167,11 +168,11 @@ def explanations(scenario: Scenario, result, steady=None) -> list[str]:
         f"{fmt.gigabytes(result.kv_bytes_in_use)} of running cache: {fmt.duration(result.decode_step_s)} "
         f"a step, {fmt.rate(result.stream_tokens_per_s)} for each reader, {fmt.rate(result.decode_tokens_per_s)} "
         "across the batch.",
-        f"A request holds its seat for {fmt.duration(result.request_s)}. At {fmt.count(result.arrivals_per_min)} "
-        f"arrivals a minute that keeps {result.offered_load:,.1f} seats busy on average; sized for a cold "
-        f"prefix cache the pool needs {fmt.plural(result.nodes, 'node')} of "
-        f"{fmt.plural(result.seats_granted, 'seat')}.",
-        *([benchmark_sentence(scenario, result, steady)] if scenario.runs_a_benchmark() else []),
+        *(
+            [_sizing_sentence(result), benchmark_sentence(scenario, result, steady)]
+            if scenario.runs_a_benchmark()
+            else [_seat_sentence(result)]
+        ),
         f"The bill: {bill}.",
         f"Held at the peak-minute rate all month, that bill comes to {fmt.token_price(result.usd_per_million_output_tokens)} "
         f"per million output tokens, or {fmt.token_price(result.usd_per_million_input_tokens)} per million "
@@ -179,6 +180,27 @@ def explanations(scenario: Scenario, result, steady=None) -> list[str]:
         "load, as the frontier prices it, cheaper).",
     ]
     return lines
+
+
+def _seat_sentence(result) -> str:
+    """How long the peak minute's arrivals hold a seat, and the nodes that carry them."""
+    return (
+        f"A request holds its seat for {fmt.duration(result.request_s)}. At "
+        f"{fmt.count(result.arrivals_per_min)} arrivals a minute that keeps "
+        f"{result.offered_load:,.1f} seats busy on average; sized for a cold prefix cache the "
+        f"pool needs {fmt.plural(result.nodes, 'node')} of {fmt.plural(result.seats_granted, 'seat')}."
+    )
+
+
+def _sizing_sentence(result) -> str:
+    """The nodes the peak minute's arrivals need, where a benchmark's closed loop sets the load
+    figures: its request time is not the one the arrivals' seats are held for."""
+    return (
+        f"Sized for the peak minute's {fmt.count(result.arrivals_per_min)} arrivals a minute and "
+        f"a cold prefix cache, the pool needs {fmt.plural(result.nodes, 'node')} of "
+        f"{fmt.plural(result.seats_granted, 'seat')}; the benchmark below drives one node with "
+        "its own users instead."
+    )
 
 
 def _hit_cost(result) -> str:

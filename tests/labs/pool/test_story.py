@@ -89,3 +89,19 @@ def test_a_queued_closed_loop_names_its_users_not_the_peaks_seats():
     assert line.startswith("Queueing binds: with 93 closed-loop users")
     assert fmt.duration(result.queue_wait_p95_s) in line and "seats busy" not in line
     assert "seats busy" in binding_sentence(result)
+
+
+def test_a_benchmark_keeps_its_request_time_apart_from_the_arrivals_seats():
+    """Under a closed loop the story quotes the loop's request time in the benchmark's line and
+    sizes the pool for the arrivals without it (its seats are held for another time); arrivals
+    alone keep the seat sentence with its offered load."""
+    scenario = Scenario(**RUN)
+    result = evaluate(scenario)
+    lines = story()
+    assert not any(line.startswith("A request holds its seat") for line in lines)
+    assert any(line.startswith("Sized for the peak minute's") for line in lines)
+    assert f"each request takes {fmt.duration(result.request_s)}" in benchmark_line(lines)
+    arrivals = Scenario(**{**RUN, "concurrency": None})
+    open_lines = explanations(arrivals, evaluate(arrivals))
+    seat = next(line for line in open_lines if line.startswith("A request holds its seat"))
+    assert f"{evaluate(arrivals).offered_load:,.1f} seats busy" in seat
