@@ -23,16 +23,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-# A closed loop's request time R solves R = g(R) (closed_loop): g falls as R grows (a longer
-# cycle loads the prefill queue less), so R - g(R) crosses zero once and is found by halving
-# a bracket. Until issue 37's thirtieth round 30 damped iterations found it, which near
-# saturation (g's slope in the hundreds) stopped wherever they were: a higher hit rate could
-# raise the first token. 64 halvings of the bracket leave less than a part in 10^15 of it.
-_BISECTIONS = 64
-# Damped fixed-point iterations for an open loop's load; each contracts the error by about
-# half, so 30 leave about a part in ten million (measured on the published cases).
-_ITERATIONS = 30
-_SHORTEST_REQUEST_S = 1e-12
+from core.engine_level.fixed_points import (
+    SHORTEST_REQUEST_S,
+    bisect,
+    bisect_scalar,
+    false_position,
+    false_position_scalar,
+)
+
 # A queue whose utilisation reaches this is treated as unable to drain.
 SATURATED = 0.999
 
@@ -137,27 +135,22 @@ def _solved_arrays(others, added, extra, overhead, waited, step, later, alone):
 
     Returns (cycle, share, ttft, request) at the request time found."""
     parts = (others, added, extra, overhead, waited, step, later, alone)
-    low, high = _bracket(others, added, extra, overhead, waited, step, later, alone)
-    low, high = np.broadcast_arrays(*(np.asarray(bound, dtype=float) for bound in (low, high)))
-    low, high = low.copy(), high.copy()
-    for _ in range(_BISECTIONS):
-        middle = 0.5 * (low + high)
-        short = middle - _loop_arrays(middle, *parts)[3] < 0.0
-        low, high = np.where(short, middle, low), np.where(short, high, middle)
-    return (*_loop_arrays(high, *parts)[:3], high)
+    high = _bracket(*parts)
+    request = bisect(lambda r: r - _loop_arrays(r, *parts)[3], SHORTEST_REQUEST_S, high)
+    return (*_loop_arrays(request, *parts)[:3], request)
 
 
 def _bracket(others, added, extra, overhead, waited, step, later, alone):
-    """Request times below and above the fixed point: almost nothing, and the quadratic's root
-    at the most prefill a cycle can hold and the longest wait a first token can have (the root
-    grows with both, so g(R) never exceeds it)."""
+    """A request time above the fixed point (the bracket's low end is SHORTEST_REQUEST_S): the
+    quadratic's root at the most prefill a cycle can hold and the longest wait a first token can
+    have (the root grows with both, so g(R) never exceeds it)."""
     fixed = overhead + extra
     ahead = np.minimum(SATURATED / (1.0 - SATURATED), others)
     ttft = np.where(others > 0, added * (1.0 + ahead) + fixed + waited * step, alone)
     cycle = others * (added + fixed)
     total = cycle + ttft + later * step
     high = 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
-    return _SHORTEST_REQUEST_S, np.maximum(high, 2.0 * _SHORTEST_REQUEST_S)
+    return np.maximum(high, 2.0 * SHORTEST_REQUEST_S)
 
 
 def _solved_scalar(others, added, extra, overhead, waited, step, later, alone):
@@ -178,15 +171,9 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone):
         solved = 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
         return cycle, share, ttft, solved
 
-    low, high = (float(bound) for bound in _bracket_scalar(others, added, fixed, waited, step,
-                                                          later, alone))  # fmt: skip
-    for _ in range(_BISECTIONS):
-        middle = 0.5 * (low + high)
-        if middle - one_pass(middle)[3] < 0.0:
-            low = middle
-        else:
-            high = middle
-    return (*one_pass(high)[:3], high)
+    high = _bracket_scalar(others, added, fixed, waited, step, later, alone)
+    request = bisect_scalar(lambda r: r - one_pass(r)[3], SHORTEST_REQUEST_S, high)
+    return (*one_pass(request)[:3], request)
 
 
 def _bracket_scalar(others, added, fixed, waited, step, later, alone):
@@ -196,7 +183,7 @@ def _bracket_scalar(others, added, fixed, waited, step, later, alone):
     cycle = others * (added + fixed)
     total = cycle + ttft + later * step
     high = 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
-    return _SHORTEST_REQUEST_S, max(high, 2.0 * _SHORTEST_REQUEST_S)
+    return max(high, 2.0 * SHORTEST_REQUEST_S)
 
 
 def finite_run(loop, requests, granted, node, prompt, answer, hit_tokens, terms):
@@ -294,20 +281,26 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     alone = alone + overhead
     blocked = added + coalesced(overhead + extra, arrivals_per_s)
     busy_prefill = np.minimum(arrivals_per_s * blocked, SATURATED) if counts else 0.0
-    step = node.step_s(1.0, context, terms)
-    request = alone + later * step
-    company = 0.0
-    for _ in range(_ITERATIONS):
+    wait = added * busy_prefill / (1.0 - busy_prefill)
+
+    def state(request):
+        """(g(R), running, step, first token, company) at the request time ``request``."""
         running = np.clip(arrivals_per_s * request, 1.0, np.maximum(granted, 1.0))
         step = node.step_s(running, context, terms)
-        if counts:
-            company = 1.0 - np.exp(-arrivals_per_s * request)
-            wait = added * busy_prefill / (1.0 - busy_prefill)
-            ttft = company * (added + extra + overhead + waited * step + wait)
-            ttft = ttft + (1.0 - company) * alone
-        else:
-            ttft = alone
-        request = 0.5 * (request + ttft + later * step / (1.0 - busy_prefill))
+        company = 1.0 - np.exp(-arrivals_per_s * request) if counts else 0.0
+        joined = added + extra + overhead + waited * step + wait
+        ttft = company * joined + (1.0 - company) * alone if counts else alone
+        return ttft + later * step / (1.0 - busy_prefill), running, step, ttft, company
+
+    # g(R) never exceeds its value with every seat running and the slower way in
+    full = node.step_s(np.maximum(granted, 1.0), context, terms)
+    slowest = (
+        np.maximum(alone, added + extra + overhead + waited * full + wait) if counts else alone
+    )
+    ceiling = 2.0 * (slowest + later * full / (1.0 - busy_prefill))
+    find = false_position_scalar if np.ndim(ceiling) == 0 else false_position
+    request = find(lambda r: r - state(r)[0], SHORTEST_REQUEST_S, ceiling)
+    _, running, step, ttft, company = state(request)
     itl = step / (1.0 - busy_prefill)
     request = ttft + later * itl
     holding = added + coalesced(extra, arrivals_per_s)

@@ -188,7 +188,8 @@ def _seat_sentence(result) -> str:
         f"A request holds its seat for {fmt.duration(result.request_s)}. At "
         f"{fmt.count(result.arrivals_per_min)} arrivals a minute that keeps "
         f"{result.offered_load:,.1f} seats busy on average; sized for a cold prefix cache the "
-        f"pool needs {fmt.plural(result.nodes, 'node')} of {fmt.plural(result.seats_granted, 'seat')}."
+        f"pool needs {fmt.plural(result.nodes, 'node')} of "
+        f"{fmt.plural(result.seats_granted, 'seat')}."
     )
 
 

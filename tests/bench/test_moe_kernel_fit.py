@@ -1,4 +1,4 @@
-"""Tests for bench/moe_kernel_fit.py's --release option: the TensorRT-LLM kernels at another release."""
+"""bench/moe_kernel_fit.py's --release option: the TensorRT-LLM kernels at another release."""
 
 from bench.moe_kernel_fit import ENGINE_KERNELS, KERNELS, release_kernels
 

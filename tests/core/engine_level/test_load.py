@@ -120,3 +120,19 @@ def test_the_closed_loop_fixed_point_is_reached_near_saturation():
     for index, one in enumerate(added):
         alone = _solved_scalar(92.0, float(one), 0.0, 0.0, 2.5, 0.01056, 1.0, float(one) + 0.003)
         assert alone == (cycle[index], share[index], ttft[index], request[index])
+
+
+def test_an_open_loop_near_its_seats_holds_as_many_as_arrive_in_a_request_time():
+    """Arrivals that nearly fill 53 seats on four L40S cards: the running batch is Little's law
+    of the request time found (the loop's own image), not 30 iterations' halfway point (it read
+    42.4 running where arrivals in one request time were 43.5)."""
+    scenario = Scenario(
+        model="Qwen2-7B", gpu="L40S", cards=4, weight_dtype="mxfp4", seats=310,
+        prompt_tokens=231, answer_tokens=59272, prefix_hit_rate=0.4, arrivals_per_min=90329,
+        realism="engine",
+    )  # fmt: skip
+    result = evaluate(scenario)
+    per_node = result.arrivals_per_s / result.nodes
+    running = min(result.seats_granted, per_node * result.request_s)
+    assert_allclose(result.running_requests, running, rtol=1e-9)
+    assert result.running_requests > 0.95 * result.seats_granted

@@ -1,0 +1,54 @@
+"""The engine level's root finders: a loop's request time meets its own image, arrays or floats."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from core.engine_level.fixed_points import (
+    SHORTEST_REQUEST_S,
+    bisect,
+    bisect_scalar,
+    false_position,
+    false_position_scalar,
+)
+
+SLOPES = np.array([-300.0, -1.0, 0.0, 0.5, 0.9, 0.99, 0.999])
+
+
+def test_bisection_finds_where_a_line_meets_its_image():
+    """R = 2 + s R at slopes from -300 (a closed loop near saturation) to 0.999: R = 2 / (1 - s),
+    to a part in 10^12, and one scenario's floats give the sweep's bits."""
+    found = bisect(lambda r: r - (2.0 + SLOPES * r), SHORTEST_REQUEST_S, 1e4)
+    assert_allclose(found, 2.0 / (1.0 - SLOPES), rtol=1e-12)
+    for slope, swept in zip(SLOPES, found, strict=True):
+        assert bisect_scalar(lambda r, s=slope: r - (2.0 + s * r), SHORTEST_REQUEST_S, 1e4) == swept
+
+
+def test_false_position_reaches_a_slope_near_one_that_damped_iterations_do_not():
+    """g(R) = 1 + 0.999 R + 0.1 sqrt(R): 24 steps land on the fixed point, where 30 damped
+    iterations from the low end (the loops' old solver) stop more than 90 % short of it."""
+    image = lambda r: 1.0 + 0.999 * r + 0.1 * np.sqrt(r)  # noqa: E731
+    found = false_position(lambda r: r - image(r), SHORTEST_REQUEST_S, 1e7)
+    assert_allclose(found, image(found), rtol=1e-9)
+    damped = SHORTEST_REQUEST_S
+    for _ in range(30):
+        damped = 0.5 * (damped + image(damped))
+    assert damped < 0.1 * found
+
+
+def test_false_position_closes_on_a_jump_across_zero():
+    """A residual that jumps from -1 to +1 at R = 3 (a step priced at a captured graph size):
+    both ends close in on the jump."""
+    found = false_position(lambda r: np.where(r < 3.0, -1.0, 1.0), 0.0, 10.0, steps=60)
+    assert abs(float(found) - 3.0) < 1e-9
+
+
+def test_one_scenarios_false_position_gives_the_sweeps_bits():
+    """Floats and arrays take the same operations: every slope's root is the same to the bit."""
+    found = false_position(lambda r: r - (1.0 + SLOPES * r + 0.1 * np.sqrt(r)), 0.0, 1e7)
+    for slope, swept in zip(SLOPES, found, strict=True):
+        alone = false_position_scalar(
+            lambda r, s=slope: r - (1.0 + s * r + 0.1 * np.sqrt(r)), 0.0, 1e7
+        )
+        assert alone == swept
