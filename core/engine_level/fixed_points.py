@@ -1,7 +1,8 @@
 """Where a loop's request time R meets its own image R = g(R): the engine level's fixed points.
 
 A closed loop's and an open loop's figures (:mod:`core.engine_level.load`) hang on one request
-time that their own equations give back. Each loop hands the residual R - g(R) and a bracket
+time that their own equations give back, a disaggregated decode pool's on one step
+(:mod:`core.engine_level.serving_modes`). Each loop hands the residual R - g(R) and a bracket
 (negative at its low end, not at its high one) to a root finder here. Every finder takes a fixed
 number of steps, so a sweep of scenarios and one scenario take the same operations, and has a
 twin on plain floats for one scenario (the same bits at a fraction of the cost).
@@ -12,7 +13,8 @@ a slope in the hundreds and the iterations stopped wherever they were (a higher 
 raise the first token); where the open loop's g rises with a slope near 1 each step contracted
 the error by little, and 2.7 % of 1,500 random scenarios (tests/strategies.py) ended more than
 10 % from the fixed point, some with a finite first token where every seat fills and the queue
-never drains.
+never drains. The decode pool's 20 undamped iterations stopped short the same way (11 of 1,000
+random disaggregated scenarios more than 10 % off).
 """
 
 from __future__ import annotations

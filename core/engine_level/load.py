@@ -298,7 +298,8 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
         np.maximum(alone, added + extra + overhead + waited * full + wait) if counts else alone
     )
     ceiling = 2.0 * (slowest + later * full / (1.0 - busy_prefill))
-    find = false_position_scalar if np.ndim(ceiling) == 0 else false_position
+    ceiling = np.broadcast_to(ceiling, np.broadcast(ceiling, arrivals_per_s, granted).shape)
+    find = false_position_scalar if ceiling.ndim == 0 else false_position
     request = find(lambda r: r - state(r)[0], SHORTEST_REQUEST_S, ceiling)
     _, running, step, ttft, company = state(request)
     itl = step / (1.0 - busy_prefill)

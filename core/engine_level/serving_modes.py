@@ -21,6 +21,11 @@ import numpy as np
 
 from core.catalog import CHUNKED_PREFILL_TOKENS, HOURS_PER_MONTH, INFINIBAND_NDR_BYTES_PER_S
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
+from core.engine_level.fixed_points import (
+    SHORTEST_REQUEST_S,
+    false_position,
+    false_position_scalar,
+)
 from core.engine_level.load import decode_context
 from core.traffic import queueing
 from core.traffic.queueing import UNBOUNDED_WAIT_S
@@ -29,7 +34,6 @@ SERVING_MODES = ("aggregated", "chunked", "disaggregated")
 KV_LINKS = ("nvlink", "infiniband")
 ITL_TAIL = 0.99  # the inter-token latency percentile reported
 _POISSON_TERMS = 64  # prompts joining one step: far more than any step ever admits
-_ITERATIONS = 20
 _SLO_SEARCH = 16  # prefill pools looked at past the smallest that keeps up
 
 
@@ -155,10 +159,16 @@ def disaggregated_values(
         serving, np.maximum(1.0, np.ceil(arrivals_per_s * later * step_full / full - 1e-9)), 1.0
     )
     per_node = arrivals_per_s / decode_nodes
-    step = node.step_s(1.0, context, terms)
-    for _ in range(_ITERATIONS):
-        running = np.clip(per_node * later * step, 1.0, full)
-        step = node.step_s(running, context, terms)
+
+    def batch(step):  # the running batch a decode step of this length implies
+        return np.clip(per_node * later * step, 1.0, full)
+
+    # the step is its own image (core.engine_level.fixed_points): never longer than a full one's
+    longest = 2.0 * np.broadcast_to(step_full, np.broadcast(per_node, later, step_full).shape)
+    find = false_position_scalar if longest.ndim == 0 else false_position
+    step = find(lambda s: s - node.step_s(batch(s), context, terms), SHORTEST_REQUEST_S, longest)
+    running = batch(step)
+    step = node.step_s(running, context, terms)
     decoding = later * step
     servers = decode_nodes * granted
     _, decode_unbounded = queueing.wait_quantile(servers, arrivals_per_s, decoding, 0.5)

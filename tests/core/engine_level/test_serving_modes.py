@@ -122,3 +122,19 @@ def test_prefill_pool_is_the_fewest_nodes_meeting_the_slo(rate, prefill):
 
     assert ttft(nodes) < TTFT_SLO_S
     assert nodes == 1 or ttft(nodes - 1) >= TTFT_SLO_S
+
+
+def test_a_disaggregated_decode_pool_near_its_seats_holds_what_arrives_in_its_steps():
+    """Arrivals that nearly fill 39 decode seats on an H200: the running batch is what arrives
+    in one answer's steps at the step it makes (the step is its own image), not 20 iterations'
+    halfway point (they read 31.6 running where 32.2 arrive, and a 16 % shorter step)."""
+    scenario = Scenario(
+        model="Mistral-7B", gpu="H200", weight_dtype="mxfp4", seats=572, prompt_tokens=25643,
+        prefix_hit_rate=0.78, arrivals_per_min=89492, realism="engine",
+        serving_mode="disaggregated",
+    )  # fmt: skip
+    r = evaluate(scenario)
+    per_node = r.arrivals_per_s / (r.nodes - r.prefill_nodes)
+    arriving = per_node * (r.answer_tokens - 1) * r.itl_s
+    np.testing.assert_allclose(r.running_requests, min(r.seats_granted, arriving), rtol=1e-9)
+    assert r.running_requests > 0.95 * r.seats_granted
