@@ -25,8 +25,6 @@ import numpy as np
 
 from core.engine_level.fixed_points import (
     SHORTEST_REQUEST_S,
-    bisect,
-    bisect_scalar,
     false_position,
     false_position_scalar,
 )
@@ -68,7 +66,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     assumes, but never more than the :math:`n - 1` prompts the other users hold: a closed
     loop's population bounds its queue) and for the step it joins. Then
     :math:`R = TTFT + (A - 1) ITL`: at a given :math:`R` a quadratic gives back
-    :math:`g(R)`, and the fixed point :math:`R = g(R)` is found by bisection.
+    :math:`g(R)`, and the fixed point :math:`R = g(R)` is found by false position.
     Where the engine runs prefills in steps of their own (:func:`joining`), that step's weight
     read and fixed costs add to the prefill, shared
     by the prompts waiting together, and the first token waits half a step instead of 1.5
@@ -131,12 +129,13 @@ def _loop_arrays(request, others, added, extra, overhead, waited, step, later, a
 
 
 def _solved_arrays(others, added, extra, overhead, waited, step, later, alone):
-    """:func:`closed_loop`'s fixed point R = g(R) for arrays, by bisection (:func:`_bracket`).
+    """:func:`closed_loop`'s fixed point R = g(R) for arrays, by false position in the
+    bracket :func:`_bracket` closes.
 
     Returns (cycle, share, ttft, request) at the request time found."""
     parts = (others, added, extra, overhead, waited, step, later, alone)
     high = _bracket(*parts)
-    request = bisect(lambda r: r - _loop_arrays(r, *parts)[3], SHORTEST_REQUEST_S, high)
+    request = false_position(lambda r: r - _loop_arrays(r, *parts)[3], SHORTEST_REQUEST_S, high)
     return (*_loop_arrays(request, *parts)[:3], request)
 
 
@@ -172,7 +171,7 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone):
         return cycle, share, ttft, solved
 
     high = _bracket_scalar(others, added, fixed, waited, step, later, alone)
-    request = bisect_scalar(lambda r: r - one_pass(r)[3], SHORTEST_REQUEST_S, high)
+    request = false_position_scalar(lambda r: r - one_pass(r)[3], SHORTEST_REQUEST_S, high)
     return (*one_pass(request)[:3], request)
 
 

@@ -7,8 +7,6 @@ from numpy.testing import assert_allclose
 
 from core.engine_level.fixed_points import (
     SHORTEST_REQUEST_S,
-    bisect,
-    bisect_scalar,
     false_position,
     false_position_scalar,
 )
@@ -16,13 +14,14 @@ from core.engine_level.fixed_points import (
 SLOPES = np.array([-300.0, -1.0, 0.0, 0.5, 0.9, 0.99, 0.999])
 
 
-def test_bisection_finds_where_a_line_meets_its_image():
+def test_false_position_finds_where_a_line_meets_its_image():
     """R = 2 + s R at slopes from -300 (a closed loop near saturation) to 0.999: R = 2 / (1 - s),
     to a part in 10^12, and one scenario's floats give the sweep's bits."""
-    found = bisect(lambda r: r - (2.0 + SLOPES * r), SHORTEST_REQUEST_S, 1e4)
+    found = false_position(lambda r: r - (2.0 + SLOPES * r), SHORTEST_REQUEST_S, 1e4)
     assert_allclose(found, 2.0 / (1.0 - SLOPES), rtol=1e-12)
     for slope, swept in zip(SLOPES, found, strict=True):
-        assert bisect_scalar(lambda r, s=slope: r - (2.0 + s * r), SHORTEST_REQUEST_S, 1e4) == swept
+        residual = lambda r, s=slope: r - (2.0 + s * r)  # noqa: E731
+        assert false_position_scalar(residual, SHORTEST_REQUEST_S, 1e4) == swept
 
 
 def test_false_position_reaches_a_slope_near_one_that_damped_iterations_do_not():
