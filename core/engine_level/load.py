@@ -68,9 +68,9 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     :math:`R = TTFT + (A - 1) ITL`: at a given :math:`R` a quadratic gives back
     :math:`g(R)`, and the fixed point :math:`R = g(R)` is found by false position.
     Where the engine runs prefills in steps of their own (:func:`joining`), that step's weight
-    read and fixed costs add to the prefill, shared
-    by the prompts waiting together, and the first token waits half a step instead of 1.5
-    (a step more each where the scheduler queues a step ahead).
+    read and fixed costs add to the prefill, shared by the prompts waiting together, and the
+    first token waits half a step instead of 1.5 (a step more each where the scheduler queues
+    a step ahead).
     Users beyond the seats wait :math:`(N - n) R / n` for one.
     """
     running = np.minimum(users, granted)
@@ -268,6 +268,8 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     holds the cards :math:`\\rho = \\lambda t_p` of the time, so :math:`ITL = t_s(n)/(1-\\rho)`;
     a prompt that finds others running waits for the step it joins and the M/M/1 prefill
     queue; one that finds the node empty (probability :math:`e^{-\\lambda R}`) prefills alone.
+    :math:`R = TTFT + (A - 1) ITL` is then its own image, found by false position
+    (:mod:`core.engine_level.fixed_points`).
     """
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
