@@ -214,7 +214,7 @@ def _trt_by_kind(ratios, cases) -> None:
     # family's kernels or links, not of the kind as a whole.
     families = np.array([card_family(case.gpu) for case in cases])
     split = {
-        f"{family}": mixture & spread & (families == family)
+        family: mixture & spread & (families == family)
         for family in sorted(set(families[mixture & spread]))
     }
     line = "  mixtures DEP by card family: " + _medians(ratios, split)

@@ -5,7 +5,8 @@ time that their own equations give back, a disaggregated decode pool's on one st
 (:mod:`core.engine_level.serving_modes`). Each hands the residual R - g(R) and a bracket
 (negative at its low end, not at its high one) to :func:`false_position`, which takes a fixed
 number of steps, so a sweep of scenarios and one scenario take the same operations, and has a
-twin on plain floats for one scenario (the same bits at a fraction of the cost).
+twin on plain floats for one scenario (the same bits at a fraction of the cost);
+:func:`own_image` picks between them.
 
 Until issue 37's thirtieth round both loops took 30 damped iterations, R <- (R + g(R)) / 2,
 which contract the error by (1 + g') / 2 a step. Near saturation the closed loop's g falls with
@@ -75,3 +76,13 @@ def false_position_scalar(residual, low, high, steps=FALSE_POSITION_STEPS):
             at_high = 0.5 * at_high if side < 0 else at_high
             low, at_low, side = guess, at_guess, -1.0
     return low if abs(at_low) < abs(at_high) else high
+
+
+def own_image(residual, high, *inputs):
+    """Where ``residual`` crosses zero between :data:`SHORTEST_REQUEST_S` and ``high``: on plain
+    floats where ``high`` and every one of the ``inputs`` the residual reads are one scenario's,
+    else elementwise over their broadcast shape."""
+    shape = np.broadcast(high, *inputs).shape
+    if shape == ():
+        return false_position_scalar(residual, SHORTEST_REQUEST_S, high)
+    return false_position(residual, SHORTEST_REQUEST_S, np.broadcast_to(high, shape))

@@ -27,6 +27,7 @@ from core.engine_level.fixed_points import (
     SHORTEST_REQUEST_S,
     false_position,
     false_position_scalar,
+    own_image,
 )
 
 # A queue whose utilisation reaches this is treated as unable to drain.
@@ -121,19 +122,30 @@ def _loop_arrays(request, others, added, extra, overhead, waited, step, later, a
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
     ttft = np.where(others > 0, added * (1.0 + ahead) + extra + overhead + waited * step, alone)
-    total = cycle + ttft + later * step
+    return cycle, share, ttft, _request(cycle, ttft, later * step)
+
+
+def _request(cycle, ttft, decode):
+    """The request time R with a first token ``ttft`` and ``decode`` seconds of steps stretched
+    by the others' ``cycle`` of prefill, R = ttft + decode R / (R - cycle): the quadratic's
+    larger root."""
+    total = cycle + ttft + decode
     # np.square, not ** 2: a numpy scalar's power rounds apart from an array's square in the
     # last bit, and near saturation this root grows that bit a millionfold
-    solved = 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
-    return cycle, share, ttft, solved
+    return 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
 
 
-def _solved_arrays(others, added, extra, overhead, waited, step, later, alone):
-    """:func:`closed_loop`'s fixed point R = g(R) for arrays, by false position in the
-    bracket :func:`_bracket` closes.
+def _request_scalar(cycle, ttft, decode):
+    """:func:`_request` in plain floats."""
+    total = cycle + ttft + decode
+    return 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
+
+
+def _solved_arrays(*parts):
+    """:func:`closed_loop`'s fixed point R = g(R) for arrays (``parts``: :func:`_loop_arrays`'
+    after the request time), by false position in the bracket :func:`_bracket` closes.
 
     Returns (cycle, share, ttft, request) at the request time found."""
-    parts = (others, added, extra, overhead, waited, step, later, alone)
     high = _bracket(*parts)
     request = false_position(lambda r: r - _loop_arrays(r, *parts)[3], SHORTEST_REQUEST_S, high)
     return (*_loop_arrays(request, *parts)[:3], request)
@@ -146,9 +158,7 @@ def _bracket(others, added, extra, overhead, waited, step, later, alone):
     fixed = overhead + extra
     ahead = np.minimum(SATURATED / (1.0 - SATURATED), others)
     ttft = np.where(others > 0, added * (1.0 + ahead) + fixed + waited * step, alone)
-    cycle = others * (added + fixed)
-    total = cycle + ttft + later * step
-    high = 0.5 * (total + np.sqrt(np.maximum(np.square(total) - 4.0 * ttft * cycle, 0.0)))
+    high = _request(others * (added + fixed), ttft, later * step)
     return np.maximum(high, 2.0 * SHORTEST_REQUEST_S)
 
 
@@ -166,9 +176,7 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone):
             ttft = added * (1.0 + ahead) + extra + overhead + waited * step
         else:
             ttft = alone
-        total = cycle + ttft + later * step
-        solved = 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
-        return cycle, share, ttft, solved
+        return cycle, share, ttft, _request_scalar(cycle, ttft, later * step)
 
     high = _bracket_scalar(others, added, fixed, waited, step, later, alone)
     request = false_position_scalar(lambda r: r - one_pass(r)[3], SHORTEST_REQUEST_S, high)
@@ -179,9 +187,7 @@ def _bracket_scalar(others, added, fixed, waited, step, later, alone):
     """:func:`_bracket` in plain floats."""
     ahead = min(SATURATED / (1.0 - SATURATED), others)
     ttft = added * (1.0 + ahead) + fixed + waited * step if others > 0 else alone
-    cycle = others * (added + fixed)
-    total = cycle + ttft + later * step
-    high = 0.5 * (total + math.sqrt(max(total * total - 4.0 * ttft * cycle, 0.0)))
+    high = _request_scalar(others * (added + fixed), ttft, later * step)
     return max(high, 2.0 * SHORTEST_REQUEST_S)
 
 
@@ -299,9 +305,7 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
         np.maximum(alone, added + extra + overhead + waited * full + wait) if counts else alone
     )
     ceiling = 2.0 * (slowest + later * full / (1.0 - busy_prefill))
-    ceiling = np.broadcast_to(ceiling, np.broadcast(ceiling, arrivals_per_s, granted).shape)
-    find = false_position_scalar if ceiling.ndim == 0 else false_position
-    request = find(lambda r: r - state(r)[0], SHORTEST_REQUEST_S, ceiling)
+    request = own_image(lambda r: r - state(r)[0], ceiling, arrivals_per_s, granted)
     _, running, step, ttft, company = state(request)
     itl = step / (1.0 - busy_prefill)
     request = ttft + later * itl

@@ -21,11 +21,7 @@ import numpy as np
 
 from core.catalog import CHUNKED_PREFILL_TOKENS, HOURS_PER_MONTH, INFINIBAND_NDR_BYTES_PER_S
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
-from core.engine_level.fixed_points import (
-    SHORTEST_REQUEST_S,
-    false_position,
-    false_position_scalar,
-)
+from core.engine_level.fixed_points import own_image
 from core.engine_level.load import decode_context
 from core.traffic import queueing
 from core.traffic.queueing import UNBOUNDED_WAIT_S
@@ -164,9 +160,9 @@ def disaggregated_values(
         return np.clip(per_node * later * step, 1.0, full)
 
     # the step is its own image (core.engine_level.fixed_points): never longer than a full one's
-    longest = 2.0 * np.broadcast_to(step_full, np.broadcast(per_node, later, step_full).shape)
-    find = false_position_scalar if longest.ndim == 0 else false_position
-    step = find(lambda s: s - node.step_s(batch(s), context, terms), SHORTEST_REQUEST_S, longest)
+    step = own_image(
+        lambda s: s - node.step_s(batch(s), context, terms), 2.0 * step_full, per_node, later
+    )
     running = batch(step)
     step = node.step_s(running, context, terms)
     decoding = later * step

@@ -253,11 +253,12 @@ class PrefixLab(pn.viewable.Viewer):
             result.seats_granted[other],
         )
         prefill = fmt.split_unit(fmt.duration(result.prefill_s[active]))
-        # each first token says how much of which prompt was cached (the pool's is its own)
-        users = closed_users(self.scenario)  # and, under a benchmark's closed loop, its users
-        words = [cached(result.prompt_tokens[i], result.hit_rate[i], users) for i in range(2)]
+        # how much of which prompt was cached (the pool's is its own), and a closed loop's users
+        words = cached(
+            result.prompt_tokens[active], result.hit_rate[active], closed_users(self.scenario)
+        )
         return [
-            Card("TTFT p95", *ttft, f"{STATES[other]}: {ttft_other}, {fmt.percent(result.hit_rate[other])} cached", "better" if result.ttft_p95_s[active] < result.ttft_p95_s[other] else "worse" if result.ttft_p95_s[active] > result.ttft_p95_s[other] else "", alarm=not bool(result.latency_ok[active]), qualifier=words[active]),
+            Card("TTFT p95", *ttft, f"{STATES[other]}: {ttft_other}, {fmt.percent(result.hit_rate[other])} cached", "better" if result.ttft_p95_s[active] < result.ttft_p95_s[other] else "worse" if result.ttft_p95_s[active] > result.ttft_p95_s[other] else "", alarm=not bool(result.latency_ok[active]), qualifier=words),
             Card("tensor time before the first token", *prefill, f"{fmt.tokens(result.miss_tokens[active])} tokens prefilled"),
             Card("prompt served from the cache", fmt.percent(hits[active] / (self.preamble_tokens + self.question_tokens)), "", f"{fmt.tokens(hits[active])} tokens, {fmt.count(blocks_of(hits[active]))} blocks"),
         ]  # fmt: skip

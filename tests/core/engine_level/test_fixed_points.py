@@ -9,6 +9,7 @@ from core.engine_level.fixed_points import (
     SHORTEST_REQUEST_S,
     false_position,
     false_position_scalar,
+    own_image,
 )
 
 SLOPES = np.array([-300.0, -1.0, 0.0, 0.5, 0.9, 0.99, 0.999])
@@ -51,3 +52,14 @@ def test_one_scenarios_false_position_gives_the_sweeps_bits():
             lambda r, s=slope: r - (1.0 + s * r + 0.1 * np.sqrt(r)), 0.0, 1e7
         )
         assert alone == swept
+
+
+def test_own_image_takes_floats_for_one_scenario_and_arrays_for_a_sweep():
+    """A bound and inputs of one scenario give a float; a sweep in any input gives an array of
+    its shape, each element the float one scenario gets."""
+    alone = own_image(lambda r: r - (1.0 + 0.9 * r), 1e4, 0.9)
+    assert isinstance(alone, float) and abs(alone - 10.0) < 1e-9
+    swept = own_image(lambda r: r - (1.0 + SLOPES[2:] * r), 1e4, SLOPES[2:])
+    assert swept.shape == SLOPES[2:].shape
+    for slope, value in zip(SLOPES[2:], swept, strict=True):
+        assert own_image(lambda r, s=slope: r - (1.0 + s * r), 1e4, slope) == value
