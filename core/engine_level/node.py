@@ -16,11 +16,13 @@ from functools import cached_property
 import numpy as np
 
 from core.catalog import (
+    ACTIVATION_BYTES,
     BANDWIDTH_EFFICIENCY,
     ENGINE_MAX_NUM_TOKENS,
     NVLINK_PROTOCOL_EFFICIENCY,
     PREFILL_EFFICIENCY,
 )
+from core.catalog import collective_tables as tables
 from core.engine_level import terms as physical
 from core.engine_level.expert_layers import ExpertLayers
 from core.engine_level.fixed_costs import FixedCosts
@@ -136,6 +138,8 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
     # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
     gemm_table: object = -1
     gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (dense_gemms; 0 none)
+    # DEP gathers timed from NCCL's measured tables (core.catalog.collective_tables; -1: the line)
+    gather_table: object = -1
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -189,7 +193,10 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
             return base, self._per_token_seconds(1.0, terms, bandwidth) - base
 
         base, slope = self._remember(("per token", terms), line)
-        return (base if latency else 0.0) + np.multiply(tokens, slope)
+        seconds = (base if latency else 0.0) + np.multiply(tokens, slope)
+        if "tensor_parallel" in terms and self._measured_gathers is not None:
+            seconds = seconds + self._tabled_gathers(tokens, latency)
+        return seconds
 
     def _per_token_seconds(self, tokens, terms, bandwidth):
         extra = 0.0
@@ -207,9 +214,51 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
                     tokens, self.hidden, expert_layers, self.cards, self.link_bytes_per_s,
                     self.gathered_bytes, share, self.allreduce_latency_s,
                 )  # fmt: skip
+                if self._measured_gathers is not None:  # timed from NCCL's tables instead
+                    exchange = np.where(self._measured_gathers, 0.0, exchange)
                 reduce = np.where(self.data_parallel_attention, exchange, reduce)
             extra = extra + reduce
         return extra
+
+    @cached_property
+    def _measured_gathers(self):
+        """Where this node's DEP gathers are timed from NCCL's measured tables, or None where
+        none is (:func:`core.catalog.collective_tables.measured_gathers`)."""
+        if not self.spans_cards or not np.any(self.data_parallel_attention):
+            return None
+        measured = tables.measured_gathers(self.gather_table, self.cards)
+        measured = measured & np.asarray(self.data_parallel_attention, dtype=bool)
+        return measured if np.any(measured) else None
+
+    def _tabled_gathers(self, tokens, latency):
+        r"""Seconds the expert layers' gathers take where NCCL's tables time them.
+
+        Notes
+        -----
+        A step of :math:`T` tokens all-gathers :math:`T d g` bytes and reduce-scatters
+        :math:`2 T d` in each of its :math:`L_E` expert layers (as
+        :func:`core.engine_level.terms.gather_scatter_seconds` moves them), each collective
+        read from the table at its size (:func:`core.catalog.collective_tables.gather_seconds`).
+        Tokens riding in a step whose gathers are already paid (``latency`` False) add at the
+        rate of the tables' largest messages.
+        """
+        _, expert_layers = self.expert_geometry
+        gathered = np.multiply(self.hidden, self.gathered_bytes)
+        scattered = np.multiply(self.hidden, ACTIVATION_BYTES)
+        if not latency:
+            rate = tables.largest_rate(self.gather_table, self.cards, gathered, scattered)
+            return np.where(self._measured_gathers, expert_layers * np.multiply(tokens, rate), 0.0)
+        if all(np.ndim(v) == 0 for v in (tokens, self.gather_table, self.cards, gathered)):
+            seconds = tables.gather_seconds_scalar(
+                int(self.gather_table), float(self.cards), float(tokens) * float(gathered),
+                float(tokens) * float(scattered),
+            )  # fmt: skip
+            return float(expert_layers) * seconds
+        seconds = tables.gather_seconds(
+            self.gather_table, self.cards, np.multiply(tokens, gathered),
+            np.multiply(tokens, scattered),
+        )  # fmt: skip
+        return np.where(self._measured_gathers, expert_layers * seconds, 0.0)
 
     def step_s(self, batch, context_tokens, terms, requests=None):
         r"""Seconds of one decode step writing a token for each of ``batch`` requests.
