@@ -226,6 +226,8 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
         none is (:func:`core.catalog.collective_tables.measured_gathers`)."""
         if not self.spans_cards or not np.any(self.data_parallel_attention):
             return None
+        if np.ndim(self.data_parallel_attention) == 0 and self._one_node_gathers is not None:
+            return True  # one node, measured: skip the vectorised lookup
         measured = tables.measured_gathers(self.gather_table, self.cards)
         measured = measured & np.asarray(self.data_parallel_attention, dtype=bool)
         return measured if np.any(measured) else None
@@ -238,27 +240,45 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
         A step of :math:`T` tokens all-gathers :math:`T d g` bytes and reduce-scatters
         :math:`2 T d` in each of its :math:`L_E` expert layers (as
         :func:`core.engine_level.terms.gather_scatter_seconds` moves them), each collective
-        read from the table at its size (:func:`core.catalog.collective_tables.gather_seconds`).
+        read from the table at its size (:func:`core.catalog.collective_tables.gather_seconds`;
+        one node's step in plain floats, :func:`~core.catalog.collective_tables.read_times`).
         Tokens riding in a step whose gathers are already paid (``latency`` False) add at the
         rate of the tables' largest messages.
         """
+        one_node = self._one_node_gathers
+        if one_node is not None and isinstance(tokens, float | int):  # a step's hot path
+            gather_times, scatter_times, layers, gathered, scattered, riding = one_node
+            if not latency:
+                return layers * (tokens * riding)
+            seconds = tables.read_times(gather_times, tokens * gathered)
+            return layers * (seconds + tables.read_times(scatter_times, tokens * scattered))
         _, expert_layers = self.expert_geometry
         gathered = np.multiply(self.hidden, self.gathered_bytes)
         scattered = np.multiply(self.hidden, ACTIVATION_BYTES)
         if not latency:
             rate = tables.largest_rate(self.gather_table, self.cards, gathered, scattered)
             return np.where(self._measured_gathers, expert_layers * np.multiply(tokens, rate), 0.0)
-        if all(np.ndim(v) == 0 for v in (tokens, self.gather_table, self.cards, gathered)):
-            seconds = tables.gather_seconds_scalar(
-                int(self.gather_table), float(self.cards), float(tokens) * float(gathered),
-                float(tokens) * float(scattered),
-            )  # fmt: skip
-            return float(expert_layers) * seconds
-        seconds = tables.gather_seconds(
-            self.gather_table, self.cards, np.multiply(tokens, gathered),
-            np.multiply(tokens, scattered),
-        )  # fmt: skip
+        moved = np.multiply(tokens, gathered), np.multiply(tokens, scattered)
+        seconds = tables.gather_seconds(self.gather_table, self.cards, *moved)
         return np.where(self._measured_gathers, expert_layers * seconds, 0.0)
+
+    @cached_property
+    def _one_node_gathers(self):
+        """One node's measured times, its bytes a token and a riding token's seconds a layer,
+        as plain floats for a step's hot path (:func:`core.catalog.collective_tables.read_times`);
+        None for a sweep or a node without a table."""
+        fields = (self.gather_table, self.cards, self.hidden, self.gathered_bytes)
+        if any(np.ndim(field) for field in (*fields, self.expert_geometry[1])):
+            return None  # a sweep's node: its arrays take the vectorised read
+        measured = tables.node_times(int(self.gather_table), float(self.cards))
+        if measured is None:
+            return None
+        gather_times, scatter_times, gather_rate, scatter_rate = measured
+        gathered = float(self.hidden) * float(self.gathered_bytes)
+        scattered = float(self.hidden) * ACTIVATION_BYTES
+        riding = gather_rate * gathered + scatter_rate * scattered
+        layers = float(self.expert_geometry[1])
+        return gather_times, scatter_times, layers, gathered, scattered, riding
 
     def step_s(self, batch, context_tokens, terms, requests=None):
         r"""Seconds of one decode step writing a token for each of ``batch`` requests.

@@ -17,6 +17,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.cards import GPUS, INFINITY_FABRIC_ALLREDUCE_SHARE, NVLINK_COLLECTIVE_SOURCE
+from core.catalog.collective_tables import NCCL_GATHER_SOURCE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
@@ -241,7 +242,8 @@ def engine_cost_rows() -> list[Source]:
 
 
 def attention_data_parallel_rows() -> list[Source]:
-    """Where attention data parallelism leaves one card doing the node's work."""
+    """Where attention data parallelism leaves one card doing the node's work, and what its
+    gathers take."""
     return [
         Source(
             "a lone prompt under DEP",
@@ -249,7 +251,15 @@ def attention_data_parallel_rows() -> list[Source]:
             "card runs its attention and shared layers (the others wait for it)",
             RANK_WAITS_SOURCE,
             kind="engine",
-        )
+        ),
+        Source(
+            "a DEP step's gathers on one node (TensorRT-LLM; H100 SXM, H200, B200)",
+            "measured",
+            "NCCL's all-gather and reduce-scatter time by buffer size on 2, 4 and 8 cards (other "
+            "cards and engines: one latency plus the link's bandwidth)",
+            NCCL_GATHER_SOURCE,
+            kind="engine",
+        ),
     ]
 
 

@@ -9,16 +9,17 @@ share together, as a step of attention data parallelism gathers its tokens.
 Between a few MB and a few tens of MB, where a DEP decode step's gathers sit, NCCL reaches a
 third to a half of the bus bandwidth its largest messages reach (on 8 x H200, 32 MiB in 123 µs
 where 337 GB/s would take 87 µs), so a line of one latency and one bandwidth reads those gathers
-fast. :func:`gather_seconds` interpolates the table in the logarithm of the size; past its
-largest message the time grows in proportion to the size, and below its smallest it is the
-smallest's. A card or card count the tables do not measure has no table (-1): the engine level
+fast. :func:`collective_seconds` reads the table linearly in the size between its sizes (each
+twice the last: a collective's time is a latency plus its bytes over a rate, linear in the
+bytes, the rate changing from one protocol to the next); past its largest message the time
+grows in proportion to the size, and below its smallest it is the smallest's. A card or card count the tables do not measure has no table (-1): the engine level
 prices its gathers on the line (:func:`core.engine_level.terms.gather_scatter_seconds`).
 """
 
 from __future__ import annotations
 
 import functools
-from bisect import bisect_right
+import math
 from pathlib import Path
 
 import numpy as np
@@ -40,21 +41,24 @@ NCCL_GATHER_ENGINES = frozenset({"tensorrt-llm"})
 
 @functools.cache
 def _table():
-    """({card: its table's index}, the card counts measured, log2 sizes,
-    seconds[card, card count, operation, size])."""
+    """({card: its table's index}, the card counts measured, the smallest size's power of two,
+    seconds[card, card count, operation, size]) for sizes that double from one to the next."""
     rows = np.genfromtxt(_FILE, delimiter=",", skip_header=1, dtype=str, encoding="ascii")
     names = sorted({card for card, *_ in rows})
     counts = tuple(sorted({int(cards) for _, cards, *_ in rows}))
     sizes = np.unique(rows[:, 3].astype(float))
+    first = int(np.log2(sizes[0]))
+    if not np.array_equal(sizes, 2.0 ** np.arange(first, first + sizes.size)):
+        raise ValueError(f"{_FILE.name}: sizes must double from one to the next, got {sizes}")
     seconds = np.zeros((len(names), len(counts), len(OPERATIONS), sizes.size))
     for card, cards, operation, size, time in rows:
-        at = int(np.searchsorted(sizes, float(size)))
+        at = int(np.log2(float(size))) - first
         where = (names.index(card), counts.index(int(cards)), OPERATIONS.index(operation), at)
         seconds[where] = float(time)
-    # a larger buffer never takes less time: nccl-tests' few-kB times differ by a few µs of noise
+    # a larger buffer never takes less time: below 2 MiB nccl-tests' times differ by µs of noise
     seconds = np.maximum.accumulate(seconds, axis=-1)
     seconds.setflags(write=False)
-    return {name: index for index, name in enumerate(names)}, counts, np.log2(sizes), seconds
+    return {name: index for index, name in enumerate(names)}, counts, first, seconds
 
 
 def gather_table_index(gpu: str, engine: str) -> int:
@@ -74,73 +78,85 @@ def measured_gathers(table, cards):
     return (np.asarray(table) >= 0) & (_count_index(cards) >= 0)
 
 
-def gather_seconds(table, cards, gathered_bytes, scattered_bytes):
-    """Seconds of one all-gather of ``gathered_bytes`` and one reduce-scatter of
-    ``scattered_bytes`` (each the whole buffer) on ``cards`` cards of ``table``'s card; 0 where
-    they were not measured (:func:`measured_gathers`).
+def collective_seconds(table, cards, operation: str, nbytes):
+    """Seconds of one ``operation`` (``"all_gather"`` or ``"reduce_scatter"``) of ``nbytes``
+    (the whole buffer) on ``cards`` cards of ``table``'s card; 0 where not measured
+    (:func:`measured_gathers`).
 
-    Vectorised over every argument; one node's floats take the same arithmetic in plain floats
-    (:func:`gather_seconds_scalar`) and get the same bits.
+    Vectorised over every argument but ``operation``; one node's floats take the same
+    arithmetic in plain floats (:func:`read_times` of :func:`node_times`) and get the same
+    bits.
 
     Notes
     -----
-    Linear in :math:`\\log_2` of the size between the measured sizes :math:`s_i`; past the
-    largest, :math:`t(s) = t(s_{max})\\, s / s_{max}`; below the smallest, :math:`t(s_{min})`.
+    Between measured sizes :math:`2^k \\le s < 2^{k+1}`,
+    :math:`t(s) = t_k + (s / 2^k - 1)(t_{k+1} - t_k)`; past the largest,
+    :math:`t(s) = t(s_{max})\\, s / s_{max}`; below the smallest, :math:`t(s_{min})`.
     """
-    _, _, grid, seconds = _table()
+    _, _, first, seconds = _table()
     measured = measured_gathers(table, cards)
     card = np.where(measured, table, 0).astype(int)
     count = np.where(measured, _count_index(cards), 0).astype(int)
-    total = 0.0
-    for operation, nbytes in enumerate((gathered_bytes, scattered_bytes)):
-        nbytes = np.asarray(nbytes, dtype=float)
-        at = np.clip(np.log2(np.maximum(nbytes, 1.0)), grid[0], grid[-1])
-        cell = np.clip(np.searchsorted(grid, at, side="right") - 1, 0, grid.size - 2)
-        fraction = (at - grid[cell]) / (grid[cell + 1] - grid[cell])
-        low = seconds[card, count, operation, cell]
-        high = seconds[card, count, operation, cell + 1]
-        beyond = nbytes / 2.0 ** grid[-1]
-        largest = seconds[card, count, operation, -1] * beyond
-        total = total + np.where(beyond > 1.0, largest, low + fraction * (high - low))
-    return np.where(measured, total, 0.0)
+    times = seconds[:, :, OPERATIONS.index(operation)]
+    last = times.shape[-1] - 1
+    nbytes = np.asarray(nbytes, dtype=float)
+    power = np.frexp(nbytes)[1] - 1  # 2**power <= nbytes < 2**(power + 1), exactly
+    cell = np.clip(power - first, 0, last - 1)
+    fraction = np.ldexp(nbytes, -power) - 1.0
+    low, high = times[card, count, cell], times[card, count, cell + 1]
+    within = low + fraction * (high - low)
+    largest = times[card, count, last] * (nbytes / 2.0 ** (first + last))
+    read = np.where(power >= first + last, largest, np.where(power < first, low, within))
+    return np.where(measured, read, 0.0)
 
 
-def gather_seconds_scalar(table: int, cards: float, gathered_bytes: float,
-                          scattered_bytes: float) -> float:  # fmt: skip
-    """:func:`gather_seconds` of one node, in plain floats (a step's hot path)."""
-    _, counts, grid, seconds = _table()
+@functools.cache
+def node_times(table: int, cards: float):
+    """One node's measured all-gather and reduce-scatter times by size, and each one's seconds
+    a byte at its largest message, as plain floats for :func:`read_times` and a step's riding
+    tokens; None where not measured."""
+    _, counts, first, seconds = _table()
     if table < 0 or cards not in counts:
-        return 0.0
-    points = _points()
-    total = 0.0
-    for operation, nbytes in enumerate((gathered_bytes, scattered_bytes)):
-        times = seconds[table, counts.index(cards), operation]
-        beyond = nbytes / 2.0 ** grid[-1]
-        if beyond > 1.0:
-            total += float(times[-1]) * beyond
-            continue
-        at = min(max(float(np.log2(max(nbytes, 1.0))), points[0]), points[-1])
-        cell = min(max(bisect_right(points, at) - 1, 0), len(points) - 2)
-        fraction = (at - points[cell]) / (points[cell + 1] - points[cell])
-        low, high = float(times[cell]), float(times[cell + 1])
-        total += low + fraction * (high - low)
-    return total
+        return None
+    times = seconds[table, counts.index(cards)]
+    largest = 2.0 ** (first + times.shape[-1] - 1)
+    return (
+        tuple(times[0].tolist()),
+        tuple(times[1].tolist()),
+        float(times[0, -1] / largest),
+        float(times[1, -1] / largest),
+    )
+
+
+def read_times(times: tuple[float, ...], nbytes: float) -> float:
+    """:func:`collective_seconds` of one node's :func:`collective_times`, in plain floats (a
+    step's hot path)."""
+    first, last = _table()[2], len(times) - 1
+    power = math.frexp(nbytes)[1] - 1
+    if power >= first + last:
+        return times[last] * (nbytes / 2.0 ** (first + last))
+    if power < first:
+        return times[0]
+    cell = min(power - first, last - 1)
+    low, high = times[cell], times[cell + 1]
+    return low + (math.ldexp(nbytes, -power) - 1.0) * (high - low)
+
+
+def gather_seconds(table, cards, gathered_bytes, scattered_bytes):
+    """Seconds of one all-gather of ``gathered_bytes`` and one reduce-scatter of
+    ``scattered_bytes`` (:func:`collective_seconds`): a DEP expert layer's exchange."""
+    gathered = collective_seconds(table, cards, "all_gather", gathered_bytes)
+    return gathered + collective_seconds(table, cards, "reduce_scatter", scattered_bytes)
 
 
 def largest_rate(table, cards, gathered_bytes, scattered_bytes):
     """Seconds a gather of ``gathered_bytes`` and a scatter of ``scattered_bytes`` add to a step
     whose gathers are already paid (tokens riding in it), at the rate of the tables' largest
     messages; 0 where not measured."""
-    _, _, grid, seconds = _table()
+    _, _, first, seconds = _table()
     measured = measured_gathers(table, cards)
     card = np.where(measured, table, 0).astype(int)
     count = np.where(measured, _count_index(cards), 0).astype(int)
-    per_byte = seconds[card, count, :, -1] / 2.0 ** grid[-1]
+    per_byte = seconds[card, count, :, -1] / 2.0 ** (first + seconds.shape[-1] - 1)
     rate = per_byte[..., 0] * gathered_bytes + per_byte[..., 1] * scattered_bytes
     return np.where(measured, rate, 0.0)
-
-
-@functools.cache
-def _points() -> list[float]:
-    """The grid's log2 sizes as plain floats, for :func:`gather_seconds_scalar`."""
-    return _table()[2].tolist()
