@@ -19,6 +19,7 @@ from core.catalog import (
     GPUS,
     KERNEL_FLOOR_S,
     MODELS,
+    NVLINK_PROTOCOL_EFFICIENCY,
 )
 from core.catalog.attention_kernels import (
     LATENT_BLOCKS,
@@ -26,6 +27,7 @@ from core.catalog.attention_kernels import (
     PREFILL_ATTENTION,
     PREFILL_HEAD_SIZE_SHARES,
 )
+from core.catalog.collective_tables import collective_seconds, gather_table_index
 from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.layer_kernels import (
@@ -177,3 +179,17 @@ def twenty_fifth_round_figures() -> tuple:
         round(ratio["D108"], 2), round(ratio["D245"], 2), round(ratio["D243"], 2),
         *(round(ratio[key], 2) for key in ("D246", "D247", "D248")),
     )  # fmt: skip
+
+
+def thirty_first_round_figures() -> tuple:
+    """The microseconds NCCL's measured all-gather of 32 MiB takes on eight H200s and what the
+    line of NVLink's bandwidth at NCCL's share gave it (its latency left out), then the two
+    TensorRT-LLM check sets' errors in % (one decimal)."""
+    table = gather_table_index("H200", "tensorrt-llm")
+    size = 32 * 2.0**20
+    measured = collective_seconds(table, 8, "all_gather", size)
+    line = 7 / 8 * size / (NVLINK_PROTOCOL_EFFICIENCY * GPUS["H200"].link_bytes_per_s)
+    whole = report()
+    errors = [100 * getattr(whole, field)["engine"].geometric_mean_error
+              for field in ("check_second", "check_trt10")]  # fmt: skip
+    return round(measured * 1e6), round(line * 1e6), *(round(error, 1) for error in errors)

@@ -28,6 +28,7 @@ from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     h20_stream_figures,
+    thirty_first_round_figures,
     twenty_eighth_round_figures,
     twenty_fifth_round_figures,
     twenty_ninth_round_figures,
@@ -235,6 +236,11 @@ FIGURES = {
         r"the (\d+) held before at ([\d.]+) %.*? \(gpt-oss's 64: x([\d.]+) on Hopper, "
         r"x([\d.]+) on Blackwell,",
         twenty_ninth_round_figures,
+    ),
+    "thirty-first round": (
+        r"\(32 MiB on eight H200 in (\d+) µs, where the line gave (\d+)\)\. The two "
+        r"TensorRT-LLM check sets move to ([\d.]+) % and ([\d.]+) %;",
+        thirty_first_round_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "

@@ -61,7 +61,7 @@ def test_past_the_largest_message_time_grows_in_proportion():
 
 def test_mid_sized_gathers_are_slower_than_the_line():
     """32 MiB on 8 x H200 (a DEP step of 2,048 tokens of 8,192 numbers) takes 123 µs to gather,
-    where NVLink's 450 GB/s at NCCL's protocol share would take 78 µs: why the table replaces
+    where NVLink's 450 GB/s at NCCL's protocol share would take 79 µs: why the table replaces
     the line there. Its largest messages come near the line."""
     table = gather_table_index("H200", "tensorrt-llm")
     line = 7 / 8 * 32 * MIB / (NVLINK_PROTOCOL_EFFICIENCY * 450e9)
