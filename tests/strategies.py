@@ -249,3 +249,26 @@ def request_streams(draw):
     return Requests(
         np.cumsum(gaps), np.array(prompts), answer_tokens, answer_tokens + np.array(slack)
     )
+
+
+# Mixtures laid out attention data-parallel (DEP) on one node: the gathers' cards and counts,
+# NCCL's measured ones among them (core.catalog.collective_tables) and others on the line.
+dep_models = st.sampled_from(["DeepSeek-R1", "Qwen3-235B-A22B", "Qwen3-30B-A3B", "gpt-oss-120b",
+                              "Llama-4-Scout", "Llama-4-Maverick", "Mixtral-8x7B"])  # fmt: skip
+
+
+@st.composite
+def dep_knobs(draw) -> dict:
+    """Keyword arguments for a Scenario of a mixture laid out DEP at the engine level."""
+    return {
+        "realism": "engine",
+        "model": draw(dep_models),
+        "gpu": draw(st.sampled_from(["H100 SXM", "H200", "B200", "H20", "MI300X"])),
+        "cards": draw(st.sampled_from([2, 4, 6, 8])),
+        "layout": "dep",
+        "engine": draw(st.sampled_from(["tensorrt-llm", "vllm", "sglang"])),
+        "weight_dtype": draw(st.sampled_from(["fp8", "bf16"])),
+        "prompt_tokens": draw(st.integers(1, 32_768)),
+        "answer_tokens": draw(st.integers(1, 8_192)),
+        "concurrency": draw(st.integers(1, 4_096)),
+    }
