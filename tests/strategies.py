@@ -272,3 +272,28 @@ def dep_knobs(draw) -> dict:
         "answer_tokens": draw(st.integers(1, 8_192)),
         "concurrency": draw(st.integers(1, 4_096)),
     }
+
+
+tensor_parallel_models = st.sampled_from(
+    ["Llama-3-8B", "Llama-3-70B", "Mixtral-8x7B", "Qwen3-30B-A3B", "gpt-oss-120b"]
+)
+tensor_parallel_gpus = st.sampled_from(
+    ["H100 SXM", "H200", "B200", "A100 80GB SXM", "L40S", "MI300X"]
+)
+
+
+@st.composite
+def tensor_parallel_knobs(draw) -> dict:
+    """Keyword arguments for a Scenario split tensor-parallel over one node at the engine level:
+    measured all-reduce tables (NVLink cards, 2, 4 or 8 of them) and the line elsewhere."""
+    return {
+        "realism": "engine",
+        "model": draw(tensor_parallel_models),
+        "gpu": draw(tensor_parallel_gpus),
+        "cards": draw(st.sampled_from([1, 2, 3, 4, 8])),
+        "engine": draw(st.sampled_from(["tensorrt-llm", "vllm", "sglang"])),
+        "weight_dtype": draw(st.sampled_from(["fp8", "bf16"])),
+        "prompt_tokens": draw(st.integers(1, 32_768)),
+        "answer_tokens": draw(st.integers(1, 8_192)),
+        "concurrency": draw(st.integers(1, 4_096)),
+    }

@@ -11,7 +11,7 @@ import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
 from core.catalog.checkpoints import kept_bf16_params
-from core.catalog.collective_tables import gather_table_index
+from core.catalog.collective_tables import allreduce_table_index, gather_table_index
 from core.catalog.dense_gemms import dense_gemm_floor, gemm_tile_rows
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
@@ -196,6 +196,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),
         "gather_table": lookup(gather_table_index, gpu, engine),
+        "allreduce_table": lookup(allreduce_table_index, gpu, engine),
         "block_fp8": lookup(
             lambda w, name: expert_format(w, shapes[name]) == "fp8_block", weight, shape
         )

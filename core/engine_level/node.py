@@ -16,14 +16,13 @@ from functools import cached_property
 import numpy as np
 
 from core.catalog import (
-    ACTIVATION_BYTES,
     BANDWIDTH_EFFICIENCY,
     ENGINE_MAX_NUM_TOKENS,
     NVLINK_PROTOCOL_EFFICIENCY,
     PREFILL_EFFICIENCY,
 )
-from core.catalog import collective_tables as tables
 from core.engine_level import terms as physical
+from core.engine_level.collectives import Collectives
 from core.engine_level.expert_layers import ExpertLayers
 from core.engine_level.fixed_costs import FixedCosts
 from core.engine_level.gemm_shapes import GemmShapes
@@ -33,7 +32,9 @@ from core.engine_level.ranks import RankWaits
 
 
 @dataclass(frozen=True)
-class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits):
+class Node(
+    Collectives, ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, RankWaits
+):
     """What prices one step on one tensor-parallel node (scalars or broadcastable arrays)."""
 
     layers: object
@@ -138,8 +139,10 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
     # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
     gemm_table: object = -1
     gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (dense_gemms; 0 none)
-    # DEP gathers timed from NCCL's measured tables (core.catalog.collective_tables; -1: the line)
+    # collectives timed from measured tables (core.catalog.collective_tables; -1: the line):
+    # DEP's gathers from NCCL's, TP's all-reduces from the engine's own
     gather_table: object = -1
+    allreduce_table: object = -1
 
     # Fixed for the node, asked for at every step of the fixed-point loops below.
     @cached_property
@@ -182,8 +185,10 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
     def _per_token(self, tokens, terms, latency=True):
         """Seconds that grow with tokens run through the layers: activations and all-reduces.
 
-        Each part is a fixed latency plus a time per token, so the line is computed once per
-        node and terms; tokens riding in a step (``latency`` False) add only the time per token.
+        Each part of the line is a fixed latency plus a time per token, so the line is computed
+        once per node and terms; tokens riding in a step (``latency`` False) add only the time
+        per token. Collectives timed from measured tables are read at the step's size instead
+        (:class:`~core.engine_level.collectives.Collectives`).
         """
         terms = frozenset(terms)
 
@@ -194,91 +199,13 @@ class Node(ExpertLayers, FixedCosts, GemmShapes, NodeMemory, PromptAttention, Ra
 
         base, slope = self._remember(("per token", terms), line)
         seconds = (base if latency else 0.0) + np.multiply(tokens, slope)
-        if "tensor_parallel" in terms and self._measured_gathers is not None:
-            seconds = seconds + self._tabled_gathers(tokens, latency)
-        return seconds
+        return seconds + self.tabled_collectives(tokens, terms, latency)
 
     def _per_token_seconds(self, tokens, terms, bandwidth):
         extra = 0.0
         if "activation_traffic" in terms:
             extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
-        if "tensor_parallel" in terms and self.spans_cards:  # one card all-reduces nothing
-            share = self._link_share
-            reduce = physical.allreduce_seconds(
-                tokens, self.hidden, self.layers, self.cards, self.link_bytes_per_s, share,
-                self.allreduce_latency_s,
-            )  # fmt: skip
-            if self.any_data_parallel:
-                _, expert_layers = self.expert_geometry
-                exchange = physical.gather_scatter_seconds(
-                    tokens, self.hidden, expert_layers, self.cards, self.link_bytes_per_s,
-                    self.gathered_bytes, share, self.allreduce_latency_s,
-                )  # fmt: skip
-                if self._measured_gathers is not None:  # timed from NCCL's tables instead
-                    exchange = np.where(self._measured_gathers, 0.0, exchange)
-                reduce = np.where(self.data_parallel_attention, exchange, reduce)
-            extra = extra + reduce
-        return extra
-
-    @cached_property
-    def _measured_gathers(self):
-        """Where this node's DEP gathers are timed from NCCL's measured tables, or None where
-        none is (:func:`core.catalog.collective_tables.measured_gathers`)."""
-        if not self.spans_cards or not np.any(self.data_parallel_attention):
-            return None
-        if np.ndim(self.data_parallel_attention) == 0 and self._one_node_gathers is not None:
-            return True  # one node, measured: skip the vectorised lookup
-        measured = tables.measured_gathers(self.gather_table, self.cards)
-        measured = measured & np.asarray(self.data_parallel_attention, dtype=bool)
-        return measured if np.any(measured) else None
-
-    def _tabled_gathers(self, tokens, latency):
-        r"""Seconds the expert layers' gathers take where NCCL's tables time them.
-
-        Notes
-        -----
-        A step of :math:`T` tokens all-gathers :math:`T d g` bytes and reduce-scatters
-        :math:`2 T d` in each of its :math:`L_E` expert layers (as
-        :func:`core.engine_level.terms.gather_scatter_seconds` moves them), each collective
-        read from the table at its size (:func:`core.catalog.collective_tables.gather_seconds`;
-        one node's step in plain floats, :func:`~core.catalog.collective_tables.read_times`).
-        Tokens riding in a step whose gathers are already paid (``latency`` False) add at the
-        rate of the tables' largest messages.
-        """
-        one_node = self._one_node_gathers
-        if one_node is not None and isinstance(tokens, float | int):  # a step's hot path
-            gather_times, scatter_times, layers, gathered, scattered, riding = one_node
-            if not latency:
-                return layers * (tokens * riding)
-            seconds = tables.read_times(gather_times, tokens * gathered)
-            return layers * (seconds + tables.read_times(scatter_times, tokens * scattered))
-        _, expert_layers = self.expert_geometry
-        gathered = np.multiply(self.hidden, self.gathered_bytes)
-        scattered = np.multiply(self.hidden, ACTIVATION_BYTES)
-        if not latency:
-            rate = tables.largest_rate(self.gather_table, self.cards, gathered, scattered)
-            return np.where(self._measured_gathers, expert_layers * np.multiply(tokens, rate), 0.0)
-        moved = np.multiply(tokens, gathered), np.multiply(tokens, scattered)
-        seconds = tables.gather_seconds(self.gather_table, self.cards, *moved)
-        return np.where(self._measured_gathers, expert_layers * seconds, 0.0)
-
-    @cached_property
-    def _one_node_gathers(self):
-        """One node's measured times, its bytes a token and a riding token's seconds a layer,
-        as plain floats for a step's hot path (:func:`core.catalog.collective_tables.read_times`);
-        None for a sweep or a node without a table."""
-        fields = (self.gather_table, self.cards, self.hidden, self.gathered_bytes)
-        if any(np.ndim(field) for field in (*fields, self.expert_geometry[1])):
-            return None  # a sweep's node: its arrays take the vectorised read
-        measured = tables.node_times(int(self.gather_table), float(self.cards))
-        if measured is None:
-            return None
-        gather_times, scatter_times, gather_rate, scatter_rate = measured
-        gathered = float(self.hidden) * float(self.gathered_bytes)
-        scattered = float(self.hidden) * ACTIVATION_BYTES
-        riding = gather_rate * gathered + scatter_rate * scattered
-        layers = float(self.expert_geometry[1])
-        return gather_times, scatter_times, layers, gathered, scattered, riding
+        return extra + self.collective_line(tokens, terms)
 
     def step_s(self, batch, context_tokens, terms, requests=None):
         r"""Seconds of one decode step writing a token for each of ``batch`` requests.
