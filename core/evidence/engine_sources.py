@@ -17,7 +17,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.cards import GPUS, INFINITY_FABRIC_ALLREDUCE_SHARE, NVLINK_COLLECTIVE_SOURCE
-from core.catalog.collective_tables import NCCL_GATHER_SOURCE
+from core.catalog.collective_tables import ALLREDUCE_SOURCE, NCCL_GATHER_SOURCE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
@@ -173,7 +173,7 @@ def engine_cost_rows() -> list[Source]:
         Source(
             "all-reduce latency",
             f"{ALLREDUCE_LATENCY_S * 1e6:.1f}",
-            "µs per all-reduce",
+            "µs per all-reduce where no table is measured",
             "vLLM custom all-reduce, 512 B on 8 x H100 (sglang PR #2904, "
             "https://github.com/sgl-project/sglang/pull/2904)",
             kind="measurements",
@@ -233,6 +233,7 @@ def engine_cost_rows() -> list[Source]:
             kind="measurements",
         ),
         *release_rows(),
+        *collective_rows(),
         *attention_data_parallel_rows(),
         *expert_kernel_rows(),
         *dense_gemm_rows(),
@@ -241,15 +242,15 @@ def engine_cost_rows() -> list[Source]:
     ]
 
 
-def attention_data_parallel_rows() -> list[Source]:
-    """Where attention data parallelism leaves one card doing the node's work, and what its
-    gathers take."""
+def collective_rows() -> list[Source]:
+    """The collectives measured whole on NVLink nodes, read at each step's size."""
     return [
         Source(
-            "a lone prompt under DEP",
-            "1",
-            "card runs its attention and shared layers (the others wait for it)",
-            RANK_WAITS_SOURCE,
+            "a tensor-parallel step's all-reduces (H100 SXM, H200, B200, A100 SXM)",
+            "measured",
+            "the engine's own all-reduce time by size on 2, 4 and 8 cards (PCIe and AMD cards, "
+            "other counts: the latency and link share above)",
+            ALLREDUCE_SOURCE,
             kind="engine",
         ),
         Source(
@@ -258,6 +259,19 @@ def attention_data_parallel_rows() -> list[Source]:
             "NCCL's all-gather and reduce-scatter time by buffer size on 2, 4 and 8 cards (other "
             "cards and engines: one latency plus the link's bandwidth)",
             NCCL_GATHER_SOURCE,
+            kind="engine",
+        ),
+    ]
+
+
+def attention_data_parallel_rows() -> list[Source]:
+    """Where attention data parallelism leaves one card doing the node's work."""
+    return [
+        Source(
+            "a lone prompt under DEP",
+            "1",
+            "card runs its attention and shared layers (the others wait for it)",
+            RANK_WAITS_SOURCE,
             kind="engine",
         ),
     ]
