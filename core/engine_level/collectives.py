@@ -74,7 +74,7 @@ class Collectives:
             return None
         if np.ndim(self.data_parallel_attention) == 0 and self._one_node_allreduces is not None:
             return True  # one node, measured: skip the vectorised lookup
-        measured = tables.measured_allreduces(self.allreduce_table, self.cards)
+        measured = self._allreduce_reader.measured
         measured = measured & ~np.asarray(self.data_parallel_attention, dtype=bool)
         return measured if np.any(measured) else None
 
@@ -85,7 +85,7 @@ class Collectives:
             return None
         if np.ndim(self.data_parallel_attention) == 0 and self._one_node_gathers is not None:
             return True
-        measured = tables.measured_gathers(self.gather_table, self.cards)
+        measured = self._gather_reader.measured
         measured = measured & np.asarray(self.data_parallel_attention, dtype=bool)
         return measured if np.any(measured) else None
 
@@ -99,7 +99,9 @@ class Collectives:
         pair_layers = 2.0 * np.asarray(self.layers, dtype=float)
         per_token = np.multiply(self.hidden, ACTIVATION_BYTES)
         if not latency:
-            riding = tables.allreduce_largest_rate(self.allreduce_table, self.cards, per_token)
+            riding = tables.allreduce_largest_rate(
+                self.allreduce_table, self.cards, per_token, self._allreduce_reader
+            )
             seconds = pair_layers * np.multiply(tokens, riding)
         else:
             moved = np.multiply(tokens, per_token)
@@ -122,11 +124,23 @@ class Collectives:
         gathered = np.multiply(self.hidden, self.gathered_bytes)
         scattered = np.multiply(self.hidden, ACTIVATION_BYTES)
         if not latency:
-            rate = tables.largest_rate(self.gather_table, self.cards, gathered, scattered)
+            rate = tables.largest_rate(
+                self.gather_table, self.cards, gathered, scattered, self._gather_reader
+            )
             return np.where(self._measured_gathers, expert_layers * np.multiply(tokens, rate), 0.0)
         moved = np.multiply(tokens, gathered), np.multiply(tokens, scattered)
-        seconds = tables.gather_seconds(self.gather_table, self.cards, *moved)
+        seconds = tables.gather_seconds(self.gather_table, self.cards, *moved, self._gather_reader)
         return np.where(self._measured_gathers, expert_layers * seconds, 0.0)
+
+    @cached_property
+    def _allreduce_reader(self):
+        """Where this node's (or sweep's) cards are in the all-reduce tables, found once."""
+        return tables.allreduce_reader(self.allreduce_table, self.cards)
+
+    @cached_property
+    def _gather_reader(self):
+        """Where this node's (or sweep's) cards are in the gather tables, found once."""
+        return tables.gather_reader(self.gather_table, self.cards)
 
     def _one_node(self, *fields) -> bool:
         """Whether ``fields`` and the node's card count are plain numbers (one node, not a

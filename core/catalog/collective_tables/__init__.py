@@ -116,47 +116,82 @@ def allreduce_table_index(gpu: str, engine: str) -> int:
 
 def _count_index(tables: _Tables, cards):
     """Each card count's place among the measured counts, -1 where it is not measured."""
+    counts = np.asarray(tables.counts, dtype=float)
     cards = np.asarray(cards, dtype=float)
-    return np.select([cards == count for count in tables.counts], range(len(tables.counts)), -1)
+    place = np.minimum(np.searchsorted(counts, cards), counts.size - 1)
+    return np.where(counts[place] == cards, place, -1)
 
 
-def _measured(tables: _Tables, table, cards):
-    return (np.asarray(table) >= 0) & (_count_index(tables, cards) >= 0)
+@dataclass(frozen=True)
+class Reader:
+    """One node's (or one sweep's) place in a file's tables, found once and read at any size."""
+
+    tables: _Tables
+    measured: object  # bool array: where the tables hold the node
+    key: object  # int arrays: its table, its card count's place
+    count: object
+
+    def seconds(self, operation: int, nbytes):
+        """One operation's seconds at ``nbytes``; 0 where not measured.
+
+        Notes
+        -----
+        Between measured sizes :math:`2^k \\le s < 2^{k+1}`,
+        :math:`t(s) = t_k + (s / 2^k - 1)(t_{k+1} - t_k)`; past the largest,
+        :math:`t(s) = t(s_{max})\\, s / s_{max}`; below the smallest, :math:`t(s_{min})`.
+        """
+        times = self.tables.times
+        if self.key.ndim == 0:  # one table for every point: index its row alone
+            row = times[int(self.key), int(self.count), operation]
+            pick = row.__getitem__
+        else:
+            pick = lambda cell: times[self.key, self.count, operation, cell]  # noqa: E731
+        first, last = self.tables.smallest_power, times.shape[-1] - 1
+        nbytes = np.asarray(nbytes, dtype=float)
+        power = np.frexp(nbytes)[1] - 1  # 2**power <= nbytes < 2**(power + 1), exactly
+        cell = np.clip(power - first, 0, last - 1)
+        fraction = np.ldexp(nbytes, -power) - 1.0
+        low, high = pick(cell), pick(cell + 1)
+        within = low + fraction * (high - low)
+        largest = pick(last) * (nbytes / 2.0 ** (first + last))
+        read = np.where(power >= first + last, largest, np.where(power < first, low, within))
+        return np.where(self.measured, read, 0.0)
+
+    def largest_rate(self, operation: int):
+        """Seconds a byte at the rate of the largest message; 0 where not measured."""
+        times = self.tables.times
+        largest = 2.0 ** (self.tables.smallest_power + times.shape[-1] - 1)
+        rate = times[self.key, self.count, operation, -1] / largest
+        return np.where(self.measured, rate, 0.0)
+
+
+def _reader(tables: _Tables, table, cards) -> Reader:
+    count = _count_index(tables, cards)
+    measured = (np.asarray(table) >= 0) & (count >= 0)
+    key = np.where(measured, table, 0).astype(int)
+    return Reader(tables, measured, key, np.where(measured, count, 0).astype(int))
+
+
+def gather_reader(table, cards) -> Reader:
+    """Where ``cards`` cards of ``table``'s card are in the gather tables
+    (:func:`gather_table_index`; operations 0 all-gather, 1 reduce-scatter)."""
+    return _reader(_gathers(), table, cards)
+
+
+def allreduce_reader(table, cards) -> Reader:
+    """Where ``cards`` cards of ``table``'s are in the all-reduce tables
+    (:func:`allreduce_table_index`; operation 0)."""
+    return _reader(_allreduces(), table, cards)
 
 
 def measured_gathers(table, cards):
     """Whether ``cards`` cards of ``table``'s card were measured (:func:`gather_table_index`)."""
-    return _measured(_gathers(), table, cards)
+    return gather_reader(table, cards).measured
 
 
 def measured_allreduces(table, cards):
     """Whether ``cards`` cards of ``table``'s were measured (:func:`allreduce_table_index`)."""
-    return _measured(_allreduces(), table, cards)
-
-
-def _read(tables: _Tables, table, cards, operation: int, nbytes):
-    """One operation's seconds at ``nbytes`` from ``tables``; 0 where not measured.
-
-    Notes
-    -----
-    Between measured sizes :math:`2^k \\le s < 2^{k+1}`,
-    :math:`t(s) = t_k + (s / 2^k - 1)(t_{k+1} - t_k)`; past the largest,
-    :math:`t(s) = t(s_{max})\\, s / s_{max}`; below the smallest, :math:`t(s_{min})`.
-    """
-    measured = _measured(tables, table, cards)
-    key = np.where(measured, table, 0).astype(int)
-    count = np.where(measured, _count_index(tables, cards), 0).astype(int)
-    times = tables.times[:, :, operation]
-    first, last = tables.smallest_power, times.shape[-1] - 1
-    nbytes = np.asarray(nbytes, dtype=float)
-    power = np.frexp(nbytes)[1] - 1  # 2**power <= nbytes < 2**(power + 1), exactly
-    cell = np.clip(power - first, 0, last - 1)
-    fraction = np.ldexp(nbytes, -power) - 1.0
-    low, high = times[key, count, cell], times[key, count, cell + 1]
-    within = low + fraction * (high - low)
-    largest = times[key, count, last] * (nbytes / 2.0 ** (first + last))
-    read = np.where(power >= first + last, largest, np.where(power < first, low, within))
-    return np.where(measured, read, 0.0)
+    return allreduce_reader(table, cards).measured
 
 
 def collective_seconds(table, cards, operation: str, nbytes):
@@ -165,47 +200,37 @@ def collective_seconds(table, cards, operation: str, nbytes):
 
     Vectorised over every argument but ``operation``; one node's floats take the same
     arithmetic in plain floats (:func:`read_times` of :func:`node_times`) and get the same
-    bits. Read as :func:`_read`'s Notes give.
+    bits. Read as :meth:`Reader.seconds`'s Notes give.
     """
-    tables = _gathers()
-    return _read(tables, table, cards, tables.operations.index(operation), nbytes)
+    return gather_reader(table, cards).seconds(_gathers().operations.index(operation), nbytes)
 
 
-def gather_seconds(table, cards, gathered_bytes, scattered_bytes):
+def gather_seconds(table, cards, gathered_bytes, scattered_bytes, reader=None):
     """Seconds of one all-gather of ``gathered_bytes`` and one reduce-scatter of
-    ``scattered_bytes`` (:func:`collective_seconds`): a DEP expert layer's exchange."""
-    gathered = collective_seconds(table, cards, "all_gather", gathered_bytes)
-    return gathered + collective_seconds(table, cards, "reduce_scatter", scattered_bytes)
+    ``scattered_bytes`` (:func:`collective_seconds`): a DEP expert layer's exchange. ``reader``:
+    :func:`gather_reader`'s for ``table`` and ``cards``, found once by a caller that reads often."""
+    reader = gather_reader(table, cards) if reader is None else reader
+    return reader.seconds(0, gathered_bytes) + reader.seconds(1, scattered_bytes)
 
 
-def allreduce_seconds(table, cards, nbytes):
+def allreduce_seconds(table, cards, nbytes, reader=None):
     """Seconds of the engine's all-reduce of ``nbytes`` (each card's whole tensor) on ``cards``
-    cards of ``table``'s card, read as :func:`_read`'s Notes give; 0 where not measured."""
-    return _read(_allreduces(), table, cards, 0, nbytes)
+    cards of ``table``'s card, read as :meth:`Reader.seconds` gives; 0 where not measured."""
+    return (allreduce_reader(table, cards) if reader is None else reader).seconds(0, nbytes)
 
 
-def _largest_rate(tables: _Tables, table, cards, operation: int):
-    """Seconds a byte at the rate of the table's largest message; 0 where not measured."""
-    measured = _measured(tables, table, cards)
-    key = np.where(measured, table, 0).astype(int)
-    count = np.where(measured, _count_index(tables, cards), 0).astype(int)
-    largest = 2.0 ** (tables.smallest_power + tables.times.shape[-1] - 1)
-    return np.where(measured, tables.times[key, count, operation, -1] / largest, 0.0)
-
-
-def largest_rate(table, cards, gathered_bytes, scattered_bytes):
+def largest_rate(table, cards, gathered_bytes, scattered_bytes, reader=None):
     """Seconds a gather of ``gathered_bytes`` and a scatter of ``scattered_bytes`` add to a step
     whose gathers are already paid (tokens riding in it), at the rate of the tables' largest
     messages; 0 where not measured."""
-    tables = _gathers()
-    gather_rate = _largest_rate(tables, table, cards, 0)
-    return gather_rate * gathered_bytes + _largest_rate(tables, table, cards, 1) * scattered_bytes
+    reader = gather_reader(table, cards) if reader is None else reader
+    return reader.largest_rate(0) * gathered_bytes + reader.largest_rate(1) * scattered_bytes
 
 
-def allreduce_largest_rate(table, cards, nbytes):
+def allreduce_largest_rate(table, cards, nbytes, reader=None):
     """Seconds an all-reduce of ``nbytes`` adds to a step whose all-reduces are already paid, at
     the rate of the table's largest message; 0 where not measured."""
-    return _largest_rate(_allreduces(), table, cards, 0) * nbytes
+    return (allreduce_reader(table, cards) if reader is None else reader).largest_rate(0) * nbytes
 
 
 @functools.cache
