@@ -140,7 +140,8 @@ def allreduce_seconds(tokens, hidden, layers, cards, link_bytes_per_s,
 
     .. math:: t_{AR} = 2 L \\left(\\alpha + \\frac{2 (c-1)}{c} \\cdot \\frac{2 T d}{\\eta\\,\\beta}\\right)
 
-    One card (c = 1) pays nothing.
+    One card (c = 1) pays nothing. Where the engine's all-reduce was measured on the node's
+    cards, the engine level reads that table instead (:mod:`core.engine_level.collectives`).
     """
     tokens = np.asarray(tokens, dtype=float)
     ring = 2.0 * (cards - 1) / cards
@@ -169,7 +170,8 @@ def gather_scatter_seconds(tokens, hidden, expert_layers, cards, link_bytes_per_
               \\frac{T d (g + 2)}{\\eta\\,\\beta}\\right)
 
     The latency is the engine's small all-reduce's (:data:`core.catalog.ALLREDUCE_LATENCY_S`
-    unless given).
+    unless given). Where NCCL's gathers were measured on the node's cards and the engine gathers
+    with them, the engine level reads those tables instead (:mod:`core.engine_level.collectives`).
     """
     tokens = np.asarray(tokens, dtype=float)
     arriving = (cards - 1.0) / cards
