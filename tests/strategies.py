@@ -297,3 +297,7 @@ def tensor_parallel_knobs(draw) -> dict:
         "answer_tokens": draw(st.integers(1, 8_192)),
         "concurrency": draw(st.integers(1, 4_096)),
     }
+
+
+# any node split over cards: tensor-parallel or DEP
+split_knobs = st.one_of(dep_knobs(), tensor_parallel_knobs())

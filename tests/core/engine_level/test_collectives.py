@@ -1,5 +1,6 @@
 """A step's collectives: the engine's measured all-reduce under tensor parallelism where the
-catalog has it, the line elsewhere; one node's floats and a sweep's arrays agree."""
+catalog has it (DEP's gathers: test_gather_scatter.py), the line elsewhere; one node's floats
+and a sweep's arrays agree; any split node's collectives grow with its tokens."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from core.catalog.collective_tables import allreduce_largest_rate, allreduce_sec
 from core.engine_level.terms import ALL_TERMS
 from core.engine_level.terms import allreduce_seconds as line_allreduce
 from core.evaluate import engine_node
-from tests.strategies import tensor_parallel_knobs
+from tests.strategies import split_knobs
 
 
 def _tp(**knobs):
@@ -70,10 +71,10 @@ def test_a_sweep_and_one_scenario_agree():
         assert swept.tolist() == [node._per_token(float(t), ALL_TERMS, latency) for t in tokens]
 
 
-@given(knobs=tensor_parallel_knobs(), tokens=st.floats(1.0, 1e6), more=st.floats(1.0, 1e6))
-def test_a_steps_allreduces_never_shrink_with_more_tokens(knobs, tokens, more):
-    """On any tensor-parallel node, measured or on the line, more tokens never take less time in
-    its collectives, alone or riding, and the time is finite and not negative."""
+@given(knobs=split_knobs, tokens=st.floats(1.0, 1e6), more=st.floats(1.0, 1e6))
+def test_a_steps_collectives_never_shrink_with_more_tokens(knobs, tokens, more):
+    """On any tensor-parallel or DEP node, measured or on the line, more tokens never take less
+    time in its collectives, alone or riding, and the time is finite and not negative."""
     node = engine_node(Scenario(**knobs))
     for latency in (True, False):
         less = node._per_token(tokens, ALL_TERMS, latency=latency)
@@ -81,10 +82,10 @@ def test_a_steps_allreduces_never_shrink_with_more_tokens(knobs, tokens, more):
         assert 0.0 <= less <= most < float("inf")
 
 
-@given(knobs=tensor_parallel_knobs())
-def test_every_tensor_parallel_scenario_reads_finite_figures(knobs):
-    """A tensor-parallel scenario whose engine can run a request reads a finite, positive first
-    token, time between tokens and throughput."""
+@given(knobs=split_knobs)
+def test_every_split_scenario_reads_finite_figures(knobs):
+    """A tensor-parallel or DEP scenario whose engine leaves its cache room to run a request
+    reads a finite, positive first token, time between tokens and throughput."""
     result = evaluate(Scenario(**knobs))
     assume(bool(result.weights_fit) and float(result.running_requests) > 0)
     for figure in (result.ttft_p50_s, result.itl_s, result.throughput_tokens_per_s):

@@ -5,16 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from hypothesis import assume, given
-from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from core import Scenario, evaluate
+from core import Scenario
 from core.catalog import ALLREDUCE_LATENCY_S, NVLINK_PROTOCOL_EFFICIENCY
 from core.catalog.collective_tables import gather_seconds, largest_rate
 from core.engine_level.terms import ALL_TERMS, gather_scatter_seconds
 from core.evaluate import engine_node
-from tests.strategies import dep_knobs
 
 
 def test_each_layer_moves_the_steps_tokens_in_and_back():
@@ -87,24 +84,3 @@ def test_a_sweep_and_one_scenario_agree():
     tokens = np.array([1.0, 37.0, 2048.0, 3e5])
     swept = node._per_token(tokens, ALL_TERMS)
     assert swept.tolist() == [node._per_token(float(t), ALL_TERMS) for t in tokens]
-
-
-@given(knobs=dep_knobs(), tokens=st.floats(1.0, 1e6), more=st.floats(1.0, 1e6))
-def test_a_dep_steps_gathers_never_shrink_with_more_tokens(knobs, tokens, more):
-    """On any DEP node, measured or on the line, more tokens in a step never take less time in
-    its collectives, alone or riding, and the time is finite and not negative."""
-    node = engine_node(Scenario(**knobs))
-    for latency in (True, False):
-        less = node._per_token(tokens, ALL_TERMS, latency=latency)
-        most = node._per_token(tokens + more, ALL_TERMS, latency=latency)
-        assert 0.0 <= less <= most < float("inf")
-
-
-@given(knobs=dep_knobs())
-def test_every_dep_scenario_reads_finite_figures(knobs):
-    """A DEP scenario whose engine leaves its cache room to run a request reads a finite,
-    positive first token, time between tokens and throughput."""
-    result = evaluate(Scenario(**knobs))
-    assume(bool(result.weights_fit) and float(result.running_requests) > 0)
-    for figure in (result.ttft_p50_s, result.itl_s, result.throughput_tokens_per_s):
-        assert 0.0 < float(figure) < float("inf")
