@@ -67,7 +67,8 @@ TERMS: dict[str, str] = {
     "once (under attention data parallelism on the one card holding it)",
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards (under DEP, "
-    "every expert layer gathers all the cards' tokens and scatters the results back)",
+    "every expert layer gathers all the cards' tokens and scatters the results back); on NVLink "
+    "cards each takes what the engine's own collective was measured to take at its size",
     "fixed_overheads": "every kernel costs a few microseconds (an fp8 matmul more: it quantises "
     "its input first; a shared expert's pass beside the routed experts where a second stream "
     "runs it), attention a little more for every request it holds (DeepSeek's latent "
