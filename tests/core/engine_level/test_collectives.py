@@ -90,3 +90,20 @@ def test_every_split_scenario_reads_finite_figures(knobs):
     assume(bool(result.weights_fit) and float(result.running_requests) > 0)
     for figure in (result.ttft_p50_s, result.itl_s, result.throughput_tokens_per_s):
         assert 0.0 < float(figure) < float("inf")
+
+
+def test_a_sweep_over_cards_and_engines_prices_each_scenario_as_alone():
+    """Measured tables and the line mixed in one array call (H100s under each engine, an
+    L40S pair, six H200s, a DEP node) give each scenario's own figures to the last bit."""
+    base = Scenario(model="Qwen3-30B-A3B", weight_dtype="fp8", realism="engine",
+                    prompt_tokens=1024, answer_tokens=256, concurrency=64)  # fmt: skip
+    gpus = np.array(["H100 SXM", "H100 SXM", "H100 SXM", "L40S", "H200", "B200"])
+    cards = np.array([8, 2, 4, 2, 6, 4])
+    engines = np.array(["tensorrt-llm", "vllm", "sglang", "vllm", "tensorrt-llm", "tensorrt-llm"])
+    layouts = np.array(["tp", "tp", "tp", "tp", "tp", "dep"])
+    swept = evaluate(base, gpu=gpus, cards=cards, engine=engines, layout=layouts)
+    for index in range(gpus.size):
+        alone = evaluate(base, gpu=str(gpus[index]), cards=int(cards[index]),
+                         engine=str(engines[index]), layout=str(layouts[index]))  # fmt: skip
+        for field in ("itl_s", "ttft_p50_s", "throughput_tokens_per_s"):
+            assert getattr(swept, field)[index] == getattr(alone, field), (index, field)
