@@ -238,8 +238,8 @@ FIGURES = {
         twenty_ninth_round_figures,
     ),
     "thirty-first round": (
-        r"TensorRT-LLM all-reduces 8 MiB on eight H100 in (\d+) µs where the line gave (\d+), "
-        r"and NCCL gathers 32 MiB on eight H200 in (\d+) µs where the line gave (\d+)\. Both "
+        r"TensorRT-LLM all-reduces 8 MiB on eight H100 in (\d+) µs where the line's bandwidth "
+        r"gave (\d+), and NCCL gathers 32 MiB on eight H200 in (\d+) µs where it gave (\d+)\. Both "
         r"sets move to ([\d.]+) % \((\d+) of (\d+)\), the check set to ([\d.]+) %, the two "
         r"TensorRT-LLM check sets to ([\d.]+) % and ([\d.]+) %\.",
         thirty_first_round_figures,
