@@ -106,7 +106,7 @@ class Collectives:
         else:
             moved = np.multiply(tokens, per_token)
             seconds = pair_layers * tables.allreduce_seconds(
-                self.allreduce_table, self.cards, moved
+                self.allreduce_table, self.cards, moved, self._allreduce_reader
             )
         return np.where(self._measured_allreduces, seconds, 0.0)
 
