@@ -257,20 +257,28 @@ dep_models = st.sampled_from(["DeepSeek-R1", "Qwen3-235B-A22B", "Qwen3-30B-A3B",
                               "Llama-4-Scout", "Llama-4-Maverick", "Mixtral-8x7B"])  # fmt: skip
 
 
-@st.composite
-def dep_knobs(draw) -> dict:
-    """Keyword arguments for a Scenario of a mixture laid out DEP at the engine level."""
+def _engine_run(draw) -> dict:
+    """The engine-level knobs both split strategies draw alike: the engine, the weights and
+    one closed loop's lengths and users."""
     return {
         "realism": "engine",
-        "model": draw(dep_models),
-        "gpu": draw(st.sampled_from(["H100 SXM", "H200", "B200", "H20", "MI300X"])),
-        "cards": draw(st.sampled_from([2, 4, 6, 8])),
-        "layout": "dep",
         "engine": draw(st.sampled_from(["tensorrt-llm", "vllm", "sglang"])),
         "weight_dtype": draw(st.sampled_from(["fp8", "bf16"])),
         "prompt_tokens": draw(st.integers(1, 32_768)),
         "answer_tokens": draw(st.integers(1, 8_192)),
         "concurrency": draw(st.integers(1, 4_096)),
+    }
+
+
+@st.composite
+def dep_knobs(draw) -> dict:
+    """Keyword arguments for a Scenario of a mixture laid out DEP at the engine level."""
+    return {
+        **_engine_run(draw),
+        "model": draw(dep_models),
+        "gpu": draw(st.sampled_from(["H100 SXM", "H200", "B200", "H20", "MI300X"])),
+        "cards": draw(st.sampled_from([2, 4, 6, 8])),
+        "layout": "dep",
     }
 
 
@@ -287,15 +295,10 @@ def tensor_parallel_knobs(draw) -> dict:
     """Keyword arguments for a Scenario split tensor-parallel over one node at the engine level:
     measured all-reduce tables (NVLink cards, 2, 4 or 8 of them) and the line elsewhere."""
     return {
-        "realism": "engine",
+        **_engine_run(draw),
         "model": draw(tensor_parallel_models),
         "gpu": draw(tensor_parallel_gpus),
         "cards": draw(st.sampled_from([1, 2, 3, 4, 8])),
-        "engine": draw(st.sampled_from(["tensorrt-llm", "vllm", "sglang"])),
-        "weight_dtype": draw(st.sampled_from(["fp8", "bf16"])),
-        "prompt_tokens": draw(st.integers(1, 32_768)),
-        "answer_tokens": draw(st.integers(1, 8_192)),
-        "concurrency": draw(st.integers(1, 4_096)),
     }
 
 

@@ -67,6 +67,11 @@ class _Tables:
     smallest_power: int
     times: np.ndarray
 
+    @property
+    def largest_bytes(self) -> float:
+        """The largest size measured, in bytes."""
+        return 2.0 ** (self.smallest_power + self.times.shape[-1] - 1)
+
 
 @functools.cache
 def _load(name: str) -> _Tables:
@@ -153,15 +158,13 @@ class Reader:
         fraction = np.ldexp(nbytes, -power) - 1.0
         low, high = pick(cell), pick(cell + 1)
         within = low + fraction * (high - low)
-        largest = pick(last) * (nbytes / 2.0 ** (first + last))
+        largest = pick(last) * (nbytes / self.tables.largest_bytes)
         read = np.where(power >= first + last, largest, np.where(power < first, low, within))
         return np.where(self.measured, read, 0.0)
 
     def largest_rate(self, operation: int):
         """Seconds a byte at the rate of the largest message; 0 where not measured."""
-        times = self.tables.times
-        largest = 2.0 ** (self.tables.smallest_power + times.shape[-1] - 1)
-        rate = times[self.key, self.count, operation, -1] / largest
+        rate = self.tables.times[self.key, self.count, operation, -1] / self.tables.largest_bytes
         return np.where(self.measured, rate, 0.0)
 
 
@@ -239,9 +242,8 @@ def _node_times(name: str, table: int, cards: float):
     if table < 0 or cards not in tables.counts:
         return None
     times = tables.times[table, tables.counts.index(cards)]
-    largest = 2.0 ** (tables.smallest_power + times.shape[-1] - 1)
     return tables.smallest_power, *(
-        (tuple(per_size.tolist()), float(per_size[-1] / largest)) for per_size in times
+        (tuple(per_size.tolist()), float(per_size[-1] / tables.largest_bytes)) for per_size in times
     )
 
 
@@ -259,8 +261,8 @@ def allreduce_node_times(table: int, cards: float):
 
 
 def read_times(first: int, times: tuple[float, ...], nbytes: float) -> float:
-    """:func:`_read` of one node's times (:func:`node_times`), in plain floats (a step's hot
-    path)."""
+    """:meth:`Reader.seconds` of one node's times (:func:`node_times`,
+    :func:`allreduce_node_times`), in plain floats (a step's hot path)."""
     last = len(times) - 1
     power = math.frexp(nbytes)[1] - 1
     if power >= first + last:
