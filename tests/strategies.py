@@ -258,12 +258,17 @@ dep_models = st.sampled_from(["DeepSeek-R1", "Qwen3-235B-A22B", "Qwen3-30B-A3B",
 
 
 def _engine_run(draw) -> dict:
-    """The engine-level knobs both split strategies draw alike: the engine, the weights and
+    """The engine-level knobs both split strategies draw alike: the engine and its release
+    (int4 experts loop over the experts in some: core.catalog.release_kernels), the weights and
     one closed loop's lengths and users."""
+    from core.catalog.engine_versions import versions_of
+
+    engine = draw(st.sampled_from(["tensorrt-llm", "vllm", "sglang"]))
     return {
         "realism": "engine",
-        "engine": draw(st.sampled_from(["tensorrt-llm", "vllm", "sglang"])),
-        "weight_dtype": draw(st.sampled_from(["fp8", "bf16"])),
+        "engine": engine,
+        "engine_version": draw(st.sampled_from([None, *versions_of(engine)])),
+        "weight_dtype": draw(st.sampled_from(["fp8", "bf16", "int4"])),
         "prompt_tokens": draw(st.integers(1, 32_768)),
         "answer_tokens": draw(st.integers(1, 8_192)),
         "concurrency": draw(st.integers(1, 4_096)),

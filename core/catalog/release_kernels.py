@@ -117,3 +117,42 @@ RELEASE_EXPERT_KERNELS: dict[tuple[str, str], tuple[str, str]] = {
     ("sglang", "0.3"): ("sglang-triton", _SGLANG_TRITON_EXPERTS_SOURCE),
     ("sglang", "0.4"): ("sglang-triton", _SGLANG_TRITON_EXPERTS_SOURCE),
 }
+
+# -- Marlin's expert loop (issue 37, thirty-second round; the rule set from the engines' code
+# before any case was scored with it). vLLM's fused_marlin_moe from 0.6.0 to 0.8.2 runs each of
+# an expert layer's two GEMMs through torch.ops._moe_C.marlin_gemm_moe, whose host code
+# (csrc/moe/marlin_moe_ops.cu marlin_mm_moe) launches the kernel once per expert on the card and
+# per 4 x max_m_blocks (4) m-blocks of 16 rows of the step's tokens: 256 tokens a launch. A
+# launch for an expert no token picked returns at once (marlin_moe_kernel.h: tot_its == 0), so
+# it costs the kernel floor. vLLM 0.8.3 replaced the loop with one fused kernel (PR #14447, "moe
+# wna16 marlin kernel"). SGLang ran its GPTQ and AWQ experts through vLLM's op from 0.4.4
+# (layers/quantization/__init__.py takes GPTQMarlinMoEMethod and AWQMoEMethod from vLLM): 0.4.4
+# to 0.4.6.post1 name vLLM 0.7.2 in their error messages, 0.4.6.post2 to 0.4.9 name 0.8.4 and
+# 0.9.0.1 (fused), and 0.4.10 runs sgl-kernel's own fused_marlin_moe. The catalog keeps one
+# release per line, so a line is priced as its earliest release that runs int4 experts (as the
+# collective tables take the earliest release measured): vLLM 0.6 and 0.8, SGLang 0.4 loop; vLLM
+# 0.10 on and SGLang 0.5 do not. Only int4 experts on NVIDIA cards (Marlin is CUDA's).
+MARLIN_LOOP_TOKENS = 256.0
+_MARLIN_LOOP = (
+    "vllm-project/vllm v0.6.0-v0.8.2 csrc/moe/marlin_moe_ops.cu marlin_mm_moe: a kernel launch "
+    "per expert and per 256 tokens (4 x max_m_blocks 4 m-blocks of 16) for each of the layer's "
+    "two GEMMs, returning at once for an expert without tokens (marlin_moe_kernel.h); one fused "
+    "kernel from v0.8.3 (PR #14447); each line priced as its earliest release"
+)
+_SGLANG_MARLIN_LOOP = (
+    "sgl-project/sglang v0.4.4-v0.4.6.post1 python/sglang/srt/layers/quantization/__init__.py: "
+    "GPTQMarlinMoEMethod and AWQMoEMethod from vLLM ('pip install vllm==0.7.2'), so " + _MARLIN_LOOP
+)
+EXPERT_LAUNCH_LOOPS: dict[tuple[str, str], str] = {
+    ("vllm", "0.6"): _MARLIN_LOOP,
+    ("vllm", "0.8"): _MARLIN_LOOP,
+    ("sglang", "0.4"): _SGLANG_MARLIN_LOOP,
+}
+
+
+def expert_launch_tokens(engine: str, line: str, weight: str, amd: bool) -> float:
+    """Tokens one launch of a release's expert kernel covers for one expert
+    (:data:`MARLIN_LOOP_TOKENS` where the kernel loops over the card's experts:
+    :data:`EXPERT_LAUNCH_LOOPS`), 0 where one launch covers every expert."""
+    loops = weight == "int4" and not amd and (engine, line) in EXPERT_LAUNCH_LOOPS
+    return MARLIN_LOOP_TOKENS if loops else 0.0

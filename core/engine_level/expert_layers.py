@@ -52,7 +52,8 @@ class ExpertLayers:
         with the kernel's floor :math:`t_0`, padding rows :math:`h` and shares :math:`s_B, s_F`
         of the card's measured rates (:data:`core.catalog.kernels.EXPERT_KERNELS`, measured from
         one token to 16,384); the last term scatters each of the :math:`T k` routed copies of a
-        token's hidden state to its expert and gathers it back, in bf16.
+        token's hidden state to its expert and gathers it back, in bf16. A kernel that loops
+        over the card's experts adds its launches' floors (:meth:`_launch_seconds`).
         """
         math_rate, permute_rate, stream_rate = self._expert_rates(frozenset(terms))
         _, layers = self.expert_geometry
@@ -60,7 +61,7 @@ class ExpertLayers:
         # every token's hidden state goes to k experts and comes back: written and read, in bf16
         permute = np.multiply(tokens, permute_rate)
         if not alone:
-            return layers * (math + permute)
+            return layers * (math + permute + self._launch_seconds(tokens, alone=False))
         touched = distinct_experts(self.experts, self.experts_per_token, tokens)
         stream = touched * stream_rate
         # padding rows are priced as routed rows are, never more than the rows routed (kernels
@@ -68,7 +69,33 @@ class ExpertLayers:
         routed = np.multiply(tokens, self.experts_per_token)
         rows = np.minimum(touched * self.expert_padding_rows, routed)
         padding = rows * math_rate / np.maximum(self.experts_per_token, 1)
-        return layers * (self.expert_fixed_s + np.maximum(stream, math + padding) + permute)
+        launches = self._launch_seconds(tokens)
+        return layers * (
+            self.expert_fixed_s + np.maximum(stream, math + padding) + permute + launches
+        )
+
+    def _launch_seconds(self, tokens, alone=True):
+        r"""Floors of the launches beyond one per GEMM where the release's expert kernel loops
+        over the card's experts (:data:`core.catalog.release_kernels.EXPERT_LAUNCH_LOOPS`), per
+        expert layer; 0 where one launch covers every expert.
+
+        Notes
+        -----
+        Each of the layer's two GEMMs launches once per expert on the card (:math:`E_c`) and per
+        :math:`n` tokens of the step, every launch at least the kernel floor :math:`t_k`:
+
+        .. math:: t_L = 2 t_k \left(E_c \lceil T / n \rceil - 1\right)
+
+        A token riding in a step whose launches are paid adds :math:`2 t_k E_c / n`.
+        """
+        per_launch = np.where(self.expert_launch_tokens > 0, self.expert_launch_tokens, 1.0)
+        on_card = np.divide(self.experts, self.expert_ranks)
+        if alone:
+            launches = on_card * np.ceil(np.divide(tokens, per_launch)) - 1.0
+        else:
+            launches = on_card * np.divide(tokens, per_launch)
+        looped = (self.expert_launch_tokens > 0) & (np.asarray(self.experts) > 1)
+        return np.where(looped, 2.0 * physical.KERNEL_FLOOR_S * np.maximum(launches, 0.0), 0.0)
 
     def _riding_expert_s(self, terms):
         """:meth:`expert_seconds` per token riding in a step (``alone`` False), remembered."""

@@ -22,7 +22,8 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
-from core.catalog.kernels import card_family, expert_kernel, kernels_engine
+from core.catalog.kernels import amd_card, card_family, expert_kernel, kernels_engine
+from core.catalog.release_kernels import expert_launch_tokens
 from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
 from core.engine_level.formats import dense_format, expert_format
@@ -85,6 +86,20 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
         "expert_padding_rows": field("padding_rows"),
         "expert_rate_code": field("compute", expert_rate_code),
     }
+
+
+def _launch_tokens(shapes):
+    """Tokens a looping expert kernel covers per launch per expert, of (card, weights, model,
+    engine, release) names, for :func:`lookup`
+    (:func:`core.catalog.release_kernels.expert_launch_tokens`)."""
+
+    def tokens(gpu, weight, name, engine, version):
+        line = engine_version(engine, version).version
+        return expert_launch_tokens(
+            engine, line, expert_format(weight, shapes[name]), amd_card(gpu)
+        )
+
+    return tokens
 
 
 def _gemm_floor(shapes, attention=False):
@@ -195,6 +210,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         **attention_fields(pool, gpu, weight, shape, engine, shapes),
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),
+        "expert_launch_tokens": lookup(_launch_tokens(shapes), gpu, weight, shape, engine, version),
         "gather_table": lookup(gather_table_index, gpu, engine),
         "allreduce_table": lookup(allreduce_table_index, gpu, engine),
         "block_fp8": lookup(

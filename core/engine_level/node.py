@@ -62,6 +62,8 @@ class Node(
     expert_bandwidth_share: object = 1.0
     expert_compute_share: object = 1.0
     expert_padding_rows: object = 0.0
+    # tokens one launch of a looping expert kernel covers per expert (0: one launch for all)
+    expert_launch_tokens: object = 0.0
     # layer types that launch more kernels than a dense layer: latent attention, shared experts
     latent_attention: object = False
     shared_experts: object = 0
