@@ -189,8 +189,7 @@ def twenty_fifth_round_figures() -> tuple:
 def thirty_first_round_figures() -> tuple:
     """The microseconds TensorRT-LLM's measured all-reduce of 8 MiB takes on eight H100s and
     the line's (NVLink at NCCL's share, its latency left out), the same of NCCL's all-gather of
-    32 MiB on eight H200s; both sets' error in % (one decimal), within and cases; the check
-    set's error and the two TensorRT-LLM check sets' errors."""
+    32 MiB on eight H200s; the check set's error and the two TensorRT-LLM check sets' errors."""
     mib = 2.0**20
     reduced = allreduce_seconds(allreduce_table_index("H100 SXM", "tensorrt-llm"), 8, 8 * mib)
     reduce_line = (
@@ -200,11 +199,31 @@ def thirty_first_round_figures() -> tuple:
     gathered = collective_seconds(table, 8, "all_gather", 32 * mib)
     gather_line = 7 / 8 * 32 * mib / (NVLINK_PROTOCOL_EFFICIENCY * GPUS["H200"].link_bytes_per_s)
     whole = report()
-    both = whole.scores["both"]["engine"]
     errors = [100 * getattr(whole, field)["engine"].geometric_mean_error
               for field in ("check", "check_second", "check_trt10")]  # fmt: skip
     return (
         *(round(seconds * 1e6) for seconds in (reduced, reduce_line, gathered, gather_line)),
-        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         *(round(error, 1) for error in errors),
+    )  # fmt: skip
+
+
+def thirty_second_round_figures() -> tuple:
+    """Qwen3-30B-A3B's expert layers and experts, the ms its Marlin loop's launches take a token
+    (each GEMM once per expert beyond one); the same of Qwen3-235B-A22B's layers over four
+    cards; Qwen's two GPTQ rows at a one-token prompt in ms a token (request time over 2,048
+    tokens); their ratios (D283, D288), at the longest prompt (D286, D291); both sets' error
+    (one decimal), within and cases."""
+    launches = []
+    for name in ("Qwen3-30B-A3B", "Qwen3-235B-A22B"):
+        model = MODELS[name]
+        per_token = model.layers * 2 * KERNEL_FLOOR_S * (model.experts - 1)
+        launches += [model.layers, model.experts, round(per_token * 1e3, 1)]
+    cases = {case.key: case for case in QWEN_SPEED}
+    measured = [round(cases[key].measured / 2048 * 1e3, 1) for key in ("D283", "D288")]
+    ratio = engine_ratios()
+    both = report().scores["both"]["engine"]
+    return (
+        *launches[:3], launches[3], launches[5], *measured,
+        *(round(ratio[key], 2) for key in ("D283", "D288", "D286", "D291")),
+        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
     )  # fmt: skip

@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     h20_stream_figures,
     thirty_first_round_figures,
+    thirty_second_round_figures,
     twenty_eighth_round_figures,
     twenty_fifth_round_figures,
     twenty_ninth_round_figures,
@@ -219,7 +220,8 @@ FIGURES = {
         r"They read \d+ % off when scored \(\d+ of \d+ within\), (\d+) % \((\d+) of (\d+)\)\s+now, "
         r".*? the dense models' FP8 "
         r"checkpoints read x([\d.]+)-([\d.]+) .*?, bf16 x([\d.]+)-([\d.]+) and AWQ "
-        r"x([\d.]+)-([\d.]+)[,:] .*? slow, read x([\d.]+)-([\d.]+)\. Both sets then stood at "
+        r"x([\d.]+)-([\d.]+)[,:] .*? slow, read x0\.11-0\.13 \(x([\d.]+)-([\d.]+)\s+since the "
+        r"thirty-second round\)\. Both sets then stood at "
         r".*? where the engine level "
         r"prices (\d+)-(\d+) ms, (\d+)-(\d+) µs and ([\d.]+) ns",
         twenty_eighth_round_figures,
@@ -240,9 +242,17 @@ FIGURES = {
     "thirty-first round": (
         r"TensorRT-LLM all-reduces 8 MiB on eight H100 in (\d+) µs where the line's bandwidth "
         r"gave (\d+), and NCCL gathers 32 MiB on eight H200 in (\d+) µs where it gave (\d+)\. Both "
-        r"sets move to ([\d.]+) % \((\d+) of (\d+)\), the check set to ([\d.]+) %, the two "
+        r"sets move to [\d.]+ % \(\d+ of \d+\), the check set to ([\d.]+) %, the two "
         r"TensorRT-LLM check sets to ([\d.]+) % and ([\d.]+) %\.",
         thirty_first_round_figures,
+    ),
+    "thirty-second round": (
+        r"At one token Qwen3-30B-A3B's (\d+) layers of (\d+) experts pay ([\d.]+) ms in launches "
+        r"alone and\s+Qwen3-235B-A22B's (\d+) on four H20 ([\d.]+) ms, where Qwen's GPTQ rows "
+        r"measure ([\d.]+) and ([\d.]+) ms a\s+token in all: those rows read x([\d.]+) and "
+        r"x([\d.]+) \(they read x0\.11 and x0\.13\), at the longest prompt\s+x([\d.]+) and "
+        r"x([\d.]+) \(x0\.59 and x0\.58\), and both sets move to ([\d.]+) % \((\d+) of (\d+)\)",
+        thirty_second_round_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "

@@ -14,7 +14,12 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES
 from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
-from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS, SHARED_EXPERT_STREAMS
+from core.catalog.release_kernels import (
+    EXPERT_LAUNCH_LOOPS,
+    MARLIN_LOOP_TOKENS,
+    RELEASE_EXPERT_KERNELS,
+    SHARED_EXPERT_STREAMS,
+)
 from core.evidence.source_groups import Source
 
 _FUSED_UNIT = (
@@ -182,11 +187,28 @@ def release_expert_rows() -> list[Source]:
     ]
 
 
+def expert_launch_rows() -> list[Source]:
+    """Each release whose int4 expert kernel loops over the card's experts, with the tokens one
+    launch covers and where the engine's code says so."""
+    return [
+        Source(
+            f"int4 experts launched one at a time, {engine} {version}",
+            f"{MARLIN_LOOP_TOKENS:,.0f}",
+            "tokens a launch, per expert on the card and GEMM, each at least the kernel floor "
+            "(NVIDIA cards; an expert no token picked still launches)",
+            source,
+            kind="engine",
+        )
+        for (engine, version), source in sorted(EXPERT_LAUNCH_LOOPS.items())
+    ]
+
+
 def release_rows() -> list[Source]:
     """Every engine and release-level row: each engine's first-token path and prefill steps, the
     step an overlap scheduler queues ahead, host work per request, the fused shared expert, AMD's
-    kernels, CUDA-graph padding, the shared expert on a second stream, older expert kernels."""
+    kernels, CUDA-graph padding, the shared expert on a second stream, older expert kernels and
+    those that launch once per expert."""
     return [
         *engine_rows(), schedules_ahead_row(), *host_request_rows(), *engine_fact_rows(),
-        *shared_stream_rows(), *release_expert_rows(),
+        *shared_stream_rows(), *release_expert_rows(), *expert_launch_rows(),
     ]  # fmt: skip

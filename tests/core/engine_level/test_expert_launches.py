@@ -77,3 +77,14 @@ def test_more_tokens_never_take_less_time_in_a_looping_kernel():
     tokens = np.arange(1.0, 2000.0)
     seconds = node.expert_seconds(tokens, ALL_TERMS)
     assert np.all(np.diff(seconds) >= 0.0)
+
+
+def test_the_sources_table_names_each_looping_release_and_its_code():
+    """Each release that loops over its int4 experts has a sources row citing marlin_mm_moe."""
+    from core import sources
+
+    rows = {row.constant: row for row in sources()}
+    for engine, line in EXPERT_LAUNCH_LOOPS:
+        row = rows[f"int4 experts launched one at a time, {engine} {line}"]
+        assert row.value == f"{MARLIN_LOOP_TOKENS:,.0f}" and row.kind == "engine"
+        assert "marlin_mm_moe" in row.source
