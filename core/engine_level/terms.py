@@ -81,7 +81,8 @@ TERMS: dict[str, str] = {
     "SGLang's are AMD's AITER kernels, timed on them, and vLLM's where ATOM or its AITER switch "
     "is on), and each kind of "
     "layer launches its own kernels (SGLang runs DeepSeek's shared expert inside the routed "
-    "experts' kernel)",
+    "experts' kernel; vLLM's Marlin MoE before 0.8.3, which SGLang's 0.4 line ran for int4 "
+    "experts, launches each GEMM once per expert on the card)",
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
     "multiplies more than its share of tokens and sets the step's pace",
     "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
