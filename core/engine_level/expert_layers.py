@@ -74,6 +74,11 @@ class ExpertLayers:
             self.expert_fixed_s + np.maximum(stream, math + padding) + permute + launches
         )
 
+    @cached_property
+    def _loops_experts(self):
+        """Whether any scenario's expert kernel loops over the card's experts."""
+        return bool(np.any(np.asarray(self.expert_launch_tokens) > 0))
+
     def _launch_seconds(self, tokens, alone=True):
         r"""Floors of the launches beyond one per GEMM where the release's expert kernel loops
         over the card's experts (:data:`core.catalog.release_kernels.EXPERT_LAUNCH_LOOPS`), per
@@ -88,6 +93,8 @@ class ExpertLayers:
 
         A token riding in a step whose launches are paid adds :math:`2 t_k E_c / n`.
         """
+        if not self._loops_experts:
+            return 0.0
         per_launch = np.where(self.expert_launch_tokens > 0, self.expert_launch_tokens, 1.0)
         on_card = np.divide(self.experts, self.expert_ranks)
         if alone:
