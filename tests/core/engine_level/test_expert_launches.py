@@ -10,6 +10,7 @@ from numpy.testing import assert_allclose
 
 from core import Scenario
 from core.catalog import KERNEL_FLOOR_S
+from core.catalog.engine_versions import versions_of
 from core.catalog.release_kernels import (
     EXPERT_LAUNCH_LOOPS,
     MARLIN_LOOP_TOKENS,
@@ -26,12 +27,14 @@ def _node(**knobs):
 
 
 def test_the_releases_that_loop_are_those_the_engines_code_names():
-    """vLLM 0.6 and 0.8 and SGLang 0.4 loop over int4 experts on NVIDIA cards; later releases,
-    other formats and AMD cards launch one kernel for every expert."""
+    """vLLM 0.6 and 0.8 and SGLang 0.4 (catalog releases all) loop over int4 experts on NVIDIA
+    cards; later releases, other formats and AMD cards launch one kernel for every expert."""
     for engine, line in EXPERT_LAUNCH_LOOPS:
         assert expert_launch_tokens(engine, line, "int4", amd=False) == MARLIN_LOOP_TOKENS
         assert expert_launch_tokens(engine, line, "int4", amd=True) == 0.0
         assert expert_launch_tokens(engine, line, "bf16", amd=False) == 0.0
+    for engine, line in EXPERT_LAUNCH_LOOPS:
+        assert line in versions_of(engine), (engine, line)
     assert expert_launch_tokens("sglang", "0.5", "int4", amd=False) == 0.0
     assert expert_launch_tokens("vllm", "0.10", "int4", amd=False) == 0.0
     assert expert_launch_tokens("tensorrt-llm", "1.0", "int4", amd=False) == 0.0
