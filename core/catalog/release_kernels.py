@@ -125,10 +125,11 @@ RELEASE_EXPERT_KERNELS: dict[tuple[str, str], tuple[str, str]] = {
 # per 4 x max_m_blocks (4) m-blocks of 16 rows of the step's tokens: 256 tokens a launch. A
 # launch for an expert no token picked returns at once (marlin_moe_kernel.h: tot_its == 0), so
 # it costs the kernel floor. vLLM 0.8.3 replaced the loop with one fused kernel (PR #14447, "moe
-# wna16 marlin kernel"). SGLang ran its GPTQ and AWQ experts through vLLM's op from 0.4.4
-# (layers/quantization/__init__.py takes GPTQMarlinMoEMethod and AWQMoEMethod from vLLM): 0.4.4
-# to 0.4.6.post1 name vLLM 0.7.2 in their error messages, 0.4.6.post2 to 0.4.9 name 0.8.4 and
-# 0.9.0.1 (fused), and 0.4.10 runs sgl-kernel's own fused_marlin_moe. The catalog keeps one
+# wna16 marlin kernel"). SGLang's 0.4 line ran its GPTQ and AWQ experts through vLLM's op
+# (layers/quantization/__init__.py takes GPTQMarlinMoEMethod and AWQMoEMethod from vLLM): 0.4.0
+# to 0.4.3 pin vLLM 0.6.3-0.7.2 in pyproject.toml and 0.4.4 to 0.4.6.post1 name 0.7.2 in their
+# error messages (the loop), 0.4.6.post2 to 0.4.9 name 0.8.4 and 0.9.0.1 (fused), and 0.4.10
+# runs sgl-kernel's own fused_marlin_moe. The catalog keeps one
 # release per line, so a line is priced as its earliest release that runs int4 experts (as the
 # collective tables take the earliest release measured): vLLM 0.6 and 0.8, SGLang 0.4 loop; vLLM
 # 0.10 on and SGLang 0.5 do not. Only int4 experts on NVIDIA cards (Marlin is CUDA's). Scored
@@ -143,8 +144,9 @@ _MARLIN_LOOP = (
     "kernel from v0.8.3 (PR #14447); each line priced as its earliest release"
 )
 _SGLANG_MARLIN_LOOP = (
-    "sgl-project/sglang v0.4.4-v0.4.6.post1 python/sglang/srt/layers/quantization/__init__.py: "
-    "GPTQMarlinMoEMethod and AWQMoEMethod from vLLM ('pip install vllm==0.7.2'), so " + _MARLIN_LOOP
+    "sgl-project/sglang v0.4.0-v0.4.6.post1 python/sglang/srt/layers/quantization/__init__.py: "
+    "GPTQMarlinMoEMethod and AWQMoEMethod from vLLM 0.6.3-0.7.2 (pyproject.toml; 'pip install "
+    "vllm==0.7.2'), so " + _MARLIN_LOOP
 )
 EXPERT_LAUNCH_LOOPS: dict[tuple[str, str], str] = {
     ("vllm", "0.6"): _MARLIN_LOOP,
