@@ -129,10 +129,10 @@ RELEASE_EXPERT_KERNELS: dict[tuple[str, str], tuple[str, str]] = {
 # (layers/quantization/__init__.py takes GPTQMarlinMoEMethod and AWQMoEMethod from vLLM): 0.4.0
 # to 0.4.3 pin vLLM 0.6.3-0.7.2 in pyproject.toml and 0.4.4 to 0.4.6.post1 name 0.7.2 in their
 # error messages (the loop), 0.4.6.post2 to 0.4.9 name 0.8.4 and 0.9.0.1 (fused), and 0.4.10
-# runs sgl-kernel's own fused_marlin_moe. The catalog keeps one
-# release per line, so a line is priced as its earliest release that runs int4 experts (as the
-# collective tables take the earliest release measured): vLLM 0.6 and 0.8, SGLang 0.4 loop; vLLM
-# 0.10 on and SGLang 0.5 do not. Only int4 experts on NVIDIA cards (Marlin is CUDA's). Scored
+# runs sgl-kernel's own fused_marlin_moe. The catalog keeps one release per line, so a line is
+# priced as its earliest release that runs int4 experts (as the collective tables take the
+# earliest release measured): vLLM 0.6 and 0.8, SGLang 0.4 loop; vLLM 0.10 on and SGLang 0.5 do
+# not. Only int4 experts on NVIDIA cards (Marlin is CUDA's). Scored
 # after the rule was committed: Qwen's four GPTQ mixtures on H20 (SGLang 0.4.6.post1, vLLM 0.7.2)
 # x0.11-0.59 -> x1.09-1.35, both development sets 21.3 % -> 18.9 % (171 -> 173 of 222); no check
 # set holds such a release.
