@@ -101,8 +101,9 @@ class ExpertLayers:
             launches = on_card * np.ceil(np.divide(tokens, per_launch)) - 1.0
         else:
             launches = on_card * np.divide(tokens, per_launch)
-        looped = (self.expert_launch_tokens > 0) & (np.asarray(self.experts) > 1)
-        return np.where(looped, 2.0 * physical.KERNEL_FLOOR_S * np.maximum(launches, 0.0), 0.0)
+        # a dense model's expert layers are none (expert_seconds multiplies by their count)
+        launched = 2.0 * physical.KERNEL_FLOOR_S * np.maximum(launches, 0.0)
+        return np.where(self.expert_launch_tokens > 0, launched, 0.0)
 
     def _riding_expert_s(self, terms):
         """:meth:`expert_seconds` per token riding in a step (``alone`` False), remembered."""

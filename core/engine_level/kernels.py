@@ -91,13 +91,12 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
 def _launch_tokens(shapes):
     """Tokens a looping expert kernel covers per launch per expert, of (card, weights, model,
     engine, release) names, for :func:`lookup`
-    (:func:`core.catalog.release_kernels.expert_launch_tokens`)."""
+    (:func:`core.catalog.release_kernels.expert_launch_tokens`; the release is a catalog one,
+    :func:`engine_releases`)."""
 
     def tokens(gpu, weight, name, engine, version):
-        line = engine_version(engine, version).version
-        return expert_launch_tokens(
-            engine, line, expert_format(weight, shapes[name]), amd_card(gpu)
-        )
+        expert_weights = expert_format(weight, shapes[name])
+        return expert_launch_tokens(engine, version, expert_weights, amd_card(gpu))
 
     return tokens
 
