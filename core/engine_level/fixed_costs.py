@@ -38,6 +38,15 @@ class FixedCosts:
                   - t_{busy}) & \text{overlap scheduler} \\ t_{host} & \text{otherwise}
                   \end{cases}
         """
+        # Every decode step is priced as a CUDA-graph replay, even past the release's largest
+        # captured batch (EngineVersion.graph_max_batch). Explored in issue 37's thirty-third
+        # round, not landed: such a step paying the engine's eager dispatch as its prefill pass
+        # does (Engine.request_overhead_per_layer_s, added) moves SC '25's 256-user runs, past
+        # SGLang 0.4's 160, from medians x1.87 and x2.09 to x1.15 and x1.20, in line with 64-128
+        # users (the set 55.6 % -> 50.2 %), but both sets went 18.9 % -> 19.5 % (173 -> 170
+        # within: SGLang 0.3's saturated NVIDIA rows S3-S4 x0.78/0.72 -> x0.71/0.59, vLLM 0.9.1's
+        # MI300X runs past V1's 512 -> x0.70-1.05; 19.2 % with load.finite_run's lockstep wave).
+        # On S3-S4 the dispatch seems to hide under the GPU's work; no source says where it does.
         host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
         layered = "expert_reads" in terms
         floors = (
