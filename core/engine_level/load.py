@@ -119,7 +119,7 @@ def _loop_arrays(request, others, added, extra, overhead, waited, step, later, a
     # rule committed before scoring) took both sets from 15.6 % to 17.1 % (115 -> 111
     # within), held out 17 % -> 19 %: reverted. Kept out of the cycle, in the first token only
     # as aiconfigurator uses it (explored in the thirty-third round): 18.9 % -> 19.5 % (172
-    # within; S3-S4 and D35-D37 into the band, D24 x0.99 -> x1.72, vLLM 0.9.1's MI300X out).
+    # within; S3, S4 and D35 into the band, D24 x0.99 -> x1.72, vLLM 0.9.1's MI300X out).
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
