@@ -46,7 +46,7 @@ class FixedCosts:
         # users (the set 55.6 % -> 50.2 %), but both sets went 18.9 % -> 19.5 % (173 -> 170
         # within: SGLang 0.3's saturated NVIDIA rows S3-S4 x0.78/0.72 -> x0.71/0.59, vLLM 0.9.1's
         # MI300X runs past V1's 512 -> x0.70-1.05; 19.2 % with load.finite_run's lockstep wave).
-        # On S3-S4 the dispatch seems to hide under the GPU's work; no source says where it does.
+        # On S3-S4 the dispatch seems to hide under the GPU's work; no source says on which cards.
         host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
         layered = "expert_reads" in terms
         floors = (
