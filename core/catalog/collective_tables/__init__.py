@@ -187,16 +187,6 @@ def allreduce_reader(table, cards) -> Reader:
     return _reader(_allreduces(), table, cards)
 
 
-def measured_gathers(table, cards):
-    """Whether ``cards`` cards of ``table``'s card were measured (:func:`gather_table_index`)."""
-    return gather_reader(table, cards).measured
-
-
-def measured_allreduces(table, cards):
-    """Whether ``cards`` cards of ``table``'s were measured (:func:`allreduce_table_index`)."""
-    return allreduce_reader(table, cards).measured
-
-
 def collective_seconds(table, cards, operation: str, nbytes):
     """Seconds of one NCCL ``operation`` (``"all_gather"`` or ``"reduce_scatter"``) of
     ``nbytes`` (the whole buffer) on ``cards`` cards of ``table``'s card; 0 where not measured.

@@ -13,14 +13,14 @@ from core.catalog import NVLINK_PROTOCOL_EFFICIENCY
 from core.catalog.collective_tables import (
     allreduce_largest_rate,
     allreduce_node_times,
+    allreduce_reader,
     allreduce_seconds,
     allreduce_table_index,
     collective_seconds,
+    gather_reader,
     gather_seconds,
     gather_table_index,
     largest_rate,
-    measured_allreduces,
-    measured_gathers,
     node_times,
     read_times,
 )
@@ -85,7 +85,7 @@ def test_what_was_not_measured_has_no_table():
     assert gather_table_index("H20", "tensorrt-llm") == -1
     assert gather_table_index("H200", "vllm") == -1
     h200 = gather_table_index("H200", "tensorrt-llm")
-    assert not measured_gathers(h200, 3) and measured_gathers(h200, 8)
+    assert not gather_reader(h200, 3).measured and gather_reader(h200, 8).measured
     assert gather_seconds(h200, 3, MIB, MIB) == 0.0 == gather_seconds(-1, 8, MIB, MIB)
     assert node_times(h200, 3.0) is None and node_times(-1, 8.0) is None
 
@@ -152,5 +152,5 @@ def test_what_has_no_allreduce_table():
     assert allreduce_table_index("L40S", "vllm") == -1
     assert allreduce_table_index("MI300X", "vllm") == -1
     h100 = allreduce_table_index("H100 SXM", "vllm")
-    assert not measured_allreduces(h100, 6) and not measured_allreduces(h100, 1)
+    assert not allreduce_reader(h100, 6).measured and not allreduce_reader(h100, 1).measured
     assert allreduce_seconds(h100, 6, MIB) == 0.0 and allreduce_node_times(h100, 6.0) is None
