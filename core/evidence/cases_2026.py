@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-Two hundred and ninety-one published rows, each naming the public page it came from: vLLM (0.5
+Three hundred and thirty-five published rows, each naming the public page it came from: vLLM (0.5
 to V1) and ROCm vLLM, SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss,
 DeepSeek-R1, Qwen3, Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X,
 MI355X and L40S. Each case is typed in as a ``Scenario`` call; what today's Scenario cannot say
@@ -13,7 +13,8 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213, D217-D219), which leaves 197 scored cases.
+D210-D213, D217-D219) and the three Qwen2.5 rows run eagerly (D322, D328, D331), which
+leaves 238 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -55,7 +56,9 @@ runs (:mod:`core.evidence.cases_sglang_prs`: Qwen3-Next-80B-A3B, a hybrid of Gat
 and attention layers, on four and eight H20). D251-D291, typed blind in the twenty-eighth, are
 the rest of the Qwen speed tables D29-D31 came from (:mod:`core.evidence.cases_qwen_speed`:
 Qwen3 from 0.6B to 235B-A22B, one request at a time on H20 under SGLang 0.4.6.post1, at a prompt
-of one token and at the longest each table prints).
+of one token and at the longest each table prints). D292-D335, typed blind in the thirty-fourth, are
+the same documentation's Qwen2.5 tables (:mod:`core.evidence.cases_qwen25_speed`: 0.5B to 72B,
+one request at a time on A100 under vLLM 0.6.3), read by the same rule.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 from core.evidence.cases_magpie import MAGPIE
+from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
@@ -363,6 +367,7 @@ SECOND += SGLANG_PRS  # D241 on: SGLang contributors' runs, likewise (cases_sgla
 SECOND += MAGPIE  # D245 on: Qwen3-Coder-480B, Magpie on MI355X and SGLang's cookbook on B200
 SECOND += SGLANG_HYBRID_PRS  # D249 on: Qwen3-Next-80B-A3B on H20 (cases_sglang_prs)
 SECOND += QWEN_SPEED  # D251 on: the rest of Qwen's speed tables (cases_qwen_speed)
+SECOND += QWEN25_SPEED  # D292 on: Qwen2.5's speed tables on A100 (cases_qwen25_speed)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""
