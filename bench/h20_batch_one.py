@@ -1,5 +1,5 @@
 """Split Qwen's H20 decode steps at batch 1 into a fixed part and a weight stream, by format,
-beside the engine level's own split of the same rows.
+beside the engine level's own split of the same rows; then the same for Qwen2.5's A100 rows.
 
 Qwen's speed tables (``core/evidence/cases_qwen_speed.py``, D251-D291, and D29-D31) time one
 request of 2,048 generated tokens at a time on an H20 under SGLang 0.4.6.post1. At a one-token
@@ -7,6 +7,10 @@ prompt the request is its decode steps, so a step costs about the request's time
 the dense models of each weight format this fits ``a + bytes / rate`` (``bytes`` the weights a
 card reads in a step, from the Scenario's own ledger) by least squares, to the measured steps and
 to the engine level's, and prints the fixed milliseconds and the rate the stream runs at.
+
+Qwen2.5's tables (``core/evidence/cases_qwen25_speed.py``, D292-D335) time the same kind of
+request on an A100 under vLLM 0.6.3, so the same split of their scored rows says whether the
+H20's slow stream is the card's or the page's way of measuring.
 
 A diagnostic for issue 37's H20 lead: the rows are in the development set, and no figure here
 sets a constant of the engine level. To rerun, from this repository's root (a second):
@@ -26,7 +30,11 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core import evaluate
+from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
+
+# (card, the page's rows) in the order they are printed
+PAGES = (("H20", "Qwen3", QWEN_SPEED), ("A100", "Qwen2.5", QWEN25_SPEED))
 
 
 def weight_format(case) -> str:
@@ -40,11 +48,11 @@ def is_mixture(case) -> bool:
     return "-A3B" in case.model_label or "-A22B" in case.model_label
 
 
-def dense_one_token_rows() -> dict[str, list]:
-    """{format: cases} of the dense models' rows at a one-token prompt on one card."""
+def dense_one_token_rows(cases=QWEN_SPEED) -> dict[str, list]:
+    """{format: cases} of the dense models' scored rows at a one-token prompt on one card."""
     rows: dict[str, list] = {}
-    for case in QWEN_SPEED:
-        if case.prompt_tokens == 1 and case.cards == 1 and not is_mixture(case):
+    for case in cases:
+        if case.prompt_tokens == 1 and case.cards == 1 and case.scored and not is_mixture(case):
             rows.setdefault(weight_format(case), []).append(case)
     return rows
 
@@ -68,13 +76,16 @@ def measured_and_priced(cases) -> dict[str, tuple[float, float]]:
 
 
 def main() -> None:
-    print("dense Qwen3 on one H20, one-token prompt: a decode step = fixed + weights / rate")
-    for fmt, cases in dense_one_token_rows().items():
-        for name, (fixed, rate) in measured_and_priced(cases).items():
-            print(
-                f"  {fmt:>4} {name:>8}: {fixed * 1e3:5.2f} ms + weights at {rate / 1e12:4.2f} TB/s "
-                f"({len(cases)} models)"
-            )
+    for card, family, page in PAGES:
+        print(
+            f"dense {family} on one {card}, one-token prompt: a decode step = fixed + weights / rate"
+        )
+        for fmt, cases in dense_one_token_rows(page).items():
+            for name, (fixed, rate) in measured_and_priced(cases).items():
+                print(
+                    f"  {fmt:>4} {name:>8}: {fixed * 1e3:5.2f} ms + weights at "
+                    f"{rate / 1e12:4.2f} TB/s ({len(cases)} models)"
+                )
 
 
 if __name__ == "__main__":

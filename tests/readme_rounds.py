@@ -40,6 +40,7 @@ from core.catalog.layer_kernels import (
     LATENT_ATTENTION_GEMMS,
     LATENT_ATTENTION_KERNELS,
 )
+from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_vllm_prs import VLLM_PRS
@@ -52,6 +53,16 @@ def engine_ratios() -> dict[str, float]:
     """Each development case's engine-level ratio (predicted over measured), by its key."""
     whole = report()
     return {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+
+
+def both_sets_without(*rounds) -> object:
+    """Both sets' engine-level score over the cases they held before ``rounds`` of rows (lists
+    of cases) were typed: the figure a round's paragraph quotes as it stood."""
+    whole = report()
+    left = {case.key for cases in rounds for case in cases}
+    return summarise(
+        whole.steps[[i for i in whole.sets["both"] if whole.cases[i].key not in left], -1]
+    )
 
 
 def twenty_third_round_figures() -> tuple:
@@ -139,11 +150,8 @@ def twenty_ninth_round_figures() -> tuple:
         if case.prompt_tokens == prompt and weight_format(case) != "GPTQ":
             longest[is_mixture(case)].append(ratio[case.key])
     whole = report()
-    both = whole.scores["both"]["engine"]
-    new = {case.key for case in QWEN_SPEED}
-    held = summarise(
-        whole.steps[[i for i in whole.sets["both"] if whole.cases[i].key not in new], -1]
-    )
+    both = both_sets_without(QWEN25_SPEED)
+    held = both_sets_without(QWEN_SPEED, QWEN25_SPEED)
     return (
         *(value for kernel in kernels for value in (kernel.rate_share, kernel.extra_keys)),
         round(100 * at_2048), *latent,
@@ -212,7 +220,7 @@ def thirty_second_round_figures() -> tuple:
     (each GEMM once per expert beyond one); the same of Qwen3-235B-A22B's layers over four
     cards; Qwen's two GPTQ rows at a one-token prompt in ms a token (request time over 2,048
     tokens); their ratios (D283, D288), at the longest prompt (D286, D291); both sets' error
-    (one decimal), within and cases."""
+    (one decimal), within and cases, before the thirty-fourth round's rows."""
     small, large = MODELS["Qwen3-30B-A3B"], MODELS["Qwen3-235B-A22B"]
 
     def launch_ms(model):  # each layer's two GEMMs, once per expert beyond the fused one
@@ -221,9 +229,27 @@ def thirty_second_round_figures() -> tuple:
     cases = {case.key: case for case in QWEN_SPEED}
     measured = [round(cases[key].measured / 2048 * 1e3, 1) for key in ("D283", "D288")]
     ratio = engine_ratios()
-    both = report().scores["both"]["engine"]
+    both = both_sets_without(QWEN25_SPEED)
     return (
         small.layers, small.experts, launch_ms(small), large.layers, launch_ms(large), *measured,
         *(round(ratio[key], 2) for key in ("D283", "D288", "D286", "D291")),
+        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
+    )  # fmt: skip
+
+
+def thirty_fourth_round_figures() -> tuple:
+    """Qwen2.5's A100 rows (D292-D335): their error, scored cases within and scored cases; the
+    dense bf16 and AWQ steps at a one-token prompt split into fixed ms and TB/s, measured and
+    priced (bench/h20_batch_one.py); both sets' error, within and cases."""
+    ratio = engine_ratios()
+    scored = [case for case in QWEN25_SPEED if case.scored]
+    rows = summarise(np.array([ratio[case.key] for case in scored]))
+    split = dense_one_token_rows(QWEN25_SPEED)
+    parts = {fmt: measured_and_priced(split[fmt]) for fmt in ("bf16", "AWQ")}
+    both = report().scores["both"]["engine"]
+    return (
+        round(100 * rows.geometric_mean_error), rows.within_band, rows.cases,
+        *(value for fmt in ("bf16", "AWQ") for name in ("measured", "engine")
+          for value in (round(parts[fmt][name][0] * 1e3, 2), round(parts[fmt][name][1] / 1e12, 2))),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
     )  # fmt: skip

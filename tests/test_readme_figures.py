@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     h20_stream_figures,
     thirty_first_round_figures,
+    thirty_fourth_round_figures,
     thirty_second_round_figures,
     twenty_eighth_round_figures,
     twenty_fifth_round_figures,
@@ -253,6 +254,14 @@ FIGURES = {
         r"x([\d.]+) \(they read x0\.11 and x0\.13\), at the longest prompt\s+x([\d.]+) and "
         r"x([\d.]+) \(x0\.59 and x0\.58\), and both sets move to ([\d.]+) % \((\d+) of (\d+)\)",
         thirty_second_round_figures,
+    ),
+    "thirty-fourth round": (
+        r"they read\s+(\d+) % off \((\d+) of (\d+) within\), every one too fast\. .*? a one-token "
+        r"decode step on the A100 costs ([\d.]+) ms and its bf16 weights at ([\d.]+) TB/s,\s+where "
+        r"the engine level prices ([\d.]+) ms and ([\d.]+) TB/s .*? AWQ's Marlin GEMMs cost "
+        r"([\d.]+) ms and stream at ([\d.]+) TB/s \(priced ([\d.]+) ms and\s+([\d.]+)\)\. Both "
+        r"sets now stand at ([\d.]+) % \((\d+) of (\d+)\)",
+        thirty_fourth_round_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "
