@@ -93,7 +93,7 @@ def _row(key: int, model: str, prompt: int, fmt: str, cards: int, speed: float, 
     return PublishedCase(
         f"D{key}", "request", "custom", "A100 80GB SXM", cards, weight, prompt, 2048, "users",
         1, round(2048 / speed, 2), _SOURCE, f"{quoted}: 2048 / {speed} s", kv_dtype="bf16",
-        engine="vLLM", engine_version=version, layout=f"TP={cards}" if cards > 1 else "",
+        engine="vLLM", engine_version=version, layout="TP",
         model_config=_CONFIGS[model], model_label=f"{model}-Instruct{suffix} (config.json)",
         assumed=_ASSUMED, scored=not eager, unscored_why=_EAGER if eager else "",
     )  # fmt: skip

@@ -33,7 +33,7 @@ def test_each_figure_is_one_requests_seconds(case):
     assert (case.metric, case.load, case.load_value, case.answer_tokens) == (
         "request", "users", 1, 2048,
     )  # fmt: skip
-    assert (case.gpu, case.engine) == ("A100 80GB SXM", "vLLM")
+    assert (case.gpu, case.engine, case.layout) == ("A100 80GB SXM", "vLLM", "TP")
     assert case.engine_version in ("0.6.2", "0.6.3")
     assert case.publisher == "Qwen docs"
     case.scenario()  # the Scenario takes every row
