@@ -238,8 +238,8 @@ def thirty_second_round_figures() -> tuple:
 
 
 def thirty_fourth_round_figures() -> tuple:
-    """Qwen2.5's A100 rows (D292-D335): their error, scored cases within and scored cases; the
-    dense bf16 and AWQ steps at a one-token prompt split into fixed ms and TB/s, measured and
+    """Qwen2.5's A100 rows (D292-D335): their error, scored cases within and scored cases, their
+    lowest and highest ratio; the dense bf16 and AWQ steps at a one-token prompt split into fixed ms and TB/s, measured and
     priced (bench/h20_batch_one.py); both sets' error, within and cases."""
     ratio = engine_ratios()
     scored = [case for case in QWEN25_SPEED if case.scored]
@@ -249,6 +249,7 @@ def thirty_fourth_round_figures() -> tuple:
     both = report().scores["both"]["engine"]
     return (
         round(100 * rows.geometric_mean_error), rows.within_band, rows.cases,
+        round(float(rows.ratios.min()), 2), round(float(rows.ratios.max()), 2),
         *(value for fmt in ("bf16", "AWQ") for name in ("measured", "engine")
           for value in (round(parts[fmt][name][0] * 1e3, 2), round(parts[fmt][name][1] / 1e12, 2))),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,

@@ -256,7 +256,8 @@ FIGURES = {
         thirty_second_round_figures,
     ),
     "thirty-fourth round": (
-        r"they read\s+(\d+) % off \((\d+) of (\d+) within\), every one too fast\. .*? a one-token "
+        r"they read\s+(\d+) % off \((\d+) of (\d+) within\), every one too fast "
+        r"\(x([\d.]+)-([\d.]+)\)\. .*? a one-token "
         r"decode step on the A100 costs ([\d.]+) ms and its bf16 weights at ([\d.]+) TB/s,\s+where "
         r"the engine level prices ([\d.]+) ms and ([\d.]+) TB/s .*? AWQ's Marlin GEMMs cost "
         r"([\d.]+) ms and stream at ([\d.]+) TB/s \(priced ([\d.]+) ms and\s+([\d.]+)\)\. Both "
