@@ -78,7 +78,8 @@ def measured_and_priced(cases) -> dict[str, tuple[float, float]]:
 def main() -> None:
     for card, family, page in PAGES:
         print(
-            f"dense {family} on one {card}, one-token prompt: a decode step = fixed + weights / rate"
+            f"dense {family} on one {card}, one-token prompt: "
+            "a decode step = fixed + weights / rate"
         )
         for fmt, cases in dense_one_token_rows(page).items():
             for name, (fixed, rate) in measured_and_priced(cases).items():

@@ -57,7 +57,7 @@ def engine_ratios() -> dict[str, float]:
 
 def both_sets_without(*rounds) -> object:
     """Both sets' engine-level score over the cases they held before ``rounds`` of rows (lists
-    of cases) were typed: the figure a round's paragraph quotes as it stood."""
+    of cases) were typed: the figure a round's paragraph, or a tripwire, quotes as it stood."""
     whole = report()
     left = {case.key for cases in rounds for case in cases}
     return summarise(
@@ -239,8 +239,9 @@ def thirty_second_round_figures() -> tuple:
 
 def thirty_fourth_round_figures() -> tuple:
     """Qwen2.5's A100 rows (D292-D335): their error, scored cases within and scored cases, their
-    lowest and highest ratio; the dense bf16 and AWQ steps at a one-token prompt split into fixed ms and TB/s, measured and
-    priced (bench/h20_batch_one.py); both sets' error, within and cases."""
+    lowest and highest ratio; the dense bf16 and AWQ steps at a one-token prompt split into
+    fixed ms and TB/s, measured and priced (bench/h20_batch_one.py); both sets' error, within
+    and cases."""
     ratio = engine_ratios()
     scored = [case for case in QWEN25_SPEED if case.scored]
     rows = summarise(np.array([ratio[case.key] for case in scored]))

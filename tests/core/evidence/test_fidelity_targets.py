@@ -14,23 +14,22 @@ from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.fidelity import report
-from core.evidence.scores import summarise
 from tests.paths import ROOT
+from tests.readme_rounds import both_sets_without
 
 README = ROOT / "README.md"
-_EIGHTH_ROUND = {case.key for case in AZURE}
+_EIGHTH_ROUND = AZURE
 # the fifteenth round's scored row and the nineteenth's (InferenceX's sweep)
-_LATER_ROUNDS = {case.key for case in GCP} | {case.key for case in INFERENCEX_SWEEP if case.scored}
+_LATER_ROUNDS = [*GCP, *(case for case in INFERENCEX_SWEEP if case.scored)]
 # the twenty-second round's rows, typed and scored after the model stood at 14.9 % on 150 cases
 # rows typed blind from the twenty-second round on (D220-D291)
-_TWENTY_SECOND_ROUND = {
-    case.key
-    for case in (*ROCM_PAGE, *VLLM_PRS, *SGLANG_PRS, *MAGPIE, *SGLANG_HYBRID_PRS, *QWEN_SPEED)
-}
+_TWENTY_SECOND_ROUND = [
+    *ROCM_PAGE, *VLLM_PRS, *SGLANG_PRS, *MAGPIE, *SGLANG_HYBRID_PRS, *QWEN_SPEED
+]  # fmt: skip
 # the twenty-eighth round's rows typed blind: the rest of Qwen's speed tables (D251-D291)
-_TWENTY_EIGHTH_ROUND = {case.key for case in QWEN_SPEED}
+_TWENTY_EIGHTH_ROUND = QWEN_SPEED
 # the thirty-fourth round's rows typed blind: Qwen2.5's A100 tables (D292-D335)
-_THIRTY_FOURTH_ROUND = {case.key for case in QWEN25_SPEED}
+_THIRTY_FOURTH_ROUND = QWEN25_SPEED
 
 
 def test_the_first_set_holds_where_it_stood():
@@ -57,24 +56,23 @@ def test_both_sets_together_hold_where_they_stood():
     with the thirty-fourth round's 41 scored rows typed blind (D292-D335, Qwen2.5's A100 tables)
     within 23.5 % (23.0 % when first scored), and the cases they held before Azure's rows (114,
     106 since D67-D74 left the score) within 19 %: a tripwire on the model."""
-    found = report()
-    assert found.scores["both"]["engine"].geometric_mean_error <= 0.235
-    assert found.scores["both"]["engine"].cases == 263
-    before = [i for i in found.sets["both"] if found.cases[i].key not in _THIRTY_FOURTH_ROUND]
-    assert len(before) == 222
-    assert summarise(found.steps[before, -1]).geometric_mean_error <= 0.23
-    newer = _TWENTY_EIGHTH_ROUND | _THIRTY_FOURTH_ROUND
-    held = [i for i in found.sets["both"] if found.cases[i].key not in newer]
-    assert len(held) == 181
-    assert summarise(found.steps[held, -1]).geometric_mean_error <= 0.175
-    later = _TWENTY_SECOND_ROUND | _THIRTY_FOURTH_ROUND
-    before = [i for i in found.sets["both"] if found.cases[i].key not in later]
-    assert len(before) == 150
-    assert summarise(found.steps[before, -1]).geometric_mean_error <= 0.165
-    later = _EIGHTH_ROUND | _LATER_ROUNDS | _TWENTY_SECOND_ROUND | _THIRTY_FOURTH_ROUND
-    earlier = [i for i in found.sets["both"] if found.cases[i].key not in later]
-    assert len(earlier) == 106  # 114 until D67-D74 left the score (multi-step scheduling)
-    assert summarise(found.steps[earlier, -1]).geometric_mean_error <= 0.19
+    both = report().scores["both"]["engine"]
+    assert both.geometric_mean_error <= 0.235
+    assert both.cases == 263
+    before = both_sets_without(_THIRTY_FOURTH_ROUND)
+    assert before.cases == 222
+    assert before.geometric_mean_error <= 0.23
+    held = both_sets_without(_TWENTY_EIGHTH_ROUND, _THIRTY_FOURTH_ROUND)
+    assert held.cases == 181
+    assert held.geometric_mean_error <= 0.175
+    first_150 = both_sets_without(_TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND)
+    assert first_150.cases == 150
+    assert first_150.geometric_mean_error <= 0.165
+    earlier = both_sets_without(
+        _EIGHTH_ROUND, _LATER_ROUNDS, _TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND
+    )
+    assert earlier.cases == 106  # 114 until D67-D74 left the score (multi-step scheduling)
+    assert earlier.geometric_mean_error <= 0.19
 
 
 def test_the_readme_quotes_the_scores_bench_prints():
