@@ -26,7 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.moe_kernel_fit import BANDWIDTH
+from bench.moe_kernel_fit import BANDWIDTH as MEASURED_BANDWIDTH
+
+# the A100 80GB's measured bandwidth (core/catalog/cards.py: cuda-stream's read, 1,769 GB/s)
+BANDWIDTH = {**MEASURED_BANDWIDTH, "a100_sxm": 1.769e12}
 
 BYTES_PER_WEIGHT = {"bfloat16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 / 8}
 # (card, engine/version, kernel source, table dtype): each engine's default dense kernel per
@@ -51,6 +54,11 @@ KERNELS = [
     ("b200_sxm", "sglang/0.5.14", "sglang_sgl_kernel_fp8_scaled_mm", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_deepgemm_gemm_nt_f8f8bf16", "fp8_block"),
     ("b200_sxm", "sglang/0.5.14", "sglang_flashinfer_cutedsl_nvfp4", "nvfp4"),
+    # Ampere's own (issue 37's thirty-fifth round): bf16 only, the one format all three
+    # engines' A100 tables hold (aiconfigurator @4fabb773, 2026-07-24)
+    ("a100_sxm", "trtllm/1.0.0", "torch_flow", "bfloat16"),
+    ("a100_sxm", "vllm/0.14.0", "vllm_default", "bfloat16"),
+    ("a100_sxm", "sglang/0.5.9", "sglang", "bfloat16"),
 ]
 TOKENS = (1, 16)  # a decode step's tokens on one card
 WEIGHT_BYTES = (4e6, 3e8)  # one layer's GEMMs on one card, 7B to 405B, TP 1 to 8

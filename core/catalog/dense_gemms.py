@@ -60,6 +60,11 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     # counted on its own.
     ("cdna3", "fp8_block", "aiter"): 6.3e-6,
     ("cdna4", "fp8_block", "aiter"): 6.6e-6,
+    # Ampere's own, bf16 (issue 37's thirty-fifth round): each engine's default linear layer
+    # measured on an A100 SXM, the earliest release measured there; about twice Hopper's floors.
+    ("ampere", "bf16", "tensorrt-llm"): 6.6e-6,
+    ("ampere", "bf16", "vllm"): 7.1e-6,
+    ("ampere", "bf16", "sglang"): 6.8e-6,
 }
 AMD_DENSE_GEMM_SOURCE = (
     "ROCm/aiter (MIT) @e4048607 tuned GEMM tables, aiter/configs/a8w8_blockscale_tuned_gemm.csv "
@@ -70,9 +75,19 @@ AMD_DENSE_GEMM_SOURCE = (
 )
 
 
+AMPERE_DENSE_GEMM_SOURCE = (
+    "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 (2026-07-24) measured GEMM tables, a100_sxm "
+    "gemm/<engine>/<release>/gemm_perf.parquet, bf16: TensorRT-LLM 1.0.0 torch_flow, vLLM "
+    "0.14.0 vllm_default, SGLang 0.5.9; floors fitted by bench/dense_gemm_fit.py on 1-16 "
+    "tokens and 4-300 MB of weights at the A100 80GB's measured 1,769 GB/s, 14 % RMS log error"
+)
+
+
 def dense_gemm_source(row: str) -> str:
     """Where a floor was measured, ``row`` its name led by its card family ("cdna3 fp8_block,
     aiter"): AITER's tables for AMD's families, aiconfigurator's for NVIDIA's."""
+    if row.startswith("ampere"):
+        return AMPERE_DENSE_GEMM_SOURCE
     return AMD_DENSE_GEMM_SOURCE if row.startswith("cdna") else DENSE_GEMM_SOURCE
 
 
