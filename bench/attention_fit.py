@@ -42,6 +42,11 @@ KERNELS = [
     ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow"),
     ("b200_sxm", "vllm/0.22.0", "vllm_flashinfer"),
     ("b200_sxm", "sglang/0.5.14", "trtllm_mha"),
+    # Ampere's own (issue 37's thirty-fifth round), bf16 caches: the earliest release of each
+    # engine measured on an A100 SXM (aiconfigurator @4fabb773, 2026-07-24)
+    ("a100_sxm", "trtllm/1.0.0", "torch_flow"),
+    ("a100_sxm", "vllm/0.14.0", "vllm_flash_attn"),
+    ("a100_sxm", "sglang/0.5.9", "flash_attention"),
 ]
 FLOORS = np.arange(0.0, 30e-6, 0.5e-6)
 PER_REQUEST = np.arange(0.0, 200e-9, 5e-9)
@@ -55,7 +60,8 @@ def rows(data: Path, card, version, kernel, cache):
     table = pd.read_parquet(path)
     group = table.num_heads // table.num_key_value_heads
     keep = (table.kernel_source == kernel) & (table.kv_cache_dtype == cache)
-    keep &= (table.window_size == 0) & (table.head_dim == 128) & group.isin([4, 8])
+    window = table.window_size if "window_size" in table else 0  # older tables: no window
+    keep &= (window == 0) & (table.head_dim == 128) & group.isin([4, 8])
     table = table[keep]
     requests = table.batch_size.to_numpy(float)
     context = (table.isl + table.step).to_numpy(float)

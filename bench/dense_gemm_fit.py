@@ -26,10 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.moe_kernel_fit import BANDWIDTH as MEASURED_BANDWIDTH
-
-# the A100 80GB's measured bandwidth (core/catalog/cards.py: cuda-stream's read, 1,769 GB/s)
-BANDWIDTH = {**MEASURED_BANDWIDTH, "a100_sxm": 1.769e12}
+from bench.moe_kernel_fit import BANDWIDTH
 
 BYTES_PER_WEIGHT = {"bfloat16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 / 8}
 # (card, engine/version, kernel source, table dtype): each engine's default dense kernel per

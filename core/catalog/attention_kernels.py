@@ -11,7 +11,9 @@ decode-attention tables (grouped-query rows, head size 128, the card's measured 
 the stream), the earliest release of each engine measured on an H100 or a B200, each engine's
 default kernel: TensorRT-LLM's attention op (its PyTorch flow), vLLM's FlashAttention 3 on
 Hopper and FlashInfer on Blackwell, SGLang's FlashAttention 3 on Hopper and TensorRT-LLM MHA
-on Blackwell. A family without tables borrows the measured family's TensorRT-LLM figures.
+on Blackwell; on Ampere (bf16 caches) each engine's default kernel measured on an A100 SXM:
+TensorRT-LLM 1.0's attention op, vLLM 0.14's and SGLang 0.5.9's FlashAttention. A family or a
+cache format without tables borrows the measured family's TensorRT-LLM figures.
 
 Latent attention (DeepSeek's) is priced as a whole block where its engine's module was measured
 (:data:`LATENT_BLOCKS`, fitted by ``bench/mla_module_fit.py``): the block's floor and cost per
@@ -55,7 +57,21 @@ ATTENTION_KERNELS: dict[tuple[str, str, str], AttentionKernel] = {
     ("blackwell", "fp8", "vllm"): AttentionKernel(6.5e-6, 15e-9),
     ("blackwell", "bf16", "sglang"): AttentionKernel(9.0e-6, 20e-9),
     ("blackwell", "fp8", "sglang"): AttentionKernel(16.0e-6, 20e-9),
+    # Ampere's own, bf16 caches (issue 37's thirty-fifth round): ATTENTION_SOURCES["ampere"]
+    ("ampere", "bf16", "tensorrt-llm"): AttentionKernel(13.0e-6, 115e-9),
+    ("ampere", "bf16", "vllm"): AttentionKernel(17.5e-6, 80e-9),
+    ("ampere", "bf16", "sglang"): AttentionKernel(17.0e-6, 90e-9),
 }
+AMPERE_ATTENTION_SOURCE = (
+    "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 (2026-07-24) measured decode-attention "
+    "tables, a100_sxm attention/<engine>/<release>/generation_attention_perf.parquet, bf16 "
+    "caches: TensorRT-LLM 1.0.0 torch_flow, vLLM 0.14.0 vllm_flash_attn, SGLang 0.5.9 "
+    "flash_attention; fitted by bench/attention_fit.py on grouped-query rows at the A100 80GB's "
+    "measured 1,769 GB/s (RMS log errors 34-39 %)"
+)
+# where each family's own rows were measured (a borrowing family cites the lender's)
+ATTENTION_SOURCES = {"hopper": ATTENTION_SOURCE, "blackwell": ATTENTION_SOURCE,
+                     "ampere": AMPERE_ATTENTION_SOURCE}  # fmt: skip
 # TensorRT-LLM's rows keyed (family, cache format): every engine's without its own.
 _NEUTRAL = {(family, cache): row for (family, cache, name), row in ATTENTION_KERNELS.items()
             if not name}  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.catalog.attention_kernels import (
     ATTENTION_KERNELS,
-    ATTENTION_SOURCE,
+    ATTENTION_SOURCES,
     LATENT_BLOCK_SOURCE,
     LATENT_BLOCKS,
     LATENT_PREFILL_ATTENTION,
@@ -32,7 +32,7 @@ def attention_kernel_rows() -> list[Source]:
             f"{engine or 'tensorrt-llm (every engine without its own)'}",
             attention_value(kernel.floor_s, kernel.per_request_s),
             ATTENTION_UNIT,
-            ATTENTION_SOURCE,
+            ATTENTION_SOURCES[family],
             kind="measurements",
         )
         for (family, cache, engine), kernel in ATTENTION_KERNELS.items()

@@ -40,6 +40,22 @@ def test_an_engine_runs_its_own_attention_and_a_borrowed_family_tensorrt_llms():
     )
 
 
+def test_an_a100_runs_each_engines_bf16_attention_measured_on_an_a100():
+    """On an A100 each engine's bf16-cache attention is its own row measured there (cited to the
+    A100 tables); an fp8 cache, which no A100 table measures, borrows TensorRT-LLM's Hopper row."""
+    from core.evidence.attention_sources import attention_kernel_rows
+
+    rows = {row.constant: row for row in attention_kernel_rows()}
+    for engine in ("tensorrt-llm", "vllm", "sglang"):
+        own = ATTENTION_KERNELS[("ampere", "bf16", engine)]
+        assert attention_kernel("A100 80GB SXM", "bf16", engine) is own
+        assert own.floor_s > attention_kernel("H100 SXM", "bf16", engine).floor_s
+        assert "a100_sxm" in rows[f"decode attention, ampere bf16, {engine}"].source
+    assert (
+        attention_kernel("A100 80GB SXM", "fp8", "vllm") is ATTENTION_KERNELS[("hopper", "fp8", "")]
+    )
+
+
 def test_every_request_adds_its_cost_in_every_attention_layer():
     """A decode step of b requests pays b x layers x the per-request cost, beside the floor."""
     node = _tiny_node()
