@@ -38,9 +38,9 @@ from bench.moe_kernel_fit import FLOPS
 
 FLOPS_BF16 = {**{card: rates["bf16"] for card, rates in FLOPS.items()}, "a100_sxm": 271.2e12}
 # (card, engine/version, kernel source): each engine's default prompt attention, the releases
-# and kernels bench/attention_fit.py reads for decode, and TensorRT-LLM 1.0 on the A100 (the one
-# release measured there)
-KERNELS = [*DECODE_KERNELS, ("a100_sxm", "trtllm/1.0.0", "torch_flow")]
+# and kernels bench/attention_fit.py reads for decode (on the A100 each engine's earliest
+# release measured there: TensorRT-LLM 1.0.0, vLLM 0.14.0, SGLang 0.5.9)
+KERNELS = list(DECODE_KERNELS)
 # latent attention's prompt kernels (the engines with an attention-only table)
 LATENT_KERNELS = [
     ("h100_sxm", "trtllm/1.3.0rc20", "default"),
@@ -71,7 +71,8 @@ def rows(data: Path, card, version, kernel, inputs, head_size=128):
     table = pd.read_parquet(path)
     group = table.num_heads // table.num_key_value_heads
     keep = (table.kernel_source == kernel) & (table.attn_dtype == inputs[0])
-    keep &= (table.kv_cache_dtype == inputs[1]) & (table.window_size == 0)
+    window = table.window_size if "window_size" in table else 0  # older tables: no window
+    keep &= (table.kv_cache_dtype == inputs[1]) & (window == 0)
     keep &= (table.head_dim == head_size) & group.isin([4, 8]) & (table.isl >= 256)
     return _pairs(table[keep], head_size)
 

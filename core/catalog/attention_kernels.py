@@ -143,8 +143,9 @@ PREFILL_ATTENTION_SOURCE = (
     "b200_sxm and a100_sxm attention/<engine>/<release>/context_attention_perf.parquet: "
     "TensorRT-LLM 1.3.0rc20 torch_flow (1.0.0 on the A100), vLLM 0.24 FlashAttention 3 (H100) "
     "and 0.22 FlashInfer (B200), SGLang 0.5.14 FlashAttention 3 (H100) and trtllm_mha (B200); "
+    "on the A100 vLLM 0.14.0's and SGLang 0.5.9's FlashAttention (aiconfigurator @4fabb773); "
     "fitted by bench/prefill_attention_fit.py on grouped-query rows, head size 128, prompts of "
-    "256-16,384 tokens (RMS log errors 8-15 %; the H200's tables give the H100's figures); "
+    "256-16,384 tokens (RMS log errors 8-16 %; the H200's tables give the H100's figures); "
     "latent attention's from the context_mla_perf tables, TensorRT-LLM 1.3.0rc20 and SGLang "
     "0.5.14 (FlashAttention 3 on the H100, trtllm_mla on the B200), 14-24 %"
 )
@@ -166,6 +167,9 @@ PREFILL_ATTENTION: dict[tuple[str, str, str], PrefillAttention] = {
     ("blackwell", "fp8", "sglang"): PrefillAttention(0.82, 850.0),
     ("ampere", "bf16", ""): PrefillAttention(0.54, 250.0),
     ("ampere", "fp8", ""): PrefillAttention(0.54, 250.0),
+    # vLLM's and SGLang's own on the A100 (issue 37's thirty-fifth round), bf16 caches
+    ("ampere", "bf16", "vllm"): PrefillAttention(0.64, 250.0),
+    ("ampere", "bf16", "sglang"): PrefillAttention(0.72, 150.0),
 }
 
 

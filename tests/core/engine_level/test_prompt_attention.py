@@ -23,8 +23,9 @@ from tests.core.engine_level.test_engine_versions import _tiny_node
 
 
 def test_each_engine_runs_its_own_kernel_and_a_family_without_tables_borrows():
-    """SGLang on an H100 runs its own row; vLLM on an A100 the A100's (TensorRT-LLM's) row; an
-    MI300X borrows Hopper's TensorRT-LLM row and an MI355X Blackwell's."""
+    """SGLang on an H100 runs its own row; vLLM on an A100 its own row measured there, and
+    TensorRT-LLM's A100 row over an fp8 cache (no A100 table holds vLLM's); an MI300X borrows
+    Hopper's TensorRT-LLM row and an MI355X Blackwell's."""
     assert (
         prefill_attention("H100 SXM", "bf16", "sglang")
         is PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
@@ -34,7 +35,11 @@ def test_each_engine_runs_its_own_kernel_and_a_family_without_tables_borrows():
     )
     assert (
         prefill_attention("A100 80GB SXM", "bf16", "vllm")
-        is PREFILL_ATTENTION[("ampere", "bf16", "")]
+        is PREFILL_ATTENTION[("ampere", "bf16", "vllm")]
+    )
+    assert (
+        prefill_attention("A100 80GB SXM", "fp8", "vllm")
+        is PREFILL_ATTENTION[("ampere", "fp8", "")]
     )
     assert (
         prefill_attention("MI300X", "bf16", "sglang") is PREFILL_ATTENTION[("hopper", "bf16", "")]
