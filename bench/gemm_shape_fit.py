@@ -50,6 +50,19 @@ TABLES = [
     (*_B, _T13, "deepgemm", "fp8_block", "fp8_block", ""),
     (*_B, _T13, "torch_flow", "nvfp4", "nvfp4", ""),
     ("ampere", "a100_sxm", "A100 80GB SXM", "trtllm/1.0.0", "torch_flow", "bfloat16", "bf16", ""),
+    # vLLM's and SGLang's own on the A100, the earliest releases measured there (issue 37's
+    # thirty-fifth round; aiconfigurator @4fabb773)
+    (
+        "ampere",
+        "a100_sxm",
+        "A100 80GB SXM",
+        "vllm/0.14.0",
+        "vllm_default",
+        "bfloat16",
+        "bf16",
+        "vllm",
+    ),
+    ("ampere", "a100_sxm", "A100 80GB SXM", "sglang/0.5.9", "sglang", "bfloat16", "bf16", "sglang"),
     ("ada", "l40s", "L40S", _T13, "torch_flow", "bfloat16", "bf16", ""),
     ("ada", "l40s", "L40S", _T13, "torch_flow", "fp8", "fp8", ""),
     (*_HV, "torch.nn.functional.linear", "bfloat16", "bf16", "vllm"),

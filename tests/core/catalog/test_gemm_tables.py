@@ -48,12 +48,15 @@ def test_an_fp8_matrix_split_eight_ways_multiplies_slower_on_an_h100():
 
 
 def test_an_engine_without_its_own_table_reads_tensorrt_llms():
-    """vLLM's fp8 kernel on an H100 has its own table; an engine aiconfigurator never measured
-    reads TensorRT-LLM's PyTorch flow, as its dense GEMM floors do (core.catalog.dense_gemms)."""
+    """vLLM's fp8 kernel on an H100 and its bf16 one on an A100 have their own tables; an engine
+    aiconfigurator never measured reads TensorRT-LLM's PyTorch flow, as its dense GEMM floors do
+    (core.catalog.dense_gemms)."""
     every = gemm_table_index("hopper", "fp8")
     assert gemm_table_index("hopper", "fp8", "tensorrt-llm") == every
     assert gemm_table_index("hopper", "fp8", "vllm") not in (every, -1)
-    assert gemm_table_index("ampere", "bf16", "vllm") == gemm_table_index("ampere", "bf16")
+    ampere = gemm_table_index("ampere", "bf16")
+    assert gemm_table_index("ampere", "bf16", "vllm") not in (ampere, -1)
+    assert gemm_table_index("ampere", "bf16", "custom-engine") == ampere
 
 
 def test_a_kernel_slower_than_the_cards_best_is_priced_so():
