@@ -28,7 +28,9 @@ import numpy as np
 
 from bench.moe_kernel_fit import BANDWIDTH
 
-BYTES_PER_WEIGHT = {"bfloat16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 / 8}
+BYTES_PER_WEIGHT = {"bfloat16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 / 8,
+                    "int4_wo": 4.25 / 8}  # fmt: skip
+_TRT_INT4 = "trt_flow_/weight_only_quant_matmul_L257/PLUGIN_V2_WeightOnlyQuantMatmul_0"
 # (card, engine/version, kernel source, table dtype): each engine's default dense kernel per
 # format, the earliest release measured on an H100 or a B200.
 KERNELS = [
@@ -51,9 +53,10 @@ KERNELS = [
     ("b200_sxm", "sglang/0.5.14", "sglang_sgl_kernel_fp8_scaled_mm", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_deepgemm_gemm_nt_f8f8bf16", "fp8_block"),
     ("b200_sxm", "sglang/0.5.14", "sglang_flashinfer_cutedsl_nvfp4", "nvfp4"),
-    # Ampere's own (issue 37's thirty-fifth round): bf16 only, the one format all three
-    # engines' A100 tables hold (aiconfigurator @4fabb773, 2026-07-24)
+    # Ampere's own (issue 37's thirty-fifth round; aiconfigurator @4fabb773, 2026-07-24): bf16,
+    # the one format all three engines' A100 tables hold, and TensorRT-LLM's weight-only int4
     ("a100_sxm", "trtllm/1.0.0", "torch_flow", "bfloat16"),
+    ("a100_sxm", "trtllm/1.0.0", _TRT_INT4, "int4_wo"),
     ("a100_sxm", "vllm/0.14.0", "vllm_default", "bfloat16"),
     ("a100_sxm", "sglang/0.5.9", "sglang", "bfloat16"),
 ]

@@ -11,10 +11,12 @@ The floors are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA aiconfigurator 0.
 GEMM tables (1-16 tokens, 4-300 MB of weights on one card, the card's measured bandwidth for
 the stream), the earliest release of each engine measured on an H100 or a B200, with each
 engine's default kernel for the format. TensorRT-LLM's PyTorch flow is every engine's unless
-the engine measured its own; a family without tables (Ampere, Ada, AMD's) borrows the
-measured family's engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`) except
-where AMD's AITER tables measured the engine's own kernel on it (bench/aiter_gemm_fit.py), and a
-format without a table (int4, mxfp4 dense layers, fp4 on Hopper) keeps the kernel floor.
+the engine measured its own; a family without tables of its own (Ampere, Ada, AMD's) borrows
+the measured family's engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`)
+except where a table measured a kernel on it: AMD's AITER tables the engine's own
+(bench/aiter_gemm_fit.py), aiconfigurator's A100 tables each engine's bf16 GEMM and
+TensorRT-LLM's weight-only int4 GEMM, every engine's there. A format without a table (int4 and
+mxfp4 dense layers elsewhere, fp4 on Hopper) keeps the kernel floor.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
     ("blackwell", "fp8"): 16.0e-6,
     ("blackwell", "fp8_block"): 8.6e-6,
     ("blackwell", "nvfp4"): 17.1e-6,
+    # Ampere's own (issue 37's thirty-fifth round; AMPERE_DENSE_GEMM_SOURCE): TensorRT-LLM's
+    # PyTorch flow in bf16 and its weight-only int4 GEMM (the int4 kernel its A100 table
+    # measured; no table measures vLLM's or SGLang's Marlin), every engine's without its own
+    ("ampere", "bf16"): 6.6e-6,
+    ("ampere", "int4"): 20.5e-6,
 }
 # (family, format, engine): the engine's own default kernel, where measured.
 ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
@@ -62,7 +69,6 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     ("cdna4", "fp8_block", "aiter"): 6.6e-6,
     # Ampere's own, bf16 (issue 37's thirty-fifth round): each engine's default linear layer
     # measured on an A100 SXM, the earliest release measured there; about twice Hopper's floors.
-    ("ampere", "bf16", "tensorrt-llm"): 6.6e-6,
     ("ampere", "bf16", "vllm"): 7.1e-6,
     ("ampere", "bf16", "sglang"): 6.8e-6,
 }
@@ -77,9 +83,11 @@ AMD_DENSE_GEMM_SOURCE = (
 
 AMPERE_DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 (2026-07-24) measured GEMM tables, a100_sxm "
-    "gemm/<engine>/<release>/gemm_perf.parquet, bf16: TensorRT-LLM 1.0.0 torch_flow, vLLM "
-    "0.14.0 vllm_default, SGLang 0.5.9; floors fitted by bench/dense_gemm_fit.py on 1-16 "
-    "tokens and 4-300 MB of weights at the A100 80GB's measured 1,769 GB/s, 14 % RMS log error"
+    "gemm/<engine>/<release>/gemm_perf.parquet: bf16, TensorRT-LLM 1.0.0 torch_flow, vLLM "
+    "0.14.0 vllm_default, SGLang 0.5.9 (14 % RMS log error); int4, TensorRT-LLM 1.0.0's "
+    "weight-only GEMM plugin (WeightOnlyQuantMatmul, int4_wo; 33 %); floors fitted by "
+    "bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights at the A100 80GB's "
+    "measured 1,769 GB/s"
 )
 
 

@@ -76,16 +76,19 @@ def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engin
     card family that measured it.
 
     The precedence every kernel table follows: the row of the kernels the engine's release
-    runs (:func:`kernels_engine`) measured on the card's own family (AMD's AITER rows), else,
-    on a family with tables of its own, the engine's own row there; else the engine-neutral
-    row of the family whose tables price the card (:func:`tables_family`). ``engine_rows`` are
-    keyed (family, kind, engine or library), ``neutral_rows`` (family, kind); the row is None
-    where neither table holds one.
+    runs (:func:`kernels_engine`) measured on the card's own family (AMD's AITER rows, the
+    A100's), else, on a family with tables of its own, the engine's own row there; else the
+    engine-neutral row of the card's own family where one was measured (the A100's int4 GEMM),
+    else that of the family whose tables price the card (:func:`tables_family`).
+    ``engine_rows`` are keyed (family, kind, engine or library), ``neutral_rows`` (family,
+    kind); the row is None where neither table holds one.
     """
     own_family = card_family(gpu)
     measured_on_card = engine_rows.get((own_family, kind, kernels_engine(gpu, engine, version)))
     if measured_on_card is not None:
         return measured_on_card, own_family
+    if own_family in BORROWED_FAMILY and (own_family, kind) in neutral_rows:
+        return neutral_rows[(own_family, kind)], own_family
     family, own = tables_family(gpu)
     engine_own = engine_rows.get((family, kind, engine)) if own else None
     return (neutral_rows.get((family, kind)) if engine_own is None else engine_own), family

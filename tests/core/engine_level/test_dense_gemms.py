@@ -51,20 +51,25 @@ def test_sglang_on_amd_cards_pays_aiters_block_fp8_floor_measured_there():
     assert "aiconfigurator" in rows["dense GEMM floor, hopper fp8_block, sglang"].source
 
 
-def test_an_a100_pays_each_engines_bf16_floor_measured_on_an_a100():
-    """On both A100s every engine's bf16 GEMMs pay its own floor measured on the A100 (cited to
-    those tables), above its Hopper one; other formats there keep the borrowed or kernel floor."""
+def test_an_a100_pays_the_floors_measured_on_an_a100():
+    """On both A100s vLLM's and SGLang's bf16 GEMMs pay their own floors measured there, every
+    other engine TensorRT-LLM's A100 floor, all above their Hopper ones; int4 pays TensorRT-LLM's
+    weight-only GEMM measured there (no Marlin table), fp8 the borrowed Hopper floor; each row
+    is cited to the A100 tables."""
     from core.evidence.engine_sources import dense_gemm_rows
 
     rows = {row.constant: row for row in dense_gemm_rows()}
+    neutral = DENSE_GEMM_FLOORS[("ampere", "bf16")]
     for engine in ("tensorrt-llm", "vllm", "sglang"):
-        own = ENGINE_DENSE_GEMM_FLOORS[("ampere", "bf16", engine)]
+        own = ENGINE_DENSE_GEMM_FLOORS.get(("ampere", "bf16", engine), neutral)
         for gpu in ("A100 80GB SXM", "A100 40GB SXM"):
             assert dense_gemm_floor(gpu, "bf16", engine) == own
+            assert dense_gemm_floor(gpu, "int4", engine) == DENSE_GEMM_FLOORS[("ampere", "int4")]
         assert own > dense_gemm_floor("H100 SXM", "bf16", engine)
-        assert "a100_sxm" in rows[f"dense GEMM floor, ampere bf16, {engine}"].source
+    for name in ("ampere bf16", "ampere bf16, vllm", "ampere bf16, sglang", "ampere int4"):
+        assert "a100_sxm" in rows[f"dense GEMM floor, {name}"].source
     assert dense_gemm_floor("A100 80GB SXM", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
-    assert dense_gemm_floor("A100 80GB SXM", "int4", "vllm") == KERNEL_FLOOR_S
+    assert dense_gemm_floor("H100 SXM", "int4", "vllm") == KERNEL_FLOOR_S
 
 
 def test_each_dense_gemm_pays_its_floor_in_place_of_the_kernel_floor():
