@@ -57,6 +57,10 @@ KERNELS = [
     # the one format all three engines' A100 tables hold, and TensorRT-LLM's weight-only int4
     ("a100_sxm", "trtllm/1.0.0", "torch_flow", "bfloat16"),
     ("a100_sxm", "trtllm/1.0.0", _TRT_INT4, "int4_wo"),
+    # Hopper's int4: TensorRT-LLM's weight-only GEMM, measured on the H200 only (1.2.0rc5);
+    # its bf16 beside it, a check that the H200's table reads as the H100's
+    ("h200_sxm", "trtllm/1.2.0rc5", _TRT_INT4, "int4_wo"),
+    ("h200_sxm", "trtllm/1.2.0rc5", "torch_flow", "bfloat16"),
     ("a100_sxm", "vllm/0.14.0", "vllm_default", "bfloat16"),
     ("a100_sxm", "sglang/0.5.9", "sglang", "bfloat16"),
 ]

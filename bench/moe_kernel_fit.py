@@ -50,8 +50,9 @@ import numpy as np
 
 # Measured rates the catalog uses (core/catalog/cards.py): H100 from FlashMLA and MAMF; B200's
 # bf16 and fp8 matmul from MAMF, its bandwidth and fp4 at the H100's measured shares of peak;
-# the A100 80GB's bandwidth from cuda-stream's read (its dense GEMM and attention tables).
-BANDWIDTH = {"h100_sxm": 3.0e12, "b200_sxm": 8.0e12 * 3.0 / 3.35, "a100_sxm": 1.769e12}
+# the A100 80GB's bandwidth from cuda-stream's read and the H200's (its dense GEMM tables).
+BANDWIDTH = {"h100_sxm": 3.0e12, "b200_sxm": 8.0e12 * 3.0 / 3.35, "a100_sxm": 1.769e12,
+             "h200_sxm": 4.41e12}  # fmt: skip
 FLOPS = {
     "h100_sxm": {"bf16": 794.5e12, "fp8": 1402.6e12},
     "b200_sxm": {"bf16": 1745.0e12, "fp8": 3432.5e12, "fp4": 9.0e15 * 1402.6 / 1979},

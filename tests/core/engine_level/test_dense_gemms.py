@@ -34,7 +34,21 @@ def test_an_engine_uses_its_own_floor_and_a_borrowed_family_the_neutral_one():
         == ENGINE_DENSE_GEMM_FLOORS[("hopper", "fp8", "vllm")]
     )
     assert dense_gemm_floor("MI300X", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
-    assert dense_gemm_floor("H100 SXM", "int4", "vllm") == KERNEL_FLOOR_S
+    assert dense_gemm_floor("B200", "int4", "vllm") == KERNEL_FLOOR_S
+
+
+def test_hopper_int4_pays_tensorrt_llms_weight_only_gemm_measured_on_an_h200():
+    """Every Hopper card's int4 GEMMs, in every engine, pay TensorRT-LLM's weight-only int4 floor
+    measured on the H200, above the bf16 floor and cited to that table."""
+    from core.evidence.engine_sources import dense_gemm_rows
+
+    int4 = DENSE_GEMM_FLOORS[("hopper", "int4")]
+    for gpu in ("H100 SXM", "H200", "H20"):
+        for engine in ("tensorrt-llm", "vllm", "sglang"):
+            assert dense_gemm_floor(gpu, "int4", engine) == int4
+    assert int4 > DENSE_GEMM_FLOORS[("hopper", "bf16")]
+    rows = {row.constant: row for row in dense_gemm_rows()}
+    assert "h200_sxm" in rows["dense GEMM floor, hopper int4"].source
 
 
 def test_sglang_on_amd_cards_pays_aiters_block_fp8_floor_measured_there():
@@ -69,7 +83,6 @@ def test_an_a100_pays_the_floors_measured_on_an_a100():
     for name in ("ampere bf16", "ampere bf16, vllm", "ampere bf16, sglang", "ampere int4"):
         assert "a100_sxm" in rows[f"dense GEMM floor, {name}"].source
     assert dense_gemm_floor("A100 80GB SXM", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
-    assert dense_gemm_floor("H100 SXM", "int4", "vllm") == KERNEL_FLOOR_S
 
 
 def test_each_dense_gemm_pays_its_floor_in_place_of_the_kernel_floor():
