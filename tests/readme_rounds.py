@@ -26,6 +26,7 @@ from core.catalog.attention_kernels import (
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
     PREFILL_HEAD_SIZE_SHARES,
+    attention_kernel,
 )
 from core.catalog.collective_tables import (
     allreduce_seconds,
@@ -240,18 +241,37 @@ def thirty_second_round_figures() -> tuple:
 def thirty_fourth_round_figures() -> tuple:
     """Qwen2.5's A100 rows (D292-D335): their error, scored cases within and scored cases, their
     lowest and highest ratio; the dense bf16 and AWQ steps at a one-token prompt split into
-    fixed ms and TB/s, measured and priced (bench/h20_batch_one.py); both sets' error, within
-    and cases."""
+    fixed ms and TB/s, measured and priced (bench/h20_batch_one.py)."""
     ratio = engine_ratios()
     scored = [case for case in QWEN25_SPEED if case.scored]
     rows = summarise(np.array([ratio[case.key] for case in scored]))
     split = dense_one_token_rows(QWEN25_SPEED)
     parts = {fmt: measured_and_priced(split[fmt]) for fmt in ("bf16", "AWQ")}
-    both = report().scores["both"]["engine"]
     return (
         round(100 * rows.geometric_mean_error), rows.within_band, rows.cases,
         round(float(rows.ratios.min()), 2), round(float(rows.ratios.max()), 2),
         *(value for fmt in ("bf16", "AWQ") for name in ("measured", "engine")
           for value in (round(parts[fmt][name][0] * 1e3, 2), round(parts[fmt][name][1] / 1e12, 2))),
+    )  # fmt: skip
+
+
+def thirty_fifth_round_figures() -> tuple:
+    """The A100's dense GEMM floors in bf16 (TensorRT-LLM's, vLLM's, SGLang's) and the H100's
+    (µs); int4's on the A100 and on Hopper; the A100's decode attention floors (TensorRT-LLM,
+    vLLM, SGLang, µs); Qwen2.5's int4 rows at a one-token prompt, lowest and highest ratio; both
+    sets' error, within and cases."""
+    engines = ("tensorrt-llm", "vllm", "sglang")
+    ratio = engine_ratios()
+    int4 = [ratio[case.key] for case in QWEN25_SPEED
+            if case.scored and case.dtype == "int4" and case.prompt_tokens == 1]  # fmt: skip
+    both = report().scores["both"]["engine"]
+    return (
+        *(round(dense_gemm_floor(gpu, "bf16", name) * 1e6, 1)
+          for gpu in ("A100 80GB SXM", "H100 SXM") for name in engines),
+        round(dense_gemm_floor("A100 80GB SXM", "int4", "vllm") * 1e6, 1),
+        round(dense_gemm_floor("H20", "int4", "sglang") * 1e6, 1),
+        *(round(attention_kernel("A100 80GB SXM", "bf16", name).floor_s * 1e6, 1)
+          for name in engines),
+        round(float(min(int4)), 2), round(float(max(int4)), 2),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
     )  # fmt: skip

@@ -28,6 +28,7 @@ from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     h20_stream_figures,
+    thirty_fifth_round_figures,
     thirty_first_round_figures,
     thirty_fourth_round_figures,
     thirty_second_round_figures,
@@ -256,13 +257,21 @@ FIGURES = {
         thirty_second_round_figures,
     ),
     "thirty-fourth round": (
-        r"they read\s+(\d+) % off \((\d+) of (\d+) within\), every one too fast "
-        r"\(x([\d.]+)-([\d.]+)\)\. .*? a one-token "
+        r"every one too fast \(x0\.43-0\.99\), and\s+(\d+) % \((\d+) of (\d+)\) since the "
+        r"thirty-fifth round \(x([\d.]+)-([\d.]+)\)\. .*? a one-token "
         r"decode step on the A100 costs ([\d.]+) ms and its bf16 weights at ([\d.]+) TB/s,\s+where "
         r"the engine level prices ([\d.]+) ms and ([\d.]+) TB/s .*? AWQ's Marlin GEMMs cost "
-        r"([\d.]+) ms and stream at ([\d.]+) TB/s \(priced ([\d.]+) ms and\s+([\d.]+)\)\. Both "
-        r"sets now stand at ([\d.]+) % \((\d+) of (\d+)\)",
+        r"([\d.]+) ms and stream at ([\d.]+) TB/s \(priced ([\d.]+) ms and\s+([\d.]+)\)\.",
         thirty_fourth_round_figures,
+    ),
+    "thirty-fifth round": (
+        r"bf16 GEMM at a few tokens pays ([\d.]+) µs before its weights stream under "
+        r"TensorRT-LLM,\s+([\d.]+) under vLLM and ([\d.]+) under SGLang, where the H100's "
+        r"([\d.]+), ([\d.]+) and ([\d.]+) .*? an int4\s+GEMM pays ([\d.]+) µs on the A100 and "
+        r"([\d.]+) on Hopper .*? decode attention\s+pays ([\d.]+) µs a layer under "
+        r"TensorRT-LLM, ([\d.]+) under vLLM and ([\d.]+) under SGLang.*? one-token prompt now "
+        r"read\s+x([\d.]+)-([\d.]+) .*? Both sets now stand at ([\d.]+) % \((\d+) of (\d+)\)",
+        thirty_fifth_round_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "
