@@ -32,7 +32,7 @@ BYTES_PER_WEIGHT = {"bfloat16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 
                     "int4_wo": 4.25 / 8}  # fmt: skip
 _TRT_INT4 = "trt_flow_/weight_only_quant_matmul_L257/PLUGIN_V2_WeightOnlyQuantMatmul_0"
 # (card, engine/version, kernel source, table dtype): each engine's default dense kernel per
-# format, the earliest release measured on an H100 or a B200.
+# format, the earliest release measured on an H100 or a B200 (and on an A100 and an H200 below).
 KERNELS = [
     ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "bfloat16"),
     ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8"),
@@ -57,12 +57,12 @@ KERNELS = [
     # the one format all three engines' A100 tables hold, and TensorRT-LLM's weight-only int4
     ("a100_sxm", "trtllm/1.0.0", "torch_flow", "bfloat16"),
     ("a100_sxm", "trtllm/1.0.0", _TRT_INT4, "int4_wo"),
+    ("a100_sxm", "vllm/0.14.0", "vllm_default", "bfloat16"),
+    ("a100_sxm", "sglang/0.5.9", "sglang", "bfloat16"),
     # Hopper's int4: TensorRT-LLM's weight-only GEMM, measured on the H200 only (1.2.0rc5);
     # its bf16 beside it, a check that the H200's table reads as the H100's
     ("h200_sxm", "trtllm/1.2.0rc5", _TRT_INT4, "int4_wo"),
     ("h200_sxm", "trtllm/1.2.0rc5", "torch_flow", "bfloat16"),
-    ("a100_sxm", "vllm/0.14.0", "vllm_default", "bfloat16"),
-    ("a100_sxm", "sglang/0.5.9", "sglang", "bfloat16"),
 ]
 TOKENS = (1, 16)  # a decode step's tokens on one card
 WEIGHT_BYTES = (4e6, 3e8)  # one layer's GEMMs on one card, 7B to 405B, TP 1 to 8

@@ -39,6 +39,7 @@ from core.catalog import BYTES_PER_WEIGHT as CATALOG_BYTES_PER_WEIGHT
 # without its own): DeepGEMM for block-scaled fp8 on a B200 (as core/catalog/dense_gemms.py)
 _T13 = "trtllm/1.3.0rc20"
 _H, _B = ("hopper", "h100_sxm", "H100 SXM"), ("blackwell", "b200_sxm", "B200")
+_A = ("ampere", "a100_sxm", "A100 80GB SXM")
 _HV, _HS = (*_H, "vllm/0.24.0"), (*_H, "sglang/0.5.6.post2")
 _BV, _BS = (*_B, "vllm/0.24.0"), (*_B, "sglang/0.5.14")
 TABLES = [
@@ -49,20 +50,11 @@ TABLES = [
     (*_B, _T13, "torch_flow", "fp8", "fp8", ""),
     (*_B, _T13, "deepgemm", "fp8_block", "fp8_block", ""),
     (*_B, _T13, "torch_flow", "nvfp4", "nvfp4", ""),
-    ("ampere", "a100_sxm", "A100 80GB SXM", "trtllm/1.0.0", "torch_flow", "bfloat16", "bf16", ""),
+    (*_A, "trtllm/1.0.0", "torch_flow", "bfloat16", "bf16", ""),
     # vLLM's and SGLang's own on the A100, the earliest releases measured there (issue 37's
     # thirty-fifth round; aiconfigurator @4fabb773)
-    (
-        "ampere",
-        "a100_sxm",
-        "A100 80GB SXM",
-        "vllm/0.14.0",
-        "vllm_default",
-        "bfloat16",
-        "bf16",
-        "vllm",
-    ),
-    ("ampere", "a100_sxm", "A100 80GB SXM", "sglang/0.5.9", "sglang", "bfloat16", "bf16", "sglang"),
+    (*_A, "vllm/0.14.0", "vllm_default", "bfloat16", "bf16", "vllm"),
+    (*_A, "sglang/0.5.9", "sglang", "bfloat16", "bf16", "sglang"),
     ("ada", "l40s", "L40S", _T13, "torch_flow", "bfloat16", "bf16", ""),
     ("ada", "l40s", "L40S", _T13, "torch_flow", "fp8", "fp8", ""),
     (*_HV, "torch.nn.functional.linear", "bfloat16", "bf16", "vllm"),
