@@ -266,11 +266,11 @@ FIGURES = {
     ),
     "thirty-fifth round": (
         r"bf16 GEMM at a few tokens pays ([\d.]+) µs before its weights stream under "
-        r"TensorRT-LLM,\s+([\d.]+) under vLLM and ([\d.]+) under SGLang, where the H100's "
+        r"TensorRT-LLM,\s+([\d.]+) under vLLM and ([\d.]+) under SGLang, where the H100's pay "
         r"([\d.]+), ([\d.]+) and ([\d.]+) .*? an int4\s+GEMM pays ([\d.]+) µs on the A100 and "
-        r"([\d.]+) on Hopper .*? decode attention\s+pays ([\d.]+) µs a layer under "
+        r"([\d.]+) on Hopper .*? decode\s+attention\s+pays ([\d.]+) µs a layer under "
         r"TensorRT-LLM, ([\d.]+) under vLLM and ([\d.]+) under SGLang.*? one-token prompt now "
-        r"read\s+x([\d.]+)-([\d.]+) .*? Both sets now stand at ([\d.]+) % \((\d+) of (\d+)\)",
+        r"read\s+x([\d.]+)-([\d.]+) .*? Both sets now stand at ([\d.]+) %\s+\((\d+) of (\d+)\)",
         thirty_fifth_round_figures,
     ),
     "H20 streams": (
