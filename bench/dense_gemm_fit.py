@@ -8,6 +8,13 @@ cited source; the lab never imports aiconfigurator. To rerun:
     /tmp/aic/bin/python -m bench.dense_gemm_fit \\
         /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
 
+The A100's and the H200's rows (issue 37's thirty-fifth round) read the tables of the
+repository at a later commit than the 0.12 wheel: ``git clone
+https://github.com/ai-dynamo/aiconfigurator && git -C aiconfigurator checkout 4fabb773``, then
+pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data`` (there one H100 or B200
+row reads otherwise than the catalog's, fitted on the wheel's table: SGLang 0.5.14's block-fp8
+GEMM on the B200, 21.1 µs where the catalog holds 9.7; the table was measured again since).
+
 A decode step's dense GEMM (1-16 tokens, 4-300 MB of weights on one card) is modelled as
 
     t = t0 + n k b / B

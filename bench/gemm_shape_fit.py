@@ -9,6 +9,11 @@ source; the lab never imports aiconfigurator. To rerun:
     /tmp/aic/bin/python -m bench.gemm_shape_fit \\
         /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
 
+The A100's and the H200's rows (issue 37's thirty-fifth round) read the tables of the
+repository at a later commit than the 0.12 wheel: ``git clone
+https://github.com/ai-dynamo/aiconfigurator && git -C aiconfigurator checkout 4fabb773``, then
+pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data``.
+
 For each card family and format it takes TensorRT-LLM's PyTorch flow (``torch_flow``, the
 kernel of every engine without a table of its own, as core/catalog/dense_gemms.py prices its
 floors) and, where aiconfigurator measured them, vLLM's and SGLang's default kernels (the ones

@@ -9,6 +9,11 @@ rerun:
     /tmp/aic/bin/python -m bench.prefill_attention_fit \\
         /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
 
+The A100's and the H200's rows (issue 37's thirty-fifth round) read the tables of the
+repository at a later commit than the 0.12 wheel: ``git clone
+https://github.com/ai-dynamo/aiconfigurator && git -C aiconfigurator checkout 4fabb773``, then
+pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data``.
+
 One layer's causal attention over ``b`` prompts of ``n`` tokens in ``h`` query heads of size
 ``d`` is modelled as
 
