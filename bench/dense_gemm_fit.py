@@ -11,9 +11,9 @@ cited source; the lab never imports aiconfigurator. To rerun:
 The A100's and the H200's rows (issue 37's thirty-fifth round) read the tables of the
 repository at a later commit than the 0.12 wheel: ``git clone
 https://github.com/ai-dynamo/aiconfigurator && git -C aiconfigurator checkout 4fabb773``, then
-pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data`` (there one H100 or B200
-row reads otherwise than the catalog's, fitted on the wheel's table: SGLang 0.5.14's block-fp8
-GEMM on the B200, 21.1 µs where the catalog holds 9.7; the table was measured again since).
+pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data``. That checkout gives every
+H100 and B200 row as the wheel does but one, SGLang 0.5.14's block-fp8 GEMM on the B200,
+measured again since (21.1 µs; the wheel's table gave 9.7): the catalog holds the later figure.
 
 A decode step's dense GEMM (1-16 tokens, 4-300 MB of weights on one card) is modelled as
 
