@@ -258,8 +258,8 @@ def thirty_fourth_round_figures() -> tuple:
 def thirty_fifth_round_figures() -> tuple:
     """The A100's dense GEMM floors in bf16 (TensorRT-LLM's, vLLM's, SGLang's) and the H100's
     (µs); int4's on the A100 and on Hopper; the A100's decode attention floors (TensorRT-LLM,
-    vLLM, SGLang, µs); Qwen2.5's int4 rows at a one-token prompt, lowest and highest ratio; both
-    sets' error, within and cases."""
+    vLLM, SGLang, µs); Qwen2.5's int4 rows at a one-token prompt, lowest and highest ratio;
+    SGLang's block-fp8 floor on the B200 (µs); both sets' error, within and cases."""
     engines = ("tensorrt-llm", "vllm", "sglang")
     ratio = engine_ratios()
     int4 = [ratio[case.key] for case in QWEN25_SPEED
@@ -273,5 +273,6 @@ def thirty_fifth_round_figures() -> tuple:
         *(round(attention_kernel("A100 80GB SXM", "bf16", name).floor_s * 1e6, 1)
           for name in engines),
         round(float(min(int4)), 2), round(float(max(int4)), 2),
+        round(dense_gemm_floor("B200", "fp8_block", "sglang") * 1e6, 1),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
     )  # fmt: skip

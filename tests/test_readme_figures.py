@@ -270,7 +270,8 @@ FIGURES = {
         r"([\d.]+), ([\d.]+) and ([\d.]+) .*? an int4\s+GEMM pays ([\d.]+) µs on the A100 and "
         r"([\d.]+) on Hopper .*? decode\s+attention\s+pays ([\d.]+) µs a layer under "
         r"TensorRT-LLM, ([\d.]+) under vLLM and ([\d.]+) under SGLang.*? one-token prompt now "
-        r"read\s+x([\d.]+)-([\d.]+) .*? Both sets now stand at ([\d.]+) %\s+\((\d+) of (\d+)\)",
+        r"read\s+x([\d.]+)-([\d.]+) .*? measured\s+again at ([\d.]+) µs .*? both sets now stand "
+        r"at ([\d.]+) %\s+\((\d+) of (\d+)\)",
         thirty_fifth_round_figures,
     ),
     "H20 streams": (

@@ -51,12 +51,12 @@ def test_both_sets_together_hold_where_they_stood():
     typed blind, D241-D244; 16.8 % at the twenty-fifth on 175, 16.7 % with D245 typed blind,
     17.0 % with D246-D248; 15.8 % at the twenty-sixth; 16.0 % at the twenty-seventh with
     D249-D250 typed blind; 16.0 % on those 181 at the twenty-eighth, 15.8 % at the
-    twenty-ninth, 14.7 % at the thirty-fifth), all 222 with the twenty-eighth round's 41 rows
+    twenty-ninth, 14.4 % at the thirty-fifth), all 222 with the twenty-eighth round's 41 rows
     typed blind (D251-D291, Qwen's H20 tables) within 18.5 % (23.5 % when first scored, 22.4 % at
     the twenty-ninth round, its prompts' attention at their engines' measured kernels, 18.9 % at
-    the thirty-second, 18.0 % at the thirty-fifth), all 263 with the thirty-fourth round's 41
+    the thirty-second, 17.7 % at the thirty-fifth), all 263 with the thirty-fourth round's 41
     scored rows typed blind (D292-D335, Qwen2.5's A100 tables) within 18 % (23.0 % when first
-    scored, 17.4 % at the thirty-fifth round), and the cases they held before Azure's rows (114,
+    scored, 17.2 % at the thirty-fifth round), and the cases they held before Azure's rows (114,
     106 since D67-D74 left the score) within 15.5 % (14.9 % at the thirty-fifth): a tripwire on
     the model."""
     both = report().scores["both"]["engine"]
