@@ -65,14 +65,19 @@ def rows(data: Path, card, version, kernel, cache):
     table = pd.read_parquet(path)
     group = table.num_heads // table.num_key_value_heads
     keep = (table.kernel_source == kernel) & (table.kv_cache_dtype == cache)
-    window = table.window_size if "window_size" in table else 0  # older tables: no window
-    keep &= (window == 0) & (table.head_dim == 128) & group.isin([4, 8])
+    keep &= unwindowed(table) & (table.head_dim == 128) & group.isin([4, 8])
     table = table[keep]
     requests = table.batch_size.to_numpy(float)
     context = (table.isl + table.step).to_numpy(float)
     heads = table.num_key_value_heads.to_numpy(float)
     cache_bytes = requests * context * heads * 128 * 2 * BYTES_PER_NUMBER[cache]
     return requests, cache_bytes, table.latency.to_numpy(float) * 1e-3
+
+
+def unwindowed(table):
+    """Which of an attention table's rows attend every key (no sliding window); the older
+    tables, the A100's among them, have no window column and no windowed rows."""
+    return table.window_size == 0 if "window_size" in table else True
 
 
 def floor_and_per_request(requests, modelled, latency, floors=FLOORS, per_request=PER_REQUEST):

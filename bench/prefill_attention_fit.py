@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.attention_fit import KERNELS as DECODE_KERNELS
+from bench.attention_fit import unwindowed
 from bench.moe_kernel_fit import FLOPS
 
 FLOPS_BF16 = {**{card: rates["bf16"] for card, rates in FLOPS.items()}, "a100_sxm": 271.2e12}
@@ -76,8 +77,7 @@ def rows(data: Path, card, version, kernel, inputs, head_size=128):
     table = pd.read_parquet(path)
     group = table.num_heads // table.num_key_value_heads
     keep = (table.kernel_source == kernel) & (table.attn_dtype == inputs[0])
-    window = table.window_size if "window_size" in table else 0  # older tables: no window
-    keep &= (table.kv_cache_dtype == inputs[1]) & (window == 0)
+    keep &= (table.kv_cache_dtype == inputs[1]) & unwindowed(table)
     keep &= (table.head_dim == head_size) & group.isin([4, 8]) & (table.isl >= 256)
     return _pairs(table[keep], head_size)
 

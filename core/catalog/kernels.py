@@ -87,9 +87,9 @@ def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engin
     measured_on_card = engine_rows.get((own_family, kind, kernels_engine(gpu, engine, version)))
     if measured_on_card is not None:
         return measured_on_card, own_family
-    if own_family in BORROWED_FAMILY and (own_family, kind) in neutral_rows:
-        return neutral_rows[(own_family, kind)], own_family
     family, own = tables_family(gpu)
+    if not own and (own_family, kind) in neutral_rows:
+        return neutral_rows[(own_family, kind)], own_family
     engine_own = engine_rows.get((family, kind, engine)) if own else None
     return (neutral_rows.get((family, kind)) if engine_own is None else engine_own), family
 
