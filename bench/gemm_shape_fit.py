@@ -27,7 +27,9 @@ core.catalog.cards: MAMF's bf16 and fp8 figures, the borrowed fp4 share), capped
 slower than the card's best at every shape (vLLM's and SGLang's fp8 on an H100 reach about 1,100
 of its 1,400 TFLOP/s) is priced so. Only m >= 1,024 is kept: below it a dense GEMM streams its
 weights, priced apart. Prints each table's large-GEMM rate against the card's and its shares at
-the slices of Llama-3-70B split over 1, 2, 4 and 8 cards at 2,048 tokens.
+the slices of Llama-3-70B split over 1, 2, 4 and 8 cards at 2,048 tokens. Int4 on an A100 in
+the engines that run Marlin there (vLLM, SGLang) has no table: its rows are the engine's bf16
+rows times Marlin's measured rate over a plain fp16 GEMM's (:func:`marlin_rows`).
 """
 
 from __future__ import annotations
@@ -157,7 +159,25 @@ def main() -> None:
             slices.append(f"TP{cards} {sum(flops) / time:.2f}")
         print(f"{family:<9} {name:<9} {engine or 'every':<6} large {reference(measured):6.0f} of "
               f"{best:6.0f} TFLOP/s; 70B at 2,048 tokens: " + ", ".join(slices))  # fmt: skip
+    lines += marlin_rows(lines)
     write_shares(lines, {table[0] for table in TABLES})
+
+
+def marlin_rows(rows: list[str]) -> list[str]:
+    """Int4 rows on an A100 for the engines that run Marlin there: each engine's own bf16
+    share times Marlin's measured rate over a plain fp16 GEMM's at the row's tokens
+    (core.catalog.gemm_tables.MARLIN_PROMPT_SHARE; the largest measured holds beyond)."""
+    from core.catalog.gemm_tables import MARLIN_ENGINES, MARLIN_PROMPT_SHARE
+
+    measured = sorted(MARLIN_PROMPT_SHARE)
+    found = []
+    for line in rows:
+        family, name, engine, m, n, k, share = line.split(",")
+        if family == "ampere" and name == "bf16" and engine in MARLIN_ENGINES:
+            tokens = max([t for t in measured if t <= int(m)], default=measured[0])
+            marlin = float(share) * MARLIN_PROMPT_SHARE[tokens]
+            found.append(f"{family},int4,{engine},{m},{n},{k},{marlin:.3f}")
+    return found
 
 
 def write_shares(rows: list[str], families: set[str]) -> None:

@@ -36,7 +36,7 @@ from core.catalog.engines import (
     TRTLLM_BENCH_TOKENS_SOURCE,
     TRTLLM_EXPERT_WORKSPACE_SOURCE,
 )
-from core.catalog.gemm_tables import GEMM_SHARE_SOURCE
+from core.catalog.gemm_tables import GEMM_SHARE_SOURCE, MARLIN_PROMPT_SHARE, MARLIN_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
 from core.engine_level.ranks import RANK_WAITS_SOURCE
@@ -301,22 +301,21 @@ def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute
 
 def dense_gemm_rows() -> list[Source]:
     """One row per dense GEMM floor: what a decode-sized GEMM pays before its weights stream;
-    then the rows a kernel's tile multiplies at least, where they are known."""
+    then the rows a kernel's tile multiplies at least, where they are known; then Marlin's
+    prompt rate."""
     return [
-        Source(
-            f"dense GEMM floor, {name}",
-            f"{floor * 1e6:.1f}",
-            "µs per GEMM of 1-16 tokens",
-            dense_gemm_source(name),
-            kind="measurements",
-        )
+        Source(f"dense GEMM floor, {name}", f"{floor * 1e6:.1f}", "µs per GEMM of 1-16 tokens",
+               dense_gemm_source(name), kind="measurements")
         for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS)
     ] + [
         Source(f"dense GEMM tile, {' '.join(filter(None, key))}", f"{rows:g}", "rows a GEMM "
                "multiplies at least, however few tokens the step carries", GEMM_TILE_SOURCE,
                kind="engine")
         for key, rows in GEMM_TILE_ROWS.items()
-    ]  # fmt: skip
+    ] + [Source("prompt GEMM, ampere int4 (Marlin: vLLM, SGLang)", " / ".join(
+        f"{share:.2f}" for share in MARLIN_PROMPT_SHARE.values()), "of the engine's bf16 rate at "
+        f"{' / '.join(f'{t:,}' for t in MARLIN_PROMPT_SHARE)}+ tokens", MARLIN_SOURCE,
+        kind="measurements")]  # fmt: skip
 
 
 def expert_kernel_rows() -> list[Source]:

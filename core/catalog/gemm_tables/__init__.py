@@ -21,8 +21,10 @@ way from the times AITER measured while tuning its ``gemm_a8w8_blockscale`` kern
 
 :func:`gemm_share` interpolates the table in the logarithms of m, n and k; outside the grid it
 holds the edge's share (fewer than 1,024 tokens take 1,024's: there a dense GEMM streams its
-weights, priced apart). A family, format or kernel the tables do not measure (int4, mxfp4, AMD's
-cards outside AITER) reads 1: the card's own achieved rate, as before.
+weights, priced apart). A family, format or kernel the tables do not measure (int4 outside
+Marlin on an A100, mxfp4, AMD's cards outside AITER) reads 1: the card's own achieved rate.
+Marlin's int4 rows on an A100 are its engine's bf16 rows times Marlin's measured rate over a
+plain fp16 GEMM's (:data:`MARLIN_PROMPT_SHARE`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,21 @@ GEMM_SHARE_SOURCE = (
     "(MIT) aiter/configs/a8w8_blockscale_tuned_gemm.csv and "
     "model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv for AMD's block-scaled fp8 under AITER: "
     "each shape's arithmetic rate over the card's measured best for the format "
-    "(bench/gemm_shape_fit.py, bench/aiter_gemm_fit.py)"
+    "(bench/gemm_shape_fit.py, bench/aiter_gemm_fit.py); int4 on an A100 in vLLM and SGLang: "
+    "their bf16 shares times Marlin's rate over torch's fp16 GEMM (MARLIN_SOURCE)"
+)
+# vLLM's and SGLang's int4 GEMMs on Ampere are Marlin's (gptq_marlin, awq_marlin). Past 64
+# tokens Marlin runs its 64-token kernel again and again (IST-DASLab/marlin issue #2, its
+# author), so a prompt's GEMMs do not reach a plain fp16 GEMM's rate: measured on an A100-class
+# card with Marlin's bench.py, its time over torch's fp16 GEMM of the same shape, by tokens
+# (the largest measured, 4,000, holds beyond). Issue 37's thirty-sixth round.
+MARLIN_PROMPT_SHARE = {1024: 0.66, 2048: 0.60, 4000: 0.61}
+MARLIN_ENGINES = ("vllm", "sglang")
+MARLIN_SOURCE = (
+    "vllm-project/vllm PR #2497 (Integrate Marlin Kernels for Int4 GPTQ inference), comment of "
+    "2024-01-24 running IST-DASLab/marlin bench.py: speedup over torch's fp16 GEMM 0.66 at 1,024 "
+    "tokens, 0.60 at 2,048, 0.61 at 4,000 (Marlin flat at about 141 TFLOP/s past 64 tokens); "
+    "IST-DASLab/marlin issue #2: past 64 tokens the 64-token kernel runs repeatedly"
 )
 
 

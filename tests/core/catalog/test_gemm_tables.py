@@ -78,3 +78,26 @@ def test_aiters_block_fp8_gemms_on_amd_cards_reach_well_below_the_cards_fp8_rate
     assert table >= 0 and gemm_table_index("cdna4", "fp8_block", "aiter") >= 0
     assert gemm_share(table, 8192, 512, 7168) < 0.6 and gemm_share(table, 8192, 7168, 256) < 0.6
     assert gemm_share(table, 8192, 7168, 256) < gemm_share(table, 8192, 4096, 4096)
+
+
+def test_marlins_int4_prompt_gemms_on_an_a100_reach_its_measured_share_of_bf16s():
+    """vLLM's and SGLang's int4 GEMMs on an A100 (Marlin) multiply a prompt at the measured
+    share of their own bf16 rate at each token count (the largest measured holding beyond);
+    TensorRT-LLM's int4 on an A100, and int4 on Hopper, have no table and read the card's rate."""
+    from core.catalog.gemm_tables import MARLIN_ENGINES, MARLIN_PROMPT_SHARE
+
+    shape = (8192, 8192)
+    for engine in MARLIN_ENGINES:
+        bf16 = gemm_table_index("ampere", "bf16", engine)
+        int4 = gemm_table_index("ampere", "int4", engine)
+        assert int4 not in (bf16, -1)
+        held = MARLIN_PROMPT_SHARE[4000]  # the largest measured, 4,000 tokens
+        expected = ((1024, MARLIN_PROMPT_SHARE[1024]), (2048, MARLIN_PROMPT_SHARE[2048]),
+                    (4096, held), (16384, held))  # fmt: skip
+        for tokens, measured in expected:
+            assert_allclose(
+                gemm_share(int4, tokens, *shape),
+                measured * gemm_share(bf16, tokens, *shape),
+                atol=1e-3,
+            )
+    assert gemm_table_index("ampere", "int4") == -1 == gemm_table_index("hopper", "int4", "vllm")
