@@ -44,6 +44,13 @@ KERNELS = [
     ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "bfloat16"),
     ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8"),
     ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8_block"),
+    # vLLM's own on the H100 by release (issue 37's thirty-sixth round; aiconfigurator
+    # @4fabb773): core/catalog/dense_gemms.py RELEASE_DENSE_GEMM_FLOORS
+    *(
+        ("h100_sxm", f"vllm/{release}", "vllm_default", dtype)
+        for release in ("0.14.0", "0.19.0")
+        for dtype in ("bfloat16", "fp8", "fp8_block")
+    ),
     ("h100_sxm", "vllm/0.24.0", "torch.nn.functional.linear", "bfloat16"),
     ("h100_sxm", "vllm/0.24.0", "CutlassFP8ScaledMMLinearKernel", "fp8"),
     ("h100_sxm", "sglang/0.5.6.post2", "sglang", "bfloat16"),

@@ -19,8 +19,7 @@ kernel of every engine without a table of its own, as core/catalog/dense_gemms.p
 floors) and, where aiconfigurator measured them, vLLM's and SGLang's default kernels (the ones
 core/catalog/dense_gemms.py fits their floors on); the median latency of each measured shape;
 and the part of it the engine level prices as arithmetic: the latency less what it prices
-apart, the GEMM's floor (the engine's own in core/catalog/dense_gemms.py, else TensorRT-LLM's,
-else a kernel's) and its weights' stream at the card's measured bandwidth, never below a tenth
+apart, the GEMM's floor (the one core/catalog/dense_gemms.py prices for the engine's release) and its weights' stream at the card's measured bandwidth, never below a tenth
 of the latency. A shape's rate is 2 m n k over that part; its share is that rate over the rate
 the engine level multiplies at on the table's card (the catalog's measured best for the format,
 core.catalog.cards: MAMF's bf16 and fp8 figures, the borrowed fp4 share), capped at 1: a kernel
@@ -92,15 +91,15 @@ def rates(data: Path, table_card, card, version, kernel, dtype, family, name, en
     """{(m, n, k): TFLOP/s} of the arithmetic in the table's ``kernel`` rows of ``dtype``."""
     import pandas as pd
 
-    from core.catalog import GPUS, KERNEL_FLOOR_S
-    from core.catalog.dense_gemms import DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS
+    from core.catalog import GPUS
+    from core.catalog.dense_gemms import dense_gemm_floor
 
     table = pd.read_parquet(data / table_card / "gemm" / version / "gemm_perf.parquet")
     table = table[(table.kernel_source == kernel) & (table.gemm_dtype == dtype)]
     latency = table.groupby(["m", "n", "k"]).latency.median()  # milliseconds
-    floor = ENGINE_DENSE_GEMM_FLOORS.get(
-        (family, name, engine), DENSE_GEMM_FLOORS.get((family, name), KERNEL_FLOOR_S)
-    )
+    # the floor the engine level prices for this engine's release (its line: "0.24.0" -> 0.24)
+    release = ".".join(version.split("/")[1].split(".")[:2])
+    floor = dense_gemm_floor(card, name, engine, release if engine else None)
     bandwidth = GPUS[card].achieved_hbm_bytes_per_s
     found = {}
     for (m, n, k), ms in latency.items():

@@ -17,20 +17,24 @@ except where a table measured a kernel on it: AMD's AITER tables the engine's ow
 (bench/aiter_gemm_fit.py), aiconfigurator's A100 tables each engine's bf16 GEMM and
 TensorRT-LLM's weight-only int4 GEMM, every engine's there. Hopper's int4 is TensorRT-LLM's
 weight-only GEMM measured on the H200, every engine's (no table measures vLLM's or SGLang's
-Marlin). A format without a table (int4 on Blackwell, mxfp4 dense layers, fp4 on Hopper) keeps
+Marlin). vLLM's own on Hopper come by release (:data:`RELEASE_DENSE_GEMM_FLOORS`: the release
+measured nearest at or before each line). A format without a table (int4 on Blackwell, mxfp4 dense layers, fp4 on Hopper) keeps
 the kernel floor.
 """
 
 from __future__ import annotations
 
+import re
+
 from core.catalog import KERNEL_FLOOR_S
+from core.catalog.engine_versions import newest_version
 from core.catalog.kernels import card_family, priced_row
 
 DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
     "gemm/<engine>/<release>/gemm_perf.parquet: TensorRT-LLM 1.3.0rc20 torch_flow (bf16, fp8, "
-    "fp8_block; DeepGEMM for fp8_block on B200), vLLM 0.24 (torch linear, CUTLASS fp8 scaled "
-    "mm, FlashInfer CuTe-DSL nvfp4), SGLang 0.5.6.post2 on H100 and 0.5.14 on B200 (its "
+    "fp8_block; DeepGEMM for fp8_block on B200), vLLM 0.24 on B200 (torch linear, CUTLASS fp8 "
+    "scaled mm, FlashInfer CuTe-DSL nvfp4), SGLang 0.5.6.post2 on H100 and 0.5.14 on B200 (its "
     "block-fp8 table as measured again at @4fabb773); floors fitted by bench/dense_gemm_fit.py "
     "on 1-16 tokens and 4-300 MB of weights"
 )
@@ -54,8 +58,6 @@ DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
 }
 # (family, format, engine): the engine's own default kernel, where measured.
 ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
-    ("hopper", "bf16", "vllm"): 3.8e-6,
-    ("hopper", "fp8", "vllm"): 8.1e-6,
     ("hopper", "bf16", "sglang"): 2.7e-6,
     ("hopper", "fp8", "sglang"): 7.0e-6,
     ("hopper", "fp8_block", "sglang"): 8.8e-6,
@@ -80,6 +82,31 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     ("ampere", "bf16", "vllm"): 7.1e-6,
     ("ampere", "bf16", "sglang"): 6.8e-6,
 }
+# vLLM's own on Hopper by release (issue 37's thirty-sixth round): aiconfigurator @4fabb773
+# measured vLLM's default linear layers on an H100 at 0.14.0, 0.19.0 and 0.24.0; a release line takes the table of the release measured
+# nearest at or before it, the earliest measured where none is (the rule of the floors above).
+# Its block-scaled fp8 layer pays three to four times TensorRT-LLM's floor. (family, format,
+# engine, release line of the table)
+RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], float] = {
+    ("hopper", "bf16", "vllm", "0.14"): 3.9e-6,
+    ("hopper", "fp8", "vllm", "0.14"): 14.5e-6,
+    ("hopper", "fp8_block", "vllm", "0.14"): 32.1e-6,
+    ("hopper", "bf16", "vllm", "0.19"): 4.1e-6,
+    ("hopper", "fp8", "vllm", "0.19"): 6.5e-6,
+    ("hopper", "fp8_block", "vllm", "0.19"): 23.0e-6,
+    # 0.24.0's (newer than the lines priced: the floor bench/gemm_shape_fit.py takes off the
+    # prompt-GEMM table it reads at that release; its block-fp8 layers vary by kernel)
+    ("hopper", "bf16", "vllm", "0.24"): 3.8e-6,
+    ("hopper", "fp8", "vllm", "0.24"): 8.1e-6,
+}
+RELEASE_DENSE_GEMM_SOURCE = (
+    "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 measured GEMM tables, h100_sxm "
+    "gemm/vllm/<release>/gemm_perf.parquet, kernel vllm_default: 0.14.0 (bf16 13 %, fp8 15 %, "
+    "block fp8 21 % RMS log error) and 0.19.0 (13 %, 24 %, 46 %); 0.24.0's torch linear and "
+    "CUTLASS fp8 scaled mm (11 %, 31 %); floors fitted by "
+    "bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights at the H100's measured "
+    "bandwidth; each vLLM release line priced by the release measured nearest at or before it"
+)
 AMD_DENSE_GEMM_SOURCE = (
     "ROCm/aiter (MIT) @e4048607 tuned GEMM tables, aiter/configs/a8w8_blockscale_tuned_gemm.csv "
     "and model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv, the kernel times AITER measured "
@@ -113,6 +140,8 @@ def dense_gemm_source(row: str) -> str:
         return AMPERE_DENSE_GEMM_SOURCE
     if row.startswith("hopper int4"):
         return HOPPER_INT4_SOURCE
+    if row.startswith("hopper") and "vllm" in row:
+        return RELEASE_DENSE_GEMM_SOURCE
     return AMD_DENSE_GEMM_SOURCE if row.startswith("cdna") else DENSE_GEMM_SOURCE
 
 
@@ -123,8 +152,33 @@ def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | Non
     the card's family, else its own on a measured family, else the family's engine-neutral
     one), else the kernel floor.
     """
+    released = release_floor(gpu, weight, engine, version)
+    if released is not None:
+        return released
     floor, _ = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version)
     return KERNEL_FLOOR_S if floor is None else floor
+
+
+def _line(version: str) -> tuple[int, ...]:
+    """A release line's numbers, "0.10" -> (0, 10) and "0.19-aiter" -> (0, 19), for ordering."""
+    return tuple(int(re.match(r"\d*", part).group() or 0) for part in version.split("."))
+
+
+def release_floor(gpu: str, weight: str, engine: str, version: str | None) -> float | None:
+    """The floor :data:`RELEASE_DENSE_GEMM_FLOORS` measured for ``engine``'s release line
+    ``version`` (None: its newest) on ``gpu``'s own family: the table of the release nearest at
+    or before the line, else the earliest; None where no release of it was measured there."""
+    family = card_family(gpu)
+    lines = sorted(
+        (_line(line), floor)
+        for (row_family, kind, name, line), floor in RELEASE_DENSE_GEMM_FLOORS.items()
+        if (row_family, kind, name) == (family, weight, engine)
+    )
+    if not lines:
+        return None
+    wanted = _line(version or newest_version(engine))
+    earlier = [floor for line, floor in lines if line <= wanted]
+    return earlier[-1] if earlier else lines[0][1]
 
 
 # -- Tile rows. Hopper's tensor-core instruction (wgmma.mma_async; PTX ISA 8.0, its shapes are

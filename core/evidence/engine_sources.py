@@ -23,6 +23,7 @@ from core.catalog.dense_gemms import (
     ENGINE_DENSE_GEMM_FLOORS,
     GEMM_TILE_ROWS,
     GEMM_TILE_SOURCE,
+    RELEASE_DENSE_GEMM_FLOORS,
     dense_gemm_source,
 )
 from core.catalog.engines import (
@@ -300,13 +301,14 @@ def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute
 
 
 def dense_gemm_rows() -> list[Source]:
-    """One row per dense GEMM floor: what a decode-sized GEMM pays before its weights stream;
-    then the rows a kernel's tile multiplies at least, where they are known; then Marlin's
-    prompt rate."""
+    """One row per dense GEMM floor (a decode-sized GEMM's cost before its weights stream), per
+    tile (the rows a kernel multiplies at least, where known), then Marlin's prompt rate."""
     return [
         Source(f"dense GEMM floor, {name}", f"{floor * 1e6:.1f}", "µs per GEMM of 1-16 tokens",
                dense_gemm_source(name), kind="measurements")
-        for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS)
+        for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS) + [
+            (f"{family} {kind}, {engine} {line}", floor)
+            for (family, kind, engine, line), floor in RELEASE_DENSE_GEMM_FLOORS.items()]
     ] + [
         Source(f"dense GEMM tile, {' '.join(filter(None, key))}", f"{rows:g}", "rows a GEMM "
                "multiplies at least, however few tokens the step carries", GEMM_TILE_SOURCE,

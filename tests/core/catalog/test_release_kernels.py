@@ -65,7 +65,9 @@ def test_atom_fuses_the_shared_expert_except_under_data_parallel_attention():
 
 def test_a_scenario_on_vllm_with_atom_prices_another_step_on_amd_not_on_nvidia():
     """gpt-oss-120b on an MI355X: vLLM with ATOM prices AITER's MXFP4 experts, so its step
-    differs from vLLM's own; on an H200 the plugin release prices as vLLM does."""
+    differs from vLLM's own; on an H200 the plugin release prices as vLLM does, but for the
+    dense GEMM floors of the vLLM release it was tested on (0.17: 0.14.0's measured table, a
+    few hundredths of a percent of the step)."""
     knobs = {"model": "gpt-oss-120b", "weight_dtype": "mxfp4", "engine": "vllm",
              "realism": "engine", "concurrency": 32, "prompt_tokens": 1000,
              "answer_tokens": 1000}  # fmt: skip
@@ -79,7 +81,9 @@ def test_a_scenario_on_vllm_with_atom_prices_another_step_on_amd_not_on_nvidia()
         release: evaluate(Scenario(gpu="H200", engine_version=release, **knobs)).itl_s
         for release in (ATOM_PLUGIN_RELEASE, "0.19")
     }
-    assert nvidia[ATOM_PLUGIN_RELEASE] == pytest.approx(nvidia["0.19"], rel=1e-9)
+    assert nvidia[ATOM_PLUGIN_RELEASE] == pytest.approx(nvidia["0.19"], rel=2e-3)
+    floors = [dense_gemm_floor("H200", "bf16", "vllm", r) for r in (ATOM_PLUGIN_RELEASE, "0.14")]
+    assert floors[0] == floors[1] != dense_gemm_floor("H200", "bf16", "vllm", "0.19")
 
 
 def test_vllms_aiter_switch_prices_aiters_experts_on_amd_and_nothing_on_nvidia():

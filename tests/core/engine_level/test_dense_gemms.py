@@ -10,8 +10,10 @@ from core.catalog import KERNEL_FLOOR_S
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
+    RELEASE_DENSE_GEMM_FLOORS,
     dense_gemm_floor,
 )
+from core.catalog.engine_versions import newest_version
 from core.engine_level.terms import ALL_TERMS, attention_gemms, dense_gemms
 from core.evaluate import evaluate
 from core.scenario.knobs import Scenario
@@ -23,15 +25,25 @@ def test_an_fp8_gemm_pays_more_than_a_bf16_one_before_its_weights():
     for family in ("hopper", "blackwell"):
         assert DENSE_GEMM_FLOORS[(family, "fp8")] > 2 * DENSE_GEMM_FLOORS[(family, "bf16")]
         for engine in ("vllm", "sglang"):
+            assert (
+                dense_gemm_floor(f"{family}-card", "fp8", engine)
+                > dense_gemm_floor(f"{family}-card", "bf16", engine)
+                if family == "hopper"
+                else True
+            )
             own = ENGINE_DENSE_GEMM_FLOORS
-            assert own[(family, "fp8", engine)] > own[(family, "bf16", engine)]
+            if (family, "fp8", engine) in own:
+                assert own[(family, "fp8", engine)] > own[(family, "bf16", engine)]
+    for line in ("0.14", "0.19"):
+        rows = RELEASE_DENSE_GEMM_FLOORS
+        assert rows[("hopper", "fp8", "vllm", line)] > rows[("hopper", "bf16", "vllm", line)]
 
 
 def test_an_engine_uses_its_own_floor_and_a_borrowed_family_the_neutral_one():
-    """vLLM's CUTLASS fp8 on an H100 is its own; an MI300X borrows TensorRT-LLM's Hopper floor."""
+    """vLLM's fp8 on an H100 is its own; an MI300X borrows TensorRT-LLM's Hopper floor."""
     assert (
         dense_gemm_floor("H100 SXM", "fp8", "vllm")
-        == ENGINE_DENSE_GEMM_FLOORS[("hopper", "fp8", "vllm")]
+        == RELEASE_DENSE_GEMM_FLOORS[("hopper", "fp8", "vllm", newest_version("vllm"))]
     )
     assert dense_gemm_floor("MI300X", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
     assert dense_gemm_floor("B200", "int4", "vllm") == KERNEL_FLOOR_S
@@ -146,3 +158,32 @@ def test_deepseek_in_nvfp4_holds_bf16_attention_and_pays_bf16_floors_for_it():
     assert_allclose(node.attention_gemm_floor_s, DENSE_GEMM_FLOORS[("blackwell", "bf16")])
     fp8 = engine_node(Scenario(**{**knobs, "weight_dtype": "fp8"}))
     assert fp8.bf16_extra_bytes == 0 and fp8.attention_gemm_floor_s == fp8.gemm_floor_s
+
+
+def test_each_vllm_release_pays_the_floors_of_the_release_measured_nearest_before_it():
+    """vLLM's Hopper floors come by release: a line takes the table of the release measured
+    nearest at or before it (0.19's for 0.19), the earliest measured (0.14.0) for older lines;
+    its block-scaled fp8 layer pays several times TensorRT-LLM's floor; each row is on the
+    Sources page, cited to vLLM's H100 tables. Other engines and families are unchanged."""
+    from core.evidence.engine_sources import dense_gemm_rows
+
+    rows = RELEASE_DENSE_GEMM_FLOORS
+    for line, table in (("0.5", "0.14"), ("0.6", "0.14"), ("0.10", "0.14"), ("0.14", "0.14"),
+                        ("0.19", "0.19"), (None, newest_version("vllm"))):  # fmt: skip
+        for kind in ("bf16", "fp8", "fp8_block"):
+            for gpu in ("H100 SXM", "H200", "H20"):
+                assert (
+                    dense_gemm_floor(gpu, kind, "vllm", line)
+                    == rows[("hopper", kind, "vllm", table)]
+                )
+    assert (
+        rows[("hopper", "fp8_block", "vllm", "0.14")]
+        > 3 * DENSE_GEMM_FLOORS[("hopper", "fp8_block")]
+    )
+    assert (
+        dense_gemm_floor("H100 SXM", "fp8", "sglang", "0.5")
+        == ENGINE_DENSE_GEMM_FLOORS[("hopper", "fp8", "sglang")]
+    )
+    assert dense_gemm_floor("L40S", "fp8", "vllm", "0.19") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
+    sources = {row.constant: row.source for row in dense_gemm_rows()}
+    assert "gemm/vllm/" in sources["dense GEMM floor, hopper fp8_block, vllm 0.14"]
