@@ -8,8 +8,9 @@ cited source; the lab never imports aiconfigurator. To rerun:
     /tmp/aic/bin/python -m bench.dense_gemm_fit \\
         /tmp/aic/lib/python3.11/site-packages/aiconfigurator_core/systems/data
 
-The A100's and the H200's rows (issue 37's thirty-fifth round) read the tables of the
-repository at a later commit than the 0.12 wheel: ``git clone
+The A100's and the H200's rows (issue 37's thirty-fifth round) and the releases added in the
+thirty-sixth (TensorRT-LLM 1.2.0rc5, vLLM 0.14.0 and 0.19.0, SGLang 0.5.9) read the tables of
+the repository at a later commit than the 0.12 wheel: ``git clone
 https://github.com/ai-dynamo/aiconfigurator && git -C aiconfigurator checkout 4fabb773``, then
 pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data``. That checkout gives every
 H100 and B200 row as the wheel does but one, SGLang 0.5.14's block-fp8 GEMM on the B200,
@@ -39,30 +40,30 @@ BYTES_PER_WEIGHT = {"bfloat16": 2.0, "fp8": 1.0, "fp8_block": 1.0, "nvfp4": 4.5 
                     "int4_wo": 4.25 / 8}  # fmt: skip
 _TRT_INT4 = "trt_flow_/weight_only_quant_matmul_L257/PLUGIN_V2_WeightOnlyQuantMatmul_0"
 # (card, engine/version, kernel source, table dtype): each engine's default dense kernel per
-# format, the earliest release measured on an H100 or a B200 (and on an A100 and an H200 below).
+# format on an H100 and a B200, by release where measured at several (issue 37's thirty-sixth
+# round: core/catalog/dense_gemms.py RELEASE_DENSE_GEMM_FLOORS; 1.2.0rc5, vLLM 0.14.0 and 0.19.0
+# and SGLang 0.5.9 from aiconfigurator @4fabb773, the rest as the 0.12 wheel ships them), and
+# on an A100 and an H200 below.
 KERNELS = [
-    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "bfloat16"),
-    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8"),
-    ("h100_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8_block"),
-    # vLLM's own on the H100 by release (issue 37's thirty-sixth round; aiconfigurator
-    # @4fabb773): core/catalog/dense_gemms.py RELEASE_DENSE_GEMM_FLOORS
-    *(
-        ("h100_sxm", f"vllm/{release}", "vllm_default", dtype)
-        for release in ("0.14.0", "0.19.0")
-        for dtype in ("bfloat16", "fp8", "fp8_block")
-    ),
+    *(("h100_sxm", f"trtllm/{release}", "torch_flow", dtype)
+      for release in ("1.2.0rc5", "1.3.0rc20") for dtype in ("bfloat16", "fp8", "fp8_block")),
+    *(("h100_sxm", f"vllm/{release}", "vllm_default", dtype)
+      for release in ("0.14.0", "0.19.0") for dtype in ("bfloat16", "fp8", "fp8_block")),
     ("h100_sxm", "vllm/0.24.0", "torch.nn.functional.linear", "bfloat16"),
     ("h100_sxm", "vllm/0.24.0", "CutlassFP8ScaledMMLinearKernel", "fp8"),
-    ("h100_sxm", "sglang/0.5.6.post2", "sglang", "bfloat16"),
-    ("h100_sxm", "sglang/0.5.6.post2", "sglang", "fp8"),
-    ("h100_sxm", "sglang/0.5.6.post2", "sglang", "fp8_block"),
-    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow", "bfloat16"),
-    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow", "fp8"),
-    ("b200_sxm", "trtllm/1.3.0rc20", "deepgemm", "fp8_block"),
-    ("b200_sxm", "trtllm/1.3.0rc20", "torch_flow", "nvfp4"),
+    *(("h100_sxm", "sglang/0.5.6.post2", "sglang", dtype)
+      for dtype in ("bfloat16", "fp8", "fp8_block")),
+    *(("b200_sxm", f"trtllm/{release}", kernel, dtype)
+      for release in ("1.2.0rc5", "1.3.0rc20")
+      for kernel, dtype in (("torch_flow", "bfloat16"), ("torch_flow", "fp8"),
+                            ("deepgemm", "fp8_block"), ("torch_flow", "nvfp4"))),
+    *(("b200_sxm", "vllm/0.19.0", "vllm_default", dtype)
+      for dtype in ("bfloat16", "fp8", "fp8_block", "nvfp4")),
     ("b200_sxm", "vllm/0.24.0", "torch.nn.functional.linear", "bfloat16"),
     ("b200_sxm", "vllm/0.24.0", "CutlassFP8ScaledMMLinearKernel", "fp8"),
     ("b200_sxm", "vllm/0.24.0", "FlashInferCuteDslNvFp4LinearKernel", "nvfp4"),
+    *(("b200_sxm", "sglang/0.5.9", "sglang", dtype)
+      for dtype in ("bfloat16", "fp8", "fp8_block", "nvfp4")),
     ("b200_sxm", "sglang/0.5.14", "sglang_torch_linear", "bfloat16"),
     ("b200_sxm", "sglang/0.5.14", "sglang_sgl_kernel_fp8_scaled_mm", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_deepgemm_gemm_nt_f8f8bf16", "fp8_block"),
@@ -77,7 +78,7 @@ KERNELS = [
     # its bf16 beside it, a check that the H200's table reads as the H100's
     ("h200_sxm", "trtllm/1.2.0rc5", _TRT_INT4, "int4_wo"),
     ("h200_sxm", "trtllm/1.2.0rc5", "torch_flow", "bfloat16"),
-]
+]  # fmt: skip
 TOKENS = (1, 16)  # a decode step's tokens on one card
 WEIGHT_BYTES = (4e6, 3e8)  # one layer's GEMMs on one card, 7B to 405B, TP 1 to 8
 

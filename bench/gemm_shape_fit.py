@@ -97,9 +97,8 @@ def rates(data: Path, table_card, card, version, kernel, dtype, family, name, en
     table = pd.read_parquet(data / table_card / "gemm" / version / "gemm_perf.parquet")
     table = table[(table.kernel_source == kernel) & (table.gemm_dtype == dtype)]
     latency = table.groupby(["m", "n", "k"]).latency.median()  # milliseconds
-    # the floor the engine level prices for this engine's release (its line: "0.24.0" -> 0.24)
-    release = ".".join(version.split("/")[1].split(".")[:2])
-    floor = dense_gemm_floor(card, name, engine, release if engine else None)
+    # the floor the engine level prices for this engine's release ("": TensorRT-LLM's flow)
+    floor = dense_gemm_floor(card, name, engine or "tensorrt-llm", version.split("/")[1])
     bandwidth = GPUS[card].achieved_hbm_bytes_per_s
     found = {}
     for (m, n, k), ms in latency.items():

@@ -7,19 +7,19 @@ an fp8 GEMM first quantises its input and then runs a scaled kernel, so its floo
 four times larger, and at a user or two, with tensor parallelism splitting each matrix over
 eight cards, those floors are a large share of the step.
 
-The floors are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA aiconfigurator 0.12's measured
-GEMM tables (1-16 tokens, 4-300 MB of weights on one card, the card's measured bandwidth for
-the stream), the earliest release of each engine measured on an H100 or a B200, with each
-engine's default kernel for the format. TensorRT-LLM's PyTorch flow is every engine's unless
-the engine measured its own; a family without tables of its own (Ampere, Ada, AMD's) borrows
-the measured family's engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`)
-except where a table measured a kernel on it: AMD's AITER tables the engine's own
-(bench/aiter_gemm_fit.py), aiconfigurator's A100 tables each engine's bf16 GEMM and
-TensorRT-LLM's weight-only int4 GEMM, every engine's there. Hopper's int4 is TensorRT-LLM's
-weight-only GEMM measured on the H200, every engine's (no table measures vLLM's or SGLang's
-Marlin). vLLM's own on Hopper come by release (:data:`RELEASE_DENSE_GEMM_FLOORS`: the release
-measured nearest at or before each line). A format without a table (int4 on Blackwell, mxfp4 dense layers, fp4 on Hopper) keeps
-the kernel floor.
+The floors are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA aiconfigurator's measured GEMM
+tables (1-16 tokens, 4-300 MB of weights on one card, the card's measured bandwidth for the
+stream), each engine's default kernel for the format at the earliest release measured on the
+card's family, or, where an engine was measured at several releases, by release
+(:data:`RELEASE_DENSE_GEMM_FLOORS`: a release line takes the release measured nearest at or
+before it). TensorRT-LLM's PyTorch flow is every engine's unless the engine measured its own; a
+family without tables of its own (Ampere, Ada, AMD's) borrows the measured family's
+engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`) except where a table
+measured a kernel on it: AMD's AITER tables the engine's own (bench/aiter_gemm_fit.py),
+aiconfigurator's A100 tables each engine's bf16 GEMM and TensorRT-LLM's weight-only int4 GEMM,
+every engine's there. Hopper's int4 is TensorRT-LLM's weight-only GEMM measured on the H200,
+every engine's (no table measures vLLM's or SGLang's Marlin). A format without a table (int4 on
+Blackwell, mxfp4 dense layers, fp4 on Hopper) keeps the kernel floor.
 """
 
 from __future__ import annotations
@@ -31,21 +31,21 @@ from core.catalog.engine_versions import newest_version
 from core.catalog.kernels import card_family, priced_row
 
 DENSE_GEMM_SOURCE = (
-    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
-    "gemm/<engine>/<release>/gemm_perf.parquet: TensorRT-LLM 1.3.0rc20 torch_flow (bf16, fp8, "
-    "fp8_block; DeepGEMM for fp8_block on B200), vLLM 0.24 on B200 (torch linear, CUTLASS fp8 "
-    "scaled mm, FlashInfer CuTe-DSL nvfp4), SGLang 0.5.6.post2 on H100 and 0.5.14 on B200 (its "
-    "block-fp8 table as measured again at @4fabb773); floors fitted by bench/dense_gemm_fit.py "
-    "on 1-16 tokens and 4-300 MB of weights"
+    "NVIDIA aiconfigurator (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
+    "gemm/<engine>/<release>/gemm_perf.parquet: TensorRT-LLM 1.2.0rc5 torch_flow (bf16, fp8, "
+    "fp8_block; DeepGEMM for fp8_block on B200; @4fabb773), SGLang 0.5.6.post2 on H100 (the 0.12 "
+    "wheel); floors fitted by bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights"
 )
-# (family, format): TensorRT-LLM's PyTorch flow, every engine's unless it has its own below.
+# (family, format): TensorRT-LLM's PyTorch flow, every engine's unless it has its own below: on
+# Hopper and Blackwell the earliest release measured there (1.2.0rc5 at aiconfigurator @4fabb773;
+# RELEASE_DENSE_GEMM_FLOORS holds it and the later 1.3.0rc20 by release).
 DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
     ("hopper", "bf16"): 3.8e-6,
-    ("hopper", "fp8"): 13.6e-6,
-    ("hopper", "fp8_block"): 8.0e-6,
-    ("blackwell", "bf16"): 3.9e-6,
-    ("blackwell", "fp8"): 16.0e-6,
-    ("blackwell", "fp8_block"): 8.6e-6,
+    ("hopper", "fp8"): 15.5e-6,
+    ("hopper", "fp8_block"): 8.1e-6,
+    ("blackwell", "bf16"): 4.1e-6,
+    ("blackwell", "fp8"): 16.4e-6,
+    ("blackwell", "fp8_block"): 15.9e-6,
     ("blackwell", "nvfp4"): 17.1e-6,
     # Ampere's own (issue 37's thirty-fifth round; AMPERE_DENSE_GEMM_SOURCE): TensorRT-LLM's
     # PyTorch flow in bf16 and its weight-only int4 GEMM (the int4 kernel its A100 table
@@ -56,20 +56,11 @@ DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
     # (1.2.0rc5; its bf16 there reads 4.2 µs, the H100's 3.8), every engine's on Hopper
     ("hopper", "int4"): 13.2e-6,
 }
-# (family, format, engine): the engine's own default kernel, where measured.
+# (family, format, engine): the engine's own default kernel, where measured (one release).
 ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     ("hopper", "bf16", "sglang"): 2.7e-6,
     ("hopper", "fp8", "sglang"): 7.0e-6,
     ("hopper", "fp8_block", "sglang"): 8.8e-6,
-    ("blackwell", "bf16", "vllm"): 4.0e-6,
-    ("blackwell", "fp8", "vllm"): 9.9e-6,
-    ("blackwell", "nvfp4", "vllm"): 9.7e-6,
-    ("blackwell", "bf16", "sglang"): 4.3e-6,
-    ("blackwell", "fp8", "sglang"): 9.3e-6,
-    # measured again after 0.12 (aiconfigurator @4fabb773, the commit the A100's rows come
-    # from; 0.12's table gave 9.7 µs): every other H100 and B200 floor reads the same there
-    ("blackwell", "fp8_block", "sglang"): 21.1e-6,
-    ("blackwell", "nvfp4", "sglang"): 8.5e-6,
     # AMD's own, measured on the card's family, for the releases that run AITER
     # (core.catalog.kernels.kernels_engine): SGLang's ROCm images (SGLANG_USE_AITER=1) run a
     # block-fp8 linear layer through AITER's gemm_a8w8_blockscale (fp8_utils.py
@@ -82,30 +73,62 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     ("ampere", "bf16", "vllm"): 7.1e-6,
     ("ampere", "bf16", "sglang"): 6.8e-6,
 }
-# vLLM's own on Hopper by release (issue 37's thirty-sixth round): aiconfigurator @4fabb773
-# measured vLLM's default linear layers on an H100 at 0.14.0, 0.19.0 and 0.24.0; a release line takes the table of the release measured
-# nearest at or before it, the earliest measured where none is (the rule of the floors above).
-# Its block-scaled fp8 layer pays three to four times TensorRT-LLM's floor. (family, format,
-# engine, release line of the table)
+# By release (issue 37's thirty-sixth round): where aiconfigurator @4fabb773 measured an engine's
+# default linear layers at more than one release on a family, a release line takes the table of
+# the release measured nearest at or before the line's first release, else the earliest
+# measured (the rule of the floors above). vLLM's block-scaled fp8 layer on an H100 pays three
+# to four times TensorRT-LLM's floor; SGLang 0.5.9's on a B200 more than 0.5.14's. The later
+# releases' rows are also the floors bench/gemm_shape_fit.py takes off the prompt-GEMM tables
+# it reads at them. (family, format, engine, release measured)
 RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], float] = {
-    ("hopper", "bf16", "vllm", "0.14"): 3.9e-6,
-    ("hopper", "fp8", "vllm", "0.14"): 14.5e-6,
-    ("hopper", "fp8_block", "vllm", "0.14"): 32.1e-6,
-    ("hopper", "bf16", "vllm", "0.19"): 4.1e-6,
-    ("hopper", "fp8", "vllm", "0.19"): 6.5e-6,
-    ("hopper", "fp8_block", "vllm", "0.19"): 23.0e-6,
-    # 0.24.0's (newer than the lines priced: the floor bench/gemm_shape_fit.py takes off the
-    # prompt-GEMM table it reads at that release; its block-fp8 layers vary by kernel)
-    ("hopper", "bf16", "vllm", "0.24"): 3.8e-6,
-    ("hopper", "fp8", "vllm", "0.24"): 8.1e-6,
+    ("hopper", "bf16", "tensorrt-llm", "1.2.0rc5"): 3.8e-6,
+    ("hopper", "fp8", "tensorrt-llm", "1.2.0rc5"): 15.5e-6,
+    ("hopper", "fp8_block", "tensorrt-llm", "1.2.0rc5"): 8.1e-6,
+    ("hopper", "bf16", "tensorrt-llm", "1.3.0rc20"): 3.8e-6,
+    ("hopper", "fp8", "tensorrt-llm", "1.3.0rc20"): 13.6e-6,
+    ("hopper", "fp8_block", "tensorrt-llm", "1.3.0rc20"): 8.0e-6,
+    ("hopper", "bf16", "vllm", "0.14.0"): 3.9e-6,
+    ("hopper", "fp8", "vllm", "0.14.0"): 14.5e-6,
+    ("hopper", "fp8_block", "vllm", "0.14.0"): 32.1e-6,
+    ("hopper", "bf16", "vllm", "0.19.0"): 4.1e-6,
+    ("hopper", "fp8", "vllm", "0.19.0"): 6.5e-6,
+    ("hopper", "fp8_block", "vllm", "0.19.0"): 23.0e-6,
+    ("hopper", "bf16", "vllm", "0.24.0"): 3.8e-6,
+    ("hopper", "fp8", "vllm", "0.24.0"): 8.1e-6,
+    ("blackwell", "bf16", "tensorrt-llm", "1.2.0rc5"): 4.1e-6,
+    ("blackwell", "fp8", "tensorrt-llm", "1.2.0rc5"): 16.4e-6,
+    ("blackwell", "fp8_block", "tensorrt-llm", "1.2.0rc5"): 15.9e-6,
+    ("blackwell", "nvfp4", "tensorrt-llm", "1.2.0rc5"): 17.1e-6,
+    ("blackwell", "bf16", "tensorrt-llm", "1.3.0rc20"): 3.9e-6,
+    ("blackwell", "fp8", "tensorrt-llm", "1.3.0rc20"): 16.0e-6,
+    ("blackwell", "fp8_block", "tensorrt-llm", "1.3.0rc20"): 8.6e-6,
+    ("blackwell", "nvfp4", "tensorrt-llm", "1.3.0rc20"): 17.1e-6,
+    ("blackwell", "bf16", "vllm", "0.19.0"): 3.9e-6,
+    ("blackwell", "fp8", "vllm", "0.19.0"): 9.0e-6,
+    ("blackwell", "fp8_block", "vllm", "0.19.0"): 16.5e-6,
+    ("blackwell", "nvfp4", "vllm", "0.19.0"): 10.4e-6,
+    ("blackwell", "bf16", "vllm", "0.24.0"): 4.0e-6,
+    ("blackwell", "fp8", "vllm", "0.24.0"): 9.9e-6,
+    ("blackwell", "nvfp4", "vllm", "0.24.0"): 9.7e-6,
+    ("blackwell", "bf16", "sglang", "0.5.9"): 4.0e-6,
+    ("blackwell", "fp8", "sglang", "0.5.9"): 9.6e-6,
+    ("blackwell", "fp8_block", "sglang", "0.5.9"): 29.3e-6,
+    ("blackwell", "nvfp4", "sglang", "0.5.9"): 10.5e-6,
+    ("blackwell", "bf16", "sglang", "0.5.14"): 4.3e-6,
+    ("blackwell", "fp8", "sglang", "0.5.14"): 9.3e-6,
+    # measured again after 0.12 (aiconfigurator @4fabb773; 0.12's table gave 9.7 µs)
+    ("blackwell", "fp8_block", "sglang", "0.5.14"): 21.1e-6,
+    ("blackwell", "nvfp4", "sglang", "0.5.14"): 8.5e-6,
 }
 RELEASE_DENSE_GEMM_SOURCE = (
-    "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 measured GEMM tables, h100_sxm "
-    "gemm/vllm/<release>/gemm_perf.parquet, kernel vllm_default: 0.14.0 (bf16 13 %, fp8 15 %, "
-    "block fp8 21 % RMS log error) and 0.19.0 (13 %, 24 %, 46 %); 0.24.0's torch linear and "
-    "CUTLASS fp8 scaled mm (11 %, 31 %); floors fitted by "
-    "bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights at the H100's measured "
-    "bandwidth; each vLLM release line priced by the release measured nearest at or before it"
+    "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 measured GEMM tables, h100_sxm and b200_sxm "
+    "gemm/<engine>/<release>/gemm_perf.parquet, each engine's default kernel for the format: "
+    "TensorRT-LLM 1.2.0rc5 and (from the 0.12 wheel) 1.3.0rc20, torch_flow (DeepGEMM for "
+    "block fp8 on B200); vLLM 0.14.0 and 0.19.0 (vllm_default) and 0.24.0 (torch linear, CUTLASS "
+    "fp8 scaled mm, FlashInfer CuTe-DSL nvfp4); SGLang 0.5.9 (sglang) and 0.5.14 on B200; "
+    "floors fitted by bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights at the "
+    "card's measured bandwidth (RMS log errors 5-47 %); each release line priced by the release "
+    "measured nearest at or before it, else the earliest"
 )
 AMD_DENSE_GEMM_SOURCE = (
     "ROCm/aiter (MIT) @e4048607 tuned GEMM tables, aiter/configs/a8w8_blockscale_tuned_gemm.csv "
@@ -140,7 +163,7 @@ def dense_gemm_source(row: str) -> str:
         return AMPERE_DENSE_GEMM_SOURCE
     if row.startswith("hopper int4"):
         return HOPPER_INT4_SOURCE
-    if row.startswith("hopper") and "vllm" in row:
+    if re.search(r" \d+\.\d+", row):  # a row of one release (RELEASE_DENSE_GEMM_FLOORS)
         return RELEASE_DENSE_GEMM_SOURCE
     return AMD_DENSE_GEMM_SOURCE if row.startswith("cdna") else DENSE_GEMM_SOURCE
 
@@ -159,26 +182,28 @@ def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | Non
     return KERNEL_FLOOR_S if floor is None else floor
 
 
-def _line(version: str) -> tuple[int, ...]:
-    """A release line's numbers, "0.10" -> (0, 10) and "0.19-aiter" -> (0, 19), for ordering."""
-    return tuple(int(re.match(r"\d*", part).group() or 0) for part in version.split("."))
+def _release(version: str) -> tuple[int, int, int]:
+    """A release's first three numbers, a line read as its first release: "0.10" -> (0, 10, 0),
+    "0.19-aiter" -> (0, 19, 0), "1.2.0rc5" -> (1, 2, 0)."""
+    numbers = [int(re.match(r"\d*", part).group() or 0) for part in version.split(".")]
+    return tuple([*numbers, 0, 0, 0][:3])
 
 
 def release_floor(gpu: str, weight: str, engine: str, version: str | None) -> float | None:
-    """The floor :data:`RELEASE_DENSE_GEMM_FLOORS` measured for ``engine``'s release line
-    ``version`` (None: its newest) on ``gpu``'s own family: the table of the release nearest at
-    or before the line, else the earliest; None where no release of it was measured there."""
+    """The floor :data:`RELEASE_DENSE_GEMM_FLOORS` measured for ``engine``'s release or release
+    line ``version`` (None: its newest) on ``gpu``'s own family: the release measured nearest at
+    or before it, else the earliest; None where no release of it was measured there."""
     family = card_family(gpu)
-    lines = sorted(
-        (_line(line), floor)
-        for (row_family, kind, name, line), floor in RELEASE_DENSE_GEMM_FLOORS.items()
+    measured = sorted(
+        (_release(release), floor)
+        for (row_family, kind, name, release), floor in RELEASE_DENSE_GEMM_FLOORS.items()
         if (row_family, kind, name) == (family, weight, engine)
     )
-    if not lines:
+    if not measured:
         return None
-    wanted = _line(version or newest_version(engine))
-    earlier = [floor for line, floor in lines if line <= wanted]
-    return earlier[-1] if earlier else lines[0][1]
+    wanted = _release(version or newest_version(engine))
+    earlier = [floor for release, floor in measured if release <= wanted]
+    return earlier[-1] if earlier else measured[0][1]
 
 
 # -- Tile rows. Hopper's tensor-core instruction (wgmma.mma_async; PTX ISA 8.0, its shapes are

@@ -13,7 +13,6 @@ from core.catalog.dense_gemms import (
     RELEASE_DENSE_GEMM_FLOORS,
     dense_gemm_floor,
 )
-from core.catalog.engine_versions import newest_version
 from core.engine_level.terms import ALL_TERMS, attention_gemms, dense_gemms
 from core.evaluate import evaluate
 from core.scenario.knobs import Scenario
@@ -21,29 +20,23 @@ from tests.core.engine_level.test_engine_versions import _tiny_node
 
 
 def test_an_fp8_gemm_pays_more_than_a_bf16_one_before_its_weights():
-    """On every measured family and engine, fp8's floor (quantise, then scale) exceeds bf16's."""
+    """On every measured family, engine and release, fp8's floor (quantise, then scale) exceeds
+    bf16's; TensorRT-LLM's by more than twice."""
     for family in ("hopper", "blackwell"):
         assert DENSE_GEMM_FLOORS[(family, "fp8")] > 2 * DENSE_GEMM_FLOORS[(family, "bf16")]
-        for engine in ("vllm", "sglang"):
-            assert (
-                dense_gemm_floor(f"{family}-card", "fp8", engine)
-                > dense_gemm_floor(f"{family}-card", "bf16", engine)
-                if family == "hopper"
-                else True
-            )
-            own = ENGINE_DENSE_GEMM_FLOORS
-            if (family, "fp8", engine) in own:
-                assert own[(family, "fp8", engine)] > own[(family, "bf16", engine)]
-    for line in ("0.14", "0.19"):
-        rows = RELEASE_DENSE_GEMM_FLOORS
-        assert rows[("hopper", "fp8", "vllm", line)] > rows[("hopper", "bf16", "vllm", line)]
+    own = ENGINE_DENSE_GEMM_FLOORS
+    assert own[("hopper", "fp8", "sglang")] > own[("hopper", "bf16", "sglang")]
+    rows = RELEASE_DENSE_GEMM_FLOORS
+    for (family, kind, engine, release), floor in rows.items():
+        if kind == "fp8":
+            assert floor > rows[(family, "bf16", engine, release)]
 
 
 def test_an_engine_uses_its_own_floor_and_a_borrowed_family_the_neutral_one():
     """vLLM's fp8 on an H100 is its own; an MI300X borrows TensorRT-LLM's Hopper floor."""
     assert (
         dense_gemm_floor("H100 SXM", "fp8", "vllm")
-        == RELEASE_DENSE_GEMM_FLOORS[("hopper", "fp8", "vllm", newest_version("vllm"))]
+        == RELEASE_DENSE_GEMM_FLOORS[("hopper", "fp8", "vllm", "0.19.0")]
     )
     assert dense_gemm_floor("MI300X", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
     assert dense_gemm_floor("B200", "int4", "vllm") == KERNEL_FLOOR_S
@@ -160,24 +153,36 @@ def test_deepseek_in_nvfp4_holds_bf16_attention_and_pays_bf16_floors_for_it():
     assert fp8.bf16_extra_bytes == 0 and fp8.attention_gemm_floor_s == fp8.gemm_floor_s
 
 
-def test_each_vllm_release_pays_the_floors_of_the_release_measured_nearest_before_it():
-    """vLLM's Hopper floors come by release: a line takes the table of the release measured
-    nearest at or before it (0.19's for 0.19), the earliest measured (0.14.0) for older lines;
-    its block-scaled fp8 layer pays several times TensorRT-LLM's floor; each row is on the
-    Sources page, cited to vLLM's H100 tables. Other engines and families are unchanged."""
+def test_each_release_pays_the_floors_of_the_release_measured_nearest_before_it():
+    """Where an engine was measured at several releases, a release line takes the table of the
+    release measured nearest at or before its first release, else the earliest: vLLM 0.19 its
+    0.19.0 table, older vLLM lines 0.14.0's, every TensorRT-LLM line 1.2.0rc5's (also every
+    engine's without its own), SGLang's 0.5 line on a B200 0.5.9's; a release named in full
+    takes its own. vLLM's block-scaled fp8 layer on Hopper pays several times TensorRT-LLM's
+    floor. Each row is on the Sources page, cited to its table."""
     from core.evidence.engine_sources import dense_gemm_rows
 
     rows = RELEASE_DENSE_GEMM_FLOORS
-    for line, table in (("0.5", "0.14"), ("0.6", "0.14"), ("0.10", "0.14"), ("0.14", "0.14"),
-                        ("0.19", "0.19"), (None, newest_version("vllm"))):  # fmt: skip
+    expected = (
+        ("H100 SXM", "vllm", "0.6", "0.14.0"), ("H200", "vllm", "0.10", "0.14.0"),
+        ("H100 SXM", "vllm", "0.14", "0.14.0"), ("H20", "vllm", "0.19", "0.19.0"),
+        ("H100 SXM", "vllm", None, "0.19.0"), ("H100 SXM", "vllm", "0.24.0", "0.24.0"),
+        ("H100 SXM", "tensorrt-llm", "0.17", "1.2.0rc5"),
+        ("B200", "tensorrt-llm", "1.0", "1.2.0rc5"), ("B200", "sglang", "0.5", "0.5.9"),
+        ("B200", "sglang", "0.5.14", "0.5.14"), ("B200", "vllm", "0.19", "0.19.0"),
+    )  # fmt: skip
+    for gpu, engine, line, release in expected:
+        family = "blackwell" if gpu == "B200" else "hopper"
+        for kind in ("bf16", "fp8"):
+            assert (
+                dense_gemm_floor(gpu, kind, engine, line) == rows[(family, kind, engine, release)]
+            )
+    for family in ("hopper", "blackwell"):
         for kind in ("bf16", "fp8", "fp8_block"):
-            for gpu in ("H100 SXM", "H200", "H20"):
-                assert (
-                    dense_gemm_floor(gpu, kind, "vllm", line)
-                    == rows[("hopper", kind, "vllm", table)]
-                )
+            trt = rows[(family, kind, "tensorrt-llm", "1.2.0rc5")]
+            assert DENSE_GEMM_FLOORS[(family, kind)] == trt
     assert (
-        rows[("hopper", "fp8_block", "vllm", "0.14")]
+        rows[("hopper", "fp8_block", "vllm", "0.14.0")]
         > 3 * DENSE_GEMM_FLOORS[("hopper", "fp8_block")]
     )
     assert (
@@ -186,4 +191,5 @@ def test_each_vllm_release_pays_the_floors_of_the_release_measured_nearest_befor
     )
     assert dense_gemm_floor("L40S", "fp8", "vllm", "0.19") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
     sources = {row.constant: row.source for row in dense_gemm_rows()}
-    assert "gemm/vllm/" in sources["dense GEMM floor, hopper fp8_block, vllm 0.14"]
+    for name in ("hopper fp8_block, vllm 0.14.0", "blackwell fp8_block, sglang 0.5.9"):
+        assert "@4fabb773" in sources[f"dense GEMM floor, {name}"]

@@ -9,6 +9,7 @@ from numpy.testing import assert_allclose
 from core import GPUS, MODELS, Scenario, evaluate
 from core.catalog import BYTES_PER_WEIGHT, GB, GIB, WEIGHT_FORMATS
 from core.catalog.attention_kernels import attention_kernel
+from core.catalog.dense_gemms import dense_gemm_floor
 from core.catalog.engines import ENGINES
 from core.catalog.kernels import (
     BORROWED_FAMILY,
@@ -64,16 +65,23 @@ def test_a_mixture_at_one_user_pays_the_expert_kernels_floor():
 
 
 def _attention_gap(knobs, layers, requests):
-    """vLLM's decode attention over TensorRT-LLM's on ``knobs``' card and cache, ``layers`` deep."""
+    """vLLM's decode attention and dense GEMM floors over TensorRT-LLM's on ``knobs``' card and
+    cache, ``layers`` deep (four dense GEMMs a layer: query/key/value, output, gate and up, down;
+    bf16 weights, each engine's newest release)."""
     cache = "fp8" if Scenario(**knobs).kv_dtype == "fp8" else "bf16"
     vllm, trt = (attention_kernel(knobs["gpu"], cache, name) for name in ("vllm", "tensorrt-llm"))
+    floors = (dense_gemm_floor(knobs["gpu"], "bf16", name) for name in ("vllm", "tensorrt-llm"))
     return layers * (
-        vllm.floor_s - trt.floor_s + requests * (vllm.per_request_s - trt.per_request_s)
+        vllm.floor_s
+        - trt.floor_s
+        + requests * (vllm.per_request_s - trt.per_request_s)
+        + 4 * (next(floors) - next(floors))
     )
 
 
 def test_engines_differ_in_a_decode_step_by_their_own_measured_kernels():
-    """One user's time between tokens under vLLM and TensorRT-LLM differs by their attention kernels."""
+    """One user's time between tokens under vLLM and TensorRT-LLM differs by their attention
+    kernels and dense GEMM floors."""
     knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 1, "prompt_tokens": 1000,
              "answer_tokens": 500}  # fmt: skip
     trt, vllm = engine(**knobs), engine(**knobs, engine="vllm")

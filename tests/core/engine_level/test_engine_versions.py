@@ -139,7 +139,8 @@ def test_a_pytorch_backend_step_of_thousands_waits_on_its_host():
     running = float(many.running_requests)
     assert float(many.itl_s) >= running * version.host_per_request_s
     few = evaluate(Scenario(**base, concurrency=4, engine_version="1.0"))
-    assert float(few.itl_s) < 0.1 * running * version.host_per_request_s
+    assert float(few.running_requests) * version.host_per_request_s < 0.1 * float(few.itl_s)
+    assert float(few.itl_s) < 0.2 * float(many.itl_s)
 
 
 def test_a_vllm_step_waits_on_its_host_unless_its_scheduler_runs_ahead():
