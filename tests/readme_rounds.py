@@ -259,20 +259,48 @@ def thirty_fifth_round_figures() -> tuple:
     """The A100's dense GEMM floors in bf16 (TensorRT-LLM's, vLLM's, SGLang's) and the H100's
     (µs); int4's on the A100 and on Hopper; the A100's decode attention floors (TensorRT-LLM,
     vLLM, SGLang, µs); Qwen2.5's int4 rows at a one-token prompt, lowest and highest ratio;
-    SGLang's block-fp8 floor on the B200 (µs); both sets' error, within and cases."""
+    SGLang 0.5.14's block-fp8 floor on the B200 (µs); both sets' error, within and cases as they
+    stood after the round (history: the thirty-sixth round moved them). The H100's floors are
+    those of the releases the round priced (vLLM's 0.24.0 table, the newest then)."""
     engines = ("tensorrt-llm", "vllm", "sglang")
     ratio = engine_ratios()
     int4 = [ratio[case.key] for case in QWEN25_SPEED
             if case.scored and case.dtype == "int4" and case.prompt_tokens == 1]  # fmt: skip
-    both = report().scores["both"]["engine"]
+    h100 = {"tensorrt-llm": "1.3.0rc20", "vllm": "0.24.0", "sglang": None}
     return (
-        *(round(dense_gemm_floor(gpu, "bf16", name) * 1e6, 1)
-          for gpu in ("A100 80GB SXM", "H100 SXM") for name in engines),
+        *(round(dense_gemm_floor("A100 80GB SXM", "bf16", name) * 1e6, 1) for name in engines),
+        *(round(dense_gemm_floor("H100 SXM", "bf16", name, h100[name]) * 1e6, 1)
+          for name in engines),
         round(dense_gemm_floor("A100 80GB SXM", "int4", "vllm") * 1e6, 1),
         round(dense_gemm_floor("H20", "int4", "sglang") * 1e6, 1),
         *(round(attention_kernel("A100 80GB SXM", "bf16", name).floor_s * 1e6, 1)
           for name in engines),
         round(float(min(int4)), 2), round(float(max(int4)), 2),
-        round(dense_gemm_floor("B200", "fp8_block", "sglang") * 1e6, 1),
+        round(dense_gemm_floor("B200", "fp8_block", "sglang", "0.5.14") * 1e6, 1),
+        17.2, 212, 263,
+    )  # fmt: skip
+
+
+def thirty_sixth_round_figures() -> tuple:
+    """Marlin's prompt share of torch's fp16 GEMM at 1,024, 2,048 and 4,000 tokens; Qwen2.5's
+    int4 rows at the longest prompt, lowest and highest ratio; vLLM's block-fp8 floor on an H100
+    in 0.14.0's and 0.19.0's tables and TensorRT-LLM 1.3.0rc20's (µs); D108's ratio; an fp8
+    GEMM's floor on an H100 under TensorRT-LLM 1.2.0rc5 and 1.3.0rc20, and SGLang's block-fp8
+    floor on a B200 in 0.5.9's and 0.5.14's tables (µs); both sets' error, within and cases."""
+    from core.catalog.gemm_tables import MARLIN_PROMPT_SHARE
+
+    ratio = engine_ratios()
+    longest = max(case.prompt_tokens for case in QWEN25_SPEED)
+    int4 = [ratio[case.key] for case in QWEN25_SPEED
+            if case.scored and case.dtype == "int4" and case.prompt_tokens == longest]  # fmt: skip
+    both = report().scores["both"]["engine"]
+    floors = (("H100 SXM", "fp8_block", "vllm", "0.14.0"), ("H100 SXM", "fp8_block", "vllm", "0.19.0"),
+              ("H100 SXM", "fp8_block", "tensorrt-llm", "1.3.0rc20"))  # fmt: skip
+    later = (("H100 SXM", "fp8", "tensorrt-llm", "1.2.0rc5"), ("H100 SXM", "fp8", "tensorrt-llm", "1.3.0rc20"),
+             ("B200", "fp8_block", "sglang", "0.5.9"), ("B200", "fp8_block", "sglang", "0.5.14"))  # fmt: skip
+    return (
+        *MARLIN_PROMPT_SHARE.values(), round(float(min(int4)), 2), round(float(max(int4)), 2),
+        *(round(dense_gemm_floor(*row) * 1e6, 1) for row in floors), round(ratio["D108"], 2),
+        *(round(dense_gemm_floor(*row) * 1e6, 1) for row in later),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
     )  # fmt: skip

@@ -32,6 +32,7 @@ from tests.readme_rounds import (
     thirty_first_round_figures,
     thirty_fourth_round_figures,
     thirty_second_round_figures,
+    thirty_sixth_round_figures,
     twenty_eighth_round_figures,
     twenty_fifth_round_figures,
     twenty_ninth_round_figures,
@@ -198,7 +199,8 @@ FIGURES = {
     ),
     "twenty-fifth round": (
         r"vLLM's costs about ([\d.]+) µs a layer beyond its weights and cache where its kernels "
-        r"and GEMM floors were counted at (\d+), TensorRT-LLM's about (\d+)\. .*? \(D108\) now "
+        r"and GEMM floors were counted at \d+\s+\((\d+) since the thirty-sixth round[^)]*\),\s+"
+        r"TensorRT-LLM's about (\d+)\. .*? \(D108\) now "
         r"reads x([\d.]+) .*? Magpie .*? it reads x([\d.]+), and both sets stood at .*? D243, "
         r".*? reads x([\d.]+) .*? D246-D248\): they read x([\d.]+), x([\d.]+) .*? and "
         r"x([\d.]+) ",
@@ -258,7 +260,7 @@ FIGURES = {
     ),
     "thirty-fourth round": (
         r"every one too fast \(x0\.43-0\.99\), and\s+(\d+) % \((\d+) of (\d+)\) since the "
-        r"thirty-fifth round \(x([\d.]+)-([\d.]+)\)\. .*? a one-token "
+        r"thirty-sixth round \(x([\d.]+)-([\d.]+)\)\. .*? a one-token "
         r"decode step on the A100 costs ([\d.]+) ms and its bf16 weights at ([\d.]+) TB/s,\s+where "
         r"the engine level prices ([\d.]+) ms and ([\d.]+) TB/s .*? AWQ's Marlin GEMMs cost "
         r"([\d.]+) ms and stream at ([\d.]+) TB/s \(priced ([\d.]+) ms and\s+([\d.]+)\)\.",
@@ -270,9 +272,18 @@ FIGURES = {
         r"([\d.]+), ([\d.]+) and ([\d.]+) .*? an int4\s+GEMM pays ([\d.]+) µs on the A100 and "
         r"([\d.]+) on Hopper .*? decode\s+attention\s+pays ([\d.]+) µs a layer under "
         r"TensorRT-LLM, ([\d.]+) under vLLM and ([\d.]+) under SGLang.*? one-token prompt now "
-        r"read\s+x([\d.]+)-([\d.]+) .*? measured\s+again at ([\d.]+) µs .*? both sets now stand "
+        r"read\s+x([\d.]+)-([\d.]+) .*? measured\s+again at ([\d.]+) µs .*? both sets stood "
         r"at ([\d.]+) %\s+\((\d+) of (\d+)\)",
         thirty_fifth_round_figures,
+    ),
+    "thirty-sixth round": (
+        r"multiplies a prompt at ([\d.]+), ([\d.]+) and ([\d.]+) of torch's fp16 GEMM at 1,024, "
+        r"2,048\s+and 4,000 tokens .*? at the longest prompt now read x([\d.]+)-([\d.]+) .*? "
+        r"pays ([\d.]+) µs in 0\.14\.0's table and ([\d.]+) in 0\.19\.0's \(it paid "
+        r"TensorRT-LLM's ([\d.]+)\).*? \(D108\) now reads x([\d.]+) .*? \(an fp8 GEMM on an H100 "
+        r"pays ([\d.]+) µs, ([\d.]+) in 1\.3\.0rc20's\).*? \(block fp8 ([\d.]+) µs, ([\d.]+) in "
+        r"0\.5\.14's\).*? Both sets now stand at ([\d.]+) % \((\d+) of (\d+)\)",
+        thirty_sixth_round_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "

@@ -71,7 +71,8 @@ TERMS: dict[str, str] = {
     "cards each takes what the engine's own collective was measured to take at its size",
     "fixed_overheads": "every kernel costs a few microseconds (an fp8 matmul more: it quantises "
     "its input first; an int4 one more still, unpacking its weights as it goes; an A100's "
-    "matmuls and attention more than an H100's, as measured on each; a shared expert's pass "
+    "matmuls and attention more than an H100's, as measured on each, and each engine's matmuls "
+    "what its release was measured at; a shared expert's pass "
     "beside the routed experts where a second stream runs it), attention a little more for every request it holds (DeepSeek's latent "
     "attention what its engine's whole block was measured at, where it was), and every step some "
     "host time (hidden behind the GPU's where SGLang's overlap scheduler runs it; on vLLM and "
