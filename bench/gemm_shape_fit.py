@@ -14,21 +14,22 @@ repository at a later commit than the 0.12 wheel: ``git clone
 https://github.com/ai-dynamo/aiconfigurator && git -C aiconfigurator checkout 4fabb773``, then
 pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data``.
 
-For each card family and format it takes TensorRT-LLM's PyTorch flow (``torch_flow``, the
-kernel of every engine without a table of its own, as core/catalog/dense_gemms.py prices its
-floors) and, where aiconfigurator measured them, vLLM's and SGLang's default kernels (the ones
+For each card family and format it takes TensorRT-LLM's PyTorch flow (``torch_flow``, the kernel
+of every engine without a table of its own, as core/catalog/dense_gemms.py prices its floors)
+and, where aiconfigurator measured them, vLLM's and SGLang's default kernels (the ones
 core/catalog/dense_gemms.py fits their floors on); the median latency of each measured shape;
-and the part of it the engine level prices as arithmetic: the latency less what it prices
-apart, the GEMM's floor (the one core/catalog/dense_gemms.py prices for the engine's release) and its weights' stream at the card's measured bandwidth, never below a tenth
-of the latency. A shape's rate is 2 m n k over that part; its share is that rate over the rate
-the engine level multiplies at on the table's card (the catalog's measured best for the format,
-core.catalog.cards: MAMF's bf16 and fp8 figures, the borrowed fp4 share), capped at 1: a kernel
-slower than the card's best at every shape (vLLM's and SGLang's fp8 on an H100 reach about 1,100
-of its 1,400 TFLOP/s) is priced so. Only m >= 1,024 is kept: below it a dense GEMM streams its
-weights, priced apart. Prints each table's large-GEMM rate against the card's and its shares at
-the slices of Llama-3-70B split over 1, 2, 4 and 8 cards at 2,048 tokens. Int4 on an A100 in
-the engines that run Marlin there (vLLM, SGLang) has no table: its rows are the engine's bf16
-rows times Marlin's measured rate over a plain fp16 GEMM's (:func:`marlin_rows`).
+and the part of it the engine level prices as arithmetic: the latency less what it prices apart,
+the GEMM's floor (the one core/catalog/dense_gemms.py prices for the engine's release) and its
+weights' stream at the card's measured bandwidth, never below a tenth of the latency. A shape's
+rate is 2 m n k over that part; its share is that rate over the rate the engine level multiplies
+at on the table's card (the catalog's measured best for the format, core.catalog.cards: MAMF's
+bf16 and fp8 figures, the borrowed fp4 share), capped at 1: a kernel slower than the card's best
+at every shape (vLLM's and SGLang's fp8 on an H100 reach about 1,100 of its 1,400 TFLOP/s) is
+priced so. Only m >= 1,024 is kept: below it a dense GEMM streams its weights, priced apart.
+Prints each table's large-GEMM rate against the card's and its shares at the slices of
+Llama-3-70B split over 1, 2, 4 and 8 cards at 2,048 tokens. Int4 on an A100 in the engines that
+run Marlin there (vLLM, SGLang) has no table: its rows are the engine's bf16 rows times Marlin's
+measured rate over a plain fp16 GEMM's (:func:`marlin_rows`).
 """
 
 from __future__ import annotations

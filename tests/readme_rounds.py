@@ -294,10 +294,13 @@ def thirty_sixth_round_figures() -> tuple:
     int4 = [ratio[case.key] for case in QWEN25_SPEED
             if case.scored and case.dtype == "int4" and case.prompt_tokens == longest]  # fmt: skip
     both = report().scores["both"]["engine"]
-    floors = (("H100 SXM", "fp8_block", "vllm", "0.14.0"), ("H100 SXM", "fp8_block", "vllm", "0.19.0"),
+    floors = (("H100 SXM", "fp8_block", "vllm", "0.14.0"),
+              ("H100 SXM", "fp8_block", "vllm", "0.19.0"),
               ("H100 SXM", "fp8_block", "tensorrt-llm", "1.3.0rc20"))  # fmt: skip
-    later = (("H100 SXM", "fp8", "tensorrt-llm", "1.2.0rc5"), ("H100 SXM", "fp8", "tensorrt-llm", "1.3.0rc20"),
-             ("B200", "fp8_block", "sglang", "0.5.9"), ("B200", "fp8_block", "sglang", "0.5.14"))  # fmt: skip
+    later = (("H100 SXM", "fp8", "tensorrt-llm", "1.2.0rc5"),
+             ("H100 SXM", "fp8", "tensorrt-llm", "1.3.0rc20"),
+             ("B200", "fp8_block", "sglang", "0.5.9"),
+             ("B200", "fp8_block", "sglang", "0.5.14"))  # fmt: skip
     return (
         *MARLIN_PROMPT_SHARE.values(), round(float(min(int4)), 2), round(float(max(int4)), 2),
         *(round(dense_gemm_floor(*row) * 1e6, 1) for row in floors), round(ratio["D108"], 2),

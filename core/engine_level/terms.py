@@ -52,8 +52,9 @@ TERMS: dict[str, str] = {
     "datasheet",
     "gemm_shapes": "a GEMM multiplies at the rate the engine's own kernel was measured at for "
     "its shape: a matrix split over eight cards, or fed fewer tokens, runs below the card's best "
-    "rate, and some kernels never reach it (and under trtllm-bench TensorRT-LLM's decode steps "
-    "multiply the next CUDA-graph size up, padded with dummy requests)",
+    "rate, and some kernels never reach it (Marlin, vLLM's and SGLang's int4 kernel on an A100, "
+    "multiplies a prompt well below a bf16 GEMM's rate; under trtllm-bench TensorRT-LLM's "
+    "decode steps multiply the next CUDA-graph size up, padded with dummy requests)",
     "live_context": "a step reads the context its requests hold now (prompt + half the answer on "
     "average), not the longest they may reach",
     "stream_then_math": "a layer streams its weights and then multiplies: the two add up instead "
