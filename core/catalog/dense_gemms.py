@@ -36,50 +36,13 @@ DENSE_GEMM_SOURCE = (
     "fp8_block; DeepGEMM for fp8_block on B200; @4fabb773), SGLang 0.5.6.post2 on H100 (the 0.12 "
     "wheel); floors fitted by bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights"
 )
-# (family, format): TensorRT-LLM's PyTorch flow, every engine's unless it has its own below: on
-# Hopper and Blackwell the earliest release measured there (1.2.0rc5 at aiconfigurator @4fabb773;
-# RELEASE_DENSE_GEMM_FLOORS holds it and the later 1.3.0rc20 by release).
-DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
-    ("hopper", "bf16"): 3.8e-6,
-    ("hopper", "fp8"): 15.5e-6,
-    ("hopper", "fp8_block"): 8.1e-6,
-    ("blackwell", "bf16"): 4.1e-6,
-    ("blackwell", "fp8"): 16.4e-6,
-    ("blackwell", "fp8_block"): 15.9e-6,
-    ("blackwell", "nvfp4"): 17.1e-6,
-    # Ampere's own (issue 37's thirty-fifth round; AMPERE_DENSE_GEMM_SOURCE): TensorRT-LLM's
-    # PyTorch flow in bf16 and its weight-only int4 GEMM (the int4 kernel its A100 table
-    # measured; no table measures vLLM's or SGLang's Marlin), every engine's without its own
-    ("ampere", "bf16"): 6.6e-6,
-    ("ampere", "int4"): 20.5e-6,
-    # Hopper's int4 (the same round): TensorRT-LLM's weight-only int4 GEMM, measured on the H200
-    # (1.2.0rc5; its bf16 there reads 4.2 µs, the H100's 3.8), every engine's on Hopper
-    ("hopper", "int4"): 13.2e-6,
-}
-# (family, format, engine): the engine's own default kernel, where measured (one release).
-ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
-    ("hopper", "bf16", "sglang"): 2.7e-6,
-    ("hopper", "fp8", "sglang"): 7.0e-6,
-    ("hopper", "fp8_block", "sglang"): 8.8e-6,
-    # AMD's own, measured on the card's family, for the releases that run AITER
-    # (core.catalog.kernels.kernels_engine): SGLang's ROCm images (SGLANG_USE_AITER=1) run a
-    # block-fp8 linear layer through AITER's gemm_a8w8_blockscale (fp8_utils.py
-    # dispatch_w8a8_block_fp8_linear), as ATOM's models do; its input's quantisation is a kernel
-    # counted on its own.
-    ("cdna3", "fp8_block", "aiter"): 6.3e-6,
-    ("cdna4", "fp8_block", "aiter"): 6.6e-6,
-    # Ampere's own, bf16 (issue 37's thirty-fifth round): each engine's default linear layer
-    # measured on an A100 SXM, the earliest release measured there; about twice Hopper's floors.
-    ("ampere", "bf16", "vllm"): 7.1e-6,
-    ("ampere", "bf16", "sglang"): 6.8e-6,
-}
 # By release (issue 37's thirty-sixth round): where aiconfigurator @4fabb773 measured an engine's
 # default linear layers at more than one release on a family, a release line takes the table of
-# the release measured nearest at or before the line's first release, else the earliest
-# measured (the rule of the floors above). vLLM's block-scaled fp8 layer on an H100 pays three
-# to four times TensorRT-LLM's floor; SGLang 0.5.9's on a B200 more than 0.5.14's. The later
-# releases' rows are also the floors bench/gemm_shape_fit.py takes off the prompt-GEMM tables
-# it reads at them. (family, format, engine, release measured)
+# the release measured nearest at or before the line's first release, else the earliest measured
+# (the rule of the engine-neutral floors below). vLLM's block-scaled fp8 layer on an H100 pays
+# three to four times TensorRT-LLM's floor; SGLang 0.5.9's on a B200 more than 0.5.14's. The later
+# releases' rows are also the floors bench/gemm_shape_fit.py takes off the prompt-GEMM tables it
+# reads at them. (family, format, engine, release measured)
 RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], float] = {
     ("hopper", "bf16", "tensorrt-llm", "1.2.0rc5"): 3.8e-6,
     ("hopper", "fp8", "tensorrt-llm", "1.2.0rc5"): 15.5e-6,
@@ -119,6 +82,42 @@ RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], float] = {
     # measured again after 0.12 (aiconfigurator @4fabb773; 0.12's table gave 9.7 µs)
     ("blackwell", "fp8_block", "sglang", "0.5.14"): 21.1e-6,
     ("blackwell", "nvfp4", "sglang", "0.5.14"): 8.5e-6,
+}
+# TensorRT-LLM's earliest release measured on Hopper and Blackwell at aiconfigurator @4fabb773
+EARLIEST_TRTLLM = "1.2.0rc5"
+# (family, format): TensorRT-LLM's PyTorch flow, every engine's unless it has its own below: on
+# Hopper and Blackwell its earliest release measured there (RELEASE_DENSE_GEMM_FLOORS' rows).
+DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
+    **{
+        (family, kind): floor
+        for (family, kind, engine, release), floor in RELEASE_DENSE_GEMM_FLOORS.items()
+        if (engine, release) == ("tensorrt-llm", EARLIEST_TRTLLM)
+    },
+    # Ampere's own (issue 37's thirty-fifth round; AMPERE_DENSE_GEMM_SOURCE): TensorRT-LLM's
+    # PyTorch flow in bf16 and its weight-only int4 GEMM (the int4 kernel its A100 table
+    # measured; no table measures vLLM's or SGLang's Marlin), every engine's without its own
+    ("ampere", "bf16"): 6.6e-6,
+    ("ampere", "int4"): 20.5e-6,
+    # Hopper's int4 (the same round): TensorRT-LLM's weight-only int4 GEMM, measured on the H200
+    # (1.2.0rc5; its bf16 there reads 4.2 µs, the H100's 3.8), every engine's on Hopper
+    ("hopper", "int4"): 13.2e-6,
+}
+# (family, format, engine): the engine's own default kernel, where measured (one release).
+ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
+    ("hopper", "bf16", "sglang"): 2.7e-6,
+    ("hopper", "fp8", "sglang"): 7.0e-6,
+    ("hopper", "fp8_block", "sglang"): 8.8e-6,
+    # AMD's own, measured on the card's family, for the releases that run AITER
+    # (core.catalog.kernels.kernels_engine): SGLang's ROCm images (SGLANG_USE_AITER=1) run a
+    # block-fp8 linear layer through AITER's gemm_a8w8_blockscale (fp8_utils.py
+    # dispatch_w8a8_block_fp8_linear), as ATOM's models do; its input's quantisation is a kernel
+    # counted on its own.
+    ("cdna3", "fp8_block", "aiter"): 6.3e-6,
+    ("cdna4", "fp8_block", "aiter"): 6.6e-6,
+    # Ampere's own, bf16 (issue 37's thirty-fifth round): each engine's default linear layer
+    # measured on an A100 SXM, the earliest release measured there; about twice Hopper's floors.
+    ("ampere", "bf16", "vllm"): 7.1e-6,
+    ("ampere", "bf16", "sglang"): 6.8e-6,
 }
 RELEASE_DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 measured GEMM tables, h100_sxm and b200_sxm "
