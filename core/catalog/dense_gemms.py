@@ -24,6 +24,7 @@ Blackwell, mxfp4 dense layers, fp4 on Hopper) keeps the kernel floor.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from core.catalog import KERNEL_FLOOR_S
@@ -155,16 +156,17 @@ HOPPER_INT4_SOURCE = (
 )
 
 
-def dense_gemm_source(row: str) -> str:
-    """Where a floor was measured, ``row`` its name led by its card family ("cdna3 fp8_block,
-    aiter"): AITER's tables for AMD's families, aiconfigurator's for NVIDIA's."""
-    if row.startswith("ampere"):
-        return AMPERE_DENSE_GEMM_SOURCE
-    if row.startswith("hopper int4"):
-        return HOPPER_INT4_SOURCE
-    if re.search(r" \d+\.\d+", row):  # a row of one release (RELEASE_DENSE_GEMM_FLOORS)
+def dense_gemm_source(key: tuple) -> str:
+    """Where the floor of a row keyed ``key`` was measured: (family, format), (family, format,
+    engine) or, one release's, (family, format, engine, release)."""
+    family, kind = key[:2]
+    if len(key) == 4:
         return RELEASE_DENSE_GEMM_SOURCE
-    return AMD_DENSE_GEMM_SOURCE if row.startswith("cdna") else DENSE_GEMM_SOURCE
+    if family == "ampere":
+        return AMPERE_DENSE_GEMM_SOURCE
+    if (family, kind) == ("hopper", "int4"):
+        return HOPPER_INT4_SOURCE
+    return AMD_DENSE_GEMM_SOURCE if family.startswith("cdna") else DENSE_GEMM_SOURCE
 
 
 def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | None = None) -> float:
@@ -188,16 +190,22 @@ def _release(version: str) -> tuple[int, int, int]:
     return tuple([*numbers, 0, 0, 0][:3])
 
 
+@functools.cache
+def _measured_releases(family: str, weight: str, engine: str) -> tuple:
+    """((release numbers, floor), ...) of :data:`RELEASE_DENSE_GEMM_FLOORS` for one family,
+    format and engine, oldest first; built once per key (release_floor runs at every evaluation)."""
+    return tuple(sorted(
+        (_release(release), floor)
+        for (row_family, kind, name, release), floor in RELEASE_DENSE_GEMM_FLOORS.items()
+        if (row_family, kind, name) == (family, weight, engine)
+    ))  # fmt: skip
+
+
 def release_floor(gpu: str, weight: str, engine: str, version: str | None) -> float | None:
     """The floor :data:`RELEASE_DENSE_GEMM_FLOORS` measured for ``engine``'s release or release
     line ``version`` (None: its newest) on ``gpu``'s own family: the release measured nearest at
     or before it, else the earliest; None where no release of it was measured there."""
-    family = card_family(gpu)
-    measured = sorted(
-        (_release(release), floor)
-        for (row_family, kind, name, release), floor in RELEASE_DENSE_GEMM_FLOORS.items()
-        if (row_family, kind, name) == (family, weight, engine)
-    )
+    measured = _measured_releases(card_family(gpu), weight, engine)
     if not measured:
         return None
     wanted = _release(version or newest_version(engine))

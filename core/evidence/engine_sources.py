@@ -278,12 +278,13 @@ def attention_data_parallel_rows() -> list[Source]:
     ]
 
 
-def _by_table(neutral: dict, engines_own: dict) -> list[tuple[str, object]]:
-    """Each figure of a (family, format) table, then of its (family, format, engine) one, named."""
-    rows = [(f"{family} {weight}", figure) for (family, weight), figure in neutral.items()]
-    return rows + [
-        (f"{family} {weight}, {engine}", figure)
-        for (family, weight, engine), figure in engines_own.items()
+def _by_table(*tables: dict) -> list[tuple[tuple, str, object]]:
+    """(key, name, figure) of each row of ``tables`` in turn, keyed (family, format) or (family,
+    format, engine[, release]) and named "hopper fp8" or "hopper fp8, vllm 0.14.0"."""
+    return [
+        (key, ", ".join(filter(None, (" ".join(key[:2]), " ".join(key[2:])))), figure)
+        for table in tables
+        for key, figure in table.items()
     ]
 
 
@@ -301,14 +302,12 @@ def _expert_value(fixed_s, bandwidth_share, compute_share, padding_rows, compute
 
 
 def dense_gemm_rows() -> list[Source]:
-    """One row per dense GEMM floor (a decode-sized GEMM's cost before its weights stream), per
-    tile (the rows a kernel multiplies at least, where known), then Marlin's prompt rate."""
+    """Each dense GEMM floor (by release where measured at several), tile, and Marlin's rate."""
+    floors = _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS, RELEASE_DENSE_GEMM_FLOORS)
     return [
         Source(f"dense GEMM floor, {name}", f"{floor * 1e6:.1f}", "µs per GEMM of 1-16 tokens",
-               dense_gemm_source(name), kind="measurements")
-        for name, floor in _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS) + [
-            (f"{family} {kind}, {engine} {line}", floor)
-            for (family, kind, engine, line), floor in RELEASE_DENSE_GEMM_FLOORS.items()]
+               dense_gemm_source(key), kind="measurements")
+        for key, name, floor in floors
     ] + [
         Source(f"dense GEMM tile, {' '.join(filter(None, key))}", f"{rows:g}", "rows a GEMM "
                "multiplies at least, however few tokens the step carries", GEMM_TILE_SOURCE,
@@ -336,7 +335,7 @@ def expert_kernel_rows() -> list[Source]:
             kernel.source,
             kind="measurements",
         )
-        for name, kernel in _by_table(EXPERT_KERNELS, ENGINE_EXPERT_KERNELS)
+        for _, name, kernel in _by_table(EXPERT_KERNELS, ENGINE_EXPERT_KERNELS)
     ]
 
 
