@@ -6,6 +6,8 @@ import numpy as np
 from numpy.testing import assert_allclose
 
 from core.engine_level.fixed_points import (
+    CLOSED_SHARE,
+    FALSE_POSITION_STEPS,
     SHORTEST_REQUEST_S,
     false_position,
     false_position_scalar,
@@ -52,6 +54,32 @@ def test_one_scenarios_false_position_gives_the_sweeps_bits():
             lambda r, s=slope: r - (1.0 + s * r + 0.1 * np.sqrt(r)), 0.0, 1e7
         )
         assert alone == swept
+
+
+def test_false_position_stops_where_every_bracket_has_closed():
+    """A line's root closes its bracket within a few steps: the floats stop there, after fewer
+    residuals than the step count allows, and a sweep stops once every scenario's bracket has
+    closed, each scenario keeping the bits it has alone."""
+    prices = []
+
+    def residual(r):
+        prices.append(r)
+        return r - (2.0 + 0.5 * r)
+
+    found = false_position_scalar(residual, SHORTEST_REQUEST_S, 1e4)
+    assert abs(found - 4.0) <= CLOSED_SHARE * 4.0
+    assert len(prices) < FALSE_POSITION_STEPS + 2
+    swept_prices = []
+
+    def swept(r):
+        swept_prices.append(r)
+        return r - (2.0 + SLOPES[2:5] * r)
+
+    roots = false_position(swept, SHORTEST_REQUEST_S, 1e4)
+    assert len(swept_prices) < FALSE_POSITION_STEPS + 2
+    for slope, root in zip(SLOPES[2:5], roots, strict=True):
+        alone = false_position_scalar(lambda r, s=slope: r - (2.0 + s * r), SHORTEST_REQUEST_S, 1e4)
+        assert alone == root
 
 
 def test_own_image_takes_floats_for_one_scenario_and_arrays_for_a_sweep():
