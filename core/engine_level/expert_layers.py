@@ -56,6 +56,9 @@ class ExpertLayers:
         over the card's experts adds its launches' floors (:meth:`_launch_seconds`).
         """
         math_rate, permute_rate, stream_rate = self._expert_rates(frozenset(terms))
+        one_node = self._one_node_experts
+        if one_node is not None and alone and isinstance(tokens, float | int):  # a step's hot path
+            return self._expert_seconds_scalar(tokens, math_rate, permute_rate, stream_rate)
         _, layers = self.expert_geometry
         math = np.multiply(tokens, math_rate)
         # every token's hidden state goes to k experts and comes back: written and read, in bf16
@@ -73,6 +76,29 @@ class ExpertLayers:
         return layers * (
             self.expert_fixed_s + np.maximum(stream, math + padding) + permute + launches
         )
+
+    @cached_property
+    def _one_node_experts(self):
+        """(expert layers, experts, experts a token, padding rows, a layer's fixed seconds) as
+        plain floats for one node's hot path; None for a sweep."""
+        parts = (
+            self.expert_geometry[1], self.experts, self.experts_per_token,
+            self.expert_padding_rows, self.expert_fixed_s,
+        )  # fmt: skip
+        return None if any(np.ndim(part) for part in parts) else tuple(map(float, parts))
+
+    def _expert_seconds_scalar(self, tokens, math_rate, permute_rate, stream_rate):
+        """:meth:`expert_seconds` of one node's step in plain floats: the same operations in the
+        same order, each correctly rounded, so the same bits."""
+        layers, experts, per_token, padding_rows, fixed = self._one_node_experts
+        math = tokens * math_rate
+        permute = tokens * permute_rate
+        touched = distinct_experts(experts, per_token, tokens)
+        stream = touched * stream_rate
+        rows = min(touched * padding_rows, tokens * per_token)
+        padding = rows * math_rate / max(per_token, 1.0)
+        launches = self._launch_seconds(tokens)
+        return layers * (fixed + max(stream, math + padding) + permute + launches)
 
     @cached_property
     def _loops_experts(self):
@@ -143,7 +169,12 @@ class ExpertLayers:
         return physical.routing_imbalance(self.experts, self.expert_ranks)
 
     def _shared_part(self, terms):
-        """(weight bytes the node streams, active parameters) outside the routed experts."""
+        """(weight bytes the node streams, active parameters) outside the routed experts,
+        remembered for each set of terms."""
+        terms = frozenset(terms)
+        return self._remember(("shared part", terms), lambda: self._shared_part_of(terms))
+
+    def _shared_part_of(self, terms):
         per_expert, _ = self.expert_geometry
         shared_bytes = self.engine_weight_bytes(terms) - self._routed_bytes
         shared_active = self.active_params - np.multiply(self.experts_per_token, per_expert)

@@ -47,8 +47,12 @@ class FixedCosts:
         # within: SGLang 0.3's saturated NVIDIA rows S3-S4 x0.78/0.72 -> x0.71/0.59, vLLM 0.9.1's
         # MI300X runs past V1's 512 -> x0.70-1.05; 19.2 % with load.finite_run's lockstep wave).
         # On S3-S4 the dispatch seems to hide under the GPU's work; no source says on which cards.
-        host = physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
         layered = "expert_reads" in terms
+        one_node = self._one_node_fixed
+        if one_node is not None and isinstance(busy, float | int):  # a step's hot path
+            host, overlapped, floors = one_node[0], one_node[1], one_node[2 if layered else 3]
+            return floors + (max(host - (floors + busy), 0.0) if overlapped else host)
+        host = self._host_step
         floors = (
             self._kernel_seconds + self._latent_block_extra
             if layered
@@ -57,6 +61,24 @@ class FixedCosts:
         floors = floors + self._gemm_floor_extra
         hidden = np.maximum(np.subtract(host, floors + busy), 0.0)
         return floors + np.where(self.host_overlapped, hidden, host)
+
+    @cached_property
+    def _host_step(self):
+        """The release's host seconds a step (:data:`core.engine_level.terms.HOST_STEP_S` where
+        it sets none)."""
+        return physical.HOST_STEP_S if self.host_step_s is None else self.host_step_s
+
+    @cached_property
+    def _one_node_fixed(self):
+        """:meth:`fixed_seconds`' parts as plain floats for one node's hot path: (host seconds a
+        step, whether the scheduler overlaps them, floors with the layers' own kernels, floors
+        without); None for a sweep. The floors add in :meth:`fixed_seconds`' order."""
+        layered = self._kernel_seconds + self._latent_block_extra + self._gemm_floor_extra
+        plain = physical.fixed_step_seconds(self.layers, 0.0) + self._gemm_floor_extra
+        parts = (self._host_step, self.host_overlapped, layered, plain)
+        if any(np.ndim(part) for part in parts):
+            return None
+        return float(parts[0]), bool(parts[1]), float(layered), float(plain)
 
     @cached_property
     def _layer_kinds(self):
@@ -181,11 +203,25 @@ class FixedCosts:
     def _attention_requests_s(self, batch):
         """Decode attention's cost per request over the layers (a card's own, under DEP): latent
         attention's measured block's, where there is one, else nothing beyond its FLOPs."""
+        one_node = self._one_node_attention
+        if one_node is not None and isinstance(batch, float | int):  # a step's hot path
+            ranks, per_request, layers = one_node
+            return batch / ranks * per_request * layers
         on_card = np.divide(batch, self._request_ranks)
         per_request = np.where(
             self.latent_attention, self.latent_block_per_request_s, self.attention_per_request_s
         )
         return on_card * per_request * self._attention_layers
+
+    @cached_property
+    def _one_node_attention(self):
+        """(ranks, attention's seconds per request a layer, attention layers) as plain floats
+        for one node's hot path; None for a sweep."""
+        per_request = np.where(
+            self.latent_attention, self.latent_block_per_request_s, self.attention_per_request_s
+        )
+        parts = (self._request_ranks, per_request, self._attention_layers)
+        return None if any(np.ndim(part) for part in parts) else tuple(map(float, parts))
 
     def host_requests_s(self, requests, busy):
         r"""Seconds the host's work for ``requests`` running requests adds to a step of ``busy``.
@@ -205,6 +241,10 @@ class FixedCosts:
         per_request, overlapped = self._host_per_request
         if per_request is None:  # no release here prices it: skip the arithmetic in hot loops
             return 0.0
+        plain = isinstance(requests, float | int) and isinstance(busy, float | int)
+        if plain and isinstance(per_request, float):  # a step's hot path
+            host = requests * per_request
+            return max(host - busy, 0.0) if overlapped else host
         host = np.multiply(requests, per_request)
         return np.where(overlapped, np.maximum(host - busy, 0.0), host)
 
@@ -214,4 +254,7 @@ class FixedCosts:
         and whether the release overlaps it with the GPU's step."""
         if not np.any(self.host_request_s):
             return None, False
-        return np.divide(self.host_request_s, self._request_ranks), self.schedules_ahead
+        per_request = np.divide(self.host_request_s, self._request_ranks)
+        if np.ndim(per_request) == 0 and np.ndim(self.schedules_ahead) == 0:  # one node
+            return float(per_request), bool(self.schedules_ahead)
+        return per_request, self.schedules_ahead

@@ -170,12 +170,17 @@ class GemmShapes:
         outputs, inputs, counted = dense_gemm_dims(self)
         return self.layers * np.sum(outputs * inputs * counted, axis=-1)
 
+    @cached_property
+    def _has_tile_rows(self):
+        """Whether any of these nodes' kernels multiplies whole tiles of rows."""
+        return bool(np.any(self.gemm_tile_rows))
+
     def _tile_shortfall(self, tokens, weight_bytes, math_s, bandwidth, flops, terms):
         """Seconds a step's dense GEMMs, streaming ``weight_bytes`` at ``bandwidth`` and
         multiplying for ``math_s``, fall short of their tiles' arithmetic at ``flops``
         (:func:`tile_floor_s`): a kernel that multiplies whole tiles of rows takes at least that
         (0 without ``gemm_shapes``)."""
-        if "gemm_shapes" not in terms or not np.any(self.gemm_tile_rows):
+        if "gemm_shapes" not in terms or not self._has_tile_rows:
             return 0.0
         gemms = np.divide(weight_bytes, self.cards * bandwidth) + math_s
         return np.maximum(tile_floor_s(self, tokens, flops) - gemms, 0.0)
