@@ -34,7 +34,11 @@ from core.catalog.collective_tables import (
     collective_seconds,
     gather_table_index,
 )
-from core.catalog.dense_gemms import dense_gemm_floor
+from core.catalog.dense_gemms import (
+    GEMM_TILE_ROWS,
+    MMA_SYNC_SHARE_ON_HOPPER,
+    dense_gemm_floor,
+)
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.layer_kernels import (
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
@@ -286,14 +290,14 @@ def thirty_sixth_round_figures() -> tuple:
     int4 rows at the longest prompt, lowest and highest ratio; vLLM's block-fp8 floor on an H100
     in 0.14.0's and 0.19.0's tables and TensorRT-LLM 1.3.0rc20's (µs); D108's ratio; an fp8
     GEMM's floor on an H100 under TensorRT-LLM 1.2.0rc5 and 1.3.0rc20, and SGLang's block-fp8
-    floor on a B200 in 0.5.9's and 0.5.14's tables (µs); both sets' error, within and cases."""
+    floor on a B200 in 0.5.9's and 0.5.14's tables (µs); both sets' error, within and cases as
+    they stood after the round (history: the thirty-seventh round moved them)."""
     from core.catalog.gemm_tables import MARLIN_PROMPT_SHARE
 
     ratio = engine_ratios()
     longest = max(case.prompt_tokens for case in QWEN25_SPEED)
     int4 = [ratio[case.key] for case in QWEN25_SPEED
             if case.scored and case.dtype == "int4" and case.prompt_tokens == longest]  # fmt: skip
-    both = report().scores["both"]["engine"]
     floors = (("H100 SXM", "fp8_block", "vllm", "0.14.0"),
               ("H100 SXM", "fp8_block", "vllm", "0.19.0"),
               ("H100 SXM", "fp8_block", "tensorrt-llm", "1.3.0rc20"))  # fmt: skip
@@ -305,5 +309,22 @@ def thirty_sixth_round_figures() -> tuple:
         *MARLIN_PROMPT_SHARE.values(), round(float(min(int4)), 2), round(float(max(int4)), 2),
         *(round(dense_gemm_floor(*row) * 1e6, 1) for row in floors), round(ratio["D108"], 2),
         *(round(dense_gemm_floor(*row) * 1e6, 1) for row in later),
+        16.5, 210, 263,
+    )  # fmt: skip
+
+
+def thirty_seventh_round_figures() -> tuple:
+    """Marlin's rows a block, mma.sync's share of Hopper's tensor rate and the rows Marlin's
+    block costs at the card's rate; the H20's bf16 rate (TFLOP/s); Qwen's AWQ rows at a
+    one-token prompt, lowest and highest ratio; both sets' error, within, cases and % within."""
+    ratio = engine_ratios()
+    awq = [ratio[case.key] for case in QWEN_SPEED
+           if case.prompt_tokens == 1 and weight_format(case) == "AWQ"]  # fmt: skip
+    rows = GEMM_TILE_ROWS[("hopper", "int4", "sglang", "0.4")]
+    both = report().scores["both"]["engine"]
+    return (
+        round(rows * MMA_SYNC_SHARE_ON_HOPPER), round(MMA_SYNC_SHARE_ON_HOPPER, 2), round(rows),
+        round(GPUS["H20"].bf16_flops / 1e12), round(float(min(awq)), 2), round(float(max(awq)), 2),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
+        round(100 * both.within_band / both.cases, 1),
     )  # fmt: skip

@@ -32,6 +32,7 @@ from tests.readme_rounds import (
     thirty_first_round_figures,
     thirty_fourth_round_figures,
     thirty_second_round_figures,
+    thirty_seventh_round_figures,
     thirty_sixth_round_figures,
     twenty_eighth_round_figures,
     twenty_fifth_round_figures,
@@ -282,13 +283,20 @@ FIGURES = {
         r"pays ([\d.]+) µs in 0\.14\.0's table and ([\d.]+) in 0\.19\.0's \(it paid "
         r"TensorRT-LLM's ([\d.]+)\).*? \(D108\) now reads x([\d.]+) .*? \(an fp8 GEMM on an H100 "
         r"pays ([\d.]+) µs, ([\d.]+) in 1\.3\.0rc20's\).*? \(block fp8 ([\d.]+) µs, ([\d.]+) in "
-        r"0\.5\.14's\).*? Both sets now stand at ([\d.]+) % \((\d+) of (\d+)\)",
+        r"0\.5\.14's\).*? Both sets then stood at ([\d.]+) % \((\d+) of (\d+)\)",
         thirty_sixth_round_figures,
+    ),
+    "thirty-seventh round": (
+        r"in blocks of (\d+) \(`thread_m_blocks`\), .*? reaches about ([\d.]+) of the tensor "
+        r"cores' rate .*?: (\d+) rows at the card's rate .*? with (\d+) TFLOP/s of bf16, cannot: "
+        r"Qwen's AWQ rows at a one-token prompt now read x([\d.]+)-([\d.]+) \(x0\.48-0\.65\) and "
+        r"both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        thirty_seventh_round_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "
-        r"\(`bench/h20_batch_one\.py`.*? streams them at ([\d.]+) and ([\d.]+), near the "
-        r"([\d.]+) borrowed",
+        r"\(`bench/h20_batch_one\.py`.*? streams them at ([\d.]+) and ([\d.]+) \(bf16's near "
+        r"the ([\d.]+)\s+borrowed",
         h20_stream_figures,
     ),
     "publisher held out": (

@@ -52,19 +52,20 @@ def test_both_sets_together_hold_where_they_stood():
     D246-D248; 15.8 % at the twenty-sixth; 16.0 % at the twenty-seventh with D249-D250 typed blind;
     16.0 % on those 181 at the twenty-eighth, 15.8 % at the twenty-ninth, 14.4 % at the thirty-
     fifth, 14.1 % at the thirty-sixth), all 222 with the twenty-eighth round's 41 rows typed blind
-    (D251-D291, Qwen's H20 tables) within 18 % (23.5 % when first scored, 22.4 % at the twenty-
-    ninth round, its prompts' attention at their engines' measured kernels, 18.9 % at the thirty-
-    second, 17.7 % at the thirty-fifth, 17.5 % at the thirty- sixth), all 263 with the thirty-
-    fourth round's 41 scored rows typed blind (D292-D335, Qwen2.5's A100 tables) within 17 % (23.0
-    % when first scored, 17.2 % at the thirty-fifth round, 16.5 % at the thirty-sixth), and the
-    cases they held before Azure's rows (114, 106 since D67-D74 left the score) within 15.5 % (14.9
-    % at the thirty-fifth, 14.8 % at the thirty-sixth): a tripwire on the model."""
+    (D251-D291, Qwen's H20 tables) within 17.5 % (23.5 % when first scored, 22.4 % at the
+    twenty-ninth round, its prompts' attention at their engines' measured kernels, 18.9 % at the
+    thirty-second, 17.7 % at the thirty-fifth, 17.5 % at the thirty-sixth, 16.6 % at the
+    thirty-seventh), all 263 with the thirty-fourth round's 41 scored rows typed blind (D292-D335,
+    Qwen2.5's A100 tables) within 16.5 % (23.0 % when first scored, 17.2 % at the thirty-fifth
+    round, 16.5 % at the thirty-sixth, 15.8 % at the thirty-seventh), and the cases they held
+    before Azure's rows (114, 106 since D67-D74 left the score) within 15.5 % (14.9 % at the
+    thirty-fifth, 14.8 % at the thirty-sixth and thirty-seventh): a tripwire on the model."""
     both = report().scores["both"]["engine"]
-    assert both.geometric_mean_error <= 0.17
+    assert both.geometric_mean_error <= 0.165
     assert both.cases == 263
     before = both_sets_without(_THIRTY_FOURTH_ROUND)
     assert before.cases == 222
-    assert before.geometric_mean_error <= 0.18
+    assert before.geometric_mean_error <= 0.175
     held = both_sets_without(_TWENTY_EIGHTH_ROUND, _THIRTY_FOURTH_ROUND)
     assert held.cases == 181
     assert held.geometric_mean_error <= 0.145
