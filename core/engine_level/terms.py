@@ -54,7 +54,10 @@ TERMS: dict[str, str] = {
     "its shape: a matrix split over eight cards, or fed fewer tokens, runs below the card's best "
     "rate, and some kernels never reach it (Marlin, vLLM's and SGLang's int4 kernel on an A100, "
     "multiplies a prompt well below a bf16 GEMM's rate; under trtllm-bench TensorRT-LLM's "
-    "decode steps multiply the next CUDA-graph size up, padded with dummy requests)",
+    "decode steps multiply the next CUDA-graph size up, padded with dummy requests); some "
+    "multiply whole tiles of rows however few tokens a step has (SGLang's block-fp8 kernels 64 "
+    "rows, Marlin 16 in an instruction that reaches two thirds of Hopper's rate), arithmetic "
+    "an H20's weights stream cannot hide",
     "live_context": "a step reads the context its requests hold now (prompt + half the answer on "
     "average), not the longest they may reach",
     "stream_then_math": "a layer streams its weights and then multiplies: the two add up instead "
