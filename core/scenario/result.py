@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -189,6 +190,8 @@ def _scalar(name: str, value):
     if name in _BOOL_FIELDS:
         return bool(value)
     if name in _INTEGER_FIELDS:
-        _check_count(name, value)
-        return round(float(value))
+        number = float(value)
+        if not math.isfinite(number):  # _check_count's test, on one number
+            _check_count(name, number)
+        return round(number)
     return float(value)

@@ -16,6 +16,8 @@ closed form for any percentile. Bursts and a trace's spread of lengths stretch t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.foundation.vector import as_number, is_array, where
@@ -52,6 +54,8 @@ def erlang_b(servers, offered_load):
     therefore runs :math:`O(\\sqrt{a})` vectorised steps whatever the number of servers.
     Above :data:`LARGE_LOAD` Erlangs :func:`_erlang_b_integral` gives it in bounded work.
     """
+    if not (is_array(servers) or is_array(offered_load)):
+        return _erlang_b_one(float(servers), float(offered_load))
     servers, load = as_number(servers), as_number(offered_load)
     valid = np.isfinite(servers) & np.isfinite(load) & (servers >= 0) & (load >= 0)
     large = valid & (load > LARGE_LOAD)
@@ -71,6 +75,23 @@ def erlang_b(servers, offered_load):
     if np.any(large):
         blocking = where(large, _erlang_b_integral(servers, load, large), blocking)
     return where(valid, blocking, np.nan)
+
+
+def _erlang_b_one(servers: float, load: float) -> float:
+    """:func:`erlang_b` for one queue on plain floats: the same steps, each correctly rounded,
+    so the same bits as the queue gets inside an array, at a fraction of the cost."""
+    if not (math.isfinite(servers) and math.isfinite(load) and servers >= 0 and load >= 0):
+        return math.nan
+    if load > LARGE_LOAD:
+        return float(_erlang_b_integral(servers, load, True))
+    spread = _WINDOW_SIGMAS * math.sqrt(load)
+    start = max(0.0, float(math.floor(min(load, servers) - spread)))
+    stop = min(servers, float(math.ceil(load + spread + 10.0)))
+    blocking = 1.0 - start / (load if load > 0 else 1.0) if start > 0 else 1.0
+    first = start + 1.0
+    for step in range(max(math.ceil(stop - start), 0)):  # np.arange's k = start + 1 + step
+        blocking = load * blocking / ((first + step) + load * blocking)
+    return 0.0 if servers > stop else blocking
 
 
 def _erlang_b_integral(servers, load, rows):
