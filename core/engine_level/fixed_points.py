@@ -45,8 +45,7 @@ def false_position(residual, low, high, steps=FALSE_POSITION_STEPS):
     running, the other end's residual is halved (the Illinois variant), so both ends close in
     rather than one staying put. An element whose bracket has closed (:data:`CLOSED_SHARE`), or
     whose high end is an exact root (every later guess lands on it), keeps its ends; the steps
-    stop once every element does. Returns whichever end's residual is the
-    smaller.
+    stop once every element does. Returns whichever end's residual is the smaller.
     """
     low, high = np.broadcast_arrays(np.asarray(low, dtype=float), np.asarray(high, dtype=float))
     at_low, at_high = residual(low), residual(high)

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from core.foundation.vector import as_number, is_array, where
+from core.foundation.vector import as_number, where
 from core.traffic.arrivals import trace_lengths
 
 # A queue that cannot drain has no finite percentile; its TTFT is reported as this many
@@ -54,7 +54,7 @@ def erlang_b(servers, offered_load):
     therefore runs :math:`O(\\sqrt{a})` vectorised steps whatever the number of servers.
     Above :data:`LARGE_LOAD` Erlangs :func:`_erlang_b_integral` gives it in bounded work.
     """
-    if not (is_array(servers) or is_array(offered_load)):
+    if np.ndim(servers) == 0 and np.ndim(offered_load) == 0:  # one queue (not a list either)
         return _erlang_b_one(float(servers), float(offered_load))
     servers, load = as_number(servers), as_number(offered_load)
     valid = np.isfinite(servers) & np.isfinite(load) & (servers >= 0) & (load >= 0)
@@ -66,11 +66,7 @@ def erlang_b(servers, offered_load):
     start = np.maximum(0.0, np.floor(np.minimum(load_run, servers_run) - spread))
     stop = np.minimum(servers_run, np.ceil(load_run + spread + 10.0))
     blocking = where(start > 0, 1.0 - start / where(load_run > 0, load_run, 1.0), 1.0)
-    if is_array(stop):
-        blocking = _recur_sorted(start, stop, load_run, blocking)
-    else:
-        for k in np.arange(start + 1, stop + 1):
-            blocking = load_run * blocking / (k + load_run * blocking)
+    blocking = _recur_sorted(start, stop, load_run, blocking)  # one queue took _erlang_b_one
     blocking = where(servers_run > stop, 0.0, blocking)
     if np.any(large):
         blocking = where(large, _erlang_b_integral(servers, load, large), blocking)
