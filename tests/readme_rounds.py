@@ -11,6 +11,7 @@ from bench.h20_batch_one import (
     dense_one_token_rows,
     is_mixture,
     measured_and_priced,
+    skinny_gemm_rates,
     weight_format,
 )
 from bench.sc25_first_token import priced as first_token_priced
@@ -177,6 +178,20 @@ def h20_stream_figures() -> tuple:
         *(round(rates[fmt][name][1] / 1e12, 2) for name in ("measured", "engine")
           for fmt in ("bf16", "AWQ")),
         round(GPUS["H20"].achieved_hbm_bytes_per_s / 1e12, 2),
+    )  # fmt: skip
+
+
+def h20_skinny_figures() -> tuple:
+    """Qwen's dense bf16 rows on the H20 at a one-token prompt, lowest and highest ratio; the
+    rate their steps stream at (bench/h20_batch_one.py); the median rate of ROCm's H20 skinny
+    GEMMs and how many shapes it is over (TB/s)."""
+    ratio = engine_ratios()
+    bf16 = [ratio[case.key] for case in dense_one_token_rows()["bf16"]]
+    measured = measured_and_priced(dense_one_token_rows()["bf16"])["measured"][1]
+    rates = skinny_gemm_rates()
+    return (
+        round(min(bf16), 2), round(max(bf16), 2), round(measured / 1e12, 2),
+        round(float(np.median(rates)) / 1e12, 2), rates.size,
     )  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from labs.page.links import restore
 from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
+    h20_skinny_figures,
     h20_stream_figures,
     thirty_fifth_round_figures,
     thirty_first_round_figures,
@@ -292,6 +293,12 @@ FIGURES = {
         r"Qwen's AWQ rows at a one-token prompt now read x([\d.]+)-([\d.]+) \(x0\.48-0\.65\) and "
         r"both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
         thirty_seventh_round_figures,
+    ),
+    "H20 skinny GEMMs": (
+        r"Qwen's bf16 rows on the H20 still read x([\d.]+)-([\d.]+): their steps stream the "
+        r"weights at ([\d.]+) TB/s, and an H20's fp16 GEMMs at one to four tokens stream at "
+        r"([\d.]+) TB/s in another's table too \(the median of (\d+) shapes",
+        h20_skinny_figures,
     ),
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "
