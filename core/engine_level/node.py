@@ -209,17 +209,26 @@ class Node(
             extra = extra + np.multiply(tokens, self.activation_bytes_per_token) / bandwidth
         return extra + self.collective_line(tokens, terms)
 
+    def _priced_once(self, price, *arguments):
+        """``price(*arguments)`` remembered per node where every argument but the terms (the
+        third) is a plain number or None: a load's loops ask for the full node's step and a
+        prompt's prefill more than once, and hand them on through no common caller."""
+        numbers = arguments[:2] + arguments[3:]
+        if not all(value is None or isinstance(value, float | int) for value in numbers):
+            return price(*arguments)
+        key = (price.__name__, *numbers, frozenset(arguments[2]))
+        priced = self.__dict__.setdefault("_priced", {})
+        if key not in priced:
+            priced[key] = price(*arguments)
+        return priced[key]
+
     def step_s(self, batch, context_tokens, terms, requests=None):
-        """:meth:`_step_s`, remembered for one node's step of plain numbers: a load's loops ask
-        for the full node's step more than once, and hand it on through no common caller."""
-        one_step = isinstance(batch, float | int) and isinstance(context_tokens, float | int)
-        if not (one_step and (requests is None or isinstance(requests, float | int))):
-            return self._step_s(batch, context_tokens, terms, requests)
-        key = (batch, context_tokens, frozenset(terms), requests)
-        steps = self.__dict__.setdefault("_steps", {})
-        if key not in steps:
-            steps[key] = self._step_s(batch, context_tokens, terms, requests)
-        return steps[key]
+        """:meth:`_step_s`, priced once per node for plain numbers (:meth:`_priced_once`)."""
+        return self._priced_once(self._step_s, batch, context_tokens, terms, requests)
+
+    def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
+        """:meth:`_prefill_s`, priced once per node for plain numbers (:meth:`_priced_once`)."""
+        return self._priced_once(self._prefill_s, miss_tokens, hit_tokens, terms, alone)
 
     def _step_s(self, batch, context_tokens, terms, requests=None):
         r"""Seconds of one decode step writing a token for each of ``batch`` requests.
@@ -280,7 +289,7 @@ class Node(
             step = step + self.host_requests_s(requests, step)
         return step
 
-    def prefill_s(self, miss_tokens, hit_tokens, terms, alone):
+    def _prefill_s(self, miss_tokens, hit_tokens, terms, alone):
         """Seconds to prefill ``miss_tokens`` after ``hit_tokens`` found in the prefix cache.
 
         ``alone``: the prefill runs by itself and pays its own weight read, fixed costs and

@@ -32,6 +32,26 @@ def test_a_step_asked_for_twice_is_priced_once(monkeypatch):
     assert len(priced) == 3
 
 
+def test_a_prefill_asked_for_twice_is_priced_once(monkeypatch):
+    """The same prompt's prefill of plain numbers comes back from memory with the same bits, a
+    prefill alone and one riding in a step each priced once."""
+    node = engine_node(Scenario(model="Llama-3-70B", gpu="H100 SXM", cards=8, weight_dtype="fp8",
+                                engine="vllm", realism="engine"))  # fmt: skip
+    priced = []
+    original = Node._prefill_s
+
+    def counted(self, *args):
+        priced.append(args[3])
+        return original(self, *args)
+
+    monkeypatch.setattr(Node, "_prefill_s", counted)
+    alone = node.prefill_s(2048.0, 0.0, ALL_TERMS, True)
+    riding = node.prefill_s(2048.0, 0.0, ALL_TERMS, False)
+    assert node.prefill_s(2048.0, 0.0, ALL_TERMS, True) == alone
+    assert node.prefill_s(2048.0, 0.0, ALL_TERMS, False) == riding
+    assert priced == [True, False]
+
+
 def test_mixtures_and_dense_models_under_each_engine_swept_and_alone_agree():
     """DeepSeek-R1 (latent attention, shared experts, DEP) and Llama-3-70B under each engine,
     on H200s and MI300Xs, in one array call give each scenario's own figures to the last bit."""
