@@ -1,5 +1,5 @@
-"""One scenario's hot path: its step's parts in plain floats give a sweep's bits, and a step the
-load's loops ask for twice is priced once."""
+"""One scenario's hot path: its step's parts in plain floats give a sweep's bits, and a step or a
+prefill the load's loops ask for twice is priced once."""
 
 from __future__ import annotations
 
@@ -11,19 +11,24 @@ from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 
 
+def _count_prices(monkeypatch, name: str) -> list:
+    """The arguments each call of ``Node.<name>`` (the priced method behind the memory) gets."""
+    original, calls = getattr(Node, name), []
+
+    def counted(self, *args):
+        calls.append(args)
+        return original(self, *args)
+
+    monkeypatch.setattr(Node, name, counted)
+    return calls
+
+
 def test_a_step_asked_for_twice_is_priced_once(monkeypatch):
     """The same step of plain numbers comes back from memory with the same bits; a sweep's
     arrays are priced every time."""
     node = engine_node(Scenario(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8",
                                 layout="dep", realism="engine"))  # fmt: skip
-    priced = []
-    original = Node._step_s
-
-    def counted(self, *args):
-        priced.append(args[0])
-        return original(self, *args)
-
-    monkeypatch.setattr(Node, "_step_s", counted)
+    priced = _count_prices(monkeypatch, "_step_s")
     first = node.step_s(64.0, 3000.0, ALL_TERMS)
     assert node.step_s(64.0, 3000.0, ALL_TERMS) == first and len(priced) == 1
     batch = np.array([64.0, 128.0])
@@ -37,19 +42,12 @@ def test_a_prefill_asked_for_twice_is_priced_once(monkeypatch):
     prefill alone and one riding in a step each priced once."""
     node = engine_node(Scenario(model="Llama-3-70B", gpu="H100 SXM", cards=8, weight_dtype="fp8",
                                 engine="vllm", realism="engine"))  # fmt: skip
-    priced = []
-    original = Node._prefill_s
-
-    def counted(self, *args):
-        priced.append(args[3])
-        return original(self, *args)
-
-    monkeypatch.setattr(Node, "_prefill_s", counted)
+    priced = _count_prices(monkeypatch, "_prefill_s")
     alone = node.prefill_s(2048.0, 0.0, ALL_TERMS, True)
     riding = node.prefill_s(2048.0, 0.0, ALL_TERMS, False)
     assert node.prefill_s(2048.0, 0.0, ALL_TERMS, True) == alone
     assert node.prefill_s(2048.0, 0.0, ALL_TERMS, False) == riding
-    assert priced == [True, False]
+    assert [args[3] for args in priced] == [True, False]
 
 
 def test_mixtures_and_dense_models_under_each_engine_swept_and_alone_agree():
