@@ -310,8 +310,8 @@ def dense_gemm_rows() -> list[Source]:
         for key, name, floor in floors
     ] + [
         Source(f"dense GEMM tile, {' '.join(filter(None, key))}", f"{rows:g}", "rows a GEMM "
-               "multiplies at least, however few tokens the step carries", GEMM_TILE_SOURCE,
-               kind="engine")
+               "multiplies at least at the card's tensor rate, however few tokens the step "
+               "carries", GEMM_TILE_SOURCE, kind="engine")
         for key, rows in GEMM_TILE_ROWS.items()
     ] + [Source("prompt GEMM, ampere int4 (Marlin: vLLM, SGLang)", " / ".join(
         f"{share:.2f}" for share in MARLIN_PROMPT_SHARE.values()), "of the engine's bf16 rate at "
