@@ -53,14 +53,20 @@ class FixedCosts:
             host, overlapped, floors = one_node[0], one_node[1], one_node[2 if layered else 3]
             return floors + (max(host - (floors + busy), 0.0) if overlapped else host)
         host = self._host_step
-        floors = (
-            self._kernel_seconds + self._latent_block_extra
-            if layered
-            else physical.fixed_step_seconds(self.layers, 0.0)
-        )
-        floors = floors + self._gemm_floor_extra
+        floors = self._layered_floors if layered else self._plain_floors
         hidden = np.maximum(np.subtract(host, floors + busy), 0.0)
         return floors + np.where(self.host_overlapped, hidden, host)
+
+    @cached_property
+    def _layered_floors(self):
+        """A step's kernel floors counted layer kind by layer kind (``expert_reads``), measured
+        GEMM and attention floors included."""
+        return self._kernel_seconds + self._latent_block_extra + self._gemm_floor_extra
+
+    @cached_property
+    def _plain_floors(self):
+        """A step's kernel floors counted as a dense layer's, measured floors included."""
+        return physical.fixed_step_seconds(self.layers, 0.0) + self._gemm_floor_extra
 
     @cached_property
     def _host_step(self):
@@ -72,13 +78,11 @@ class FixedCosts:
     def _one_node_fixed(self):
         """:meth:`fixed_seconds`' parts as plain floats for one node's hot path: (host seconds a
         step, whether the scheduler overlaps them, floors with the layers' own kernels, floors
-        without); None for a sweep. The floors add in :meth:`fixed_seconds`' order."""
-        layered = self._kernel_seconds + self._latent_block_extra + self._gemm_floor_extra
-        plain = physical.fixed_step_seconds(self.layers, 0.0) + self._gemm_floor_extra
-        parts = (self._host_step, self.host_overlapped, layered, plain)
+        without); None for a sweep."""
+        parts = (self._host_step, self.host_overlapped, self._layered_floors, self._plain_floors)
         if any(np.ndim(part) for part in parts):
             return None
-        return float(parts[0]), bool(parts[1]), float(layered), float(plain)
+        return float(parts[0]), bool(parts[1]), float(parts[2]), float(parts[3])
 
     @cached_property
     def _layer_kinds(self):
@@ -208,19 +212,21 @@ class FixedCosts:
             ranks, per_request, layers = one_node
             return batch / ranks * per_request * layers
         on_card = np.divide(batch, self._request_ranks)
-        per_request = np.where(
+        return on_card * self._attention_per_request * self._attention_layers
+
+    @cached_property
+    def _attention_per_request(self):
+        """Decode attention's seconds per request a layer: latent attention's measured block's
+        where there is one, else the engine's attention kernel's."""
+        return np.where(
             self.latent_attention, self.latent_block_per_request_s, self.attention_per_request_s
         )
-        return on_card * per_request * self._attention_layers
 
     @cached_property
     def _one_node_attention(self):
         """(ranks, attention's seconds per request a layer, attention layers) as plain floats
         for one node's hot path; None for a sweep."""
-        per_request = np.where(
-            self.latent_attention, self.latent_block_per_request_s, self.attention_per_request_s
-        )
-        parts = (self._request_ranks, per_request, self._attention_layers)
+        parts = (self._request_ranks, self._attention_per_request, self._attention_layers)
         return None if any(np.ndim(part) for part in parts) else tuple(map(float, parts))
 
     def host_requests_s(self, requests, busy):

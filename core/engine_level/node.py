@@ -158,7 +158,8 @@ class Node(
         return bool(np.any(np.asarray(self.cards) > 1))
 
     def _remember(self, key, compute):
-        """A figure that depends on the terms but not on the batch, computed once per node."""
+        """A figure computed once per node under ``key`` (one that depends on the terms but not
+        on the batch, or one step's or prefill's of plain numbers: :meth:`_priced_once`)."""
         memo = self.__dict__.setdefault("_memo", {})
         if key not in memo:
             memo[key] = compute()
@@ -217,10 +218,7 @@ class Node(
         if not all(value is None or isinstance(value, float | int) for value in numbers):
             return price(*arguments)
         key = (price.__name__, *numbers, frozenset(arguments[2]))
-        priced = self.__dict__.setdefault("_priced", {})
-        if key not in priced:
-            priced[key] = price(*arguments)
-        return priced[key]
+        return self._remember(key, lambda: price(*arguments))
 
     def step_s(self, batch, context_tokens, terms, requests=None):
         """:meth:`_step_s`, priced once per node for plain numbers (:meth:`_priced_once`)."""
