@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.catalog.card_sources import AIC_GEMM, AMD_MAF, CDNA3_PAPER, GLUON_GEMM, MI300X_PAPER
 from core.catalog.measured_here import H100_CHECKED_HERE, MEASURED_HERE_SOURCES
 
 GB = 1e9  # spec sheets quote decimal gigabytes
@@ -52,6 +53,9 @@ class Gpu:
     # cards that talk over PCIe through the host, not over NVLink or Infinity Fabric: their
     # collectives reach the share PCIe systems measure (core.catalog.PCIE_ALLREDUCE_SHARE)
     link_over_pcie: bool = False
+    # where the achieved bandwidth is bounded by another card's stream per SM, how (the page's
+    # clause); empty where it is the card's own or the H100's share of its peak
+    bandwidth_note: str = ""
 
 
 # Issue 37, twelfth round: an all-reduce over AMD's Infinity Fabric reaches RCCL's measured
@@ -85,6 +89,20 @@ _GPU_BENCHES = "te42kyfo/gpu-benches"
 _NVLINK4 = "NVIDIA H100 datasheet: NVLink 900 GB/s per GPU, i.e. 450 GB/s each way"
 _NVLINK3 = "NVIDIA A100 datasheet: NVLink 600 GB/s per GPU, i.e. 300 GB/s each way"
 _PCIE4 = "PCIe Gen4 x16: 32 GB/s each way (the L40S has no NVLink)"
+# Issue 37, thirty-eighth round: a Hopper card's serving kernels draw at most what the H200's
+# SMs drew per SM here (its decode attention's 4.41 TB/s over 132 SMs, 33.4 GB/s each). A card
+# without a stream of its own takes the H100's share of its peak, bounded by that rate times its
+# SMs: an H20 has 78 SMs behind 4.0 TB/s, so reaching its peak would take 51 GB/s per SM, half
+# as much again as any Hopper SM drew in a serving kernel measured here.
+_H200_STREAM = 4.41e12
+HOPPER_SMS = 132  # H100 SXM and H200 (NVIDIA H100 whitepaper: 132 of GH100's 144 SMs)
+HOPPER_STREAM_PER_SM = _H200_STREAM / HOPPER_SMS
+H20_SMS = 78
+_H20_SMS_SOURCE = (
+    "78 SMs (the device's multiProcessorCount, as Geekbench 6's listing and engines read it: "
+    "SGLang's sgl-kernel cutlass_w4a8_moe_mm_sm90 dispatch, 'H20 has 78 SMs', is_h20 = SM count "
+    "<= 80)"
+)
 # Cards without a published measurement take the measured H100's fractions of peak.
 _H100_BW_SHARE = 3.0e12 / 3.35e12
 _H100_BF16_SHARE = 794.5e12 / 989e12
@@ -92,45 +110,7 @@ _H100_FP8_SHARE = 1402.6e12 / 1979e12
 NO_MEASUREMENT_MARK = "no published measurement found"
 _NO_MEASUREMENT = f"{NO_MEASUREMENT_MARK}: the H100's measured shares of peak"
 _ALL_RATES = "bandwidth and matmul"
-_MI300X_PAPER = (
-    "Ambati et al., 'AMD MI300X GPU Performance Analysis' (arXiv:2510.27583, 2025): BabelStream "
-    "reaches 81 % of the 5.3 TB/s peak"
-)
-# Issue 37, twelfth round: a card's own stream measurement before another card's share. Of
-# gpu-stream's kernels (NHR@FAU's, te42kyfo/gpu-benches) the read-only one is taken: a decode
-# step reads weights and cache and writes little, and on the MI300X the same paper's read
-# (4,141 GB/s) is the kernel nearest the independent BabelStream figure above (4.29 TB/s; init
-# 4,587, triad 3,878). The kernel's share is the card's own: on an H200 its read reaches only
-# 2,756 GB/s (gpu-benches gpu-stream/h200.txt), far below the 4.41 TB/s its decode attention
-# streams here, which is why the H200 keeps that figure.
-_CDNA3_PAPER = (
-    "Hanindhito and Patel (Dell), 'Characterizing Performance, Power, and Energy of AMD CDNA3 "
-    "GPU Family', SC '25, doi:10.1145/3712285.3759768; its artifact (hibagus/"
-    "SC25_AMD_CDNA3_Artifact data/5_Memory/MI325X/exec/gpu-stream.out, ROCm 6.3.3, full "
-    "occupancy): gpu-stream's read kernel 5,086 GB/s (init 5,457, triad 4,305) of the 6 TB/s peak"
-)
-# The MI355X's fp8 and fp4 rates, as the MAMF table gives its bf16: the fastest products AMD
-# has published on it (BF8 runs the MFMA rate of the other OCP fp8 format).
-_GLUON_GEMM = (
-    "AMD ROCm blog 'From Naive to Near-Peak: Building High-Performance GEMM Kernels with Gluon' "
-    "(rocm.blogs.amd.com/software-tools-optimization/gluon-gemm-tutorial, 2026), one MI355: "
-    "BF8 3,257 TFLOP/s (4096 x 4096 x 16384), MXFP4 5,255 TFLOP/s (4096 x 4096 x 32768)"
-)
-# A card MAMF's table lacks takes the 99th percentile of aiconfigurator's measured TensorRT-LLM
-# GEMM table for the format (torch_flow, 35,700 shapes): on the A100 that is MAMF's 271.2
-# TFLOP/s exactly, on the H100 809 and 1,363 against MAMF's 794.5 and 1,402.6; but on the B200
-# 1,616 and 2,820 against 1,745 and 3,432.5 (TensorRT-LLM's kernels there stop short of the
-# card's best), so a card priced this way may read a little slow where no table prices it.
-_AIC_GEMM = (
-    "NVIDIA aiconfigurator 0.12 measured GEMM tables, {card}/gemm/trtllm/1.3.0rc20 torch_flow, "
-    "the 99th percentile over 35,700 shapes: {rates}"
-)
 _ASSUMED = "assumed on-demand rate"
-_AMD_MAF = (
-    "AMD ROCm blog 'Measuring Max-Achievable FLOPs - Part 2' (ROCm/rocm-blogs "
-    "blogs/software-tools-optimization/measuring-max-achievable-flops-part2, Table 1: "
-    "hipBLASLt-bench, M=4096 N=3648 K=32896, trig_float inputs)"
-)
 _B200_SHEET = (
     "NVIDIA DGX B200 datasheet (1,440 GB and 64 TB/s over 8 GPUs: 180 GB and 8 TB/s each); "
     "HGX B200 tensor peaks at 1,000 W, dense: 2.25 PFLOP/s bf16, 4.5 fp8, 9 fp4"
@@ -168,7 +148,7 @@ GPUS: dict[str, Gpu] = {
             usd_per_hour=4.99,
             source="NVIDIA H200 Tensor Core GPU datasheet (SXM, dense)",
             price_source="assumed on-demand rate",
-            achieved_hbm_bytes_per_s=4.41e12,
+            achieved_hbm_bytes_per_s=_H200_STREAM,
             achieved_bf16_flops=794.5e12,
             achieved_fp8_flops=1453.4e12,
             achieved_source=(
@@ -234,7 +214,7 @@ GPUS: dict[str, Gpu] = {
             achieved_fp8_flops=389.5e12,
             achieved_source=(
                 "matmul: "
-                + _AIC_GEMM.format(card="l40s", rates="249.6 TFLOP/s bf16, 389.5 fp8")
+                + AIC_GEMM.format(card="l40s", rates="249.6 TFLOP/s bf16, 389.5 fp8")
                 + f"; bandwidth: {NO_MEASUREMENT_MARK}, the H100's measured share of peak"
             ),
             borrowed_rates="bandwidth",
@@ -275,7 +255,8 @@ GPUS: dict[str, Gpu] = {
         # block-fp8 table) took the second set 16.1 % -> 16.2 % (D29-D31, Qwen's H20 rows,
         # x0.75/0.90/0.67 -> 0.73/0.89/0.66: already fast, faster). Crowd-sourced and a
         # best-of-100 copy, not a kernel's sustained rate: kept out until a paper or vendor
-        # table measures the card.
+        # table measures the card. Its bandwidth is bounded by its SMs since the thirty-eighth
+        # round (HOPPER_STREAM_PER_SM above).
         Gpu(
             "H20",
             memory_bytes=96 * GB,
@@ -286,11 +267,18 @@ GPUS: dict[str, Gpu] = {
             source="NVIDIA HGX H20 product brief (96 GB HBM3, 4.0 TB/s; 148 TFLOP/s bf16 and "
             "296 TFLOP/s fp8 dense)",
             price_source=_ASSUMED + "; sold mainly in China, few public on-demand rates",
-            achieved_hbm_bytes_per_s=4.0e12 * _H100_BW_SHARE,
+            achieved_hbm_bytes_per_s=min(4.0e12 * _H100_BW_SHARE, H20_SMS * HOPPER_STREAM_PER_SM),
             achieved_bf16_flops=148e12 * _H100_BF16_SHARE,
             achieved_fp8_flops=296e12 * _H100_FP8_SHARE,
-            achieved_source=_NO_MEASUREMENT,
-            borrowed_rates=_ALL_RATES,
+            achieved_source=(
+                f"bandwidth: the H200's measured stream per SM ({_H200_STREAM / 1e12:.2f} TB/s over "
+                f"{HOPPER_SMS} SMs) times the H20's {_H20_SMS_SOURCE}, below the H100's share of "
+                f"its peak; matmul: {_NO_MEASUREMENT}"
+            ),
+            borrowed_rates="matmul",
+            bandwidth_note=(
+                f"its bandwidth is the H200's measured stream per SM over its {H20_SMS} SMs"
+            ),
             link_bytes_per_s=450e9,
             link_source="NVIDIA HGX H20 product brief: NVLink 900 GB/s per GPU, i.e. 450 GB/s "
             "each way",
@@ -329,8 +317,8 @@ GPUS: dict[str, Gpu] = {
             achieved_bf16_flops=668e12,
             achieved_fp8_flops=1273e12,
             achieved_source=(
-                f"bandwidth: {_MI300X_PAPER}; matmul (bf16): {_MAMF}, 668 of 1,307 TFLOP/s; "
-                f"fp8: {_AMD_MAF}, 1,273 of 2,615 TFLOP/s"
+                f"bandwidth: {MI300X_PAPER}; matmul (bf16): {_MAMF}, 668 of 1,307 TFLOP/s; "
+                f"fp8: {AMD_MAF}, 1,273 of 2,615 TFLOP/s"
             ),
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,
@@ -351,9 +339,9 @@ GPUS: dict[str, Gpu] = {
             achieved_bf16_flops=784.9e12,
             achieved_fp8_flops=1519e12,
             achieved_source=(
-                f"bandwidth: {_CDNA3_PAPER}; "
+                f"bandwidth: {CDNA3_PAPER}; "
                 f"matmul (bf16): {_MAMF}, 784.9 of 1,300 TFLOP/s (1,000 W, TunableOp); "
-                f"fp8: {_AMD_MAF}, 1,519 of 2,615 TFLOP/s"
+                f"fp8: {AMD_MAF}, 1,519 of 2,615 TFLOP/s"
             ),
             link_bytes_per_s=448e9,
             link_source=_INFINITY_FABRIC,
@@ -374,7 +362,7 @@ GPUS: dict[str, Gpu] = {
             achieved_bf16_flops=1565.0e12,
             achieved_fp8_flops=3257e12,
             achieved_source=(
-                f"matmul (bf16): {_MAMF}, 1,565 of 2,300 TFLOP/s; fp8 and fp4: {_GLUON_GEMM}; "
+                f"matmul (bf16): {_MAMF}, 1,565 of 2,300 TFLOP/s; fp8 and fp4: {GLUON_GEMM}; "
                 "bandwidth: "
                 + _MI355X_BENCH.format("ROCm Validation Suite babel (BabelStream), 7,260 GB/s")
             ),

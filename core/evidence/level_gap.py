@@ -166,6 +166,7 @@ class RateProvenance:
     kernels_from: str  # the card family whose expert-kernel tables price it
     kernels_borrowed: bool
     borrowed_rates: str = ""  # which of them: "bandwidth and matmul", "bandwidth"
+    bandwidth_note: str = ""  # how a bandwidth bounded by another card's stream is set
 
 
 def rate_provenance(scenario: Scenario) -> RateProvenance:
@@ -181,6 +182,7 @@ def rate_provenance(scenario: Scenario) -> RateProvenance:
         card=gpu.name,
         rates_borrowed=bool(gpu.borrowed_rates) or scenario.gpu == "custom",
         borrowed_rates=gpu.borrowed_rates or "bandwidth and matmul",
+        bandwidth_note=gpu.bandwidth_note,
         kernels_from=measured,
         kernels_borrowed=measured != family,
     )

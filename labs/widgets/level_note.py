@@ -20,6 +20,8 @@ def borrowed_text(provenance) -> str:
     if provenance.rates_borrowed:
         rates = provenance.borrowed_rates or "bandwidth and matmul"
         borrowed.append(f"its {rates} rates are the H100's measured shares of its peaks")
+    if provenance.bandwidth_note:
+        borrowed.append(provenance.bandwidth_note)
     if provenance.kernels_borrowed:
         family = FAMILY_NAMES.get(provenance.kernels_from, provenance.kernels_from)
         borrowed.append(f"its expert kernels are priced from {family} cards' tables")

@@ -103,14 +103,14 @@ def test_a_card_holds_the_four_dense_gemms_of_every_layer():
 
 def test_on_an_h20_a_decode_step_takes_at_least_its_64_row_tiles_arithmetic():
     """SGLang's block-fp8 GEMMs on an H20 multiply 64 rows whatever the step's tokens: a step of
-    one request takes at least that arithmetic at the card's fp8 rate, and more than the same
-    node priced without tiles."""
+    a few requests takes at least that arithmetic at the card's fp8 rate, and more than the same
+    node priced without tiles (at 32 requests the cache and weights' stream outlast them)."""
     node = engine_node(_qwen3_32b_fp8(gpu="H20"))
     assert node.gemm_tile_rows == 64.0
     _, flops, _ = node.rates(ALL_TERMS)
     tiles = 2.0 * node.dense_gemm_params * 64.0 / flops
     untiled = replace(node, gemm_tile_rows=0.0)
-    for batch in (1.0, 8.0, 32.0):
+    for batch in (1.0, 4.0, 8.0):
         step = node.step_s(batch, 1000.0, ALL_TERMS)
         assert step >= tiles and step > untiled.step_s(batch, 1000.0, ALL_TERMS)
         off = ALL_TERMS - {"gemm_shapes"}
