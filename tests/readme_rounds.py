@@ -29,6 +29,7 @@ from core.catalog.attention_kernels import (
     PREFILL_HEAD_SIZE_SHARES,
     attention_kernel,
 )
+from core.catalog.cards import H20_SMS, H100_MEASURED_SHARES, HOPPER_SMS, HOPPER_STREAM_PER_SM
 from core.catalog.collective_tables import (
     allreduce_seconds,
     allreduce_table_index,
@@ -171,13 +172,15 @@ def twenty_ninth_round_figures() -> tuple:
 
 def h20_stream_figures() -> tuple:
     """The rates bf16's and AWQ's dense H20 steps stream their weights at, measured and priced
-    (bench/h20_batch_one.py), and the H20's borrowed bandwidth, in TB/s."""
+    (bench/h20_batch_one.py), the H20's bandwidth, its SMs and the H100's share of its peak that
+    it borrowed before the thirty-eighth round, in TB/s."""
     rows = dense_one_token_rows()
     rates = {fmt: measured_and_priced(rows[fmt]) for fmt in ("bf16", "AWQ")}
     return (
         *(round(rates[fmt][name][1] / 1e12, 2) for name in ("measured", "engine")
           for fmt in ("bf16", "AWQ")),
-        round(GPUS["H20"].achieved_hbm_bytes_per_s / 1e12, 2),
+        round(GPUS["H20"].achieved_hbm_bytes_per_s / 1e12, 2), H20_SMS,
+        round(GPUS["H20"].hbm_bytes_per_s * H100_MEASURED_SHARES["bw"] / 1e12, 2),
     )  # fmt: skip
 
 
@@ -331,15 +334,34 @@ def thirty_sixth_round_figures() -> tuple:
 def thirty_seventh_round_figures() -> tuple:
     """Marlin's rows a block, mma.sync's share of Hopper's tensor rate and the rows Marlin's
     block costs at the card's rate; the H20's bf16 rate (TFLOP/s); Qwen's AWQ rows at a
-    one-token prompt, lowest and highest ratio; both sets' error, within, cases and % within."""
+    one-token prompt, lowest and highest ratio (the round's totals are history, quoted as they
+    stood)."""
     ratio = engine_ratios()
     awq = [ratio[case.key] for case in QWEN_SPEED
            if case.prompt_tokens == 1 and weight_format(case) == "AWQ"]  # fmt: skip
     rows = GEMM_TILE_ROWS[("hopper", "int4", "sglang", "0.4")]
-    both = report().scores["both"]["engine"]
     return (
         round(rows * MMA_SYNC_SHARE_ON_HOPPER), round(MMA_SYNC_SHARE_ON_HOPPER, 2), round(rows),
         round(GPUS["H20"].bf16_flops / 1e12), round(float(min(awq)), 2), round(float(max(awq)), 2),
+    )  # fmt: skip
+
+
+def thirty_eighth_round_figures() -> tuple:
+    """The H200's stream, its SMs and their rate each (GB/s); the H20's SMs, peak and the rate an
+    SM would need for it; the H20's bounded and borrowed rates (TB/s); D241, D242, D249 and D250;
+    Qwen's bf16 rows at a one-token prompt, lowest and highest; both sets' error and within."""
+    ratio = engine_ratios()
+    bf16 = [ratio[case.key] for case in dense_one_token_rows()["bf16"]]
+    h200, h20 = GPUS["H200"], GPUS["H20"]
+    both = report().scores["both"]["engine"]
+    return (
+        round(h200.achieved_hbm_bytes_per_s / 1e12, 2), HOPPER_SMS,
+        round(HOPPER_STREAM_PER_SM / 1e9, 1), H20_SMS, round(h20.hbm_bytes_per_s / 1e12, 1),
+        round(h20.hbm_bytes_per_s / H20_SMS / 1e9),
+        round(h20.achieved_hbm_bytes_per_s / 1e12, 2),
+        round(h20.hbm_bytes_per_s * H100_MEASURED_SHARES["bw"] / 1e12, 2),
+        *(round(ratio[key], 2) for key in ("D241", "D242", "D249", "D250")),
+        round(min(bf16), 2), round(max(bf16), 2),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         round(100 * both.within_band / both.cases, 1),
     )  # fmt: skip

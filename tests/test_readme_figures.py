@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     h20_skinny_figures,
     h20_stream_figures,
+    thirty_eighth_round_figures,
     thirty_fifth_round_figures,
     thirty_first_round_figures,
     thirty_fourth_round_figures,
@@ -291,7 +292,7 @@ FIGURES = {
         r"in blocks of (\d+) \(`thread_m_blocks`\), .*? reaches about ([\d.]+) of the tensor "
         r"cores' rate .*?: (\d+) rows at the card's rate .*? with (\d+) TFLOP/s of bf16, cannot: "
         r"Qwen's AWQ rows at a one-token prompt now read x([\d.]+)-([\d.]+) \(x0\.48-0\.65\) and "
-        r"both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        r"both sets then stood at 15\.8 % \(212 of 263, 80\.6 % within\)",
         thirty_seventh_round_figures,
     ),
     "H20 skinny GEMMs": (
@@ -303,8 +304,18 @@ FIGURES = {
     "H20 streams": (
         r"its bf16 weights at ([\d.]+) TB/s, its\s+AWQ weights at ([\d.]+) "
         r"\(`bench/h20_batch_one\.py`.*? streams them at ([\d.]+) and ([\d.]+) \(bf16's near "
-        r"the ([\d.]+)\s+borrowed",
+        r"the ([\d.]+) its (\d+) SMs draw at the H200's rate per SM since the thirty-eighth round, "
+        r"([\d.]+) before, the H100's share",
         h20_stream_figures,
+    ),
+    "thirty-eighth round": (
+        r"than the H200's drew here \(its ([\d.]+) TB/s over (\d+) SMs, ([\d.]+) GB/s an SM\).*? An "
+        r"H20 has (\d+) SMs behind ([\d.]+) TB/s: its peak would take (\d+) GB/s an SM, .*? below "
+        r"the ([\d.]+) TB/s the rule gives .*? where the H100's share gave ([\d.]+)\. .*? \(D241-D242\) "
+        r"read x([\d.]+) and x([\d.]+) \(x1\.37 and x1\.16\), the cookbook's Qwen3-Next \(D249-D250\) "
+        r"x([\d.]+) and x([\d.]+) \(x1\.19 and x1\.42\), Qwen's bf16 rows x([\d.]+)-([\d.]+) "
+        r"\(x0\.42-0\.49\), and both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        thirty_eighth_round_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "
