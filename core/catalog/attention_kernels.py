@@ -214,10 +214,24 @@ def prefill_attention(
 ) -> PrefillAttention:
     """The prompt attention ``engine`` runs on ``gpu`` over a cache stored as ``cache``
     (``latent``: latent attention's): the engine's own row on the card's family, else the
-    family's TensorRT-LLM row, else (a family without tables) the TensorRT-LLM row of the family
-    it borrows from (:data:`core.catalog.kernels.BORROWED_FAMILY`)."""
+    family's TensorRT-LLM row, else (a family without tables) the engine's own row on the family
+    it borrows from (:data:`core.catalog.kernels.BORROWED_FAMILY`), else that family's
+    TensorRT-LLM row.
+
+    Notes
+    -----
+    A family without tables is AMD's or one NVIDIA's tables skip; TensorRT-LLM does not run on
+    AMD's cards, and an engine's way of running a prompt's attention (SGLang's unabsorbed latent
+    prefill, its query cast to an fp8 cache's format) is its own code on every card, so the
+    engine's own row is borrowed before TensorRT-LLM's (issue 37's thirty-eighth round).
+    """
     table = LATENT_PREFILL_ATTENTION if latent else PREFILL_ATTENTION
     family = card_family(gpu)
     borrowed = BORROWED_FAMILY.get(family, family)
-    keys = ((family, cache, engine), (family, cache, ""), (borrowed, cache, ""))
+    keys = (
+        (family, cache, engine),
+        (family, cache, ""),
+        (borrowed, cache, engine),
+        (borrowed, cache, ""),
+    )
     return next(table[key] for key in keys if key in table)

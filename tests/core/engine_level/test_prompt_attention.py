@@ -24,8 +24,9 @@ from tests.core.engine_level.test_engine_versions import _tiny_node
 
 def test_each_engine_runs_its_own_kernel_and_a_family_without_tables_borrows():
     """SGLang on an H100 runs its own row; vLLM on an A100 its own row measured there, and
-    TensorRT-LLM's A100 row over an fp8 cache (no A100 table holds vLLM's); an MI300X borrows
-    Hopper's TensorRT-LLM row and an MI355X Blackwell's."""
+    TensorRT-LLM's A100 row over an fp8 cache (no A100 table holds vLLM's); on an MI300X an
+    engine borrows its own Hopper row (TensorRT-LLM's where Hopper's tables hold none of it) and
+    on an MI355X its own Blackwell row."""
     assert (
         prefill_attention("H100 SXM", "bf16", "sglang")
         is PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
@@ -42,9 +43,17 @@ def test_each_engine_runs_its_own_kernel_and_a_family_without_tables_borrows():
         is PREFILL_ATTENTION[("ampere", "fp8", "")]
     )
     assert (
-        prefill_attention("MI300X", "bf16", "sglang") is PREFILL_ATTENTION[("hopper", "bf16", "")]
+        prefill_attention("MI300X", "bf16", "sglang")
+        is PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
     )
-    assert prefill_attention("MI355X", "fp8", "vllm") is PREFILL_ATTENTION[("blackwell", "fp8", "")]
+    assert (
+        prefill_attention("MI355X", "fp8", "vllm")
+        is PREFILL_ATTENTION[("blackwell", "fp8", "vllm")]
+    )
+    assert (
+        prefill_attention("MI300X", "fp8", "vllm", latent=True)
+        is LATENT_PREFILL_ATTENTION[("hopper", "fp8", "")]
+    )
 
 
 def test_every_measured_kernel_runs_below_twice_the_matmul_rate_and_adds_keys():
@@ -97,7 +106,8 @@ def test_the_scenario_carries_its_engines_prompt_attention_kernel():
 
 def test_latent_attention_prefills_in_its_own_kernel():
     """DeepSeek-R1 under SGLang on an H200 prefills in SGLang's measured MLA kernel, under vLLM
-    (no table of its own) in TensorRT-LLM's; a grouped-query model keeps the grouped rows."""
+    (no table of its own) in TensorRT-LLM's, and under SGLang on an MI300X (no AMD table) in
+    SGLang's Hopper row; a grouped-query model keeps the grouped rows."""
     deepseek = {"model": "DeepSeek-R1", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
                 "kv_dtype": "bf16"}  # fmt: skip
     for engine, name in (("SGLang", "sglang"), ("vLLM", "")):
@@ -109,7 +119,7 @@ def test_latent_attention_prefills_in_its_own_kernel():
         )
     assert (
         prefill_attention("MI300X", "fp8", "sglang", latent=True)
-        is (LATENT_PREFILL_ATTENTION[("hopper", "fp8", "")])
+        is (LATENT_PREFILL_ATTENTION[("hopper", "fp8", "sglang")])
     )
     llama = engine_node(Scenario(gpu="H200", engine="SGLang", kv_dtype="bf16"))
     assert (
