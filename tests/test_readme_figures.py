@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     h20_skinny_figures,
     h20_stream_figures,
+    thirty_eighth_round_attention_figures,
     thirty_eighth_round_figures,
     thirty_fifth_round_figures,
     thirty_first_round_figures,
@@ -314,8 +315,15 @@ FIGURES = {
         r"the ([\d.]+) TB/s the rule gives .*? where the H100's share gave ([\d.]+)\. .*? \(D241-D242\) "
         r"read x([\d.]+) and x([\d.]+) \(x1\.37 and x1\.16\), the cookbook's Qwen3-Next \(D249-D250\) "
         r"x([\d.]+) and x([\d.]+) \(x1\.19 and x1\.42\), Qwen's bf16 rows x([\d.]+)-([\d.]+) "
-        r"\(x0\.42-0\.49\), and both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        r"\(x0\.42-0\.49\), and both sets then stood at 14\.5 % \(213 of 263, 81\.0 % within\)",
         thirty_eighth_round_figures,
+    ),
+    "thirty-eighth round, prompt attention": (
+        r"under SGLang 0\.5\.19 \(D113-D117\) reads x([\d.]+)-([\d.]+) \(x0\.63-1\.46\), the same "
+        r"runs' first tokens, shown, x([\d.]+)-([\d.]+) \(x0\.35-0\.64\), Dell's SC '25 runs "
+        r"([\d.]+) % \(55\.6 %\), and both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % "
+        r"within\)",
+        thirty_eighth_round_attention_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "
