@@ -93,7 +93,8 @@ _PCIE4 = "PCIe Gen4 x16: 32 GB/s each way (the L40S has no NVLink)"
 # SMs drew per SM here (its decode attention's 4.41 TB/s over 132 SMs, 33.4 GB/s each). A card
 # without a stream of its own takes the H100's share of its peak, bounded by that rate times its
 # SMs: an H20 has 78 SMs behind 4.0 TB/s, so reaching its peak would take 51 GB/s per SM, half
-# as much again as any Hopper SM drew in a serving kernel measured here.
+# as much again as any Hopper SM drew in a serving kernel measured here. (A copy kernel built to
+# stream was reported at 3.71 TB/s on one, below: a bound on serving kernels, not on the SM.)
 _H200_STREAM = 4.41e12
 HOPPER_SMS = 132  # H100 SXM and H200 (NVIDIA H100 whitepaper: 132 of GH100's 144 SMs)
 HOPPER_STREAM_PER_SM = _H200_STREAM / HOPPER_SMS
