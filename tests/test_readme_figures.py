@@ -312,7 +312,7 @@ FIGURES = {
     "thirty-eighth round": (
         r"than the H200's drew here \(its ([\d.]+) TB/s over (\d+) SMs, ([\d.]+) GB/s an SM\).*? An "
         r"H20 has (\d+) SMs behind ([\d.]+) TB/s: its peak would take (\d+) GB/s an SM, .*? below "
-        r"the ([\d.]+) TB/s the rule gives .*? where the H100's share gave ([\d.]+)\. .*? \(D241-D242\) "
+        r"the ([\d.]+) TB/s the rule gives .*? where the H100's share gave ([\d.]+);.*? \(D241-D242\) "
         r"read x([\d.]+) and x([\d.]+) \(x1\.37 and x1\.16\), the cookbook's Qwen3-Next \(D249-D250\) "
         r"x([\d.]+) and x([\d.]+) \(x1\.19 and x1\.42\), Qwen's bf16 rows x([\d.]+)-([\d.]+) "
         r"\(x0\.42-0\.49\), and both sets then stood at 14\.5 % \(213 of 263, 81\.0 % within\)",
