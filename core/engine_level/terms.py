@@ -48,8 +48,8 @@ TERMS: dict[str, str] = {
     "90 % of what is left (TensorRT-LLM's workspace is the step trtllm-bench sized, a "
     "mixture's expert layer with every rank's tokens in it)",
     "measured_rates": "kernels run at the bandwidth and matmul rates measured on the card (the "
-    "H100's measured shares of its peaks where none is published), not 60 % and 50 % of its "
-    "datasheet",
+    "H100's measured shares of its peaks where none is published, and on a Hopper card with "
+    "fewer SMs no more bandwidth per SM than the H200's), not 60 % and 50 % of its datasheet",
     "gemm_shapes": "a GEMM multiplies at the rate the engine's own kernel was measured at for "
     "its shape: a matrix split over eight cards, or fed fewer tokens, runs below the card's best "
     "rate, and some kernels never reach it (Marlin, vLLM's and SGLang's int4 kernel on an A100, "
