@@ -272,9 +272,9 @@ GPUS: dict[str, Gpu] = {
             achieved_bf16_flops=148e12 * _H100_BF16_SHARE,
             achieved_fp8_flops=296e12 * _H100_FP8_SHARE,
             achieved_source=(
-                f"bandwidth: the H200's measured stream per SM ({_H200_STREAM / 1e12:.2f} TB/s over "
-                f"{HOPPER_SMS} SMs) times the H20's {_H20_SMS_SOURCE}, below the H100's share of "
-                f"its peak; matmul: {_NO_MEASUREMENT}"
+                f"bandwidth: the H200's measured stream per SM ({_H200_STREAM / 1e12:.2f} TB/s "
+                f"over {HOPPER_SMS} SMs) times the H20's {_H20_SMS_SOURCE}, below the H100's share "
+                f"of its peak; matmul: {_NO_MEASUREMENT}"
             ),
             borrowed_rates="matmul",
             bandwidth_note=(

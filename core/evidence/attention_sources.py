@@ -54,48 +54,47 @@ def latent_block_rows() -> list[Source]:
     ]
 
 
+def _borrowed_prompt_attention_row() -> Source:
+    """How a card family without prompt-attention tables borrows a kernel."""
+    return Source(
+        "prompt attention on a family without tables",
+        "the engine's own row on the family borrowed from, else TensorRT-LLM's",
+        "; ".join(f"{family} from {borrowed}" for family, borrowed in BORROWED_FAMILY.items()),
+        "TensorRT-LLM does not run on AMD's cards, and an engine's way of running a prompt's "
+        "attention is its own code on every card (issue 37's thirty-eighth round; "
+        "core/catalog/attention_kernels.prefill_attention)",
+        kind="engine",
+    )
+
+
 def prefill_attention_rows() -> list[Source]:
     """One row per prompt-attention kernel, grouped-query and latent: its share of the bf16 rate
-    and its extra keys."""
+    and its extra keys; how a family without tables borrows; the head-size shares."""
     tables = (("prompt attention", PREFILL_ATTENTION),
               ("latent prompt attention", LATENT_PREFILL_ATTENTION))  # fmt: skip
-    return (
-        [
-            Source(
-                f"{kind}, {family} {cache} cache, "
-                f"{engine or 'tensorrt-llm (every engine without its own)'}",
-                f"{kernel.rate_share:.2f} of the bf16 rate, + {kernel.extra_keys:.0f} keys",
-                "share of the card's measured bf16 matmul rate; keys of work a query token adds",
-                PREFILL_ATTENTION_SOURCE,
-                kind="measurements",
-            )
-            for kind, table in tables
-            for (family, cache, engine), kernel in table.items()
-        ]
-        + [
-            Source(
-                "prompt attention on a family without tables",
-                "the engine's own row on the family borrowed from, else TensorRT-LLM's",
-                ", ".join(
-                    f"{family} borrows {borrowed}" for family, borrowed in BORROWED_FAMILY.items()
-                ),
-                "TensorRT-LLM does not run on AMD's cards, and an engine's way of running a prompt's "
-                "attention is its own code on every card (issue 37's thirty-eighth round; "
-                "core/catalog/attention_kernels.prefill_attention)",
-                kind="engine",
-            ),
-        ]
-        + [
-            Source(
-                f"prompt attention's head size, {family}",
-                f"x{at_64:.2f} at 64, x{at_256:.2f} at 256",
-                "share over the share at a head size of 128 (between them: linear in log2)",
-                PREFILL_ATTENTION_SOURCE,
-                kind="measurements",
-            )
-            for family, (at_64, at_256) in PREFILL_HEAD_SIZE_SHARES.items()
-        ]
-    )
+    kernels = [
+        Source(
+            f"{kind}, {family} {cache} cache, "
+            f"{engine or 'tensorrt-llm (every engine without its own)'}",
+            f"{kernel.rate_share:.2f} of the bf16 rate, + {kernel.extra_keys:.0f} keys",
+            "share of the card's measured bf16 matmul rate; keys of work a query token adds",
+            PREFILL_ATTENTION_SOURCE,
+            kind="measurements",
+        )
+        for kind, table in tables
+        for (family, cache, engine), kernel in table.items()
+    ]
+    head_sizes = [
+        Source(
+            f"prompt attention's head size, {family}",
+            f"x{at_64:.2f} at 64, x{at_256:.2f} at 256",
+            "share over the share at a head size of 128 (between them: linear in log2)",
+            PREFILL_ATTENTION_SOURCE,
+            kind="measurements",
+        )
+        for family, (at_64, at_256) in PREFILL_HEAD_SIZE_SHARES.items()
+    ]
+    return [*kernels, _borrowed_prompt_attention_row(), *head_sizes]
 
 
 def attention_rows() -> list[Source]:
