@@ -27,33 +27,18 @@ def test_each_engine_runs_its_own_kernel_and_a_family_without_tables_borrows():
     TensorRT-LLM's A100 row over an fp8 cache (no A100 table holds vLLM's); on an MI300X an
     engine borrows its own Hopper row (TensorRT-LLM's where Hopper's tables hold none of it) and
     on an MI355X its own Blackwell row."""
-    assert (
-        prefill_attention("H100 SXM", "bf16", "sglang")
-        is PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
-    )
-    assert (
-        prefill_attention("H20", "fp8", "tensorrt-llm") is PREFILL_ATTENTION[("hopper", "fp8", "")]
-    )
-    assert (
-        prefill_attention("A100 80GB SXM", "bf16", "vllm")
-        is PREFILL_ATTENTION[("ampere", "bf16", "vllm")]
-    )
-    assert (
-        prefill_attention("A100 80GB SXM", "fp8", "vllm")
-        is PREFILL_ATTENTION[("ampere", "fp8", "")]
-    )
-    assert (
-        prefill_attention("MI300X", "bf16", "sglang")
-        is PREFILL_ATTENTION[("hopper", "bf16", "sglang")]
-    )
-    assert (
-        prefill_attention("MI355X", "fp8", "vllm")
-        is PREFILL_ATTENTION[("blackwell", "fp8", "vllm")]
-    )
-    assert (
-        prefill_attention("MI300X", "fp8", "vllm", latent=True)
-        is LATENT_PREFILL_ATTENTION[("hopper", "fp8", "")]
-    )
+    expected = {
+        ("H100 SXM", "bf16", "sglang", False): ("hopper", "bf16", "sglang"),
+        ("H20", "fp8", "tensorrt-llm", False): ("hopper", "fp8", ""),
+        ("A100 80GB SXM", "bf16", "vllm", False): ("ampere", "bf16", "vllm"),
+        ("A100 80GB SXM", "fp8", "vllm", False): ("ampere", "fp8", ""),
+        ("MI300X", "bf16", "sglang", False): ("hopper", "bf16", "sglang"),
+        ("MI355X", "fp8", "vllm", False): ("blackwell", "fp8", "vllm"),
+        ("MI300X", "fp8", "vllm", True): ("hopper", "fp8", ""),
+    }
+    for (gpu, cache, engine, latent), row in expected.items():
+        table = LATENT_PREFILL_ATTENTION if latent else PREFILL_ATTENTION
+        assert prefill_attention(gpu, cache, engine, latent=latent) is table[row], (gpu, engine)
 
 
 def test_every_measured_kernel_runs_below_twice_the_matmul_rate_and_adds_keys():
