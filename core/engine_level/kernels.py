@@ -23,6 +23,7 @@ from core.catalog.engine_versions import (
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
 from core.catalog.kernels import amd_card, card_family, expert_kernel, kernels_engine
+from core.catalog.prefill_chunking import eager_prompt_steps, long_context_limit
 from core.catalog.release_kernels import expert_launch_tokens
 from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
@@ -237,6 +238,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "max_running": _max_running(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),
+        **_prefill_chunking(pool, engine, version),
         **_bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes),
         # TensorRT-LLM's profiling step runs its fused MoE, whose workspace comes out of the room
         # it then gives the cache (PyTorch backend _util.py: KV = 0.9 x (memory - peak))
@@ -278,6 +280,19 @@ def _release_host_costs(engine, version) -> dict:
             release_field("allreduce_latency_s"), engine, version
         )
     return fields
+
+
+def _prefill_chunking(pool, engine, version) -> dict:
+    """The tokens one forward pass of a lone prompt carries (0: the whole prompt in one) and
+    whether the release runs those passes eagerly (:mod:`core.catalog.prefill_chunking`)."""
+    chunked = lookup(release_field("chunked_prefill"), engine, version) > 0
+    longest = lookup(long_context_limit, engine, version)
+    forced = (longest > 0) & (np.add(pool.prompt, pool.answer) > longest)
+    chunk = lookup(release_field("chunk_tokens"), engine, version)
+    return {
+        "prefill_chunk_tokens": np.where(chunked | forced, chunk, 0.0),
+        "eager_prompt_steps": lookup(eager_prompt_steps, engine, version) > 0,
+    }
 
 
 def _gathered_bytes(shapes):

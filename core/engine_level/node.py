@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from math import ceil
 
 import numpy as np
 
@@ -93,6 +94,10 @@ class Node(
     host_step_s: object = None
     host_overlapped: object = False
     request_overhead_s: object = 0.0
+    # the tokens one forward pass of a lone prompt carries (0: the whole prompt in one pass), and
+    # whether the release runs those passes eagerly (core.catalog.prefill_chunking)
+    prefill_chunk_tokens: object = 0.0
+    eager_prompt_steps: object = False
     # a new prompt's prefill runs in a step of its own, the decodes waiting (core.catalog.engines)
     separate_prefill: object = False
     # the scheduler queues step n+1 during step n (the release's overlap scheduler): a new prompt
@@ -299,6 +304,7 @@ class Node(
         weights, active = self._shared_part(terms) if kernels else (
             self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
         waits = self.prefill_waits(terms, alone) if kernels else 1.0  # the experts stay spread
+        passes = self.prompt_passes(miss_tokens) if alone else 1.0
         math = 2.0 * active * miss_tokens / (self.cards * flops) * waits
         math = math * self._gemm_penalty(miss_tokens, terms)
         if kernels:
@@ -306,10 +312,10 @@ class Node(
         if "prefill_shape" in terms:
             attention = self.prompt_attention_s(miss_tokens, hit_tokens, attention_flops)
             math = math + attention * waits
-            if alone:
+            if alone:  # each forward pass of the prompt reads every weight once
                 stream = weights / (self.cards * bandwidth)
                 combine = np.add if "stream_then_math" in terms else np.maximum
-                math = combine(stream, math)
+                math = passes * combine(stream, math / passes)
         seconds = math + self._per_token(miss_tokens, terms, latency=alone)
         share = self.prefix_offloaded_share
         offloaded = np.asarray(share) > 0
@@ -317,9 +323,30 @@ class Node(
             rate = self.cards * np.where(offloaded, self.prefix_tier_bytes_per_s, 1.0)
             copy = np.multiply(hit_tokens, self.kv_bytes_per_token) / rate
             seconds = seconds + np.where(offloaded, share * copy, 0.0)
-        if alone and "fixed_overheads" in terms:
-            seconds = seconds + self.fixed_seconds(terms, seconds)
+        if alone and "fixed_overheads" in terms:  # each pass a step, each eager pass dispatched
+            seconds = seconds + passes * self.fixed_seconds(terms, seconds / passes)
+            seconds = seconds + (passes - 1.0) * self.eager_pass_s(terms)
         return seconds
+
+    def prompt_passes(self, miss_tokens):
+        r"""Forward passes a lone prompt of ``miss_tokens`` takes: one per chunk where the release
+        chunks it (:attr:`prefill_chunk_tokens`), else one.
+
+        Notes
+        -----
+        .. math:: n = \max(1, \lceil T / c \rceil) \text{ where } c > 0, \text{ else } 1
+        """
+        chunk = self.prefill_chunk_tokens
+        if isinstance(chunk, float | int) and isinstance(miss_tokens, float | int):
+            return max(float(ceil(miss_tokens / chunk)), 1.0) if chunk > 0 else 1.0
+        chunk = np.asarray(chunk, dtype=float)
+        safe = np.where(chunk > 0, chunk, 1.0)
+        return np.where(chunk > 0, np.maximum(np.ceil(np.divide(miss_tokens, safe)), 1.0), 1.0)
+
+    def eager_pass_s(self, terms):
+        """The engine's eager dispatch a prompt's forward pass pays where its release runs them
+        eagerly (:meth:`request_overhead` covers the first), else nothing."""
+        return np.where(self.eager_prompt_steps, self.request_overhead(terms), 0.0)
 
     def request_overhead(self, terms):
         """Seconds the engine's server and eager prefill add to every request's first token."""

@@ -68,7 +68,9 @@ TERMS: dict[str, str] = {
     "prompt times its window), at the rate the engine's "
     "prompt-attention kernel reaches (short prompts' below its best; a decode step's with its "
     "context, latent attention's past its cache read), and a prefill alone reads every weight "
-    "once (under attention data parallelism on the one card holding it)",
+    "once (under attention data parallelism on the one card holding it), once a pass where the "
+    "release splits a long prompt into passes (vLLM V0 past 32K tokens: 512 tokens a pass, each "
+    "a step with its fixed costs and, run eagerly, its dispatch)",
     "activation_traffic": "hidden states are written and read again between kernels",
     "tensor_parallel": "every layer pays two all-reduces across the node's cards (under DEP, "
     "every expert layer gathers all the cards' tokens and scatters the results back); on NVLink "
