@@ -14,6 +14,12 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES
 from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
+from core.catalog.prefill_chunking import (
+    EAGER_PROMPT_SOURCE,
+    EAGER_PROMPT_STEPS,
+    LONG_CONTEXT_CHUNKING,
+    LONG_CONTEXT_SOURCE,
+)
 from core.catalog.release_kernels import (
     EXPERT_LAUNCH_LOOPS,
     MARLIN_LOOP_TOKENS,
@@ -203,12 +209,37 @@ def expert_launch_rows() -> list[Source]:
     ]
 
 
+def prompt_pass_rows() -> list[Source]:
+    """Each release that chunks a prompt only past a long context, and the releases whose steps
+    carrying a prompt run eagerly (each pass of a lone prompt then pays the engine's dispatch)."""
+    long_context = [
+        Source(
+            f"long-context chunking, {engine} {version}",
+            f"{tokens:,}",
+            "tokens of context past which the release chunks every prompt (512 tokens a pass): a "
+            "lone prompt runs one forward pass a chunk, each reading the weights",
+            LONG_CONTEXT_SOURCE,
+            kind="engine",
+        )
+        for (engine, version), tokens in sorted(LONG_CONTEXT_CHUNKING.items())
+    ]
+    eager = Source(
+        "prompt steps run eagerly",
+        ", ".join(f"{engine} {version}" for engine, version in sorted(EAGER_PROMPT_STEPS)),
+        "releases whose every pass of a lone prompt pays the engine's eager dispatch",
+        EAGER_PROMPT_SOURCE,
+        kind="engine",
+    )
+    return [*long_context, eager]
+
+
 def release_rows() -> list[Source]:
     """Every engine and release-level row: each engine's first-token path and prefill steps, the
     step an overlap scheduler queues ahead, host work per request, the fused shared expert, AMD's
-    kernels, CUDA-graph padding, the shared expert on a second stream, older expert kernels and
-    those that launch once per expert."""
+    kernels, CUDA-graph padding, the shared expert on a second stream, older expert kernels,
+    those that launch once per expert and how a lone prompt is split into passes."""
     return [
         *engine_rows(), schedules_ahead_row(), *host_request_rows(), *engine_fact_rows(),
         *shared_stream_rows(), *release_expert_rows(), *expert_launch_rows(),
+        *prompt_pass_rows(),
     ]  # fmt: skip
