@@ -31,6 +31,7 @@ from tests.readme_rounds import (
     h20_stream_figures,
     thirty_eighth_round_attention_figures,
     thirty_eighth_round_figures,
+    thirty_eighth_round_passes_figures,
     thirty_fifth_round_figures,
     thirty_first_round_figures,
     thirty_fourth_round_figures,
@@ -310,20 +311,30 @@ FIGURES = {
         h20_stream_figures,
     ),
     "thirty-eighth round": (
-        r"than the H200's drew here \(its ([\d.]+) TB/s over (\d+) SMs, ([\d.]+) GB/s an SM\).*? An "
-        r"H20 has (\d+) SMs behind ([\d.]+) TB/s: its peak would take (\d+) GB/s an SM, .*? below "
-        r"the ([\d.]+) TB/s the rule gives .*? where the H100's share gave ([\d.]+);.*? \(D241-D242\) "
-        r"read x([\d.]+) and x([\d.]+) \(x1\.37 and x1\.16\), the cookbook's Qwen3-Next \(D249-D250\) "
-        r"x([\d.]+) and x([\d.]+) \(x1\.19 and x1\.42\), Qwen's bf16 rows x([\d.]+)-([\d.]+) "
-        r"\(x0\.42-0\.49\), and both sets then stood at 14\.5 % \(213 of 263, 81\.0 % within\)",
+        r"than the H200's drew here \(its ([\d.]+) TB/s over (\d+) SMs, ([\d.]+) GB/s an "
+        r"SM\).*? An H20 has (\d+) SMs behind ([\d.]+) TB/s: its peak would take (\d+) GB/s "
+        r"an SM, .*? below "
+        r"the ([\d.]+) TB/s the rule gives .*? where the H100's share gave ([\d.]+);.*? "
+        r"\(D241-D242\) read x([\d.]+) and x([\d.]+) \(x1\.37 and x1\.16\), the cookbook's "
+        r"Qwen3-Next \(D249-D250\) x([\d.]+) and x([\d.]+) \(x1\.19 and x1\.42\), Qwen's bf16 "
+        r"rows x([\d.]+)-([\d.]+) \(x0\.42-0\.49\), and both sets then stood at 14\.5 % \(213 "
+        r"of 263, 81\.0 % within\)",
         thirty_eighth_round_figures,
     ),
     "thirty-eighth round, prompt attention": (
         r"under SGLang 0\.5\.19 \(D113-D117\) reads x([\d.]+)-([\d.]+) \(x0\.63-1\.46\), the same "
         r"runs' first tokens, shown, x([\d.]+)-([\d.]+) \(x0\.35-0\.64\), Dell's SC '25 runs "
-        r"([\d.]+) % \(55\.6 %\), and both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % "
+        r"49\.8 % \(55\.6 %\), and both sets then stood at 14\.3 % \(215 of 263, 81\.7 % "
         r"within\)",
         thirty_eighth_round_attention_figures,
+    ),
+    "thirty-eighth round, prompt passes": (
+        r"chunked prefill on at (\d+) tokens a step .*? a lone ([\d,]+)-token prompt runs as "
+        r"(\d+) eager forward passes, .*? \(the weights and fixed costs alone gave 14\.2 %\)\. "
+        r"Qwen2\.5's "
+        r"A100 rows at the longest prompt \(D313-D335\) read x([\d.]+)-([\d.]+) \(x0\.69-0\.98\), "
+        r"and both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        thirty_eighth_round_passes_figures,
     ),
     "publisher held out": (
         r"the engine level misses both sets by (\d+) % \((\d+) % within\); that figure rests on "

@@ -57,13 +57,13 @@ def test_both_sets_together_hold_where_they_stood():
     prompts' attention at their engines' measured kernels, 18.9 % at the thirty-second, 17.7 % at
     the thirty-fifth, 17.5 % at the thirty-sixth, 16.6 % at the thirty-seventh, 14.9 % at the
     thirty-eighth), all 263 with the thirty-fourth round's 41 scored rows typed blind (D292-D335,
-    Qwen2.5's A100 tables) within 15.0 % (23.0 % when first scored, 17.2 % at the thirty-fifth
-    round, 16.5 % at the thirty-sixth, 15.8 % at the thirty-seventh, 14.3 % at the thirty-eighth),
-    and the cases they held before Azure's rows (114, 106 since D67-D74 left the score) within 15 %
-    (14.9 % at the thirty-fifth, 14.8 % at the thirty-sixth and thirty-seventh, 14.3 % at the
-    thirty-eighth): a tripwire on the model."""
+    Qwen2.5's A100 tables) within 14.5 % (23.0 % when first scored, 17.2 % at the thirty-fifth
+    round, 16.5 % at the thirty-sixth, 15.8 % at the thirty-seventh, 14.3 % at the thirty-eighth,
+    14.0 % with its third rule), and the cases they held before Azure's rows (114, 106 since
+    D67-D74 left the score) within 15 % (14.9 % at the thirty-fifth, 14.8 % at the thirty-sixth and
+    thirty-seventh, 14.3 % at the thirty-eighth): a tripwire on the model."""
     both = report().scores["both"]["engine"]
-    assert both.geometric_mean_error <= 0.150
+    assert both.geometric_mean_error <= 0.145
     assert both.cases == 263
     before = both_sets_without(_THIRTY_FOURTH_ROUND)
     assert before.cases == 222
