@@ -325,7 +325,9 @@ class Node(
             seconds = seconds + np.where(offloaded, share * copy, 0.0)
         if alone and "fixed_overheads" in terms:  # each pass a step, each eager pass dispatched
             seconds = seconds + passes * self.fixed_seconds(terms, seconds / passes)
-            seconds = seconds + (passes - 1.0) * self.eager_pass_s(terms)
+            further = passes - 1.0
+            if np.ndim(further) or further:  # a lone prompt of one pass pays no more dispatch
+                seconds = seconds + further * self.eager_pass_s(terms)
         return seconds
 
     def prompt_passes(self, miss_tokens):
@@ -336,12 +338,18 @@ class Node(
         -----
         .. math:: n = \max(1, \lceil T / c \rceil) \text{ where } c > 0, \text{ else } 1
         """
-        chunk = self.prefill_chunk_tokens
-        if isinstance(chunk, float | int) and isinstance(miss_tokens, float | int):
+        chunk = self._plain_chunk
+        if chunk is not None and isinstance(miss_tokens, float | int):  # one node, one prompt
             return max(float(ceil(miss_tokens / chunk)), 1.0) if chunk > 0 else 1.0
-        chunk = np.asarray(chunk, dtype=float)
+        chunk = np.asarray(self.prefill_chunk_tokens, dtype=float)
         safe = np.where(chunk > 0, chunk, 1.0)
         return np.where(chunk > 0, np.maximum(np.ceil(np.divide(miss_tokens, safe)), 1.0), 1.0)
+
+    @cached_property
+    def _plain_chunk(self):
+        """:attr:`prefill_chunk_tokens` as a float where the node is one scenario's, else None."""
+        chunk = self.prefill_chunk_tokens
+        return float(chunk) if np.ndim(chunk) == 0 else None
 
     def eager_pass_s(self, terms):
         """The engine's eager dispatch a prompt's forward pass pays where its release runs them
