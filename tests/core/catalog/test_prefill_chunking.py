@@ -36,3 +36,11 @@ def test_v0_and_sglang_run_prompt_steps_eagerly_and_v1_does_not():
     assert eager_prompt_steps("vllm", "0.6") and eager_prompt_steps("sglang", "0.4")
     assert not eager_prompt_steps("vllm", "0.14")
     assert not eager_prompt_steps("tensorrt-llm", "1.0")
+
+
+def test_a_forced_chunking_mixes_prompts_into_running_steps():
+    """vLLM V0 runs a prompt in a step of its own until a long context turns chunking on; then
+    its chunks ride in the running steps as every chunking release's do."""
+    assert _node("vllm", "0.6", 8000).separate_prefill
+    assert not _node("vllm", "0.6", 40000).separate_prefill
+    assert not _node("vllm", "0.14", 8000).separate_prefill
