@@ -212,17 +212,14 @@ def expert_launch_rows() -> list[Source]:
 def prompt_pass_rows() -> list[Source]:
     """Each release that chunks a prompt only past a long context, and the releases whose steps
     carrying a prompt run eagerly (each pass of a lone prompt then pays the engine's dispatch)."""
-    long_context = [
-        Source(
-            f"long-context chunking, {engine} {version}",
-            f"{tokens:,}",
-            "tokens of context past which the release chunks every prompt (512 tokens a pass): a "
-            "lone prompt runs one forward pass a chunk, each reading the weights",
-            LONG_CONTEXT_SOURCE,
-            kind="engine",
-        )
-        for (engine, version), tokens in sorted(LONG_CONTEXT_CHUNKING.items())
-    ]
+    long_context = Source(
+        "long-context chunking, " + ", ".join(f"{e} {v}" for e, v in sorted(LONG_CONTEXT_CHUNKING)),
+        ", ".join(f"{tokens:,}" for tokens in sorted(set(LONG_CONTEXT_CHUNKING.values()))),
+        "tokens of context past which the release chunks every prompt (512 tokens a pass): a "
+        "lone prompt runs one forward pass a chunk, each reading the weights",
+        LONG_CONTEXT_SOURCE,
+        kind="engine",
+    )
     eager = Source(
         "prompt steps run eagerly",
         ", ".join(f"{engine} {version}" for engine, version in sorted(EAGER_PROMPT_STEPS)),
@@ -230,7 +227,7 @@ def prompt_pass_rows() -> list[Source]:
         EAGER_PROMPT_SOURCE,
         kind="engine",
     )
-    return [*long_context, eager]
+    return [long_context, eager]
 
 
 def release_rows() -> list[Source]:
