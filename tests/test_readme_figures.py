@@ -315,7 +315,7 @@ FIGURES = {
         r"SM\).*? An H20 has (\d+) SMs behind ([\d.]+) TB/s: its peak would take (\d+) GB/s "
         r"an SM, .*? below "
         r"the ([\d.]+) TB/s the rule gives .*? where the H100's share gave ([\d.]+);.*? "
-        r"\(D241-D242\) read x([\d.]+) and x([\d.]+) \(x1\.37 and x1\.16\), the cookbook's "
+        r"\(D241-D242\) read x([\d.]+) and x([\d.]+) \(x1\.37 and x1\.16\), an SGLang contributor's "
         r"Qwen3-Next \(D249-D250\) x([\d.]+) and x([\d.]+) \(x1\.19 and x1\.42\), Qwen's bf16 "
         r"rows x([\d.]+)-([\d.]+) \(x0\.42-0\.49\), and both sets then stood at 14\.5 % \(213 "
         r"of 263, 81\.0 % within\)",
