@@ -232,9 +232,6 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "shared_stream_tokens": shared_stream_tokens(gpu, engine, version),
         "bf16_extra_bytes": extra,
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
-        # a release whose long context forces chunking mixes the chunks into running steps
-        "separate_prefill": (lookup(_separate_prefill, engine, version) > 0)
-        & ~_long_context_forced(pool, engine, version),
         "kv_rule": lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
         "max_running": _max_running(gpu, engine, version, pool.card_memory),
@@ -284,20 +281,17 @@ def _release_host_costs(engine, version) -> dict:
     return fields
 
 
-def _long_context_forced(pool, engine, version):
-    """Whether the requests are long enough that the release turns chunked prefill on (vLLM V0
-    past a 32K context: :func:`~core.catalog.prefill_chunking.long_context_limit`)."""
-    longest = lookup(long_context_limit, engine, version)
-    return (longest > 0) & (np.add(pool.prompt, pool.answer) > longest)
-
-
 def _prefill_chunking(pool, engine, version) -> dict:
-    """The tokens one forward pass of a lone prompt carries (0: the whole prompt in one) and
-    whether the release runs those passes eagerly (:mod:`core.catalog.prefill_chunking`)."""
+    """Whether a new prompt runs in a step of its own, the tokens one forward pass of a lone
+    prompt carries (0: the whole prompt in one) and whether the release runs those passes
+    eagerly (:mod:`core.catalog.prefill_chunking`). Requests past the release's long-context
+    limit (vLLM V0's 32K) turn chunking on, and the chunks then ride in the running steps."""
     chunked = lookup(release_field("chunked_prefill"), engine, version) > 0
-    forced = _long_context_forced(pool, engine, version)
+    longest = lookup(long_context_limit, engine, version)
+    forced = (longest > 0) & (np.add(pool.prompt, pool.answer) > longest)
     chunk = lookup(release_field("chunk_tokens"), engine, version)
     return {
+        "separate_prefill": (lookup(_separate_prefill, engine, version) > 0) & ~forced,
         "prefill_chunk_tokens": np.where(chunked | forced, chunk, 0.0),
         "eager_prompt_steps": lookup(eager_prompt_steps, engine, version) > 0,
     }
