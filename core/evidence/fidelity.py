@@ -22,6 +22,7 @@ from core.evidence.cases_2026 import SECOND
 from core.evidence.crossval import CrossValidated, cross_validated, held_out_ratios
 from core.evidence.families import LEVELS, FamilyRow, family_rows
 from core.evidence.scores import BAND, Score, summarise, within_band
+from core.evidence.stored import stored
 from core.scenario.knobs import Scenario
 
 __all__ = ["BAND", "Score", "within_band"]  # re-exported: the labs read them from here
@@ -111,14 +112,13 @@ STEP_LABELS = {
 }
 
 
-@cache
-def waterfalls(cases: tuple[PublishedCase, ...] = PUBLISHED) -> np.ndarray:
+def waterfall_table(cases: tuple[PublishedCase, ...]) -> np.ndarray:
     """Every case's waterfall as one array: a row per case, a column per :data:`STEP_LABELS` key.
 
     The first column is the whiteboard's figure; the second runs the same arithmetic on the
     batch the benchmark actually keeps running; each further column adds one term of
-    :data:`core.engine_level.terms.TERMS` in order, so the last is the engine level's figure. Computed
-    once per process: the published cases never change.
+    :data:`core.engine_level.terms.TERMS` in order, so the last is the engine level's figure.
+    Computed on every call (a student's uploaded runs are priced here and never kept).
     """
     columns = [predictions(cases, "whiteboard")]
     terms: set[str] = set()
@@ -129,6 +129,22 @@ def waterfalls(cases: tuple[PublishedCase, ...] = PUBLISHED) -> np.ndarray:
     table = np.column_stack(columns)
     table.setflags(write=False)
     return table
+
+
+@cache
+def waterfalls(cases: tuple[PublishedCase, ...] = PUBLISHED) -> np.ndarray:
+    """:func:`waterfall_table` computed once per process; the published cases' table is also
+    kept between a server's starts (:func:`core.evidence.stored.stored`)."""
+    if cases != PUBLISHED:
+        return waterfall_table(cases)
+    shape = (len(cases), len(STEP_LABELS))
+    return stored("waterfalls", shape, lambda: waterfall_table(cases))
+
+
+def _check_score(name: str, cases: tuple[PublishedCase, ...], realism: str) -> Score:
+    """:func:`score` of the check set ``name``, its predictions kept as the waterfalls are."""
+    figures = stored(f"{name}_{realism}", (len(cases),), lambda: predictions(cases, realism))
+    return summarise(figures / np.array([case.measured for case in cases]))
 
 
 def waterfall(case: PublishedCase) -> list[Step]:
@@ -276,11 +292,11 @@ def report() -> Report:
             name: {level: summarise(ratios[level][list(rows)]) for level in LEVELS}
             for name, rows in sets.items()
         },
-        check={level: score(CHECK, level) for level in LEVELS},
-        check_second={level: score(CHECK_TRT_1X, level) for level in LEVELS},
-        check_argonne={level: score(CHECK_ARGONNE, level) for level in LEVELS},
-        check_trt10={level: score(CHECK_TRT_10, level) for level in LEVELS},
-        check_sc25={level: score(CHECK_SC25, level) for level in LEVELS},
+        check={level: _check_score("check", CHECK, level) for level in LEVELS},
+        check_second={level: _check_score("trt1x", CHECK_TRT_1X, level) for level in LEVELS},
+        check_argonne={level: _check_score("argonne", CHECK_ARGONNE, level) for level in LEVELS},
+        check_trt10={level: _check_score("trt10", CHECK_TRT_10, level) for level in LEVELS},
+        check_sc25={level: _check_score("sc25", CHECK_SC25, level) for level in LEVELS},
         argonne_peers=summarise(ratios["engine"][list(peers(cases, sets["both"], CHECK_ARGONNE))]),
         elsewhere=same_set_ups(
             cases, (*cases, *CHECK, *CHECK_TRT_1X, *CHECK_TRT_10, *CHECK_ARGONNE, *CHECK_SC25)

@@ -8,7 +8,7 @@ import panel as pn
 import param
 
 from core.evidence.cases import METRIC_NAMES
-from core.evidence.fidelity import BAND, MOVED, STEP_LABELS, report, within_band
+from core.evidence.fidelity import BAND, MOVED, PUBLISHED, STEP_LABELS, report, within_band
 from core.evidence.level_gap import first_token_band
 from core.scenario.knobs import Scenario
 from labs.page import format as fmt
@@ -77,7 +77,7 @@ class RealityLab(pn.viewable.Viewer):
     scenario = param.Parameter(
         doc="The session's shared scenario (this lab reads published set-ups)."
     )
-    case = param.Selector(default="T3", objects=[case.key for case in report().cases],
+    case = param.Selector(default="T3", objects=[case.key for case in PUBLISHED],
                           doc="The published case whose waterfall is shown.")  # fmt: skip
 
     def __init__(self, scenario=None, **params):

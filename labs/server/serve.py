@@ -12,6 +12,7 @@ from pathlib import Path
 import panel as pn
 
 from core.evidence.fidelity import report
+from core.evidence.stored import CACHE_DIR_ENV
 from labs.frame.apology import log_unexpected
 from labs.frame.routes import PAGES
 from labs.frame.shell import LABS, create_app, create_embedded, lab_class
@@ -254,6 +255,25 @@ def parser() -> argparse.ArgumentParser:
     return parse
 
 
+def default_cache_dir() -> Path:
+    """Where the published cases' predictions are kept: ``$XDG_CACHE_HOME/llm-serving-lab``,
+    else ``~/.cache/llm-serving-lab`` (``LAB_CACHE_DIR`` names another; empty keeps none)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "llm-serving-lab"
+
+
+def warm_up() -> None:
+    """Everything a first student would otherwise wait for, done before the server listens."""
+    latency.configure()
+    for key in LABS:  # import every lab now, so the collector freezes their modules too
+        lab_class(key)
+    # The published cases' predictions: computed once, before the first student, and kept
+    # between starts (core/evidence/stored.py), so a restarted server opens in seconds.
+    os.environ.setdefault(CACHE_DIR_ENV, str(default_cache_dir()))
+    report()
+    collector.configure()
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
     if args.workers < 1:
@@ -270,11 +290,7 @@ def main(argv: list[str] | None = None) -> None:
     reconnect.watch_refusals()
     a11y.name_controls()
     if not args.default_latency:
-        latency.configure()
-        for key in LABS:  # import every lab now, so the collector freezes their modules too
-            lab_class(key)
-        report()  # the published cases' predictions: computed once, before the first student
-        collector.configure()
+        warm_up()
     # Each worker gets its own copy when it forks, and counts its own sessions.
     freezer = None if args.default_latency else collector.SessionFreezer()
     try:

@@ -4,7 +4,7 @@ A run becomes up to three points, typed like the published cases
 (:class:`core.evidence.cases.PublishedCase`): its output throughput, its time to first token
 and its time between tokens, each at the run's mean lengths and load. The whiteboard's
 figure, the engine level's and every step of the waterfall come from
-:func:`core.evidence.fidelity.waterfalls`, as the published cases' do.
+:func:`core.evidence.fidelity.waterfall_table`, as the published cases' are.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.evidence.cases import PublishedCase
-from core.evidence.fidelity import MOVED, STEP_LABELS, waterfalls
+from core.evidence.fidelity import MOVED, STEP_LABELS, waterfall_table
 from core.evidence.measured.matching import ENGINE_NAMES, Choice, Setup, match_setup
 from core.evidence.measured.record import BenchmarkRun
 
@@ -116,7 +116,7 @@ def cases_of(run: BenchmarkRun, setup: Setup, key: str) -> list[tuple[PublishedC
 
 def _evaluate(cases: list[PublishedCase]) -> np.ndarray:
     """The waterfall table of ``cases`` (uncached: a student's cases are not kept)."""
-    return waterfalls.__wrapped__(tuple(cases))
+    return waterfall_table(tuple(cases))
 
 
 def _frontier(run: BenchmarkRun, setup: Setup) -> tuple[float | None, float | None]:
