@@ -28,6 +28,29 @@ class Score:
     within_band: int
     cases: int
 
+    @property
+    def within_share(self) -> float:
+        """The share of the cases within :data:`BAND`."""
+        return self.within_band / self.cases
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the engine level is held to on a kind of set (issue 37's "done when")."""
+
+    error: float  # the largest typical miss (geometric-mean error) allowed
+    within: float = 0.0  # the smallest share of the cases within BAND
+
+    def met(self, error: float, within_share: float) -> bool:
+        """Whether a set scored ``error`` with ``within_share`` of its cases in the band meets it."""
+        return bool(error <= self.error and within_share >= self.within)
+
+
+# Both development sets together; each publisher held out; rows the model never saw.
+DEVELOPMENT_TARGET = Target(error=0.15, within=0.80)
+HELD_OUT_TARGET = Target(error=0.20)
+UNSEEN_TARGET = Target(error=0.20, within=0.75)
+
 
 def summarise(ratios) -> Score:
     """The score of predictions whose ratios to their measurements are ``ratios``.

@@ -60,6 +60,17 @@ def spread_words(result) -> str:
     return f"{fmt.percent(low)}\u2013{fmt.percent(high)} in {tenths} of 10 publisher redraws"
 
 
+def target_words(target) -> str:
+    """A target as a tile states it: 'target ≤15%, ≥80% within'."""
+    within = f", ≥{fmt.percent(target.within)} within" if target.within else ""
+    return f"target ≤{fmt.percent(target.error)}{within}"
+
+
+def target_tone(target, error: float, within_share: float = 1.0) -> str:
+    """A tile's note tone: 'met' or 'missed' (coloured, and said in words to a screen reader)."""
+    return "met" if target.met(error, within_share) else "missed"
+
+
 def held_out_text(result) -> str:
     """A cross-validated score as the page shows it: '25 % · 64 % within', or a dash."""
     if result is None:

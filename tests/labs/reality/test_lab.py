@@ -7,12 +7,19 @@ import pytest
 from core.evidence.cases_azure import AZURE
 from core.evidence.fidelity import report
 from core.evidence.level_gap import first_token_band
+from core.evidence.scores import DEVELOPMENT_TARGET
 from labs.frame.shell import LabShell, lab_bindings
 from labs.page.format import times
 from labs.page.links import query_for, restore
 from labs.reality.charts import SET_MARKERS, waterfall_data
 from labs.reality.lab import RealityLab
-from labs.reality.text import held_out_text, score_text, spread_words
+from labs.reality.text import (
+    held_out_text,
+    score_text,
+    spread_words,
+    target_tone,
+    target_words,
+)
 
 
 @pytest.fixture
@@ -259,7 +266,7 @@ def test_the_own_build_card_quotes_argonnes_score_and_its_peers_from_core(lab):
     argonne, peers = found.check_argonne["engine"], found.argonne_peers
     card = next(card for card in lab.cards.cards if "own build" in card.label)
     assert card.value == f"{argonne.geometric_mean_error:.0%}"
-    assert card.note.startswith(f"{argonne.within_band} of {argonne.cases}:")
+    assert card.note.startswith(f"{argonne.within_band} of {argonne.cases} runs of Argonne")
     assert f"{peers.geometric_mean_error:.0%}, {peers.within_band} of {peers.cases}" in card.note
 
 
@@ -293,3 +300,27 @@ def test_a_run_of_stated_requests_says_them_and_the_users_its_engine_runs(lab):
     assert "30,000 requests at once</h2>" in lab.case_text.object
     lab.case = "S3"
     assert "requests at once</h2>" not in lab.case_text.object
+
+
+def test_tiles_are_coloured_by_their_stated_target_never_by_a_default(lab):
+    """Each engine tile's note states its target and is 'met' or 'missed' by it; the
+    whiteboard's (held to none) is uncoloured; no tile says 'better/worse than the default'."""
+    tones = {card.label: card.tone for card in lab.cards.cards}
+    assert tones["whiteboard: typical miss, first set"] == ""
+    engine_cards = [card for card in lab.cards.cards if not card.label.startswith("whiteboard")]
+    for card in engine_cards:
+        assert card.tone in ("met", "missed")
+        assert "target \u2264" in card.note
+    second = report().scores["second"]["engine"]
+    second_card = next(card for card in engine_cards if "second set" in card.label)
+    assert second_card.tone == target_tone(
+        DEVELOPMENT_TARGET, second.geometric_mean_error, second.within_share
+    )
+
+
+def test_a_tile_above_its_target_reads_missed():
+    """A typical miss over the target, or too few cases in the band, is 'missed'."""
+    assert target_tone(DEVELOPMENT_TARGET, 0.149, 0.80) == "met"
+    assert target_tone(DEVELOPMENT_TARGET, 0.151, 0.95) == "missed"
+    assert target_tone(DEVELOPMENT_TARGET, 0.10, 0.79) == "missed"
+    assert target_words(DEVELOPMENT_TARGET) == "target \u226415%, \u226580% within"
