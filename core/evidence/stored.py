@@ -26,6 +26,7 @@ import numpy as np
 
 CACHE_DIR_ENV = "LAB_CACHE_DIR"
 CORE = Path(__file__).resolve().parents[1]
+_NPY_HEADER_BYTES = 4096  # an .npy header is padded to a multiple of 64 bytes, far below this
 
 
 @cache
@@ -40,8 +41,15 @@ def source_key() -> str:
 
 
 def _read(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
-    """The table at ``path`` if it is a finite float table of ``shape``, else None."""
+    """The table at ``path`` if it is a finite float table of ``shape``, else None.
+
+    Only a regular file no larger than such a table is opened: a planted pipe or device would
+    block the read, a planted huge file would hold the start-up while it loads.
+    """
+    most = _NPY_HEADER_BYTES + 8 * int(np.prod(shape))
     try:
+        if not path.is_file() or path.stat().st_size > most:
+            return None
         table = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError):
         return None

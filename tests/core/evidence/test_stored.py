@@ -1,5 +1,7 @@
 """The published cases' predictions kept on disk between server starts (core/evidence/stored.py)."""
 
+import os
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
@@ -82,6 +84,19 @@ def test_a_damaged_or_planted_file_is_ignored_and_replaced(cache_dir, planted):
     assert_array_equal(stored("table", TABLE.shape, compute), TABLE)
     assert compute.calls == 1
     assert_array_equal(np.load(path, allow_pickle=False), TABLE)
+
+
+def test_a_planted_pipe_or_huge_file_is_never_read(cache_dir):
+    """A named pipe (which would block a read) or a file far larger than the table is skipped."""
+    cache_dir.mkdir()
+    path = kept_file(cache_dir)
+    os.mkfifo(path)
+    compute = Counted()
+    assert_array_equal(stored("table", TABLE.shape, compute), TABLE)  # returns: no blocking read
+    huge = np.zeros((4000, 2))
+    np.save(path, huge)  # the right dtype and finite, but not the table's size
+    assert_array_equal(stored("table", TABLE.shape, Counted()), TABLE)
+    assert compute.calls == 1
 
 
 def test_a_table_with_a_non_finite_entry_is_returned_but_not_kept(cache_dir):
