@@ -55,5 +55,6 @@ bench: $(VENV)/.installed-test chromium nginx
 	$(BIN)/python bench/simulator.py
 	$(BIN)/python bench/frontier.py
 	$(BIN)/python bench/session_build.py
+	$(BIN)/python bench/server_start.py
 	$(BIN)/python bench/ui_latency.py
 	$(BIN)/python bench/classroom.py
