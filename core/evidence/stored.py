@@ -82,8 +82,7 @@ def stored(name: str, shape: tuple[int, ...], compute: Callable[[], np.ndarray])
     """``compute()``, read from ``LAB_CACHE_DIR`` where an earlier start of this code kept it.
 
     ``name`` says which table it is (one name per table, without a hyphen); ``shape`` is what
-    ``compute`` returns.
-    A table with a non-finite entry is returned but never kept.
+    ``compute`` returns. A table with a non-finite entry is returned but never kept.
     """
     folder = os.environ.get(CACHE_DIR_ENV)
     if not folder:
