@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,16 +24,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.ui.conftest import free_port, serving  # noqa: E402
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def seconds_to_open(cache_dir: Path, timeout: float = 180.0) -> float:
-    """Seconds from launching a lab server (its cache in ``cache_dir``) to its open port."""
+def seconds_to_open(cache_dir: Path) -> float:
+    """Seconds from launching a lab server (its cache in ``cache_dir``) to its open port (polled
+    every 0.2 s by the tests' own wait)."""
     port = free_port()
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -44,18 +41,8 @@ def seconds_to_open(cache_dir: Path, timeout: float = 180.0) -> float:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    try:
-        while time.perf_counter() - started < timeout:
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited with code {process.returncode}")
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    return time.perf_counter() - started
-            time.sleep(0.05)
-        raise RuntimeError(f"the server did not open port {port} within {timeout:.0f} s")
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with serving(process, port):
+        return time.perf_counter() - started
 
 
 def main() -> None:

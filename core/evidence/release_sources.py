@@ -11,6 +11,7 @@ from core.catalog.engine_versions import (
     ENGINE_VERSIONS,
     PRICE_RELEASE_REQUEST_HOST,
     TRTLLM_BENCH_GRAPH_SIZES,
+    engine_version,
 )
 from core.catalog.engines import ENGINES
 from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
@@ -212,11 +213,14 @@ def expert_launch_rows() -> list[Source]:
 def prompt_pass_rows() -> list[Source]:
     """Each release that chunks a prompt only past a long context, and the releases whose steps
     carrying a prompt run eagerly (each pass of a lone prompt then pays the engine's dispatch)."""
+    # the chunk each such release then carries a pass (its release's own chunk_tokens)
+    chunks = {engine_version(e, v).chunk_tokens for e, v in LONG_CONTEXT_CHUNKING}
     long_context = Source(
         "long-context chunking, " + ", ".join(f"{e} {v}" for e, v in sorted(LONG_CONTEXT_CHUNKING)),
         ", ".join(f"{tokens:,}" for tokens in sorted(set(LONG_CONTEXT_CHUNKING.values()))),
-        "tokens of context past which the release chunks every prompt (512 tokens a pass): a "
-        "lone prompt runs one forward pass a chunk, each reading the weights",
+        "tokens of context past which the release chunks every prompt ("
+        + ", ".join(f"{tokens:,}" for tokens in sorted(chunks))
+        + " tokens a pass): a lone prompt runs one forward pass a chunk, each reading the weights",
         LONG_CONTEXT_SOURCE,
         kind="engine",
     )

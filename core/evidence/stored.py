@@ -40,6 +40,11 @@ def source_key() -> str:
     return digest.hexdigest()[:20]
 
 
+def _path(folder: Path, name: str) -> Path:
+    """Where table ``name`` of this code is kept in ``folder``."""
+    return folder / f"{name}-{source_key()}.npy"
+
+
 def _read(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
     """The table at ``path`` if it is a finite float table of ``shape``, else None.
 
@@ -62,7 +67,7 @@ def _read(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
 def _write(folder: Path, name: str, table: np.ndarray) -> None:
     """``table`` as ``name`` in ``folder``, whole or not at all (a temporary file renamed into
     place), and the same table as earlier versions of the code made it removed."""
-    path = folder / f"{name}-{source_key()}.npy"
+    path = _path(folder, name)
     temporary = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -87,7 +92,7 @@ def stored(name: str, shape: tuple[int, ...], compute: Callable[[], np.ndarray])
     folder = os.environ.get(CACHE_DIR_ENV)
     if not folder:
         return compute()
-    kept = _read(Path(folder) / f"{name}-{source_key()}.npy", shape)
+    kept = _read(_path(Path(folder), name), shape)
     if kept is not None:
         return kept
     table = np.asarray(compute(), dtype=float)
