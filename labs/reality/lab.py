@@ -67,7 +67,7 @@ def _unbroken(text: str) -> str:
 
 
 def _tone(target, score) -> str:
-    """'met' or 'missed': how a set's score stands against ``target``."""
+    """'met' or 'missed': how a set's score (in-sample or held out) stands against ``target``."""
     return target_tone(target, score.geometric_mean_error, score.within_share)
 
 
@@ -190,7 +190,7 @@ class RealityLab(pn.viewable.Viewer):
                  f"{both.cases}; held out {fmt.percent(held.within_share)} within; "
                  f"{spread_words(held)}; "
                  f"{target_words(HELD_OUT_TARGET)}",
-                 target_tone(HELD_OUT_TARGET, held.geometric_mean_error)),
+                 _tone(HELD_OUT_TARGET, held)),
             Card("engine level, rows it never saw", fmt.percent(check.geometric_mean_error), "",
                  # the figures only: each set's count within the band is in bench/fidelity.py
                  f"{check.within_band} of {check.cases} rows; TensorRT-LLM "

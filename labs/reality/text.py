@@ -66,7 +66,7 @@ def target_words(target) -> str:
     return f"target ≤{fmt.percent(target.error)}{within}"
 
 
-def target_tone(target, error: float, within_share: float = 1.0) -> str:
+def target_tone(target, error: float, within_share: float) -> str:
     """A tile's note tone: 'met' or 'missed' (coloured, and said in words to a screen reader)."""
     return "met" if target.met(error, within_share) else "missed"
 
