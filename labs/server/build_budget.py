@@ -85,6 +85,8 @@ DROP_HALF_LIFE_S = 60.0
 # Longest a build over budget waits for its token before it is refused, and how often a
 # waiting build asks again (its client's share may have grown meanwhile).
 MAX_WAIT_S = 10.0
+# The longest wait a server may be started with: a page kept waiting longer looks dead.
+LONGEST_WAIT_S = 60.0
 ASK_AGAIN_S = 0.25
 
 # Client addresses remembered at most; the longest idle is forgotten first (it was full anyway).
@@ -171,6 +173,10 @@ class BuildBudget:
             raise ValueError(
                 f"session builds a minute must be at least 1: per client {per_client}, "
                 f"overall {overall}"
+            )
+        if not 0 <= max_wait <= LONGEST_WAIT_S:
+            raise ValueError(
+                f"a session build waits 0 to {LONGEST_WAIT_S:g} s for its turn, not {max_wait:g}"
             )
         self.per_client, self.clock, self.max_wait = per_client, clock, max_wait
         self.cost, self.share = cost or BuildCost(), share

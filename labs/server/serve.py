@@ -242,6 +242,13 @@ def parser() -> argparse.ArgumentParser:
         "(0: only --session-builds-per-client)",
     )
     parse.add_argument(
+        "--session-build-wait",
+        type=float,
+        default=build_budget.MAX_WAIT_S,
+        help="seconds a session build over its budget waits for its turn before it is refused "
+        f"(0 to {build_budget.LONGEST_WAIT_S:g})",
+    )
+    parse.add_argument(
         "--session-history",
         type=int,
         default=None,
@@ -278,6 +285,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
     if args.workers < 1:
         raise SystemExit("--workers must be at least 1")
+    try:  # a bad budget is refused before the warm-up's seconds, not after
+        budget = build_budget.BuildBudget(
+            args.session_builds_per_client,
+            args.session_builds_overall,
+            share=args.session_build_share,
+            max_wait=args.session_build_wait,
+        )
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     guard.safe_log_records()
     guard.quiet_refusals()
     guard.close_component_imports()
@@ -293,14 +309,6 @@ def main(argv: list[str] | None = None) -> None:
         warm_up()
     # Each worker gets its own copy when it forks, and counts its own sessions.
     freezer = None if args.default_latency else collector.SessionFreezer()
-    try:
-        budget = build_budget.BuildBudget(
-            args.session_builds_per_client,
-            args.session_builds_overall,
-            share=args.session_build_share,
-        )
-    except ValueError as error:
-        raise SystemExit(str(error)) from None
     build_budget.configure(budget)
     origins = [f"localhost:{args.port}", f"127.0.0.1:{args.port}", *args.allow_websocket_origin]
     auth = {}

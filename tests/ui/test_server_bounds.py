@@ -32,10 +32,12 @@ CARDS = ".cards"
 
 @pytest.fixture(scope="module")
 def bounded(tmp_path_factory):
-    """One lab server counting its sessions, a small build budget per client; (base URL, process)."""
+    """One lab server counting its sessions, a small build budget per client and a short wait
+    past it (the refused builds of the budget test each wait it out); (base URL, process)."""
     logdir = tmp_path_factory.mktemp("bounds")
     embed_port = free_port()
     extra = ["--session-history", "1000", "--session-builds-per-client", "12"]
+    extra += ["--session-build-wait", "2"]
     extra += ["--allow-websocket-origin", f"127.0.0.1:{embed_port}"]
     with lab_processes(1, logdir, *extra) as ([port], [process]):
         yield f"http://127.0.0.1:{port}", process, embed_port

@@ -42,6 +42,20 @@ def test_a_build_over_budget_waits_for_its_token_then_is_refused():
     assert waits[7] is None
 
 
+@pytest.mark.parametrize("wait", [-1.0, build_budget.LONGEST_WAIT_S + 1, float("nan")])
+def test_a_wait_outside_its_range_is_refused(wait):
+    """A build wait below 0 s, past the longest or not a number is a configuration error naming it."""
+    with pytest.raises(ValueError, match="waits 0 to 60 s for its turn"):
+        build_budget.BuildBudget(per_client=6, overall=600, max_wait=wait)
+
+
+def test_the_server_reads_its_build_wait():
+    """--session-build-wait is how long a build over budget may wait; 10 s without it."""
+    assert serve.parser().parse_args([]).session_build_wait == build_budget.MAX_WAIT_S
+    args = serve.parser().parse_args(["--session-build-wait", "2.5"])
+    assert args.session_build_wait == 2.5
+
+
 def test_the_process_budget_bounds_every_client_together():
     """Past the overall budget, new addresses are refused too, and keep their own builds for later."""
     clock = Clock()
