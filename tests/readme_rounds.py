@@ -396,3 +396,20 @@ def thirty_eighth_round_passes_figures() -> tuple:
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         round(100 * both.within_band / both.cases, 1),
     )  # fmt: skip
+
+
+def thirty_ninth_round_figures() -> tuple:
+    """Dell's SC '25 runs under SGLang 0.4 priced without AITER: the set's error (one decimal),
+    within and size; the lowest and highest median ratio over one to four users, and over 16 to
+    128 users (the figures before the round and the alternative's are history)."""
+    from core.evidence.check_cases_sc25 import CHECK_SC25
+
+    found = report().check_sc25["engine"]
+    users = np.array([case.load_value for case in CHECK_SC25])
+    medians = {count: float(np.median(found.ratios[users == count])) for count in set(users)}
+    few = [medians[count] for count in (1, 2, 4)]
+    many = [medians[count] for count in (16, 32, 64, 128)]
+    return (
+        round(100 * found.geometric_mean_error, 1), found.within_band, found.cases,
+        round(min(few), 2), round(max(few), 2), round(min(many), 2), round(max(many), 2),
+    )  # fmt: skip

@@ -35,6 +35,7 @@ from tests.readme_rounds import (
     thirty_fifth_round_figures,
     thirty_first_round_figures,
     thirty_fourth_round_figures,
+    thirty_ninth_round_figures,
     thirty_second_round_figures,
     thirty_seventh_round_figures,
     thirty_sixth_round_figures,
@@ -195,6 +196,12 @@ FIGURES = {
         r"On the (\d+) runs of Dell's SC '25 paper \(`core/evidence/check_cases_sc25.py`,[^)]*"
         r"\) the engine level misses by\s+([\d.]+) % \((\d+) of (\d+)\)",
         lambda: check_set_figures("check_sc25"),
+    ),
+    "thirty-ninth round": (
+        r"Dell's SC '25 runs, which did, move from 49\.2 % to ([\d.]+) % but with fewer within "
+        r"\((\d+) of (\d+), 197 before\): at one to four users they read x([\d.]+)-([\d.]+) "
+        r"\(medians by load\), at 16 to 128 users now x([\d.]+)-([\d.]+) \(x1\.10-1\.23\)",
+        thirty_ninth_round_figures,
     ),
     "twenty-third round": (
         r"Qwen3-32B-FP8 at one user now reads x([\d.]+) \(it read x0\.63\) and "

@@ -109,7 +109,7 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
     ("hopper", "fp8", "sglang"): 7.0e-6,
     ("hopper", "fp8_block", "sglang"): 8.8e-6,
     # AMD's own, measured on the card's family, for the releases that run AITER
-    # (core.catalog.kernels.kernels_engine): SGLang's ROCm images (SGLANG_USE_AITER=1) run a
+    # (core.catalog.kernels.kernels_engine): SGLang's ROCm images (SGLANG_USE_AITER=1, 0.5) run a
     # block-fp8 linear layer through AITER's gemm_a8w8_blockscale (fp8_utils.py
     # dispatch_w8a8_block_fp8_linear), as ATOM's models do; its input's quantisation is a kernel
     # counted on its own.

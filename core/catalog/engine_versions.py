@@ -69,6 +69,7 @@ from core.catalog.release_kernels import (
     ATOM_FUSION_RULE,
     ATOM_PLUGIN_RELEASE,
     ATOM_PLUGIN_SOURCE,
+    SGLANG_04_ROCM_SOURCE,
     SGLANG_AITER_SOURCE,
     SGLANG_BEFORE_AITER_SOURCE,
     SHARED_EXPERT_FUSION_RULE,
@@ -286,9 +287,7 @@ _SGLANG = (
         "required for the next batch'; Nsight shows 'no single idle time on the GPU'; on by "
         "default (--disable-overlap-schedule turns it off)",
         2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 160, _SGL_GRAPH_160,
-        SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels="aiter",
-        amd_kernels_source=SGLANG_AITER_SOURCE
-        + " (taken up within the 0.4 line; priced for all of it)",
+        SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_04_ROCM_SOURCE,
     ),
     EngineVersion(
         "sglang", "0.5", "overlap scheduler, the current release line",

@@ -12,6 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from core.catalog.amd_kernel_sources import (
+    AITER_CARDS,
+    AITER_SOURCE,
+    ROCM_TRITON_FIGURES,
+    ROCM_TRITON_SOURCE,
+    SGLANG_COPY,
+)
 from core.catalog.engine_versions import engine_version
 from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS
 
@@ -237,58 +244,26 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # Blackwell row to 17.9 % (D24 x0.92 -> x1.00), vLLM's Hopper fp8 row to 17.8 % (D108 x0.73
 # -> x0.76).
 #
-# Issue 37's seventh round gave AMD cards rows of their own, the first not borrowed from an
-# NVIDIA family: SGLang's ROCm images run with SGLANG_USE_AITER=1 (sgl-project/sglang docker/
-# rocm.Dockerfile), under which its mixtures' experts run through AITER's fused MoE, two
-# Composable Kernel stages: block fp8 with 128 x 128 scales (Fp8MoEMethod), bf16 under its
-# default "auto" MoE backend (quantization/unquant.py UnquantizedFusedMoEMethod.forward_cuda),
-# and on MI355X (gfx950) MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4
-# activation quantiser on ROCm). AITER keeps the kernel times it measured while tuning each
-# shape on a card (ROCm/aiter aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us``
-# column); bench/aiter_moe_fit.py fits this module's kernel model to them, each card's rows by
-# its compute units (304: gfx942, 256: gfx950). vLLM on ROCm runs AITER only when
-# VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py), else its own Triton kernel (the
-# last rows, from the twenty-fourth round). Decided from the engine's code before any case was
-# scored with them. The rows are keyed "aiter", the library, and a release's ``amd_kernels`` says
-# whether it runs them (kernels_engine): SGLang from its 0.4 line (AITER's first commit is of
-# 2024-11-11, after SGLang 0.3), vLLM with AMD's ATOM plugin.
-_AITER = (
-    "ROCm/aiter (MIT) @e4048607 tuned fused-MoE tables, aiter/configs/model_configs/"
-    "{tables}.csv, the kernel times AITER measured on {cus}-CU "
-    "cards ({cards}); fitted by bench/aiter_moe_fit.py over {rows} rows of {shapes}, "
-    "{tokens} tokens (RMS log errors {errors})"
-)
-# A 304-CU table does not say whether an MI300X or an MI325X ran it.
-_AITER_CARDS = {304: "MI300X and MI325X; fitted at the MI325X's rates", 256: "MI355X"}
+# AMD cards' own rows (issue 37's seventh and twenty-fourth rounds): where they come from and
+# which releases run them, core.catalog.amd_kernel_sources.
 
 
 def _aiter(figures, cus, tables, rows, shapes, tokens, errors, cards=""):
     """An expert row fitted by bench/aiter_moe_fit.py to AITER's tables on ``cus``-CU cards."""
     shapes = f"{shapes} shape" + ("s" if shapes != 1 else "")
-    source = _AITER.format(cus=cus, cards=cards or _AITER_CARDS[cus], tables=tables, rows=rows,
-                           tokens=tokens, errors=errors, shapes=shapes)  # fmt: skip
+    source = AITER_SOURCE.format(cus=cus, cards=cards or AITER_CARDS[cus], tables=tables,
+                                 rows=rows, tokens=tokens, errors=errors, shapes=shapes)  # fmt: skip
     return ExpertKernel(*figures, source)
 
 
-# vLLM on ROCm without AITER (its default) runs its own Triton fused MoE, measured by AMD on the
-# MI300X (issue 37's twenty-fourth round, set before scoring); per-tensor fp8 prices block fp8 too.
-_ROCM_TRITON = (
-    "ROCm/triton PR {table} benchmark of perf-kernels/fused_moe/moe_gemm.py on the MI300X, "
-    "vLLM's Triton fused-MoE loop, 64-4,096 tokens; fitted by bench/rocm_triton_moe_fit.py (RMS "
-    "log errors {errors}){block}; floor borrowed"
-)
-_ROCM_TRITON_FIGURES = {  # bandwidth share, compute share, padding rows, table, errors
-    "fp8": (0.425, 0.575, 128, "#702 (AMD, 2025-01-17): FP8_W8A8", "12 %, 9 %"),
-    "bf16": (0.60, 0.70, 256, "#685 (AMD, 2024-12-18): fp16", "7 %, 7 %"),
-}
-
-
-def _rocm_triton(weight: str) -> ExpertKernel:
-    """vLLM's Triton fused MoE on a CDNA3 card: the fitted shares (block fp8 at per-tensor's, a
-    lower bound), the borrowed row's floor (the table's own is a host sync in every call)."""
+def _rocm_triton(weight: str, engine: str = "vllm") -> ExpertKernel:
+    """vLLM's Triton fused MoE (or SGLang's copy of it) on a CDNA3 card: the fitted shares (block
+    fp8 at per-tensor's, a lower bound), the borrowed row's floor (the table's own is a host sync
+    in every call)."""
     block = "; per-tensor figures for 128 x 128 blocks" if weight == "fp8_block" else ""
-    *shares, table, errors = _ROCM_TRITON_FIGURES["fp8" if weight == "fp8_block" else weight]
-    source = _ROCM_TRITON.format(table=table, errors=errors, block=block)
+    *shares, table, errors = ROCM_TRITON_FIGURES["fp8" if weight == "fp8_block" else weight]
+    copy = SGLANG_COPY if engine == "sglang" else ""
+    source = ROCM_TRITON_SOURCE.format(table=table, errors=errors, block=block, copy=copy)
     return ExpertKernel(EXPERT_KERNELS[("hopper", weight)].fixed_s, *shares, source)
 
 
@@ -355,6 +330,9 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("cdna3", "fp8", "vllm"): _rocm_triton("fp8"),
     ("cdna3", "fp8_block", "vllm"): _rocm_triton("fp8_block"),
     ("cdna3", "bf16", "vllm"): _rocm_triton("bf16"),
+    ("cdna3", "fp8", "sglang"): _rocm_triton("fp8", "sglang"),
+    ("cdna3", "fp8_block", "sglang"): _rocm_triton("fp8_block", "sglang"),
+    ("cdna3", "bf16", "sglang"): _rocm_triton("bf16", "sglang"),
 }  # fmt: skip
 
 

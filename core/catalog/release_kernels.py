@@ -97,7 +97,23 @@ SGLANG_AITER_SOURCE = (
 )
 SGLANG_BEFORE_AITER_SOURCE = (
     "no AITER yet: ROCm/aiter's first commit is of 2024-11-11, after SGLang v0.3 (2024-09); its "
-    "ROCm builds ran its Triton kernels, priced as on the family whose tables price the card"
+    "ROCm builds ran its Triton kernels (experts: SGLang's Triton fused MoE, core.catalog.kernels)"
+)
+# Issue 37, thirty-ninth round (the rule read from the engine's history, and the rows that price
+# it chosen, before any case was scored with them): SGLang's ROCm image first sets
+# SGLANG_USE_AITER=1 in sgl-project/sglang PR #7902 (2025-07-14, in v0.4.9.post3). Before it the
+# 0.4 line called AITER only where a run set an environment variable by hand: CK_MOE up to 0.4.6
+# (fp8.py and fp8_utils.py call asm_moe and gemm_a8w8_blockscale only under it), SGLANG_AITER_MOE
+# in 0.4.6.post1-post5, SGLANG_USE_AITER from 0.4.7; the image set none of them (MOE_PADDING=1
+# only) and the line's AMD guide (docs/references/amd.md) launches DeepSeek without them. So the
+# line is priced as its releases before 0.4.9.post3 ran by default, its experts in SGLang's
+# Triton fused MoE.
+SGLANG_04_ROCM_SOURCE = (
+    "sgl-project/sglang: docker/Dockerfile.rocm sets SGLANG_USE_AITER=1 from v0.4.9.post3 (PR "
+    "#7902, 2025-07-14); the 0.4 line's earlier releases run AITER only under CK_MOE, "
+    "SGLANG_AITER_MOE or SGLANG_USE_AITER set by hand (none in the image or in "
+    "docs/references/amd.md), else SGLang's Triton fused MoE (core.catalog.kernels); priced as "
+    "those releases, 0.4.9.post3-0.4.10.post2 as the rest"
 )
 
 # -- SGLang's expert kernel on Blackwell before flashinfer_trtllm (issue 37, twenty-fifth round;

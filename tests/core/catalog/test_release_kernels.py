@@ -18,17 +18,27 @@ AMD_CARDS = ("MI300X", "MI325X", "MI355X")
 
 
 def test_aiter_rows_price_the_releases_that_run_aiter_on_amd_cards_only():
-    """SGLang 0.4-0.5 and vLLM with ATOM run AITER on AMD cards; plain vLLM, SGLang 0.3 (before
-    AITER's first commit) and every release on NVIDIA cards run the engine's own."""
+    """SGLang 0.5 and vLLM with ATOM run AITER on AMD cards; plain vLLM, SGLang 0.3 (before
+    AITER's first commit) and 0.4 (whose image set no AITER switch before 0.4.9.post3) and every
+    release on NVIDIA cards run the engine's own."""
     for gpu in AMD_CARDS:
         assert kernels_engine(gpu, "sglang") == "aiter"
-        assert kernels_engine(gpu, "sglang", "0.4") == "aiter"
+        assert kernels_engine(gpu, "sglang", "0.5") == "aiter"
+        assert kernels_engine(gpu, "sglang", "0.4") == "sglang"
         assert kernels_engine(gpu, "sglang", "0.3") == "sglang"
         assert kernels_engine(gpu, "vllm", ATOM_PLUGIN_RELEASE) == "aiter"
         assert kernels_engine(gpu, "vllm") == "vllm"
         assert kernels_engine(gpu, "tensorrt-llm") == "tensorrt-llm"
     assert kernels_engine("H200", "vllm", ATOM_PLUGIN_RELEASE) == "vllm"
     assert kernels_engine("B200", "sglang") == "sglang"
+
+
+def test_sglang_04_names_the_release_that_switched_aiter_on():
+    """SGLang 0.4's AMD kernels cite the pull request that set SGLANG_USE_AITER=1 in its image and
+    the switches its earlier releases needed by hand."""
+    source = engine_version("sglang", "0.4").amd_kernels_source
+    assert "#7902" in source and "0.4.9.post3" in source
+    assert all(switch in source for switch in ("CK_MOE", "SGLANG_AITER_MOE", "SGLANG_USE_AITER"))
 
 
 def test_every_release_that_runs_a_library_names_its_source():

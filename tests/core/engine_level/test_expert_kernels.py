@@ -140,6 +140,21 @@ def test_a_family_without_tables_borrows_the_engine_neutral_kernel():
     assert family == "blackwell" and kernel is EXPERT_KERNELS[("blackwell", "bf16")]
 
 
+@pytest.mark.parametrize("weight", ["fp8", "fp8_block", "bf16"])
+def test_sglang_04_runs_its_triton_experts_on_cdna3_at_vllms_measured_rows(weight):
+    """SGLang 0.4 without AITER runs its Triton fused MoE, a copy of vLLM's: on CDNA3 the shares
+    AMD measured for vLLM's, cited as the copy; SGLang 0.5 there keeps AITER's rows."""
+    own, family = expert_kernel("MI300X", weight, "sglang", "0.4")
+    vllm, _ = expert_kernel("MI300X", weight, "vllm")
+    assert family == "cdna3" and own is ENGINE_EXPERT_KERNELS[("cdna3", weight, "sglang")]
+    fields = ("fixed_s", "bandwidth_share", "compute_share", "padding_rows")
+    assert [getattr(own, name) for name in fields] == [getattr(vllm, name) for name in fields]
+    assert "adapted from vLLM's" in own.source and "adapted" not in vllm.source
+    newest, _ = expert_kernel("MI300X", weight, "sglang", "0.5")
+    if weight != "fp8":  # AITER's rows are block fp8 and bf16
+        assert newest is ENGINE_EXPERT_KERNELS[("cdna3", weight, "aiter")]
+
+
 def test_sglang_runs_aiters_experts_on_amd_cards():
     """SGLang's block-fp8 and bf16 experts on MI300-class and MI355X cards are AITER's rows
     measured on them; vLLM (AITER off by default) runs its Triton rows on CDNA3 and keeps the
@@ -186,7 +201,8 @@ def test_the_engine_sets_the_expert_layers_of_a_mixture_step():
 
 def test_sglang_before_flashinfer_trtllm_runs_its_triton_experts_on_blackwell():
     """SGLang's 0.4 line prices block-fp8 experts on a B200 with its Triton fused MoE (its
-    default until PR #11816); the 0.5 line, Hopper, AMD cards and bf16 keep their rows."""
+    default until PR #11816); the 0.5 line, Hopper and bf16 keep their rows, and an MI355X runs
+    AITER's under 0.5 only (0.4's image switched no AITER on: the borrowed Blackwell row)."""
     triton = ENGINE_EXPERT_KERNELS[("blackwell", "fp8_block", "sglang-triton")]
     assert expert_kernel("B200", "fp8_block", "sglang", "0.4")[0] is triton
     assert expert_kernel("B200", "fp8_block", "sglang", "0.5")[0] is not triton
@@ -203,6 +219,10 @@ def test_sglang_before_flashinfer_trtllm_runs_its_triton_experts_on_blackwell():
         is (ENGINE_EXPERT_KERNELS[("blackwell", "bf16", "sglang")])
     )
     assert (
-        expert_kernel("MI355X", "fp8_block", "sglang", "0.4")[0]
+        expert_kernel("MI355X", "fp8_block", "sglang", "0.5")[0]
         is (ENGINE_EXPERT_KERNELS[("cdna4", "fp8_block", "aiter")])
+    )
+    assert expert_kernel("MI355X", "fp8_block", "sglang", "0.4") == (
+        EXPERT_KERNELS[("blackwell", "fp8_block")],
+        "blackwell",
     )
