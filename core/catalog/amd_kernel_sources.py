@@ -39,7 +39,10 @@ ROCM_TRITON_SOURCE = (
     "vLLM's Triton fused-MoE loop, 64-4,096 tokens; fitted by bench/rocm_triton_moe_fit.py (RMS "
     "log errors {errors}){block}; floor borrowed{copy}"
 )
-SGLANG_COPY = "; SGLang's fused_moe_triton is adapted from vLLM's fused_moe.py, the same kernel"
+SGLANG_COPY = (
+    "; SGLang's fused_moe_triton is adapted from vLLM's fused_moe.py, the same kernel, run by its "
+    "0.3 and 0.4 lines (its ROCm image switches AITER on from 0.4.9.post3, PR #7902)"
+)
 ROCM_TRITON_FIGURES = {  # bandwidth share, compute share, padding rows, table, errors
     "fp8": (0.425, 0.575, 128, "#702 (AMD, 2025-01-17): FP8_W8A8", "12 %, 9 %"),
     "bf16": (0.60, 0.70, 256, "#685 (AMD, 2024-12-18): fp16", "7 %, 7 %"),
