@@ -69,13 +69,16 @@ from core.catalog.release_kernels import (
     ATOM_FUSION_RULE,
     ATOM_PLUGIN_RELEASE,
     ATOM_PLUGIN_SOURCE,
+    SGLANG_04_AITER_SOURCE,
     SGLANG_04_ROCM_SOURCE,
+    SGLANG_AITER_RELEASE,
     SGLANG_AITER_SOURCE,
     SGLANG_BEFORE_AITER_SOURCE,
     SHARED_EXPERT_FUSION_RULE,
     VLLM_AITER_RELEASE,
     VLLM_AITER_SOURCE,
 )
+from core.catalog.sglang_defaults import SGL_CHUNK, SGL_GRAPH, SGL_GRAPH_160, SGL_SEQS
 
 PRICE_RELEASE_HOST_COSTS = False
 """Whether the engine level prices every overlapping release's scheduler (SGLang's always)."""
@@ -261,39 +264,37 @@ _VLLM = (
 )  # fmt: skip
 
 # -- SGLang.
-_SGL_SEQS = "SGLang model_runner.py: a request pool of at least 2,048"
-_SGL_CHUNK = (
-    "SGLang server_args.py: chunked_prefill_size 8,192 on cards of 60-160 GB (2,048 under 35 "
-    "GB, 4,096 under 60, 16,384 above 160)"
-)
-_SGL_GRAPH = (
-    "SGLang server_args.py: cuda_graph_max_bs by card memory and tensor parallelism (256 on "
-    "80 GB cards below TP 4, 512 at TP 4 and more)"
-)
-_SGL_GRAPH_160 = "SGLang server_args.py (0.3, 0.4 lines): cuda_graph_max_bs = 160 from 25 GB"
+_SGLANG_04 = EngineVersion(
+    "sglang", "0.4", "zero-overhead (overlap) scheduler",
+    "lmsys blog 2024-12-04 'SGLang v0.4: Zero-Overhead Batch Scheduler'",
+    True, "SGLang v0.4: 'The scheduler runs one batch ahead and prepares all the metadata "
+    "required for the next batch'; Nsight shows 'no single idle time on the GPU'; on by "
+    "default (--disable-overlap-schedule turns it off)",
+    2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 160, SGL_GRAPH_160,
+    SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_04_ROCM_SOURCE,
+)  # fmt: skip
 _SGLANG = (
     EngineVersion(
         "sglang", "0.3", "scheduler between steps",
         "lmsys blog 2024-09-04 'SGLang v0.3'; blog 2024-12-04 runs v0.3's scheduler with "
         "--disable-overlap",
         False, "SGLang v0.3 schedules between steps (the v0.4 blog's 'old batch scheduler (v0.3)')",
-        2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 160, _SGL_GRAPH_160,
+        2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 160, SGL_GRAPH_160,
         SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_BEFORE_AITER_SOURCE,
     ),
-    EngineVersion(
-        "sglang", "0.4", "zero-overhead (overlap) scheduler",
-        "lmsys blog 2024-12-04 'SGLang v0.4: Zero-Overhead Batch Scheduler'",
-        True, "SGLang v0.4: 'The scheduler runs one batch ahead and prepares all the metadata "
-        "required for the next batch'; Nsight shows 'no single idle time on the GPU'; on by "
-        "default (--disable-overlap-schedule turns it off)",
-        2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 160, _SGL_GRAPH_160,
-        SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_04_ROCM_SOURCE,
+    # the 0.4 line with AITER switched on: the same release but for the kernels on AMD cards
+    replace(
+        _SGLANG_04, version=SGLANG_AITER_RELEASE,
+        runtime="overlap scheduler, AMD's AITER kernels on",
+        source=SGLANG_04_AITER_SOURCE, amd_kernels="aiter",
+        amd_kernels_source=SGLANG_04_AITER_SOURCE,
     ),
+    _SGLANG_04,
     EngineVersion(
         "sglang", "0.5", "overlap scheduler, the current release line",
         "SGLang v0.5 release line (the LMSYS gpt-oss and cookbook rows ran 0.5.1-0.5.9)",
         True, "SGLang server_args.py disable_overlap_schedule = False (the overlap scheduler on)",
-        2048, 2048, _SGL_SEQS, True, 8192, _SGL_CHUNK, 512, _SGL_GRAPH,
+        2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 512, SGL_GRAPH,
         SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=SHARED_EXPERT_FUSION_RULE,
         amd_kernels="aiter", amd_kernels_source=SGLANG_AITER_SOURCE,

@@ -108,6 +108,12 @@ SGLANG_BEFORE_AITER_SOURCE = (
 # only) and the line's AMD guide (docs/references/amd.md) launches DeepSeek without them. So the
 # line is priced as its releases before 0.4.9.post3 ran by default, its experts in SGLang's
 # Triton fused MoE.
+SGLANG_AITER_RELEASE = "0.4-aiter"
+SGLANG_04_AITER_SOURCE = (
+    "sgl-project/sglang 0.4 line run with its AITER switch set by hand: CK_MOE up to 0.4.6 "
+    "(fp8.py asm_moe, fp8_utils.py gemm_a8w8_blockscale), SGLANG_AITER_MOE in 0.4.6.post1-post5, "
+    "SGLANG_USE_AITER from 0.4.7 (AMD's own recipes set it), or 0.4.9.post3 on, whose image sets it"
+)
 SGLANG_04_ROCM_SOURCE = (
     "sgl-project/sglang: docker/Dockerfile.rocm sets SGLANG_USE_AITER=1 from v0.4.9.post3 (PR "
     "#7902, 2025-07-14); the 0.4 line's earlier releases run AITER only under CK_MOE, "

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
-from core.catalog.engine_versions import ENGINE_VERSIONS, versions_of
+from core.catalog.engine_versions import ENGINE_VERSIONS, engine_version, versions_of
 
 # variant suffix: what a source's version text says to name it (checked in this order: ATOM's
 # texts may name the AITER kernels it runs)
 VARIANT_TEXTS = {
     "atom": r"\batom\b",
-    "aiter": r"\baiter\b|VLLM_ROCM_USE_AITER",
+    # a switch set to 0 names the library off
+    "aiter": r"\baiter\b|(?:VLLM_ROCM_USE_AITER|SGLANG_USE_AITER|SGLANG_AITER_MOE|\bCK_MOE)\b(?!=0)",
 }
 
 
@@ -46,9 +47,11 @@ def version_of_text(engine: str, text: str) -> str:
     One rule for every published case: the first ``major.minor`` in the text (``1.x`` is the
     newest 1.* release the catalog knows) maps to the newest catalog release at or below it;
     a text older than every release, or naming none, takes the oldest. A text that names a
-    variant (AMD's ATOM plugin; vLLM's AITER switch) maps among that variant's releases, any
-    other among the engine's own; one that names vLLM's V0 engine (a V1-default release that
-    fell back to V0 for a feature V1 lacked) among the releases whose runtime is V0.
+    variant (AMD's ATOM plugin; vLLM's or SGLang's AITER switch) maps among that variant's
+    releases, any other among the engine's own, except that a text naming the library a later
+    line of the engine runs anyway (SGLang's 0.5 line runs AITER on AMD cards) maps to that
+    line; one that names vLLM's V0 engine (a V1-default release that fell back to V0 for a
+    feature V1 lacked) among the releases whose runtime is V0.
 
     >>> version_of_text("vllm", "0.7.4.dev (V0)")
     '0.6'
@@ -60,6 +63,10 @@ def version_of_text(engine: str, text: str) -> str:
     '0.19-aiter'
     >>> version_of_text("vllm", "0.8.5 (V0)")
     '0.6'
+    >>> version_of_text("sglang", "0.4.6.post1 (ROCm, SGLANG_AITER_MOE=1)")
+    '0.4-aiter'
+    >>> version_of_text("sglang", "0.5.2 (ROCm, SGLANG_USE_AITER=1)")
+    '0.5'
     """
     found = re.search(r"(\d+)\.(\d+|x)", text)
     variant = next(
@@ -77,4 +84,10 @@ def version_of_text(engine: str, text: str) -> str:
         return known[0]
     stated = _number(found.group(0))
     at_or_below = [version for version in known if _number(version) <= stated]
-    return at_or_below[-1] if at_or_below else known[0]
+    chosen = at_or_below[-1] if at_or_below else known[0]
+    # a text naming the library a later line runs anyway means that line itself
+    own = [version for version in every if not is_variant_release(version)
+           and _number(chosen) < _number(version) <= stated]  # fmt: skip
+    if variant and own and engine_version(engine, own[-1]).amd_kernels == variant:
+        return own[-1]
+    return chosen

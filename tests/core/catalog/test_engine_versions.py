@@ -100,6 +100,28 @@ def test_a_recipe_that_switches_aiter_on_names_vllms_aiter_variant():
     assert version_of_text("sglang", "0.5.9 (ROCm, AITER)") == "0.5"  # no such variant: its own
 
 
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("0.4.6.post1 (ROCm, SGLANG_AITER_MOE=1)", "0.4-aiter"),
+        ("0.4.4.post1 (ROCm, CK_MOE=1)", "0.4-aiter"),
+        ("0.4.8 (ROCm, SGLANG_USE_AITER=1)", "0.4-aiter"),
+        ("0.4.8 (ROCm, SGLANG_USE_AITER=0)", "0.4"),
+        ("0.4.5 (ROCm)", "0.4"),
+        ("0.5.2 (ROCm, SGLANG_USE_AITER=1)", "0.5"),
+    ],
+)
+def test_a_source_naming_sglangs_aiter_switch_maps_to_its_aiter_variant(text, release):
+    """An SGLang 0.4 run that set an AITER switch by hand is the 0.4 line's AITER variant, one set
+    to 0 or naming none the line itself; a 0.5 run naming the switch is 0.5, which runs AITER."""
+    from core.catalog.kernels import kernels_engine
+
+    assert version_of_text("sglang", text) == release
+    assert kernels_engine("MI300X", "sglang", release) == (
+        "sglang" if release == "0.4" else "aiter"
+    )
+
+
 def test_a_text_naming_v0_maps_among_the_v0_releases():
     """A V1-default release that fell back to V0 (vLLM 0.8.5 with an fp8 cache on ROCm) is
     priced as the newest V0 line; a plain 0.8.5 stays on its own V1 line."""
