@@ -17,9 +17,9 @@ from __future__ import annotations
 # VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py), else its own Triton kernel (the
 # last rows, from the twenty-fourth round). Decided from the engine's code before any case was
 # scored with them. The rows are keyed "aiter", the library, and a release's ``amd_kernels`` says
-# whether it runs them (kernels_engine): SGLang's 0.5 line (its ROCm image sets SGLANG_USE_AITER=1
-# from 0.4.9.post3; core.catalog.release_kernels.SGLANG_04_ROCM_SOURCE), vLLM with AMD's ATOM
-# plugin.
+# whether it runs them (kernels_engine): SGLang's 0.5 line (its ROCm image sets
+# SGLANG_USE_AITER=1 from 0.4.9.post3; core.catalog.release_kernels.SGLANG_04_ROCM_SOURCE) and
+# the 0.4 line's AITER variant, vLLM with AMD's ATOM plugin or its AITER switch on.
 AITER_SOURCE = (
     "ROCm/aiter (MIT) @e4048607 tuned fused-MoE tables, aiter/configs/model_configs/"
     "{tables}.csv, the kernel times AITER measured on {cus}-CU "
