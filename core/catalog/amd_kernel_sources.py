@@ -12,8 +12,8 @@ from __future__ import annotations
 # and on MI355X (gfx950) MXFP4 (quantization/mxfp4.py imports AITER's fused_moe and its MXFP4
 # activation quantiser on ROCm). AITER keeps the kernel times it measured while tuning each
 # shape on a card (ROCm/aiter aiter/configs/model_configs/*_tuned_fmoe.csv, the ``us``
-# column); bench/aiter_moe_fit.py fits core.catalog.kernels' kernel model to them, each card's rows by
-# its compute units (304: gfx942, 256: gfx950). vLLM on ROCm runs AITER only when
+# column); bench/aiter_moe_fit.py fits core.catalog.kernels' kernel model to them, each card's
+# rows by its compute units (304: gfx942, 256: gfx950). vLLM on ROCm runs AITER only when
 # VLLM_ROCM_USE_AITER is set, off by default (vllm/envs.py), else its own Triton kernel (the
 # last rows, from the twenty-fourth round). Decided from the engine's code before any case was
 # scored with them. The rows are keyed "aiter", the library, and a release's ``amd_kernels`` says

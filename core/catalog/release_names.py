@@ -17,7 +17,9 @@ from core.catalog.engine_versions import ENGINE_VERSIONS, engine_version, versio
 VARIANT_TEXTS = {
     "atom": r"\batom\b",
     # a switch set to 0 names the library off
-    "aiter": r"\baiter\b|(?:VLLM_ROCM_USE_AITER|SGLANG_USE_AITER|SGLANG_AITER_MOE|\bCK_MOE)\b(?!=0)",
+    "aiter": (
+        r"\baiter\b|(?:VLLM_ROCM_USE_AITER|SGLANG_USE_AITER|SGLANG_AITER_MOE|\bCK_MOE)\b(?!=0)"
+    ),
 }
 
 
