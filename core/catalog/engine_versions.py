@@ -284,8 +284,7 @@ _SGLANG = (
     ),
     # the 0.4 line with AITER switched on: the same release but for the kernels on AMD cards
     replace(
-        _SGLANG_04, version=SGLANG_AITER_RELEASE,
-        runtime="overlap scheduler, AMD's AITER kernels on",
+        _SGLANG_04, version=SGLANG_AITER_RELEASE, runtime="AMD's AITER kernels on",
         source=SGLANG_04_AITER_SOURCE, amd_kernels="aiter",
         amd_kernels_source=SGLANG_04_AITER_SOURCE,
     ),
