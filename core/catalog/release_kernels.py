@@ -112,7 +112,7 @@ SGLANG_AITER_RELEASE = "0.4-aiter"
 SGLANG_04_AITER_SOURCE = (
     "sgl-project/sglang 0.4 line run with its AITER switch set by hand: CK_MOE up to 0.4.6 "
     "(fp8.py asm_moe, fp8_utils.py gemm_a8w8_blockscale), SGLANG_AITER_MOE in 0.4.6.post1-post5, "
-    "SGLANG_USE_AITER from 0.4.7 (AMD's own recipes set it), or 0.4.9.post3 on, whose image sets it"
+    "SGLANG_USE_AITER from 0.4.7; or 0.4.9.post3 on, whose image sets it (PR #7902)"
 )
 SGLANG_04_ROCM_SOURCE = (
     "sgl-project/sglang: docker/Dockerfile.rocm sets SGLANG_USE_AITER=1 from v0.4.9.post3 (PR "
