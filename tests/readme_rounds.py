@@ -401,7 +401,9 @@ def thirty_eighth_round_passes_figures() -> tuple:
 def thirty_ninth_round_figures() -> tuple:
     """Dell's SC '25 runs under SGLang 0.4 priced without AITER: the set's error (one decimal),
     within and size; the lowest and highest median ratio over one to four users, and over 16 to
-    128 users (the figures before the round and the alternative's are history)."""
+    128 users (the figures before the round and the alternative's are history); the bandwidth
+    share of the Triton row that prices SGLang 0.4's block-fp8 experts on CDNA3, and AITER's."""
+    from core.catalog.kernels import ENGINE_EXPERT_KERNELS
     from core.evidence.check_cases_sc25 import CHECK_SC25
 
     found = report().check_sc25["engine"]
@@ -412,4 +414,6 @@ def thirty_ninth_round_figures() -> tuple:
     return (
         round(100 * found.geometric_mean_error, 1), found.within_band, found.cases,
         round(min(few), 2), round(max(few), 2), round(min(many), 2), round(max(many), 2),
+        ENGINE_EXPERT_KERNELS[("cdna3", "fp8_block", "sglang")].bandwidth_share,
+        ENGINE_EXPERT_KERNELS[("cdna3", "fp8_block", "aiter")].bandwidth_share,
     )  # fmt: skip

@@ -200,7 +200,10 @@ FIGURES = {
     "thirty-ninth round": (
         r"Dell's SC '25 runs, which did, move from 49\.2 % to ([\d.]+) % but with fewer within "
         r"\((\d+) of (\d+), 197 before\): at one to four users they read x([\d.]+)-([\d.]+) "
-        r"\(medians by load\), at 16 to 128 users now x([\d.]+)-([\d.]+) \(x1\.10-1\.23\)",
+        r"\(medians by load\), at 16 to 128 users now x([\d.]+)-([\d.]+) \(x1\.10-1\.23\), "
+        r"where a step touches every expert and the Triton rows stream them at ([\d.]+) of the "
+        r"card's bandwidth \(fitted on AMD's benchmark of one configuration at 64-4,096 tokens; "
+        r"AITER's row, ([\d.]+)\)",
         thirty_ninth_round_figures,
     ),
     "twenty-third round": (
