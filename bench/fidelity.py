@@ -35,7 +35,7 @@ from core.evidence.cases import UNITS
 from core.evidence.check_cases import CHECK
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_argonne import CHECK_ARGONNE
-from core.evidence.check_cases_sc25 import CHECK_SC25, SC25_USERS
+from core.evidence.check_cases_sc25 import CHECK_SC25, medians_by
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.crossval import AUDIT, FITTED_ON_ROWS, RESAMPLE_SHARE, RESAMPLES
 from core.evidence.families import LEVELS, SETS, is_mixture
@@ -234,15 +234,11 @@ def _medians(ratios, groups) -> str:
 def _fifth_by_load(ratios) -> None:
     """The fifth check set's engine-level ratio (median, predicted over measured) by load and
     by prompt length: where its runs read fast or slow, not just how far."""
-    for label, key, values in (
-        ("users", lambda case: case.load_value, SC25_USERS),
-        ("prompt tokens", lambda case: case.prompt_tokens,
-         sorted({case.prompt_tokens for case in CHECK_SC25})),
-    ):  # fmt: skip
-        cells = [
-            f"{value:g}: x{np.median(ratios[[key(case) == value for case in CHECK_SC25]]):.2f}"
-            for value in values
-        ]
+    for label, key in (
+        ("users", lambda case: case.load_value),
+        ("prompt tokens", lambda case: case.prompt_tokens),
+    ):
+        cells = [f"{value:g}: x{median:.2f}" for value, median in medians_by(ratios, key).items()]
         print(textwrap.fill(f"  by {label}: " + ", ".join(cells), 96, subsequent_indent="    "))
 
 

@@ -404,11 +404,10 @@ def thirty_ninth_round_figures() -> tuple:
     128 users (the figures before the round and the alternative's are history); the bandwidth
     share of the Triton row that prices SGLang 0.4's block-fp8 experts on CDNA3, and AITER's."""
     from core.catalog.kernels import ENGINE_EXPERT_KERNELS
-    from core.evidence.check_cases_sc25 import CHECK_SC25
+    from core.evidence.check_cases_sc25 import medians_by
 
     found = report().check_sc25["engine"]
-    users = np.array([case.load_value for case in CHECK_SC25])
-    medians = {count: float(np.median(found.ratios[users == count])) for count in set(users)}
+    medians = medians_by(found.ratios, lambda case: case.load_value)
     few = [medians[count] for count in (1, 2, 4)]
     many = [medians[count] for count in (16, 32, 64, 128)]
     return (

@@ -26,6 +26,10 @@ The rule, written down before the engine level was evaluated on any run:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 from core.evidence.cases import PublishedCase
 from core.evidence.configs import DEEPSEEK_FP8
 
@@ -153,3 +157,11 @@ def _runs() -> list[PublishedCase]:
 
 CHECK_SC25: list[PublishedCase] = _runs()
 """Every run of the two cards at their default power limits, in table order."""
+
+
+def medians_by(ratios, key: Callable[[PublishedCase], float]) -> dict[float, float]:
+    """The median of ``ratios`` (one per run, in :data:`CHECK_SC25`'s order) over the runs that
+    share each value of ``key`` (their users, say), the values in ascending order."""
+    keys = np.array([key(case) for case in CHECK_SC25])
+    ratios = np.asarray(ratios)
+    return {value: float(np.median(ratios[keys == value])) for value in sorted(set(keys))}
