@@ -29,6 +29,7 @@ from core.scenario.resolve import (
     pick,
     run_length,
     shape_keys,
+    stated_batch_limit,
     tensor_peak,
     with_default,
 )
@@ -173,6 +174,7 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         arrivals_per_min=arrivals,
         users=closed_loop_users(knobs["concurrency"]),
         run_requests=run_length(knobs["run_requests"]),
+        batch_limit=stated_batch_limit(knobs["batch_limit"]),
         price=or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour"),
         layers=pick(shape, shapes, "layers"),
         kv_heads=pick(shape, shapes, "kv_heads"),
@@ -212,6 +214,7 @@ def engine_overlay(knobs: dict, pool: PoolKnobs, catalog: tuple, values: dict, t
         node, pool.prompt, pool.answer, pool.hit_rate, pool.seats, values["arrivals_per_s"],
         pool.users, pool.price, terms,
         run_requests=pool.run_requests,
+        batch_limit=pool.batch_limit,
         chunked=is_named(knobs["serving_mode"], "chunked"),
         disaggregated=is_named(knobs["serving_mode"], "disaggregated"),
         link_bytes_per_s=where(np.isnan(link), node.link_bytes_per_s, link),

@@ -48,13 +48,18 @@ from core.catalog.layer_kernels import (
     LATENT_ATTENTION_KERNELS,
 )
 from core.evaluate import engine_node
+from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
+from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.fidelity import report
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
+
+# the fortieth round's rows, typed blind: NVIDIA's recipe page and a run of ATOM's dashboard
+FORTIETH_ROUND = [*TRTLLM_BLOG, *ATOM_DASHBOARD]
 
 
 def engine_ratios() -> dict[str, float]:
@@ -158,8 +163,8 @@ def twenty_ninth_round_figures() -> tuple:
         if case.prompt_tokens == prompt and weight_format(case) != "GPTQ":
             longest[is_mixture(case)].append(ratio[case.key])
     whole = report()
-    both = both_sets_without(QWEN25_SPEED)
-    held = both_sets_without(QWEN_SPEED, QWEN25_SPEED)
+    both = both_sets_without(QWEN25_SPEED, FORTIETH_ROUND)
+    held = both_sets_without(QWEN_SPEED, QWEN25_SPEED, FORTIETH_ROUND)
     return (
         *(value for kernel in kernels for value in (kernel.rate_share, kernel.extra_keys)),
         round(100 * at_2048), *latent,
@@ -253,7 +258,7 @@ def thirty_second_round_figures() -> tuple:
     cases = {case.key: case for case in QWEN_SPEED}
     measured = [round(cases[key].measured / 2048 * 1e3, 1) for key in ("D283", "D288")]
     ratio = engine_ratios()
-    both = both_sets_without(QWEN25_SPEED)
+    both = both_sets_without(QWEN25_SPEED, FORTIETH_ROUND)
     return (
         small.layers, small.experts, launch_ms(small), large.layers, launch_ms(large), *measured,
         *(round(ratio[key], 2) for key in ("D283", "D288", "D286", "D291")),
@@ -381,14 +386,15 @@ def thirty_eighth_round_attention_figures() -> tuple:
 def thirty_eighth_round_passes_figures() -> tuple:
     """vLLM V0's chunk past a long context, the longest Qwen2.5 prompt and the passes it takes
     (from the node the engine level builds for D313); Qwen2.5's A100 rows at that prompt, lowest
-    and highest ratio; both sets' error, within, cases and % within."""
+    and highest ratio; both sets' error, within, cases and % within before the fortieth round's
+    rows."""
     ratio = engine_ratios()
     case = next(case for case in QWEN25_SPEED if case.key == "D313")
     node = engine_node(case.scenario())
     prompt = max(row.prompt_tokens for row in QWEN25_SPEED)
     longest = [ratio[row.key] for row in QWEN25_SPEED
                if row.scored and row.prompt_tokens == prompt]  # fmt: skip
-    both = report().scores["both"]["engine"]
+    both = both_sets_without(FORTIETH_ROUND)  # before the fortieth round's rows
     return (
         node.prefill_chunk_tokens, case.prompt_tokens,
         node.prompt_passes(float(case.prompt_tokens)),
@@ -415,4 +421,35 @@ def thirty_ninth_round_figures() -> tuple:
         round(min(few), 2), round(max(few), 2), round(min(many), 2), round(max(many), 2),
         ENGINE_EXPERT_KERNELS[("cdna3", "fp8_block", "sglang")].bandwidth_share,
         ENGINE_EXPERT_KERNELS[("cdna3", "fp8_block", "aiter")].bandwidth_share,
+    )  # fmt: skip
+
+
+def fortieth_round_figures() -> tuple:
+    """The batch trtllm-bench would size for NVIDIA's three recipe runs (D336-D338) without their
+    commands' limits; the rows' lowest and highest ratio as typed, and priced at that sizing;
+    ATOM's dashboard run (D339-D368): lowest and highest ratio, within and cases; AMD's family
+    error in-sample, within, cases, and held out (whole %); both sets' error (one decimal),
+    within, cases and % within."""
+    from dataclasses import replace
+
+    from core.evidence.fidelity import predictions
+
+    unset = [replace(case, max_seqs=0) for case in TRTLLM_BLOG]
+    sized = [int(engine_node(case.scenario()).bench_batch) for case in unset]
+    ratio = engine_ratios()
+    typed = [ratio[case.key] for case in TRTLLM_BLOG]
+    at_sizing = predictions(unset) / [case.measured for case in unset]
+    atom = summarise(np.array([ratio[case.key] for case in ATOM_DASHBOARD]))
+    whole = report()
+    amd = next(row for row in whole.families if row.family == "AMD")
+    amd_score, amd_held = amd.score("both", "engine"), amd.held_out("both")
+    both = whole.scores["both"]["engine"]
+    return (
+        *sized, round(min(typed), 2), round(max(typed), 2), round(min(at_sizing), 2),
+        round(max(at_sizing), 2), round(float(min(atom.ratios)), 2),
+        round(float(max(atom.ratios)), 2), atom.within_band, atom.cases,
+        round(100 * amd_score.geometric_mean_error), amd_score.within_band, amd_score.cases,
+        round(100 * amd_held.geometric_mean_error),
+        round(100 * both.geometric_mean_error, 1), both.within_band,
+        both.cases, round(100 * both.within_band / both.cases, 1),
     )  # fmt: skip

@@ -72,6 +72,7 @@ edge_concurrencies = st.one_of(
     st.none(), st.sampled_from([1, 2, 62, 1_000_000]), st.integers(1, 1_000_000)
 )
 edge_runs = st.one_of(st.none(), st.sampled_from([1, 10_000_000]), st.integers(1, 10_000_000))
+edge_batch_limits = st.one_of(st.none(), st.sampled_from([1, 1_000_000]), st.integers(1, 1_000_000))
 edge_prices = st.one_of(st.none(), st.sampled_from([0.0, 1000.0]), st.floats(0.0, 1000.0))
 
 
@@ -96,6 +97,7 @@ def every_knob(draw) -> dict:
         "kv_link": draw(kv_links),
         "concurrency": draw(edge_concurrencies),
         "run_requests": draw(edge_runs),
+        "batch_limit": draw(edge_batch_limits),
         "usd_per_gpu_hour": draw(edge_prices),
         "kv_offload": draw(offloads),
     }

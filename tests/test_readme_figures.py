@@ -27,6 +27,7 @@ from labs.page.links import restore
 from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
+    fortieth_round_figures,
     h20_skinny_figures,
     h20_stream_figures,
     thirty_eighth_round_attention_figures,
@@ -206,6 +207,14 @@ FIGURES = {
         r"AITER's row, ([\d.]+)\)",
         thirty_ninth_round_figures,
     ),
+    "fortieth round": (
+        r"sizing the engine from its own estimate of the memory, which would have held ([\d,]+), "
+        r"([\d,]+) and ([\d,]+) requests; .*? the rows read x([\d.]+)-([\d.]+) \(priced at the "
+        r"tool's own sizing they read x([\d.]+)-([\d.]+)\)\. .*? They read x([\d.]+)-([\d.]+), "
+        r"(\d+) of (\d+) within .*? AMD's cards now stand at (\d+) % \((\d+) of (\d+); (\d+) % "
+        r"held out\)\. Both sets now stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        fortieth_round_figures,
+    ),
     "twenty-third round": (
         r"Qwen3-32B-FP8 at one user now reads x([\d.]+) \(it read x0\.63\) and "
         r"Qwen3-235B-A22B-FP8 on four cards x([\d.]+) \(x0\.85\), while Qwen3-30B-A3B in bf16 "
@@ -343,7 +352,7 @@ FIGURES = {
         r"(\d+) eager forward passes, .*? \(the weights and fixed costs alone gave 14\.2 %\)\. "
         r"Qwen2\.5's "
         r"A100 rows at the longest prompt \(D313-D335\) read x([\d.]+)-([\d.]+) \(x0\.69-0\.98\), "
-        r"and both sets stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        r"and both sets then stood at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
         thirty_eighth_round_passes_figures,
     ),
     "publisher held out": (

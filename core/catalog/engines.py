@@ -164,6 +164,13 @@ TRTLLM_BENCH_TOKENS_SOURCE = (
     "or 1,024) and tensorrt_llm/bench/benchmark/utils/general.py get_settings (without chunked "
     "prefill at least max_isl + max_batch_size)"
 )
+# A command that sets both limits is taken as given: the tool then sizes nothing.
+TRTLLM_BENCH_USER_LIMITS_SOURCE = (
+    "TensorRT-LLM tensorrt_llm/bench/benchmark/utils/general.py get_settings: given "
+    "--max_batch_size and --max_num_tokens, 'Use user-provided max batch size and max num "
+    "tokens' (no estimate of its own); vLLM's --max-num-seqs and SGLang's "
+    "--max-running-requests cap the running batch likewise"
+)
 TRTLLM_EXPERT_WORKSPACE_SOURCE = (
     "TensorRT-LLM PyTorch backend: _torch/pyexecutor/_util.py sizes the cache after a profiling "
     "step of max_num_tokens a rank (KV = 0.9 x (memory - peak)); its fused MoE gathers every "

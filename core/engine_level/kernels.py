@@ -322,7 +322,12 @@ def _gemm_table(shapes):
 
 def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes):
     """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines) and the
-    tokens a rank's step may carry (the engine's default where the tool leaves it alone)."""
+    tokens a rank's step may carry (the engine's default where the tool leaves it alone).
+
+    A batch limit the command sets (``pool.batch_limit``) is the tool's instead: given
+    ``--max_batch_size`` and ``--max_num_tokens``, ``get_settings`` (``tensorrt_llm/bench/
+    benchmark/utils/general.py``) uses them and sizes nothing.
+    """
     per_param = lookup(
         lambda e, w: TRTLLM_BENCH_BYTES_PER_PARAM.get(w, np.nan) if e == "tensorrt-llm" else np.nan,
         engine, weight,
@@ -340,8 +345,9 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
         chunked_prefill=lookup(release_field("chunked_prefill"), engine, version) > 0,
     )  # fmt: skip
     pads = lookup(release_field("pads_to_graph_sizes"), engine, version) > 0
+    stated = np.isfinite(pool.batch_limit) & (lookup(lambda e: e == "tensorrt-llm", engine) > 0)
     return {
-        "bench_batch": bench.batch,
+        "bench_batch": np.where(stated, pool.batch_limit, bench.batch),
         "profile_tokens": bench.tokens,
         # a closed loop (trtllm-bench's run, whether or not it sized the batch) replays its CUDA
         # graphs padded; an open one is no run of the tool's

@@ -56,6 +56,7 @@ def engine_values(
     price,
     terms=ALL_TERMS,
     run_requests=np.inf,
+    batch_limit=np.inf,
     chunked=False,
     disaggregated=False,
     link_bytes_per_s=np.nan,
@@ -69,9 +70,7 @@ def engine_values(
     prompt, answer, hit_rate, seats, arrivals_per_s, price
         Resolved knobs, as in the whiteboard.
     users : float or ndarray
-        Closed-loop users (``concurrency``); NaN where the load is open-loop arrivals. A
-        benchmark drives the engine at its own batch limit: the larger of ``seats`` and
-        TensorRT-LLM's default ``max_batch_size``, within what memory holds.
+        Closed-loop users (``concurrency``); NaN where the load is open-loop arrivals.
     terms : frozenset of str
         The physical terms in force (:data:`core.engine_level.terms.TERMS`).
     run_requests : float or ndarray
@@ -79,6 +78,9 @@ def engine_values(
         is the run's, waves and the last partial one (:func:`~core.engine_level.load.finite_run`),
         and its first token averages in the run's opening burst
         (:func:`~core.engine_level.load.opening_burst`).
+    batch_limit : float or ndarray
+        The most requests a closed loop's command lets the engine run at once (inf: the larger
+        of ``seats`` and the release's default, below what trtllm-bench sizes for itself).
     chunked, disaggregated : bool or ndarray of bool
         The serving mode (:mod:`core.engine_level.serving_modes`); neither is aggregated.
     link_bytes_per_s : float or ndarray
@@ -94,9 +96,9 @@ def engine_values(
     values = _memory_figures(node, terms, prompt + answer, seats)
     granted = values["seats_granted"]
     queue = _open_queue(node, terms, prompt, answer, hit_tokens, arrivals_per_s, granted)
-    load, steps_alone, company, burst = _load_figures(
-        node, terms, prompt, answer, hit_tokens, users, seats, values, queue, run_requests
-    )
+    load, steps_alone, company, burst = _load_figures(node, terms, prompt, answer, hit_tokens,
+                                                      users, seats, values, queue, run_requests,
+                                                      batch_limit)  # fmt: skip
     values.update(load)
     closed = np.isfinite(users)
     chunked = chunked & (granted >= 1)
@@ -228,7 +230,7 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
 
 
 def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values, queue,
-                  run_requests=np.inf):  # fmt: skip
+                  run_requests=np.inf, batch_limit=np.inf):  # fmt: skip
     """The load one node carries: the peak's arrivals, or a benchmark's closed loop of ``users``.
 
     Returns the load's fields (both first-token percentiles among them, a closed loop's its
@@ -252,12 +254,15 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
     burst = None
     closed = np.isfinite(users)
     if np.any(closed):
-        # A benchmark drives the engine at its configured batch limit, not the pool's dial.
-        # (trtllm-bench sizes that limit itself, from its own estimate of the KV room)
-        batch_limit = np.minimum(
-            np.minimum(values["seats_room"], np.maximum(seats, node.max_running)),
-            node.bench_batch,
+        # A benchmark drives the engine at its configured batch limit, not the pool's dial:
+        # the one its command sets, else the release's (trtllm-bench sizes its own, from its
+        # estimate of the KV room), within what memory holds.
+        configured = np.where(
+            np.isfinite(batch_limit),
+            batch_limit,
+            np.minimum(np.maximum(seats, node.max_running), node.bench_batch),
         )
+        batch_limit = np.minimum(values["seats_room"], configured)
         users = np.where(closed, users, 1.0)
         counted = "finite_run" in terms and np.any(np.isfinite(run_requests))
         if counted:  # a run never holds more requests than it sends

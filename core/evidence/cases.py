@@ -101,7 +101,8 @@ class PublishedCase:
     requests: int = 0
     built_for: tuple[int, int] = ()
     # the most requests the engine runs at once where the source's command sets it (vLLM's
-    # --max-num-seqs; 0: the release's default)
+    # --max-num-seqs, TensorRT-LLM's --max_batch_size over its ranks, with --max_num_tokens:
+    # the Scenario's ``batch_limit``; 0: the release's default)
     max_seqs: int = 0
 
     @property
@@ -179,8 +180,8 @@ class PublishedCase:
                 return f"{self.requests:,} requests at once"
             return "every request at once"
         if self.load == "users":
-            return f"{self.load_value:g} user" + ("s" if self.load_value != 1 else "")
-        return f"{self.load_value:g} requests/s"
+            return f"{self.load_value:,g} user" + ("s" if self.load_value != 1 else "")
+        return f"{self.load_value:,g} requests/s"
 
     @property
     def batch_limit(self) -> int:
@@ -232,14 +233,17 @@ class PublishedCase:
             engine_version=self.version_knob,
             layout=layout_knob(self.layout),
         )
+        seats = min(self.batch_limit, SATURATED_SEATS)  # the knob's range; a command's is kept
         if self.load == "saturated":
-            knobs.update(seats=self.batch_limit, concurrency=self.saturated_users)
+            knobs.update(seats=seats, concurrency=self.saturated_users)
         elif self.load == "users":
-            knobs.update(seats=self.batch_limit, concurrency=int(self.load_value))
+            knobs.update(seats=seats, concurrency=int(self.load_value))
         else:
             knobs.update(seats=OPEN_LOOP_SEATS, arrivals_per_min=60.0 * self.load_value)
         if self.requests and self.load != "rate":  # a closed loop's run that ends
             knobs.update(run_requests=self.requests)
+        if self.max_seqs and self.load != "rate":  # the limit the run's command sets
+            knobs.update(batch_limit=self.max_seqs)
         return Scenario(**knobs)
 
 

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
 from core.evidence.cases_atom import ATOM, ATOM_FIRST_TOKENS
+from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gcp import GCP
@@ -76,6 +77,7 @@ from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
+from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_trtllm_issue import TRTLLM_ISSUE
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
@@ -368,6 +370,8 @@ SECOND += MAGPIE  # D245 on: Qwen3-Coder-480B, Magpie on MI355X and SGLang's coo
 SECOND += SGLANG_HYBRID_PRS  # D249 on: Qwen3-Next-80B-A3B on H20 (cases_sglang_prs)
 SECOND += QWEN_SPEED  # D251 on: the rest of Qwen's speed tables (cases_qwen_speed)
 SECOND += QWEN25_SPEED  # D292 on: Qwen2.5's speed tables on A100 (cases_qwen25_speed)
+SECOND += TRTLLM_BLOG  # D336 on: NVIDIA's DeepSeek-R1 recipe page (cases_trtllm_blog)
+SECOND += ATOM_DASHBOARD  # D339 on: a run of AMD ATOM's dashboard (cases_atom_dashboard)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

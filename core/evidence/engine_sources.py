@@ -26,17 +26,7 @@ from core.catalog.dense_gemms import (
     RELEASE_DENSE_GEMM_FLOORS,
     dense_gemm_source,
 )
-from core.catalog.engines import (
-    ENGINES,
-    TRTLLM_BENCH_BUILD_FRACTION,
-    TRTLLM_BENCH_BUILD_SOURCE,
-    TRTLLM_BENCH_CLI_SOURCE,
-    TRTLLM_BENCH_MAX_REQUESTS,
-    TRTLLM_BENCH_MAX_TOKENS,
-    TRTLLM_BENCH_SOURCE,
-    TRTLLM_BENCH_TOKENS_SOURCE,
-    TRTLLM_EXPERT_WORKSPACE_SOURCE,
-)
+from core.catalog.engines import ENGINES
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE, MARLIN_PROMPT_SHARE, MARLIN_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
@@ -46,6 +36,7 @@ from core.evidence.attention_sources import (
     attention_rows,
     attention_value,
 )
+from core.evidence.bench_sources import trtllm_bench_rows
 from core.evidence.release_sources import release_rows
 from core.evidence.source_groups import Source
 
@@ -127,42 +118,6 @@ def engine_default_rows() -> list[Source]:
             "(SemiAnalysisAI/InferenceX utils/bench_serving/benchmark_serving.py, vLLM's "
             "benchmark client; ROCm/ATOM's benchmark workflow runs the same client); mean TTFT "
             "is np.mean over every request of the run (calculate_metrics)",
-            kind="engine",
-        ),
-    ]
-
-
-def trtllm_bench_rows() -> list[Source]:
-    """How trtllm-bench sizes the TensorRT-LLM engine it drives, and what that costs the cache."""
-    return [
-        Source(
-            "trtllm-bench's own batch limit",
-            f"{TRTLLM_BENCH_MAX_REQUESTS:,}",
-            "requests at most: the KV room at prompt + answer, rounded up (each DP rank's)",
-            TRTLLM_BENCH_SOURCE,
-            kind="engine",
-        ),
-        Source(
-            "trtllm-bench's own step size",
-            f"{TRTLLM_BENCH_MAX_TOKENS:,}",
-            "tokens a rank's step at most: its requests x (1 + prompt / answer), rounded up, and "
-            "at least a whole prompt beside its batch",
-            TRTLLM_BENCH_TOKENS_SOURCE,
-            kind="engine",
-        ),
-        Source(
-            "TensorRT-LLM's profiled expert workspace",
-            "2 d + max(4 w, 2 d)",
-            "bytes per routed row of the profiled step (d: hidden size; w: the expert's width on "
-            "the card), every rank's tokens under DEP, taken from the cache's room",
-            TRTLLM_EXPERT_WORKSPACE_SOURCE,
-            kind="engine",
-        ),
-        Source(
-            "trtllm-bench's share of the KV room it sizes for",
-            f"{TRTLLM_BENCH_BUILD_FRACTION:.0%} / {ENGINE_KV_FRACTION:.0%}",
-            "a 0.1x build (checkpoint in decimal GB against GiB) / the PyTorch backend",
-            f"{TRTLLM_BENCH_BUILD_SOURCE}; {TRTLLM_BENCH_CLI_SOURCE}",
             kind="engine",
         ),
     ]

@@ -9,8 +9,8 @@ both fitted and scored.
 
 Which publisher each development case has (scored cases in brackets):
 
-- NVIDIA TensorRT-LLM perf overview: T1-T11, O1-O4, D01-D10 (25), with the first, second and
-  fourth check sets
+- NVIDIA TensorRT-LLM docs (its perf overview pages and its DeepSeek-R1 recipe page): T1-T11,
+  O1-O4, D01-D10, D336-D338 (28), with the first, second and fourth check sets
 - NVIDIA NIM benchmarks: N1-N6 (6)
 - SGLang project (sgl-project, LMSYS): S1-S4, D21-D28, D246-D248 (15)
 - vLLM blog: D16-D20 (5)
@@ -19,7 +19,7 @@ Which publisher each development case has (scored cases in brackets):
   D220-D234 (16)
 - SemiAnalysis InferenceX: D33, D109-D117, D206-D219 (17)
 - Oracle Cloud Infrastructure blog: D34-D37 (4)
-- NVIDIA technical blog (developer.nvidia.com/blog, not the perf overview): D38-D43 (6)
+- NVIDIA technical blog (developer.nvidia.com/blog, not the docs): D38-D43 (6)
 - Lambda (LambdaLabsML/vllm-benchmark, vLLM 0.5.4 on A100 and H100): D44-D66 (none scored)
 - AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (24 scored: D67-D74
   ran with multi-step scheduling)
@@ -27,7 +27,8 @@ Which publisher each development case has (scored cases in brackets):
 - GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
 - Microsoft Azure AI benchmarking guide (Azure/AI-benchmarking-guide): D118-D153 (36)
 - Argonne LLM-Inference-Bench (argonne-lcf/, vLLM 0.6.1 on MI300X): the third check set only
-- AMD ATOM (ROCm/ATOM, its vLLM plugin on MI355X): D154-D164 and D166-D176 (none scored)
+- AMD ATOM (ROCm/ATOM, its vLLM plugin on MI355X): D154-D164 and D166-D176 (none scored), its
+  dashboard's run D339-D368 (30)
 - Dell (Hanindhito and Patel, SC '25; SGLang on MI300X and MI325X): the fifth check set only
 - Google Cloud AI Hypercomputer recipes (AI-Hypercomputer/gpu-recipes, TensorRT-LLM 0.17 on
   H200): D165 (1)
@@ -57,8 +58,9 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     # before "amd.com/": the blogs are a publisher of their own
     ("rocm.blogs.amd.com", "AMD ROCm blogs"),
     ("docs.nvidia.com/nim", "NVIDIA NIM benchmarks"),
-    # NVIDIA's page and the forks that copy it (dominicshanshan/, arthurrasmusson/)
-    ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM perf overview"),
+    # NVIDIA's pages (the perf overview, the recipe blogs) and the forks that copy them
+    # (dominicshanshan/, arthurrasmusson/)
+    ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM docs"),
     ("vllm-project/vllm-project.github.io", "vLLM blog"),
     ("vllm-project/vllm/pull/17530", "EmbeddedLLM (vLLM PRs #17530, #17535)"),
     ("vllm-project/vllm/pull/17535", "EmbeddedLLM (vLLM PRs #17530, #17535)"),

@@ -217,6 +217,15 @@ class Scenario(param.Parameterized):
         "batch, and the last wave runs only what is left, so the run's throughput is below the "
         "steady state's; no more run at once than the run sends.",
     )
+    batch_limit = Count(
+        default=None,
+        bounds=(1, 1_000_000),
+        allow_None=True,
+        doc="Engine level, closed loop: the most requests a benchmark's command lets the engine "
+        "run at once on one node (vLLM's --max-num-seqs, SGLang's --max-running-requests, "
+        "TensorRT-LLM's --max_batch_size times its attention data-parallel ranks); None: the "
+        "release's default, or the batch trtllm-bench sizes for itself.",
+    )
     usd_per_gpu_hour = Amount(
         default=None,
         bounds=(0.0, 1000.0),

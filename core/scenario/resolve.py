@@ -200,6 +200,11 @@ def run_length(run_requests):
     return with_default(run_requests, np.inf)
 
 
+def stated_batch_limit(batch_limit):
+    """The batch limit a benchmark's command sets, as floats; inf where it sets none."""
+    return with_default(batch_limit, np.inf)
+
+
 def tensor_peak(gpu, gpus, weight, prefix):
     """The tensor rate a weight format multiplies at: bf16, fp8, or fp4 where the card has it.
 

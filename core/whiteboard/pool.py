@@ -48,6 +48,8 @@ class PoolKnobs:
     users: object
     price: object
     run_requests: object  # a closed loop's requests in all (inf: it never stops)
+    # the most requests a closed loop's engine runs at once, where its command says (inf: its own)
+    batch_limit: object
     layers: object
     kv_heads: object
     head_dim: object

@@ -18,14 +18,15 @@ THE_70B = (Keep("model_class", "large", "the 70B model", covers=MODEL_KNOBS),)
 THE_8B = (Keep("model_class", "small", "the one-card 8B model", covers=MODEL_KNOBS),)
 
 
+# What overrides a workload's arrivals and answers, or drives the pool as a benchmark instead.
+LOAD_OVERRIDES = ("answer_tokens", "arrivals_per_min", "concurrency", "run_requests", "batch_limit")
+
+
 def traffic(workload: str, says: str) -> tuple[Keep, ...]:
     """The traffic a goal keeps: the workload and whatever overrides its arrivals and answers."""
     return (
         Keep("workload", workload, says),
-        *(
-            Keep(name, None, says)
-            for name in ("answer_tokens", "arrivals_per_min", "concurrency", "run_requests")
-        ),
+        *(Keep(name, None, says) for name in LOAD_OVERRIDES),
         Keep("traffic", "poisson", says),
         Keep("burstiness", 1.0, says),
     )

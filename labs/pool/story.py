@@ -82,11 +82,14 @@ def benchmark_sentence(scenario: Scenario, result, steady=None) -> str:
     """What a benchmark's closed loop measures on this node, and how its run's end lowers it
     (``steady``: the same loop's Result with no end to its run)."""
     running = result.running_requests
+    whose = "its command's" if scenario.batch_limit is not None else "its own"
+    limit = (
+        f" ({whose} batch limit, not the seats dial)" if running > result.seats_requested else ""
+    )
     line = (
         f"Driven as a benchmark by {fmt.plural(scenario.concurrency, 'closed-loop user')}, the "
-        f"engine runs {fmt.count(running)} requests at once"
-        + (" (its own batch limit, not the seats dial)" if running > result.seats_requested else "")
-        + f" and puts out {fmt.rate(result.throughput_tokens_per_s)} of answers; each request "
+        f"engine runs {fmt.count(running)} requests at once{limit}"
+        f" and puts out {fmt.rate(result.throughput_tokens_per_s)} of answers; each request "
         f"takes {fmt.duration(result.request_s)} from its prompt to its last token."
     )
     if steady is None:

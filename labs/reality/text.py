@@ -126,7 +126,8 @@ def set_up_html(case) -> str:
     parts = [
         f"Published by {escape(case.publisher)}. Measured on {escape(engine)}, laid out as {escape(case.layout)}; typed as "
         f"engine={escape(scenario.engine)}, layout={escape(scenario.layout)} over "
-        f"{fmt.plural(case.cards, 'card')}{escape(_running_words(case, scenario))}."
+        f"{fmt.plural(case.cards, 'card')}{escape(_running_words(case, scenario))}"
+        f"{escape(_limit_words(scenario))}."
     ]
     pending = case.pending_knobs
     if pending:
@@ -139,6 +140,13 @@ def set_up_html(case) -> str:
     if not case.scored:
         parts.append(f"Shown, not scored: {escape(case.unscored_why)}.")
     return f'<p class="small">{" ".join(parts)}</p>'
+
+
+def _limit_words(scenario) -> str:
+    """The batch limit the run's command sets, where it sets one (the ``batch_limit`` knob)."""
+    if scenario.batch_limit is None:
+        return ""
+    return f", batch_limit={fmt.count(scenario.batch_limit)} (the limit its command sets)"
 
 
 def _running_words(case, scenario) -> str:

@@ -21,9 +21,9 @@ WALKTHROUGH_KNOBS = ("workload", "seats", "tier", "prompt_tokens", "prefix_hit_r
 SUMMARY_ORDER = (
     "model", "gpu", "cards", "weight_dtype", "realism", "engine", "engine_version",
     "serving_mode", "kv_link",
-    "layout", "concurrency", "run_requests", "replicas", "router", "prefix_source", "traffic",
-    "burstiness", "arrivals_per_min", "answer_tokens", "tpot_slo_s", "kv_offload", "session_turns",
-    "think_time_s", "turn_growth_tokens", "usd_per_gpu_hour",
+    "layout", "concurrency", "run_requests", "batch_limit", "replicas", "router", "prefix_source",
+    "traffic", "burstiness", "arrivals_per_min", "answer_tokens", "tpot_slo_s", "kv_offload",
+    "session_turns", "think_time_s", "turn_growth_tokens", "usd_per_gpu_hour",
 )  # fmt: skip
 BEYOND_KNOBS = tuple(
     sorted(
@@ -34,7 +34,7 @@ BEYOND_KNOBS = tuple(
 # The engine level's own knobs: at the whiteboard level they change no figure, so they are
 # neither shown nor summarised there.
 ENGINE_LEVEL_KNOBS = ("serving_mode", "kv_link", "engine", "engine_version", "layout",
-                      "concurrency", "run_requests")  # fmt: skip
+                      "concurrency", "run_requests", "batch_limit")  # fmt: skip
 AS_THE_WALKTHROUGH = "as the walkthrough"
 
 ENGINE_NAMES = {"tensorrt-llm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang"}
@@ -79,6 +79,7 @@ def _phrase(scenario, knob: str) -> str:
         "answer_tokens": lambda: f"{fmt.plural(value, 'token')} answers",
         "concurrency": lambda: fmt.plural(value, "closed-loop user"),
         "run_requests": lambda: f"{fmt.plural(value, 'request')} a run",
+        "batch_limit": lambda: f"at most {fmt.count(value)} running",
         "usd_per_gpu_hour": lambda: f"${value:,.2f} a card-hour",
         "kv_offload": lambda: OFFLOAD_NAMES.get(value, value),
         "session_turns": lambda: f"{fmt.plural(value, 'turn')} a session",
@@ -102,7 +103,8 @@ def moved_beyond(scenario) -> list[str]:
             continue
         if knob == "model_config" or knob.startswith("card_"):  # said by "pasted", "my own card"
             continue
-        if knob == "run_requests" and scenario.concurrency is None:  # only a closed loop ends
+        if knob in ("run_requests", "batch_limit") and scenario.concurrency is None:
+            # only a closed loop ends, and only a closed loop runs its command's batch limit
             continue
         moved.append(knob)
     return moved

@@ -33,6 +33,7 @@ KNOB_LABELS = {
     "realism": "level of detail",
     "concurrency": "closed-loop users",
     "run_requests": "requests in the run",
+    "batch_limit": "batch limit the benchmark sets",
     "serving_mode": "serving mode",
     "kv_link": "KV link",
     "engine": "serving engine",

@@ -60,6 +60,40 @@ def test_a_max_load_run_keeps_the_tools_batch_running():
     assert float(vllm.running_requests) > float(result.running_requests)
 
 
+def test_a_commands_batch_limit_replaces_the_tools_sizing():
+    """With --max_batch_size (and --max_num_tokens) trtllm-bench sizes nothing: a stated limit
+    above the tool's own runs that many at once, one below it caps the batch there."""
+    knobs = dict(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8",
+                 prompt_tokens=1024, answer_tokens=2048, seats=4096, concurrency=1024,
+                 prefix_hit_rate=0.0, realism="engine", layout="dep", engine_version="0.20")  # fmt: skip
+    sized = evaluate(Scenario(**knobs))
+    stated = evaluate(Scenario(**knobs, batch_limit=1024))
+    fewer = evaluate(Scenario(**knobs, batch_limit=256))
+    assert float(sized.running_requests) < 1024 <= float(sized.seats_room)
+    assert_allclose(float(stated.running_requests), 1024, rtol=1e-9)
+    assert float(fewer.running_requests) <= 256
+    assert float(stated.throughput_tokens_per_s) > float(sized.throughput_tokens_per_s)
+
+
+def test_a_stated_batch_limit_holds_for_every_engine_within_memory():
+    """vLLM below its default, or any engine above what its memory holds: the limit the
+    command sets, never more than the cache seats."""
+    knobs = dict(model="Llama-3-70B", gpu="H100 SXM", cards=4, weight_dtype="fp8",
+                 kv_dtype="fp8", prompt_tokens=1024, answer_tokens=1024, concurrency=2048,
+                 realism="engine")  # fmt: skip
+    for engine in ("vllm", "sglang", "tensorrt-llm"):
+        capped = evaluate(Scenario(**knobs, engine=engine, batch_limit=64))
+        assert float(capped.running_requests) <= 64, engine
+        huge = evaluate(Scenario(**knobs, engine=engine, batch_limit=1_000_000))
+        assert float(huge.running_requests) <= float(huge.seats_room) + 1e-9, engine
+
+
+def test_an_open_loop_ignores_the_batch_limit():
+    """Open-loop arrivals are the pool's seats, not a benchmark's command: no figure moves."""
+    knobs = dict(model="Llama-3-70B", gpu="H100 SXM", cards=4, realism="engine")
+    assert evaluate(Scenario(**knobs)) == evaluate(Scenario(**knobs, batch_limit=8))
+
+
 def _tools_own_arithmetic(params_billions, layers, heads, head_size, cards, prompt, answer):
     """calc_engine_setting of a 0.1x build, in the tool's own units: GiB of memory, the
     checkpoint in param_count / 1000**3 "GB", 0.95 of the room, then finetune_setting."""

@@ -6,6 +6,7 @@ import pytest
 
 from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_atom import _TABLE, ATOM, ATOM_FIRST_TOKENS
+from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
 from core.evidence.fidelity import PUBLISHED
 
 
@@ -20,8 +21,9 @@ def test_atoms_rows_follow_in_key_order_none_scored():
 
 
 def test_atom_is_a_publisher_no_other_row_has():
-    """ROCm/ATOM is its own publisher, and no row of another source names it."""
-    rows = [*ATOM, *ATOM_FIRST_TOKENS]
+    """ROCm/ATOM is its own publisher (its pull request and its dashboard), and no row of
+    another source names it."""
+    rows = [*ATOM, *ATOM_FIRST_TOKENS, *ATOM_DASHBOARD]
     assert {case.publisher for case in rows} == {"AMD ATOM (ROCm/ATOM)"}
     others = [case for case in PUBLISHED if case not in rows]
     assert not any(case.publisher == ATOM[0].publisher for case in others)

@@ -9,10 +9,12 @@ from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_qwen25_speed import _CONFIGS, _ROWS, QWEN25_SPEED
 
 
-def test_forty_four_rows_end_the_second_set_in_order():
-    """D292-D335 are the rows, in the page's order, at the end of the second set."""
+def test_forty_four_rows_follow_d291_in_order():
+    """D292-D335 are the rows, in the page's order, after D291 in the second set."""
     assert [case.key for case in QWEN25_SPEED] == [f"D{n}" for n in range(292, 336)]
-    assert SECOND[-len(QWEN25_SPEED) :] == QWEN25_SPEED
+    start = [case.key for case in SECOND].index("D292")
+    assert SECOND[start - 1].key == "D291"
+    assert SECOND[start : start + len(QWEN25_SPEED)] == QWEN25_SPEED
 
 
 def test_each_table_gives_its_shortest_and_longest_prompt_only():

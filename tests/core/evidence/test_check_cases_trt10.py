@@ -35,7 +35,7 @@ def test_each_cell_is_typed_as_the_rule_says():
 
     for case in CHECK_TRT_10:
         assert case.engine_knob == "tensorrt-llm" and case.version_knob == "1.0"
-        assert case.publisher == "NVIDIA TensorRT-LLM perf overview"
+        assert case.publisher == "NVIDIA TensorRT-LLM docs"
         spread = f"DEP{case.cards}" if is_mixture(case) and case.cards > 1 else "TP"
         assert case.layout == spread and case.kv_dtype == "fp8"
         assert case.requests == TRT_10_REQUESTS[(case.prompt_tokens, case.answer_tokens)]

@@ -32,7 +32,7 @@ def test_every_case_names_one_known_publisher():
     """Every published and check case's source names a publisher; an unknown source is refused."""
     known = {name for _, name in PUBLISHERS}
     assert {case.publisher for case in [*PUBLISHED, *CHECK]} <= known
-    assert {case.publisher for case in CHECK} == {"NVIDIA TensorRT-LLM perf overview"}
+    assert {case.publisher for case in CHECK} == {"NVIDIA TensorRT-LLM docs"}
     with pytest.raises(ValueError, match="publisher"):
         publisher_of("a blog nobody has heard of")
 

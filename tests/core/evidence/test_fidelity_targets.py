@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_gcp import GCP
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
@@ -12,6 +13,7 @@ from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
+from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.fidelity import report
 from tests.paths import ROOT
@@ -30,6 +32,9 @@ _TWENTY_SECOND_ROUND = [
 _TWENTY_EIGHTH_ROUND = QWEN_SPEED
 # the thirty-fourth round's rows typed blind: Qwen2.5's A100 tables (D292-D335)
 _THIRTY_FOURTH_ROUND = QWEN25_SPEED
+# the fortieth round's rows typed blind: NVIDIA's DeepSeek-R1 recipe page (D336-D338) and one
+# run of AMD ATOM's dashboard (D339-D368)
+_FORTIETH_ROUND = [*TRTLLM_BLOG, *ATOM_DASHBOARD]
 
 
 def test_the_first_set_holds_where_it_stood():
@@ -59,23 +64,29 @@ def test_both_sets_together_hold_where_they_stood():
     thirty-eighth), all 263 with the thirty-fourth round's 41 scored rows typed blind (D292-D335,
     Qwen2.5's A100 tables) within 14.5 % (23.0 % when first scored, 17.2 % at the thirty-fifth
     round, 16.5 % at the thirty-sixth, 15.8 % at the thirty-seventh, 14.3 % at the thirty-eighth,
-    14.0 % with its third rule), and the cases they held before Azure's rows (114, 106 since
+    14.0 % with its third rule), all 296 with the fortieth round's 33 rows typed blind
+    (D336-D338, NVIDIA's DeepSeek-R1 recipe page; D339-D368, a run of AMD ATOM's dashboard)
+    within 14.5 % (14.0 % when first scored), and
+    the cases they held before Azure's rows (114, 106 since
     D67-D74 left the score) within 15 % (14.9 % at the thirty-fifth, 14.8 % at the thirty-sixth and
     thirty-seventh, 14.3 % at the thirty-eighth): a tripwire on the model."""
     both = report().scores["both"]["engine"]
     assert both.geometric_mean_error <= 0.145
-    assert both.cases == 263
-    before = both_sets_without(_THIRTY_FOURTH_ROUND)
+    assert both.cases == 296
+    at_263 = both_sets_without(_FORTIETH_ROUND)
+    assert at_263.cases == 263
+    assert at_263.geometric_mean_error <= 0.145
+    before = both_sets_without(_THIRTY_FOURTH_ROUND, _FORTIETH_ROUND)
     assert before.cases == 222
     assert before.geometric_mean_error <= 0.155
-    held = both_sets_without(_TWENTY_EIGHTH_ROUND, _THIRTY_FOURTH_ROUND)
+    held = both_sets_without(_TWENTY_EIGHTH_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND)
     assert held.cases == 181
     assert held.geometric_mean_error <= 0.140
-    first_150 = both_sets_without(_TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND)
+    first_150 = both_sets_without(_TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND)
     assert first_150.cases == 150
     assert first_150.geometric_mean_error <= 0.130
     earlier = both_sets_without(
-        _EIGHTH_ROUND, _LATER_ROUNDS, _TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND
+        _EIGHTH_ROUND, _LATER_ROUNDS, _TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND
     )
     assert earlier.cases == 106  # 114 until D67-D74 left the score (multi-step scheduling)
     assert earlier.geometric_mean_error <= 0.150

@@ -61,6 +61,13 @@ def test_a_benchmark_above_the_seats_dial_says_it_runs_the_engines_own_limit():
     assert "seats dial" not in benchmark_line(story())
 
 
+def test_a_benchmark_whose_command_sets_its_batch_names_that_limit():
+    """896 users, a command's limit of 512 on a pool dialled to 256 seats: 512 run, the
+    command's limit."""
+    line = benchmark_line(story(seats=256, batch_limit=512))
+    assert "runs 512 requests at once (its command's batch limit, not the seats dial)" in line
+
+
 def test_a_run_names_its_opening_burst_beside_the_endless_loops_first_token():
     """640 requests at 64 users of 2,048-token prompts: every first prompt arrives at once,
     and the line quotes the run's first token (mean and p95) and the endless loop's."""

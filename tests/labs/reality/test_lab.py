@@ -138,6 +138,15 @@ def test_a_second_set_case_shows_its_engine_and_how_it_is_typed(lab):
     assert "cannot type" in lab.case_text.object
     lab.case = "T3"
     assert "cannot type" not in lab.case_text.object
+    assert "batch_limit" not in lab.case_text.object
+
+
+def test_a_case_whose_command_sets_its_batch_says_so(lab):
+    """D336's trtllm-bench command sets its batch: the set-up names the knob and its value, and
+    the heading counts its users with separators."""
+    lab.case = "D336"
+    assert "batch_limit=7,168 (the limit its command sets)" in lab.case_text.object
+    assert "7,168 users" in lab.case_text.object
 
 
 def test_scatter_markers_tell_the_sets_apart(lab):
