@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from bench.h20_batch_one import (
@@ -54,7 +56,7 @@ from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
-from core.evidence.fidelity import report
+from core.evidence.fidelity import predictions, report
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
 
@@ -430,10 +432,6 @@ def fortieth_round_figures() -> tuple:
     ATOM's dashboard run (D339-D368): lowest and highest ratio, within and cases; AMD's family
     error in-sample, within, cases, and held out (whole %); both sets' error (one decimal),
     within, cases and % within."""
-    from dataclasses import replace
-
-    from core.evidence.fidelity import predictions
-
     unset = [replace(case, max_seqs=0) for case in TRTLLM_BLOG]
     sized = [int(engine_node(case.scenario()).bench_batch) for case in unset]
     ratio = engine_ratios()

@@ -41,6 +41,7 @@ engine level reads every row within the band (x0.84-x1.15 of the printed TPOT).
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
+from core.evidence.cases_inferencex import MEAN_LENGTHS_BY_TOKENS
 from core.evidence.configs import DEEPSEEK_FP8
 
 _SOURCE = (
@@ -59,7 +60,6 @@ _UNSCORED = (
     "the engine level was evaluated on these rows before they were typed, so they test nothing "
     "it was not looked at against"
 )
-_LENGTHS = {1024: 922, 8192: 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
 # ISL | OSL | concurrency | ratio | mean TTFT ms | mean TPOT ms | total tok/s | total tok/s/GPU
 _TABLE = """\
 1024 | 1024 | 4 | 0.8 | 132.53 | 11.20 | 686.24 | 85.78
@@ -87,8 +87,8 @@ def _cases(metric: str) -> list[PublishedCase]:
         cells = [cell.strip() for cell in row.split("|")]
         prompt, answer, users = (int(cell) for cell in cells[:3])
         cases.append(PublishedCase(
-            f"D{number}", metric, "DeepSeek-R1", "MI355X", 8, "fp8", _LENGTHS[prompt],
-            _LENGTHS[answer], "users", users, float(cells[column]) / 1000, _SOURCE,
+            f"D{number}", metric, "DeepSeek-R1", "MI355X", 8, "fp8", MEAN_LENGTHS_BY_TOKENS[prompt],
+            MEAN_LENGTHS_BY_TOKENS[answer], "users", users, float(cells[column]) / 1000, _SOURCE,
             f"DeepSeek-R1 FP8 TP8 | {row}", kv_dtype="bf16", engine="vLLM",
             engine_version=_VERSION, layout="TP8", weight_formats=DEEPSEEK_FP8,
             assumed=_ASSUMED, scored=False, unscored_why=_UNSCORED, requests=10 * users,

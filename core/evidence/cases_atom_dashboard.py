@@ -37,6 +37,7 @@ at these rows; gpt-oss-120b under the plugin is new.
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
+from core.evidence.cases_inferencex import MEAN_LENGTHS_BY_TOKENS, inferencex_figure
 from core.evidence.configs import DEEPSEEK_FP8, GPT_OSS_MIX
 
 _SOURCE = (
@@ -51,7 +52,6 @@ _ASSUMED = (
     "sets no --kv-cache-dtype){model}"
 )
 FIRST_KEY = 339
-_LENGTHS = {1024: 922, 8192: 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
 # each model as the workflow runs it: (catalog model, cards, weights, weight formats, assumed)
 _MODELS = {
     "DeepSeek-R1-0528": ("DeepSeek-R1", 8, "fp8", DEEPSEEK_FP8,
@@ -97,12 +97,10 @@ def _case(key: str, row: str) -> PublishedCase:
     cells = [cell.strip() for cell in row.split("|")]
     model, cards, weights, formats, assumed = _MODELS[cells[0]]
     prompt, answer, users = (int(cell) for cell in cells[1:4])
-    if users <= 16:
-        metric, measured = "itl", float(cells[5]) / 1000
-    else:
-        metric, measured = "throughput", float(cells[6])
+    metric, measured = inferencex_figure(users, float(cells[5]) / 1000, float(cells[6]))
     return PublishedCase(
-        key, metric, model, "MI355X", cards, weights, _LENGTHS[prompt], _LENGTHS[answer],
+        key, metric, model, "MI355X", cards, weights, MEAN_LENGTHS_BY_TOKENS[prompt],
+        MEAN_LENGTHS_BY_TOKENS[answer],
         "users", users, measured, _SOURCE, f"{cells[0]} TP{cards} | {' | '.join(cells[1:])}",
         kv_dtype="bf16", engine="vLLM", engine_version=_VERSION, layout=f"TP{cards}",
         weight_formats=formats, assumed=_ASSUMED.format(model=assumed), requests=10 * users,

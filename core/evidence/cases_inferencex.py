@@ -60,6 +60,8 @@ _RECIPES = "SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/dsr1_
 # the H200's sets none, SGLang's auto: the checkpoint's bf16)
 KV_BY_CARD = {"H200": "bf16", "MI325X": "fp8"}
 MEAN_LENGTHS = {"1k": 922, "8k": 7373}  # nominal lengths at the mean of [0.8, 1] times nominal
+# the same, by the nominal token count a workflow's parameters name (ATOM's: 1024, 8192)
+MEAN_LENGTHS_BY_TOKENS = {1024: MEAN_LENGTHS["1k"], 8192: MEAN_LENGTHS["8k"]}
 FIRST_TTFT_KEY = 177  # the same rows' first tokens, typed in the sixteenth round after D176
 _UNSCORED = (
     "the set scores one figure of each printed row, its TPOT or its throughput (D109-D117); the "
@@ -85,6 +87,12 @@ _TABLES = (
 )  # fmt: skip
 
 
+def inferencex_figure(users, tpot_s, output_tokens_per_s) -> tuple[str, float]:
+    """The figure InferenceX's reading takes from a point, as ``(metric, value)``: its mean time
+    between tokens at 16 users or fewer, its output throughput (whole node) at 32 or more."""
+    return ("itl", tpot_s) if users <= 16 else ("throughput", output_tokens_per_s)
+
+
 def _point(row: str) -> tuple[int, int, float, float, float]:
     """(prompt tokens, users, output tok/s/GPU, TTFT ms, TPOT ms) of one printed row."""
     point, _, output, ttft, tpot = (cell.strip() for cell in row.strip().strip("|").split("|"))
@@ -104,9 +112,7 @@ def _cases(first_tokens: bool = False) -> list[PublishedCase]:
     first = FIRST_TTFT_KEY if first_tokens else 109
     for number, (gpu, version, source, row) in enumerate(rows, start=first):
         prompt, users, output_per_gpu, ttft_ms, tpot_ms = _point(row)
-        metric, measured = (
-            ("itl", tpot_ms / 1000) if users <= 16 else ("throughput", 8 * output_per_gpu)
-        )
+        metric, measured = inferencex_figure(users, tpot_ms / 1000, 8 * output_per_gpu)
         if first_tokens:
             metric, measured = "ttft", ttft_ms / 1000
         cases.append(PublishedCase(

@@ -32,7 +32,7 @@ twice the 12.8 ms the sweep measured at 8 users on the same release: typed as pr
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.cases_inferencex import KV_BY_CARD, MEAN_LENGTHS
+from core.evidence.cases_inferencex import KV_BY_CARD, MEAN_LENGTHS, inferencex_figure
 from core.evidence.configs import DEEPSEEK_FP8
 
 _THREAD = "https://github.com/SemiAnalysisAI/InferenceX/issues/870"
@@ -83,12 +83,13 @@ def _table_cases(first: int, source, columns, rows, first_tokens) -> list[Publis
     or, with ``first_tokens``, its mean time to first token, shown and not scored."""
     cases = []
     for column, (label, users, prompt, answer) in enumerate(columns):
+        metric, measured = inferencex_figure(
+            users,
+            rows["Mean TPOT (ms)"][column] / 1000,
+            8 * rows["Output tput/GPU (tok/s)"][column],
+        )
         if first_tokens:
             metric, measured = "ttft", rows["Mean TTFT (ms)"][column] / 1000
-        elif users <= 16:
-            metric, measured = "itl", rows["Mean TPOT (ms)"][column] / 1000
-        else:
-            metric, measured = "throughput", 8 * rows["Output tput/GPU (tok/s)"][column]
         cases.append(PublishedCase(
             f"D{first + column}", metric, "DeepSeek-R1", "H200", 8, "fp8", MEAN_LENGTHS[prompt],
             MEAN_LENGTHS[answer], "users", users, measured, source, _quoted(label, column, rows),
