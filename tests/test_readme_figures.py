@@ -28,6 +28,7 @@ from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fortieth_round_figures,
+    forty_first_round_figures,
     h20_skinny_figures,
     h20_stream_figures,
     thirty_eighth_round_attention_figures,
@@ -211,9 +212,24 @@ FIGURES = {
         r"sizing the engine from its own estimate of the memory, which would have held ([\d,]+), "
         r"([\d,]+) and ([\d,]+) requests; .*? the rows read x([\d.]+)-([\d.]+) \(priced at the "
         r"tool's own sizing they read x([\d.]+)-([\d.]+)\)\. .*? They read x([\d.]+)-([\d.]+), "
-        r"(\d+) of (\d+) within .*? AMD's cards now stand at (\d+) % \((\d+) of (\d+); (\d+) % "
-        r"held out\)\. Both sets now stand at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        r"(\d+) of (\d+) within .*? AMD's cards then stood at (\d+) % \((\d+) of (\d+)\), both "
+        r"sets at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
         fortieth_round_figures,
+    ),
+    "forty-first round": (
+        r"at 29\.97 ms to the first token with the prefill eager and 19\.66 ms with its piecewise "
+        r"CUDA graph, .*?: 10\.31 ms over (\d+) launches is ([\d.]+) µs a kernel launched, and "
+        r"what the graphed first token keeps beyond the prefill the engine level prices "
+        r"\(([\d.]+) ms\) and the (\d+) launches still eager is the server's own path, ([\d.]+) "
+        r"ms, .*? 82\.64 ms eager and 23\.10 ms as a graph, is ([\d.]+) µs over its ([\d,]+) "
+        r"launches\. .*? \(Llama-3-70B ([\d.]+) ms on eight H100, ([\d.]+) before\), .*? "
+        r"\(gpt-oss-120b ([\d.]+) ms, ([\d.]+) before; Qwen3-235B-A22B ([\d.]+), ([\d.]+)\), "
+        r".*? more \(([\d.]+) ms, ([\d.]+)\)\. SGLang 0\.3's saturated rows \(S3-S4\) now read "
+        r"x([\d.]+) and x([\d.]+) \(x0\.80 and x0\.72\), so the first set stands at ([\d.]+) % "
+        r"\((\d+) of (\d+)\), D23's first token x([\d.]+), Dell's SC '25 runs ([\d.]+) % "
+        r"\((\d+) of (\d+)\), AMD's cards (\d+) % \((\d+) of (\d+); (\d+) % held out\), and both "
+        r"sets at ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        forty_first_round_figures,
     ),
     "twenty-third round": (
         r"Qwen3-32B-FP8 at one user now reads x([\d.]+) \(it read x0\.63\) and "

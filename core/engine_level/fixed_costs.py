@@ -13,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from core.catalog.eager_dispatch import ROUTED_EXPERT_EAGER_LAUNCHES
 from core.catalog.layer_kernels import (
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
     BLOCK_FP8_MLP_INPUTS,
@@ -89,6 +90,28 @@ class FixedCosts:
         """(layers, expert layers, latent attention, shared experts run as their own MLP)."""
         launched = np.where(self.shared_expert_fused, 0.0, self.shared_experts)
         return (self.layers, self.expert_geometry[1], self.latent_attention, launched)
+
+    @cached_property
+    def eager_dispatch_s(self):
+        r"""Seconds an eager forward pass's launches cost the engine's host beyond the GPU's
+        work, where its engine's cost per launch is measured (SGLang's), else 0.
+
+        Notes
+        -----
+        .. math:: t = d\,(n + 5 L_E)
+
+        with :math:`d` the engine's seconds per launch
+        (:data:`core.catalog.eager_dispatch.SGLANG_EAGER_LAUNCH_S`), :math:`n` the pass's kernels
+        counted layer kind by layer kind (:func:`core.engine_level.terms.layer_kernels`) and 5 more
+        a expert layer, its fused experts' own launches (in a graph, the expert kernel's floor).
+        """
+        if not np.any(self.eager_launch_s):  # no engine here measured apart: skip the arithmetic
+            return 0.0
+        layers, expert_layers, latent, launched = self._layer_kinds
+        kernels = physical.layer_kernels(layers, expert_layers, latent, launched, self.block_fp8)
+        launches = kernels + np.multiply(expert_layers, ROUTED_EXPERT_EAGER_LAUNCHES)
+        dispatch = np.multiply(self.eager_launch_s, launches)
+        return float(dispatch) if np.ndim(dispatch) == 0 else dispatch
 
     @cached_property
     def _kernel_seconds(self):

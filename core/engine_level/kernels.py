@@ -232,6 +232,8 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "shared_stream_tokens": shared_stream_tokens(gpu, engine, version),
         "bf16_extra_bytes": extra,
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
+        "eager_launch_s": pick(engine, ENGINES, "eager_launch_s"),
+        "server_path_s": pick(engine, ENGINES, "server_path_s"),
         "kv_rule": lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
         "max_running": _max_running(gpu, engine, version, pool.card_memory),

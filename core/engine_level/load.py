@@ -83,7 +83,8 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
     overhead = node.request_overhead(terms)
-    alone = alone + overhead
+    latency = node.server_path(terms)  # a first token's wait beside the cards
+    alone = alone + overhead + latency
     if "prefill_time" not in terms:
         # Prefill is free: the cards only ever decode, as on the whiteboard.
         request = alone + later * step
@@ -91,7 +92,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
         busy_time = np.maximum(answer, 1.0) * step
         busy, company = 0.0, 0.0
     else:
-        parts = (others, added, extra, overhead, waited, step, later, alone)
+        parts = (others, added, extra, overhead, latency, waited, step, later, alone)
         if all(np.ndim(part) == 0 for part in parts):  # one scenario: plain floats, same bits
             cycle, share, ttft, request = _solved_scalar(*(float(part) for part in parts))
         else:
@@ -109,7 +110,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     )  # fmt: skip
 
 
-def _loop_arrays(request, others, added, extra, overhead, waited, step, later, alone):
+def _loop_arrays(request, others, added, extra, overhead, latency, waited, step, later, alone):
     """One pass of :func:`closed_loop`'s fixed point at the request time ``request``: (the
     others' prefill a cycle, the prefill queue's load, the first token, the request time the
     quadratic gives back)."""
@@ -123,7 +124,8 @@ def _loop_arrays(request, others, added, extra, overhead, waited, step, later, a
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
-    ttft = np.where(others > 0, added * (1.0 + ahead) + extra + overhead + waited * step, alone)
+    first = added * (1.0 + ahead) + extra + overhead + latency + waited * step
+    ttft = np.where(others > 0, first, alone)
     return cycle, share, ttft, _request(cycle, ttft, later * step)
 
 
@@ -153,18 +155,18 @@ def _solved_arrays(*parts):
     return (*_loop_arrays(request, *parts)[:3], request)
 
 
-def _bracket(others, added, extra, overhead, waited, step, later, alone):
+def _bracket(others, added, extra, overhead, latency, waited, step, later, alone):
     """A request time above the fixed point (the bracket's low end is SHORTEST_REQUEST_S): the
     quadratic's root at the most prefill a cycle can hold and the longest wait a first token can
     have (the root grows with both, so g(R) never exceeds it)."""
     fixed = overhead + extra
     ahead = np.minimum(SATURATED / (1.0 - SATURATED), others)
-    ttft = np.where(others > 0, added * (1.0 + ahead) + fixed + waited * step, alone)
+    ttft = np.where(others > 0, added * (1.0 + ahead) + fixed + latency + waited * step, alone)
     high = _request(others * (added + fixed), ttft, later * step)
     return np.maximum(high, 2.0 * SHORTEST_REQUEST_S)
 
 
-def _solved_scalar(others, added, extra, overhead, waited, step, later, alone):
+def _solved_scalar(others, added, extra, overhead, latency, waited, step, later, alone):
     """:func:`_solved_arrays` for one scenario in plain floats: the arrays' own operations in
     the same order, each correctly rounded, so the same bits at a fraction of the cost.
     Returns (cycle, share, ttft, request)."""
@@ -175,20 +177,20 @@ def _solved_scalar(others, added, extra, overhead, waited, step, later, alone):
         share = min(cycle / request, SATURATED)
         if others > 0:
             ahead = min(share / (1.0 - share), others)  # a closed loop's n - 1 at most
-            ttft = added * (1.0 + ahead) + extra + overhead + waited * step
+            ttft = added * (1.0 + ahead) + extra + overhead + latency + waited * step
         else:
             ttft = alone
         return cycle, share, ttft, _request_scalar(cycle, ttft, later * step)
 
-    high = _bracket_scalar(others, added, fixed, waited, step, later, alone)
+    high = _bracket_scalar(others, added, fixed, latency, waited, step, later, alone)
     request = false_position_scalar(lambda r: r - one_pass(r)[3], SHORTEST_REQUEST_S, high)
     return (*one_pass(request)[:3], request)
 
 
-def _bracket_scalar(others, added, fixed, waited, step, later, alone):
+def _bracket_scalar(others, added, fixed, latency, waited, step, later, alone):
     """:func:`_bracket` in plain floats."""
     ahead = min(SATURATED / (1.0 - SATURATED), others)
-    ttft = added * (1.0 + ahead) + fixed + waited * step if others > 0 else alone
+    ttft = added * (1.0 + ahead) + fixed + latency + waited * step if others > 0 else alone
     high = _request_scalar(others * (added + fixed), ttft, later * step)
     return max(high, 2.0 * SHORTEST_REQUEST_S)
 
@@ -293,7 +295,8 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     later = np.maximum(answer - 1.0, 1.0)
     counts = "prefill_time" in terms
     overhead = node.request_overhead(terms)
-    alone = alone + overhead
+    latency = node.server_path(terms)  # a first token's wait beside the cards
+    alone = alone + overhead + latency
     blocked = added + coalesced(overhead + extra, arrivals_per_s)
     busy_prefill = np.minimum(arrivals_per_s * blocked, SATURATED) if counts else 0.0
     wait = added * busy_prefill / (1.0 - busy_prefill)
@@ -303,14 +306,16 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
         running = np.clip(arrivals_per_s * request, 1.0, np.maximum(granted, 1.0))
         step = node.step_s(running, context, terms)
         company = 1.0 - np.exp(-arrivals_per_s * request) if counts else 0.0
-        joined = added + extra + overhead + waited * step + wait
+        joined = added + extra + overhead + latency + waited * step + wait
         ttft = company * joined + (1.0 - company) * alone if counts else alone
         return ttft + later * step / (1.0 - busy_prefill), running, step, ttft, company
 
     # g(R) never exceeds its value with every seat running and the slower way in
     full = node.step_s(np.maximum(granted, 1.0), context, terms)
     slowest = (
-        np.maximum(alone, added + extra + overhead + waited * full + wait) if counts else alone
+        np.maximum(alone, added + extra + overhead + latency + waited * full + wait)
+        if counts
+        else alone
     )
     ceiling = 2.0 * (slowest + later * full / (1.0 - busy_prefill))
     request = own_image(lambda r: r - state(r)[0], ceiling, arrivals_per_s, granted)

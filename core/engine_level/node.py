@@ -94,6 +94,10 @@ class Node(
     host_step_s: object = None
     host_overlapped: object = False
     request_overhead_s: object = 0.0
+    # where measured apart (SGLang's): each kernel an eager prompt pass launches, and the
+    # server's own path a first token takes beside the cards (core.catalog.eager_dispatch)
+    eager_launch_s: object = 0.0
+    server_path_s: object = 0.0
     # the tokens one forward pass of a lone prompt carries (0: the whole prompt in one pass), and
     # whether the release runs those passes eagerly (core.catalog.prefill_chunking)
     prefill_chunk_tokens: object = 0.0
@@ -357,5 +361,13 @@ class Node(
         return np.where(self.eager_prompt_steps, self.request_overhead(terms), 0.0)
 
     def request_overhead(self, terms):
-        """Seconds the engine's server and eager prefill add to every request's first token."""
-        return self.request_overhead_s if "server_overheads" in terms else 0.0
+        """Seconds the engine's eager prefill (and, where not measured apart, its server) add to
+        every request's first token, holding the cards."""
+        if "server_overheads" not in terms:
+            return 0.0
+        return self.request_overhead_s + self.eager_dispatch_s
+
+    def server_path(self, terms):
+        """Seconds the engine's server adds to every first token beside the cards (measured
+        apart from the eager prefill's dispatch: SGLang's)."""
+        return self.server_path_s if "server_overheads" in terms else 0.0

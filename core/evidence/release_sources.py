@@ -128,16 +128,39 @@ _MIXING = {
 }
 
 
+def _first_token_rows(name, engine) -> list[Source]:
+    """An engine's first-token path: one figure a layer, or, where measured apart (SGLang's),
+    its eager prefill's cost per kernel launched and its server's own path."""
+    if not engine.eager_launch_s:
+        return [Source(
+            f"server and eager prefill per first token, {name}",
+            f"{engine.request_overhead_per_layer_s * 1e3:.1f}",
+            "ms per layer, added to every first token", engine.source, kind="engine",
+        )]  # fmt: skip
+    return [
+        Source(
+            f"eager prefill per kernel launched, {name}",
+            f"{engine.eager_launch_s * 1e6:.1f}",
+            "µs per kernel a prompt's eager pass launches, holding the cards",
+            engine.source,
+            kind="engine",
+        ),
+        Source(
+            f"server path per first token, {name}",
+            f"{engine.server_path_s * 1e3:.1f}",
+            "ms added to every first token, beside the cards",
+            engine.dispatch_source,
+            kind="engine",
+        ),
+    ]
+
+
 def engine_rows() -> list[Source]:
     """Each engine's first-token server path, whether its host step hides behind the GPU's and
     how it schedules a new prompt's prefill."""
     rows = []
     for name, engine in ENGINES.items():
-        rows.append(Source(
-            f"server and eager prefill per first token, {name}",
-            f"{engine.request_overhead_per_layer_s * 1e3:.1f}",
-            "ms per layer, added to every first token", engine.source, kind="engine",
-        ))  # fmt: skip
+        rows.extend(_first_token_rows(name, engine))
         rows.append(Source(
             f"host step between decode steps, {name}",
             "hidden" if engine.overlap_profiled else "paid",

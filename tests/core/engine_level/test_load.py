@@ -113,13 +113,38 @@ def test_the_closed_loop_fixed_point_is_reached_near_saturation():
     from core.engine_level.load import _loop_arrays, _solved_arrays, _solved_scalar
 
     added = np.linspace(0.040, 0.080, 41)
-    parts = (92.0, added, 0.0, 0.0, 2.5, 0.01056, 1.0, added + 0.003)
+    parts = (92.0, added, 0.0, 0.0, 0.0, 2.5, 0.01056, 1.0, added + 0.003)
     cycle, share, ttft, request = _solved_arrays(*parts)
     assert_allclose(_loop_arrays(request, *parts)[3], request, rtol=1e-12)
     assert np.all(share > 0.97) and np.all(np.diff(ttft) > 0) and np.all(np.diff(request) > 0)
     for index, one in enumerate(added):
-        alone = _solved_scalar(92.0, float(one), 0.0, 0.0, 2.5, 0.01056, 1.0, float(one) + 0.003)
+        alone = _solved_scalar(
+            92.0, float(one), 0.0, 0.0, 0.0, 2.5, 0.01056, 1.0, float(one) + 0.003
+        )
         assert alone == (cycle[index], share[index], ttft[index], request[index])
+
+
+def test_a_server_path_delays_the_first_token_and_holds_no_card():
+    """At one request time, the server's own path (SGLang's tokenizer and detokenizer beside the
+    scheduler) adds itself to the first token and leaves the prefill the cards hold unchanged,
+    where the eager dispatch adds to both; the scalar path gives the array path's bits."""
+    from core.engine_level.load import _loop_arrays, _solved_arrays, _solved_scalar
+
+    added = np.linspace(0.040, 0.080, 5)
+    plain = (12.0, added, 0.0, 0.0, 0.0, 2.5, 0.01056, 100.0, added + 0.003)
+    served = (12.0, added, 0.0, 0.0, 0.009, 2.5, 0.01056, 100.0, added + 0.003)
+    dispatched = (12.0, added, 0.0, 0.009, 0.0, 2.5, 0.01056, 100.0, added + 0.003)
+    cycle, _, ttft, _ = _loop_arrays(3.0, *plain)
+    cycle_served, _, ttft_served, _ = _loop_arrays(3.0, *served)
+    cycle_dispatched, _, _, _ = _loop_arrays(3.0, *dispatched)
+    assert_allclose(cycle_served, cycle, rtol=0, atol=0)
+    assert np.all(cycle_dispatched > cycle)
+    assert_allclose(ttft_served - ttft, 0.009, rtol=1e-12)
+    solved = _solved_arrays(*served)
+    for index, one in enumerate(added):
+        scalar = _solved_scalar(12.0, float(one), 0.0, 0.0, 0.009, 2.5, 0.01056, 100.0,
+                                float(one) + 0.003)  # fmt: skip
+        assert scalar == tuple(part[index] for part in solved)
 
 
 def test_an_open_loop_near_its_seats_holds_as_many_as_arrive_in_a_request_time():
