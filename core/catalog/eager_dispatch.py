@@ -21,7 +21,7 @@ launch of the pass but attention's (one a layer, still eager). So
 - the server path, :data:`SGLANG_SERVER_PATH_S`, is what the graphed first token keeps beyond
   the prefill the engine level prices for that set-up (8.65 ms on an H100 SXM, the piecewise
   pass's fixed costs and weight read among them) and the 32 attention launches still eager:
-  19.66 - 8.65 - 1.29 = 9.72 ms (``tests/core/engine_level/test_eager_dispatch.py`` derives it
+  19.66 - 8.65 - 1.29 = 9.72 ms (``tests/core/catalog/test_eager_dispatch.py`` derives it
   again from the engine level as it stands).
 
 A second measurement checks the per-launch figure without setting it: SGLang PR #12160
@@ -62,12 +62,18 @@ SGLANG_SERVER_PATH_S = (
 # Each expert layer's fused experts launch 5 kernels of their own in an eager pass; in a CUDA
 # graph their floors are in ExpertKernel.fixed_s (core.catalog.kernels)
 ROUTED_EXPERT_EAGER_LAUNCHES = 5
+ROUTED_EXPERT_LAUNCHES_SOURCE = (
+    "sgl-project/sglang python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py "
+    "fused_experts_impl: moe_align_block_size, invoke_fused_moe_kernel (w1), silu_and_mul, "
+    "invoke_fused_moe_kernel (w2), the sum over the top-k"
+)
 SGLANG_DISPATCH_SOURCE = (
     "sgl-project/sglang PR #13094 (2025-11-11, piecewise CUDA graph for ModelOpt FP8): "
     "Llama-3.1-8B-Instruct-FP8, TP8, FlashAttention 3, one user, 1,024-token prompts, mean "
     "TTFT 29.97 ms eager and 19.66 ms with the piecewise graph: 10.31 ms over 256 graphed "
     "launches, 40.3 µs each (PR #12160's DeepSeek-V3 single-token prefill, 82.64 ms eager and "
-    "23.10 ms graphed over 1,452 launches, gives 41.0)"
+    "23.10 ms graphed over 1,452 launches, gives 41.0); an expert layer launches 5 more, "
+    + ROUTED_EXPERT_LAUNCHES_SOURCE
 )
 SGLANG_SERVER_PATH_SOURCE = (
     "sgl-project/sglang PR #13094: the graphed first token's 19.66 ms less the 8.65 ms prefill "
@@ -75,9 +81,4 @@ SGLANG_SERVER_PATH_SOURCE = (
     "priced beside the cards: sglang/srt/entrypoints/engine.py _launch_subprocesses runs the "
     "TokenizerManager in the main process and the Scheduler and the DetokenizerManager in "
     "subprocesses of their own"
-)
-ROUTED_EXPERT_LAUNCHES_SOURCE = (
-    "sgl-project/sglang python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py "
-    "fused_experts_impl: moe_align_block_size, invoke_fused_moe_kernel (w1), silu_and_mul, "
-    "invoke_fused_moe_kernel (w2), the sum over the top-k"
 )

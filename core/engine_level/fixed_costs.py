@@ -103,7 +103,7 @@ class FixedCosts:
         with :math:`d` the engine's seconds per launch
         (:data:`core.catalog.eager_dispatch.SGLANG_EAGER_LAUNCH_S`), :math:`n` the pass's kernels
         counted layer kind by layer kind (:func:`core.engine_level.terms.layer_kernels`) and 5 more
-        a expert layer, its fused experts' own launches (in a graph, the expert kernel's floor).
+        an expert layer, its fused experts' own launches (in a graph, the expert kernel's floor).
         """
         if not np.any(self.eager_launch_s):  # no engine here measured apart: skip the arithmetic
             return 0.0
