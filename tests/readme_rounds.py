@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
 
+from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.h20_batch_one import (
     dense_one_token_rows,
     is_mixture,
@@ -437,21 +437,6 @@ def thirty_ninth_round_figures() -> tuple:
     )  # fmt: skip
 
 
-@contextmanager
-def borrowed_sglang_path():
-    """The engine level with SGLang's first-token path as it was priced until the forty-first
-    round: vLLM's 0.8 ms a layer, all of it holding the cards."""
-    own = ENGINES["sglang"]
-    ENGINES["sglang"] = replace(
-        own, request_overhead_per_layer_s=ENGINES["vllm"].request_overhead_per_layer_s,
-        eager_launch_s=0.0, server_path_s=0.0,
-    )  # fmt: skip
-    try:
-        yield
-    finally:
-        ENGINES["sglang"] = own
-
-
 def both_sets_borrowed() -> object:
     """Both sets' engine-level score with SGLang's borrowed first-token path."""
     whole = report()
@@ -504,8 +489,7 @@ def forty_first_round_figures() -> tuple:
     borrowed) of Llama-3-70B, gpt-oss-120b, Qwen3-235B-A22B and DeepSeek-R1; S3-S4; the first
     set's error and within; D23; the SC '25 set's error, within and cases; AMD's family error,
     within, cases and held out; both sets' error, within, cases and % within."""
-    deepseek = engine_node(Scenario(model="DeepSeek-V3", gpu="H200", cards=8, engine="sglang"))
-    launches = deepseek.eager_dispatch_s / SGLANG_EAGER_LAUNCH_S
+    per_launch, launches = deepseek_launch_s()
     paths = [
         *_first_token_path_ms("Llama-3-70B", "H100 SXM", "fp8"),
         *_first_token_path_ms("gpt-oss-120b", "B200", "mxfp4"),
@@ -523,7 +507,7 @@ def forty_first_round_figures() -> tuple:
         PIECEWISE_PAIR_GRAPHED_LAUNCHES, round(1e6 * SGLANG_EAGER_LAUNCH_S, 1),
         1e3 * PIECEWISE_PAIR_PRICED_PREFILL_S, PIECEWISE_PAIR_LAYERS,
         round(1e3 * SGLANG_SERVER_PATH_S, 1),
-        round(1e6 * (82.64e-3 - 23.10e-3) / launches, 1), round(float(launches)),
+        round(1e6 * per_launch, 1), round(float(launches)),
         *paths, round(ratio["S3"], 2), round(ratio["S4"], 2),
         round(100 * first.geometric_mean_error, 1), first.within_band, first.cases,
         round(ratio["D23"], 2), round(100 * sc25.geometric_mean_error, 1), sc25.within_band,

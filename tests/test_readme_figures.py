@@ -222,7 +222,7 @@ FIGURES = {
         r"what the graphed first token keeps beyond the prefill the engine level prices "
         r"\(([\d.]+) ms\) and the (\d+) launches still eager is the server's own path, ([\d.]+) "
         r"ms, .*? 82\.64 ms eager and 23\.10 ms as a graph, is ([\d.]+) µs over its ([\d,]+) "
-        r"launches\. .*? \(Llama-3-70B ([\d.]+) ms on eight H100, ([\d.]+) before\), .*? "
+        r"launches \(.*? \(Llama-3-70B ([\d.]+) ms on eight H100, ([\d.]+) before\), .*? "
         r"\(gpt-oss-120b ([\d.]+) ms, ([\d.]+) before; Qwen3-235B-A22B ([\d.]+), ([\d.]+)\), "
         r".*? more \(([\d.]+) ms, ([\d.]+)\)\. SGLang 0\.3's saturated rows \(S3-S4\) now read "
         r"x([\d.]+) and x([\d.]+) \(x0\.80 and x0\.72\), so the first set stands at ([\d.]+) % "
