@@ -52,7 +52,6 @@ from core.catalog.eager_dispatch import (
     SGLANG_EAGER_LAUNCH_S,
     SGLANG_SERVER_PATH_S,
 )
-from core.catalog.engines import ENGINES
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.layer_kernels import (
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
@@ -476,10 +475,14 @@ def _first_token_path_ms(model, gpu, weights) -> tuple[float, float]:
     """SGLang's first-token path (eager dispatch and server) on eight ``gpu`` in milliseconds,
     and the borrowed 0.8 ms a layer it replaced."""
     scenario = Scenario(model=model, gpu=gpu, cards=8, weight_dtype=weights, engine="sglang")
-    node = engine_node(scenario)
-    own = node.request_overhead(TERMS) + node.server_path(TERMS)
-    borrowed = ENGINES["vllm"].request_overhead_per_layer_s * float(node.layers)
-    return round(1e3 * float(own), 1), round(1e3 * borrowed, 1)
+
+    def path(node):
+        return 1e3 * float(node.request_overhead(TERMS) + node.server_path(TERMS))
+
+    own = path(engine_node(scenario))
+    with borrowed_sglang_path():
+        borrowed = path(engine_node(scenario))
+    return round(own, 1), round(borrowed, 1)
 
 
 def forty_first_round_figures() -> tuple:

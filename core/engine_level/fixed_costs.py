@@ -107,17 +107,20 @@ class FixedCosts:
         """
         if not np.any(self.eager_launch_s):  # no engine here measured apart: skip the arithmetic
             return 0.0
-        layers, expert_layers, latent, launched = self._layer_kinds
-        kernels = physical.layer_kernels(layers, expert_layers, latent, launched, self.block_fp8)
-        launches = kernels + np.multiply(expert_layers, ROUTED_EXPERT_EAGER_LAUNCHES)
+        expert_layers = self._layer_kinds[1]
+        launches = self._kernels + np.multiply(expert_layers, ROUTED_EXPERT_EAGER_LAUNCHES)
         dispatch = np.multiply(self.eager_launch_s, launches)
         return float(dispatch) if np.ndim(dispatch) == 0 else dispatch
 
     @cached_property
+    def _kernels(self):
+        """Kernels one forward pass launches, counted by the kind of each layer."""
+        return physical.layer_kernels(*self._layer_kinds, self.block_fp8)
+
+    @cached_property
     def _kernel_seconds(self):
         """Kernel floors of one forward pass, by the kind of each layer."""
-        kernels = physical.layer_kernels(*self._layer_kinds, self.block_fp8)
-        return kernels * physical.KERNEL_FLOOR_S
+        return self._kernels * physical.KERNEL_FLOOR_S
 
     @cached_property
     def _gemm_floor_extra(self):

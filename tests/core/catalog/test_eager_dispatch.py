@@ -18,8 +18,6 @@ from core.catalog.engines import ENGINES
 from core.engine_level.terms import TERMS
 from core.evaluate import engine_node, evaluate, evaluate_terms
 
-_pair = pair_scenario  # SGLang PR #13094's set-up, knobs changed where a test says
-
 
 def test_sglang_is_priced_with_its_own_figures_not_vllms():
     """SGLang pays its measured dispatch per launch and server path, and no borrowed per-layer
@@ -43,7 +41,7 @@ def test_the_server_path_is_what_the_graphed_first_token_keeps_beyond_the_priced
     the catalog records it; the server path is the graphed first token less that and the
     attention launches still eager."""
     without = frozenset(TERMS) - {"server_overheads"}
-    priced = float(evaluate_terms(_pair(), without).ttft_p50_s)
+    priced = float(evaluate_terms(pair_scenario(), without).ttft_p50_s)
     assert_allclose(priced, PIECEWISE_PAIR_PRICED_PREFILL_S, rtol=2e-3)
     attention = PIECEWISE_PAIR_LAYERS * SGLANG_EAGER_LAUNCH_S
     assert_allclose(
@@ -53,7 +51,9 @@ def test_the_server_path_is_what_the_graphed_first_token_keeps_beyond_the_priced
 
 def test_the_engine_level_gives_back_the_pairs_eager_first_token():
     """At the pair's own set-up the engine level's first token is the eager one measured."""
-    assert_allclose(float(evaluate(_pair()).ttft_p50_s), PIECEWISE_PAIR_EAGER_TTFT_S, rtol=2e-3)
+    assert_allclose(
+        float(evaluate(pair_scenario()).ttft_p50_s), PIECEWISE_PAIR_EAGER_TTFT_S, rtol=2e-3
+    )
 
 
 def test_a_deepseek_pass_launches_what_the_second_measurement_implies():
@@ -67,9 +67,9 @@ def test_a_deepseek_pass_launches_what_the_second_measurement_implies():
 def test_more_kernels_cost_an_sglang_first_token_more_and_a_vllm_one_by_its_layers():
     """A mixture's eager pass (router, top-k and the fused experts' own launches) costs SGLang
     more per layer than a dense one's; vLLM's per-layer figure does not see the difference."""
-    dense = engine_node(_pair(model="Llama-3-8B"))
-    mixture = engine_node(_pair(model="Qwen3-30B-A3B", weight_dtype="bf16"))
+    dense = engine_node(pair_scenario(model="Llama-3-8B"))
+    mixture = engine_node(pair_scenario(model="Qwen3-30B-A3B", weight_dtype="bf16"))
     per_layer = [node.eager_dispatch_s / float(node.layers) for node in (dense, mixture)]
     assert per_layer[1] > per_layer[0]
-    vllm = engine_node(_pair(engine="vllm", engine_version="0.10"))
+    vllm = engine_node(pair_scenario(engine="vllm", engine_version="0.10"))
     assert vllm.eager_dispatch_s == 0.0 and vllm.server_path_s == 0.0
