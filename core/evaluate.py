@@ -17,7 +17,7 @@ from core.engine_level.node import Node
 from core.engine_level.pool import engine_values
 from core.engine_level.serving_modes import link_rate
 from core.engine_level.terms import ALL_TERMS
-from core.foundation.vector import as_number, where
+from core.foundation.vector import any_true, as_number, where
 from core.scenario.knobs import Scenario
 from core.scenario.resolve import (
     SHAPES,
@@ -103,12 +103,12 @@ def _evaluate(knobs: dict, terms: frozenset = ALL_TERMS) -> Result:
     if knobs["prefix_source"] == "derived":  # the fleet's caches decide what is found
         pool = replace(pool, hit_rate=derived_hit_rate(pool, whiteboard_values(pool), knobs))
     offload = np.asarray(knobs["kv_offload"], dtype=object)
-    if knobs["session_turns"] is not None and np.any(offload != "off"):
+    if knobs["session_turns"] is not None and any_true(offload != "off"):
         pool = _offloaded(pool, knobs, offload)
     values = whiteboard_values(pool)
     values["hit_rate"] = pool.hit_rate
     engine = is_named(knobs["realism"], "engine")
-    if np.any(engine):
+    if any_true(engine):
         overlay = engine_overlay(knobs, pool, catalog, values, terms)
         for name, figure in overlay.items():
             values[name] = where(engine, figure, values[name])

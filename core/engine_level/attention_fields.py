@@ -20,6 +20,7 @@ from core.catalog.attention_kernels import (
 )
 from core.engine_level.formats import cache_format, dense_format
 from core.engine_level.lookups import lookup
+from core.foundation.vector import ndim
 from core.scenario.resolve import pick
 
 
@@ -39,7 +40,7 @@ def _kernel_fields(gpu, engine, bytes_kv, latent, head_size) -> dict:
     (a grouped-query one's at the model's ``head_size``) and extra keys a token, latent
     attention's where the model has it."""
     keys = (gpu, engine, cache_format(bytes_kv))
-    scalar = np.ndim(latent) == 0 and np.ndim(head_size) == 0
+    scalar = ndim(latent) == 0 and ndim(head_size) == 0
     if scalar and all(isinstance(key, str) for key in keys):  # one scenario: no lookups
         decode = attention_kernel(keys[0], keys[2], keys[1])
         prompt = prefill_attention(keys[0], keys[2], keys[1], latent=bool(latent))

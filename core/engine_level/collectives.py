@@ -16,6 +16,7 @@ import numpy as np
 from core.catalog import ACTIVATION_BYTES
 from core.catalog import collective_tables as tables
 from core.engine_level import terms as physical
+from core.foundation.vector import any_true, ndim
 
 
 class Collectives:
@@ -72,22 +73,22 @@ class Collectives:
         DEP), or None where none is."""
         if not self.spans_cards or np.all(np.asarray(self.data_parallel_attention, dtype=bool)):
             return None
-        if np.ndim(self.data_parallel_attention) == 0 and self._one_node_allreduces is not None:
+        if ndim(self.data_parallel_attention) == 0 and self._one_node_allreduces is not None:
             return True  # one node, measured: skip the vectorised lookup
         measured = self._allreduce_reader.measured
         measured = measured & ~np.asarray(self.data_parallel_attention, dtype=bool)
-        return measured if np.any(measured) else None
+        return measured if any_true(measured) else None
 
     @cached_property
     def _measured_gathers(self):
         """Where this node's DEP gathers are timed from NCCL's measured tables, or None."""
-        if not self.spans_cards or not np.any(self.data_parallel_attention):
+        if not self.spans_cards or not any_true(self.data_parallel_attention):
             return None
-        if np.ndim(self.data_parallel_attention) == 0 and self._one_node_gathers is not None:
+        if ndim(self.data_parallel_attention) == 0 and self._one_node_gathers is not None:
             return True
         measured = self._gather_reader.measured
         measured = measured & np.asarray(self.data_parallel_attention, dtype=bool)
-        return measured if np.any(measured) else None
+        return measured if any_true(measured) else None
 
     def _tabled_allreduces(self, tokens, latency):
         one_node = self._one_node_allreduces
@@ -145,7 +146,7 @@ class Collectives:
     def _one_node(self, *fields) -> bool:
         """Whether ``fields`` and the node's card count are plain numbers (one node, not a
         sweep: a sweep's arrays take the vectorised reads)."""
-        return not any(np.ndim(field) for field in (*fields, self.cards, self.hidden))
+        return not any(ndim(field) for field in (*fields, self.cards, self.hidden))
 
     @cached_property
     def _one_node_allreduces(self):

@@ -14,6 +14,7 @@ import numpy as np
 
 from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
+from core.foundation.vector import any_true, ndim
 from core.whiteboard.experts import distinct_experts
 
 
@@ -85,7 +86,7 @@ class ExpertLayers:
             self.expert_geometry[1], self.experts, self.experts_per_token,
             self.expert_padding_rows, self.expert_fixed_s,
         )  # fmt: skip
-        return None if any(np.ndim(part) for part in parts) else tuple(map(float, parts))
+        return None if any(ndim(part) for part in parts) else tuple(map(float, parts))
 
     def _expert_seconds_scalar(self, tokens, math_rate, permute_rate, stream_rate):
         """:meth:`expert_seconds` of one node's step in plain floats: the same operations in the
@@ -103,7 +104,7 @@ class ExpertLayers:
     @cached_property
     def _loops_experts(self):
         """Whether any scenario's expert kernel loops over the card's experts."""
-        return bool(np.any(np.asarray(self.expert_launch_tokens) > 0))
+        return bool(any_true(np.asarray(self.expert_launch_tokens) > 0))
 
     def _launch_seconds(self, tokens, alone=True):
         r"""Floors of the launches beyond one per GEMM where the release's expert kernel loops

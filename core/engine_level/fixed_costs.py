@@ -22,6 +22,7 @@ from core.catalog.layer_kernels import (
     SHARED_EXPERT_KERNELS,
 )
 from core.engine_level import terms as physical
+from core.foundation.vector import any_true, ndim
 
 
 class FixedCosts:
@@ -81,7 +82,7 @@ class FixedCosts:
         step, whether the scheduler overlaps them, floors with the layers' own kernels, floors
         without); None for a sweep."""
         parts = (self._host_step, self.host_overlapped, self._layered_floors, self._plain_floors)
-        if any(np.ndim(part) for part in parts):
+        if any(ndim(part) for part in parts):
             return None
         return float(parts[0]), bool(parts[1]), float(parts[2]), float(parts[3])
 
@@ -105,12 +106,12 @@ class FixedCosts:
         counted layer kind by layer kind (:func:`core.engine_level.terms.layer_kernels`) and 5 more
         an expert layer, its fused experts' own launches (in a graph, the expert kernel's floor).
         """
-        if not np.any(self.eager_launch_s):  # no engine here measured apart: skip the arithmetic
+        if not any_true(self.eager_launch_s):  # no engine here measured apart: skip the arithmetic
             return 0.0
         expert_layers = self._layer_kinds[1]
         launches = self._kernels + np.multiply(expert_layers, ROUTED_EXPERT_EAGER_LAUNCHES)
         dispatch = np.multiply(self.eager_launch_s, launches)
-        return float(dispatch) if np.ndim(dispatch) == 0 else dispatch
+        return float(dispatch) if ndim(dispatch) == 0 else dispatch
 
     @cached_property
     def _kernels(self):
@@ -158,7 +159,7 @@ class FixedCosts:
         stay priced where every layer's are.
         """
         measured = np.isfinite(self.latent_block_floor_s) & np.asarray(self.latent_attention)
-        if not np.any(measured):  # no block here was measured: skip the arithmetic
+        if not any_true(measured):  # no block here was measured: skip the arithmetic
             return 0.0
         quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_LATENT_ATTENTION_INPUTS
         kernels = (LATENT_ATTENTION_KERNELS + quantise) * physical.KERNEL_FLOOR_S
@@ -188,7 +189,7 @@ class FixedCosts:
         if floors is None:  # no layer here streams: skip the arithmetic
             return 0.0
         ranks = self._request_ranks  # each rank's step is its own graph (DEP: its share)
-        if isinstance(floors, float) and np.ndim(tokens) == 0 and np.ndim(routed_s) == 0:
+        if isinstance(floors, float) and ndim(tokens) == 0 and ndim(routed_s) == 0:
             # one scenario: the same figure in Python floats (a hot path, called every step)
             streams = tokens / float(ranks) <= self.shared_stream_tokens
             return layers * min(floors, float(routed_s) / max(layers, 1.0)) if streams else 0.0
@@ -203,14 +204,14 @@ class FixedCosts:
         None where no layer streams."""
         _, layers, latent, launched = self._layer_kinds
         launched = np.where(latent, launched, 0.0)
-        if not (np.any(self.shared_stream_tokens) and np.any(launched)):
+        if not (any_true(self.shared_stream_tokens) and any_true(launched)):
             return None, 0.0
         quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_MLP_INPUTS
         floors = (SHARED_EXPERT_KERNELS + quantise) * physical.KERNEL_FLOOR_S + 2.0 * (
             np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
         )
         floors = launched * floors
-        if np.ndim(floors) == 0 and np.ndim(layers) == 0:
+        if ndim(floors) == 0 and ndim(layers) == 0:
             return float(floors), float(layers)
         return floors, layers
 
@@ -253,7 +254,7 @@ class FixedCosts:
         """(ranks, attention's seconds per request a layer, attention layers) as plain floats
         for one node's hot path; None for a sweep."""
         parts = (self._request_ranks, self._attention_per_request, self._attention_layers)
-        return None if any(np.ndim(part) for part in parts) else tuple(map(float, parts))
+        return None if any(ndim(part) for part in parts) else tuple(map(float, parts))
 
     def host_requests_s(self, requests, busy):
         r"""Seconds the host's work for ``requests`` running requests adds to a step of ``busy``.
@@ -284,9 +285,9 @@ class FixedCosts:
     def _host_per_request(self):
         """(host seconds per running request, on its rank's share; None where none is priced),
         and whether the release overlaps it with the GPU's step."""
-        if not np.any(self.host_request_s):
+        if not any_true(self.host_request_s):
             return None, False
         per_request = np.divide(self.host_request_s, self._request_ranks)
-        if np.ndim(per_request) == 0 and np.ndim(self.schedules_ahead) == 0:  # one node
+        if ndim(per_request) == 0 and ndim(self.schedules_ahead) == 0:  # one node
             return float(per_request), bool(self.schedules_ahead)
         return per_request, self.schedules_ahead

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.foundation.vector import any_true
+
 # False-position steps (its Illinois variant): 24 reach each loop's fixed point to a part in
 # 10^6 in every one of 1,500 random scenarios (tests/strategies.py; a closed loop's figures agree
 # with 64 halvings of its bracket to 2 parts in 10^14), in fewer step prices than the damped
@@ -52,7 +54,7 @@ def false_position(residual, low, high, steps=FALSE_POSITION_STEPS):
     side = np.zeros(np.shape(low))
     for _ in range(steps):
         moving = (high - low > CLOSED_SHARE * high) & (at_high != 0.0)
-        if not np.any(moving):
+        if not any_true(moving):
             break
         gap = at_high - at_low
         secant = (low * at_high - high * at_low) / np.where(gap > 0.0, gap, 1.0)

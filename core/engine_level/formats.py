@@ -24,5 +24,7 @@ def dense_format(shape, weight, attention=False) -> str:
 
 def cache_format(bytes_kv):
     """The cache's format as attention's tables key it, a name or factorized names (lookup)."""
+    if isinstance(bytes_kv, (float, int)):  # one scenario: no 0-d string array to print
+        return "bf16" if bytes_kv >= 2 else "fp8"
     cache = np.where(np.asarray(bytes_kv, dtype=float) >= 2, "bf16", "fp8")
     return factorize(cache) if cache.ndim else str(cache)

@@ -28,6 +28,7 @@ import numpy as np
 
 from core.catalog.gemm_tables import gemm_share, grid_position, token_grid
 from core.engine_level.terms import graph_padded_batch, graph_padded_scalar
+from core.foundation.vector import any_true, ndim
 
 _SHAPE_FIELDS = ("gemm_table", "cards", "data_parallel_attention", "query_heads", "kv_heads",
                  "head_dim", "hidden", "latent_attention", "experts", "intermediate",
@@ -38,7 +39,7 @@ def penalty_grid(node):
     """:func:`shape_penalty_grid` of ``node``; one node's is remembered by its shapes, which
     every step of every session serving the same model on the same cards shares."""
     values = tuple(getattr(node, name) for name in _SHAPE_FIELDS)
-    if all(np.ndim(value) == 0 for value in values):
+    if all(ndim(value) == 0 for value in values):
         return _remembered_grid(tuple(float(value) for value in values))
     return _grid_of(values)
 
@@ -129,7 +130,7 @@ def dense_gemm_penalty(node, grid, tokens):
     """
     log_grid = token_grid()
     spread = node.data_parallel_attention
-    if grid.ndim == 1 and np.ndim(tokens) == 0 and np.ndim(spread) == 0:
+    if grid.ndim == 1 and ndim(tokens) == 0 and ndim(spread) == 0:
         per_rank = float(tokens) / float(node.cards) if spread else float(tokens)
         points = log_grid.tolist()
         at = min(max(float(np.log2(max(per_rank, 1.0))), points[0]), points[-1])
@@ -156,7 +157,7 @@ class GemmShapes:
     @cached_property
     def _gemm_grid(self):
         """:func:`penalty_grid`, None where no table measures the card and format."""
-        return penalty_grid(self) if np.any(np.asarray(self.gemm_table) >= 0) else None
+        return penalty_grid(self) if any_true(np.asarray(self.gemm_table) >= 0) else None
 
     def _gemm_penalty(self, tokens, terms):
         """:func:`dense_gemm_penalty` at ``tokens`` (1 without ``gemm_shapes``)."""
@@ -173,7 +174,7 @@ class GemmShapes:
     @cached_property
     def _has_tile_rows(self):
         """Whether any of these nodes' kernels multiplies whole tiles of rows."""
-        return bool(np.any(self.gemm_tile_rows))
+        return bool(any_true(self.gemm_tile_rows))
 
     def _tile_shortfall(self, tokens, weight_bytes, math_s, bandwidth, flops, terms):
         """Seconds a step's dense GEMMs, streaming ``weight_bytes`` at ``bandwidth`` and
@@ -189,7 +190,7 @@ class GemmShapes:
         """The batch a decode step multiplies: :func:`~core.engine_level.terms.graph_padded_batch`
         of each rank's share where the engine pads to its CUDA graphs, else ``batch``."""
         ranks, limit, _, everywhere = self._graph_plan
-        if everywhere and isinstance(ranks, float) and np.ndim(batch) == 0:  # one node, one step
+        if everywhere and isinstance(ranks, float) and ndim(batch) == 0:  # one node, one step
             return graph_padded_scalar(float(batch) / ranks, limit) * ranks
         padded = graph_padded_batch(np.divide(batch, ranks), limit) * ranks
         return padded if everywhere else np.where(self.graph_padding, padded, batch)
@@ -202,7 +203,7 @@ class GemmShapes:
         ranks = self._request_ranks
         batch_limit = np.where(np.isfinite(self.bench_batch), self.bench_batch, self.max_running)
         limit = np.minimum(np.divide(batch_limit, ranks), self.profile_tokens)
-        if np.ndim(ranks) == 0 and np.ndim(limit) == 0:
+        if ndim(ranks) == 0 and ndim(limit) == 0:
             ranks, limit = float(ranks), float(limit)
         pads = np.asarray(self.graph_padding)
-        return ranks, limit, bool(np.any(pads)), bool(np.all(pads))
+        return ranks, limit, bool(any_true(pads)), bool(np.all(pads))

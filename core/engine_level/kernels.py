@@ -31,7 +31,7 @@ from core.engine_level.formats import dense_format, expert_format
 from core.engine_level.lookups import lookup, release_field
 from core.engine_level.shared_experts import shared_expert_fused, shared_stream_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
-from core.foundation.vector import is_array
+from core.foundation.vector import any_true, is_array, ndim
 from core.scenario.resolve import factorize, pick, tensor_peak
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.whiteboard.pool import decode_read_share
@@ -58,7 +58,7 @@ def expert_rate_scale(code, gpu, gpus, own_rate):
     ``measured_flops``): a W4A16 kernel's share is of the card's bf16 rate, however fast its
     fp4 tensor cores are.
     """
-    if not np.any(code):  # every kernel here multiplies at its weights' own rate
+    if not any_true(code):  # every kernel here multiplies at its weights' own rate
         return 1.0
     rate = own_rate
     for index, name in enumerate(EXPERT_RATE_FORMATS.values()):
@@ -124,7 +124,7 @@ def sglang_reserve_bytes(card_memory_bytes, cards):
     with the chunked-prefill size :math:`C` and the CUDA-graph batch :math:`G` that SGLang picks
     by the card's memory, and at least 10 GiB on cards over 60 GB.
     """
-    if np.ndim(card_memory_bytes) == 0 and np.ndim(cards) == 0:
+    if ndim(card_memory_bytes) == 0 and ndim(cards) == 0:
         return _sglang_reserve_one(float(card_memory_bytes) / GB, float(cards)) * MIB
     reserve = np.vectorize(_sglang_reserve_one, otypes=[float])(
         np.asarray(card_memory_bytes, dtype=float) / GB, np.asarray(cards, dtype=float)

@@ -29,6 +29,7 @@ from core.engine_level.fixed_points import (
     false_position_scalar,
     own_image,
 )
+from core.foundation.vector import ndim
 
 # A queue whose utilisation reaches this is treated as unable to drain.
 SATURATED = 0.999
@@ -93,7 +94,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
         busy, company = 0.0, 0.0
     else:
         parts = (others, added, extra, overhead, latency, waited, step, later, alone)
-        if all(np.ndim(part) == 0 for part in parts):  # one scenario: plain floats, same bits
+        if all(ndim(part) == 0 for part in parts):  # one scenario: plain floats, same bits
             cycle, share, ttft, request = _solved_scalar(*(float(part) for part in parts))
         else:
             cycle, share, ttft, request = _solved_arrays(*parts)
@@ -301,9 +302,15 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     busy_prefill = np.minimum(arrivals_per_s * blocked, SATURATED) if counts else 0.0
     wait = added * busy_prefill / (1.0 - busy_prefill)
 
+    most = np.maximum(granted, 1.0)
+    one_node = ndim(arrivals_per_s) == 0 and ndim(most) == 0
+
     def state(request):
         """(g(R), running, step, first token, company) at the request time ``request``."""
-        running = np.clip(arrivals_per_s * request, 1.0, np.maximum(granted, 1.0))
+        if one_node and ndim(request) == 0:  # np.clip's bits in plain floats, at every step
+            running = min(max(arrivals_per_s * request, 1.0), most)
+        else:
+            running = np.clip(arrivals_per_s * request, 1.0, most)
         step = node.step_s(running, context, terms)
         company = 1.0 - np.exp(-arrivals_per_s * request) if counts else 0.0
         joined = added + extra + overhead + latency + waited * step + wait
@@ -343,7 +350,7 @@ def joining(node, alone, riding, terms):
     """
     separate = node.separate_prefill
     ahead = node.schedules_ahead if "server_overheads" in terms else False
-    if np.ndim(separate) == 0 and np.ndim(ahead) == 0:  # one engine: no arrays on the hot path
+    if ndim(separate) == 0 and ndim(ahead) == 0:  # one engine: no arrays on the hot path
         queued = 1.0 if ahead else 0.0
         return (riding, alone - riding, 0.5 + queued) if separate else (riding, 0.0, 1.5 + queued)
     extra = np.where(separate, alone - riding, 0.0)

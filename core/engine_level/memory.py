@@ -13,6 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from core.catalog import ACTIVATION_BYTES, ENGINE_KV_FRACTION, ENGINE_MAX_NUM_TOKENS, GB, GIB
+from core.foundation.vector import any_true
 from core.whiteboard.memory import kv_budget_bytes
 
 
@@ -139,7 +140,7 @@ class NodeMemory:
         layers = activation_workspace_bytes(
             self.hidden, self.intermediate, qkv, self.cards, self.profile_tokens
         )
-        if not self.has_experts or not np.any(self.expert_workspace):
+        if not self.has_experts or not any_true(self.expert_workspace):
             return layers
         slice_width = np.multiply(self.intermediate, self.expert_ranks) / self.cards
         experts = expert_workspace_bytes(

@@ -30,6 +30,7 @@ from core.engine_level.gemm_shapes import GemmShapes
 from core.engine_level.memory import NodeMemory
 from core.engine_level.prompt_attention import PromptAttention
 from core.engine_level.ranks import RankWaits
+from core.foundation.vector import any_true, ndim
 
 
 @dataclass(frozen=True)
@@ -159,12 +160,12 @@ class Node(
     @cached_property
     def has_experts(self) -> bool:
         """Whether any of these nodes serves a mixture of experts."""
-        return bool(np.any(np.asarray(self.experts) > 1))
+        return bool(any_true(np.asarray(self.experts) > 1))
 
     @cached_property
     def spans_cards(self) -> bool:
         """Whether any of these nodes splits its model over several cards (so all-reduces)."""
-        return bool(np.any(np.asarray(self.cards) > 1))
+        return bool(any_true(np.asarray(self.cards) > 1))
 
     def _remember(self, key, compute):
         """A figure computed once per node under ``key`` (one that depends on the terms but not
@@ -224,10 +225,14 @@ class Node(
         third) is a plain number or None: a load's loops ask for the full node's step and a
         prompt's prefill more than once, and hand them on through no common caller."""
         numbers = arguments[:2] + arguments[3:]
-        if not all(value is None or isinstance(value, float | int) for value in numbers):
-            return price(*arguments)
+        for value in numbers:  # a loop, not all(): the load's loops ask this at every step
+            if value is not None and not isinstance(value, (float, int)):
+                return price(*arguments)
         key = (price.__name__, *numbers, frozenset(arguments[2]))
-        return self._remember(key, lambda: price(*arguments))
+        memo = self.__dict__.setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = price(*arguments)
+        return memo[key]
 
     def step_s(self, batch, context_tokens, terms, requests=None):
         """:meth:`_step_s`, priced once per node for plain numbers (:meth:`_priced_once`)."""
@@ -323,14 +328,14 @@ class Node(
         seconds = math + self._per_token(miss_tokens, terms, latency=alone)
         share = self.prefix_offloaded_share
         offloaded = np.asarray(share) > 0
-        if np.any(offloaded):  # that share of the prefix first comes back from host or NVMe
+        if any_true(offloaded):  # that share of the prefix first comes back from host or NVMe
             rate = self.cards * np.where(offloaded, self.prefix_tier_bytes_per_s, 1.0)
             copy = np.multiply(hit_tokens, self.kv_bytes_per_token) / rate
             seconds = seconds + np.where(offloaded, share * copy, 0.0)
         if alone and "fixed_overheads" in terms:  # each pass a step, each eager pass dispatched
             seconds = seconds + passes * self.fixed_seconds(terms, seconds / passes)
             further = passes - 1.0
-            if np.ndim(further) or further:  # a lone prompt of one pass pays no more dispatch
+            if ndim(further) or further:  # a lone prompt of one pass pays no more dispatch
                 seconds = seconds + further * self.eager_pass_s(terms)
         return seconds
 
@@ -353,7 +358,7 @@ class Node(
     def _plain_chunk(self):
         """:attr:`prefill_chunk_tokens` as a float where the node is one scenario's, else None."""
         chunk = self.prefill_chunk_tokens
-        return float(chunk) if np.ndim(chunk) == 0 else None
+        return float(chunk) if ndim(chunk) == 0 else None
 
     def eager_pass_s(self, terms):
         """The engine's eager dispatch a prompt's forward pass pays where its release runs them

@@ -39,7 +39,7 @@ from core.engine_level.serving_modes import (
     disaggregated_values,
 )
 from core.engine_level.terms import ALL_TERMS
-from core.foundation.vector import where
+from core.foundation.vector import any_true, where
 from core.traffic import queueing
 from core.traffic.queueing import UNBOUNDED_WAIT_S
 from core.whiteboard.memory import seats_that_fit
@@ -114,7 +114,7 @@ def engine_values(
             node, terms, prompt, hit_tokens, seats, arrivals_per_s, price, values, queue
         )
     )
-    if np.any(disaggregated):
+    if any_true(disaggregated):
         apart = disaggregated_values(
             node, prompt, answer, hit_rate, granted, arrivals_per_s, price, terms, link_bytes_per_s
         )
@@ -207,7 +207,8 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
         node, per_node, granted, prompt, answer, hit_tokens, terms
     )
     servers = nodes * granted
-    seat_wait, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request, TTFT_PERCENTILE)
+    seat_tail = queueing.wait_tail(servers, arrivals_per_s, request)
+    seat_wait, unbounded = queueing.tail_quantile(seat_tail, TTFT_PERCENTILE)
     unbounded = unbounded | (busy >= SATURATED) | ~serving
     mean_prefill_wait = company * added * busy / (1.0 - np.minimum(busy, SATURATED))
     tail_prefill_wait = company * prefill_wait_quantile(added, busy, TTFT_PERCENTILE)
@@ -216,7 +217,7 @@ def _open_queue(node: Node, terms, prompt, answer, hit_tokens, arrivals_per_s, g
         UNBOUNDED_WAIT_S,
         np.minimum(ttft - mean_prefill_wait + tail_prefill_wait + seat_wait, UNBOUNDED_WAIT_S),
     )
-    seat_median, _ = queueing.wait_quantile(servers, arrivals_per_s, request, 0.5)
+    seat_median, _ = queueing.tail_quantile(seat_tail, 0.5)
     median_prefill_wait = company * prefill_wait_quantile(added, busy, 0.5)
     ttft_p50 = where(
         unbounded,
@@ -253,7 +254,7 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
     step, company = queue.itl * (1.0 - queue.busy), queue.company
     burst = None
     closed = np.isfinite(users)
-    if np.any(closed):
+    if any_true(closed):
         # A benchmark drives the engine at its configured batch limit, not the pool's dial:
         # the one its command sets, else the release's (trtllm-bench sizes its own, from its
         # estimate of the KV room), within what memory holds.
@@ -264,7 +265,7 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
         )
         batch_limit = np.minimum(values["seats_room"], configured)
         users = np.where(closed, users, 1.0)
-        counted = "finite_run" in terms and np.any(np.isfinite(run_requests))
+        counted = "finite_run" in terms and any_true(np.isfinite(run_requests))
         if counted:  # a run never holds more requests than it sends
             users = np.minimum(users, run_requests)
         loop = closed_loop(node, users, batch_limit, prompt, answer, hit_tokens, terms)
@@ -336,7 +337,7 @@ def _step_tails(
     )
     itl_tail = aggregated_itl_tail(steps_alone, added, joining, itl_load)
     shift = 0.0
-    if np.any(chunked):
+    if any_true(chunked):
         chunk_itl, chunk_tail, chunk_shift, starved = chunked_figures(
             node, terms, decode_context(prompt, answer, terms), steps_alone, added,
             prompt - hit_tokens, load["running_requests"], joining, company,

@@ -15,6 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
+from core.foundation.vector import any_true
 from core.whiteboard.attention import causal_pairs
 
 
@@ -49,7 +50,7 @@ class PromptAttention:
     @cached_property
     def _has_windows(self) -> bool:
         """Whether any layer here attends a window (else only full layers' pairs are counted)."""
-        return bool(np.any(np.asarray(self.window_layers) > 0))
+        return bool(any_true(np.asarray(self.window_layers) > 0))
 
     @cached_property
     def _prompt_attention_parts(self):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-import numpy as np
+from core.foundation.vector import any_true
 
 RANK_WAITS_SOURCE = (
     "NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/blog10_ADP_Balance_Strategy.md (tech blog "
@@ -38,7 +38,7 @@ class RankWaits:
     @cached_property
     def any_data_parallel(self) -> bool:
         """Whether any of these nodes runs attention data-parallel."""
-        return bool(np.any(self.data_parallel_attention))
+        return bool(any_true(self.data_parallel_attention))
 
     def prefill_waits(self, terms, alone):
         """How many times its even share of the cards' time a prompt's attention side takes.

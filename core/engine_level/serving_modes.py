@@ -33,11 +33,17 @@ _POISSON_TERMS = 64  # prompts joining one step: far more than any step ever adm
 _SLO_SEARCH = 16  # prefill pools looked at past the smallest that keeps up
 
 
+# k and log k! for the terms poisson_quantile sums, built once (read-only: shared by sessions)
+_POISSON_K = np.arange(_POISSON_TERMS)
+_LOG_FACTORIAL = np.concatenate([[0.0], np.cumsum(np.log(_POISSON_K[1:]))])
+_POISSON_K.setflags(write=False)
+_LOG_FACTORIAL.setflags(write=False)
+
+
 def poisson_quantile(mean, quantile):
     """The smallest ``k`` with :math:`P(K \\le k) \\ge q` for :math:`K \\sim` Poisson(mean)."""
     mean = np.maximum(np.asarray(mean, dtype=float), 1e-300)[..., None]
-    k = np.arange(_POISSON_TERMS)
-    log_factorial = np.concatenate([[0.0], np.cumsum(np.log(k[1:]))])
+    k, log_factorial = _POISSON_K, _LOG_FACTORIAL
     cdf = np.cumsum(np.exp(k * np.log(mean) - mean - log_factorial), axis=-1)
     reached = cdf >= quantile
     return np.where(reached.any(axis=-1), reached.argmax(axis=-1), _POISSON_TERMS - 1)
@@ -143,10 +149,9 @@ def disaggregated_values(
     alone = node.prefill_s(prompt - hit, hit, terms, alone=True)
     alone_cold = node.prefill_s(prompt, 0.0, terms, alone=True)
     prefill_nodes = prefill_nodes_for_slo(arrivals_per_s, alone_cold)
-    wait_tail, prefill_unbounded = queueing.wait_quantile(
-        prefill_nodes, arrivals_per_s, alone, TTFT_PERCENTILE
-    )
-    wait_median, _ = queueing.wait_quantile(prefill_nodes, arrivals_per_s, alone, 0.5)
+    prefill_queue = queueing.wait_tail(prefill_nodes, arrivals_per_s, alone)
+    wait_tail, prefill_unbounded = queueing.tail_quantile(prefill_queue, TTFT_PERCENTILE)
+    wait_median, _ = queueing.tail_quantile(prefill_queue, 0.5)
     transfer = prompt * node.kv_bytes_per_token / (node.cards * link_bytes_per_s)
 
     later = np.maximum(answer - 1.0, 1.0)

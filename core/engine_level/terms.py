@@ -37,6 +37,7 @@ from core.catalog.layer_kernels import (
     MOE_LAYER_KERNELS,
     SHARED_EXPERT_KERNELS,
 )
+from core.foundation.vector import ndim
 
 # A layer's attention is counted at two kernel floors (rotary + cache write, then attention)
 # until a measured kernel (core.catalog.attention_kernels) replaces them.
@@ -207,7 +208,7 @@ def graph_padded_batch(batch, limit, sizes=TRTLLM_BENCH_GRAPH_SIZES):
     capture.) The dummy requests read one token of cache each, so only the step's matmuls and
     the tokens it moves grow.
     """
-    if np.ndim(batch) == 0 and np.ndim(limit) == 0:  # one node's step: no arrays to build
+    if ndim(batch) == 0 and ndim(limit) == 0:  # one node's step: no arrays to build
         return graph_padded_scalar(float(batch), float(limit), sizes)
     sizes = np.asarray(sizes, dtype=float)
     batch = np.asarray(batch, dtype=float)

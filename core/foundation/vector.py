@@ -21,6 +21,25 @@ def is_array(value) -> bool:
     return isinstance(value, np.ndarray) and value.ndim > 0
 
 
+def ndim(value) -> int:
+    """``np.ndim``, answered without numpy's dispatch for plain numbers and arrays (a step's
+    hot path asks it of every argument, and ``np.ndim`` costs a microsecond a call)."""
+    if isinstance(value, (float, int)):  # a tuple: faster than a union here
+        return 0
+    if isinstance(value, np.ndarray):
+        return value.ndim
+    return np.ndim(value)
+
+
+def any_true(value) -> bool:
+    """``bool(np.any(value))``, without numpy's dispatch for a plain number or a bool."""
+    if isinstance(value, (float, int, np.bool_)):
+        return bool(value)
+    if isinstance(value, np.ndarray):
+        return bool(value.any())
+    return bool(np.any(value))
+
+
 def as_number(value):
     """A float array for array-likes, a numpy float for scalars."""
     array = np.asarray(value, dtype=float)

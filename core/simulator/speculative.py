@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.foundation.validation import check_array
+from core.foundation.vector import ndim
 from core.simulator.steps import StepCosts
 
 MAX_DRAFT_TOKENS = 16
@@ -111,7 +112,7 @@ def speedup(costs: StepCosts, batch, draft_tokens, acceptance, draft_cost, conte
     tokens = expected_tokens_per_pass(draft_tokens, acceptance)
     plain = plain_step_seconds(costs, batch, context_tokens)
     result = tokens * plain / pass_seconds(costs, batch, draft_tokens, draft_cost, context_tokens)
-    return float(result) if np.ndim(result) == 0 else result
+    return float(result) if ndim(result) == 0 else result
 
 
 @dataclass(frozen=True)

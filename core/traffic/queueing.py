@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from core.foundation.vector import as_number, where
+from core.foundation.vector import any_true, as_number, ndim, where
 from core.traffic.arrivals import trace_lengths
 
 # A queue that cannot drain has no finite percentile; its TTFT is reported as this many
@@ -54,7 +54,7 @@ def erlang_b(servers, offered_load):
     therefore runs :math:`O(\\sqrt{a})` vectorised steps whatever the number of servers.
     Above :data:`LARGE_LOAD` Erlangs :func:`_erlang_b_integral` gives it in bounded work.
     """
-    if np.ndim(servers) == 0 and np.ndim(offered_load) == 0:  # one queue (not a list either)
+    if ndim(servers) == 0 and ndim(offered_load) == 0:  # one queue (not a list either)
         return _erlang_b_one(float(servers), float(offered_load))
     servers, load = as_number(servers), as_number(offered_load)
     valid = np.isfinite(servers) & np.isfinite(load) & (servers >= 0) & (load >= 0)
@@ -68,7 +68,7 @@ def erlang_b(servers, offered_load):
     blocking = where(start > 0, 1.0 - start / where(load_run > 0, load_run, 1.0), 1.0)
     blocking = _recur_sorted(start, stop, load_run, blocking)  # one queue took _erlang_b_one
     blocking = where(servers_run > stop, 0.0, blocking)
-    if np.any(large):
+    if any_true(large):
         blocking = where(large, _erlang_b_integral(servers, load, large), blocking)
     return where(valid, blocking, np.nan)
 
@@ -209,7 +209,13 @@ def wait_quantile(servers, arrivals_per_s, service_s, quantile):
         True where the queue is unstable (offered load at or over the servers, or no
         servers); ``wait_s`` is then 0 and the caller must report the queue as unbounded.
     """
-    probability_wait, drain, unbounded = wait_tail(servers, arrivals_per_s, service_s)
+    return tail_quantile(wait_tail(servers, arrivals_per_s, service_s), quantile)
+
+
+def tail_quantile(tail, quantile):
+    """:func:`wait_quantile` read off a queue's :func:`wait_tail`, so one queue's percentiles
+    share one Erlang C (a page asks for its p50 and its p95)."""
+    probability_wait, drain, unbounded = tail
     tail = np.log(np.maximum(probability_wait, 1e-300) / (1.0 - quantile))
     wait = where(unbounded, 0.0, np.maximum(0.0, tail) / drain)
     return wait, unbounded

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from core.catalog import ModelShape
+from core.foundation.vector import any_true
 
 # DeepSeek-V2 sizes its latent at four head dims and its decoupled rotary key at half of one
 # (d_c = 4 d_h, d_h^R = d_h / 2; arXiv 2405.04434, section 2.1): used to show what MLA would
@@ -66,7 +67,7 @@ def causal_pairs(tokens, window=None, chunked=False) -> np.ndarray:
 
     The pairs of the tokens after the first :math:`T_0` are :math:`p(T) - p(T_0)`.
     """
-    if window is None or not np.any(window):  # no window here (a hot path): a full layer's
+    if window is None or not any_true(window):  # no window here (a hot path): a full layer's
         if isinstance(tokens, float):  # one scenario's figure, in Python floats
             return tokens * tokens / 2
         return np.square(np.asarray(tokens, dtype=float)) / 2

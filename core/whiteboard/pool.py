@@ -23,7 +23,7 @@ import numpy as np
 
 from core.catalog import ENGINE_KV_FRACTION, HOURS_PER_MONTH, MEMORY_MARGIN
 from core.catalog.workloads import BUDGET_USD_PER_MONTH, TTFT_PERCENTILE, TTFT_SLO_S
-from core.foundation.vector import is_array, where
+from core.foundation.vector import any_true, is_array, where
 from core.traffic import queueing
 from core.traffic.goodput import closed_form_goodput
 from core.traffic.queueing import UNBOUNDED_WAIT_S
@@ -179,7 +179,7 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
     in_place_s = prefix_read_s
     share = pool.prefix_offloaded_share
     offloaded = np.asarray(share) > 0
-    if np.any(offloaded):  # that share comes back from host memory or NVMe, the rest from HBM
+    if any_true(offloaded):  # that share comes back from host memory or NVMe, the rest from HBM
         rate = np.where(offloaded, pool.prefix_tier_bytes_per_s, 1.0)
         copy_s = hit_tokens * values["kv_bytes_per_token"] / (cards * rate)
         prefix_read_s = where(
@@ -214,7 +214,7 @@ def time_figures(pool: PoolKnobs, values: dict) -> dict:
 
 def decode_read_share(pool: PoolKnobs):
     """Share of the running cache a decode step reads: 1, or less under sparse attention."""
-    if not np.any(np.asarray(pool.sparse_top_k) > 0):
+    if not any_true(np.asarray(pool.sparse_top_k) > 0):
         return 1.0
     numbers = kv_numbers_per_layer(
         pool.kv_heads, pool.head_dim, pool.kv_lora_rank, pool.qk_rope_head_dim
@@ -262,14 +262,14 @@ def traffic_figures(pool: PoolKnobs, values: dict) -> dict:
     )
     nodes = where(np.isfinite(pool.replicas), pool.replicas, nodes)
     servers = nodes * granted
-    wait_s, unbounded = queueing.wait_quantile(servers, arrivals_per_s, request_s, TTFT_PERCENTILE)
+    tail = queueing.wait_tail(servers, arrivals_per_s, request_s)
+    wait_s, unbounded = queueing.tail_quantile(tail, TTFT_PERCENTILE)
     factor = queueing.queue_factor(pool, values)
     wait_s = wait_s * factor
     ttft_s = where(unbounded, UNBOUNDED_WAIT_S, np.minimum(first_token + wait_s, UNBOUNDED_WAIT_S))
     monthly = nodes * pool.cards * pool.price * HOURS_PER_MONTH
-    seat_median_s, _ = queueing.wait_quantile(servers, arrivals_per_s, request_s, 0.5)
+    seat_median_s, _ = queueing.tail_quantile(tail, 0.5)
     seat_median_s = seat_median_s * factor
-    tail = queueing.wait_tail(servers, arrivals_per_s, request_s)
     open_throughput = where(unbounded, granted / step_s, arrivals_per_s / nodes * answer)
     return {
         "arrivals_per_s": arrivals_per_s,

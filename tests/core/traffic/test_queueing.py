@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from core.traffic.queueing import erlang_b, erlang_c, wait_quantile
+from core.traffic.queueing import erlang_b, erlang_c, tail_quantile, wait_quantile, wait_tail
 
 
 def plain_erlang_b(servers: int, load: float) -> float:
@@ -79,3 +79,16 @@ def test_erlang_c_near_saturation_keeps_its_precision():
         b = Fraction(float(erlang_b(c, a)))
         exact = b / (1 - Fraction(a) / Fraction(c) * (1 - b))
         assert_allclose(erlang_c(c, a), float(exact), rtol=1e-14)
+
+
+@pytest.mark.parametrize("quantile", [0.5, 0.95, 0.99])
+def test_a_tail_read_twice_gives_each_quantile_as_computed_alone(quantile):
+    """tail_quantile on one queue's wait_tail gives wait_quantile's figures, the same bits."""
+    servers, arrivals, service = np.array([4.0, 16.0, 3.0]), np.array([2.0, 9.0, 5.0]), 1.5
+    tail = wait_tail(servers, arrivals, service)
+    wait, unbounded = tail_quantile(tail, quantile)
+    alone, alone_unbounded = wait_quantile(servers, arrivals, service, quantile)
+    assert np.array_equal(wait, alone) and np.array_equal(unbounded, alone_unbounded)
+    assert tail_quantile(wait_tail(8.0, 3.0, 2.0), quantile) == wait_quantile(
+        8.0, 3.0, 2.0, quantile
+    )
