@@ -11,6 +11,7 @@ from core.simulator import simulate
 from core.simulator.steps import step_costs
 from core.whiteboard.experts import (
     distinct_experts,
+    expert_weight_bytes_read,
     experts_per_card,
     needs_expert_parallelism,
     read_curve,
@@ -122,3 +123,16 @@ def test_a_large_batch_step_reads_nearly_every_expert():
     """A full batch of an MoE touches nearly all experts: its step reads nearly every weight."""
     costs = step_costs(Scenario(model="Mixtral-8x7B", gpu="H100 SXM", cards=2))
     assert_allclose(costs.read_s(0.0, 256), costs.read_s(0.0), rtol=1e-6)
+
+
+@pytest.mark.parametrize("batch", [0.0, 0.5, 1.0, 7.0, 64.0, 3000.0])
+def test_one_step_in_plain_floats_has_its_sweeps_bits(batch):
+    """A scenario's reads and touched experts in plain floats equal its entry in a sweep."""
+    shape = MODELS["DeepSeek-R1"]
+    moe = (shape.params, shape.active_params, float(shape.experts), float(shape.experts_per_token))
+    weights = 2.0 * shape.params
+    alone = expert_weight_bytes_read(weights, *moe, batch)
+    swept = expert_weight_bytes_read(weights, *moe, np.array([batch, 2.0]))[0]
+    assert alone == swept and isinstance(alone, float)
+    touched = distinct_experts(moe[2], moe[3], batch)
+    assert touched == distinct_experts(moe[2], moe[3], np.array([batch, 2.0]))[0]
