@@ -293,12 +293,12 @@ def _load_figures(node, terms, prompt, answer, hit_tokens, users, seats, values,
             "request_s": loop.request,
             "running_requests": loop.running,
         }
-        load = {name: np.where(closed, closed_load[name], load[name]) for name in load}
-        step = np.where(closed, loop.step, step)
-        company = np.where(closed, loop.company, company)
+        load = {name: where(closed, closed_load[name], load[name]) for name in load}
+        step = where(closed, loop.step, step)
+        company = where(closed, loop.company, company)
     serving = values["seats_granted"] >= 1
-    fields = {name: np.where(serving, value, 0.0) for name, value in load.items()}
-    return fields, np.where(serving, step, 0.0), company, burst
+    fields = {name: where(serving, value, 0.0) for name, value in load.items()}
+    return fields, where(serving, step, 0.0), company, burst
 
 
 def _burst_figures(loop, spread, shift, run_requests, added, closed, values) -> dict:

@@ -31,6 +31,16 @@ def ndim(value) -> int:
     return np.ndim(value)
 
 
+def plain(*values) -> bool:
+    """Whether every one of ``values`` is a plain number (a Python int or float, or a numpy
+    float): one scenario's figure, which a function may then compute without numpy's dispatch
+    (anything else, a numpy int among them, takes the function's numpy path)."""
+    for value in values:  # noqa: SIM110 (a loop, not all() and its generator: hot paths)
+        if not isinstance(value, (float, int)):
+            return False
+    return True
+
+
 def any_true(value) -> bool:
     """``bool(np.any(value))``, without numpy's dispatch for a plain number or a bool."""
     if isinstance(value, (float, int, np.bool_)):

@@ -9,12 +9,13 @@ so past ``w`` its cache stops growing. Every function takes scalars or numpy arr
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from core.catalog import ModelShape
-from core.foundation.vector import any_true
+from core.foundation.vector import any_true, plain
 
 # DeepSeek-V2 sizes its latent at four head dims and its decoupled rotary key at half of one
 # (d_c = 4 d_h, d_h^R = d_h / 2; arXiv 2405.04434, section 2.1): used to show what MLA would
@@ -35,6 +36,9 @@ def indexer_bytes_per_layer(indexer_dim) -> np.ndarray:
     -----
     :math:`d_{idx}` fp8 numbers and one 4-byte scale per 128 of them.
     """
+    if plain(indexer_dim) and math.isfinite(indexer_dim):  # one scenario, without numpy
+        dim = float(indexer_dim)
+        return dim + INDEXER_SCALE_BYTES * math.ceil(dim / 128.0) if dim > 0 else 0.0
     dim = np.asarray(indexer_dim, dtype=float)
     return np.where(dim > 0, dim + INDEXER_SCALE_BYTES * np.ceil(dim / 128.0), 0.0)
 
@@ -49,6 +53,9 @@ def kv_numbers_per_layer(kv_heads, head_dim, kv_lora_rank=0, qk_rope_head_dim=0)
 
     .. math:: n = 2 H_{kv} d_{head} \\quad\\text{or}\\quad n = r + d_{rope}
     """
+    if plain(kv_heads, head_dim, kv_lora_rank, qk_rope_head_dim):  # one scenario
+        latent = float(kv_lora_rank + qk_rope_head_dim)
+        return latent if kv_lora_rank > 0 else 2.0 * (kv_heads * head_dim)
     latent = np.add(kv_lora_rank, qk_rope_head_dim)
     return np.where(np.asarray(kv_lora_rank) > 0, latent, 2.0 * np.multiply(kv_heads, head_dim))
 
@@ -120,6 +127,15 @@ def kv_bytes_per_token(
     With no windowed or hybrid layer this is :math:`b_{num}\\, n\\, L` whatever the length: for
     an 8B-class model, :math:`2 \\cdot 2 \\cdot 8 \\cdot 128 \\cdot 32 = 131{,}072` bytes.
     """
+    parts = (layers, numbers_per_layer, bytes_per_number, tokens, sliding_window, window_layers)
+    if plain(*parts, cacheless_layers, state_bytes, indexer_bytes):  # one scenario, same bits
+        tokens = max(float(tokens), 1.0)
+        windowed = min(tokens, sliding_window) if sliding_window > 0 else tokens
+        layers_paid = (layers - window_layers - cacheless_layers) + window_layers * (
+            windowed / tokens
+        )
+        per_layer = bytes_per_number * numbers_per_layer + indexer_bytes
+        return per_layer * layers_paid + state_bytes / tokens
     tokens = np.maximum(np.asarray(tokens, dtype=float), 1.0)
     windowed = np.where(np.asarray(sliding_window) > 0, np.minimum(tokens, sliding_window), tokens)
     full = np.subtract(np.subtract(layers, window_layers), cacheless_layers)

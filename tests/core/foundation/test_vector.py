@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from core.foundation.vector import any_true, ndim, where
+from core.foundation.vector import any_true, ndim, plain, where
 
 VALUES = [
     0, 3, 0.0, 2.5, np.float64(1.5), np.int64(4), True, np.bool_(False), np.array(2.0),
@@ -34,3 +34,10 @@ def test_where_keeps_scalars_plain_and_arrays_numpys():
     assert where(True, 1.0, 2.0) == 1.0 and type(where(False, 1.0, 2)) is int
     assert np.array_equal(where(np.array([True, False]), 1.0, 2.0), [1.0, 2.0])
     assert np.array_equal(where(True, np.array([1.0, 3.0]), 2.0), [1.0, 3.0])
+
+
+def test_plain_is_true_only_for_plain_numbers():
+    """plain holds for Python ints and floats and numpy floats, never an array or a sequence."""
+    assert plain(1, 2.0, np.float64(3.0), True)
+    assert plain()
+    assert not plain(1.0, np.array(2.0)) and not plain([1.0]) and not plain(None)

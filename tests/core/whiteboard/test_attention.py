@@ -11,7 +11,13 @@ from core import Scenario
 from core.catalog import MODELS
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
-from core.whiteboard.attention import causal_pairs, prefill_head_width
+from core.whiteboard.attention import (
+    causal_pairs,
+    indexer_bytes_per_layer,
+    kv_bytes_per_token,
+    kv_numbers_per_layer,
+    prefill_head_width,
+)
 
 
 def test_a_latent_prompt_scores_keys_wider_than_its_values():
@@ -75,3 +81,26 @@ def test_the_engine_level_counts_a_window_layers_prompt_at_its_window():
     pairs += node._attention_layers * node.prefill_attention_keys * tokens
     per_pair = 4.0 * node.query_heads * node._prefill_width
     assert_allclose(seconds, per_pair * pairs / (node.cards * 1e15 * node.prefill_attention_share))
+
+
+def test_one_scenarios_cache_figures_have_their_sweeps_bits():
+    """A token's cache bytes, a layer's numbers and an indexer's bytes in plain floats equal
+    their entries in a sweep, for full, windowed, latent and hybrid layers alike."""
+    # (layers, kv heads, head size, latent rank, rope, bytes, tokens, window, windowed layers,
+    #  cacheless layers, state bytes, indexer width)
+    cases = [
+        (32, 8, 128, 0, 0, 2.0, 1200.0, 0, 0, 0, 0.0, 0),
+        (48, 8, 128, 0, 0, 2.0, 70_000.0, 4096, 36, 0, 0.0, 0),
+        (61, 128, 128, 512, 64, 1.0, 9000.0, 0, 0, 0, 0.0, 128),
+        (40, 4, 256, 0, 0, 2.0, 30.0, 0, 0, 30, 2.5e6, 0),
+    ]
+    for layers, heads, head, rank, rope, width, tokens, *rest in cases:
+        window, windowed, cacheless, state, indexer = rest
+        numbers = kv_numbers_per_layer(heads, head, rank, rope)
+        assert numbers == kv_numbers_per_layer(np.array([heads, 1]), head, rank, rope)[0]
+        extra = indexer_bytes_per_layer(indexer)
+        assert extra == indexer_bytes_per_layer(np.array([indexer, 64]))[0]
+        common = (window, windowed, cacheless, state, extra)
+        alone = kv_bytes_per_token(layers, numbers, width, tokens, *common)
+        swept = kv_bytes_per_token(layers, numbers, width, np.array([tokens, 5.0]), *common)[0]
+        assert alone == swept
