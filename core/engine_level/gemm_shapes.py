@@ -119,6 +119,12 @@ def tile_floor_s(node, tokens, flops):
     return 2.0 * node.dense_gemm_params * rows / flops
 
 
+@lru_cache(maxsize=1)
+def _grid_points() -> tuple[float, ...]:
+    """:func:`token_grid` as plain floats, for one scenario's step (read at every step)."""
+    return tuple(token_grid().tolist())
+
+
 def dense_gemm_penalty(node, grid, tokens):
     """:func:`penalty_grid`'s ``grid`` read at the step's ``tokens`` (each rank's under
     attention data parallelism), interpolated in :math:`\\log_2` of the tokens and held at the
@@ -128,18 +134,18 @@ def dense_gemm_penalty(node, grid, tokens):
     load's loops), a sweep's in arrays; both take numpy's ``log2`` and the same arithmetic, so
     a scenario gets the same bits alone as in a sweep (``math.log2`` differs in its last bit).
     """
-    log_grid = token_grid()
     spread = node.data_parallel_attention
     if grid.ndim == 1 and ndim(tokens) == 0 and ndim(spread) == 0:
         per_rank = float(tokens) / float(node.cards) if spread else float(tokens)
-        points = log_grid.tolist()
+        points = _grid_points()
         at = min(max(float(np.log2(max(per_rank, 1.0))), points[0]), points[-1])
         cell = 0
         while cell < len(points) - 2 and points[cell + 1] <= at:
             cell += 1
         fraction = (at - points[cell]) / (points[cell + 1] - points[cell])
-        low, high = float(grid[cell]), float(grid[cell + 1])
+        low, high = grid.item(cell), grid.item(cell + 1)
         return low + fraction * (high - low)
+    log_grid = token_grid()
     per_rank = np.where(spread, np.divide(tokens, node.cards), tokens)
     cell, fraction = grid_position(log_grid, per_rank)
     shape = np.broadcast_shapes(np.shape(cell), grid.shape[:-1])

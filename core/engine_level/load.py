@@ -29,7 +29,7 @@ from core.engine_level.fixed_points import (
     false_position_scalar,
     own_image,
 )
-from core.foundation.vector import ndim
+from core.foundation.vector import ndim, plain
 
 # A queue whose utilisation reaches this is treated as unable to drain.
 SATURATED = 0.999
@@ -371,6 +371,11 @@ def coalesced(overhead, rate):
 
 def prefill_wait_quantile(added_s, busy, quantile):
     """The ``quantile`` of the wait for the prefill stage (M/M/1: P(W > t) = rho e^(-(mu-lambda) t))."""
+    # one scenario: numpy's log (its bits), the rest in plain floats
+    if plain(added_s, busy, quantile) and busy < 1.0:
+        drain = (1.0 - busy) / max(added_s, 1e-12)
+        tail = np.log(max(busy, 1e-300) / (1.0 - quantile))
+        return max(tail, 0.0) / drain if busy > 1.0 - quantile else 0.0
     drain = (1.0 - busy) / np.maximum(added_s, 1e-12)
     tail = np.log(np.maximum(busy, 1e-300) / (1.0 - quantile))
     return np.where(busy > 1.0 - quantile, np.maximum(tail, 0.0) / drain, 0.0)

@@ -7,6 +7,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
+from core.engine_level.load import prefill_wait_quantile
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import evaluate_terms
 
@@ -161,3 +162,12 @@ def test_an_open_loop_near_its_seats_holds_as_many_as_arrive_in_a_request_time()
     running = min(result.seats_granted, per_node * result.request_s)
     assert_allclose(result.running_requests, running, rtol=1e-9)
     assert result.running_requests > 0.95 * result.seats_granted
+
+
+@pytest.mark.parametrize("busy", [0.0, 0.02, 0.3, 0.9, 0.999])
+@pytest.mark.parametrize("quantile", [0.5, 0.95])
+def test_one_prefill_waits_quantile_has_its_sweeps_bits(busy, quantile):
+    """The prefill queue's wait quantile in plain floats equals its entry in a sweep."""
+    alone = prefill_wait_quantile(0.04, busy, quantile)
+    swept = prefill_wait_quantile(np.array([0.04, 0.5]), np.array([busy, 0.1]), quantile)[0]
+    assert alone == swept
