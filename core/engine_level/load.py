@@ -303,11 +303,12 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     wait = added * busy_prefill / (1.0 - busy_prefill)
 
     most = np.maximum(granted, 1.0)
-    one_node = ndim(arrivals_per_s) == 0 and ndim(most) == 0
+    # min and max are np.clip's bits for plain floats, a NaN bound aside (np.clip gives NaN)
+    one_node = ndim(arrivals_per_s) == 0 and ndim(most) == 0 and most == most
 
     def state(request):
         """(g(R), running, step, first token, company) at the request time ``request``."""
-        if one_node and ndim(request) == 0:  # np.clip's bits in plain floats, at every step
+        if one_node and ndim(request) == 0:  # asked at every step of the loop
             running = min(max(arrivals_per_s * request, 1.0), most)
         else:
             running = np.clip(arrivals_per_s * request, 1.0, most)
