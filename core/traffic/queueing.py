@@ -212,10 +212,10 @@ def wait_quantile(servers, arrivals_per_s, service_s, quantile):
     return tail_quantile(wait_tail(servers, arrivals_per_s, service_s), quantile)
 
 
-def tail_quantile(tail, quantile):
+def tail_quantile(queue_tail, quantile):
     """:func:`wait_quantile` read off a queue's :func:`wait_tail`, so one queue's percentiles
     share one Erlang C (a page asks for its p50 and its p95)."""
-    probability_wait, drain, unbounded = tail
+    probability_wait, drain, unbounded = queue_tail
     tail = np.log(np.maximum(probability_wait, 1e-300) / (1.0 - quantile))
     wait = where(unbounded, 0.0, np.maximum(0.0, tail) / drain)
     return wait, unbounded

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.catalog import ModelShape
+from core.foundation.vector import plain
 
 
 def expert_weight_bytes_read(weight_bytes, params, active_params, experts, per_token, batch):
@@ -32,8 +33,7 @@ def expert_weight_bytes_read(weight_bytes, params, active_params, experts, per_t
     :math:`W P_{active} / P`: never less (the shared part alone can come out negative when
     the input embedding, left out of :math:`P_{active}`, is large beside one expert).
     """
-    plain = (experts, per_token, batch, params, active_params, weight_bytes)
-    if all(isinstance(value, (float, int)) for value in plain):  # one scenario: the same bits
+    if plain(experts, per_token, batch, params, active_params, weight_bytes):  # the same bits
         if experts <= 1 or per_token >= experts:
             return weight_bytes
         per_expert = (params - active_params) / (experts - per_token)
@@ -63,8 +63,7 @@ def distinct_experts(experts, per_token, batch):
     One token reads :math:`k`; as :math:`B` grows this tends to :math:`E`. Routing is taken as
     independent and uniform (real routers are less even, so real batches touch a little fewer).
     """
-    if all(isinstance(value, (float, int)) for value in (experts, per_token, batch)):
-        # one scenario's step (asked at every step): numpy's power, the rest in plain floats
+    if plain(experts, per_token, batch):  # one scenario's step: numpy's power, then floats
         return experts * (1.0 - np.power(1.0 - per_token / experts, max(batch, 0.0)))
     share = np.divide(per_token, experts)
     return np.multiply(experts, 1.0 - np.power(1.0 - share, np.maximum(batch, 0.0)))
