@@ -229,10 +229,7 @@ class Node(
             if value is not None and not isinstance(value, (float, int)):
                 return price(*arguments)
         key = (price.__name__, *numbers, frozenset(arguments[2]))
-        memo = self.__dict__.setdefault("_memo", {})
-        if key not in memo:
-            memo[key] = price(*arguments)
-        return memo[key]
+        return self._remember(key, lambda: price(*arguments))
 
     def step_s(self, batch, context_tokens, terms, requests=None):
         """:meth:`_step_s`, priced once per node for plain numbers (:meth:`_priced_once`)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from core.catalog.workloads import BUDGET_USD_PER_MONTH
+from core.foundation.vector import is_array
 
 
 @dataclass(frozen=True)
@@ -162,10 +163,7 @@ def package(values: dict) -> Result:
         Naming the field, where a count (seats, nodes, tokens) is not a finite number: a
         count has no NaN or infinite value to round, and a wrong one must never be shown.
     """
-    for value in values.values():  # is_array's test, inlined: every field, every evaluation
-        if isinstance(value, np.ndarray) and value.ndim > 0:
-            break
-    else:
+    if not any(map(is_array, values.values())):  # map: no generator's frame per field
         return Result(**{name: _scalar(name, value) for name, value in values.items()})
     arrays = np.broadcast_arrays(*(np.asarray(values[name]) for name in RESULT_FIELDS))
     scalar = arrays[0].ndim == 0
