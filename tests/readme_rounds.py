@@ -17,14 +17,19 @@ from bench.h20_batch_one import (
     skinny_gemm_rates,
     weight_format,
 )
+from bench.outside_allocator import figures as outside_allocator_figures
+from bench.outside_allocator import inside_allocator_only
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
 from core import Scenario
 from core.catalog import (
+    GIB,
     GPUS,
     KERNEL_FLOOR_S,
     MODELS,
     NVLINK_PROTOCOL_EFFICIENCY,
+    OUTSIDE_ALLOCATOR_BYTES_ONE_CARD,
+    OUTSIDE_ALLOCATOR_BYTES_SHARDED,
 )
 from core.catalog.attention_kernels import (
     LATENT_BLOCKS,
@@ -518,4 +523,29 @@ def forty_first_round_figures() -> tuple:
         amd_score.cases, round(100 * amd_held.geometric_mean_error),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         round(100 * both.within_band / both.cases, 1),
+    )  # fmt: skip
+
+
+def forty_third_round_figures() -> tuple:
+    """vLLM's profile's memory outside PyTorch's allocator on one card and on each of two (GiB);
+    TensorRT-LLM 1.0's table without the rule (error, within, cells) and with it, its Hopper
+    mixtures under DEP (median) before and after; both sets before (error) and after (error,
+    within, cases, % within), as the README rounds them."""
+    with inside_allocator_only():
+        before = outside_allocator_figures()
+    after = outside_allocator_figures()
+
+    def percent(error):
+        return round(100 * error, 1)
+
+    trt_before, trt_after = before["trt10"], after["trt10"]
+    both = after["both"]
+    return (
+        round(OUTSIDE_ALLOCATOR_BYTES_ONE_CARD / GIB, 2),
+        round(OUTSIDE_ALLOCATOR_BYTES_SHARDED / GIB, 2),
+        percent(trt_before[0]), trt_before[1], trt_before[2],
+        percent(trt_after[0]), trt_after[1], trt_after[2],
+        round(before["hopper_dep_median"], 2), round(after["hopper_dep_median"], 2),
+        percent(before["both"][0]), percent(both[0]), both[1], both[2],
+        round(100 * both[1] / both[2], 1),
     )  # fmt: skip

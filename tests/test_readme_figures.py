@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fortieth_round_figures,
     forty_first_round_figures,
+    forty_third_round_figures,
     h20_skinny_figures,
     h20_stream_figures,
     thirty_eighth_round_attention_figures,
@@ -269,6 +270,14 @@ FIGURES = {
         r".*? where the engine level "
         r"prices (\d+)-(\d+) ms, (\d+)-(\d+) µs and ([\d.]+) ns",
         twenty_eighth_round_figures,
+    ),
+    "forty-third round": (
+        r"vLLM's profile of Llama-3-8B on an H100 printed it, ([\d.]+) GiB on one card and "
+        r"([\d.]+) GiB on each of two \(vLLM PR #10511\).*? TensorRT-LLM 1\.0's own table, never "
+        r"used to set a figure, goes from ([\d.]+) % \((\d+) of (\d+)\) to ([\d.]+) % \((\d+) of "
+        r"(\d+)\), its mixtures on Hopper under DEP from x([\d.]+) to x([\d.]+) \(median\), and "
+        r"both sets from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
+        forty_third_round_figures,
     ),
     "twenty-ninth round": (
         r"SGLang's FlashAttention 3 on an H100 reaches ([\d.]+) of the card's bf16 rate and each "

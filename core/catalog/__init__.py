@@ -80,6 +80,13 @@ ENGINE_KV_FRACTION = 0.9  # TensorRT-LLM free_gpu_memory_fraction, vLLM gpu_memo
 ENGINE_MAX_BATCH = 2048  # TensorRT-LLM BuildConfig.max_batch_size: requests one engine may run
 ENGINE_MAX_NUM_TOKENS = 8192  # TensorRT-LLM BuildConfig.max_num_tokens: tokens one step may run
 ACTIVATION_BYTES = 2  # activations stay in bf16 whatever the weights' storage
+# Memory a process holds outside PyTorch's allocator (the CUDA context, library workspaces,
+# NCCL's and the custom all-reduce's buffers), which the engines' own memory profiles count
+# before they size the cache: vLLM's profile of Llama-3-8B on H100 printed 1.79 GiB on one card
+# and 3.58 GiB on each of two (vllm-project/vllm PR #10511, 2024-12-14); a node of more cards
+# takes the two-card figure, the least its collectives' buffers hold.
+OUTSIDE_ALLOCATOR_BYTES_ONE_CARD = 1.79 * GIB
+OUTSIDE_ALLOCATOR_BYTES_SHARDED = 3.58 * GIB
 ALLREDUCE_LATENCY_S = 10.1e-6  # a small custom all-reduce on 8 x H100 (SGLang PR #2904)
 # Over PCIe the host's memory and root complex carry every flow: 8 cards' all-reduce bus
 # bandwidth reached 28 of PCIe 5.0's 64 GB/s, 4 cards' 35 (NVIDIA/nccl issue #1639, whose

@@ -12,8 +12,16 @@ from functools import cached_property
 
 import numpy as np
 
-from core.catalog import ACTIVATION_BYTES, ENGINE_KV_FRACTION, ENGINE_MAX_NUM_TOKENS, GB, GIB
-from core.foundation.vector import any_true
+from core.catalog import (
+    ACTIVATION_BYTES,
+    ENGINE_KV_FRACTION,
+    ENGINE_MAX_NUM_TOKENS,
+    GB,
+    GIB,
+    OUTSIDE_ALLOCATOR_BYTES_ONE_CARD,
+    OUTSIDE_ALLOCATOR_BYTES_SHARDED,
+)
+from core.foundation.vector import any_true, plain
 from core.whiteboard.memory import kv_budget_bytes
 
 
@@ -73,6 +81,25 @@ def expert_workspace_bytes(tokens, gathered_ranks, experts_per_token, hidden, sl
     return kernel + gathered * hidden * (np.add(gathered_bytes, ACTIVATION_BYTES))
 
 
+def outside_allocator_bytes(cards):
+    """Memory one card's process holds outside PyTorch's allocator, as the engines profile it.
+
+    Notes
+    -----
+    The CUDA context, the libraries' workspaces and, on a node of several cards, the
+    collectives' buffers: measured by vLLM's memory profile on an H100 at 1.79 GiB on one card
+    and 3.58 GiB on each of two (``OUTSIDE_ALLOCATOR_BYTES_*``); wider nodes take the two-card
+    figure.
+
+    .. math:: N = N_1 \text{ if } c = 1 \text{ else } N_2
+    """
+    if plain(cards):
+        return OUTSIDE_ALLOCATOR_BYTES_SHARDED if cards > 1 else OUTSIDE_ALLOCATOR_BYTES_ONE_CARD
+    return np.where(
+        np.asarray(cards) > 1, OUTSIDE_ALLOCATOR_BYTES_SHARDED, OUTSIDE_ALLOCATOR_BYTES_ONE_CARD
+    )
+
+
 def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes):
     """KV room an engine allocates: 90 % of the memory left after weights and workspace.
 
@@ -123,7 +150,10 @@ class NodeMemory:
         if "engine_memory" in terms:
             memory = engine_memory_bytes(self.cards, self.card_memory_bytes)
             weights = self.engine_weight_bytes(terms)
-            workspace = self.cards * self._workspace_bytes
+            # what the engine's profile counts before it sizes the cache: the activations of
+            # its largest step and what each process holds outside PyTorch's allocator (SGLang's
+            # static reserve, a share of the whole memory, is left to hold the latter)
+            workspace = self.cards * (self._workspace_bytes + outside_allocator_bytes(self.cards))
             free = engine_kv_budget_bytes(memory, weights, workspace)
             total = engine_kv_share_of_total(memory, weights, workspace)
             static = np.maximum(0.0, memory - self.cards * self.kv_reserve_bytes - weights)

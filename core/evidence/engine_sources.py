@@ -8,11 +8,14 @@ from core.catalog import (
     ENGINE_KV_FRACTION,
     ENGINE_MAX_BATCH,
     ENGINE_MAX_NUM_TOKENS,
+    GIB,
     HOST_STEP_S,
     INFINIBAND_NDR_BYTES_PER_S,
     KERNEL_FLOOR_S,
     KERNELS_PER_LAYER,
     NVLINK_PROTOCOL_EFFICIENCY,
+    OUTSIDE_ALLOCATOR_BYTES_ONE_CARD,
+    OUTSIDE_ALLOCATOR_BYTES_SHARDED,
     PCIE_ALLREDUCE_SHARE_FEW,
     PCIE_ALLREDUCE_SHARE_MANY,
 )
@@ -41,8 +44,8 @@ from core.evidence.release_sources import release_rows
 from core.evidence.source_groups import Source
 
 
-def engine_default_rows() -> list[Source]:
-    """Engines' documented defaults: how they count memory, their KV share and batch limits."""
+def engine_memory_rows() -> list[Source]:
+    """How engines count a card's memory before they size the cache."""
     return [
         Source(
             "card memory as engines see it",
@@ -54,11 +57,32 @@ def engine_default_rows() -> list[Source]:
         Source(
             "engine KV share of free memory",
             f"{ENGINE_KV_FRACTION:.0%}",
-            "of memory left after weights and activations",
+            "of memory left after weights, activations and what is held outside the allocator",
             "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction default (vLLM's "
             "gpu_memory_utilization default is also 0.9)",
             kind="engine",
         ),
+        Source(
+            "memory a card's process holds outside PyTorch's allocator",
+            f"{OUTSIDE_ALLOCATOR_BYTES_ONE_CARD / GIB:.2f} / "
+            f"{OUTSIDE_ALLOCATOR_BYTES_SHARDED / GIB:.2f} GiB",
+            "on one card / on each card of a node of several (the CUDA context, libraries' "
+            "workspaces, the collectives' buffers), counted by TensorRT-LLM and vLLM before "
+            "they size the cache",
+            "vllm-project/vllm PR #10511 (2024-12-14): vLLM's memory profile of Llama-3-8B on "
+            "an H100 printed non_torch_memory 1.79 GiB at TP1 and 3.58 GiB at TP2; "
+            "TensorRT-LLM's PyTorch backend sizes its cache after a peak it logs as 'torch + "
+            "non-torch' (_torch/pyexecutor/_util.py); a node of more cards takes the two-card "
+            "figure",
+            kind="engine",
+        ),
+    ]
+
+
+def engine_default_rows() -> list[Source]:
+    """Engines' documented defaults: how they count memory, their KV share and batch limits."""
+    return [
+        *engine_memory_rows(),
         Source(
             "engine batch limit under a benchmark",
             f"{ENGINE_MAX_BATCH:,}",

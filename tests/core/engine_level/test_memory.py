@@ -5,11 +5,24 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from numpy.testing import assert_allclose
 
+import core.engine_level.memory as memory
 from core import Scenario
-from core.catalog import ACTIVATION_BYTES, ENGINE_KV_FRACTION, ENGINE_MAX_NUM_TOKENS
-from core.engine_level.memory import activation_workspace_bytes, expert_workspace_bytes
+from core.catalog import (
+    ACTIVATION_BYTES,
+    ENGINE_KV_FRACTION,
+    ENGINE_MAX_NUM_TOKENS,
+    GIB,
+    OUTSIDE_ALLOCATOR_BYTES_ONE_CARD,
+    OUTSIDE_ALLOCATOR_BYTES_SHARDED,
+)
+from core.engine_level.memory import (
+    activation_workspace_bytes,
+    expert_workspace_bytes,
+    outside_allocator_bytes,
+)
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 
@@ -97,3 +110,39 @@ def test_the_profiled_step_is_the_one_trtllm_bench_sized():
     assert node.profile_tokens >= 1000 + node.bench_batch / 8
     vllm = engine_node(Scenario(**{**DEP, "engine": "vllm"}))
     assert np.all(vllm.profile_tokens == ENGINE_MAX_NUM_TOKENS)
+
+
+def test_a_card_holds_vllms_profiled_memory_outside_the_allocator():
+    """1.79 GiB on one card and 3.58 GiB on each card of a node of several (vLLM PR #10511's
+    profile), for a number and for an array of node sizes alike."""
+    assert outside_allocator_bytes(1) == OUTSIDE_ALLOCATOR_BYTES_ONE_CARD == 1.79 * GIB
+    assert outside_allocator_bytes(2) == OUTSIDE_ALLOCATOR_BYTES_SHARDED == 3.58 * GIB
+    assert_allclose(
+        outside_allocator_bytes(np.array([1.0, 2.0, 8.0])),
+        [1.79 * GIB, 3.58 * GIB, 3.58 * GIB],
+    )
+
+
+@pytest.mark.parametrize(
+    ("engine", "cards", "lost_share"),
+    [
+        ("tensorrt-llm", 8, ENGINE_KV_FRACTION),
+        ("vllm", 4, 1.0),
+        ("vllm", 1, 1.0),
+        ("sglang", 8, 0.0),
+    ],
+)
+def test_the_cache_loses_what_each_card_holds_outside_the_allocator(
+    monkeypatch, engine, cards, lost_share
+):
+    """TensorRT-LLM's room is 90 % of what is left after it (its share is of the free memory),
+    vLLM's is short by all of it (its share is of the whole card), and SGLang's reserve, a share
+    of the card by its own rule, holds it: its room does not move."""
+    knobs = {**DEP, "model": "Llama-3-8B", "engine": engine, "cards": cards, "layout": "tp"}
+    room = engine_node(Scenario(**knobs)).kv_budget(ALL_TERMS)[1]
+    assert room > 0
+    monkeypatch.setattr(memory, "OUTSIDE_ALLOCATOR_BYTES_ONE_CARD", 0.0)
+    monkeypatch.setattr(memory, "OUTSIDE_ALLOCATOR_BYTES_SHARDED", 0.0)
+    without = engine_node(Scenario(**knobs)).kv_budget(ALL_TERMS)[1]
+    per_card = 1.79 * GIB if cards == 1 else 3.58 * GIB
+    assert_allclose(without - room, lost_share * cards * per_card, rtol=1e-9)
