@@ -30,6 +30,7 @@ from core.scenario.resolve import (
     run_length,
     shape_keys,
     stated_batch_limit,
+    stated_memory_share,
     tensor_peak,
     with_default,
 )
@@ -175,6 +176,7 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         users=closed_loop_users(knobs["concurrency"]),
         run_requests=run_length(knobs["run_requests"]),
         batch_limit=stated_batch_limit(knobs["batch_limit"]),
+        memory_share=stated_memory_share(knobs["memory_share"]),
         price=or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour"),
         layers=pick(shape, shapes, "layers"),
         kv_heads=pick(shape, shapes, "kv_heads"),

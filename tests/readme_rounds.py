@@ -549,3 +549,18 @@ def forty_third_round_figures() -> tuple:
         percent(before["both"][0]), percent(both[0]), both[1], both[2],
         round(100 * both[1] / both[2], 1),
     )  # fmt: skip
+
+
+def forty_third_round_share_figures() -> tuple:
+    """The cases typed with their command's memory share: how many, D328's ratio, and the
+    largest move of any other from its price at the release's own share, as the bound the
+    README quotes (0.01 %) where it stays below it."""
+    whole = report()
+    typed = [case for case in whole.cases if case.memory_share]
+    now = predictions(typed)
+    before = predictions([replace(case, memory_share=0.0) for case in typed])
+    others = [abs(a / b - 1) for case, a, b in zip(typed, now, before, strict=True)
+              if case.key != "D328"]  # fmt: skip
+    ratio = engine_ratios()
+    largest = max(others)
+    return len(typed), round(ratio["D328"], 2), 0.01 if largest < 1e-4 else 100 * largest

@@ -73,6 +73,7 @@ edge_concurrencies = st.one_of(
 )
 edge_runs = st.one_of(st.none(), st.sampled_from([1, 10_000_000]), st.integers(1, 10_000_000))
 edge_batch_limits = st.one_of(st.none(), st.sampled_from([1, 1_000_000]), st.integers(1, 1_000_000))
+edge_memory_shares = st.one_of(st.none(), st.sampled_from([0.05, 1.0]), st.floats(0.05, 1.0))
 edge_prices = st.one_of(st.none(), st.sampled_from([0.0, 1000.0]), st.floats(0.0, 1000.0))
 
 
@@ -98,6 +99,7 @@ def every_knob(draw) -> dict:
         "concurrency": draw(edge_concurrencies),
         "run_requests": draw(edge_runs),
         "batch_limit": draw(edge_batch_limits),
+        "memory_share": draw(edge_memory_shares),
         "usd_per_gpu_hour": draw(edge_prices),
         "kv_offload": draw(offloads),
     }

@@ -30,6 +30,7 @@ from tests.readme_rounds import (
     fortieth_round_figures,
     forty_first_round_figures,
     forty_third_round_figures,
+    forty_third_round_share_figures,
     h20_skinny_figures,
     h20_stream_figures,
     thirty_eighth_round_attention_figures,
@@ -278,6 +279,11 @@ FIGURES = {
         r"(\d+)\), its mixtures on Hopper under DEP from x([\d.]+) to x([\d.]+) \(median\), and "
         r"both sets from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+), ([\d.]+) % within\)",
         forty_third_round_figures,
+    ),
+    "forty-third round, memory shares": (
+        r"InferenceX's sweep; (\d+) cases\): D328 now reads x([\d.]+), and no other moves by "
+        r"as much as (0\.01) %",
+        forty_third_round_share_figures,
     ),
     "twenty-ninth round": (
         r"SGLang's FlashAttention 3 on an H100 reaches ([\d.]+) of the card's bf16 rate and each "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.catalog import BYTES_PER_WEIGHT, GB, HOST_STEP_S
+from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, GB, HOST_STEP_S
 from core.catalog.checkpoints import kept_bf16_params
 from core.catalog.collective_tables import allreduce_table_index, gather_table_index
 from core.catalog.dense_gemms import dense_gemm_floor, gemm_tile_rows
@@ -29,6 +29,7 @@ from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
 from core.engine_level.formats import dense_format, expert_format
 from core.engine_level.lookups import lookup, release_field
+from core.engine_level.memory import engine_memory_bytes
 from core.engine_level.shared_experts import shared_expert_fused, shared_stream_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import any_true, is_array, ndim
@@ -235,7 +236,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "eager_launch_s": pick(engine, ENGINES, "eager_launch_s"),
         "server_path_s": pick(engine, ENGINES, "server_path_s"),
         "kv_rule": lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
-        "kv_reserve_bytes": sglang_reserve_bytes(pool.card_memory, pool.cards),
+        **_memory_share_fields(pool),
         "max_running": _max_running(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),
@@ -255,6 +256,19 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         )
         * decode_read_share(pool),
     }
+
+
+def _memory_share_fields(pool) -> dict:
+    """The engine's share of each card's memory: its command's where it sets one, else the
+    release's own (0.9, and SGLang's reserve by its own rule). Under SGLang a stated
+    ``--mem-fraction-static`` leaves the rest of the card, as CUDA counts it, as the reserve."""
+    stated = np.isfinite(pool.memory_share)
+    share = np.where(stated, pool.memory_share, ENGINE_KV_FRACTION)
+    own_reserve = sglang_reserve_bytes(pool.card_memory, pool.cards)
+    left = (1.0 - share) * engine_memory_bytes(1.0, pool.card_memory)
+    if not any_true(stated):
+        return {"kv_fraction": ENGINE_KV_FRACTION, "kv_reserve_bytes": own_reserve}
+    return {"kv_fraction": share, "kv_reserve_bytes": np.where(stated, left, own_reserve)}
 
 
 def _release_host_costs(engine, version) -> dict:
@@ -341,7 +355,11 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
     bench = trtllm_bench_settings(
         pool.params, per_param, pool.bytes_kv, pool.layers - pool.cacheless_layers, heads,
         head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
-        kv_fraction=lookup(release_field("bench_kv_fraction"), engine, version),
+        kv_fraction=np.where(
+            np.isfinite(pool.memory_share),
+            pool.memory_share,
+            lookup(release_field("bench_kv_fraction"), engine, version),
+        ),
         checkpoint_scale=lookup(release_field("bench_checkpoint_scale"), engine, version),
         ranks=np.where(data_parallel, pool.cards, 1.0),
         chunked_prefill=lookup(release_field("chunked_prefill"), engine, version) > 0,

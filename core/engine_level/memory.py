@@ -100,8 +100,10 @@ def outside_allocator_bytes(cards):
     )
 
 
-def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes):
-    """KV room an engine allocates: 90 % of the memory left after weights and workspace.
+def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes,
+                           fraction=ENGINE_KV_FRACTION):  # fmt: skip
+    """KV room an engine allocates: its share (90 % unless set) of the memory left after weights
+    and workspace (TensorRT-LLM's free_gpu_memory_fraction).
 
     Notes
     -----
@@ -109,17 +111,19 @@ def engine_kv_budget_bytes(node_memory_bytes, weight_bytes, workspace_bytes):
 
     ``workspace_bytes`` is the whole node's (every card's workspace).
     """
-    return ENGINE_KV_FRACTION * np.maximum(0.0, node_memory_bytes - weight_bytes - workspace_bytes)
+    return fraction * np.maximum(0.0, node_memory_bytes - weight_bytes - workspace_bytes)
 
 
-def engine_kv_share_of_total(node_memory_bytes, weight_bytes, workspace_bytes):
-    r"""KV room when the engine's share is of the whole memory, weights inside it (vLLM).
+def engine_kv_share_of_total(node_memory_bytes, weight_bytes, workspace_bytes,
+                             fraction=ENGINE_KV_FRACTION):  # fmt: skip
+    r"""KV room when the engine's share is of the whole memory, weights inside it (vLLM's
+    gpu_memory_utilization).
 
     Notes
     -----
     .. math:: R = \max(0,\ f M_{node} - W - c A), \quad f = 0.9
     """
-    return np.maximum(0.0, ENGINE_KV_FRACTION * node_memory_bytes - weight_bytes - workspace_bytes)
+    return np.maximum(0.0, fraction * node_memory_bytes - weight_bytes - workspace_bytes)
 
 
 class NodeMemory:
@@ -154,8 +158,8 @@ class NodeMemory:
             # its largest step and what each process holds outside PyTorch's allocator (SGLang's
             # static reserve, a share of the whole memory, is left to hold the latter)
             workspace = self.cards * (self._workspace_bytes + outside_allocator_bytes(self.cards))
-            free = engine_kv_budget_bytes(memory, weights, workspace)
-            total = engine_kv_share_of_total(memory, weights, workspace)
+            free = engine_kv_budget_bytes(memory, weights, workspace, self.kv_fraction)
+            total = engine_kv_share_of_total(memory, weights, workspace, self.kv_fraction)
             static = np.maximum(0.0, memory - self.cards * self.kv_reserve_bytes - weights)
             rule = np.asarray(self.kv_rule)
             return memory, np.where(rule == 0, free, np.where(rule == 1, total, static))

@@ -18,6 +18,7 @@ import numpy as np
 
 from core.catalog import (
     BANDWIDTH_EFFICIENCY,
+    ENGINE_KV_FRACTION,
     ENGINE_MAX_NUM_TOKENS,
     NVLINK_PROTOCOL_EFFICIENCY,
     PREFILL_EFFICIENCY,
@@ -115,6 +116,9 @@ class Node(
     # the engine's KV sizing rule (engine_level.kernels.KV_RULES), SGLang's reserve, its batch cap
     kv_rule: object = 0.0
     kv_reserve_bytes: object = 0.0
+    # the share of memory the engine gives weights and cache (vLLM, SGLang) or the cache of what
+    # is left (TensorRT-LLM): its command's, or the release's own
+    kv_fraction: object = ENGINE_KV_FRACTION
     max_running: object = 2048.0
     # cache stored per token over the windows' need (TensorRT-LLM keeps window layers whole)
     kv_stored_share: object = 1.0

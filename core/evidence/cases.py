@@ -104,6 +104,10 @@ class PublishedCase:
     # --max-num-seqs, TensorRT-LLM's --max_batch_size over its ranks, with --max_num_tokens:
     # the Scenario's ``batch_limit``; 0: the release's default)
     max_seqs: int = 0
+    # the share of each card's memory the source's command gives the engine (vLLM's
+    # --gpu-memory-utilization, SGLang's --mem-fraction-static, TensorRT-LLM's
+    # --kv_cache_free_gpu_mem_fraction: the Scenario's ``memory_share``; 0: the release's own)
+    memory_share: float = 0.0
 
     @property
     def field(self) -> str:
@@ -244,6 +248,8 @@ class PublishedCase:
             knobs.update(run_requests=self.requests)
         if self.max_seqs and self.load != "rate":  # the limit the run's command sets
             knobs.update(batch_limit=self.max_seqs)
+        if self.memory_share:  # the share of memory the run's command gives the engine
+            knobs.update(memory_share=self.memory_share)
         return Scenario(**knobs)
 
 

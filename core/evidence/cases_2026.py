@@ -13,8 +13,7 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213, D217-D219) and the Qwen2.5 rows run eagerly (D322, D331; D328, a third, is left
-out since the forty-third round: :data:`core.evidence.cases_qwen25_speed.LEFT_OUT`), which
+D210-D213, D217-D219) and the three Qwen2.5 rows run eagerly (D322, D328, D331), which
 leaves 238 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
@@ -75,7 +74,7 @@ from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 from core.evidence.cases_magpie import MAGPIE
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
-from core.evidence.cases_qwen_speed import QWEN_SPEED
+from core.evidence.cases_qwen_speed import QWEN_PAGE_SHARE, QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
@@ -157,6 +156,7 @@ def _d(key, metric, model, gpu, cards, weights, kv, prompt, answer, users, measu
 
 
 _OSS120, _OSS20, _R1 = "gpt-oss-120b", "gpt-oss-20b", "DeepSeek-R1"
+_QWEN_ASSUMED = "KV bf16 (SGLang's auto); mem_fraction_static 0.85 as the page sets it"
 _EARLY_R1 = (
     "an early-2025 engine build running DeepSeek-R1 before today's latent-attention and expert "
     "kernels"
@@ -296,15 +296,15 @@ SECOND: list[PublishedCase] = [
        assumed="KV bf16; random lengths typed as the run's means"),
     _d("D29", "request", _Q30, "H20", 1, "bf16", "bf16", 1, 2048, 1, 14.94, _SGL, "0.4.6.post1",
        _QWEN, "Qwen3-30B-A3B | 1 | BF16 | 1 | 137.18 (tok/s): 2049 / 137.18 s",
-       assumed="KV bf16 (SGLang's auto)"),
+       assumed=_QWEN_ASSUMED, memory_share=QWEN_PAGE_SHARE),
     _d("D30", "request", "custom", "H20", 4, "fp8", "bf16", 1, 2048, 1, 28.60, _SGL, "0.4.6.post1",
        _QWEN, "Qwen3-235B-A22B | 1 | FP8 | 4 | 71.65 | TP=4: 2049 / 71.65 s",
        model_config=QWEN3_235B_A22B_FP8, model_label="Qwen3-235B-A22B-FP8 (config.json)",
-       weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
+       weight_formats=_QWEN_FP8, assumed=_QWEN_ASSUMED, memory_share=QWEN_PAGE_SHARE),
     _d("D31", "request", "custom", "H20", 1, "fp8", "bf16", 1, 2048, 1, 44.38, _SGL, "0.4.6.post1",
        _QWEN, "Qwen3-32B | 1 | FP8 | 1 | 46.17: 2049 / 46.17 s", model_config=QWEN3_32B_FP8,
        model_label="Qwen3-32B-FP8 (config.json)",
-       weight_formats=_QWEN_FP8, assumed="KV bf16 (SGLang's auto)"),
+       weight_formats=_QWEN_FP8, assumed=_QWEN_ASSUMED, memory_share=QWEN_PAGE_SHARE),
     _d("D32", "request", "Llama-3-70B", "MI300X", 8, "fp8", "bf16", 128, 2048, 1, 17.236, _VLLM,
        "0.9.1 (ROCm 6.4.1)", _AMD, "Llama 3.1 70B (amd/Llama-3.1-70B-Instruct-FP8-KV) | FP8 | 8 | "
        "1 | 128 | 2048 | 17.236", requests=1,

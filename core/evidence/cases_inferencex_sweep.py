@@ -51,7 +51,8 @@ _LENGTHS_RUN = (
 _ASSUMED = (
     "lengths drawn between 0.8 and 1 times nominal (the workflow's RANDOM_RANGE_RATIO), typed as "
     "their mean; DeepSeek-R1-0528 as the catalog's DeepSeek-R1 shape; KV bf16, as "
-    "SemiAnalysisAI/InferenceX benchmarks/single_node/dsr1_fp8_h200.sh @f65d6b4b sets none"
+    "SemiAnalysisAI/InferenceX benchmarks/single_node/dsr1_fp8_h200.sh @f65d6b4b sets none, "
+    "and its --mem-fraction-static 0.82"
 )
 _UNSCORED = (
     "the set scores one figure of each printed point, its TPOT or its throughput (D206-D209, "
@@ -96,6 +97,7 @@ def _table_cases(first: int, source, columns, rows, first_tokens) -> list[Publis
             kv_dtype=KV_BY_CARD["H200"], engine="SGLang", engine_version="0.5.7", layout="TP8",
             weight_formats=DEEPSEEK_FP8, assumed=_ASSUMED, scored=not first_tokens,
             unscored_why=_UNSCORED if first_tokens else "", requests=10 * users,
+            memory_share=0.82,
         ))  # fmt: skip
     return cases
 

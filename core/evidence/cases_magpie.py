@@ -93,8 +93,8 @@ MAGPIE: list[PublishedCase] = [
         engine_version="0.5.14 (ROCm 7.2, lmsysorg/sglang:v0.5.14-rocm720-mi35x)", layout="TP4",
         weight_formats=QWEN_FP8, requests=320,
         assumed="lengths drawn between 0.8 and 1 times nominal, typed as their mean; TP4 as the "
-        "PR states; --page-size 32 and --mem-fraction-static 0.8 priced as the release's "
-        "defaults (no knob)",
+        "PR states; --page-size 32 priced as the release's default (no knob); "
+        "--mem-fraction-static 0.8 as the harness sets it", memory_share=0.8,
     ),
     _cookbook_b200(
         f"D{FIRST_KEY + 1}", "itl", 610, 422, 1, 0.00987, 10,

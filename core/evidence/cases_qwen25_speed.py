@@ -24,14 +24,16 @@ evaluated on any of them:
 - the cards are the row's "GPU Num", laid out TP; "A100 80GB" typed as the catalog's SXM card,
   as Lambda's A100 rows are; the cache bf16 (vLLM's auto);
 - the version is the page's 0.6.3, or 0.6.2 where a row's note says so; the page's
-  gpu_memory_utilization, max_model_len and sampling parameters are priced as the release's own;
+  max_model_len and sampling parameters are priced as the release's own, and so was its
+  gpu_memory_utilization until the forty-third round gave the Scenario a knob for it: since then
+  a row whose setting states another share than the default's 0.9 is typed with it (32B's
+  "setting1" 1.0; 72B's "Setting 1" 0.98, "Setting 2" and "Setting 3" 1.0);
 - a row whose note names a setting with ``enforce_eager=True`` (32B's Setting 1, 72B's Settings
   1-3) runs every step eagerly, without CUDA graphs, a knob the Scenario lacks: shown, not
   scored. Where a table prints two rows of one prompt and format on different cards, both are
   typed.
 
-Forty-four rows, forty-one scored: D292-D335; forty-three shown since the forty-third round,
-which leaves D328 out (:data:`LEFT_OUT` says why). Configs: Qwen/Qwen2.5-0.5B to -72B's config.json
+Forty-four rows, forty-one scored: D292-D335. Configs: Qwen/Qwen2.5-0.5B to -72B's config.json
 files on the Hugging Face Hub (the fields the engine level reads), whose shapes the Qwen2.5
 technical report's Table 1 also gives (arXiv:2412.15115: layers, query and key-value heads, tied
 embeddings).
@@ -48,8 +50,8 @@ _SOURCE = (
     "speed_benchmark_vllm.py divides)"
 )
 _ASSUMED = (
-    "A100 80GB typed as the SXM card; KV bf16 (vLLM's auto); gpu_memory_utilization, "
-    "max_model_len and the sampling parameters priced as the release's own (no knob)"
+    "A100 80GB typed as the SXM card; KV bf16 (vLLM's auto); max_model_len and the sampling "
+    "parameters priced as the release's own (no knob); gpu_memory_utilization the row's setting's"
 )
 _EAGER = (
     "run with enforce_eager=True (the row's setting): every step eager, a knob the Scenario lacks"
@@ -83,6 +85,9 @@ _CONFIGS = {
 _FORMATS = {"BF16": ("bf16", ""), "GPTQ-Int4": ("int4", "-GPTQ-Int4"), "AWQ": ("int4", "-AWQ")}
 # the notes whose setting sets enforce_eager=True (32B's "setting1", 72B's "Setting 1"-"3")
 _EAGER_NOTES = ("setting1", "Setting 1", "Setting 2", "Setting 3")
+# the gpu_memory_utilization of the settings that state another than the default's 0.9 (the
+# page's lists under the 32B and 72B tables)
+_SHARES = {"setting1": 1.0, "Setting 1": 0.98, "Setting 2": 1.0, "Setting 3": 1.0}
 
 
 def _row(key: int, model: str, prompt: int, fmt: str, cards: int, speed: float, note: str):
@@ -97,6 +102,7 @@ def _row(key: int, model: str, prompt: int, fmt: str, cards: int, speed: float, 
         engine="vLLM", engine_version=version, layout="TP",
         model_config=_CONFIGS[model], model_label=f"{model}-Instruct{suffix} (config.json)",
         assumed=_ASSUMED, scored=not eager, unscored_why=_EAGER if eager else "",
+        memory_share=_SHARES.get(note, 0.0),
     )  # fmt: skip
 
 
@@ -149,18 +155,7 @@ _ROWS = (
     ("Qwen2.5-72B", 129024, "AWQ", 2, 9.88, "Setting 5"),
 )
 FIRST_KEY = 292
-# Left out since issue 37's forty-third round, when each card's memory outside PyTorch's
-# allocator joined what the engines count before their cache: at the release's own share (0.9)
-# Qwen2.5-72B in bf16 on two A100 then leaves the cache no room at all, and a row priced at no
-# room has no figure to compare. The page ran it at gpu_memory_utilization=0.98 with
-# max_model_len=4096 (its "Setting 1"), a share the Scenario has no knob for; its sibling rows
-# on two cards at the default share ran the 72B model in 4-bit formats, not bf16.
-LEFT_OUT = {
-    "D328": "its Setting 1 (gpu_memory_utilization=0.98) leaves room the release's 0.9 does not"
-}
 QWEN25_SPEED: list[PublishedCase] = [
-    case
-    for case in (_row(FIRST_KEY + index, *row) for index, row in enumerate(_ROWS))
-    if case.key not in LEFT_OUT
-]
-"""The vLLM tables' rows at their shortest and longest prompts, D292-D335 but D328."""
+    _row(FIRST_KEY + index, *row) for index, row in enumerate(_ROWS)
+]  # fmt: skip
+"""The vLLM tables' rows at their shortest and longest prompts, D292-D335."""

@@ -108,7 +108,7 @@ SGLANG_PRS: list[PublishedCase] = [
         engine_version="0.4.8 (main, 2025-06-29; Triton 3.3)", layout="TP8",
         weight_formats=DEEPSEEK_FP8, requests=200,
         assumed=_MEANS + "; the generated total the run with the configuration prints; "
-        "--mem-fraction-static 0.9 priced as the release's own share",
+        "--mem-fraction-static 0.9 as the command sets it", memory_share=0.9,
     ),
     _contributor_run(
         f"D{FIRST_KEY + 2}", 6939, "Fridge003", "2025-06-07",

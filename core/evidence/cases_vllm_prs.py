@@ -60,9 +60,9 @@ _PR_23151 = (
 _MAIN_0_8_5 = "0.8.5 (main after v0.8.5, 2025-05-01; V0: no fp8 cache on ROCm's V1 yet)"
 _MAIN_0_10_1 = "0.10.1 (main, 2025-08-19)"
 _AMD_ASSUMED = (
-    "the command's lengths (the printed totals run 2-5 % above them); --gpu-memory-utilization "
-    "0.95 and --max-model-len 32768 priced as the release's 0.9 share (no knob); the release's "
-    "default max_num_seqs"
+    "the command's lengths (the printed totals run 2-5 % above them); --max-model-len 32768 "
+    "priced as the release's own (no knob); --gpu-memory-utilization 0.95 as the command sets "
+    "it; the release's default max_num_seqs"
 )
 FIRST_KEY = 235
 
@@ -80,6 +80,7 @@ def _before_tuning(source, key, prompt, answer, output_tokens_per_s, requests_pe
         key, "throughput", model, "MI300X", cards, "fp8", prompt, answer, "saturated", 0,
         output_tokens_per_s, source, quoted, kv_dtype="fp8", engine="vLLM",
         engine_version=_MAIN_0_8_5, weight_formats=QWEN_FP8, assumed=_AMD_ASSUMED, requests=200,
+        memory_share=0.95,
         **typed,
     )  # fmt: skip
 

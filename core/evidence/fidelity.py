@@ -33,7 +33,8 @@ PUBLISHED: tuple[PublishedCase, ...] = (*DEVELOPMENT, *SECOND)
 MOVED = 1.10
 _SET_UP = ("model", "gpu", "cards", "weight_dtype", "kv_dtype", "prompt_tokens",
            "answer_tokens", "prefix_hit_rate", "seats", "concurrency", "arrivals_per_min",
-           "engine", "engine_version", "layout", "run_requests", "batch_limit")  # fmt: skip
+           "engine", "engine_version", "layout", "run_requests", "batch_limit",
+           "memory_share")  # fmt: skip
 
 
 @cache

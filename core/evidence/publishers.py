@@ -14,7 +14,7 @@ Which publisher each development case has (scored cases in brackets):
 - NVIDIA NIM benchmarks: N1-N6 (6)
 - SGLang project (sgl-project, LMSYS): S1-S4, D21-D28, D246-D248 (15)
 - vLLM blog: D16-D20 (5)
-- Qwen docs: D29-D31, D251-D291, D292-D335 but D328 (82 of 84: D322 and D331 ran eagerly)
+- Qwen docs: D29-D31, D251-D291, D292-D335 (82 of 85: D322, D328 and D331 ran eagerly)
 - AMD ROCm performance page (and the image's page in ROCm/vllm that prints its tables): D32,
   D220-D234 (16)
 - SemiAnalysis InferenceX: D33, D109-D117, D206-D219 (17)

@@ -226,6 +226,16 @@ class Scenario(param.Parameterized):
         "TensorRT-LLM's --max_batch_size times its attention data-parallel ranks); None: the "
         "release's default, or the batch trtllm-bench sizes for itself.",
     )
+    memory_share = Amount(
+        default=None,
+        bounds=(0.05, 1.0),
+        allow_None=True,
+        doc="Engine level: the share of each card's memory a benchmark's command lets the engine "
+        "keep, each engine by its own flag: vLLM's --gpu-memory-utilization and SGLang's "
+        "--mem-fraction-static (a share of the whole card, weights included), TensorRT-LLM's "
+        "free_gpu_memory_fraction (a share of what weights, activations and the runtime "
+        "leave); None: the release's own (0.9; SGLang's reserve by its own rule).",
+    )
     usd_per_gpu_hour = Amount(
         default=None,
         bounds=(0.0, 1000.0),

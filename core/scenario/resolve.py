@@ -205,6 +205,12 @@ def stated_batch_limit(batch_limit):
     return with_default(batch_limit, np.inf)
 
 
+def stated_memory_share(memory_share):
+    """The share of each card's memory a benchmark's command gives the engine, as floats; NaN
+    where it sets none (the release's own)."""
+    return with_default(memory_share, np.nan)
+
+
 def tensor_peak(gpu, gpus, weight, prefix):
     """The tensor rate a weight format multiplies at: bf16, fp8, or fp4 where the card has it.
 

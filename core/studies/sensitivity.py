@@ -16,13 +16,14 @@ RELATIVE_NOISE = 0.05
 # Knobs one evaluation cannot sweep as an array: single values by contract (the pasted config,
 # the custom card, the traffic, the fleet's router and hit-rate source), paths read once per
 # evaluation (serving mode, engine and its release, layout, bursts, memory tiers, sessions), and
-# the level of detail (an array holding one level throughout comes back as a single row), and a
-# closed loop's run length and batch limit (read only where a closed loop runs). Their reset rows
+# the level of detail (an array holding one level throughout comes back as a single row), a
+# closed loop's run length and batch limit (read only where a closed loop runs), and the
+# engine's memory share (None, the release's own, is no number an array can hold). Their reset rows
 # are evaluated one at a time; every other knob's row is part of the one vectorised call.
 ROW_BY_ROW = frozenset({
     "model_config", "card_memory_gb", "card_tb_per_s", "card_tflops", "traffic", "router",
     "prefix_source", "realism", "serving_mode", "kv_link", "engine", "engine_version", "layout",
-    "burstiness", "run_requests", "batch_limit",
+    "burstiness", "run_requests", "batch_limit", "memory_share",
     "kv_offload", "session_turns", "think_time_s", "turn_growth_tokens",
 })  # fmt: skip
 # Knobs read only through another one: resetting the one they follow resets what they describe

@@ -50,6 +50,8 @@ class PoolKnobs:
     run_requests: object  # a closed loop's requests in all (inf: it never stops)
     # the most requests a closed loop's engine runs at once, where its command says (inf: its own)
     batch_limit: object
+    # the share of each card's memory the engine may keep, where its command says (NaN: its own)
+    memory_share: object
     layers: object
     kv_heads: object
     head_dim: object

@@ -143,10 +143,17 @@ def set_up_html(case) -> str:
 
 
 def _limit_words(scenario) -> str:
-    """The batch limit the run's command sets, where it sets one (the ``batch_limit`` knob)."""
-    if scenario.batch_limit is None:
-        return ""
-    return f", batch_limit={fmt.count(scenario.batch_limit)} (the limit its command sets)"
+    """The batch limit and the memory share the run's command sets, where it sets them (the
+    ``batch_limit`` and ``memory_share`` knobs)."""
+    words = ""
+    if scenario.batch_limit is not None:
+        words += f", batch_limit={fmt.count(scenario.batch_limit)} (the limit its command sets)"
+    if scenario.memory_share is not None:
+        words += (
+            f", memory_share={scenario.memory_share:g} (the share of memory its command gives "
+            "the engine)"
+        )
+    return words
 
 
 def _running_words(case, scenario) -> str:

@@ -34,6 +34,7 @@ KNOB_LABELS = {
     "concurrency": "closed-loop users",
     "run_requests": "requests in the run",
     "batch_limit": "batch limit the benchmark sets",
+    "memory_share": "memory share the engine keeps",
     "serving_mode": "serving mode",
     "kv_link": "KV link",
     "engine": "serving engine",

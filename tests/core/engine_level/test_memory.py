@@ -146,3 +146,49 @@ def test_the_cache_loses_what_each_card_holds_outside_the_allocator(
     without = engine_node(Scenario(**knobs)).kv_budget(ALL_TERMS)[1]
     per_card = 1.79 * GIB if cards == 1 else 3.58 * GIB
     assert_allclose(without - room, lost_share * cards * per_card, rtol=1e-9)
+
+
+@pytest.mark.parametrize("engine", ["tensorrt-llm", "vllm", "sglang"])
+def test_a_stated_memory_share_sets_each_engines_own_share(engine):
+    """memory_share is vLLM's and SGLang's share of the whole card (weights inside it) and
+    TensorRT-LLM's share of what weights, activations and the runtime leave: raising it from
+    0.80 to 0.95 grows the cache by 0.15 of the card on vLLM and SGLang, and by 0.15 / 0.80 of
+    the room at 0.80 on TensorRT-LLM (within 1 %: its tool sizes the profiled step by the
+    share too)."""
+    knobs = {**DEP, "model": "Llama-3-8B", "engine": engine, "cards": 2, "layout": "tp"}
+    low = engine_node(Scenario(**knobs, memory_share=0.80))
+    high = engine_node(Scenario(**knobs, memory_share=0.95))
+    memory, low_room = low.kv_budget(ALL_TERMS)
+    high_room = high.kv_budget(ALL_TERMS)[1]
+    if engine == "tensorrt-llm":
+        assert_allclose(high_room - low_room, 0.15 / 0.80 * low_room, rtol=0.01)
+    else:
+        assert_allclose(high_room - low_room, 0.15 * memory)
+
+
+def test_no_stated_share_is_the_releases_own():
+    """Without memory_share the engines keep their own: 0.9 for TensorRT-LLM and vLLM (the same
+    room as stating 0.9), SGLang's reserve by its own rule (not 0.9 of the card)."""
+    for engine in ("tensorrt-llm", "vllm"):
+        knobs = {**DEP, "model": "Llama-3-8B", "engine": engine, "cards": 2, "layout": "tp"}
+        own = engine_node(Scenario(**knobs)).kv_budget(ALL_TERMS)[1]
+        stated = engine_node(Scenario(**knobs, memory_share=ENGINE_KV_FRACTION))
+        assert_allclose(own, stated.kv_budget(ALL_TERMS)[1])
+    knobs = {**DEP, "model": "Llama-3-8B", "engine": "sglang", "cards": 2, "layout": "tp"}
+    own = engine_node(Scenario(**knobs)).kv_budget(ALL_TERMS)[1]
+    assert own != engine_node(Scenario(**knobs, memory_share=0.9)).kv_budget(ALL_TERMS)[1]
+
+
+def test_trtllm_bench_sizes_its_batch_with_the_commands_share():
+    """trtllm-bench passes --kv_cache_free_gpu_mem_fraction to its own sizing (get_settings):
+    a smaller share sizes a batch no larger."""
+    knobs = {**DEP, "prompt_tokens": 1024, "answer_tokens": 2048}
+    small = engine_node(Scenario(**knobs, memory_share=0.5)).bench_batch
+    large = engine_node(Scenario(**knobs, memory_share=0.95)).bench_batch
+    assert small < large
+
+
+def test_a_memory_share_out_of_range_names_the_knob():
+    """A share outside 0.05-1 is refused with the knob, the value and the range."""
+    with pytest.raises(ValueError, match=r"memory_share.*1\.5"):
+        Scenario(memory_share=1.5)

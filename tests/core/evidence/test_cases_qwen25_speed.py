@@ -6,12 +6,12 @@ import re
 import pytest
 
 from core.evidence.cases_2026 import SECOND
-from core.evidence.cases_qwen25_speed import _CONFIGS, _ROWS, LEFT_OUT, QWEN25_SPEED
+from core.evidence.cases_qwen25_speed import _CONFIGS, _ROWS, QWEN25_SPEED
 
 
-def test_forty_three_rows_follow_d291_in_order():
-    """D292-D335 but D328 are the rows, in the page's order, after D291 in the second set."""
-    assert [case.key for case in QWEN25_SPEED] == [f"D{n}" for n in range(292, 336) if n != 328]
+def test_forty_four_rows_follow_d291_in_order():
+    """D292-D335 are the rows, in the page's order, after D291 in the second set."""
+    assert [case.key for case in QWEN25_SPEED] == [f"D{n}" for n in range(292, 336)]
     start = [case.key for case in SECOND].index("D292")
     assert SECOND[start - 1].key == "D291"
     assert SECOND[start : start + len(QWEN25_SPEED)] == QWEN25_SPEED
@@ -42,25 +42,21 @@ def test_each_figure_is_one_requests_seconds(case):
 
 
 def test_rows_run_eagerly_are_shown_not_scored():
-    """The rows whose setting sets enforce_eager=True are left out of the score, with the
-    reason; every other row is scored."""
+    """The three rows whose setting sets enforce_eager=True are left out of the score, with
+    the reason; every other row is scored."""
     unscored = [case for case in QWEN25_SPEED if not case.scored]
-    assert [case.key for case in unscored] == ["D322", "D331"]
+    assert [case.key for case in unscored] == ["D322", "D328", "D331"]
     assert all("enforce_eager=True" in case.unscored_why for case in unscored)
     assert all(re.search(r"[Ss]etting ?[123]\b", case.quoted) for case in unscored)
 
 
-def test_the_row_left_out_leaves_no_room_at_the_releases_share():
-    """D328 (Qwen2.5-72B in bf16 on two A100, run at a 0.98 share) is left out with its
-    reason: at the release's 0.9 the engine level gives its cache no room, once each card's
-    memory outside PyTorch's allocator is counted."""
-    from core.evaluate import evaluate
-    from core.evidence.cases_qwen25_speed import _row
-
-    assert list(LEFT_OUT) == ["D328"] and "0.98" in LEFT_OUT["D328"]
-    row = _row(328, *_ROWS[328 - 292])
-    assert "Setting 1" in row.quoted and row.cards == 2 and row.dtype == "bf16"
-    assert float(evaluate(row.scenario()).kv_budget_bytes) == 0.0
+def test_a_setting_that_states_another_memory_share_is_typed_with_it():
+    """32B's "setting1" and 72B's "Setting 2"-"3" give vLLM the whole card, 72B's "Setting 1"
+    0.98 (the page's lists of settings); the default's 0.9 is the release's own, so those rows
+    leave the knob unset."""
+    shares = {case.key: case.memory_share for case in QWEN25_SPEED if case.memory_share}
+    assert shares == {"D322": 1.0, "D328": 0.98, "D331": 1.0}
+    assert QWEN25_SPEED[328 - 292].scenario().memory_share == 0.98
 
 
 def test_the_pasted_configs_carry_the_files_fields():

@@ -147,3 +147,15 @@ def test_a_release_with_its_own_engine_is_taken_in_either_order():
     scenario, view, bindings = pool_bindings()
     assert restore(bindings(view), "?engine_version=0.17-atom&engine=vllm&realism=engine") == []
     assert scenario.engine == "vllm" and scenario.engine_version == "0.17-atom"
+
+
+def test_the_memory_share_travels_in_the_link_and_out_of_range_clamps():
+    """memory_share=0.95 round-trips; 7 clamps to the knob's 1 with a notice."""
+    scenario, view, bindings = pool_bindings()
+    assert restore(bindings(view), "?realism=engine&memory_share=0.95") == []
+    assert scenario.memory_share == 0.95
+    fresh, fresh_view, fresh_bindings = pool_bindings()
+    assert restore(fresh_bindings(fresh_view), query_for(bindings(view))) == []
+    assert fresh.memory_share == 0.95
+    notices = restore(bindings(view), "?memory_share=7")
+    assert scenario.memory_share == 1.0 and len(notices) == 1

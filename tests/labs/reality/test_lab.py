@@ -149,6 +149,15 @@ def test_a_case_whose_command_sets_its_batch_says_so(lab):
     assert "7,168 users" in lab.case_text.object
 
 
+def test_a_case_whose_command_sets_its_memory_share_says_so(lab):
+    """D336's command gives the cache 0.93 of free memory: the set-up names the knob and its
+    value; T3, whose source sets none, names no share."""
+    lab.case = "D336"
+    assert "memory_share=0.93 (the share of memory its command gives" in lab.case_text.object
+    lab.case = "T3"
+    assert "memory_share" not in lab.case_text.object
+
+
 def test_scatter_markers_tell_the_sets_apart(lab):
     """First-set points are circles, second-set triangles, the unscored cases diamonds."""
     markers = {}

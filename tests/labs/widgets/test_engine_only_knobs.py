@@ -49,3 +49,20 @@ def test_the_release_picker_follows_the_engine_and_sets_the_knob():
     assert scenario.engine_version is None and "0.6" not in picker.options.values()
     picker.value = release.NEWEST
     assert scenario.engine_version is None
+
+
+def test_the_memory_share_acts_and_is_named_at_the_engine_level_only():
+    """memory_share changes no whiteboard figure and the closed header leaves it out there; at
+    the engine level it moves the cache's room and the header names it."""
+    from labs.widgets.beyond import beyond_summary
+
+    base = evaluate(Scenario(model="Mixtral-8x7B")).as_dict()
+    moved = evaluate(Scenario(model="Mixtral-8x7B", memory_share=0.5)).as_dict()
+    for name, value in base.items():
+        if np.asarray(value).dtype.kind == "f":
+            assert np.allclose(value, moved[name], equal_nan=True), name
+    assert "memory" not in beyond_summary(Scenario(memory_share=0.5))
+    engine = Scenario(realism="engine", memory_share=0.5)
+    assert "50% of memory to the engine" in beyond_summary(engine)
+    room = evaluate(engine).kv_budget_bytes
+    assert room < evaluate(Scenario(realism="engine")).kv_budget_bytes
