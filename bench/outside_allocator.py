@@ -1,8 +1,9 @@
 """What counting each card's memory outside PyTorch's allocator moved (issue 37's forty-third round).
 
-TensorRT-LLM and vLLM size their cache after a memory profile that counts what each card's
-process holds outside PyTorch's allocator: the CUDA context, the libraries' workspaces and the
-collectives' buffers (``core/engine_level/memory.py`` ``outside_allocator_bytes``). This prints
+TensorRT-LLM and vLLM to 0.6 size their cache after a memory profile that counts what each
+card's process holds outside PyTorch's allocator: the CUDA context, the libraries' workspaces
+and the collectives' buffers (``core/engine_level/memory.py`` ``outside_allocator_bytes``; vLLM
+from 0.7 counts only what grows after its snapshot). This prints
 the sets that rule moves, with the rule and without it (:func:`inside_allocator_only`, the
 engine level as it was priced before), so the README's figures can be checked:
 

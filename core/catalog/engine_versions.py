@@ -65,6 +65,7 @@ from core.catalog.host_costs import (
     VLLM_V1_HOST_PER_REQUEST_S,
     VLLM_V1_HOST_SOURCE,
 )
+from core.catalog.memory_profiles import OUTSIDE_ALLOCATOR_SOURCE, VLLM_SNAPSHOT
 from core.catalog.release_kernels import (
     ATOM_FUSION_RULE,
     ATOM_PLUGIN_RELEASE,
@@ -156,6 +157,9 @@ class EngineVersion:
     # whether a benchmark's decode-only steps run padded to TRTLLM_BENCH_GRAPH_SIZES
     pads_to_graph_sizes: bool = False
     graph_padding_source: str = "no padded CUDA graphs priced for this release"
+    # whether its memory profile counts each card's memory outside PyTorch's (memory_profiles)
+    counts_outside_allocator: bool = True
+    outside_allocator_source: str = OUTSIDE_ALLOCATOR_SOURCE
 
 
 # -- vLLM.
@@ -192,7 +196,7 @@ _VLLM_019 = EngineVersion(
     "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
     1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
     VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-    VLLM_V1_HOST_SOURCE,
+    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
 )  # fmt: skip
 _VLLM = (
     EngineVersion(
@@ -226,7 +230,7 @@ _VLLM = (
         "API server and the LLM class",
         True, 2048, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
     ),
     EngineVersion(
         "vllm", "0.10", "V1 only",
@@ -235,14 +239,14 @@ _VLLM = (
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK + "; 8,192 on large cards "
         "(PR #17885)", 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
     ),
     EngineVersion(
         "vllm", "0.14", "V1, async scheduling by default",
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
     ),
     EngineVersion(
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",
@@ -253,7 +257,7 @@ _VLLM = (
         VLLM_V1_HOST_PER_REQUEST_S, VLLM_V1_HOST_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=ATOM_FUSION_RULE,
         fuses_shared_expert_data_parallel=False, amd_kernels="aiter",
-        amd_kernels_source=ATOM_PLUGIN_SOURCE,
+        amd_kernels_source=ATOM_PLUGIN_SOURCE, **VLLM_SNAPSHOT,
     ),
     # the 0.19 line with AITER switched on: the same release but for the kernels on AMD cards
     replace(

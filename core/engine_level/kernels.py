@@ -237,6 +237,13 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "server_path_s": pick(engine, ENGINES, "server_path_s"),
         "kv_rule": lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         **_memory_share_fields(pool),
+        # whether the release's profile takes each card's memory outside PyTorch's allocator
+        # out of the cache's room (TensorRT-LLM's and vLLM's to 0.6; vLLM's from 0.7 only what
+        # grows after its snapshot)
+        "counts_outside_allocator": lookup(
+            release_field("counts_outside_allocator"), engine, version
+        )
+        > 0,
         "max_running": _max_running(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),

@@ -155,9 +155,13 @@ class NodeMemory:
             memory = engine_memory_bytes(self.cards, self.card_memory_bytes)
             weights = self.engine_weight_bytes(terms)
             # what the engine's profile counts before it sizes the cache: the activations of
-            # its largest step and what each process holds outside PyTorch's allocator (SGLang's
-            # static reserve, a share of the whole memory, is left to hold the latter)
-            workspace = self.cards * (self._workspace_bytes + outside_allocator_bytes(self.cards))
+            # its largest step and, where the release counts it, what each process holds
+            # outside PyTorch's allocator (SGLang's static reserve, a share of the whole
+            # memory, is left to hold the latter)
+            outside = np.where(
+                self.counts_outside_allocator, outside_allocator_bytes(self.cards), 0.0
+            )
+            workspace = self.cards * (self._workspace_bytes + outside)
             free = engine_kv_budget_bytes(memory, weights, workspace, self.kv_fraction)
             total = engine_kv_share_of_total(memory, weights, workspace, self.kv_fraction)
             static = np.maximum(0.0, memory - self.cards * self.kv_reserve_bytes - weights)

@@ -119,6 +119,9 @@ class Node(
     # the share of memory the engine gives weights and cache (vLLM, SGLang) or the cache of what
     # is left (TensorRT-LLM): its command's, or the release's own
     kv_fraction: object = ENGINE_KV_FRACTION
+    # whether the release's memory profile counts what each card holds outside PyTorch's
+    # allocator before it sizes the cache (memory.outside_allocator_bytes)
+    counts_outside_allocator: object = True
     max_running: object = 2048.0
     # cache stored per token over the windows' need (TensorRT-LLM keeps window layers whole)
     kv_stored_share: object = 1.0

@@ -47,8 +47,8 @@ ATTENTION_KERNEL_FLOORS_S = 2 * KERNEL_FLOOR_S
 TERMS: dict[str, str] = {
     "engine_memory": "cards hold GiB, engines keep an activation workspace and give the cache "
     "90 % of what is left (TensorRT-LLM's workspace is the step trtllm-bench sized, a "
-    "mixture's expert layer with every rank's tokens in it; TensorRT-LLM and vLLM also count "
-    "what each card holds outside PyTorch's allocator: its CUDA context, libraries and "
+    "mixture's expert layer with every rank's tokens in it; TensorRT-LLM and vLLM to 0.6 also "
+    "count what each card holds outside PyTorch's allocator: its CUDA context, libraries and "
     "collectives' buffers)",
     "measured_rates": "kernels run at the bandwidth and matmul rates measured on the card (the "
     "H100's measured shares of its peaks where none is published, and on a Hopper card with "

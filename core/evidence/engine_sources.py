@@ -29,6 +29,7 @@ from core.catalog.dense_gemms import (
     RELEASE_DENSE_GEMM_FLOORS,
     dense_gemm_source,
 )
+from core.catalog.engine_versions import OUTSIDE_ALLOCATOR_SOURCE
 from core.catalog.engines import ENGINES
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE, MARLIN_PROMPT_SHARE, MARLIN_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
@@ -67,13 +68,10 @@ def engine_memory_rows() -> list[Source]:
             f"{OUTSIDE_ALLOCATOR_BYTES_ONE_CARD / GIB:.2f} / "
             f"{OUTSIDE_ALLOCATOR_BYTES_SHARDED / GIB:.2f} GiB",
             "on one card / on each card of a node of several (the CUDA context, libraries' "
-            "workspaces, the collectives' buffers), counted by TensorRT-LLM and vLLM before "
-            "they size the cache",
-            "vllm-project/vllm PR #10511 (2024-12-14): vLLM's memory profile of Llama-3-8B on "
-            "an H100 printed non_torch_memory 1.79 GiB at TP1 and 3.58 GiB at TP2; "
-            "TensorRT-LLM's PyTorch backend sizes its cache after a peak it logs as 'torch + "
-            "non-torch' (_torch/pyexecutor/_util.py); a node of more cards takes the two-card "
-            "figure",
+            "workspaces, the collectives' buffers), counted by TensorRT-LLM and by vLLM to 0.6 "
+            "before they size the cache (vLLM from 0.7 counts only what grows after its "
+            "snapshot)",
+            OUTSIDE_ALLOCATOR_SOURCE + "; a node of more cards takes the two-card figure",
             kind="engine",
         ),
     ]
