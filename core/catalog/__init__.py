@@ -81,8 +81,9 @@ ENGINE_MAX_BATCH = 2048  # TensorRT-LLM BuildConfig.max_batch_size: requests one
 ENGINE_MAX_NUM_TOKENS = 8192  # TensorRT-LLM BuildConfig.max_num_tokens: tokens one step may run
 ACTIVATION_BYTES = 2  # activations stay in bf16 whatever the weights' storage
 # Memory a process holds outside PyTorch's allocator (the CUDA context, library workspaces,
-# NCCL's and the custom all-reduce's buffers), which the engines' own memory profiles count
-# before they size the cache: vLLM's profile of Llama-3-8B on H100 printed 1.79 GiB on one card
+# NCCL's and the custom all-reduce's buffers), which TensorRT-LLM's and vLLM's (to 0.6) memory
+# profiles count before they size the cache (core/catalog/memory_profiles.py, by release):
+# vLLM's profile of Llama-3-8B on H100 printed 1.79 GiB on one card
 # and 3.58 GiB on each of two (vllm-project/vllm PR #10511, 2024-12-14); a node of more cards
 # takes the two-card figure, the least its collectives' buffers hold.
 OUTSIDE_ALLOCATOR_BYTES_ONE_CARD = 1.79 * GIB

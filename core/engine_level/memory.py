@@ -82,7 +82,7 @@ def expert_workspace_bytes(tokens, gathered_ranks, experts_per_token, hidden, sl
 
 
 def outside_allocator_bytes(cards):
-    """Memory one card's process holds outside PyTorch's allocator, as the engines profile it.
+    r"""Memory one card's process holds outside PyTorch's allocator, as the engines profile it.
 
     Notes
     -----
