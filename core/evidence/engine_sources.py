@@ -58,7 +58,8 @@ def engine_memory_rows() -> list[Source]:
         Source(
             "engine KV share of free memory",
             f"{ENGINE_KV_FRACTION:.0%}",
-            "of memory left after weights, activations and what is held outside the allocator",
+            "of memory left after weights, activations and what is held outside the allocator "
+            "(the memory_share knob sets a run's own)",
             "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction default (vLLM's "
             "gpu_memory_utilization default is also 0.9)",
             kind="engine",
