@@ -265,16 +265,21 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     }
 
 
+def _commands_share(pool, default):
+    """The share of each card's memory the run's command gives the engine, else ``default``."""
+    return np.where(np.isfinite(pool.memory_share), pool.memory_share, default)
+
+
 def _memory_share_fields(pool) -> dict:
     """The engine's share of each card's memory: its command's where it sets one, else the
     release's own (0.9, and SGLang's reserve by its own rule). Under SGLang a stated
     ``--mem-fraction-static`` leaves the rest of the card, as CUDA counts it, as the reserve."""
-    stated = np.isfinite(pool.memory_share)
-    share = np.where(stated, pool.memory_share, ENGINE_KV_FRACTION)
     own_reserve = sglang_reserve_bytes(pool.card_memory, pool.cards)
-    left = (1.0 - share) * engine_memory_bytes(1.0, pool.card_memory)
+    stated = np.isfinite(pool.memory_share)
     if not any_true(stated):
         return {"kv_fraction": ENGINE_KV_FRACTION, "kv_reserve_bytes": own_reserve}
+    share = _commands_share(pool, ENGINE_KV_FRACTION)
+    left = (1.0 - share) * engine_memory_bytes(1.0, pool.card_memory)
     return {"kv_fraction": share, "kv_reserve_bytes": np.where(stated, left, own_reserve)}
 
 
@@ -362,10 +367,8 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
     bench = trtllm_bench_settings(
         pool.params, per_param, pool.bytes_kv, pool.layers - pool.cacheless_layers, heads,
         head_size, pool.cards, pool.card_memory, pool.prompt, pool.answer,
-        kv_fraction=np.where(
-            np.isfinite(pool.memory_share),
-            pool.memory_share,
-            lookup(release_field("bench_kv_fraction"), engine, version),
+        kv_fraction=_commands_share(
+            pool, lookup(release_field("bench_kv_fraction"), engine, version)
         ),
         checkpoint_scale=lookup(release_field("bench_checkpoint_scale"), engine, version),
         ranks=np.where(data_parallel, pool.cards, 1.0),

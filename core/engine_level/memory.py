@@ -21,7 +21,7 @@ from core.catalog import (
     OUTSIDE_ALLOCATOR_BYTES_ONE_CARD,
     OUTSIDE_ALLOCATOR_BYTES_SHARDED,
 )
-from core.foundation.vector import any_true, plain
+from core.foundation.vector import any_true
 from core.whiteboard.memory import kv_budget_bytes
 
 
@@ -93,8 +93,6 @@ def outside_allocator_bytes(cards):
 
     .. math:: N = N_1 \text{ if } c = 1 \text{ else } N_2
     """
-    if plain(cards):
-        return OUTSIDE_ALLOCATOR_BYTES_SHARDED if cards > 1 else OUTSIDE_ALLOCATOR_BYTES_ONE_CARD
     return np.where(
         np.asarray(cards) > 1, OUTSIDE_ALLOCATOR_BYTES_SHARDED, OUTSIDE_ALLOCATOR_BYTES_ONE_CARD
     )
