@@ -12,10 +12,12 @@ root with AITER's repository at hand (the catalog's figures are from @e4048607):
     python -m bench.aiter_gemm_fit aiter/aiter/configs
 
 The model and the fit are bench/dense_gemm_fit.py's: a decode-sized GEMM (1-16 tokens, 4-300 MB
-of weights) takes ``t = t0 + n k / B`` with B the catalog card's measured (or borrowed)
-bandwidth; the floor t0 minimises the RMS log error. A card is named by its compute units (304:
-MI300X and MI325X, whose rates are used; 256: MI355X). Prints, per card, the rows, the floor,
-the RMS log error and the mean log(fitted / measured) at 1, 4 and 16 tokens.
+of weights) takes ``t = t0 + c k + n k / B`` with B the catalog card's measured (or borrowed)
+bandwidth; the floor t0 and the cost c of each of the k inputs the kernel walks minimise the RMS
+log error together. A card is named by its compute units (304: MI300X and MI325X, whose rates
+are used; 256: MI355X). Prints, per card, the rows, the floor, the cost per input, the RMS log
+error (and the constant floor's alone) and the mean log(fitted / measured) at 1, 4 and 16
+tokens.
 
 The same tables time prefill-sized GEMMs too (1,024 tokens and more). From them the script
 writes AMD's rows of core/catalog/gemm_tables/gemm_shares.csv, as bench/gemm_shape_fit.py writes
@@ -55,16 +57,17 @@ def timed(configs: Path, cu_num: int):
 
 
 def rows(configs: Path, cu_num: int):
-    """(tokens, weight bytes, latency s) of one card's decode-sized block-fp8 GEMMs."""
+    """(tokens, weight bytes, inputs k, latency s) of one card's decode-sized block-fp8 GEMMs."""
     table = timed(configs, cu_num)
     weights = table.N.to_numpy(float) * table.K.to_numpy(float)  # one byte a weight
     tokens = table.M.to_numpy(float)
     keep = (tokens >= TOKENS[0]) & (tokens <= TOKENS[1])
     keep &= (weights >= WEIGHT_BYTES[0]) & (weights <= WEIGHT_BYTES[1])
-    return tokens[keep], weights[keep], table.us.to_numpy(float)[keep] * 1e-6
+    inputs = table.K.to_numpy(float)[keep]
+    return tokens[keep], weights[keep], inputs, table.us.to_numpy(float)[keep] * 1e-6
 
 
-def shares(configs: Path, cu_num: int, gpu: str, floor: float) -> list[str]:
+def shares(configs: Path, cu_num: int, gpu: str, floor: float, per_input: float) -> list[str]:
     """AMD's gemm_shares.csv rows of one card: each grid point's share of the card's fp8 rate,
     read at the nearest measured prefill-sized shape (the module's docstring)."""
     table = timed(configs, cu_num)
@@ -73,7 +76,7 @@ def shares(configs: Path, cu_num: int, gpu: str, floor: float) -> list[str]:
     seconds = table.us.to_numpy(float) * 1e-6
     m, n, k = (table[c].to_numpy(float) for c in ("M", "N", "K"))
     stream = n * k / card.achieved_hbm_bytes_per_s  # one byte a weight
-    math = np.maximum(seconds - floor - stream, 0.1 * seconds)
+    math = np.maximum(seconds - (floor + per_input * k) - stream, 0.1 * seconds)
     share = np.minimum(2.0 * m * n * k / math / card.achieved_fp8_flops, 1.0)
     pairs = np.unique(np.stack([n, k], axis=1), axis=0)
     lines = []
@@ -93,15 +96,16 @@ def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     configs = Path(sys.argv[1])
-    print(f"{'CUs':>3} {'card':<7} rows floor   RMS   bias 1/4/16")
+    print(f"{'CUs':>3} {'card':<7} rows floor  per input RMS (floor alone)  bias 1/4/16")
     written = []
     for cu_num, gpu in CARDS:
-        tokens, weights, latency = rows(configs, cu_num)
+        tokens, weights, inputs, latency = rows(configs, cu_num)
         bandwidth = GPUS[gpu].achieved_hbm_bytes_per_s
-        floor, error, bias = fit_floor(tokens, weights, latency, bandwidth)
-        print(f"{cu_num:>3} {gpu:<7} {len(latency):>4} {floor * 1e6:4.1f}us {error:5.0%}  "
-              + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
-        found = shares(configs, cu_num, gpu, floor)
+        fitted = fit_floor(tokens, weights, inputs, latency, bandwidth)
+        print(f"{cu_num:>3} {gpu:<7} {len(latency):>4} {fitted.floor * 1e6:4.1f}us "
+              f"{fitted.per_input * 1e9:4.2f}ns {fitted.error:5.0%} ({fitted.alone_error:4.0%})  "
+              + " ".join(f"{b:+.2f}" for b in fitted.bias))  # fmt: skip
+        found = shares(configs, cu_num, gpu, fitted.floor, fitted.per_input)
         values = np.array([float(line.rsplit(",", 1)[1]) for line in found])
         print(
             f"    prefill shares of {GPUS[gpu].achieved_fp8_flops / 1e12:.0f} TFLOP/s: median "

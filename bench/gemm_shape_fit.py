@@ -19,8 +19,8 @@ of every engine without a table of its own, as core/catalog/dense_gemms.py price
 and, where aiconfigurator measured them, vLLM's and SGLang's default kernels (the ones
 core/catalog/dense_gemms.py fits their floors on); the median latency of each measured shape;
 and the part of it the engine level prices as arithmetic: the latency less what it prices apart,
-the GEMM's floor (the one core/catalog/dense_gemms.py prices for the engine's release) and its
-weights' stream at the card's measured bandwidth, never below a tenth of the latency. A shape's
+the GEMM's floor and its cost for the inputs it walks (the ones core/catalog/dense_gemms.py
+prices for the engine's release) and its weights' stream at the card's measured bandwidth, never below a tenth of the latency. A shape's
 rate is 2 m n k over that part; its share is that rate over the rate the engine level multiplies
 at on the table's card (the catalog's measured best for the format, core.catalog.cards: MAMF's
 bf16 and fp8 figures, the borrowed fp4 share), capped at 1: a kernel slower than the card's best
@@ -93,19 +93,20 @@ def rates(data: Path, table_card, card, version, kernel, dtype, family, name, en
     import pandas as pd
 
     from core.catalog import GPUS
-    from core.catalog.dense_gemms import dense_gemm_floor
+    from core.catalog.dense_gemms import dense_gemm_cost
 
     table = pd.read_parquet(data / table_card / "gemm" / version / "gemm_perf.parquet")
     table = table[(table.kernel_source == kernel) & (table.gemm_dtype == dtype)]
     latency = table.groupby(["m", "n", "k"]).latency.median()  # milliseconds
-    # the floor the engine level prices for this engine's release ("": TensorRT-LLM's flow)
-    floor = dense_gemm_floor(card, name, engine or "tensorrt-llm", version.split("/")[1])
+    # the floor and cost per input the engine level prices for this engine's release ("":
+    # TensorRT-LLM's flow)
+    floor, per_input = dense_gemm_cost(card, name, engine or "tensorrt-llm", version.split("/")[1])
     bandwidth = GPUS[card].achieved_hbm_bytes_per_s
     found = {}
     for (m, n, k), ms in latency.items():
         seconds = ms * 1e-3
         stream = n * k * BYTES_PER_WEIGHT[name] / bandwidth
-        math = max(seconds - floor - stream, 0.1 * seconds)
+        math = max(seconds - (floor + per_input * k) - stream, 0.1 * seconds)
         found[int(m), int(n), int(k)] = 2.0 * m * n * k / math / 1e12
     return found
 

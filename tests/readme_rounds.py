@@ -46,6 +46,8 @@ from core.catalog.collective_tables import (
     gather_table_index,
 )
 from core.catalog.dense_gemms import (
+    DENSE_GEMM_FLOORS,
+    ENGINE_DENSE_GEMM_FLOORS,
     GEMM_TILE_ROWS,
     MMA_SYNC_SHARE_ON_HOPPER,
     dense_gemm_floor,
@@ -564,3 +566,30 @@ def forty_third_round_share_figures() -> tuple:
     ratio = engine_ratios()
     largest = max(others)
     return len(typed), round(ratio["D328"], 2), 0.01 if largest < 1e-4 else 100 * largest
+
+
+def forty_fourth_round_figures() -> tuple:
+    """The forty-fourth round's GEMM costs per input (TensorRT-LLM's block-fp8 on Hopper and
+    nvfp4 on Blackwell with their floors, bf16's range, AITER's), both sets' score and held-out
+    error, and the ranges of Qwen2.5's small int4 rows on an A100 and ATOM's DeepSeek-R1 rows at
+    four users."""
+    block, fp4 = (
+        DENSE_GEMM_FLOORS[("hopper", "fp8_block")],
+        DENSE_GEMM_FLOORS[("blackwell", "nvfp4")],
+    )
+    bf16 = [DENSE_GEMM_FLOORS[(family, "bf16")].per_input_s for family in ("hopper", "blackwell")]
+    aiter = [ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")].per_input_s * 1e9
+             for family in ("cdna3", "cdna4")]  # fmt: skip
+    whole = report()
+    both = whole.scores["both"]["engine"]
+    ratio = engine_ratios()
+    small = [ratio[key] for key in ("D293", "D294", "D296", "D297", "D299", "D300", "D302", "D303")]
+    atom = [ratio[key] for key in ("D339", "D344", "D349")]
+    return (
+        round(block.floor_s * 1e6, 1), round(block.per_input_s * 1e9, 2),
+        round(fp4.floor_s * 1e6, 1), round(fp4.per_input_s * 1e9, 2),
+        round(min(bf16) * 1e9, 2), round(max(bf16) * 1e9, 2), *(round(a, 2) for a in aiter),
+        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
+        round(100 * whole.cross_validated["both"].geometric_mean_error),
+        round(min(small), 2), round(max(small), 2), round(min(atom), 2), round(max(atom), 2),
+    )  # fmt: skip

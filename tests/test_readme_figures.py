@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fortieth_round_figures,
     forty_first_round_figures,
+    forty_fourth_round_figures,
     forty_third_round_figures,
     forty_third_round_share_figures,
     h20_skinny_figures,
@@ -284,6 +285,15 @@ FIGURES = {
         r"InferenceX's sweep; (\d+) cases\): D328 now reads x([\d.]+), and no other moves by "
         r"as much as (0\.01) %",
         forty_third_round_share_figures,
+    ),
+    "forty-fourth round": (
+        r"TensorRT-LLM's block-fp8 GEMM on an H100 pays ([\d.]+) µs and ([\d.]+) ns an input, its "
+        r"nvfp4 GEMM on a B200 ([\d.]+) µs and ([\d.]+) ns, bf16 ([\d.]+)-([\d.]+) ns, AITER's "
+        r"block-fp8 GEMM ([\d.]+) ns on CDNA3 and ([\d.]+) on CDNA4.*? the development sets move "
+        r"the other way, ([\d.]+) % \((\d+) of (\d+)\) both, (\d+) % held out.*?\(Qwen2\.5's 0\.5B "
+        r"and 1\.5B int4 rows on an A100 now read x([\d.]+)-([\d.]+)\).*? AMD ATOM's DeepSeek-R1 "
+        r"at four users reads x([\d.]+)-(\d\.\d+)",
+        forty_fourth_round_figures,
     ),
     "twenty-ninth round": (
         r"SGLang's FlashAttention 3 on an H100 reaches ([\d.]+) of the card's bf16 rate and each "

@@ -7,7 +7,15 @@ an fp8 GEMM first quantises its input and then runs a scaled kernel, so its floo
 four times larger, and at a user or two, with tensor parallelism splitting each matrix over
 eight cards, those floors are a large share of the step.
 
-The floors are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA aiconfigurator's measured GEMM
+Beyond the floor, a GEMM pays a little for each input (its inner dimension, k) it walks
+(:class:`GemmFloor`, issue 37's forty-fourth round): with a few tokens the kernel has few output
+tiles, each looping over every input, and a quantised format rescales each block of inputs as it
+goes. In bf16 that is about a tenth of a nanosecond an input; block-scaled fp8 and fp4 pay
+0.4-1.9 ns, so a matrix of 7,168 inputs (DeepSeek-V3's hidden size) costs 3-13 µs more than one
+of 512 with the same weights. Fitted with it, the tables of those formats read within 7-25 %
+(RMS log error) where a floor alone read them within 21-62 %.
+
+The floors and costs per input are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA aiconfigurator's measured GEMM
 tables (1-16 tokens, 4-300 MB of weights on one card, the card's measured bandwidth for the
 stream), each engine's default kernel for the format at the earliest release measured on the
 card's family, or, where an engine was measured at several releases, by release
@@ -26,16 +34,30 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
 from core.catalog import KERNEL_FLOOR_S
 from core.catalog.engine_versions import newest_version
 from core.catalog.kernels import card_family, priced_row
 
+
+class GemmFloor(NamedTuple):
+    """What one kernel's decode-sized GEMM pays beyond its weights' stream: a floor whatever its
+    shape, and a cost for each input (its inner dimension, k) the kernel walks."""
+
+    floor_s: float
+    per_input_s: float = 0.0
+
+
+# the kernel floor alone, where no table measured the format (no cost per input)
+UNMEASURED = GemmFloor(KERNEL_FLOOR_S)
+
 DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator (Apache-2.0) measured GEMM tables, h100_sxm and b200_sxm "
     "gemm/<engine>/<release>/gemm_perf.parquet: TensorRT-LLM 1.2.0rc5 torch_flow (bf16, fp8, "
     "fp8_block; DeepGEMM for fp8_block on B200; @4fabb773), SGLang 0.5.6.post2 on H100 (the 0.12 "
-    "wheel); floors fitted by bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights"
+    "wheel); floors and costs per input fitted together by bench/dense_gemm_fit.py on 1-16 "
+    "tokens and 4-300 MB of weights"
 )
 # By release (issue 37's thirty-sixth round): where aiconfigurator @4fabb773 measured an engine's
 # default linear layers at more than one release on a family, a release line takes the table of
@@ -44,51 +66,51 @@ DENSE_GEMM_SOURCE = (
 # three to four times TensorRT-LLM's floor; SGLang 0.5.9's on a B200 more than 0.5.14's. The later
 # releases' rows are also the floors bench/gemm_shape_fit.py takes off the prompt-GEMM tables it
 # reads at them. (family, format, engine, release measured)
-RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], float] = {
-    ("hopper", "bf16", "tensorrt-llm", "1.2.0rc5"): 3.8e-6,
-    ("hopper", "fp8", "tensorrt-llm", "1.2.0rc5"): 15.5e-6,
-    ("hopper", "fp8_block", "tensorrt-llm", "1.2.0rc5"): 8.1e-6,
-    ("hopper", "bf16", "tensorrt-llm", "1.3.0rc20"): 3.8e-6,
-    ("hopper", "fp8", "tensorrt-llm", "1.3.0rc20"): 13.6e-6,
-    ("hopper", "fp8_block", "tensorrt-llm", "1.3.0rc20"): 8.0e-6,
-    ("hopper", "bf16", "vllm", "0.14.0"): 3.9e-6,
-    ("hopper", "fp8", "vllm", "0.14.0"): 14.5e-6,
-    ("hopper", "fp8_block", "vllm", "0.14.0"): 32.1e-6,
-    ("hopper", "bf16", "vllm", "0.19.0"): 4.1e-6,
-    ("hopper", "fp8", "vllm", "0.19.0"): 6.5e-6,
-    ("hopper", "fp8_block", "vllm", "0.19.0"): 23.0e-6,
-    ("hopper", "bf16", "vllm", "0.24.0"): 3.8e-6,
-    ("hopper", "fp8", "vllm", "0.24.0"): 8.1e-6,
-    ("blackwell", "bf16", "tensorrt-llm", "1.2.0rc5"): 4.1e-6,
-    ("blackwell", "fp8", "tensorrt-llm", "1.2.0rc5"): 16.4e-6,
-    ("blackwell", "fp8_block", "tensorrt-llm", "1.2.0rc5"): 15.9e-6,
-    ("blackwell", "nvfp4", "tensorrt-llm", "1.2.0rc5"): 17.1e-6,
-    ("blackwell", "bf16", "tensorrt-llm", "1.3.0rc20"): 3.9e-6,
-    ("blackwell", "fp8", "tensorrt-llm", "1.3.0rc20"): 16.0e-6,
-    ("blackwell", "fp8_block", "tensorrt-llm", "1.3.0rc20"): 8.6e-6,
-    ("blackwell", "nvfp4", "tensorrt-llm", "1.3.0rc20"): 17.1e-6,
-    ("blackwell", "bf16", "vllm", "0.19.0"): 3.9e-6,
-    ("blackwell", "fp8", "vllm", "0.19.0"): 9.0e-6,
-    ("blackwell", "fp8_block", "vllm", "0.19.0"): 16.5e-6,
-    ("blackwell", "nvfp4", "vllm", "0.19.0"): 10.4e-6,
-    ("blackwell", "bf16", "vllm", "0.24.0"): 4.0e-6,
-    ("blackwell", "fp8", "vllm", "0.24.0"): 9.9e-6,
-    ("blackwell", "nvfp4", "vllm", "0.24.0"): 9.7e-6,
-    ("blackwell", "bf16", "sglang", "0.5.9"): 4.0e-6,
-    ("blackwell", "fp8", "sglang", "0.5.9"): 9.6e-6,
-    ("blackwell", "fp8_block", "sglang", "0.5.9"): 29.3e-6,
-    ("blackwell", "nvfp4", "sglang", "0.5.9"): 10.5e-6,
-    ("blackwell", "bf16", "sglang", "0.5.14"): 4.3e-6,
-    ("blackwell", "fp8", "sglang", "0.5.14"): 9.3e-6,
-    # measured again after 0.12 (aiconfigurator @4fabb773; 0.12's table gave 9.7 µs)
-    ("blackwell", "fp8_block", "sglang", "0.5.14"): 21.1e-6,
-    ("blackwell", "nvfp4", "sglang", "0.5.14"): 8.5e-6,
+RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], GemmFloor] = {
+    ("hopper", "bf16", "tensorrt-llm", "1.2.0rc5"): GemmFloor(3.4e-6, 0.07e-9),
+    ("hopper", "fp8", "tensorrt-llm", "1.2.0rc5"): GemmFloor(15.1e-6, 0.06e-9),
+    ("hopper", "fp8_block", "tensorrt-llm", "1.2.0rc5"): GemmFloor(3.9e-6, 0.78e-9),
+    ("hopper", "bf16", "tensorrt-llm", "1.3.0rc20"): GemmFloor(3.4e-6, 0.08e-9),
+    ("hopper", "fp8", "tensorrt-llm", "1.3.0rc20"): GemmFloor(13.0e-6, 0.09e-9),
+    ("hopper", "fp8_block", "tensorrt-llm", "1.3.0rc20"): GemmFloor(4.0e-6, 0.74e-9),
+    ("hopper", "bf16", "vllm", "0.14.0"): GemmFloor(3.5e-6, 0.09e-9),
+    ("hopper", "fp8", "vllm", "0.14.0"): GemmFloor(12.6e-6, 0.30e-9),
+    ("hopper", "fp8_block", "vllm", "0.14.0"): GemmFloor(25.4e-6, 1.10e-9),
+    ("hopper", "bf16", "vllm", "0.19.0"): GemmFloor(3.7e-6, 0.08e-9),
+    ("hopper", "fp8", "vllm", "0.19.0"): GemmFloor(4.9e-6, 0.25e-9),
+    ("hopper", "fp8_block", "vllm", "0.19.0"): GemmFloor(11.9e-6, 1.88e-9),
+    ("hopper", "bf16", "vllm", "0.24.0"): GemmFloor(3.5e-6, 0.06e-9),
+    ("hopper", "fp8", "vllm", "0.24.0"): GemmFloor(5.3e-6, 0.47e-9),
+    ("blackwell", "bf16", "tensorrt-llm", "1.2.0rc5"): GemmFloor(3.3e-6, 0.13e-9),
+    ("blackwell", "fp8", "tensorrt-llm", "1.2.0rc5"): GemmFloor(15.2e-6, 0.15e-9),
+    ("blackwell", "fp8_block", "tensorrt-llm", "1.2.0rc5"): GemmFloor(9.1e-6, 1.06e-9),
+    ("blackwell", "nvfp4", "tensorrt-llm", "1.2.0rc5"): GemmFloor(6.2e-6, 1.58e-9),
+    ("blackwell", "bf16", "tensorrt-llm", "1.3.0rc20"): GemmFloor(3.2e-6, 0.13e-9),
+    ("blackwell", "fp8", "tensorrt-llm", "1.3.0rc20"): GemmFloor(14.9e-6, 0.14e-9),
+    ("blackwell", "fp8_block", "tensorrt-llm", "1.3.0rc20"): GemmFloor(4.9e-6, 0.62e-9),
+    ("blackwell", "nvfp4", "tensorrt-llm", "1.3.0rc20"): GemmFloor(6.2e-6, 1.58e-9),
+    ("blackwell", "bf16", "vllm", "0.19.0"): GemmFloor(3.3e-6, 0.12e-9),
+    ("blackwell", "fp8", "vllm", "0.19.0"): GemmFloor(5.9e-6, 0.48e-9),
+    ("blackwell", "fp8_block", "vllm", "0.19.0"): GemmFloor(8.8e-6, 1.25e-9),
+    ("blackwell", "nvfp4", "vllm", "0.19.0"): GemmFloor(6.4e-6, 0.54e-9),
+    ("blackwell", "bf16", "vllm", "0.24.0"): GemmFloor(3.3e-6, 0.12e-9),
+    ("blackwell", "fp8", "vllm", "0.24.0"): GemmFloor(5.5e-6, 0.72e-9),
+    ("blackwell", "nvfp4", "vllm", "0.24.0"): GemmFloor(6.4e-6, 0.44e-9),
+    ("blackwell", "bf16", "sglang", "0.5.9"): GemmFloor(3.3e-6, 0.13e-9),
+    ("blackwell", "fp8", "sglang", "0.5.9"): GemmFloor(5.8e-6, 0.60e-9),
+    ("blackwell", "fp8_block", "sglang", "0.5.9"): GemmFloor(23.1e-6, 0.82e-9),
+    ("blackwell", "nvfp4", "sglang", "0.5.9"): GemmFloor(5.7e-6, 0.66e-9),
+    ("blackwell", "bf16", "sglang", "0.5.14"): GemmFloor(3.6e-6, 0.13e-9),
+    ("blackwell", "fp8", "sglang", "0.5.14"): GemmFloor(5.6e-6, 0.60e-9),
+    # measured again after 0.12 (aiconfigurator @4fabb773; 0.12's table gave 9.7 µs alone)
+    ("blackwell", "fp8_block", "sglang", "0.5.14"): GemmFloor(16.5e-6, 0.63e-9),
+    ("blackwell", "nvfp4", "sglang", "0.5.14"): GemmFloor(4.5e-6, 0.57e-9),
 }
 # TensorRT-LLM's earliest release measured on Hopper and Blackwell at aiconfigurator @4fabb773
 EARLIEST_TRTLLM = "1.2.0rc5"
 # (family, format): TensorRT-LLM's PyTorch flow, every engine's unless it has its own below: on
 # Hopper and Blackwell its earliest release measured there (RELEASE_DENSE_GEMM_FLOORS' rows).
-DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
+DENSE_GEMM_FLOORS: dict[tuple[str, str], GemmFloor] = {
     **{
         (family, kind): floor
         for (family, kind, engine, release), floor in RELEASE_DENSE_GEMM_FLOORS.items()
@@ -97,28 +119,29 @@ DENSE_GEMM_FLOORS: dict[tuple[str, str], float] = {
     # Ampere's own (issue 37's thirty-fifth round; AMPERE_DENSE_GEMM_SOURCE): TensorRT-LLM's
     # PyTorch flow in bf16 and its weight-only int4 GEMM (the int4 kernel its A100 table
     # measured; no table measures vLLM's or SGLang's Marlin), every engine's without its own
-    ("ampere", "bf16"): 6.6e-6,
-    ("ampere", "int4"): 20.5e-6,
+    ("ampere", "bf16"): GemmFloor(6.4e-6, 0.04e-9),
+    ("ampere", "int4"): GemmFloor(13.2e-6, 1.10e-9),
     # Hopper's int4 (the same round): TensorRT-LLM's weight-only int4 GEMM, measured on the H200
-    # (1.2.0rc5; its bf16 there reads 4.2 µs, the H100's 3.8), every engine's on Hopper
-    ("hopper", "int4"): 13.2e-6,
+    # (1.2.0rc5; its bf16 there reads 3.8 µs + 0.09 ns an input, the H100's 3.4 + 0.07), every
+    # engine's on Hopper
+    ("hopper", "int4"): GemmFloor(10.7e-6, 0.35e-9),
 }
 # (family, format, engine): the engine's own default kernel, where measured (one release).
-ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], float] = {
-    ("hopper", "bf16", "sglang"): 2.7e-6,
-    ("hopper", "fp8", "sglang"): 7.0e-6,
-    ("hopper", "fp8_block", "sglang"): 8.8e-6,
+ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], GemmFloor] = {
+    ("hopper", "bf16", "sglang"): GemmFloor(2.3e-6, 0.09e-9),
+    ("hopper", "fp8", "sglang"): GemmFloor(4.5e-6, 0.49e-9),
+    ("hopper", "fp8_block", "sglang"): GemmFloor(4.3e-6, 0.94e-9),
     # AMD's own, measured on the card's family, for the releases that run AITER
     # (core.catalog.kernels.kernels_engine): SGLang's ROCm images (SGLANG_USE_AITER=1, 0.5) run a
     # block-fp8 linear layer through AITER's gemm_a8w8_blockscale (fp8_utils.py
     # dispatch_w8a8_block_fp8_linear), as ATOM's models do; its input's quantisation is a kernel
     # counted on its own.
-    ("cdna3", "fp8_block", "aiter"): 6.3e-6,
-    ("cdna4", "fp8_block", "aiter"): 6.6e-6,
+    ("cdna3", "fp8_block", "aiter"): GemmFloor(4.4e-6, 0.69e-9),
+    ("cdna4", "fp8_block", "aiter"): GemmFloor(2.3e-6, 1.64e-9),
     # Ampere's own, bf16 (issue 37's thirty-fifth round): each engine's default linear layer
     # measured on an A100 SXM, the earliest release measured there; about twice Hopper's floors.
-    ("ampere", "bf16", "vllm"): 7.1e-6,
-    ("ampere", "bf16", "sglang"): 6.8e-6,
+    ("ampere", "bf16", "vllm"): GemmFloor(6.8e-6, 0.06e-9),
+    ("ampere", "bf16", "sglang"): GemmFloor(6.4e-6, 0.09e-9),
 }
 RELEASE_DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 measured GEMM tables, h100_sxm and b200_sxm "
@@ -126,33 +149,36 @@ RELEASE_DENSE_GEMM_SOURCE = (
     "TensorRT-LLM 1.2.0rc5 and (from the 0.12 wheel) 1.3.0rc20, torch_flow (DeepGEMM for "
     "block fp8 on B200); vLLM 0.14.0 and 0.19.0 (vllm_default) and 0.24.0 (torch linear, CUTLASS "
     "fp8 scaled mm, FlashInfer CuTe-DSL nvfp4); SGLang 0.5.9 (sglang) and 0.5.14 on B200; "
-    "floors fitted by bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights at the "
-    "card's measured bandwidth (RMS log errors 5-47 %); each release line priced by the release "
+    "floors and costs per input fitted together by bench/dense_gemm_fit.py on 1-16 tokens and "
+    "4-300 MB of weights at the card's measured bandwidth (RMS log errors 5-32 %, a floor alone "
+    "5-62 %); each release line priced by the release "
     "measured nearest at or before it, else the earliest"
 )
 AMD_DENSE_GEMM_SOURCE = (
     "ROCm/aiter (MIT) @e4048607 tuned GEMM tables, aiter/configs/a8w8_blockscale_tuned_gemm.csv "
     "and model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv, the kernel times AITER measured "
-    "while tuning; floors fitted by bench/aiter_gemm_fit.py on 1-16 tokens and 4-300 MB of "
-    "weights at the card's rates: 304 CUs (MI300X and MI325X, at the MI325X's) 15 rows, 19 % "
-    "RMS log error; MI355X 158 rows, 48 % (a wide spread between shapes)"
+    "while tuning; floors and costs per input fitted together by bench/aiter_gemm_fit.py on "
+    "1-16 tokens and 4-300 MB of weights at the card's rates: 304 CUs (MI300X and MI325X, at "
+    "the MI325X's) 15 rows, 6 % RMS log error (a floor alone 19 %); MI355X 158 rows, 22 % (48 %)"
 )
 
 
 AMPERE_DENSE_GEMM_SOURCE = (
     "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 (2026-07-24) measured GEMM tables, a100_sxm "
     "gemm/<engine>/<release>/gemm_perf.parquet: bf16, TensorRT-LLM 1.0.0 torch_flow, vLLM "
-    "0.14.0 vllm_default, SGLang 0.5.9 (14 % RMS log error); int4, TensorRT-LLM 1.0.0's "
-    "weight-only GEMM plugin (WeightOnlyQuantMatmul, int4_wo; 33 %); floors fitted by "
+    "0.14.0 vllm_default, SGLang 0.5.9 (13-14 % RMS log error); int4, TensorRT-LLM 1.0.0's "
+    "weight-only GEMM plugin (WeightOnlyQuantMatmul, int4_wo; 18 %, a floor alone 33 %); floors "
+    "and costs per input fitted together by "
     "bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights at the A100 80GB's "
     "measured 1,769 GB/s"
 )
 HOPPER_INT4_SOURCE = (
     "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 measured GEMM table, h200_sxm "
     "gemm/trtllm/1.2.0rc5/gemm_perf.parquet, int4: TensorRT-LLM's weight-only GEMM plugin "
-    "(WeightOnlyQuantMatmul, int4_wo); floor fitted by bench/dense_gemm_fit.py on 1-16 tokens "
-    "and 4-300 MB of weights at the H200's measured 4.41 TB/s, 33 % RMS log error (the fit "
-    "reads 22 % slow at one token, 33 % fast at 16: the kernel slows with tokens)"
+    "(WeightOnlyQuantMatmul, int4_wo); floor and cost per input fitted together by "
+    "bench/dense_gemm_fit.py on 1-16 tokens and 4-300 MB of weights at the H200's measured 4.41 "
+    "TB/s, 28 % RMS log error (the fit reads 27 % slow at one token, 27 % fast at 16: the kernel "
+    "slows with tokens)"
 )
 
 
@@ -169,18 +195,39 @@ def dense_gemm_source(key: tuple) -> str:
     return AMD_DENSE_GEMM_SOURCE if family.startswith("cdna") else DENSE_GEMM_SOURCE
 
 
-def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | None = None) -> float:
-    """Seconds a decode-sized dense GEMM of ``weight`` pays on ``gpu`` beyond its weight stream.
+def dense_gemm_cost(
+    gpu: str, weight: str, engine: str = "", version: str | None = None
+) -> GemmFloor:
+    r"""What a decode-sized dense GEMM of ``weight`` pays on ``gpu`` beyond its weight stream.
 
     The row :func:`core.catalog.kernels.priced_row` picks (the engine's own floor measured on
     the card's family, else its own on a measured family, else the family's engine-neutral
-    one), else the kernel floor.
+    one), else the kernel floor alone.
+
+    Notes
+    -----
+    .. math:: t = t_0 + c\,k + \frac{n k b}{B}
+
+    for a GEMM of ``k`` inputs and ``n`` outputs: the row's floor :math:`t_0` and cost per input
+    :math:`c`, then its weights streamed at the card's bandwidth.
     """
     released = release_floor(gpu, weight, engine, version)
     if released is not None:
         return released
     floor, _ = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version)
-    return KERNEL_FLOOR_S if floor is None else floor
+    return UNMEASURED if floor is None else floor
+
+
+def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | None = None) -> float:
+    """:func:`dense_gemm_cost`'s floor: seconds a decode-sized GEMM pays whatever its shape."""
+    return dense_gemm_cost(gpu, weight, engine, version).floor_s
+
+
+def dense_gemm_input_cost(
+    gpu: str, weight: str, engine: str = "", version: str | None = None
+) -> float:
+    """:func:`dense_gemm_cost`'s seconds for each input (k) a decode-sized GEMM's kernel walks."""
+    return dense_gemm_cost(gpu, weight, engine, version).per_input_s
 
 
 def _release(version: str) -> tuple[int, int, int]:
@@ -201,7 +248,7 @@ def _measured_releases(family: str, weight: str, engine: str) -> tuple:
     ))  # fmt: skip
 
 
-def release_floor(gpu: str, weight: str, engine: str, version: str | None) -> float | None:
+def release_floor(gpu: str, weight: str, engine: str, version: str | None) -> GemmFloor | None:
     """The floor :data:`RELEASE_DENSE_GEMM_FLOORS` measured for ``engine``'s release or release
     line ``version`` (None: its newest) on ``gpu``'s own family: the release measured nearest at
     or before it, else the earliest; None where no release of it was measured there."""

@@ -19,9 +19,9 @@ launch of the pass but attention's (one a layer, still eager). So
 - each launch the graph took over costs :data:`SGLANG_EAGER_LAUNCH_S`, the 10.31 ms saved over
   the 32 layers' 9 kernels less their 32 attention launches (256), 40.3 µs;
 - the server path, :data:`SGLANG_SERVER_PATH_S`, is what the graphed first token keeps beyond
-  the prefill the engine level prices for that set-up (8.65 ms on an H100 SXM, the piecewise
+  the prefill the engine level prices for that set-up (8.58 ms on an H100 SXM, the piecewise
   pass's fixed costs and weight read among them) and the 32 attention launches still eager:
-  19.66 - 8.65 - 1.29 = 9.72 ms (``tests/core/catalog/test_eager_dispatch.py`` derives it
+  19.66 - 8.58 - 1.29 = 9.79 ms (``tests/core/catalog/test_eager_dispatch.py`` derives it
   again from the engine level as it stands).
 
 A second measurement checks the per-launch figure without setting it: SGLang PR #12160
@@ -48,8 +48,8 @@ PIECEWISE_PAIR_LAYERS = 32
 # the launches the piecewise graph replays: every kernel of a dense layer but attention's
 PIECEWISE_PAIR_GRAPHED_LAUNCHES = PIECEWISE_PAIR_LAYERS * (DENSE_LAYER_KERNELS - 1)
 # the prefill the engine level prices for the pair's set-up (an H100 SXM: the FlashAttention 3
-# backend runs on Hopper; on an H200 it prices 8.10 ms), server path and dispatch left out
-PIECEWISE_PAIR_PRICED_PREFILL_S = 8.65e-3
+# backend runs on Hopper; on an H200 it prices 8.03 ms), server path and dispatch left out
+PIECEWISE_PAIR_PRICED_PREFILL_S = 8.58e-3
 
 SGLANG_EAGER_LAUNCH_S = (
     PIECEWISE_PAIR_EAGER_TTFT_S - PIECEWISE_PAIR_GRAPHED_TTFT_S
@@ -76,7 +76,7 @@ SGLANG_DISPATCH_SOURCE = (
     + ROUTED_EXPERT_LAUNCHES_SOURCE
 )
 SGLANG_SERVER_PATH_SOURCE = (
-    "sgl-project/sglang PR #13094: the graphed first token's 19.66 ms less the 8.65 ms prefill "
+    "sgl-project/sglang PR #13094: the graphed first token's 19.66 ms less the 8.58 ms prefill "
     "the engine level prices for it and its 32 attention launches still eager (1.29 ms); "
     "priced beside the cards: sglang/srt/entrypoints/engine.py _launch_subprocesses runs the "
     "TokenizerManager in the main process and the Scheduler and the DetokenizerManager in "

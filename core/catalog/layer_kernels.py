@@ -21,6 +21,9 @@ MOE_LAYER_KERNELS = DENSE_LAYER_KERNELS - 3 + 2
 LATENT_ATTENTION_KERNELS = 10
 LATENT_ATTENTION_EXTRA_KERNELS = LATENT_ATTENTION_KERNELS - 4
 LATENT_ATTENTION_GEMMS = 3  # the fused q_a/kv_a, q_b and o_proj
+# q_b's inputs, the query's low rank: DeepSeek-V3's and Kimi K2's q_lora_rank (their config.json),
+# read where a GEMM's cost grows with its inputs (core.engine_level.gemm_shapes.gemm_inputs)
+LATENT_QUERY_RANK = 1536
 # A shared expert (DeepSeek, Llama 4) runs its own gate-up, act and down.
 SHARED_EXPERT_KERNELS = 3
 # Block-scaled fp8 quantises each GEMM's input per group of 128 first, one quantise kernel per

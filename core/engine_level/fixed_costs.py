@@ -22,6 +22,7 @@ from core.catalog.layer_kernels import (
     SHARED_EXPERT_KERNELS,
 )
 from core.engine_level import terms as physical
+from core.engine_level.gemm_shapes import gemm_inputs
 from core.foundation.vector import any_true, ndim
 
 
@@ -134,7 +135,33 @@ class FixedCosts:
         mlps = physical.mlp_gemms(layers, expert_layers, shared)
         attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
-        return mlps * extra + projections * self._projection_floor_extra + attention
+        floors = mlps * extra + projections * self._projection_floor_extra + attention
+        return floors + self._gemm_inputs_seconds
+
+    @cached_property
+    def _gemm_inputs_seconds(self):
+        """What the dense GEMMs' kernels pay for the inputs they walk, over a forward pass
+        (:class:`core.catalog.dense_gemms.GemmFloor`; 0 where no table prices it)."""
+        if not (any_true(self.gemm_input_cost_s) or any_true(self._projection_input_cost)):
+            return 0.0
+        attention, mlps = self._gemm_inputs
+        return mlps * self.gemm_input_cost_s + attention * self._projection_input_cost
+
+    @cached_property
+    def _gemm_inputs(self):
+        """:func:`core.engine_level.gemm_shapes.gemm_inputs` of this node's layers."""
+        layers, expert_layers, latent, launched = self._layer_kinds
+        split = np.where(np.asarray(self.data_parallel_attention) > 0, 1.0, self.cards)
+        return gemm_inputs(latent, layers, expert_layers, launched, self.hidden,
+                           self.query_heads, self.head_dim, self.intermediate, self.experts,
+                           self.shared_experts, split)  # fmt: skip
+
+    @cached_property
+    def _projection_input_cost(self):
+        """Seconds an attention projection pays an input: its own where the checkpoint keeps
+        attention in another format, else the dense GEMMs'."""
+        own = self.attention_gemm_input_cost_s
+        return self.gemm_input_cost_s if own is None else own
 
     @cached_property
     def _projection_floor_extra(self):
@@ -151,12 +178,13 @@ class FixedCosts:
         Notes
         -----
         .. math:: t = L\,[MLA] \left(t_{block} - (10 + 3\,[fp8_{block}])\,t_k
-                  - 3\,(t_g - t_k)\right)
+                  - 3\,(t_g - t_k) - c\,k_{attn} / L\right)
 
         with :math:`t_{block}` the block's measured floor
-        (:data:`core.catalog.attention_kernels.LATENT_BLOCKS`), :math:`t_k` the kernel floor and
-        :math:`t_g` the attention projections' GEMM floor; the block's weights, cache and FLOPs
-        stay priced where every layer's are.
+        (:data:`core.catalog.attention_kernels.LATENT_BLOCKS`), :math:`t_k` the kernel floor,
+        :math:`t_g` the attention projections' GEMM floor and :math:`c\,k_{attn}` what they pay
+        for their inputs (:func:`core.engine_level.gemm_shapes.gemm_inputs`); the block's weights,
+        cache and FLOPs stay priced where every layer's are.
         """
         measured = np.isfinite(self.latent_block_floor_s) & np.asarray(self.latent_attention)
         if not any_true(measured):  # no block here was measured: skip the arithmetic
@@ -164,6 +192,11 @@ class FixedCosts:
         quantise = np.asarray(self.block_fp8, dtype=float) * BLOCK_FP8_LATENT_ATTENTION_INPUTS
         kernels = (LATENT_ATTENTION_KERNELS + quantise) * physical.KERNEL_FLOOR_S
         counted = kernels + LATENT_ATTENTION_GEMMS * self._projection_floor_extra
+        if any_true(self._projection_input_cost):  # the block's measured floor holds them too
+            attention, _ = self._gemm_inputs
+            counted = counted + attention / np.maximum(self.layers, 1.0) * (
+                self._projection_input_cost
+            )
         extra = np.where(measured, np.subtract(self.latent_block_floor_s, counted), 0.0)
         return extra * self._attention_layers
 
@@ -178,12 +211,14 @@ class FixedCosts:
 
         Notes
         -----
-        .. math:: t_{hidden} = L_E \min\left(s\,(k_s + q_s)\,t_k + 2 s\,(t_g - t_k),\
-                  t_{routed} / L_E\right) \quad [n / r \le n_{stream},\ MLA]
+        .. math:: t_{hidden} = L_E \min\left(s\,(k_s + q_s)\,t_k + 2 s\,(t_g - t_k)
+                  + s\,c\,(d + i / p),\ t_{routed} / L_E\right) \quad [n / r \le n_{stream},\ MLA]
 
         with :math:`k_s` a shared expert's kernels, :math:`q_s` its quantise kernels in block
-        fp8, :math:`t_g` the dense GEMM floor, :math:`t_k` the kernel floor and :math:`r` the
-        ranks the step's requests are shared over (the cards under DEP, else one).
+        fp8, :math:`t_g` the dense GEMM floor and :math:`c` its cost per input (gate-up reads
+        the hidden state :math:`d`, down its slice of the expert's width :math:`i` over the
+        tensor-parallel cards :math:`p`), :math:`t_k` the kernel floor and :math:`r` the ranks
+        the step's requests are shared over (the cards under DEP, else one).
         """
         floors, layers = self._shared_floors
         if floors is None:  # no layer here streams: skip the arithmetic
@@ -210,6 +245,9 @@ class FixedCosts:
         floors = (SHARED_EXPERT_KERNELS + quantise) * physical.KERNEL_FLOOR_S + 2.0 * (
             np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
         )
+        split = np.where(np.asarray(self.data_parallel_attention) > 0, 1.0, self.cards)
+        inputs = self.hidden + np.divide(self.intermediate, split)  # its gate-up's and down's
+        floors = floors + np.multiply(self.gemm_input_cost_s, inputs)
         floors = launched * floors
         if ndim(floors) == 0 and ndim(layers) == 0:
             return float(floors), float(layers)

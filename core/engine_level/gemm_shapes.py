@@ -27,6 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from core.catalog.gemm_tables import gemm_share, grid_position, token_grid
+from core.catalog.layer_kernels import LATENT_QUERY_RANK
 from core.engine_level.terms import graph_padded_batch, graph_padded_scalar
 from core.foundation.vector import any_true, ndim
 
@@ -100,6 +101,33 @@ def dense_gemm_dims(node):
             strict=True,
         )
     )
+
+
+def gemm_inputs(latent_attention, layers, expert_layers, launched_shared, hidden, query_heads,
+                head_dim, intermediate, experts, shared_experts, split):  # fmt: skip
+    r"""(the attention projections' inputs, the MLP GEMMs' inputs) a forward pass's dense GEMMs
+    walk, each GEMM counted as :func:`core.engine_level.terms.attention_gemms` and
+    :func:`~core.engine_level.terms.mlp_gemms` count its floor (a shared expert fused into the
+    routed experts' kernel launches none: ``launched_shared``).
+
+    Notes
+    -----
+    .. math:: k_{attn} = L\,(d + h_q d_h / s + [MLA]\,r_q), \quad
+              k_{mlp} = (L - L_E)(d + w / s) + L_E\,s_e\,(d + i / s)
+
+    QKV (latent attention's fused q_a/kv_a) and gate-up read the hidden state :math:`d`; out
+    (o_proj) its slice of the heads; q_b the query's rank :math:`r_q`
+    (:data:`core.catalog.layer_kernels.LATENT_QUERY_RANK`); down its slice of the MLP's width
+    :math:`w` (:func:`dense_gemm_dims`'; a shared expert's :math:`i`), with :math:`s` the
+    tensor-parallel cards (1 under attention data parallelism).
+    """
+    query = np.where(np.asarray(latent_attention) > 0, LATENT_QUERY_RANK, 0.0)
+    attention = np.multiply(layers, hidden + np.multiply(query_heads, head_dim) / split + query)
+    width = np.where(np.asarray(experts) > 1, np.multiply(intermediate, shared_experts),
+                     intermediate)  # fmt: skip
+    dense = np.subtract(layers, expert_layers) * (hidden + width / split)
+    shared = np.multiply(expert_layers, launched_shared) * (hidden + np.divide(intermediate, split))
+    return attention, dense + shared
 
 
 def tile_floor_s(node, tokens, flops):

@@ -12,7 +12,7 @@ import numpy as np
 from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, GB, HOST_STEP_S
 from core.catalog.checkpoints import kept_bf16_params
 from core.catalog.collective_tables import allreduce_table_index, gather_table_index
-from core.catalog.dense_gemms import dense_gemm_floor, gemm_tile_rows
+from core.catalog.dense_gemms import dense_gemm_cost, gemm_tile_rows
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
@@ -29,15 +29,14 @@ from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
 from core.engine_level.formats import dense_format, expert_format
 from core.engine_level.lookups import lookup, release_field
-from core.engine_level.memory import engine_memory_bytes
+from core.engine_level.memory import engine_memory_bytes, sglang_reserve_bytes
 from core.engine_level.shared_experts import shared_expert_fused, shared_stream_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
-from core.foundation.vector import any_true, is_array, ndim
+from core.foundation.vector import any_true, is_array
 from core.scenario.resolve import factorize, pick, tensor_peak
 from core.whiteboard.attention import kv_bytes_per_token, kv_numbers_per_layer
 from core.whiteboard.pool import decode_read_share
 
-MIB = 2**20
 KV_RULES = {"free": 0.0, "total": 1.0, "static": 2.0}
 
 
@@ -103,49 +102,31 @@ def _launch_tokens(shapes):
     return tokens
 
 
-def _gemm_floor(shapes, attention=False):
+# the Node fields of the dense GEMMs' costs: (field, the attention projections', cost per input)
+_GEMM_COST_FIELDS = (("gemm_floor_s", False, False), ("attention_gemm_floor_s", True, False),
+                     ("gemm_input_cost_s", False, True),
+                     ("attention_gemm_input_cost_s", True, True))  # fmt: skip
+
+
+def _gemm_cost_fields(shapes, gpu, weight, shape, engine, version) -> dict:
+    """The dense GEMMs' floors and costs per input (:data:`_GEMM_COST_FIELDS`), looked up."""
+    return {
+        field: lookup(_gemm_floor(shapes, attention, inputs), gpu, weight, shape, engine, version)
+        for field, attention, inputs in _GEMM_COST_FIELDS
+    }
+
+
+def _gemm_floor(shapes, attention=False, inputs=False):
     """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`lookup`,
     in :func:`~core.engine_level.formats.dense_format` (``attention``: the attention
-    projections')."""
+    projections'; ``inputs``: its cost per input instead)."""
 
     def floor(gpu, weight, name, engine, version):
         dense = dense_format(shapes[name], weight, attention)
-        return dense_gemm_floor(gpu, dense, engine, version)
+        cost = dense_gemm_cost(gpu, dense, engine, version)
+        return cost.per_input_s if inputs else cost.floor_s
 
     return floor
-
-
-def sglang_reserve_bytes(card_memory_bytes, cards):
-    """Memory per card SGLang keeps outside its static pool (weights and KV), by its own rule.
-
-    Notes
-    -----
-    .. math:: R = 512 + 1.5 \\max(C, 2048) + 2 G + 1024 \\cdot TP / 8 \\ \\text{MiB}
-
-    with the chunked-prefill size :math:`C` and the CUDA-graph batch :math:`G` that SGLang picks
-    by the card's memory, and at least 10 GiB on cards over 60 GB.
-    """
-    if ndim(card_memory_bytes) == 0 and ndim(cards) == 0:
-        return _sglang_reserve_one(float(card_memory_bytes) / GB, float(cards)) * MIB
-    reserve = np.vectorize(_sglang_reserve_one, otypes=[float])(
-        np.asarray(card_memory_bytes, dtype=float) / GB, np.asarray(cards, dtype=float)
-    )
-    return reserve * MIB
-
-
-def _sglang_reserve_one(gigabytes: float, cards: float) -> float:
-    """SGLang's reserve in MiB for one card size and tensor-parallel width."""
-    small_tp = cards < 4
-    if gigabytes < 35:
-        chunk, graph = 2048, (8 if gigabytes < 20 else (24 if small_tp else 80))
-    elif gigabytes < 60:
-        chunk, graph = 4096, (32 if small_tp else 160)
-    elif gigabytes < 160:
-        chunk, graph = 8192, (256 if small_tp else 512)
-    else:
-        chunk, graph = 16384, 512
-    reserve = 512 + 1.5 * max(chunk, 2048) + 2 * graph + 1024 * cards / 8
-    return max(reserve, 10 * 1024) if gigabytes > 60 else reserve
 
 
 def engine_releases(engine, version):
@@ -204,10 +185,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "gathered_bytes": lookup(_gathered_bytes(shapes), engine, weight, shape),
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         **_expert_fields(gpu, weight, shape, engine, version, shapes),
-        "gemm_floor_s": lookup(_gemm_floor(shapes), gpu, weight, shape, engine, version),
-        "attention_gemm_floor_s": lookup(
-            _gemm_floor(shapes, attention=True), gpu, weight, shape, engine, version
-        ),
+        **_gemm_cost_fields(shapes, gpu, weight, shape, engine, version),
         **attention_fields(pool, gpu, weight, shape, engine, shapes),
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),

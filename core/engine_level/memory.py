@@ -21,8 +21,10 @@ from core.catalog import (
     OUTSIDE_ALLOCATOR_BYTES_ONE_CARD,
     OUTSIDE_ALLOCATOR_BYTES_SHARDED,
 )
-from core.foundation.vector import any_true
+from core.foundation.vector import any_true, ndim
 from core.whiteboard.memory import kv_budget_bytes
+
+MIB = 2**20
 
 
 def engine_memory_bytes(cards, card_memory_bytes):
@@ -186,3 +188,36 @@ class NodeMemory:
         return layers + np.where(
             np.asarray(self.expert_workspace) & (np.asarray(self.experts) > 1), experts, 0.0
         )
+
+
+def sglang_reserve_bytes(card_memory_bytes, cards):
+    """Memory per card SGLang keeps outside its static pool (weights and KV), by its own rule.
+
+    Notes
+    -----
+    .. math:: R = 512 + 1.5 \\max(C, 2048) + 2 G + 1024 \\cdot TP / 8 \\ \\text{MiB}
+
+    with the chunked-prefill size :math:`C` and the CUDA-graph batch :math:`G` that SGLang picks
+    by the card's memory, and at least 10 GiB on cards over 60 GB.
+    """
+    if ndim(card_memory_bytes) == 0 and ndim(cards) == 0:
+        return _sglang_reserve_one(float(card_memory_bytes) / GB, float(cards)) * MIB
+    reserve = np.vectorize(_sglang_reserve_one, otypes=[float])(
+        np.asarray(card_memory_bytes, dtype=float) / GB, np.asarray(cards, dtype=float)
+    )
+    return reserve * MIB
+
+
+def _sglang_reserve_one(gigabytes: float, cards: float) -> float:
+    """SGLang's reserve in MiB for one card size and tensor-parallel width."""
+    small_tp = cards < 4
+    if gigabytes < 35:
+        chunk, graph = 2048, (8 if gigabytes < 20 else (24 if small_tp else 80))
+    elif gigabytes < 60:
+        chunk, graph = 4096, (32 if small_tp else 160)
+    elif gigabytes < 160:
+        chunk, graph = 8192, (256 if small_tp else 512)
+    else:
+        chunk, graph = 16384, 512
+    reserve = 512 + 1.5 * max(chunk, 2048) + 2 * graph + 1024 * cards / 8
+    return max(reserve, 10 * 1024) if gigabytes > 60 else reserve

@@ -81,6 +81,9 @@ class Node(
     # block's where its engine's module was measured (core.catalog.attention_kernels; NaN: none)
     gemm_floor_s: object = physical.KERNEL_FLOOR_S
     attention_gemm_floor_s: object = None  # the attention projections' (None: gemm_floor_s)
+    # and what each GEMM pays for every input (its inner dimension) its kernel walks
+    gemm_input_cost_s: object = 0.0
+    attention_gemm_input_cost_s: object = None  # the projections' (None: gemm_input_cost_s)
     attention_floor_s: object = physical.ATTENTION_KERNEL_FLOORS_S
     attention_per_request_s: object = 0.0
     latent_block_floor_s: object = float("nan")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.catalog.dense_gemms import ENGINE_DENSE_GEMM_FLOORS, dense_gemm_floor
+from core.catalog.dense_gemms import ENGINE_DENSE_GEMM_FLOORS, dense_gemm_cost, dense_gemm_floor
 from core.catalog.engine_versions import ENGINE_VERSIONS, engine_version, newest_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, expert_kernel, kernels_engine
 from core.catalog.release_kernels import ATOM_PLUGIN_RELEASE, SHARED_EXPERT_FUSION_ROUTED
@@ -57,8 +57,8 @@ def test_vllm_with_atom_prices_aiters_experts_and_gemms(gpu, family):
     kernel, measured = expert_kernel(gpu, "fp8_block", "vllm", ATOM_PLUGIN_RELEASE)
     assert measured == family and kernel is ENGINE_EXPERT_KERNELS[(family, "fp8_block", "aiter")]
     assert expert_kernel(gpu, "fp8_block", "vllm")[0] is not kernel
-    floor = dense_gemm_floor(gpu, "fp8_block", "vllm", ATOM_PLUGIN_RELEASE)
-    assert floor == ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")]
+    cost = dense_gemm_cost(gpu, "fp8_block", "vllm", ATOM_PLUGIN_RELEASE)
+    assert cost == ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")]
 
 
 def test_atom_fuses_the_shared_expert_except_under_data_parallel_attention():

@@ -11,6 +11,8 @@ from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
     RELEASE_DENSE_GEMM_FLOORS,
+    UNMEASURED,
+    dense_gemm_cost,
     dense_gemm_floor,
 )
 from core.engine_level.terms import ALL_TERMS, attention_gemms, dense_gemms
@@ -23,22 +25,24 @@ def test_an_fp8_gemm_pays_more_than_a_bf16_one_before_its_weights():
     """On every measured family, engine and release, fp8's floor (quantise, then scale) exceeds
     bf16's; TensorRT-LLM's by more than twice."""
     for family in ("hopper", "blackwell"):
-        assert DENSE_GEMM_FLOORS[(family, "fp8")] > 2 * DENSE_GEMM_FLOORS[(family, "bf16")]
+        fp8, bf16 = DENSE_GEMM_FLOORS[(family, "fp8")], DENSE_GEMM_FLOORS[(family, "bf16")]
+        assert fp8.floor_s > 2 * bf16.floor_s
     own = ENGINE_DENSE_GEMM_FLOORS
-    assert own[("hopper", "fp8", "sglang")] > own[("hopper", "bf16", "sglang")]
+    assert own[("hopper", "fp8", "sglang")].floor_s > own[("hopper", "bf16", "sglang")].floor_s
     rows = RELEASE_DENSE_GEMM_FLOORS
     for (family, kind, engine, release), floor in rows.items():
         if kind == "fp8":
-            assert floor > rows[(family, "bf16", engine, release)]
+            assert floor.floor_s > rows[(family, "bf16", engine, release)].floor_s
 
 
 def test_an_engine_uses_its_own_floor_and_a_borrowed_family_the_neutral_one():
     """vLLM's fp8 on an H100 is its own; an MI300X borrows TensorRT-LLM's Hopper floor."""
     assert (
-        dense_gemm_floor("H100 SXM", "fp8", "vllm")
+        dense_gemm_cost("H100 SXM", "fp8", "vllm")
         == RELEASE_DENSE_GEMM_FLOORS[("hopper", "fp8", "vllm", "0.19.0")]
     )
-    assert dense_gemm_floor("MI300X", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
+    assert dense_gemm_cost("MI300X", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
+    assert dense_gemm_cost("B200", "int4", "vllm") == UNMEASURED
     assert dense_gemm_floor("B200", "int4", "vllm") == KERNEL_FLOOR_S
 
 
@@ -50,8 +54,8 @@ def test_hopper_int4_pays_tensorrt_llms_weight_only_gemm_measured_on_an_h200():
     int4 = DENSE_GEMM_FLOORS[("hopper", "int4")]
     for gpu in ("H100 SXM", "H200", "H20"):
         for engine in ("tensorrt-llm", "vllm", "sglang"):
-            assert dense_gemm_floor(gpu, "int4", engine) == int4
-    assert int4 > DENSE_GEMM_FLOORS[("hopper", "bf16")]
+            assert dense_gemm_cost(gpu, "int4", engine) == int4
+    assert int4.floor_s > DENSE_GEMM_FLOORS[("hopper", "bf16")].floor_s
     rows = {row.constant: row for row in dense_gemm_rows()}
     assert "h200_sxm" in rows["dense GEMM floor, hopper int4"].source
 
@@ -63,8 +67,8 @@ def test_sglang_on_amd_cards_pays_aiters_block_fp8_floor_measured_there():
 
     for gpu, family in (("MI300X", "cdna3"), ("MI325X", "cdna3"), ("MI355X", "cdna4")):
         own = ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")]
-        assert dense_gemm_floor(gpu, "fp8_block", "sglang") == own
-        assert dense_gemm_floor(gpu, "fp8_block", "vllm") != own
+        assert dense_gemm_cost(gpu, "fp8_block", "sglang") == own
+        assert dense_gemm_cost(gpu, "fp8_block", "vllm") != own
     rows = {row.constant: row for row in dense_gemm_rows()}
     assert "ROCm/aiter" in rows["dense GEMM floor, cdna3 fp8_block, aiter"].source
     assert "aiconfigurator" in rows["dense GEMM floor, hopper fp8_block, sglang"].source
@@ -82,12 +86,12 @@ def test_an_a100_pays_the_floors_measured_on_an_a100():
     for engine in ("tensorrt-llm", "vllm", "sglang"):
         own = ENGINE_DENSE_GEMM_FLOORS.get(("ampere", "bf16", engine), neutral)
         for gpu in ("A100 80GB SXM", "A100 40GB SXM"):
-            assert dense_gemm_floor(gpu, "bf16", engine) == own
-            assert dense_gemm_floor(gpu, "int4", engine) == DENSE_GEMM_FLOORS[("ampere", "int4")]
-        assert own > dense_gemm_floor("H100 SXM", "bf16", engine)
+            assert dense_gemm_cost(gpu, "bf16", engine) == own
+            assert dense_gemm_cost(gpu, "int4", engine) == DENSE_GEMM_FLOORS[("ampere", "int4")]
+        assert own.floor_s > dense_gemm_floor("H100 SXM", "bf16", engine)
     for name in ("ampere bf16", "ampere bf16, vllm", "ampere bf16, sglang", "ampere int4"):
         assert "a100_sxm" in rows[f"dense GEMM floor, {name}"].source
-    assert dense_gemm_floor("A100 80GB SXM", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
+    assert dense_gemm_cost("A100 80GB SXM", "fp8", "vllm") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
 
 
 def test_each_dense_gemm_pays_its_floor_in_place_of_the_kernel_floor():
@@ -147,8 +151,12 @@ def test_deepseek_in_nvfp4_holds_bf16_attention_and_pays_bf16_floors_for_it():
     fp4 = (4 + 8 / 16) / 8
     assert_allclose(node.bf16_extra_bytes, kept * (2 - fp4))
     assert_allclose(evaluate(Scenario(**knobs)).weight_bytes, 671e9 * fp4 + kept * (2 - fp4))
-    assert_allclose(node.gemm_floor_s, DENSE_GEMM_FLOORS[("blackwell", "nvfp4")])
-    assert_allclose(node.attention_gemm_floor_s, DENSE_GEMM_FLOORS[("blackwell", "bf16")])
+    assert_allclose(node.gemm_floor_s, DENSE_GEMM_FLOORS[("blackwell", "nvfp4")].floor_s)
+    assert_allclose(node.attention_gemm_floor_s, DENSE_GEMM_FLOORS[("blackwell", "bf16")].floor_s)
+    assert_allclose(node.gemm_input_cost_s, DENSE_GEMM_FLOORS[("blackwell", "nvfp4")].per_input_s)
+    assert_allclose(
+        node.attention_gemm_input_cost_s, DENSE_GEMM_FLOORS[("blackwell", "bf16")].per_input_s
+    )
     fp8 = engine_node(Scenario(**{**knobs, "weight_dtype": "fp8"}))
     assert fp8.bf16_extra_bytes == 0 and fp8.attention_gemm_floor_s == fp8.gemm_floor_s
 
@@ -174,22 +182,72 @@ def test_each_release_pays_the_floors_of_the_release_measured_nearest_before_it(
     for gpu, engine, line, release in expected:
         family = "blackwell" if gpu == "B200" else "hopper"
         for kind in ("bf16", "fp8"):
-            assert (
-                dense_gemm_floor(gpu, kind, engine, line) == rows[(family, kind, engine, release)]
-            )
+            assert dense_gemm_cost(gpu, kind, engine, line) == rows[(family, kind, engine, release)]
     for family in ("hopper", "blackwell"):
         for kind in ("bf16", "fp8", "fp8_block"):
             trt = rows[(family, kind, "tensorrt-llm", "1.2.0rc5")]
             assert DENSE_GEMM_FLOORS[(family, kind)] == trt
     assert (
-        rows[("hopper", "fp8_block", "vllm", "0.14.0")]
-        > 3 * DENSE_GEMM_FLOORS[("hopper", "fp8_block")]
+        rows[("hopper", "fp8_block", "vllm", "0.14.0")].floor_s
+        > 3 * DENSE_GEMM_FLOORS[("hopper", "fp8_block")].floor_s
     )
     assert (
-        dense_gemm_floor("H100 SXM", "fp8", "sglang", "0.5")
+        dense_gemm_cost("H100 SXM", "fp8", "sglang", "0.5")
         == ENGINE_DENSE_GEMM_FLOORS[("hopper", "fp8", "sglang")]
     )
-    assert dense_gemm_floor("L40S", "fp8", "vllm", "0.19") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
+    assert dense_gemm_cost("L40S", "fp8", "vllm", "0.19") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
     sources = {row.constant: row.source for row in dense_gemm_rows()}
     for name in ("hopper fp8_block, vllm 0.14.0", "blackwell fp8_block, sglang 0.5.9"):
         assert "@4fabb773" in sources[f"dense GEMM floor, {name}"]
+
+
+def test_a_gemm_pays_for_each_input_its_kernel_walks():
+    """A step's fixed time grows by the cost per input times every input its dense GEMMs walk:
+    a layer's QKV and gate-up read the hidden state, out the heads, down the MLP's width."""
+    node = _tiny_node()
+    walked = dataclasses.replace(node, gemm_input_cost_s=1e-9)
+    extra = walked.fixed_seconds(ALL_TERMS) - node.fixed_seconds(ALL_TERMS)
+    per_layer = 2 * node.hidden + node.query_heads * node.head_dim + node.intermediate
+    assert_allclose(extra, node.layers * per_layer * 1e-9)
+    split = dataclasses.replace(walked, attention_gemm_input_cost_s=0.0)
+    attention = node.layers * (node.hidden + node.query_heads * node.head_dim)
+    assert_allclose(walked.fixed_seconds(ALL_TERMS) - split.fixed_seconds(ALL_TERMS),
+                    attention * 1e-9)  # fmt: skip
+
+
+def test_deepseeks_gemms_walk_its_hidden_state_query_rank_and_slices():
+    """DeepSeek-R1 on eight cards: fused q_a/kv_a and gate-up read 7,168 inputs, q_b the query's
+    1,536-wide rank, o_proj its 16 heads of 128, a shared expert's down its 256-wide slice; a
+    shared expert fused into the routed kernel walks nothing of its own."""
+    from core.engine_level.gemm_shapes import gemm_inputs
+
+    attention, mlps = gemm_inputs(True, 61, 58, 1, 7168, 128, 128, 2048, 256, 1, 8)
+    assert_allclose(attention, 61 * (7168 + 1536 + 128 * 128 / 8))
+    assert_allclose(mlps, 3 * (7168 + 2048 / 8) + 58 * (7168 + 2048 / 8))
+    _, fused = gemm_inputs(True, 61, 58, 0, 7168, 128, 128, 2048, 256, 1, 8)
+    assert_allclose(fused, 3 * (7168 + 2048 / 8))
+
+
+def test_quantised_kernels_pay_more_per_input_than_bf16_ones():
+    """Block-scaled fp8 and fp4 kernels rescale each block of inputs: TensorRT-LLM's pay five
+    times or more bf16's cost per input, and AITER's block-fp8 GEMMs on AMD cards pay one."""
+    for family, kind in (("hopper", "fp8_block"), ("blackwell", "fp8_block"),
+                         ("blackwell", "nvfp4")):  # fmt: skip
+        quantised = DENSE_GEMM_FLOORS[(family, kind)].per_input_s
+        assert quantised > 5 * DENSE_GEMM_FLOORS[(family, "bf16")].per_input_s
+    for family in ("cdna3", "cdna4"):
+        assert ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")].per_input_s > 0.5e-9
+
+
+def test_a_measured_latent_block_holds_its_projections_cost_per_input():
+    """Where the engine's whole latent-attention block was measured (vLLM on Hopper), what its
+    projections pay per input is inside the block's floor: changing it moves nothing."""
+    from core.evaluate import engine_node
+
+    knobs = {"model": "DeepSeek-R1", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
+             "concurrency": 1, "engine": "vllm", "realism": "engine"}  # fmt: skip
+    node = engine_node(Scenario(**knobs))
+    assert node.latent_block_floor_s > 0
+    cheaper = dataclasses.replace(node, attention_gemm_input_cost_s=0.0)
+    assert_allclose(cheaper.fixed_seconds(ALL_TERMS), node.fixed_seconds(ALL_TERMS))
+    assert float(node.attention_gemm_input_cost_s) > 0  # there was a cost to hold

@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose
 from core import GPUS, MODELS, Scenario, evaluate
 from core.catalog import BYTES_PER_WEIGHT, GB, GIB, WEIGHT_FORMATS
 from core.catalog.attention_kernels import attention_kernel
-from core.catalog.dense_gemms import dense_gemm_floor
+from core.catalog.dense_gemms import dense_gemm_cost
 from core.catalog.engines import ENGINES
 from core.catalog.kernels import (
     BORROWED_FAMILY,
@@ -17,8 +17,9 @@ from core.catalog.kernels import (
     EXPERT_KERNELS,
     expert_kernel,
 )
-from core.engine_level.kernels import max_running, sglang_reserve_bytes
+from core.engine_level.kernels import max_running
 from core.engine_level.load import coalesced
+from core.engine_level.memory import sglang_reserve_bytes
 from core.engine_level.terms import ALL_TERMS, chunk_local_mean, kv_replication
 from core.evaluate import engine_node
 from core.evidence.cases_2026 import SECOND
@@ -70,12 +71,15 @@ def _attention_gap(knobs, layers, requests):
     bf16 weights, each engine's newest release)."""
     cache = "fp8" if Scenario(**knobs).kv_dtype == "fp8" else "bf16"
     vllm, trt = (attention_kernel(knobs["gpu"], cache, name) for name in ("vllm", "tensorrt-llm"))
-    floors = (dense_gemm_floor(knobs["gpu"], "bf16", name) for name in ("vllm", "tensorrt-llm"))
+    gemms = [dense_gemm_cost(knobs["gpu"], "bf16", name) for name in ("vllm", "tensorrt-llm")]
+    shape = MODELS[knobs["model"]]  # one card: QKV and gate-up read d, out h d_h, down the width
+    inputs = 2 * shape.hidden + shape.query_heads * shape.head_dim + shape.intermediate
     return layers * (
         vllm.floor_s
         - trt.floor_s
         + requests * (vllm.per_request_s - trt.per_request_s)
-        + 4 * (next(floors) - next(floors))
+        + 4 * (gemms[0].floor_s - gemms[1].floor_s)
+        + inputs * (gemms[0].per_input_s - gemms[1].per_input_s)
     )
 
 

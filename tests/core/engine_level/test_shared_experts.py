@@ -44,13 +44,17 @@ def _deepseek_node(**knobs):
 
 
 def test_the_shared_expert_hides_its_floors_up_to_the_routed_experts_time():
-    """A DeepSeek layer's shared expert hides its kernels' and GEMMs' floors where the routed
-    experts take longer, and no more than their time where they take less."""
+    """A DeepSeek layer's shared expert hides its kernels' and GEMMs' floors (with what its
+    gate-up and down pay for their inputs) where the routed experts take longer, and no more
+    than their time where they take less."""
     node = _deepseek_node()
     layers = node.expert_geometry[1]
     quantise = float(node.block_fp8) * BLOCK_FP8_MLP_INPUTS
-    floors = (SHARED_EXPERT_KERNELS + quantise) * KERNEL_FLOOR_S + 2 * (
-        node.gemm_floor_s - KERNEL_FLOOR_S
+    inputs = node.hidden + node.intermediate / node.cards  # gate-up reads d, down its slice
+    floors = (
+        (SHARED_EXPERT_KERNELS + quantise) * KERNEL_FLOOR_S
+        + 2 * (node.gemm_floor_s - KERNEL_FLOOR_S)
+        + node.gemm_input_cost_s * inputs
     )
     assert node.shared_stream_tokens == 128 and not node.shared_expert_fused
     assert_allclose(node.shared_stream_s(1.0, layers * 1.0), layers * floors)
