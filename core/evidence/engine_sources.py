@@ -283,8 +283,9 @@ def dense_gemm_rows() -> list[Source]:
     """Each dense GEMM floor (by release where measured at several), tile, and Marlin's rate."""
     floors = _by_table(DENSE_GEMM_FLOORS, ENGINE_DENSE_GEMM_FLOORS, RELEASE_DENSE_GEMM_FLOORS)
     return [
-        Source(f"dense GEMM floor, {name}", f"{cost.floor_s * 1e6:.1f} + {cost.per_input_s * 1e9:.2f}",
-               "µs per GEMM of 1-16 tokens, + ns per input (k) its kernel walks",
+        Source(f"dense GEMM floor, {name}",
+               f"{cost.floor_s * 1e6:.1f} µs + {cost.per_input_s * 1e9:.2f} ns × k",
+               "a GEMM of 1-16 tokens, with k the inputs its kernel walks",
                dense_gemm_source(key), kind="measurements")
         for key, name, cost in floors
     ] + [
