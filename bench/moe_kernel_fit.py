@@ -26,6 +26,14 @@ bias to within about 10 % in every band but the largest. Prints one line per ker
 figures, the two RMS log errors and the mean log(fitted / measured) per band of tokens per
 expert.
 
+Issue 37's forty-fourth round also fits a cost per input beside the floor, as the dense GEMMs'
+(core/catalog/dense_gemms.py): ``t0 + c k`` with ``k`` the inputs a layer's two GEMMs walk
+(the hidden size for gate-up, the expert's slice of its width for down). With few shapes in a
+table that term could fit the shapes rather than the kernel, so it is kept only where it holds
+on shapes the fit did not see: each shape is left out in turn, both models are fitted on the
+rest, and the term is kept where the left-out shapes' decode rows read at least a point closer
+(RMS log error) with it. Printed after the figures: ``c`` and the two left-out errors.
+
 The routing imbalance is fitted on the same tables' power-law-routed rows (alpha 1.2, the
 routing aiconfigurator assumes for a mixture) over their balanced twins at 2,048 tokens and
 more, where the busiest card's matmuls set the pace:
@@ -204,6 +212,79 @@ def fit_figures(cols, predict, floors=FLOORS, bandwidth_shares=BANDWIDTH_SHARES)
     return floor, bandwidth_share, best_compute[1], best_compute[2], best[0], best_compute[0]
 
 
+# the grid a cost per input is searched over, and the least gain on left-out shapes that keeps it
+PER_INPUT = np.arange(0.0, 6e-9, 0.25e-9)
+KEEP_GAIN = 0.01
+
+
+def inputs_of(table) -> np.ndarray:
+    """The inputs one layer's two GEMMs walk: gate-up the hidden size, down its TP slice."""
+    return (table.hidden_size + table.inter_size / table.moe_tp_size).to_numpy(float)
+
+
+def _decode_fit(cols, card, compute, inputs, rows, per_inputs, floors=FLOORS,
+                bandwidth_shares=BANDWIDTH_SHARES):  # fmt: skip
+    """(error, floor, bandwidth share, cost per input) streaming alone on ``rows``."""
+    latency = cols[-1][rows]
+    stream = cols[3][rows] / BANDWIDTH[card]
+    moved = cols[5][rows]
+    walked = inputs[rows]
+    best = (np.inf, 0.0, 1.0, 0.0)
+    for share in bandwidth_shares:
+        for per_input in per_inputs:
+            base = stream / share + moved + per_input * walked
+            errors = np.sqrt(np.mean(np.log((floors[:, None] + base) / latency) ** 2, axis=1))
+            at = int(np.argmin(errors))
+            if errors[at] < best[0]:
+                best = (float(errors[at]), float(floors[at]), float(share), float(per_input))
+    return best
+
+
+def held_out_errors(table, card, dtype, compute) -> tuple[float, float]:
+    """Decode rows' RMS log error on each shape left out in turn: a floor alone, and a floor
+    with a cost per input, each fitted on the other shapes."""
+    cols, inputs = columns(table, card, dtype), inputs_of(table)
+    decode = cols[0] <= 256
+    shape = np.array(list(zip(table.hidden_size, table.inter_size, table.num_experts,
+                              table.topk, strict=True)), dtype=float)  # fmt: skip
+    found = {0: [], 1: []}
+    if len(np.unique(shape, axis=0)) < 2:  # nothing to leave out: the cost cannot be checked
+        return float("nan"), float("nan")
+    for one in np.unique(shape, axis=0):
+        left = np.all(shape == one, axis=1)
+        if not np.any(decode & left):
+            continue
+        for kind, grid in ((0, PER_INPUT[:1]), (1, PER_INPUT)):
+            _, floor, share, per_input = _decode_fit(cols, card, compute, inputs,
+                                                     decode & ~left, grid)  # fmt: skip
+            rows = decode & left
+            fitted = (floor + per_input * inputs[rows] + cols[3][rows] / (share * BANDWIDTH[card])
+                      + cols[5][rows])  # fmt: skip
+            found[kind].append(np.log(fitted / cols[-1][rows]))
+    alone, walked = (float(np.sqrt(np.mean(np.concatenate(found[k]) ** 2))) for k in (0, 1))
+    return alone, walked
+
+
+def fit_with_inputs(table, card, dtype, compute):
+    """(floor s, bandwidth share, compute share, padding rows, cost per input s, decode error,
+    all-rows error, left-out error alone, left-out error with the cost) of one kernel: the cost
+    per input is fitted with the floor and kept where :func:`held_out_errors` says it holds."""
+    alone, walked = held_out_errors(table, card, dtype, compute)
+    cols, inputs = columns(table, card, dtype), inputs_of(table)
+    grid = PER_INPUT if walked <= alone - KEEP_GAIN else PER_INPUT[:1]
+    decode_error, floor, share, per_input = _decode_fit(cols, card, compute, inputs,
+                                                        cols[0] <= 256, grid)  # fmt: skip
+    floors = floor + per_input * inputs
+    predict = partial(modelled, cols, card, compute)
+    every, compute_share, pad = min(
+        (float(np.sqrt(np.mean(np.log(predict(floors, share, sf, pad) / cols[-1]) ** 2))), sf,
+         pad)
+        for sf in np.arange(0.05, 1.3, 0.025)
+        for pad in PADDING_ROWS
+    )  # fmt: skip
+    return floor, share, compute_share, pad, per_input, decode_error, every, alone, walked
+
+
 def bias_by_tokens_per_expert(table, card, dtype, compute, figures):
     """Mean log(fitted / measured) in each band of tokens per expert (:data:`BANDS`)."""
     cols = columns(table, card, dtype)
@@ -267,11 +348,15 @@ def main() -> None:
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
             continue
-        floor, sb, sf, pad, decode, every = fit(table, card, dtype, compute)
-        bias = bias_by_tokens_per_expert(table, card, dtype, compute, (floor, sb, sf, pad))
+        floor, sb, sf, pad, per_input, decode, every, alone, walked = fit_with_inputs(
+            table, card, dtype, compute
+        )
+        floors = floor + per_input * inputs_of(table)
+        bias = bias_by_tokens_per_expert(table, card, dtype, compute, (floors, sb, sf, pad))
         print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} {floor * 1e6:4.0f}us "
               f"{sb:.2f} {sf:.3f} {pad:4d}  {decode:5.0%} {every:5.0%}   "
-              + " ".join(f"{b:+.2f}" for b in bias))  # fmt: skip
+              + " ".join(f"{b:+.2f}" for b in bias)
+              + f"   c {per_input * 1e9:.2f}ns, left out {alone:.0%} / {walked:.0%}")  # fmt: skip
     if release:  # the routing imbalance stays fitted on the kernels the catalog cites
         return
     m0, kappa, error, ignored, count = imbalance(data)

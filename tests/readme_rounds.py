@@ -60,6 +60,7 @@ from core.catalog.eager_dispatch import (
     SGLANG_SERVER_PATH_S,
 )
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.layer_kernels import (
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
     LATENT_ATTENTION_GEMMS,
@@ -570,7 +571,8 @@ def forty_third_round_share_figures() -> tuple:
 
 def forty_fourth_round_figures() -> tuple:
     """The forty-fourth round's GEMM costs per input (TensorRT-LLM's block-fp8 on Hopper and
-    nvfp4 on Blackwell with their floors, bf16's range, AITER's), both sets' score and held-out
+    nvfp4 on Blackwell with their floors, bf16's range, AITER's; the Triton expert kernels' range,
+    SGLang's block-fp8 experts on Hopper, TensorRT-LLM's bf16 ones), both sets' score and held-out
     error, and the ranges of Qwen2.5's small int4 rows on an A100 and ATOM's DeepSeek-R1 rows at
     four users."""
     block, fp4 = (
@@ -580,6 +582,13 @@ def forty_fourth_round_figures() -> tuple:
     bf16 = [DENSE_GEMM_FLOORS[(family, "bf16")].per_input_s for family in ("hopper", "blackwell")]
     aiter = [ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")].per_input_s * 1e9
              for family in ("cdna3", "cdna4")]  # fmt: skip
+    # the Triton fused-MoE kernels kept with a cost per input (vLLM's and SGLang's own, and
+    # vLLM's gpt-oss kernel, the neutral Hopper mxfp4 row)
+    triton = [row.per_input_s * 1e9 for key, row in ENGINE_EXPERT_KERNELS.items()
+              if key[0] in ("hopper", "blackwell") and key[2] in ("vllm", "sglang")
+              and row.per_input_s] + [
+        EXPERT_KERNELS[("hopper", "mxfp4")].per_input_s * 1e9]  # fmt: skip
+    sglang = ENGINE_EXPERT_KERNELS[("hopper", "fp8_block", "sglang")]
     whole = report()
     both = whole.scores["both"]["engine"]
     ratio = engine_ratios()
@@ -589,6 +598,8 @@ def forty_fourth_round_figures() -> tuple:
         round(block.floor_s * 1e6, 1), round(block.per_input_s * 1e9, 2),
         round(fp4.floor_s * 1e6, 1), round(fp4.per_input_s * 1e9, 2),
         round(min(bf16) * 1e9, 2), round(max(bf16) * 1e9, 2), *(round(a, 2) for a in aiter),
+        min(triton), max(triton), round(sglang.fixed_s * 1e6), sglang.per_input_s * 1e9,
+        EXPERT_KERNELS[("hopper", "bf16")].per_input_s * 1e9,
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         round(100 * whole.cross_validated["both"].geometric_mean_error),
         round(min(small), 2), round(max(small), 2), round(min(atom), 2), round(max(atom), 2),

@@ -289,7 +289,10 @@ FIGURES = {
     "forty-fourth round": (
         r"TensorRT-LLM's block-fp8 GEMM on an H100 pays ([\d.]+) µs and ([\d.]+) ns an input, its "
         r"nvfp4 GEMM on a B200 ([\d.]+) µs and ([\d.]+) ns, bf16 ([\d.]+)-([\d.]+) ns, AITER's "
-        r"block-fp8 GEMM ([\d.]+) ns on CDNA3 and ([\d.]+) on CDNA4.*? the development sets move "
+        r"block-fp8 GEMM ([\d.]+) ns on CDNA3 and ([\d.]+) on CDNA4.*? the Triton fused-MoE "
+        r"kernels vLLM and SGLang run pay ([\d.]+)-([\d.]+) ns an input \(SGLang's block-fp8 "
+        r"experts on an H100 (\d+) µs and ([\d.]+) ns,.*?TensorRT-LLM's bf16 CUTLASS ones "
+        r"([\d.]+) ns.*? the development sets move "
         r"the other way, ([\d.]+) % \((\d+) of (\d+)\) both, (\d+) % held out.*?\(Qwen2\.5's 0\.5B "
         r"and 1\.5B int4 rows on an A100 now read x([\d.]+)-([\d.]+)\).*? AMD ATOM's DeepSeek-R1 "
         r"at four users reads x([\d.]+)-(\d\.\d+)",

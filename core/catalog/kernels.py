@@ -126,13 +126,17 @@ class ExpertKernel:
     # format than its weights' own ("bf16": a W4A16 kernel unpacks 4-bit weights to bf16;
     # "fp8": W4A8 with MXFP8 activations); "" the weights' own rate
     compute: str = ""
+    # seconds for each input the layer's two GEMMs walk beside the floor (gate-up the hidden
+    # size, down its slice of the expert's width): kept where the table's shapes left out in turn
+    # read closer with it (bench/moe_kernel_fit.py, issue 37's forty-fourth round), else 0
+    per_input_s: float = 0.0
 
 
 _AIC = (
     "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured MoE kernel tables, {table}; fitted by "
     "bench/moe_kernel_fit.py over 8 model shapes and TP x EP up to 8: floor and bandwidth on "
-    "1-256 tokens, compute share and padding rows per expert on 1-16,384 (RMS log errors of "
-    "the two in brackets)"
+    "1-256 tokens (with a cost per input where the shapes left out in turn read closer), compute "
+    "share and padding rows per expert on 1-16,384 (RMS log errors of the two in brackets)"
 )
 # aiconfigurator's "balanced" rows spread a step's T k routed copies evenly over the experts,
 # so they read min(E, T k) of them (their latency grows with T until T k = E, flat after); the
@@ -145,13 +149,16 @@ _HOPPER_MARLIN_INT4 = ExpertKernel(
     32e-6, 0.65, 0.2, 16, _AIC.format(table="h100_sxm sglang 0.5.10 marlin int4 (40 %, 48 %)")
 )
 _HOPPER_W4A16 = ExpertKernel(
-    50e-6, 0.80, 0.725, 48,
-    _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16 (21 %, 20 %)"),
-    compute="bf16",
+    22e-6, 0.80, 0.725, 48,
+    _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16, 5.75 ns an "
+                "input (16 %, 18 %)"),
+    compute="bf16", per_input_s=5.75e-9,
 )  # fmt: skip
 EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
     ("hopper", "bf16"): ExpertKernel(
-        24e-6, 0.95, 0.825, 128, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass bf16 (8 %, 18 %)")
+        18e-6, 1.00, 0.825, 128,
+        _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass bf16, 2.0 ns an input (6 %, 19 %)"),
+        per_input_s=2.0e-9,
     ),
     ("hopper", "fp8"): ExpertKernel(
         32e-6, 0.95, 0.85, 192, _AIC.format(table="h100_sxm trtllm 1.3.0rc10 cutlass fp8 (8 %, 22 %)")
@@ -167,7 +174,9 @@ EXPERT_KERNELS: dict[tuple[str, str], ExpertKernel] = {
         source=_AIC.format(table="no native fp4 on Hopper: the w4a16_mxfp4 dequantising kernel's"),
     ),
     ("blackwell", "bf16"): ExpertKernel(
-        32e-6, 0.85, 0.775, 192, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16 (23 %, 28 %)")
+        22e-6, 0.90, 0.775, 192,
+        _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass bf16, 2.0 ns an input (21 %, 28 %)"),
+        per_input_s=2.0e-9,
     ),
     ("blackwell", "fp8"): ExpertKernel(
         34e-6, 0.85, 0.60, 256, _AIC.format(table="b200_sxm trtllm 1.3.0rc20 cutlass fp8 (20 %, 31 %)")
@@ -258,22 +267,27 @@ def _aiter(figures, cus, tables, rows, shapes, tokens, errors, cards=""):
 
 def _rocm_triton(weight: str, engine: str = "vllm") -> ExpertKernel:
     """vLLM's Triton fused MoE (or SGLang's copy of it) on a CDNA3 card: the fitted shares (block
-    fp8 at per-tensor's, a lower bound), the borrowed row's floor (the table's own is a host sync
-    in every call)."""
+    fp8 at per-tensor's, a lower bound), the borrowed row's floor and cost per input (the table's
+    own floor is a host sync in every call)."""
     block = "; per-tensor figures for 128 x 128 blocks" if weight == "fp8_block" else ""
     *shares, table, errors = ROCM_TRITON_FIGURES["fp8" if weight == "fp8_block" else weight]
     copy = SGLANG_COPY if engine == "sglang" else ""
     source = ROCM_TRITON_SOURCE.format(table=table, errors=errors, block=block, copy=copy)
-    return ExpertKernel(EXPERT_KERNELS[("hopper", weight)].fixed_s, *shares, source)
+    borrowed = EXPERT_KERNELS[("hopper", weight)]
+    return ExpertKernel(borrowed.fixed_s, *shares, source, per_input_s=borrowed.per_input_s)
 
 
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
-        24e-6, 0.80, 0.2, 48, _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (20 %, 46 %)")
+        6e-6, 0.85, 0.2, 48,
+        _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16, 5.0 ns an input (16 %, 46 %)"),
+        per_input_s=5.0e-9,
     ),
     ("hopper", "fp8_block", "sglang"): ExpertKernel(
-        38e-6, 0.90, 0.225, 32,
-        _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton fp8_block (13 %, 34 %)"),
+        26e-6, 0.90, 0.225, 32,
+        _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton fp8_block, 2.25 ns an input "
+                    "(10 %, 34 %)"),
+        per_input_s=2.25e-9,
     ),
     ("hopper", "mxfp4", "tensorrt-llm"): ExpertKernel(
         84e-6, 0.80, 0.40, 32,
@@ -295,14 +309,21 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         _AIC.format(table="h100_sxm vllm 0.24 fp8moe triton experts fp8_block (22 %, 21 %)"),
     ),
     ("hopper", "bf16", "vllm"): ExpertKernel(
-        38e-6, 0.95, 0.575, 96,
-        _AIC.format(table="h100_sxm vllm 0.24 unquantized fused_moe triton bf16 (16 %, 20 %)"),
+        18e-6, 1.00, 0.575, 96,
+        _AIC.format(table="h100_sxm vllm 0.24 unquantized fused_moe triton bf16, 4.0 ns an input "
+                    "(10 %, 18 %)"),
+        per_input_s=4.0e-9,
     ),
     ("blackwell", "bf16", "sglang"): ExpertKernel(
-        64e-6, 0.75, 0.2, 16, _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16 (30 %, 31 %)")
+        4e-6, 0.75, 0.2, 16,
+        _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16, 5.75 ns an input "
+                    "(21 %, 26 %)"),
+        per_input_s=5.75e-9,
     ),
     ("blackwell", "bf16", "vllm"): ExpertKernel(
-        30e-6, 0.80, 0.375, 96, _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (18 %, 25 %)")
+        18e-6, 0.85, 0.400, 96,
+        _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16, 3.0 ns an input (14 %, 23 %)"),
+        per_input_s=3.0e-9,
     ),
     ("blackwell", "fp8_block", "sglang-triton"): ExpertKernel(  # release_kernels: before 0.5.4
         50e-6, 0.70, 0.20, 48,

@@ -67,8 +67,10 @@ def expert_rate_scale(code, gpu, gpus, own_rate):
     return rate / own_rate
 
 
-def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
-    """The Node's expert-kernel fields, each (card, format, model, release)'s row looked up once."""
+def _expert_fields(gpu, weight, shape, engine, version, shapes, pool, expert_parallel) -> dict:
+    """The Node's expert-kernel fields, each (card, format, model, release)'s row looked up once;
+    a layer's floor holds its kernel's cost for the inputs its two GEMMs walk (gate-up the hidden
+    size, down the expert's width, sliced over the cards under tensor parallelism)."""
     rows: list = []
 
     def row_index(g, w, name, e, v):
@@ -80,8 +82,13 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes) -> dict:
     def field(attribute, code=float):
         return np.asarray([code(getattr(row, attribute)) for row in rows])[which]
 
+    floor = field("fixed_s")
+    per_input = field("per_input_s")
+    if any_true(per_input):
+        width = pick(shape, shapes, "intermediate") / np.where(expert_parallel, 1.0, pool.cards)
+        floor = floor + per_input * (pick(shape, shapes, "hidden") + width)
     return {
-        "expert_fixed_s": field("fixed_s"),
+        "expert_fixed_s": floor,
         "expert_bandwidth_share": field("bandwidth_share"),
         "expert_compute_share": field("compute_share"),
         "expert_padding_rows": field("padding_rows"),
@@ -184,7 +191,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "data_parallel_attention": data_parallel,
         "gathered_bytes": lookup(_gathered_bytes(shapes), engine, weight, shape),
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
-        **_expert_fields(gpu, weight, shape, engine, version, shapes),
+        **_expert_fields(gpu, weight, shape, engine, version, shapes, pool, expert_parallel),
         **_gemm_cost_fields(shapes, gpu, weight, shape, engine, version),
         **attention_fields(pool, gpu, weight, shape, engine, shapes),
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
