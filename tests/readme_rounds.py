@@ -23,6 +23,7 @@ from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
 from core import Scenario
 from core.catalog import (
+    BYTES_PER_WEIGHT,
     GIB,
     GPUS,
     KERNEL_FLOOR_S,
@@ -39,6 +40,7 @@ from core.catalog.attention_kernels import (
     attention_kernel,
 )
 from core.catalog.cards import H20_SMS, H100_MEASURED_SHARES, HOPPER_SMS, HOPPER_STREAM_PER_SM
+from core.catalog.checkpoints import kept_embedding_params
 from core.catalog.collective_tables import (
     allreduce_seconds,
     allreduce_table_index,
@@ -594,13 +596,21 @@ def forty_fourth_round_figures() -> tuple:
     ratio = engine_ratios()
     small = [ratio[key] for key in ("D293", "D294", "D296", "D297", "D299", "D300", "D302", "D303")]
     atom = [ratio[key] for key in ("D339", "D344", "D349")]
+    llama = MODELS["Llama-3-70B"]
+    kept = kept_embedding_params(llama, "fp8") * (
+        BYTES_PER_WEIGHT["bf16"] - BYTES_PER_WEIGHT["fp8"]
+    )
+    oss = engine_node(Scenario(model="gpt-oss-120b", gpu="H100 SXM", cards=1, realism="engine"))
+    outside = oss.engine_weight_bytes(TERMS) - oss._routed_bytes  # what its experts leave
     return (
         round(block.floor_s * 1e6, 1), round(block.per_input_s * 1e9, 2),
         round(fp4.floor_s * 1e6, 1), round(fp4.per_input_s * 1e9, 2),
         round(min(bf16) * 1e9, 2), round(max(bf16) * 1e9, 2), *(round(a, 2) for a in aiter),
         min(triton), max(triton), round(sglang.fixed_s * 1e6), sglang.per_input_s * 1e9,
         EXPERT_KERNELS[("hopper", "bf16")].per_input_s * 1e9,
+        round(kept / 1e9, 1), round(100 * oss.unstreamed_bytes / outside),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         round(100 * whole.cross_validated["both"].geometric_mean_error),
         round(min(small), 2), round(max(small), 2), round(min(atom), 2), round(max(atom), 2),
+        round(ratio["T7"], 2), round(kept / 1e9, 1),
     )  # fmt: skip

@@ -292,10 +292,12 @@ FIGURES = {
         r"block-fp8 GEMM ([\d.]+) ns on CDNA3 and ([\d.]+) on CDNA4.*? the Triton fused-MoE "
         r"kernels vLLM and SGLang run pay ([\d.]+)-([\d.]+) ns an input \(SGLang's block-fp8 "
         r"experts on an H100 (\d+) µs and ([\d.]+) ns,.*?TensorRT-LLM's bf16 CUTLASS ones "
-        r"([\d.]+) ns.*? the development sets move "
-        r"the other way, ([\d.]+) % \((\d+) of (\d+)\) both, (\d+) % held out.*?\(Qwen2\.5's 0\.5B "
-        r"and 1\.5B int4 rows on an A100 now read x([\d.]+)-([\d.]+)\).*? AMD ATOM's DeepSeek-R1 "
-        r"at four users reads x([\d.]+)-(\d\.\d+)",
+        r"([\d.]+) ns.*?Llama-3-70B in fp8 holds ([\d.]+) GB more\).*?\(`streamed_weight_bytes`: "
+        r"(\d+) % of what gpt-oss-120b holds outside its experts\)\. Both sets now stand at "
+        r"([\d.]+) % \((\d+) of (\d+)\), (\d+) % held out; Qwen2\.5's 0\.5B and 1\.5B int4 rows "
+        r"on an A100 read x([\d.]+)-([\d.]+),.*? AMD ATOM's DeepSeek-R1 at four users reads "
+        r"x([\d.]+)-([\d.]+), and Llama-3-70B in fp8 on one H100 under TensorRT-LLM 0\.17 \(T7\) "
+        r"x([\d.]+), its cache ([\d.]+) GB smaller",
         forty_fourth_round_figures,
     ),
     "twenty-ninth round": (

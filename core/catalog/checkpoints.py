@@ -52,3 +52,23 @@ def kept_bf16_params(shape, weight: str) -> float:
     """Parameters ``shape``'s checkpoint in ``weight`` keeps in bf16: the published checkpoint's
     own (gpt-oss), and NVIDIA's NVFP4 one's where the weights are nvfp4 (DeepSeek-V3/R1)."""
     return shape.bf16_params + (shape.nvfp4_bf16_params if weight == "nvfp4" else 0.0)
+
+
+def kept_embedding_params(shape, weight: str) -> float:
+    r"""Parameters of the input embedding and output head a checkpoint in ``weight`` keeps in
+    bf16 beyond the bf16 tensors it states (:func:`kept_bf16_params`).
+
+    Quantisers rewrite the decoder's linear layers only: GPTQ and AWQ leave the embedding (not a
+    linear layer) and the output head (``lm_head`` off by default) in 16 bits, and the FP8
+    checkpoints of DeepSeek-V3, Qwen3 and NVIDIA's Model Optimizer keep them in bf16 too. A
+    checkpoint that states its own bf16 tensors (gpt-oss's, NVIDIA's NVFP4 DeepSeek's, a pasted
+    ``modules_to_not_convert``) is taken at its word; a bf16 checkpoint adds nothing (the engine
+    level prices these at 2 bytes less the format's own).
+
+    Notes
+    -----
+    .. math:: P = V d\,(2 - [tied]) \quad \text{where no bf16 tensor is stated}
+    """
+    if kept_bf16_params(shape, weight) > 0:
+        return 0.0
+    return float(shape.vocab * shape.hidden * (1 if shape.tied_embeddings else 2))

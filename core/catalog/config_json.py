@@ -210,6 +210,7 @@ def parse_config(text: str) -> DerivedModel:
         shared_experts=mlp.shared,
         bf16_params=bf16_params,
         checkpoint_dtype=checkpoint,
+        tied_embeddings=tied,
         **layer_fields,
     )
     return DerivedModel(

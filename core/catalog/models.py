@@ -58,6 +58,9 @@ class ModelShape:
     # windowed layers attend within fixed chunks of ``sliding_window`` tokens (Llama 4's
     # attention_chunk_size) rather than to the last ``sliding_window`` tokens
     chunked_attention: bool = False
+    # the output head is the input embedding's matrix (config.json tie_word_embeddings): small
+    # models share it; every catalog model keeps two
+    tied_embeddings: bool = False
     # hybrid models (Qwen3-Next, Nemotron-H, Jamba): ``state_layers`` of the ``layers`` keep a
     # constant-size state per sequence (linear attention or a state-space layer) of
     # ``state_numbers`` numbers each instead of a key and value per token; ``mlp_layers`` are

@@ -177,7 +177,7 @@ class ExpertLayers:
 
     def _shared_part_of(self, terms):
         per_expert, _ = self.expert_geometry
-        shared_bytes = self.engine_weight_bytes(terms) - self._routed_bytes
+        shared_bytes = self.streamed_weight_bytes(terms) - self._routed_bytes
         shared_active = self.active_params - np.multiply(self.experts_per_token, per_expert)
         # never below nothing: a pasted shape whose counts disagree would take negative time
         return np.maximum(shared_bytes, 0.0), np.maximum(shared_active, 0.0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, GB, HOST_STEP_S
-from core.catalog.checkpoints import kept_bf16_params
+from core.catalog.checkpoints import kept_bf16_params, kept_embedding_params
 from core.catalog.collective_tables import allreduce_table_index, gather_table_index
 from core.catalog.dense_gemms import dense_gemm_cost, gemm_tile_rows
 from core.catalog.engine_versions import (
@@ -94,6 +94,15 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes, pool, expert_par
         "expert_padding_rows": field("padding_rows"),
         "expert_rate_code": field("compute", expert_rate_code),
     }
+
+
+def _embedding_table_bytes(pool, shape, shapes):
+    """Bytes of the input embedding table a step never reads whole (it looks up its tokens'
+    rows): an untied model's, in bf16 as checkpoints keep it (a tied one's is the output head,
+    which every step reads)."""
+    untied = lookup(lambda name: not shapes[name].tied_embeddings, shape) > 0
+    table = pick(shape, shapes, "vocab") * pick(shape, shapes, "hidden")
+    return np.where(untied, table * np.maximum(pool.bytes_weight, BYTES_PER_WEIGHT["bf16"]), 0.0)
 
 
 def _launch_tokens(shapes):
@@ -181,6 +190,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     engine, version = engine_releases(engine, version)
 
     kept = lookup(lambda w, name: kept_bf16_params(shapes[name], w), weight, shape)
+    kept = kept + lookup(lambda w, name: kept_embedding_params(shapes[name], w), weight, shape)
     extra = kept * np.maximum(0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight)
     data_parallel = lookup(lambda name: name == "dep", layout) > 0
     expert_parallel = lookup(lambda name: name in ("ep", "dep"), layout) > 0
@@ -217,6 +227,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         # (latent attention, not fused: FixedCosts._shared_floors)
         "shared_stream_tokens": shared_stream_tokens(gpu, engine, version),
         "bf16_extra_bytes": extra,
+        "unstreamed_bytes": _embedding_table_bytes(pool, shape, shapes),
         "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
         "eager_launch_s": pick(engine, ENGINES, "eager_launch_s"),
         "server_path_s": pick(engine, ENGINES, "server_path_s"),

@@ -143,6 +143,15 @@ class NodeMemory:
         shared = weights - self._routed_bytes
         return weights + np.where(self.data_parallel_attention, (self.cards - 1.0) * shared, 0.0)
 
+    def streamed_weight_bytes(self, terms):
+        """:meth:`engine_weight_bytes` less what a step never streams: the input embedding
+        table (every card's copy under DEP), where checkpoint formats are priced."""
+        weights = self.engine_weight_bytes(terms)
+        if "checkpoint_formats" not in terms or not any_true(self.unstreamed_bytes):
+            return weights
+        copies = np.where(self.data_parallel_attention, self.cards, 1.0)
+        return weights - np.multiply(self.unstreamed_bytes, copies)
+
     @cached_property
     def _routed_bytes(self):
         """Bytes of the routed experts (all of them), in the chosen format."""

@@ -94,6 +94,7 @@ class Node(
     prefill_attention_share: object = 1.0
     prefill_attention_keys: object = 0.0
     bf16_extra_bytes: object = 0.0  # bytes the checkpoint keeps in bf16 beyond its format's
+    unstreamed_bytes: object = 0.0  # held but never streamed by a step: the embedding table
     # the engine's host time per step and per request (server, eager prefill), and whether its
     # scheduler prepares step n+1 during step n (core.catalog.engine_versions)
     host_step_s: object = None
@@ -267,7 +268,7 @@ class Node(
         ones where the release streams them: :meth:`shared_stream_s`).
         """
         bandwidth, flops, attention_flops = self.rates(terms)
-        weights, active = self.engine_weight_bytes(terms), self.active_params
+        weights, active = self.streamed_weight_bytes(terms), self.active_params
         kernels = "expert_reads" in terms and self.has_experts  # a dense model reads all of W
         if kernels:
             weights, active = self._shared_part(terms)
@@ -318,7 +319,7 @@ class Node(
         bandwidth, flops, attention_flops = self.rates(terms)
         kernels = "expert_reads" in terms and self.has_experts
         weights, active = self._shared_part(terms) if kernels else (
-            self.engine_weight_bytes(terms), self.active_params)  # fmt: skip
+            self.streamed_weight_bytes(terms), self.active_params)  # fmt: skip
         waits = self.prefill_waits(terms, alone) if kernels else 1.0  # the experts stay spread
         passes = self.prompt_passes(miss_tokens) if alone else 1.0
         math = 2.0 * active * miss_tokens / (self.cards * flops) * waits

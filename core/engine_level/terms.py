@@ -97,7 +97,9 @@ TERMS: dict[str, str] = {
     "experts, launches each GEMM once per expert on the card)",
     "routing_imbalance": "a router favours some experts, so the card holding the busiest ones "
     "multiplies more than its share of tokens and sets the step's pace",
-    "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its experts' format",
+    "checkpoint_formats": "a checkpoint keeps some tensors in bf16 whatever its other weights' "
+    "format (its embeddings and output head, gpt-oss its attention too), and a step streams the "
+    "output head but only looks up the embedding table",
     "server_overheads": "an engine's API server, eager prefill and a step queued ahead delay "
     "every first token",
     "finite_run": "a benchmark that sends a set number of requests never runs more at once, "
