@@ -100,7 +100,7 @@ def _embedding_table_bytes(pool, shape, shapes):
     """Bytes of the input embedding table a step never reads whole (it looks up its tokens'
     rows): an untied model's, in bf16 as checkpoints keep it (a tied one's is the output head,
     which every step reads)."""
-    untied = lookup(lambda name: not shapes[name].tied_embeddings, shape) > 0
+    untied = pick(shape, shapes, "tied_embeddings") == 0
     table = pick(shape, shapes, "vocab") * pick(shape, shapes, "hidden")
     return np.where(untied, table * np.maximum(pool.bytes_weight, BYTES_PER_WEIGHT["bf16"]), 0.0)
 
@@ -118,31 +118,22 @@ def _launch_tokens(shapes):
     return tokens
 
 
-# the Node fields of the dense GEMMs' costs: (field, the attention projections', cost per input)
-_GEMM_COST_FIELDS = (("gemm_floor_s", False, False), ("attention_gemm_floor_s", True, False),
-                     ("gemm_input_cost_s", False, True),
-                     ("attention_gemm_input_cost_s", True, True))  # fmt: skip
-
-
 def _gemm_cost_fields(shapes, gpu, weight, shape, engine, version) -> dict:
-    """The dense GEMMs' floors and costs per input (:data:`_GEMM_COST_FIELDS`), looked up."""
-    return {
-        field: lookup(_gemm_floor(shapes, attention, inputs), gpu, weight, shape, engine, version)
-        for field, attention, inputs in _GEMM_COST_FIELDS
-    }
+    """The Node's dense GEMM fields: the floor and cost per input of the dense GEMMs' kernel and
+    of the attention projections' (:func:`~core.engine_level.formats.dense_format`), each
+    (card, format, model, release)'s row looked up once."""
+    fields = {}
+    for attention, prefix in ((False, ""), (True, "attention_")):
+        rows: list = []
 
+        def row_index(g, w, name, e, v, attention=attention, rows=rows):
+            rows.append(dense_gemm_cost(g, dense_format(shapes[name], w, attention), e, v))
+            return len(rows) - 1
 
-def _gemm_floor(shapes, attention=False, inputs=False):
-    """The dense GEMM floor of (card, weights, model, engine, release) names, for :func:`lookup`,
-    in :func:`~core.engine_level.formats.dense_format` (``attention``: the attention
-    projections'; ``inputs``: its cost per input instead)."""
-
-    def floor(gpu, weight, name, engine, version):
-        dense = dense_format(shapes[name], weight, attention)
-        cost = dense_gemm_cost(gpu, dense, engine, version)
-        return cost.per_input_s if inputs else cost.floor_s
-
-    return floor
+        which = lookup(row_index, gpu, weight, shape, engine, version).astype(int)
+        fields[f"{prefix}gemm_floor_s"] = np.asarray([row.floor_s for row in rows])[which]
+        fields[f"{prefix}gemm_input_cost_s"] = np.asarray([row.per_input_s for row in rows])[which]
+    return fields
 
 
 def engine_releases(engine, version):

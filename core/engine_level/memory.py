@@ -145,7 +145,12 @@ class NodeMemory:
 
     def streamed_weight_bytes(self, terms):
         """:meth:`engine_weight_bytes` less what a step never streams: the input embedding
-        table (every card's copy under DEP), where checkpoint formats are priced."""
+        table (every card's copy under DEP), where checkpoint formats are priced; remembered for
+        each set of terms (every step asks)."""
+        terms = frozenset(terms)
+        return self._remember(("streamed", terms), lambda: self._streamed_bytes(terms))
+
+    def _streamed_bytes(self, terms):
         weights = self.engine_weight_bytes(terms)
         if "checkpoint_formats" not in terms or not any_true(self.unstreamed_bytes):
             return weights
