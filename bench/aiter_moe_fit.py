@@ -11,7 +11,8 @@ aiconfigurator's; the lab never imports AITER. To rerun, with the repository's C
     python -m bench.aiter_moe_fit aiter/aiter/configs   # from this repository's root
 
 The model and the fit are bench/moe_kernel_fit.py's (its :func:`modelled` equation, floor and
-bandwidth share on 1-256 tokens, compute share and padding rows on every row), with the card's
+bandwidth share on 1-256 tokens, with a cost per input kept where a family's shapes left out in
+turn read closer with it, compute share and padding rows on every row), with the card's
 rates from core/catalog/cards.py. Token counts the tuner did not time carry a
 neighbour's time copied (one figure repeated exactly across a run of counts); those rows are
 left out. AITER's shapes are already one card's: the width is the
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.moe_kernel_fit import BANDS, fit_figures, latency_of, shape_columns
+from bench.moe_kernel_fit import BANDS, fit_with_inputs, latency_of, shape_columns
 from core.catalog.cards import GPUS
 
 # AITER's names of the quantisations read here: 128 x 128 block scales, none (bf16), and MXFP4's
@@ -117,14 +118,20 @@ def main() -> None:
         card = GPUS[gpu]
         cols = columns(table, card, size)
         predict = partial(modelled, cols, card, compute)
-        floor, sb, sf, pad, decode, every = fit_figures(cols, predict)
-        ratio = np.log(modelled(cols, card, compute, floor, sb, sf, pad) / cols[-1])
+        inputs = (table.model_dim + table.inter_dim).to_numpy(float)  # already one card's slice
+        shapes = table[["model_dim", "inter_dim", "expert", "topk"]].to_numpy(float)
+        floor, sb, sf, pad, per_input, decode, every, alone, walked = fit_with_inputs(
+            cols, card.achieved_hbm_bytes_per_s, inputs, shapes, predict
+        )
+        floors = floor + per_input * inputs
+        ratio = np.log(modelled(cols, card, compute, floors, sb, sf, pad) / cols[-1])
         per_expert = cols[0] * cols[1] / table.expert.to_numpy(float)
         bias = [ratio[(per_expert >= lo) & (per_expert < hi)] for lo, hi in BANDS]
-        shapes = len(table.groupby(["model_dim", "inter_dim", "expert", "topk"]))
-        print(f"{family:<6} {cu_num:>3} {weight:<9} {len(table):>4} {shapes:>6} "
+        count = len(np.unique(shapes, axis=0))
+        print(f"{family:<6} {cu_num:>3} {weight:<9} {len(table):>4} {count:>6} "
               f"{floor * 1e6:4.0f}us {sb:.2f} {sf:.3f} {pad:4d}  {decode:5.0%} {every:5.0%}   "
-              + " ".join(f"{b.mean():+.2f}" if b.size else "  -  " for b in bias))  # fmt: skip
+              + " ".join(f"{b.mean():+.2f}" if b.size else "  -  " for b in bias)
+              + f"   c {per_input * 1e9:.2f}ns, left out {alone:.0%} / {walked:.0%}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -222,11 +222,11 @@ def inputs_of(table) -> np.ndarray:
     return (table.hidden_size + table.inter_size / table.moe_tp_size).to_numpy(float)
 
 
-def _decode_fit(cols, card, compute, inputs, rows, per_inputs, floors=FLOORS,
+def _decode_fit(cols, bandwidth, inputs, rows, per_inputs, floors=FLOORS,
                 bandwidth_shares=BANDWIDTH_SHARES):  # fmt: skip
     """(error, floor, bandwidth share, cost per input) streaming alone on ``rows``."""
     latency = cols[-1][rows]
-    stream = cols[3][rows] / BANDWIDTH[card]
+    stream = cols[3][rows] / bandwidth
     moved = cols[5][rows]
     walked = inputs[rows]
     best = (np.inf, 0.0, 1.0, 0.0)
@@ -240,42 +240,39 @@ def _decode_fit(cols, card, compute, inputs, rows, per_inputs, floors=FLOORS,
     return best
 
 
-def held_out_errors(table, card, dtype, compute) -> tuple[float, float]:
-    """Decode rows' RMS log error on each shape left out in turn: a floor alone, and a floor
-    with a cost per input, each fitted on the other shapes."""
-    cols, inputs = columns(table, card, dtype), inputs_of(table)
+def held_out_errors(cols, bandwidth, inputs, shapes) -> tuple[float, float]:
+    """Decode rows' RMS log error on each shape (a row of ``shapes``) left out in turn: a floor
+    alone, and a floor with a cost per input, each fitted on the other shapes; NaN where a
+    table holds one shape (nothing to leave out)."""
     decode = cols[0] <= 256
-    shape = np.array(list(zip(table.hidden_size, table.inter_size, table.num_experts,
-                              table.topk, strict=True)), dtype=float)  # fmt: skip
     found = {0: [], 1: []}
-    if len(np.unique(shape, axis=0)) < 2:  # nothing to leave out: the cost cannot be checked
+    unique = np.unique(shapes, axis=0)
+    if len(unique) < 2:
         return float("nan"), float("nan")
-    for one in np.unique(shape, axis=0):
-        left = np.all(shape == one, axis=1)
-        if not np.any(decode & left):
+    for one in unique:
+        left = np.all(shapes == one, axis=1)
+        if not (np.any(decode & left) and np.any(decode & ~left)):
             continue
         for kind, grid in ((0, PER_INPUT[:1]), (1, PER_INPUT)):
-            _, floor, share, per_input = _decode_fit(cols, card, compute, inputs,
-                                                     decode & ~left, grid)  # fmt: skip
+            _, floor, share, per_input = _decode_fit(cols, bandwidth, inputs, decode & ~left, grid)
             rows = decode & left
-            fitted = (floor + per_input * inputs[rows] + cols[3][rows] / (share * BANDWIDTH[card])
+            fitted = (floor + per_input * inputs[rows] + cols[3][rows] / (share * bandwidth)
                       + cols[5][rows])  # fmt: skip
             found[kind].append(np.log(fitted / cols[-1][rows]))
     alone, walked = (float(np.sqrt(np.mean(np.concatenate(found[k]) ** 2))) for k in (0, 1))
     return alone, walked
 
 
-def fit_with_inputs(table, card, dtype, compute):
+def fit_with_inputs(cols, bandwidth, inputs, shapes, predict):
     """(floor s, bandwidth share, compute share, padding rows, cost per input s, decode error,
-    all-rows error, left-out error alone, left-out error with the cost) of one kernel: the cost
-    per input is fitted with the floor and kept where :func:`held_out_errors` says it holds."""
-    alone, walked = held_out_errors(table, card, dtype, compute)
-    cols, inputs = columns(table, card, dtype), inputs_of(table)
+    all-rows error, left-out error alone, left-out error with the cost) of one kernel's rows:
+    the cost per input is fitted with the floor and kept where :func:`held_out_errors` says it
+    holds; ``predict(floors, bandwidth share, compute share, pad)`` models every row."""
+    alone, walked = held_out_errors(cols, bandwidth, inputs, shapes)
     grid = PER_INPUT if walked <= alone - KEEP_GAIN else PER_INPUT[:1]
-    decode_error, floor, share, per_input = _decode_fit(cols, card, compute, inputs,
+    decode_error, floor, share, per_input = _decode_fit(cols, bandwidth, inputs,
                                                         cols[0] <= 256, grid)  # fmt: skip
     floors = floor + per_input * inputs
-    predict = partial(modelled, cols, card, compute)
     every, compute_share, pad = min(
         (float(np.sqrt(np.mean(np.log(predict(floors, share, sf, pad) / cols[-1]) ** 2))), sf,
          pad)
@@ -283,6 +280,15 @@ def fit_with_inputs(table, card, dtype, compute):
         for pad in PADDING_ROWS
     )  # fmt: skip
     return floor, share, compute_share, pad, per_input, decode_error, every, alone, walked
+
+
+def table_fit(table, card, dtype, compute):
+    """:func:`fit_with_inputs` of one aiconfigurator table's rows on ``card``."""
+    cols, inputs = columns(table, card, dtype), inputs_of(table)
+    shapes = np.array(list(zip(table.hidden_size, table.inter_size, table.num_experts,
+                               table.topk, strict=True)), dtype=float)  # fmt: skip
+    return fit_with_inputs(cols, BANDWIDTH[card], inputs, shapes,
+                           partial(modelled, cols, card, compute))  # fmt: skip
 
 
 def bias_by_tokens_per_expert(table, card, dtype, compute, figures):
@@ -348,7 +354,7 @@ def main() -> None:
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
             continue
-        floor, sb, sf, pad, per_input, decode, every, alone, walked = fit_with_inputs(
+        floor, sb, sf, pad, per_input, decode, every, alone, walked = table_fit(
             table, card, dtype, compute
         )
         floors = floor + per_input * inputs_of(table)

@@ -608,6 +608,7 @@ def forty_fourth_round_figures() -> tuple:
         round(min(bf16) * 1e9, 2), round(max(bf16) * 1e9, 2), *(round(a, 2) for a in aiter),
         min(triton), max(triton), round(sglang.fixed_s * 1e6), sglang.per_input_s * 1e9,
         EXPERT_KERNELS[("hopper", "bf16")].per_input_s * 1e9,
+        ENGINE_EXPERT_KERNELS[("cdna4", "fp8_block", "aiter")].per_input_s * 1e9,
         round(kept / 1e9, 1), round(100 * oss.unstreamed_bytes / outside),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         round(100 * whole.cross_validated["both"].geometric_mean_error),
