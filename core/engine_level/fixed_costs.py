@@ -22,7 +22,7 @@ from core.catalog.layer_kernels import (
     SHARED_EXPERT_KERNELS,
 )
 from core.engine_level import terms as physical
-from core.engine_level.gemm_shapes import gemm_inputs
+from core.engine_level.gemm_shapes import gemm_inputs, shared_expert_inputs
 from core.foundation.vector import any_true, ndim
 
 
@@ -150,11 +150,7 @@ class FixedCosts:
     @cached_property
     def _gemm_inputs(self):
         """:func:`core.engine_level.gemm_shapes.gemm_inputs` of this node's layers."""
-        layers, expert_layers, latent, launched = self._layer_kinds
-        split = np.where(np.asarray(self.data_parallel_attention) > 0, 1.0, self.cards)
-        return gemm_inputs(latent, layers, expert_layers, launched, self.hidden,
-                           self.query_heads, self.head_dim, self.intermediate, self.experts,
-                           self.shared_experts, split)  # fmt: skip
+        return gemm_inputs(self, self._layer_kinds)
 
     @cached_property
     def _projection_input_cost(self):
@@ -245,9 +241,7 @@ class FixedCosts:
         floors = (SHARED_EXPERT_KERNELS + quantise) * physical.KERNEL_FLOOR_S + 2.0 * (
             np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
         )
-        split = np.where(np.asarray(self.data_parallel_attention) > 0, 1.0, self.cards)
-        inputs = self.hidden + np.divide(self.intermediate, split)  # its gate-up's and down's
-        floors = floors + np.multiply(self.gemm_input_cost_s, inputs)
+        floors = floors + np.multiply(self.gemm_input_cost_s, shared_expert_inputs(self))
         floors = launched * floors
         if ndim(floors) == 0 and ndim(layers) == 0:
             return float(floors), float(layers)

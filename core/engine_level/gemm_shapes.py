@@ -82,14 +82,31 @@ def shape_penalty_grid(node):
     return np.where(work > 0, time / np.maximum(work, 1e-300), 1.0)
 
 
+def tensor_split(node):
+    """The cards each dense GEMM's matrix is sliced over: the node's, 1 under attention data
+    parallelism (each card runs its own requests' tokens whole)."""
+    return np.where(np.asarray(node.data_parallel_attention) > 0, 1.0, node.cards)
+
+
+def mlp_width(node):
+    """The dense MLP's width: a mixture's shared experts times one expert's width."""
+    return np.where(np.asarray(node.experts) > 1, np.multiply(node.intermediate,
+                    node.shared_experts), node.intermediate)  # fmt: skip
+
+
+def shared_expert_inputs(node):
+    """Inputs one shared expert's two GEMMs walk: gate-up the hidden state, down its slice of the
+    expert's width."""
+    return node.hidden + np.divide(node.intermediate, tensor_split(node))
+
+
 def dense_gemm_dims(node):
     """(outputs, inputs, counted) of a layer's four dense GEMMs on one card, on a last axis
     (counted 0 for latent attention's projections, which are not these shapes)."""
-    split = np.where(np.asarray(node.data_parallel_attention) > 0, 1.0, node.cards)
+    split = tensor_split(node)
     heads, kv, size, hidden = node.query_heads, node.kv_heads, node.head_dim, node.hidden
     attention = np.where(np.asarray(node.latent_attention) > 0, 0.0, 1.0)
-    width = np.where(np.asarray(node.experts) > 1, node.intermediate * node.shared_experts,
-                     node.intermediate)  # fmt: skip
+    width = mlp_width(node)
     ones = np.ones_like(attention)
     return tuple(
         np.stack(np.broadcast_arrays(*column), axis=-1)
@@ -103,12 +120,12 @@ def dense_gemm_dims(node):
     )
 
 
-def gemm_inputs(latent_attention, layers, expert_layers, launched_shared, hidden, query_heads,
-                head_dim, intermediate, experts, shared_experts, split):  # fmt: skip
+def gemm_inputs(node, layer_kinds):
     r"""(the attention projections' inputs, the MLP GEMMs' inputs) a forward pass's dense GEMMs
     walk, each GEMM counted as :func:`core.engine_level.terms.attention_gemms` and
-    :func:`~core.engine_level.terms.mlp_gemms` count its floor (a shared expert fused into the
-    routed experts' kernel launches none: ``launched_shared``).
+    :func:`~core.engine_level.terms.mlp_gemms` count its floor; ``layer_kinds`` are (layers,
+    expert layers, latent attention, shared experts launched as their own MLP: none where they
+    are fused into the routed experts' kernel).
 
     Notes
     -----
@@ -118,15 +135,16 @@ def gemm_inputs(latent_attention, layers, expert_layers, launched_shared, hidden
     QKV (latent attention's fused q_a/kv_a) and gate-up read the hidden state :math:`d`; out
     (o_proj) its slice of the heads; q_b the query's rank :math:`r_q`
     (:data:`core.catalog.layer_kernels.LATENT_QUERY_RANK`); down its slice of the MLP's width
-    :math:`w` (:func:`dense_gemm_dims`'; a shared expert's :math:`i`), with :math:`s` the
-    tensor-parallel cards (1 under attention data parallelism).
+    :math:`w` (:func:`mlp_width`; a shared expert's :math:`i`), with :math:`s` the
+    tensor-parallel cards (:func:`tensor_split`).
     """
+    layers, expert_layers, latent_attention, launched_shared = layer_kinds
+    split, hidden = tensor_split(node), node.hidden
     query = np.where(np.asarray(latent_attention) > 0, LATENT_QUERY_RANK, 0.0)
-    attention = np.multiply(layers, hidden + np.multiply(query_heads, head_dim) / split + query)
-    width = np.where(np.asarray(experts) > 1, np.multiply(intermediate, shared_experts),
-                     intermediate)  # fmt: skip
-    dense = np.subtract(layers, expert_layers) * (hidden + width / split)
-    shared = np.multiply(expert_layers, launched_shared) * (hidden + np.divide(intermediate, split))
+    heads = np.multiply(node.query_heads, node.head_dim)
+    attention = np.multiply(layers, hidden + heads / split + query)
+    dense = np.subtract(layers, expert_layers) * (hidden + mlp_width(node) / split)
+    shared = np.multiply(expert_layers, launched_shared) * shared_expert_inputs(node)
     return attention, dense + shared
 
 

@@ -221,12 +221,17 @@ def test_deepseeks_gemms_walk_its_hidden_state_query_rank_and_slices():
     """DeepSeek-R1 on eight cards: fused q_a/kv_a and gate-up read 7,168 inputs, q_b the query's
     1,536-wide rank, o_proj its 16 heads of 128, a shared expert's down its 256-wide slice; a
     shared expert fused into the routed kernel walks nothing of its own."""
+    from types import SimpleNamespace
+
     from core.engine_level.gemm_shapes import gemm_inputs
 
-    attention, mlps = gemm_inputs(True, 61, 58, 1, 7168, 128, 128, 2048, 256, 1, 8)
+    deepseek = SimpleNamespace(data_parallel_attention=False, cards=8, hidden=7168,
+                               query_heads=128, head_dim=128, intermediate=2048, experts=256,
+                               shared_experts=1)  # fmt: skip
+    attention, mlps = gemm_inputs(deepseek, (61, 58, True, 1))
     assert_allclose(attention, 61 * (7168 + 1536 + 128 * 128 / 8))
     assert_allclose(mlps, 3 * (7168 + 2048 / 8) + 58 * (7168 + 2048 / 8))
-    _, fused = gemm_inputs(True, 61, 58, 0, 7168, 128, 128, 2048, 256, 1, 8)
+    _, fused = gemm_inputs(deepseek, (61, 58, True, 0))
     assert_allclose(fused, 3 * (7168 + 2048 / 8))
 
 
