@@ -28,7 +28,7 @@ from core.catalog.release_kernels import expert_launch_tokens
 from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
 from core.engine_level.formats import dense_format, expert_format
-from core.engine_level.lookups import lookup, release_field
+from core.engine_level.lookups import lookup, lookup_rows, release_field
 from core.engine_level.memory import engine_memory_bytes, sglang_reserve_bytes
 from core.engine_level.shared_experts import shared_expert_fused, shared_stream_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
@@ -71,17 +71,10 @@ def _expert_fields(gpu, weight, shape, engine, version, shapes, pool, expert_par
     """The Node's expert-kernel fields, each (card, format, model, release)'s row looked up once;
     a layer's floor holds its kernel's cost for the inputs its two GEMMs walk (gate-up the hidden
     size, down the expert's width, sliced over the cards under tensor parallelism)."""
-    rows: list = []
-
-    def row_index(g, w, name, e, v):
-        rows.append(expert_kernel(g, expert_format(w, shapes[name]), e, v)[0])
-        return len(rows) - 1
-
-    which = lookup(row_index, gpu, weight, shape, engine, version).astype(int)
-
-    def field(attribute, code=float):
-        return np.asarray([code(getattr(row, attribute)) for row in rows])[which]
-
+    field = lookup_rows(
+        lambda g, w, name, e, v: expert_kernel(g, expert_format(w, shapes[name]), e, v)[0],
+        gpu, weight, shape, engine, version,
+    )  # fmt: skip
     floor = field("fixed_s")
     per_input = field("per_input_s")
     if any_true(per_input):
@@ -124,15 +117,14 @@ def _gemm_cost_fields(shapes, gpu, weight, shape, engine, version) -> dict:
     (card, format, model, release)'s row looked up once."""
     fields = {}
     for attention, prefix in ((False, ""), (True, "attention_")):
-        rows: list = []
-
-        def row_index(g, w, name, e, v, attention=attention, rows=rows):
-            rows.append(dense_gemm_cost(g, dense_format(shapes[name], w, attention), e, v))
-            return len(rows) - 1
-
-        which = lookup(row_index, gpu, weight, shape, engine, version).astype(int)
-        fields[f"{prefix}gemm_floor_s"] = np.asarray([row.floor_s for row in rows])[which]
-        fields[f"{prefix}gemm_input_cost_s"] = np.asarray([row.per_input_s for row in rows])[which]
+        field = lookup_rows(
+            lambda g, w, name, e, v, attention=attention: dense_gemm_cost(
+                g, dense_format(shapes[name], w, attention), e, v
+            ),
+            gpu, weight, shape, engine, version,
+        )  # fmt: skip
+        fields[f"{prefix}gemm_floor_s"] = field("floor_s")
+        fields[f"{prefix}gemm_input_cost_s"] = field("per_input_s")
     return fields
 
 
@@ -180,8 +172,8 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
     """
     engine, version = engine_releases(engine, version)
 
-    kept = lookup(lambda w, name: kept_bf16_params(shapes[name], w), weight, shape)
-    kept = kept + lookup(lambda w, name: kept_embedding_params(shapes[name], w), weight, shape)
+    kept = lookup(lambda w, name: kept_bf16_params(shapes[name], w)
+                  + kept_embedding_params(shapes[name], w), weight, shape)  # fmt: skip
     extra = kept * np.maximum(0.0, BYTES_PER_WEIGHT["bf16"] - pool.bytes_weight)
     data_parallel = lookup(lambda name: name == "dep", layout) > 0
     expert_parallel = lookup(lambda name: name in ("ep", "dep"), layout) > 0

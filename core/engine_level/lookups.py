@@ -25,6 +25,24 @@ def lookup(function, *keys):
     return np.asarray(flat, dtype=float).reshape(columns[0].shape)
 
 
+def lookup_rows(row_of, *keys):
+    """:func:`lookup` of a catalog row with several figures: ``row_of`` of the names in ``keys``,
+    looked up once each; gives a function of an attribute's name (and ``code``, turning its
+    value into a number) that returns that figure of each key's row."""
+    rows: list = []
+
+    def row_index(*names):
+        rows.append(row_of(*names))
+        return len(rows) - 1
+
+    which = lookup(row_index, *keys).astype(int)
+
+    def field(attribute, code=float):
+        return np.asarray([code(getattr(row, attribute)) for row in rows])[which]
+
+    return field
+
+
 def release_field(attribute):
     """A figure of an engine's release, for :func:`lookup`."""
     return lambda name, version: getattr(engine_version(name, version), attribute)
