@@ -29,11 +29,11 @@ from core.catalog.dense_gemms import (
     RELEASE_DENSE_GEMM_FLOORS,
     dense_gemm_source,
 )
-from core.catalog.engine_versions import OUTSIDE_ALLOCATOR_SOURCE
 from core.catalog.engines import ENGINES
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE, MARLIN_PROMPT_SHARE, MARLIN_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
+from core.catalog.memory_profiles import OUTSIDE_ALLOCATOR_SOURCE
 from core.engine_level.ranks import RANK_WAITS_SOURCE
 from core.evidence.attention_sources import (
     ATTENTION_UNIT,
