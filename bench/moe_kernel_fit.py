@@ -177,21 +177,16 @@ def latency_of(cols, bandwidth, rate, floor, bandwidth_share, compute_share, pad
     return floor + np.maximum(stream, math) + moved
 
 
-def fit(table, card, dtype, compute):
-    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)."""
-    cols = columns(table, card, dtype)
-    return fit_figures(cols, partial(modelled, cols, card, compute))
-
-
 # the grids the floor and the bandwidth share are searched over
 FLOORS = np.arange(0, 100e-6, 2e-6)
 BANDWIDTH_SHARES = np.arange(0.1, 1.3, 0.05)
 
 
 def fit_figures(cols, predict, floors=FLOORS, bandwidth_shares=BANDWIDTH_SHARES):
-    """:func:`fit`'s search over the rows ``cols`` (:func:`columns`' order), ``predict(floor,
-    bandwidth share, compute share, pad)`` giving the modelled latency of every row; the floor
-    and the bandwidth share are searched over ``floors`` and ``bandwidth_shares``."""
+    """(floor s, bandwidth share, compute share, padding rows, decode error, all-rows error)
+    searched over the rows ``cols`` (:func:`columns`' order), ``predict(floor, bandwidth share,
+    compute share, pad)`` giving the modelled latency of every row; the floor and the bandwidth
+    share are searched over ``floors`` and ``bandwidth_shares``."""
     tokens, latency = cols[0], cols[-1]
     decode = tokens <= 256
 

@@ -223,13 +223,6 @@ def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | Non
     return dense_gemm_cost(gpu, weight, engine, version).floor_s
 
 
-def dense_gemm_input_cost(
-    gpu: str, weight: str, engine: str = "", version: str | None = None
-) -> float:
-    """:func:`dense_gemm_cost`'s seconds for each input (k) a decode-sized GEMM's kernel walks."""
-    return dense_gemm_cost(gpu, weight, engine, version).per_input_s
-
-
 def _release(version: str) -> tuple[int, int, int]:
     """A release's first three numbers, a line read as its first release: "0.10" -> (0, 10, 0),
     "0.19-aiter" -> (0, 19, 0), "1.2.0rc5" -> (1, 2, 0)."""
