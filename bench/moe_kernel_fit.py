@@ -199,12 +199,19 @@ def fit_figures(cols, predict, floors=FLOORS, bandwidth_shares=BANDWIDTH_SHARES)
         (error((t0, sb, np.inf, 0), decode), t0, sb) for t0 in floors for sb in bandwidth_shares
     )
     _, floor, bandwidth_share = best
-    best_compute = min(
-        (error((floor, bandwidth_share, sf, pad), tokens > 0), sf, pad)
+    best_compute = compute_fit(predict, latency, floor, bandwidth_share, tokens > 0)
+    return floor, bandwidth_share, best_compute[1], best_compute[2], best[0], best_compute[0]
+
+
+def compute_fit(predict, latency, floor, bandwidth_share, rows=slice(None)):
+    """(RMS log error on ``rows``, compute share, padding rows) searched with the floor and the
+    bandwidth share held at the decode fit's: ``predict`` as :func:`fit_figures` takes it."""
+    return min(
+        (float(np.sqrt(np.mean(np.log(predict(floor, bandwidth_share, sf, pad)[rows]
+                                      / latency[rows]) ** 2))), sf, pad)
         for sf in np.arange(0.05, 1.3, 0.025)
         for pad in PADDING_ROWS
-    )
-    return floor, bandwidth_share, best_compute[1], best_compute[2], best[0], best_compute[0]
+    )  # fmt: skip
 
 
 # the grid a cost per input is searched over, and the least gain on left-out shapes that keeps it
@@ -267,13 +274,7 @@ def fit_with_inputs(cols, bandwidth, inputs, shapes, predict):
     grid = PER_INPUT if walked <= alone - KEEP_GAIN else PER_INPUT[:1]
     decode_error, floor, share, per_input = _decode_fit(cols, bandwidth, inputs,
                                                         cols[0] <= 256, grid)  # fmt: skip
-    floors = floor + per_input * inputs
-    every, compute_share, pad = min(
-        (float(np.sqrt(np.mean(np.log(predict(floors, share, sf, pad) / cols[-1]) ** 2))), sf,
-         pad)
-        for sf in np.arange(0.05, 1.3, 0.025)
-        for pad in PADDING_ROWS
-    )  # fmt: skip
+    every, compute_share, pad = compute_fit(predict, cols[-1], floor + per_input * inputs, share)
     return floor, share, compute_share, pad, per_input, decode_error, every, alone, walked
 
 
