@@ -14,6 +14,11 @@ from __future__ import annotations
 # the tables takes its line's earliest measured release. TensorRT-LLM 0.x captures no graphs
 # by default (C++ engines; the 0.20 PyTorch backend's are opt-in): SGLang PR #2904's unit
 # test of the same kernels without a graph (512 B on 8 cards: 5.9 µs) stands for them.
+# AMD cards take the same figures: vLLM PR #39080 times vLLM's custom all-reduce on 8 x MI355X
+# at 6.3 µs for 24 KB (4 tokens of a 3,072-wide hidden state), 1.4 µs above the H100's 4.9, so
+# a DeepSeek-R1 step on eight MI355X (122 all-reduces) would pay 0.17 ms more: read in issue
+# 37's forty-fifth round beside the SGLang runs on MI300X and MI325X that read too fast at one
+# to four users (x0.55-0.72 of their time), too small to be what they miss, and left unpriced.
 _AIC_AR = (
     "NVIDIA aiconfigurator 0.12 measured all-reduce tables, h100_sxm comm/{table}, 4,096 bf16 "
     "numbers on 8 cards inside a CUDA graph: {figure} µs"

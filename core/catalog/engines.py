@@ -88,6 +88,16 @@ ENGINES: dict[str, Engine] = {
             "(_torch/models/modeling_gpt_oss.py) passes its window to the attention kernel only, "
             "and the published gpt-oss option files set no max_attention_window",
         ),
+        # Its figure holds the cards: the step carrying a prompt waits for its dispatch. Explored
+        # in issue 37's forty-fifth round, not landed: aiconfigurator, where the figure comes
+        # from, adds it to the first token only, so V1's (0.8 on) was moved beside the cards, as
+        # SGLang's server path is. Both sets stayed at 14.3 % (249 -> 250 within): AMD ATOM's
+        # gpt-oss and DeepSeek rows at 32-64 users rose (x0.76-0.91 -> x0.86-1.03), but the ROCm
+        # page's saturated offline runs of vLLM 0.9.1 (D220-D227, no API server) went from
+        # x0.88-1.36 to x1.19-1.50. V1 runs a step whose tokens pass its largest captured CUDA
+        # graph without one, and such a step is paced by its host (vLLM issue #56975: 4,096-token
+        # steps on GB200, host 177 ms against the GPU's 171), so the decodes riding in it wait.
+        # Moving every release's, V0's too, took Argonne's V0 check set from 91 % to 115 %.
         Engine(
             "vllm", 0.8e-3,
             "aiconfigurator 0.12 vLLM backend: CPU-side dispatch of the eager prefill, 0.8 ms "

@@ -21,7 +21,7 @@ from core.engine_level.kernels import max_running
 from core.engine_level.load import coalesced
 from core.engine_level.memory import sglang_reserve_bytes
 from core.engine_level.terms import ALL_TERMS, chunk_local_mean, kv_replication
-from core.evaluate import engine_node
+from core.evaluate import engine_node, evaluate_terms
 from core.evidence.cases_2026 import SECOND
 from core.evidence.level_gap import rate_provenance, trust_band
 
@@ -106,6 +106,23 @@ def test_a_server_engine_adds_its_dispatch_to_the_first_token():
     prompt = [node.prompt_attention_s(1000.0, 0.0, node.measured_bf16_flops) for node in nodes]
     expected = dispatch + _attention_gap(knobs, layers, 0.0) + prompt[0] - prompt[1]
     assert_allclose(vllm.ttft_p50_s - trt.ttft_p50_s, expected)
+
+
+def test_vllms_dispatch_holds_the_cards_so_every_stream_waits_for_it():
+    """Under load vLLM's per-request dispatch stretches every stream's time between tokens by
+    the share of the time the arriving prompts' dispatches hold the cards, not the first token
+    alone (V1 runs a step carrying a prompt past its captured graphs at its host's pace)."""
+    knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 64, "prompt_tokens": 1000,
+             "answer_tokens": 500, "realism": "engine", "engine": "vllm",
+             "engine_version": "0.10"}  # fmt: skip
+    scenario = Scenario(**knobs)
+    held = evaluate_terms(scenario, ALL_TERMS)
+    apart = evaluate_terms(scenario, ALL_TERMS - {"server_overheads"})
+    dispatch = MODELS["Llama-3-8B"].layers * ENGINES["vllm"].request_overhead_per_layer_s
+    rate = held.throughput_tokens_per_s / knobs["answer_tokens"]
+    share = rate * coalesced(dispatch, rate)
+    assert share > 0.1
+    assert_allclose(held.itl_s, apart.itl_s / (1.0 - share), rtol=0.01)
 
 
 def test_prompts_that_arrive_together_share_one_dispatch():
