@@ -92,7 +92,7 @@ ENGINES: dict[str, Engine] = {
         # in issue 37's forty-fifth round, not landed: aiconfigurator, where the figure comes
         # from, adds it to the first token only, so V1's (0.8 on) was moved beside the cards, as
         # SGLang's server path is. Both sets stayed at 14.3 % (249 -> 250 within): AMD ATOM's
-        # gpt-oss and DeepSeek rows at 32-64 users rose (x0.76-0.91 -> x0.86-1.03), but the ROCm
+        # gpt-oss and DeepSeek rows at 32-64 users rose (x0.76-0.91 -> x0.80-1.03), but the ROCm
         # page's saturated offline runs of vLLM 0.9.1 (D220-D227, no API server) went from
         # x0.88-1.36 to x1.19-1.50. V1 runs a step whose tokens pass its largest captured CUDA
         # graph without one, and such a step is paced by its host (vLLM issue #56975: 4,096-token
