@@ -113,9 +113,8 @@ def test_vllms_dispatch_holds_the_cards_so_every_stream_waits_for_it():
     the share of the time the arriving prompts' dispatches hold the cards, not the first token
     alone (V1 runs a step carrying a prompt past its captured graphs at its host's pace)."""
     knobs = {"model": "Llama-3-8B", "gpu": "H100 SXM", "concurrency": 64, "prompt_tokens": 1000,
-             "answer_tokens": 500, "realism": "engine", "engine": "vllm",
-             "engine_version": "0.10"}  # fmt: skip
-    scenario = Scenario(**knobs)
+             "answer_tokens": 500, "engine": "vllm", "engine_version": "0.10"}  # fmt: skip
+    scenario = Scenario(**{**ENGINE_LEVEL, **knobs})
     held = evaluate_terms(scenario, ALL_TERMS)
     apart = evaluate_terms(scenario, ALL_TERMS - {"server_overheads"})
     dispatch = MODELS["Llama-3-8B"].layers * ENGINES["vllm"].request_overhead_per_layer_s
