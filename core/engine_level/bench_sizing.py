@@ -27,7 +27,8 @@ class BenchSettings(NamedTuple):
 
 def trtllm_bench_settings(params, bytes_per_param, kv_bytes, attention_layers, cache_heads,
                           head_size, cards, card_memory_bytes, prompt, answer, kv_fraction,
-                          checkpoint_scale, ranks=1.0, chunked_prefill=False):  # fmt: skip
+                          checkpoint_scale, ranks=1.0, chunked_prefill=False,
+                          default_batch=np.inf):  # fmt: skip
     r"""The batch limit and step size ``trtllm-bench`` picks, from one estimate of the KV room.
 
     Parameters
@@ -37,7 +38,7 @@ def trtllm_bench_settings(params, bytes_per_param, kv_bytes, attention_layers, c
     bytes_per_param : float or ndarray
         What the tool counts per parameter
         (:data:`core.catalog.engines.TRTLLM_BENCH_BYTES_PER_PARAM`); NaN where the tool keeps
-        the engine's defaults for the checkpoint's format (no batch limit of its own, and
+        the engine's defaults for the checkpoint's format (``default_batch`` a rank, and
         :data:`core.catalog.ENGINE_MAX_NUM_TOKENS` a step).
     kv_bytes : float or ndarray
         Bytes of one cached element.
@@ -58,6 +59,10 @@ def trtllm_bench_settings(params, bytes_per_param, kv_bytes, attention_layers, c
         size is one rank's.
     chunked_prefill : bool or ndarray
         Whether the release prefills in chunks.
+    default_batch : float or ndarray
+        The engine's own batch limit, which the tool keeps for a checkpoint format it does not
+        size (NaN ``bytes_per_param``); each attention-DP rank's, like the tool's own. Inf
+        where no trtllm-bench runs (vLLM, SGLang).
 
     Notes
     -----
@@ -101,6 +106,6 @@ def trtllm_bench_settings(params, bytes_per_param, kv_bytes, attention_layers, c
     tokens = np.maximum(tokens, np.where(chunked_prefill, 0.0, prompt + rounded))
     untuned = np.isnan(bytes_per_param)
     return BenchSettings(
-        np.where(untuned, np.inf, rounded * ranks),
+        np.where(untuned, default_batch, rounded) * ranks,
         np.where(untuned, float(ENGINE_MAX_NUM_TOKENS), tokens),
     )

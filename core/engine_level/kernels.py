@@ -223,11 +223,13 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             release_field("counts_outside_allocator"), engine, version
         )
         > 0,
-        "max_running": _max_running(gpu, engine, version, pool.card_memory),
+        "max_running": (running := _max_running(gpu, engine, version, pool.card_memory)),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),
         **_prefill_chunking(pool, engine, version),
-        **_bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes),
+        **_bench_settings(
+            pool, weight, engine, version, latent, data_parallel, shape, shapes, running
+        ),
         # TensorRT-LLM's profiling step runs its fused MoE, whose workspace comes out of the room
         # it then gives the cache (PyTorch backend _util.py: KV = 0.9 x (memory - peak))
         "expert_workspace": lookup(lambda e: e == "tensorrt-llm", engine) > 0,
@@ -327,11 +329,14 @@ def _gemm_table(shapes):
     )
 
 
-def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes):
+def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes,
+                    running):  # fmt: skip
     """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines) and the
     tokens a rank's step may carry (the engine's default where the tool leaves it alone).
 
-    A batch limit the command sets (``pool.batch_limit``) is the tool's instead: given
+    ``running`` is the release's own batch limit (:func:`max_running`), which the tool keeps
+    for a checkpoint format it does not size. A batch limit the command sets
+    (``pool.batch_limit``) is the tool's instead: given
     ``--max_batch_size`` and ``--max_num_tokens``, ``get_settings`` (``tensorrt_llm/bench/
     benchmark/utils/general.py``) uses them and sizes nothing.
     """
@@ -352,6 +357,12 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
         checkpoint_scale=lookup(release_field("bench_checkpoint_scale"), engine, version),
         ranks=np.where(data_parallel, pool.cards, 1.0),
         chunked_prefill=lookup(release_field("chunked_prefill"), engine, version) > 0,
+        # build.py get_benchmark_engine_settings: a format it does not tune keeps the engine's
+        # default max_batch_size (DEFAULT_MAX_BATCH_SIZE), the release's own limit
+        default_batch=np.where(
+            lookup(lambda e: e == "tensorrt-llm", engine) > 0,
+            running, np.inf,
+        ),
     )  # fmt: skip
     pads = lookup(release_field("pads_to_graph_sizes"), engine, version) > 0
     stated = np.isfinite(pool.batch_limit) & (lookup(lambda e: e == "tensorrt-llm", engine) > 0)

@@ -19,9 +19,13 @@ SHAPE = dict(params=8e9, bytes_per_param=1.0, kv_bytes=1.0, attention_layers=32,
              kv_fraction=0.9, checkpoint_scale=1.0)  # fmt: skip
 
 
-def batch(prompt, answer, ranks=1.0, **changes):
+def batch(prompt, answer, ranks=1.0, default_batch=np.inf, **changes):
     return trtllm_bench_settings(
-        **{**SHAPE, **changes}, prompt=prompt, answer=answer, ranks=ranks
+        **{**SHAPE, **changes},
+        prompt=prompt,
+        answer=answer,
+        ranks=ranks,
+        default_batch=default_batch,
     ).batch
 
 
@@ -43,9 +47,25 @@ def test_each_data_parallel_rank_runs_its_own_limit():
 
 
 def test_a_format_the_tool_does_not_tune_keeps_the_engine_default():
-    """MXFP4 checkpoints keep BuildConfig's default: the tool adds no limit of its own."""
+    """A format the tool does not size (MXFP4) keeps the engine's default batch, each
+    attention-DP rank's; with no default given (another engine) the tool adds no limit."""
     assert "mxfp4" not in TRTLLM_BENCH_BYTES_PER_PARAM
     assert np.isinf(batch(1024, 1024, bytes_per_param=np.nan))
+    assert_allclose(batch(1024, 1024, ranks=2.0, bytes_per_param=np.nan, default_batch=2048),
+                    2 * 2048)  # fmt: skip
+
+
+def test_an_mxfp4_max_load_run_holds_the_releases_default_batch():
+    """gpt-oss-20b (MXFP4) on one B200 at max load: trtllm-bench keeps the release's
+    max_batch_size, though the cache seats more (build.py get_benchmark_engine_settings)."""
+    release = engine_version("tensorrt-llm", "1.0")
+    result = evaluate(Scenario(
+        model="gpt-oss-20b", gpu="B200", cards=1, weight_dtype="mxfp4", kv_dtype="fp8",
+        prompt_tokens=1024, answer_tokens=1024, seats=TRTLLM_BENCH_MAX_REQUESTS,
+        concurrency=100_000, prefix_hit_rate=0.0, realism="engine", engine_version="1.0",
+    ))  # fmt: skip
+    assert float(result.seats_room) > release.max_running
+    assert_allclose(float(result.running_requests), release.max_running)
 
 
 def test_a_max_load_run_keeps_the_tools_batch_running():
