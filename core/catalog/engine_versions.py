@@ -160,10 +160,6 @@ class EngineVersion:
     # whether its memory profile counts each card's memory outside PyTorch's (memory_profiles)
     counts_outside_allocator: bool = True
     outside_allocator_source: str = OUTSIDE_ALLOCATOR_SOURCE
-    # whether a profile of this release shows its overlapping scheduler hiding the host's step
-    # work behind the GPU's (as Engine.overlap_profiled does for every release of an engine)
-    hides_host_step: bool = False
-    hides_host_step_source: str = "no profile of this release's idle time between steps"
 
 
 # -- vLLM.
@@ -195,28 +191,12 @@ _VLLM_ASYNC = (
     "v0.14.0 release with it on by default also for speculative decoding, PR #31998): 'Async "
     "scheduling helps to avoid gaps in GPU utilization'"
 )
-# Issue 37's forty-sixth round: vLLM's async scheduling (default from 0.14) with its model
-# runner run ahead (PR #23569, 'full overlap of the cpu operations (including prepare_inputs)
-# and the model forward pass'): NVIDIA's own nsys traces of vLLM 0.20.1 beside TensorRT-LLM on a
-# B200 (Llama-3.1-8B-FP8, 1k/1k, 64 users) read its scheduler as 'structurally one batch ahead'
-# with 'host work hidden behind GPU work', where TensorRT-LLM's loop left ~580 µs an iteration
-# of GPU idle (NVIDIA/TensorRT-LLM issue #13957).
-_VLLM_HIDDEN_HOST = dict(
-    hides_host_step=True,
-    hides_host_step_source=(
-        "NVIDIA/TensorRT-LLM issue #13957 (2026-05, nsys traces of vLLM 0.20.1 and TensorRT-LLM "
-        "on a B200, Llama-3.1-8B-Instruct-FP8, ISL=OSL=1000, 64 users): vLLM V1's pipelined "
-        "scheduler keeps a 2-batch in-flight queue, 'structurally one batch ahead and host work "
-        "is hidden behind GPU work'; vllm-project/vllm PR #23569: with async scheduling the "
-        "model runner overlaps input preparation and sampling with the forward pass"
-    ),
-)
 _VLLM_019 = EngineVersion(
     "vllm", "0.19", "V1, the current release line",
     "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
     1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
     VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_HIDDEN_HOST,
+    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
 )  # fmt: skip
 _VLLM = (
     EngineVersion(
@@ -266,7 +246,7 @@ _VLLM = (
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_HIDDEN_HOST,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
     ),
     EngineVersion(
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",
@@ -277,7 +257,7 @@ _VLLM = (
         VLLM_V1_HOST_PER_REQUEST_S, VLLM_V1_HOST_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=ATOM_FUSION_RULE,
         fuses_shared_expert_data_parallel=False, amd_kernels="aiter",
-        amd_kernels_source=ATOM_PLUGIN_SOURCE, **VLLM_SNAPSHOT, **_VLLM_HIDDEN_HOST,
+        amd_kernels_source=ATOM_PLUGIN_SOURCE, **VLLM_SNAPSHOT,
     ),
     # the 0.19 line with AITER switched on: the same release but for the kernels on AMD cards
     replace(

@@ -281,9 +281,7 @@ def _release_host_costs(engine, version) -> dict:
         fields["host_request_s"] = lookup(release_field("host_per_request_s"), engine, version)
     # an overlap scheduler hides the host's step where a profile shows the GPU never idle between
     # steps (SGLang's); every release that overlaps, where the catalog prices them all
-    profiled = (lookup(lambda e: ENGINES[e].overlap_profiled, engine) > 0) | (
-        lookup(release_field("hides_host_step"), engine, version) > 0
-    )
+    profiled = lookup(lambda e: ENGINES[e].overlap_profiled, engine) > 0
     fields["host_overlapped"] = overlapped & (profiled | PRICE_RELEASE_HOST_COSTS)
     if PRICE_RELEASE_ALLREDUCE:
         fields["allreduce_latency_s"] = lookup(
