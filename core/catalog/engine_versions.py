@@ -34,7 +34,17 @@ overlap scheduler takes the 105 scored cases from 17.3 % to 17.9 % (held out 21.
 the graphed all-reduce to 17.4 % (held out 21.1 %, the check set 11.0 % to 11.5 %): both stay
 off. The 0.86 ms host step stands for more than scheduling (sampling, per-step launches outside
 the graphs), so an engine that overlaps its scheduler still pays much of it; pricing that needs
-a per-engine step profile, not a release note.
+a per-engine step profile, not a release note. Tried again in issue 37's forty-sixth round for
+vLLM alone, from 0.14 (async scheduling by default, the model runner run ahead by PR #23569;
+NVIDIA's nsys traces of vLLM 0.20.1 on a B200 read its host work as 'hidden behind GPU work',
+NVIDIA/TensorRT-LLM issue #13957): both sets 14.3 % -> 14.5 % (249 -> 250 within), held out
+14 % -> 15 %, the vLLM blog's five rows 8.9 % -> 25.6 % (Llama-3-8B bf16 and gpt-oss-20b at one
+user on a B200, D19-D20, x1.01 / x0.84 -> x0.80 / x0.56). Not landed. The same issue's own
+rows (Llama-3.1-8B-FP8 on a B200 at 4 users, 1,345 tok/s, issue #13560) read x0.77 with the
+host step paid and x0.99 hidden; against D19's bf16 line, which the paid step meets, the
+~0.8 ms they part by is what the fp8 GEMMs' floors add (DENSE_GEMM_FLOORS: an input quantised
+by its own kernel), a kernel vLLM's compile passes may fuse into the norm before it (SGLang
+issue #31504 says vLLM does; whether by default in 0.19 no source read here says).
 
 ``Scenario.engine_version`` picks a release; its default is the newest the catalog knows for the
 engine (:func:`newest_version`). A published case is typed with the release that ran it by one

@@ -25,6 +25,12 @@ from __future__ import annotations
 # set 9.6 % -> 9.9 %, its NIM rows then typed '0.x' and so taking 0.20's figure, until NIM's
 # release notes put them on the C++ runtime (core.evidence.cases). The check cell nearest the
 # profile (gpt-oss-120b, B200, DEP2, 1k/1k: x1.47 -> x0.98) is not independent evidence of it.
+# Read in the forty-sixth round: the PR's run was a server (trtllm-serve, ADP2, a client at
+# 3,072), and the 1.x performance overview's offline runs bound the figure lower on the same
+# release line: gpt-oss-20b on one B200 (53,812 tok/s, one process) or one GB200 (55,823, a
+# Grace CPU) at 1k/1k cannot pay more than 1 / 53,812 s = 18.6 µs a running request, so its two
+# check cells read x0.54 (host-bound at 1 / 29.4 µs = 34,000 tok/s whatever the batch). Left as
+# it is: a bound read off a published row is not a profile.
 TRTLLM_PYTORCH_HOST_PER_REQUEST_S = 45.11e-3 / 1536
 TRTLLM_PYTORCH_HOST_SOURCE = (
     "NVIDIA/TensorRT-LLM PR #10273 (2025-12): gpt-oss-120b, GB200, ADP2, max_batch_size 1,536 a "
