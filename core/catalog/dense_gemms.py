@@ -253,6 +253,43 @@ def release_floor(gpu: str, weight: str, engine: str, version: str | None) -> Ge
     return earlier[-1] if earlier else measured[0][1]
 
 
+# -- The input's quantisation inside a per-tensor fp8 floor (issue 37's forty-sixth round). The
+# fp8 tables measured a whole linear layer on a bf16 input: aiconfigurator's collectors call its
+# forward (collector/vllm/collect_gemm.py: RowParallelLinear with Fp8Config(activation_scheme=
+# "static"), gemm.forward(x)), so a per-tensor fp8 floor holds the kernel that quantises the
+# input with its static scale before the scaled GEMM. The same repository timed that kernel alone
+# (collector/<engine>/collect_computescale.py, op "scale_matrix": vLLM's scaled_fp8_quant,
+# TensorRT-LLM's static quantise op): the median over 1-16 tokens and up to 16,384 inputs, by
+# the family whose tables price the card and whose table priced the floor.
+STATIC_QUANT_S: dict[tuple[str, str], float] = {
+    ("hopper", "vllm"): 2.08e-6,  # h100_sxm quantize/vllm/0.24.0 (1.89-3.32 µs)
+    ("blackwell", "vllm"): 2.20e-6,  # b200_sxm quantize/vllm/0.24.0 (1.72-3.36 µs)
+    ("hopper", "tensorrt-llm"): 2.75e-6,  # h100_sxm quantize/trtllm/1.2.0rc5 (2.67-3.07 µs)
+    ("blackwell", "tensorrt-llm"): 2.53e-6,  # b200_sxm quantize/trtllm/1.2.0rc5 (2.15-2.98 µs)
+}
+STATIC_QUANT_SOURCE = (
+    "NVIDIA aiconfigurator (Apache-2.0) @4fabb773 measured quantisation tables, h100_sxm and "
+    "b200_sxm quantize/<engine>/<release>/scale_matrix_perf.parquet (vLLM 0.24.0's "
+    "scaled_fp8_quant with a static per-tensor scale, TensorRT-LLM 1.2.0rc5's): the median over "
+    "1-16 tokens and up to 16,384 inputs; its GEMM tables time the fp8 linear layer's forward on "
+    "a bf16 input (collector/vllm/collect_gemm.py), that kernel included"
+)
+
+
+def static_quant_s(gpu: str, engine: str, version: str | None = None) -> float:
+    """Seconds of the per-tensor fp8 floor :func:`dense_gemm_cost` prices on ``gpu`` that its
+    input's static quantisation takes, by whose table priced it (:data:`STATIC_QUANT_S`; 0
+    where that table's engine had its quantiser timed on no family)."""
+    if release_floor(gpu, "fp8", engine, version) is not None:  # the engine's own release rows
+        return STATIC_QUANT_S.get((card_family(gpu), engine), 0.0)
+    row, family = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, "fp8", engine,
+                             version)  # fmt: skip
+    if row is None:
+        return 0.0
+    own = row is ENGINE_DENSE_GEMM_FLOORS.get((family, "fp8", engine))
+    return STATIC_QUANT_S.get((family, engine if own else "tensorrt-llm"), 0.0)
+
+
 # The share of Hopper's tensor-core rate Ampere's mma.sync instruction reaches there
 MMA_SYNC_SHARE_ON_HOPPER = 2.0 / 3.0
 # -- Tile rows. Hopper's tensor-core instruction (wgmma.mma_async; PTX ISA 8.0, its shapes are

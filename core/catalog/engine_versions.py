@@ -170,6 +170,11 @@ class EngineVersion:
     # whether its memory profile counts each card's memory outside PyTorch's (memory_profiles)
     counts_outside_allocator: bool = True
     outside_allocator_source: str = OUTSIDE_ALLOCATOR_SOURCE
+    # whether its compiled forward pass quantises a per-tensor fp8 GEMM's input inside the
+    # kernel before it (the norm, the activation), so that GEMM pays no quantiser of its own
+    # (core.catalog.dense_gemms.static_quant_s)
+    fuses_input_quant: bool = False
+    fuses_input_quant_source: str = "each fp8 GEMM quantises its input in a kernel of its own"
 
 
 # -- vLLM.
@@ -201,12 +206,28 @@ _VLLM_ASYNC = (
     "v0.14.0 release with it on by default also for speculative decoding, PR #31998): 'Async "
     "scheduling helps to avoid gaps in GPU utilization'"
 )
+# Issue 37's forty-sixth round: V1 compiles its forward pass with torch.compile and Inductor by
+# default, its custom ops off, so the static quantisation of a per-tensor fp8 GEMM's input runs
+# as torch operations Inductor fuses into the RMSNorm or SiLU-and-mul kernel before it (the QKV,
+# gate-up and down projections; the output projection follows attention, a custom op, and keeps
+# its own). With AMD's AITER on, vLLM's own RMSNorm-quant fusion pass does it (PR #26575).
+_VLLM_V1_QUANT = dict(
+    fuses_input_quant=True,
+    fuses_input_quant_source=(
+        "vLLM CompilationConfig.custom_ops: 'all custom ops are enabled when running without "
+        "Inductor and disabled when running with Inductor' (V1's default, mode VLLM_COMPILE); "
+        "vllm/config/vllm.py enable_norm_fusion / enable_act_fusion: with those custom ops off "
+        "'Inductor handles fusion'; sgl-project/sglang issue #31504: vLLM runs static FP8 "
+        "quantisation 'as an epilogue of the kernel that produces the activation' where SGLang "
+        "launches a standalone kernel before every FP8 GEMM"
+    ),
+)
 _VLLM_019 = EngineVersion(
     "vllm", "0.19", "V1, the current release line",
     "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
     1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
     VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
+    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
 )  # fmt: skip
 _VLLM = (
     EngineVersion(
@@ -240,7 +261,7 @@ _VLLM = (
         "API server and the LLM class",
         True, 2048, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
     ),
     EngineVersion(
         "vllm", "0.10", "V1 only",
@@ -249,14 +270,14 @@ _VLLM = (
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK + "; 8,192 on large cards "
         "(PR #17885)", 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
     ),
     EngineVersion(
         "vllm", "0.14", "V1, async scheduling by default",
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
     ),
     EngineVersion(
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",

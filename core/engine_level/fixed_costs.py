@@ -136,7 +136,31 @@ class FixedCosts:
         attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
         floors = mlps * extra + projections * self._projection_floor_extra + attention
-        return floors + self._gemm_inputs_seconds
+        return floors + self._gemm_inputs_seconds - self._fused_quant_seconds
+
+    @cached_property
+    def _fused_quant_seconds(self):
+        r"""What the GEMMs whose input's quantiser the release fuses into the kernel before them
+        do not pay of their measured floors: every MLP GEMM (after the norm, after the
+        activation) and the QKV projection of each layer without latent attention.
+
+        Notes
+        -----
+        .. math:: t = g_{mlp} \min(q, t_0 - t_k) + L\,(1 - [MLA]) \min(q_a, t_{0,a} - t_k)
+
+        with :math:`q` the quantiser's seconds in the floor :math:`t_0`
+        (:func:`core.catalog.dense_gemms.static_quant_s`) and :math:`t_k` the kernel floor.
+        """
+        if not (any_true(self.fused_quant_s) or any_true(self.attention_fused_quant_s)):
+            return 0.0
+        layers, expert_layers, latent, shared = self._layer_kinds
+        extra = np.maximum(np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S), 0.0)
+        mlps = physical.mlp_gemms(layers, expert_layers, shared)
+        qkv = np.where(latent, 0.0, layers)
+        projection = np.maximum(self._projection_floor_extra, 0.0)
+        return mlps * np.minimum(self.fused_quant_s, extra) + qkv * np.minimum(
+            self.attention_fused_quant_s, projection
+        )
 
     @cached_property
     def _gemm_inputs_seconds(self):

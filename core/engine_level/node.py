@@ -84,6 +84,10 @@ class Node(
     # and what each GEMM pays for every input (its inner dimension) its kernel walks
     gemm_input_cost_s: object = 0.0
     attention_gemm_input_cost_s: object = None  # the projections' (None: gemm_input_cost_s)
+    # what of a per-tensor fp8 GEMM's floor its input's quantiser takes where the release fuses
+    # it into the kernel before (core.catalog.dense_gemms.static_quant_s; 0: not fused)
+    fused_quant_s: object = 0.0
+    attention_fused_quant_s: object = 0.0  # the attention projections' (their QKV GEMM's)
     attention_floor_s: object = physical.ATTENTION_KERNEL_FLOORS_S
     attention_per_request_s: object = 0.0
     latent_block_floor_s: object = float("nan")
