@@ -10,6 +10,8 @@ from dataclasses import replace
 import numpy as np
 
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
+from bench.fused_quant import figures as fused_quant_figures
+from bench.fused_quant import llama_step_spared_s, unfused_input_quant
 from bench.h20_batch_one import (
     dense_one_token_rows,
     is_mixture,
@@ -21,7 +23,7 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
-from core import Scenario
+from core import Scenario, evaluate
 from core.catalog import (
     BYTES_PER_WEIGHT,
     GIB,
@@ -52,6 +54,7 @@ from core.catalog.dense_gemms import (
     ENGINE_DENSE_GEMM_FLOORS,
     GEMM_TILE_ROWS,
     MMA_SYNC_SHARE_ON_HOPPER,
+    STATIC_QUANT_S,
     dense_gemm_floor,
 )
 from core.catalog.eager_dispatch import (
@@ -76,6 +79,7 @@ from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
+from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.fidelity import predictions, report
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
@@ -614,4 +618,24 @@ def forty_fourth_round_figures() -> tuple:
         round(100 * whole.cross_validated["both"].geometric_mean_error),
         round(min(small), 2), round(max(small), 2), round(min(atom), 2), round(max(atom), 2),
         round(ratio["T7"], 2), round(kept / 1e9, 1),
+    )  # fmt: skip
+
+
+def forty_sixth_round_figures() -> tuple:
+    """The quantisers' range (µs), what they spare Llama-3-8B's step (ms); the ROCm page held
+    out and both sets (error) before and after, within, cases, held out and its share within;
+    gpt-oss-20b's requests at once on one B200 at 1k/1k under trtllm-bench."""
+    quantisers = list(STATIC_QUANT_S.values())
+    with unfused_input_quant():
+        before = fused_quant_figures()
+    after = fused_quant_figures()
+    oss = next(case for case in CHECK_TRT_1X if case.key == "gpt-oss-20b B200 TP1 1000/1000")
+    both, held = after["both"], after["held_out"]
+    return (
+        round(min(quantisers) * 1e6, 1), round(max(quantisers) * 1e6, 1),
+        round(llama_step_spared_s() * 1e3, 2),
+        round(100 * before["rocm_page"], 1), round(100 * after["rocm_page"], 1),
+        round(100 * before["both"][0], 1), round(100 * both[0], 1), both[1], both[2],
+        round(100 * held[0]), round(100 * held[1]),
+        round(float(evaluate(oss.scenario()).running_requests)),
     )  # fmt: skip

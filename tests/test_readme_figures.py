@@ -30,6 +30,7 @@ from tests.readme_rounds import (
     fortieth_round_figures,
     forty_first_round_figures,
     forty_fourth_round_figures,
+    forty_sixth_round_figures,
     forty_third_round_figures,
     forty_third_round_share_figures,
     h20_skinny_figures,
@@ -285,6 +286,13 @@ FIGURES = {
         r"InferenceX's sweep; (\d+) cases\): D328 now reads x([\d.]+), and no other moves by "
         r"as much as (0\.01) %",
         forty_third_round_share_figures,
+    ),
+    "forty-sixth round": (
+        r"forty-sixth round one rule, .*? timed the quantiser alone at ([\d.]+)-([\d.]+) µs, .*?"
+        r"on a B200 runs a step ([\d.]+) ms shorter .*? moves from ([\d.]+) % to ([\d.]+) % held "
+        r"out, and both sets from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), (\d+) % held out "
+        r"\((\d+) % within\)\. .*? now runs ([\d,]+) at once",
+        forty_sixth_round_figures,
     ),
     "forty-fourth round": (
         r"TensorRT-LLM's block-fp8 GEMM on an H100 pays ([\d.]+) µs and ([\d.]+) ns an input, its "

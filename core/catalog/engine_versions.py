@@ -10,13 +10,13 @@ documentation or its release notes (the ``*_source`` strings), never fitted to a
 
 What the engine level prices from a release today: the most requests it runs at once, the
 host's work per running request where a profile gives it (:mod:`core.catalog.host_costs`:
-TensorRT-LLM's PyTorch backend, vLLM's V0 and V1 engines), the
-kernels a release no longer launches because it fuses a DeepSeek layer's shared expert into
-its routed experts (SGLang 0.5, :data:`SHARED_EXPERT_FUSION_RULE`), and the host step hidden by
-an overlap scheduler where a profile shows the GPU never idle (SGLang's, from 0.4: issue 37's
-nineteenth round, ``Engine.overlap_profiled``). Whether other releases' host steps overlap the
-GPU's and the all-reduce kernel's latency are recorded, sourced,
-but not priced (:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both development sets worse
+TensorRT-LLM's PyTorch backend, vLLM's V0 and V1 engines), the kernels a release no longer
+launches (a DeepSeek layer's shared expert fused into its routed experts, SGLang 0.5; an fp8
+input quantiser fused into the norm before it, vLLM's V1: :mod:`core.catalog.release_kernels`),
+and the host step hidden by an overlap scheduler where a profile shows the GPU never idle
+(SGLang's, from 0.4: issue 37's nineteenth round, ``Engine.overlap_profiled``; vLLM's tried in
+the forty-sixth, :mod:`core.catalog.host_costs`). Whether other releases' host steps overlap the
+GPU's and the all-reduce kernel's latency are recorded, sourced, but not priced (:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both development sets worse
 (issue 37, measured when they were first priced: hiding the host step behind overlapping
 schedulers took the in-sample error of both sets from 15.8 % to 17.4 % and the publisher-held-out
 error from 25 % to 28 %; TensorRT-LLM's faster all-reduce took them to 16.2 % and 25.4 %; again
@@ -34,17 +34,7 @@ overlap scheduler takes the 105 scored cases from 17.3 % to 17.9 % (held out 21.
 the graphed all-reduce to 17.4 % (held out 21.1 %, the check set 11.0 % to 11.5 %): both stay
 off. The 0.86 ms host step stands for more than scheduling (sampling, per-step launches outside
 the graphs), so an engine that overlaps its scheduler still pays much of it; pricing that needs
-a per-engine step profile, not a release note. Tried again in issue 37's forty-sixth round for
-vLLM alone, from 0.14 (async scheduling by default, the model runner run ahead by PR #23569;
-NVIDIA's nsys traces of vLLM 0.20.1 on a B200 read its host work as 'hidden behind GPU work',
-NVIDIA/TensorRT-LLM issue #13957): both sets 14.3 % -> 14.5 % (249 -> 250 within), held out
-14 % -> 15 %, the vLLM blog's five rows 8.9 % -> 25.6 % (Llama-3-8B bf16 and gpt-oss-20b at one
-user on a B200, D19-D20, x1.01 / x0.84 -> x0.80 / x0.56). Not landed. The same issue's own
-rows (Llama-3.1-8B-FP8 on a B200 at 4 users, 1,345 tok/s, issue #13560) read x0.77 with the
-host step paid and x0.99 hidden; against D19's bf16 line, which the paid step meets, the
-~0.8 ms they part by is what the fp8 GEMMs' floors add (DENSE_GEMM_FLOORS: an input quantised
-by its own kernel), a kernel vLLM's compile passes may fuse into the norm before it (SGLang
-issue #31504 says vLLM does; whether by default in 0.19 no source read here says).
+a per-engine step profile, not a release note.
 
 ``Scenario.engine_version`` picks a release; its default is the newest the catalog knows for the
 engine (:func:`newest_version`). A published case is typed with the release that ran it by one
@@ -66,7 +56,11 @@ from core.catalog.allreduce_kernels import (
     VLLM_ALLREDUCE_SOURCE,
     VLLM_CUSTOM_ALLREDUCE_S,
 )
-from core.catalog.engines import TRTLLM_BENCH_BUILD_SIZING, TRTLLM_BENCH_CLI_SOURCE
+from core.catalog.engines import (
+    TRTLLM_BENCH_BUILD_SIZING,
+    TRTLLM_BENCH_CLI_SOURCE,
+    TRTLLM_GRAPH_PADDING_SOURCE,
+)
 from core.catalog.host_costs import (
     TRTLLM_PYTORCH_HOST_PER_REQUEST_S,
     TRTLLM_PYTORCH_HOST_SOURCE,
@@ -88,6 +82,7 @@ from core.catalog.release_kernels import (
     SHARED_EXPERT_FUSION_RULE,
     VLLM_AITER_RELEASE,
     VLLM_AITER_SOURCE,
+    VLLM_V1_QUANT_FUSION,
 )
 from core.catalog.sglang_defaults import SGL_CHUNK, SGL_GRAPH, SGL_GRAPH_160, SGL_SEQS
 
@@ -97,25 +92,6 @@ PRICE_RELEASE_ALLREDUCE = False
 """Whether the engine level prices each release's all-reduce kernel (else one 10.1 µs for all)."""
 PRICE_RELEASE_REQUEST_HOST = True
 """Whether the engine level prices each release's host work per running request."""
-
-# -- CUDA-graph padding under trtllm-bench (TensorRT-LLM's PyTorch backend): the tool turns on
-# CUDA graphs with padding, and NVIDIA's 1.x performance pages capture these decode batch sizes
-# (every model's llm_options.yml). A decode-only step whose batch (the largest rank's, under
-# attention data parallelism) lies between two captured sizes runs the next one, the gap filled
-# with a dummy request of one token; sizes above the engine's batch limit (or its step's tokens)
-# are dropped, the first of them replaced by the limit itself.
-TRTLLM_BENCH_GRAPH_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192)
-TRTLLM_GRAPH_PADDING_SOURCE = (
-    "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md (1.x) and NVIDIA/"
-    "TensorRT-LLM docs/source/performance/perf-overview.md @00f37686 (1.0): cuda_graph_config "
-    "enable_padding true, "
-    "batch_sizes [1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192]; "
-    "tensorrt_llm/bench/benchmark/utils/general.py get_settings (cuda_graph_config "
-    "enable_padding True); tensorrt_llm/_torch/pyexecutor/model_engine.py "
-    "_filter_cuda_graph_batch_sizes (sizes above min(max_batch_size, max_num_tokens) dropped, "
-    "padding to that limit) and _get_padded_batch (attention DP: every rank's batch gathered, "
-    "the largest padded; a step with a prompt in it runs eagerly, unpadded)"
-)
 
 
 @dataclass(frozen=True)
@@ -164,15 +140,13 @@ class EngineVersion:
     bench_kv_fraction: float = ENGINE_KV_FRACTION
     bench_checkpoint_scale: float = 1.0
     bench_sizing_source: str = TRTLLM_BENCH_CLI_SOURCE
-    # whether a benchmark's decode-only steps run padded to TRTLLM_BENCH_GRAPH_SIZES
+    # whether a benchmark's decode-only steps run padded to engines.TRTLLM_BENCH_GRAPH_SIZES
     pads_to_graph_sizes: bool = False
     graph_padding_source: str = "no padded CUDA graphs priced for this release"
     # whether its memory profile counts each card's memory outside PyTorch's (memory_profiles)
     counts_outside_allocator: bool = True
     outside_allocator_source: str = OUTSIDE_ALLOCATOR_SOURCE
-    # whether its compiled forward pass quantises a per-tensor fp8 GEMM's input inside the
-    # kernel before it (the norm, the activation), so that GEMM pays no quantiser of its own
-    # (core.catalog.dense_gemms.static_quant_s)
+    # whether its compiled pass quantises a per-tensor fp8 GEMM's input in the kernel before it
     fuses_input_quant: bool = False
     fuses_input_quant_source: str = "each fp8 GEMM quantises its input in a kernel of its own"
 
@@ -206,28 +180,12 @@ _VLLM_ASYNC = (
     "v0.14.0 release with it on by default also for speculative decoding, PR #31998): 'Async "
     "scheduling helps to avoid gaps in GPU utilization'"
 )
-# Issue 37's forty-sixth round: V1 compiles its forward pass with torch.compile and Inductor by
-# default, its custom ops off, so the static quantisation of a per-tensor fp8 GEMM's input runs
-# as torch operations Inductor fuses into the RMSNorm or SiLU-and-mul kernel before it (the QKV,
-# gate-up and down projections; the output projection follows attention, a custom op, and keeps
-# its own). With AMD's AITER on, vLLM's own RMSNorm-quant fusion pass does it (PR #26575).
-_VLLM_V1_QUANT = dict(
-    fuses_input_quant=True,
-    fuses_input_quant_source=(
-        "vLLM CompilationConfig.custom_ops: 'all custom ops are enabled when running without "
-        "Inductor and disabled when running with Inductor' (V1's default, mode VLLM_COMPILE); "
-        "vllm/config/vllm.py enable_norm_fusion / enable_act_fusion: with those custom ops off "
-        "'Inductor handles fusion'; sgl-project/sglang issue #31504: vLLM runs static FP8 "
-        "quantisation 'as an epilogue of the kernel that produces the activation' where SGLang "
-        "launches a standalone kernel before every FP8 GEMM"
-    ),
-)
 _VLLM_019 = EngineVersion(
     "vllm", "0.19", "V1, the current release line",
     "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
     1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
     VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
+    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
 )  # fmt: skip
 _VLLM = (
     EngineVersion(
@@ -261,7 +219,7 @@ _VLLM = (
         "API server and the LLM class",
         True, 2048, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
     ),
     EngineVersion(
         "vllm", "0.10", "V1 only",
@@ -270,14 +228,14 @@ _VLLM = (
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK + "; 8,192 on large cards "
         "(PR #17885)", 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
     ),
     EngineVersion(
         "vllm", "0.14", "V1, async scheduling by default",
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **_VLLM_V1_QUANT,
+        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
     ),
     EngineVersion(
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",

@@ -205,3 +205,21 @@ TRTLLM_EXPERT_WORKSPACE_SOURCE = (
     "cutlass_kernels/moe_gemm/moe_kernels.cu getWorkspaceDeviceBufferSizes keeps per routed row "
     "the overlapped GEMM inputs (2 d bytes) and outputs (max(4 w, 2 d) bytes)"
 )
+
+# -- CUDA-graph padding under trtllm-bench (TensorRT-LLM's PyTorch backend): the tool turns on
+# CUDA graphs with padding, and NVIDIA's 1.x performance pages capture these decode batch sizes
+# (every model's llm_options.yml). A decode-only step whose batch (the largest rank's, under
+# attention data parallelism) lies between two captured sizes runs the next one, the gap filled
+# with a dummy request of one token; sizes above the engine's batch limit (or its step's tokens)
+# are dropped, the first of them replaced by the limit itself.
+TRTLLM_BENCH_GRAPH_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192)
+TRTLLM_GRAPH_PADDING_SOURCE = (
+    "NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md (1.x) and NVIDIA/TensorRT-"
+    "LLM docs/source/performance/perf-overview.md @00f37686 (1.0): cuda_graph_config "
+    "enable_padding true, batch_sizes [1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, "
+    "4096, 8192]; tensorrt_llm/bench/benchmark/utils/general.py get_settings (cuda_graph_config "
+    "enable_padding True); tensorrt_llm/_torch/pyexecutor/model_engine.py "
+    "_filter_cuda_graph_batch_sizes (sizes above min(max_batch_size, max_num_tokens) dropped, "
+    "padding to that limit) and _get_padded_batch (attention DP: every rank's batch gathered, the "
+    "largest padded; a step with a prompt in it runs eagerly, unpadded)"
+)

@@ -73,3 +73,16 @@ VLLM_V1_HOST_SOURCE = (
     "21.5 µs per running request (for later V1 releases an upper bound; hidden beside the "
     "GPU's step where async scheduling runs a step ahead)"
 )
+
+# Issue 37's forty-sixth round tried hiding vLLM's host step (engine_versions'
+# PRICE_RELEASE_HOST_COSTS) for vLLM alone, from 0.14 (async scheduling by default, the model
+# runner run ahead by PR #23569; NVIDIA's nsys traces of vLLM 0.20.1 on a B200 read its host work
+# as 'hidden behind GPU work', NVIDIA/TensorRT-LLM issue #13957): both sets 14.3 % -> 14.5 % (249
+# -> 250 within), held out 14 % -> 15 %, the vLLM blog's five rows 8.9 % -> 25.6 % (Llama-3-8B
+# bf16 and gpt-oss-20b at one user on a B200, D19-D20, x1.01 / x0.84 -> x0.80 / x0.56). Not
+# landed. The same issue's own rows (Llama-3.1-8B-FP8 on a B200 at 4 users, 1,345 tok/s, issue
+# #13560) read x0.77 with the host step paid and x0.99 hidden; against D19's bf16 line, which the
+# paid step meets, the ~0.8 ms they part by is what the fp8 GEMMs' floors add. Of that, 0.21 ms
+# is the input quantiser V1's compiled graph fuses into the norm before it, priced from the same
+# round (core.catalog.dense_gemms.static_quant_s; the row then reads x0.82); the rest is the fp8
+# tables' cost per input, which no source here splits further.

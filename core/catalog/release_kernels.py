@@ -1,5 +1,6 @@
-"""Kernels a release runs beyond its engine's own: shared experts fused or streamed, AITER, and
-the expert kernels an older release ran before its engine changed its default.
+"""Kernels a release runs beyond its engine's own: shared experts fused or streamed, AITER, the
+expert kernels an older release ran before its engine changed its default, and the fp8 input
+quantisers a compiled release fuses into the kernel before them.
 
 :mod:`core.catalog.engine_versions` marks each release with these rules and their sources;
 :func:`core.catalog.kernels.kernels_engine` turns a release's ``amd_kernels`` into the rows
@@ -183,3 +184,23 @@ def expert_launch_tokens(engine: str, line: str, weight: str, amd: bool) -> floa
     :data:`EXPERT_LAUNCH_LOOPS`), 0 where one launch covers every expert."""
     loops = weight == "int4" and not amd and (engine, line) in EXPERT_LAUNCH_LOOPS
     return MARLIN_LOOP_TOKENS if loops else 0.0
+
+
+# -- Fused input quantisers (issue 37's forty-sixth round). vLLM's V1 compiles its forward pass
+# with torch.compile and Inductor by default, its custom ops off, so the static quantisation of a
+# per-tensor fp8 GEMM's input runs as torch operations Inductor fuses into the RMSNorm or SiLU-
+# and-mul kernel before it (the QKV, gate-up and down projections; the output projection follows
+# attention, a custom op, and keeps its own). With AMD's AITER on, vLLM's own RMSNorm-quant
+# fusion pass does it (PR #26575). Its fields for an EngineVersion (core.catalog.engine_versions:
+# 0.8 on, not the ATOM plugin, whose models are its own).
+VLLM_V1_QUANT_FUSION = dict(
+    fuses_input_quant=True,
+    fuses_input_quant_source=(
+        "vLLM CompilationConfig.custom_ops: 'all custom ops are enabled when running without "
+        "Inductor and disabled when running with Inductor' (V1's default, mode VLLM_COMPILE); "
+        "vllm/config/vllm.py enable_norm_fusion / enable_act_fusion: with those custom ops off "
+        "'Inductor handles fusion'; sgl-project/sglang issue #31504: vLLM runs static FP8 "
+        "quantisation 'as an epilogue of the kernel that produces the activation' where SGLang "
+        "launches a standalone kernel before every FP8 GEMM"
+    ),
+)

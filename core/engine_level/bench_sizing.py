@@ -54,15 +54,11 @@ def trtllm_bench_settings(params, bytes_per_param, kv_bytes, attention_layers, c
         The release's share of the room the estimate counts, and the bytes it counts per byte
         of checkpoint (:class:`core.catalog.engine_versions.EngineVersion`'s ``bench_*``: the
         0.1x build counts 0.95 and a decimal "GB" of checkpoint against a GiB of memory).
-    ranks : float or ndarray
-        Attention data-parallel ranks (1 without): the batch limit is each rank's; the step
-        size is one rank's.
-    chunked_prefill : bool or ndarray
-        Whether the release prefills in chunks.
+    ranks, chunked_prefill : float or ndarray, bool or ndarray
+        Attention data-parallel ranks (1 without: the limit is each rank's, the step one
+        rank's), and whether the release prefills in chunks.
     default_batch : float or ndarray
-        The engine's own batch limit, which the tool keeps for a checkpoint format it does not
-        size (NaN ``bytes_per_param``); each attention-DP rank's, like the tool's own. Inf
-        where no trtllm-bench runs (vLLM, SGLang).
+        The engine's own limit a rank, kept for a format the tool does not size (inf: none).
 
     Notes
     -----

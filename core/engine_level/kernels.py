@@ -231,13 +231,11 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             release_field("counts_outside_allocator"), engine, version
         )
         > 0,
-        "max_running": (running := _max_running(gpu, engine, version, pool.card_memory)),
+        "max_running": _max_running(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),
         **_prefill_chunking(pool, engine, version),
-        **_bench_settings(
-            pool, weight, engine, version, latent, data_parallel, shape, shapes, running
-        ),
+        **_bench_settings(pool, gpu, weight, engine, version, latent, data_parallel, shape, shapes),
         # TensorRT-LLM's profiling step runs its fused MoE, whose workspace comes out of the room
         # it then gives the cache (PyTorch backend _util.py: KV = 0.9 x (memory - peak))
         "expert_workspace": lookup(lambda e: e == "tensorrt-llm", engine) > 0,
@@ -337,13 +335,12 @@ def _gemm_table(shapes):
     )
 
 
-def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape, shapes,
-                    running):  # fmt: skip
+def _bench_settings(pool, gpu, weight, engine, version, latent, data_parallel, shape, shapes):
     """The batch ``trtllm-bench`` sizes the engine for (inf for the other engines) and the
     tokens a rank's step may carry (the engine's default where the tool leaves it alone).
 
-    ``running`` is the release's own batch limit (:func:`max_running`), which the tool keeps
-    for a checkpoint format it does not size. A batch limit the command sets
+    A checkpoint format the tool does not size keeps the release's own batch limit
+    (:func:`max_running`). A batch limit the command sets
     (``pool.batch_limit``) is the tool's instead: given
     ``--max_batch_size`` and ``--max_num_tokens``, ``get_settings`` (``tensorrt_llm/bench/
     benchmark/utils/general.py``) uses them and sizes nothing.
@@ -369,7 +366,7 @@ def _bench_settings(pool, weight, engine, version, latent, data_parallel, shape,
         # default max_batch_size (DEFAULT_MAX_BATCH_SIZE), the release's own limit
         default_batch=np.where(
             lookup(lambda e: e == "tensorrt-llm", engine) > 0,
-            running, np.inf,
+            _max_running(gpu, engine, version, pool.card_memory), np.inf,
         ),
     )  # fmt: skip
     pads = lookup(release_field("pads_to_graph_sizes"), engine, version) > 0

@@ -140,7 +140,7 @@ class Node(
     profile_tokens: object = float(ENGINE_MAX_NUM_TOKENS)
     expert_workspace: object = False
     # a benchmark's decode-only steps run padded to the captured CUDA-graph sizes (TensorRT-LLM's
-    # PyTorch backend under trtllm-bench: core.catalog.engine_versions.TRTLLM_BENCH_GRAPH_SIZES)
+    # PyTorch backend under trtllm-bench: core.catalog.engines.TRTLLM_BENCH_GRAPH_SIZES)
     graph_padding: object = False
     # share of the averaged cache a decode step reads (chunked attention reads its chunk only)
     read_share: object = 1.0

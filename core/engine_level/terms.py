@@ -25,7 +25,7 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_FEW,
     PCIE_ALLREDUCE_SHARE_MANY,
 )
-from core.catalog.engine_versions import TRTLLM_BENCH_GRAPH_SIZES
+from core.catalog.engines import TRTLLM_BENCH_GRAPH_SIZES
 from core.catalog.kernels import ROUTING_IMBALANCE_FLOOR, ROUTING_IMBALANCE_SPREAD
 from core.catalog.layer_kernels import (
     BLOCK_FP8_ATTENTION_INPUTS,
@@ -209,7 +209,7 @@ def graph_padded_batch(batch, limit, sizes=TRTLLM_BENCH_GRAPH_SIZES):
     .. math:: \tilde b = \begin{cases} \min(\{s_i \ge b\} \cup \{L\}) & b \le L \\
               b & b > L \end{cases}
 
-    (:data:`core.catalog.engine_versions.TRTLLM_BENCH_GRAPH_SIZES`, the sizes NVIDIA's pages
+    (:data:`core.catalog.engines.TRTLLM_BENCH_GRAPH_SIZES`, the sizes NVIDIA's pages
     capture.) The dummy requests read one token of cache each, so only the step's matmuls and
     the tokens it moves grow.
     """

@@ -10,10 +10,9 @@ from __future__ import annotations
 from core.catalog.engine_versions import (
     ENGINE_VERSIONS,
     PRICE_RELEASE_REQUEST_HOST,
-    TRTLLM_BENCH_GRAPH_SIZES,
     engine_version,
 )
-from core.catalog.engines import ENGINES
+from core.catalog.engines import ENGINES, TRTLLM_BENCH_GRAPH_SIZES
 from core.catalog.layer_kernels import BLOCK_FP8_MLP_INPUTS, SHARED_EXPERT_KERNELS
 from core.catalog.prefill_chunking import (
     EAGER_PROMPT_SOURCE,

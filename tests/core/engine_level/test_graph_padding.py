@@ -8,7 +8,8 @@ import numpy as np
 from numpy.testing import assert_allclose
 
 from core import Scenario
-from core.catalog.engine_versions import TRTLLM_BENCH_GRAPH_SIZES, engine_version
+from core.catalog.engine_versions import engine_version
+from core.catalog.engines import TRTLLM_BENCH_GRAPH_SIZES
 from core.engine_level.terms import ALL_TERMS, graph_padded_batch
 from core.evaluate import engine_node
 
