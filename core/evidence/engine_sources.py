@@ -27,6 +27,8 @@ from core.catalog.dense_gemms import (
     GEMM_TILE_ROWS,
     GEMM_TILE_SOURCE,
     RELEASE_DENSE_GEMM_FLOORS,
+    STATIC_QUANT_S,
+    STATIC_QUANT_SOURCE,
     dense_gemm_source,
 )
 from core.catalog.engines import ENGINES
@@ -293,6 +295,11 @@ def dense_gemm_rows() -> list[Source]:
                "multiplies at least at the card's tensor rate, however few tokens the step "
                "carries", GEMM_TILE_SOURCE, kind="engine")
         for key, rows in GEMM_TILE_ROWS.items()
+    ] + [
+        Source(f"fp8 input quantiser in the floor, {family} {engine}", f"{seconds * 1e6:.2f}",
+               "µs of a per-tensor fp8 GEMM's floor (a release that fuses it skips it)",
+               STATIC_QUANT_SOURCE, kind="measurements")
+        for (family, engine), seconds in STATIC_QUANT_S.items()
     ] + [Source("prompt GEMM, ampere int4 (Marlin: vLLM, SGLang)", " / ".join(
         f"{share:.2f}" for share in MARLIN_PROMPT_SHARE.values()), "of the engine's bf16 rate at "
         f"{' / '.join(f'{t:,}' for t in MARLIN_PROMPT_SHARE)}+ tokens", MARLIN_SOURCE,

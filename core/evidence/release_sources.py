@@ -32,6 +32,10 @@ _FUSED_UNIT = (
     "kernels fewer per expert layer (the shared expert's gate-up, activation and down, and its "
     "two quantisers), its two GEMM floors too; its weights are still read"
 )
+_QUANT_UNIT = (
+    "per-tensor fp8 GEMMs a layer that skip their quantiser (QKV, gate-up, down; see 'fp8 input "
+    "quantiser in the floor')"
+)
 _AMD_UNIT = "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)"
 _AHEAD_UNIT = "step more a prompt arriving among running decodes waits (see 'a step queued ahead')"
 _AHEAD_SOURCE = (
@@ -95,6 +99,8 @@ _ENGINE_FACTS = (
      _AMD_UNIT, "amd_kernels_source"),
     ("overlap_scheduler", "a scheduler a step ahead", lambda _: "1", _AHEAD_UNIT,
      "overlap_source"),
+    ("fuses_input_quant", "fp8 input quantiser fused into the kernel before", lambda _: "3",
+     _QUANT_UNIT, "fuses_input_quant_source"),
     ("pads_to_graph_sizes", "a benchmark's decode steps padded to CUDA-graph sizes",
      lambda _: ", ".join(f"{size:,}" for size in TRTLLM_BENCH_GRAPH_SIZES), _GRAPH_UNIT,
      "graph_padding_source"),
@@ -104,8 +110,8 @@ _ENGINE_FACTS = (
 def engine_fact_rows() -> list[Source]:
     """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel,
     each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter"), each whose
-    scheduler queues a step ahead, then each whose benchmark runs pad decode steps to CUDA-graph
-    sizes."""
+    scheduler queues a step ahead, each that fuses an fp8 GEMM's input quantiser into the kernel
+    before it, then each whose benchmark runs pad decode steps to CUDA-graph sizes."""
     return [
         row
         for field, name, value, unit, source in _ENGINE_FACTS
