@@ -340,10 +340,9 @@ def _bench_settings(pool, gpu, weight, engine, version, latent, data_parallel, s
     tokens a rank's step may carry (the engine's default where the tool leaves it alone).
 
     A checkpoint format the tool does not size keeps the release's own batch limit
-    (:func:`max_running`). A batch limit the command sets
-    (``pool.batch_limit``) is the tool's instead: given
-    ``--max_batch_size`` and ``--max_num_tokens``, ``get_settings`` (``tensorrt_llm/bench/
-    benchmark/utils/general.py``) uses them and sizes nothing.
+    (:func:`max_running`). A batch limit the command sets (``pool.batch_limit``) is the tool's
+    instead: given ``--max_batch_size`` and ``--max_num_tokens``, ``get_settings``
+    (``tensorrt_llm/bench/benchmark/utils/general.py``) uses them and sizes nothing.
     """
     per_param = lookup(
         lambda e, w: TRTLLM_BENCH_BYTES_PER_PARAM.get(w, np.nan) if e == "tensorrt-llm" else np.nan,
