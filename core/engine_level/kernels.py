@@ -128,8 +128,8 @@ def _gemm_cost_fields(shapes, gpu, weight, shape, engine, version) -> dict:
         # a release that fuses a per-tensor fp8 GEMM's input quantiser into the kernel before
         fields[f"{prefix}fused_quant_s"] = lookup(
             lambda g, w, name, e, v, attention=attention: static_quant_s(g, e, v)
-            if dense_format(shapes[name], w, attention) == "fp8"
-            and engine_version(e, v).fuses_input_quant
+            if engine_version(e, v).fuses_input_quant
+            and dense_format(shapes[name], w, attention) == "fp8"
             else 0.0,
             gpu, weight, shape, engine, version,
         )  # fmt: skip
