@@ -15,13 +15,13 @@ goes. In bf16 that is about a tenth of a nanosecond an input; block-scaled fp8 a
 of 512 with the same weights. Fitted with it, the tables of those formats read within 7-25 %
 (RMS log error) where a floor alone read them within 21-62 %.
 
-The floors and costs per input are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA aiconfigurator's measured GEMM
-tables (1-16 tokens, 4-300 MB of weights on one card, the card's measured bandwidth for the
-stream), each engine's default kernel for the format at the earliest release measured on the
-card's family, or, where an engine was measured at several releases, by release
-(:data:`RELEASE_DENSE_GEMM_FLOORS`: a release line takes the release measured nearest at or
-before it). TensorRT-LLM's PyTorch flow is every engine's unless the engine measured its own; a
-family without tables of its own (Ampere, Ada, AMD's) borrows the measured family's
+The floors and costs per input are fitted by ``bench/dense_gemm_fit.py`` to NVIDIA
+aiconfigurator's measured GEMM tables (1-16 tokens, 4-300 MB of weights on one card, the card's
+measured bandwidth for the stream), each engine's default kernel for the format at the earliest
+release measured on the card's family, or, where an engine was measured at several releases, by
+release (:data:`RELEASE_DENSE_GEMM_FLOORS`: a release line takes the release measured nearest at
+or before it). TensorRT-LLM's PyTorch flow is every engine's unless the engine measured its own;
+a family without tables of its own (Ampere, Ada, AMD's) borrows the measured family's
 engine-neutral floor (:data:`core.catalog.kernels.BORROWED_FAMILY`) except where a table
 measured a kernel on it: AMD's AITER tables the engine's own (bench/aiter_gemm_fit.py),
 aiconfigurator's A100 tables each engine's bf16 GEMM and TensorRT-LLM's weight-only int4 GEMM,
@@ -37,8 +37,8 @@ import re
 from typing import NamedTuple
 
 from core.catalog import KERNEL_FLOOR_S
-from core.catalog.engine_versions import newest_version
-from core.catalog.kernels import card_family, priced_row
+from core.catalog.engine_versions import engine_version, newest_version
+from core.catalog.kernels import card_family, kernels_engine, priced_row
 
 
 class GemmFloor(NamedTuple):
@@ -211,11 +211,28 @@ def dense_gemm_cost(
     for a GEMM of ``k`` inputs and ``n`` outputs: the row's floor :math:`t_0` and cost per input
     :math:`c`, then its weights streamed at the card's bandwidth.
     """
+    floor, _, _ = _priced_floor(gpu, weight, engine, version)
+    return UNMEASURED if floor is None else floor
+
+
+def _priced_floor(gpu: str, weight: str, engine: str, version: str | None):
+    """(the row that prices a ``weight`` GEMM on ``gpu``, the family that measured it, whose
+    table holds it): the release's own rows, else :func:`core.catalog.kernels.priced_row`'s
+    (an engine's own row, else TensorRT-LLM's engine-neutral one); (None, family, "") where no
+    table holds one."""
     released = release_floor(gpu, weight, engine, version)
     if released is not None:
-        return released
-    floor, _ = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version)
-    return UNMEASURED if floor is None else floor
+        return released, card_family(gpu), engine
+    floor, family = priced_row(
+        ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version
+    )
+    if floor is None:
+        return None, family, ""
+    owners = (kernels_engine(gpu, engine, version), engine)
+    whose = [
+        name for name in owners if ENGINE_DENSE_GEMM_FLOORS.get((family, weight, name)) is floor
+    ]
+    return floor, family, whose[0] if whose else "tensorrt-llm"
 
 
 def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | None = None) -> float:
@@ -280,14 +297,27 @@ def static_quant_s(gpu: str, engine: str, version: str | None = None) -> float:
     """Seconds of the per-tensor fp8 floor :func:`dense_gemm_cost` prices on ``gpu`` that its
     input's static quantisation takes, by whose table priced it (:data:`STATIC_QUANT_S`; 0
     where that table's engine had its quantiser timed on no family)."""
-    if release_floor(gpu, "fp8", engine, version) is not None:  # the engine's own release rows
-        return STATIC_QUANT_S.get((card_family(gpu), engine), 0.0)
-    row, family = priced_row(ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, "fp8", engine,
-                             version)  # fmt: skip
-    if row is None:
-        return 0.0
-    own = row is ENGINE_DENSE_GEMM_FLOORS.get((family, "fp8", engine))
-    return STATIC_QUANT_S.get((family, engine if own else "tensorrt-llm"), 0.0)
+    _, family, whose = _priced_floor(gpu, "fp8", engine, version)
+    return STATIC_QUANT_S.get((family, whose), 0.0)
+
+
+class DenseGemmRow(NamedTuple):
+    """A decode-sized dense GEMM's floor and cost per input (:func:`dense_gemm_cost`), and what
+    of the floor its input's quantiser takes where the release fuses it into the kernel before
+    (:func:`static_quant_s`; 0 otherwise)."""
+
+    floor_s: float
+    per_input_s: float
+    fused_quant_s: float
+
+
+def dense_gemm_row(gpu: str, weight: str, engine: str, version: str | None) -> DenseGemmRow:
+    """:class:`DenseGemmRow` of a ``weight`` GEMM on ``gpu`` under ``engine``'s release, its
+    pricing table picked once."""
+    floor, family, whose = _priced_floor(gpu, weight, engine, version)
+    fuses = weight == "fp8" and engine_version(engine, version).fuses_input_quant
+    quantiser = STATIC_QUANT_S.get((family, whose), 0.0) if fuses else 0.0
+    return DenseGemmRow(*(UNMEASURED if floor is None else floor), quantiser)
 
 
 # The share of Hopper's tensor-core rate Ampere's mma.sync instruction reaches there

@@ -12,7 +12,7 @@ import numpy as np
 from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, GB, HOST_STEP_S
 from core.catalog.checkpoints import kept_bf16_params, kept_embedding_params
 from core.catalog.collective_tables import allreduce_table_index, gather_table_index
-from core.catalog.dense_gemms import dense_gemm_cost, gemm_tile_rows, static_quant_s
+from core.catalog.dense_gemms import dense_gemm_row, gemm_tile_rows
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
@@ -112,27 +112,21 @@ def _launch_tokens(shapes):
 
 
 def _gemm_cost_fields(shapes, gpu, weight, shape, engine, version) -> dict:
-    """The Node's dense GEMM fields: the floor and cost per input of the dense GEMMs' kernel and
-    of the attention projections' (:func:`~core.engine_level.formats.dense_format`), each
-    (card, format, model, release)'s row looked up once."""
+    """The Node's dense GEMM fields: the floor, cost per input and fused quantiser
+    (:func:`core.catalog.dense_gemms.dense_gemm_row`) of the dense GEMMs' kernel and of the
+    attention projections' (:func:`~core.engine_level.formats.dense_format`), each (card,
+    format, model, release)'s row looked up once."""
     fields = {}
     for attention, prefix in ((False, ""), (True, "attention_")):
         field = lookup_rows(
-            lambda g, w, name, e, v, attention=attention: dense_gemm_cost(
+            lambda g, w, name, e, v, attention=attention: dense_gemm_row(
                 g, dense_format(shapes[name], w, attention), e, v
             ),
             gpu, weight, shape, engine, version,
         )  # fmt: skip
         fields[f"{prefix}gemm_floor_s"] = field("floor_s")
         fields[f"{prefix}gemm_input_cost_s"] = field("per_input_s")
-        # a release that fuses a per-tensor fp8 GEMM's input quantiser into the kernel before
-        fields[f"{prefix}fused_quant_s"] = lookup(
-            lambda g, w, name, e, v, attention=attention: static_quant_s(g, e, v)
-            if engine_version(e, v).fuses_input_quant
-            and dense_format(shapes[name], w, attention) == "fp8"
-            else 0.0,
-            gpu, weight, shape, engine, version,
-        )  # fmt: skip
+        fields[f"{prefix}fused_quant_s"] = field("fused_quant_s")
     return fields
 
 

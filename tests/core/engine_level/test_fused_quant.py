@@ -63,8 +63,9 @@ def test_no_other_format_or_engine_changes_its_floors():
         node = engine_node(Scenario(**LLAMA_8B, weight_dtype=weights, engine=engine,
                                     engine_version=version))  # fmt: skip
         assert node.fused_quant_s == node.attention_fused_quant_s == 0.0, (weights, engine)
-    deepseek = engine_node(Scenario(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8",
-                                    engine="vllm", engine_version="0.19", realism="engine"))  # fmt: skip
+    deepseek = engine_node(Scenario(model="DeepSeek-R1", gpu="H200", cards=8,
+                                    weight_dtype="fp8", engine="vllm", engine_version="0.19",
+                                    realism="engine"))  # fmt: skip
     assert deepseek.fused_quant_s == 0.0  # DeepSeek's FP8 checkpoint is block-scaled
 
 
