@@ -639,3 +639,11 @@ def forty_sixth_round_figures() -> tuple:
         round(100 * held[0]), round(100 * held[1]),
         round(float(evaluate(oss.scenario()).running_requests)),
     )  # fmt: skip
+
+
+def forty_seventh_round_figures() -> tuple:
+    """Both sets as the round left them, the sum of stream and arithmetic kept: error (one
+    decimal), within, cases, and held out (whole per cent)."""
+    now = fused_quant_figures()
+    (error, within, cases), held = now["both"], now["held_out"]
+    return round(100 * error, 1), within, cases, round(100 * held[0])

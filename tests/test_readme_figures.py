@@ -30,6 +30,7 @@ from tests.readme_rounds import (
     fortieth_round_figures,
     forty_first_round_figures,
     forty_fourth_round_figures,
+    forty_seventh_round_figures,
     forty_sixth_round_figures,
     forty_third_round_figures,
     forty_third_round_share_figures,
@@ -293,6 +294,11 @@ FIGURES = {
         r"out, and both sets from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), (\d+) % held out "
         r"\((\d+) % within\)\. .*? now runs ([\d,]+) at once",
         forty_sixth_round_figures,
+    ),
+    "forty-seventh round": (
+        r"forty-seventh round one reading .*? Both\s+sets stay at ([\d.]+) % \((\d+) of (\d+)\), "
+        r"(\d+) % held out",
+        forty_seventh_round_figures,
     ),
     "forty-fourth round": (
         r"TensorRT-LLM's block-fp8 GEMM on an H100 pays ([\d.]+) µs and ([\d.]+) ns an input, its "

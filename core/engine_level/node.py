@@ -289,6 +289,8 @@ class Node(
                 batch = self._graph_batch(batch)
         math = 2.0 * active * batch / (self.cards * flops) * self._gemm_penalty(batch, terms)
         if "stream_then_math" in terms:
+            # the sum: the GEMM tables read a little closer at a 1.25-norm below 1,024 tokens, but
+            # priced so both sets read worse (issue 37's 47th round, bench/gemm_overlap_fit.py)
             step = (weights + cache) / (self.cards * bandwidth) + math
         else:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
