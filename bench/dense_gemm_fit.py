@@ -102,18 +102,19 @@ class GemmFit(NamedTuple):
     bias: list
 
 
-def rows(data: Path, card, version, kernel, dtype, weight_bytes=WEIGHT_BYTES):
-    """(tokens, weight bytes, inputs k, latency s) of one kernel's decode-sized rows."""
+def rows(data: Path, card, version, kernel, dtype, weight_bytes=WEIGHT_BYTES, tokens=TOKENS):
+    """(tokens, weight bytes, inputs k, latency s) of one kernel's rows of ``tokens`` (the
+    decode-sized ones unless told) and ``weight_bytes``."""
     import pandas as pd
 
     table = pd.read_parquet(data / card / "gemm" / version / "gemm_perf.parquet")
     table = table[(table.kernel_source == kernel) & (table.gemm_dtype == dtype)]
     weights = table.n.to_numpy(float) * table.k.to_numpy(float) * BYTES_PER_WEIGHT[dtype]
-    tokens = table.m.to_numpy(float)
-    keep = (tokens >= TOKENS[0]) & (tokens <= TOKENS[1])
+    m = table.m.to_numpy(float)
+    keep = (m >= tokens[0]) & (m <= tokens[1])
     keep &= (weights >= weight_bytes[0]) & (weights < weight_bytes[1])
     inputs = table.k.to_numpy(float)[keep]
-    return tokens[keep], weights[keep], inputs, table.latency.to_numpy(float)[keep] * 1e-3
+    return m[keep], weights[keep], inputs, table.latency.to_numpy(float)[keep] * 1e-3
 
 
 def _log_error(floor, per_input, stream, inputs, latency):

@@ -46,7 +46,6 @@ from typing import NamedTuple
 import numpy as np
 
 TOKENS = (16, 1024)  # between the floors' fit and the shares' first measured token count
-WEIGHT_BYTES = (4e6, 3e8)  # one layer's GEMMs on one card, as bench/dense_gemm_fit.py fits
 POWERS = (1.0, 1.25, 1.5, 2.0, 3.0, np.inf)
 
 
@@ -91,21 +90,15 @@ def best_power(rows: Rows, powers=POWERS) -> float:
 def table_rows(data: Path, table) -> Rows:
     """:class:`Rows` of one entry of bench/gemm_shape_fit.py's TABLES, priced as the engine level
     prices that engine's kernel below 1,024 tokens."""
-    import pandas as pd
-
-    from bench.gemm_shape_fit import BYTES_PER_WEIGHT, RATE_OF
+    from bench.dense_gemm_fit import BYTES_PER_WEIGHT, WEIGHT_BYTES, rows
+    from bench.gemm_shape_fit import RATE_OF
     from core.catalog import GPUS
     from core.catalog.dense_gemms import dense_gemm_cost
     from core.catalog.gemm_tables import gemm_share, gemm_table_index
 
     family, table_card, card, version, kernel, dtype, name, engine = table
-    frame = pd.read_parquet(data / table_card / "gemm" / version / "gemm_perf.parquet")
-    frame = frame[(frame.kernel_source == kernel) & (frame.gemm_dtype == dtype)]
-    m, n, k = (frame[column].to_numpy(float) for column in ("m", "n", "k"))
-    weights = n * k * BYTES_PER_WEIGHT[name]
-    keep = (m >= TOKENS[0]) & (m <= TOKENS[1])
-    keep &= (weights >= WEIGHT_BYTES[0]) & (weights < WEIGHT_BYTES[1])
-    m, n, k, weights = m[keep], n[keep], k[keep], weights[keep]
+    m, weights, k, latency = rows(data, table_card, version, kernel, dtype, WEIGHT_BYTES, TOKENS)
+    n = weights / (k * BYTES_PER_WEIGHT[dtype])
     floor = dense_gemm_cost(card, name, engine or "tensorrt-llm", version.split("/")[1])
     share = gemm_share(gemm_table_index(family, name, engine), np.full_like(m, 1024.0), n, k)
     rate = getattr(GPUS[card], RATE_OF[name])
@@ -113,7 +106,7 @@ def table_rows(data: Path, table) -> Rows:
         floor.floor_s + floor.per_input_s * k,
         weights / GPUS[card].achieved_hbm_bytes_per_s,
         2.0 * m * n * k / (share * rate),
-        frame.latency.to_numpy(float)[keep] * 1e-3,
+        latency,
     )
 
 
