@@ -129,13 +129,12 @@ class FixedCosts:
         """What measured floors add over the kernel floors the dense GEMMs and attention are
         counted at (latent attention: _latent_block_extra); the attention projections take their
         own floor where the checkpoint keeps them in another format."""
-        extra = np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
-        layers, expert_layers, latent, shared = self._layer_kinds
+        layers, _, latent, _ = self._layer_kinds
         projections = physical.attention_gemms(layers, latent)
-        mlps = physical.mlp_gemms(layers, expert_layers, shared)
         attention = np.subtract(self.attention_floor_s, physical.ATTENTION_KERNEL_FLOORS_S)
         attention = np.where(self.latent_attention, 0.0, attention) * self._attention_layers
-        floors = mlps * extra + projections * self._projection_floor_extra + attention
+        floors = self._mlp_gemms * self._gemm_floor_excess
+        floors = floors + projections * self._projection_floor_extra + attention
         return floors + self._gemm_inputs_seconds - self._fused_quant_seconds
 
     @cached_property
@@ -153,14 +152,24 @@ class FixedCosts:
         """
         if not (any_true(self.fused_quant_s) or any_true(self.attention_fused_quant_s)):
             return 0.0
-        layers, expert_layers, latent, shared = self._layer_kinds
-        extra = np.maximum(np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S), 0.0)
-        mlps = physical.mlp_gemms(layers, expert_layers, shared)
+        layers, _, latent, _ = self._layer_kinds
+        extra = np.maximum(self._gemm_floor_excess, 0.0)
         qkv = np.where(latent, 0.0, layers)
         projection = np.maximum(self._projection_floor_extra, 0.0)
-        return mlps * np.minimum(self.fused_quant_s, extra) + qkv * np.minimum(
+        return self._mlp_gemms * np.minimum(self.fused_quant_s, extra) + qkv * np.minimum(
             self.attention_fused_quant_s, projection
         )
+
+    @cached_property
+    def _mlp_gemms(self):
+        """The MLP GEMMs one forward pass launches (:func:`core.engine_level.terms.mlp_gemms`)."""
+        layers, expert_layers, _, shared = self._layer_kinds
+        return physical.mlp_gemms(layers, expert_layers, shared)
+
+    @cached_property
+    def _gemm_floor_excess(self):
+        """What one dense GEMM's measured floor adds over the kernel floor it is counted at."""
+        return np.subtract(self.gemm_floor_s, physical.KERNEL_FLOOR_S)
 
     @cached_property
     def _gemm_inputs_seconds(self):
