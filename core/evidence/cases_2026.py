@@ -70,6 +70,7 @@ from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gcp import GCP
 from core.evidence.cases_gpustack import GPUSTACK
+from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 from core.evidence.cases_magpie import MAGPIE
@@ -373,6 +374,7 @@ SECOND += QWEN_SPEED  # D251 on: the rest of Qwen's speed tables (cases_qwen_spe
 SECOND += QWEN25_SPEED  # D292 on: Qwen2.5's speed tables on A100 (cases_qwen25_speed)
 SECOND += TRTLLM_BLOG  # D336 on: NVIDIA's DeepSeek-R1 recipe page (cases_trtllm_blog)
 SECOND += ATOM_DASHBOARD  # D339 on: a run of AMD ATOM's dashboard (cases_atom_dashboard)
+SECOND += GPUSTACK_BURSTS  # D369 on: GPUStack's random bursts (cases_gpustack_bursts)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

@@ -39,6 +39,7 @@ from __future__ import annotations
 from core.evidence.cases import PublishedCase
 from core.evidence.configs import (
     QWEN3_8B,
+    QWEN3_14B,
     QWEN3_32B,
     QWEN3_235B_A22B,
     QWEN_FP8,
@@ -65,7 +66,7 @@ _DENSE = {
     "Qwen3-1.7B": qwen3_dense(28, 2048, 16, 6144, tied=True),
     "Qwen3-4B": qwen3_dense(36, 2560, 32, 9728, tied=True),
     "Qwen3-8B": QWEN3_8B,
-    "Qwen3-14B": qwen3_dense(40, 5120, 40, 17408, tied=False),
+    "Qwen3-14B": QWEN3_14B,
     "Qwen3-32B": QWEN3_32B,
 }
 _QWEN3_30B_A3B = (

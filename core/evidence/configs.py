@@ -20,6 +20,8 @@ def qwen3_dense(layers: int, hidden: int, heads: int, intermediate: int, *, tied
     )
 
 
+QWEN3_14B = qwen3_dense(40, 5120, 40, 17408, tied=False)
+"""Qwen/Qwen3-14B's config.json as the file gives it (Qwen's speed tables, GPUStack's pages)."""
 QWEN3_32B = qwen3_dense(64, 5120, 64, 25600, tied=False)
 """Qwen/Qwen3-32B's config.json as the file gives it (D31 is typed as ``model="custom"``)."""
 
