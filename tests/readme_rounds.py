@@ -74,18 +74,24 @@ from core.catalog.layer_kernels import (
 from core.engine_level.terms import TERMS
 from core.evaluate import engine_node
 from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
+from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
+from core.evidence.crossval import cross_validated, held_out_ratios
 from core.evidence.fidelity import predictions, report
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
 
 # the fortieth round's rows, typed blind: NVIDIA's recipe page and a run of ATOM's dashboard
 FORTIETH_ROUND = [*TRTLLM_BLOG, *ATOM_DASHBOARD]
+# the forty-eighth round's rows, typed blind: GPUStack's random bursts (D369-D412); the rounds
+# before it quote both sets as they stood without them
+FORTY_EIGHTH_ROUND = GPUSTACK_BURSTS
+BEFORE_FORTY_EIGHTH = frozenset(case.key for case in FORTY_EIGHTH_ROUND)
 
 
 def engine_ratios() -> dict[str, float]:
@@ -94,14 +100,25 @@ def engine_ratios() -> dict[str, float]:
     return {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
 
 
+def _kept(rounds) -> list[int]:
+    """Both sets' indices in the report, less the cases ``rounds`` of rows typed."""
+    whole = report()
+    left = {case.key for cases in rounds for case in cases}
+    return [i for i in whole.sets["both"] if whole.cases[i].key not in left]
+
+
 def both_sets_without(*rounds) -> object:
     """Both sets' engine-level score over the cases they held before ``rounds`` of rows (lists
     of cases) were typed: the figure a round's paragraph, or a tripwire, quotes as it stood."""
+    return summarise(report().steps[_kept(rounds), -1])
+
+
+def held_out_without(*rounds) -> object:
+    """Both sets' publisher-held-out score over the cases they held before ``rounds``."""
     whole = report()
-    left = {case.key for cases in rounds for case in cases}
-    return summarise(
-        whole.steps[[i for i in whole.sets["both"] if whole.cases[i].key not in left], -1]
-    )
+    kept = _kept(rounds)
+    publishers = [whole.cases[i].publisher for i in kept]
+    return cross_validated(held_out_ratios(publishers, whole.steps[kept, -1]), publishers)
 
 
 def twenty_third_round_figures() -> tuple:
@@ -189,8 +206,8 @@ def twenty_ninth_round_figures() -> tuple:
         if case.prompt_tokens == prompt and weight_format(case) != "GPTQ":
             longest[is_mixture(case)].append(ratio[case.key])
     whole = report()
-    both = both_sets_without(QWEN25_SPEED, FORTIETH_ROUND)
-    held = both_sets_without(QWEN_SPEED, QWEN25_SPEED, FORTIETH_ROUND)
+    both = both_sets_without(QWEN25_SPEED, FORTIETH_ROUND, FORTY_EIGHTH_ROUND)
+    held = both_sets_without(QWEN_SPEED, QWEN25_SPEED, FORTIETH_ROUND, FORTY_EIGHTH_ROUND)
     return (
         *(value for kernel in kernels for value in (kernel.rate_share, kernel.extra_keys)),
         round(100 * at_2048), *latent,
@@ -284,7 +301,7 @@ def thirty_second_round_figures() -> tuple:
     cases = {case.key: case for case in QWEN_SPEED}
     measured = [round(cases[key].measured / 2048 * 1e3, 1) for key in ("D283", "D288")]
     ratio = engine_ratios()
-    both = both_sets_without(QWEN25_SPEED, FORTIETH_ROUND)
+    both = both_sets_without(QWEN25_SPEED, FORTIETH_ROUND, FORTY_EIGHTH_ROUND)
     return (
         small.layers, small.experts, launch_ms(small), large.layers, launch_ms(large), *measured,
         *(round(ratio[key], 2) for key in ("D283", "D288", "D286", "D291")),
@@ -420,7 +437,7 @@ def thirty_eighth_round_passes_figures() -> tuple:
     prompt = max(row.prompt_tokens for row in QWEN25_SPEED)
     longest = [ratio[row.key] for row in QWEN25_SPEED
                if row.scored and row.prompt_tokens == prompt]  # fmt: skip
-    both = both_sets_without(FORTIETH_ROUND)  # before the fortieth round's rows
+    both = both_sets_without(FORTIETH_ROUND, FORTY_EIGHTH_ROUND)  # before the fortieth's rows
     return (
         node.prefill_chunk_tokens, case.prompt_tokens,
         node.prompt_passes(float(case.prompt_tokens)),
@@ -451,9 +468,10 @@ def thirty_ninth_round_figures() -> tuple:
 
 
 def both_sets_borrowed() -> object:
-    """Both sets' engine-level score with SGLang's borrowed first-token path."""
+    """Both sets' engine-level score with SGLang's borrowed first-token path (before the
+    forty-eighth round's rows)."""
     whole = report()
-    cases = tuple(whole.cases[i] for i in whole.sets["both"])
+    cases = tuple(whole.cases[i] for i in _kept([FORTY_EIGHTH_ROUND]))
     with borrowed_sglang_path():
         figures = predictions(cases)
     return summarise(figures / np.array([case.measured for case in cases]))
@@ -519,7 +537,7 @@ def forty_first_round_figures() -> tuple:
     sc25 = whole.check_sc25["engine"]
     amd = next(row for row in whole.families if row.family == "AMD")
     amd_score, amd_held = amd.score("both", "engine"), amd.held_out("both")
-    both = whole.scores["both"]["engine"]
+    both = both_sets_without(FORTY_EIGHTH_ROUND)
     return (
         PIECEWISE_PAIR_GRAPHED_LAUNCHES, round(1e6 * SGLANG_EAGER_LAUNCH_S, 1),
         1e3 * PIECEWISE_PAIR_PRICED_PREFILL_S, PIECEWISE_PAIR_LAYERS,
@@ -541,8 +559,8 @@ def forty_third_round_figures() -> tuple:
     mixtures under DEP (median) before and after; both sets before (error) and after (error,
     within, cases, % within), as the README rounds them."""
     with inside_allocator_only():
-        before = outside_allocator_figures()
-    after = outside_allocator_figures()
+        before = outside_allocator_figures(BEFORE_FORTY_EIGHTH)
+    after = outside_allocator_figures(BEFORE_FORTY_EIGHTH)
 
     def percent(error):
         return round(100 * error, 1)
@@ -595,8 +613,7 @@ def forty_fourth_round_figures() -> tuple:
               and row.per_input_s] + [
         EXPERT_KERNELS[("hopper", "mxfp4")].per_input_s * 1e9]  # fmt: skip
     sglang = ENGINE_EXPERT_KERNELS[("hopper", "fp8_block", "sglang")]
-    whole = report()
-    both = whole.scores["both"]["engine"]
+    both = both_sets_without(FORTY_EIGHTH_ROUND)
     ratio = engine_ratios()
     small = [ratio[key] for key in ("D293", "D294", "D296", "D297", "D299", "D300", "D302", "D303")]
     atom = [ratio[key] for key in ("D339", "D344", "D349")]
@@ -615,7 +632,7 @@ def forty_fourth_round_figures() -> tuple:
         ENGINE_EXPERT_KERNELS[("cdna4", "fp8_block", "aiter")].per_input_s * 1e9,
         round(kept / 1e9, 1), round(100 * oss.unstreamed_bytes / outside),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
-        round(100 * whole.cross_validated["both"].geometric_mean_error),
+        round(100 * held_out_without(FORTY_EIGHTH_ROUND).geometric_mean_error),
         round(min(small), 2), round(max(small), 2), round(min(atom), 2), round(max(atom), 2),
         round(ratio["T7"], 2), round(kept / 1e9, 1),
     )  # fmt: skip
@@ -627,8 +644,8 @@ def forty_sixth_round_figures() -> tuple:
     gpt-oss-20b's requests at once on one B200 at 1k/1k under trtllm-bench."""
     quantisers = list(STATIC_QUANT_S.values())
     with unfused_input_quant():
-        before = fused_quant_figures()
-    after = fused_quant_figures()
+        before = fused_quant_figures(BEFORE_FORTY_EIGHTH)
+    after = fused_quant_figures(BEFORE_FORTY_EIGHTH)
     oss = next(case for case in CHECK_TRT_1X if case.key == "gpt-oss-20b B200 TP1 1000/1000")
     both, held = after["both"], after["held_out"]
     return (
@@ -644,6 +661,42 @@ def forty_sixth_round_figures() -> tuple:
 def forty_seventh_round_figures() -> tuple:
     """Both sets as the round left them, the sum of stream and arithmetic kept: error (one
     decimal), within, cases, and held out (whole per cent)."""
-    now = fused_quant_figures()
+    now = fused_quant_figures(BEFORE_FORTY_EIGHTH)
     (error, within, cases), held = now["both"], now["held_out"]
     return round(100 * error, 1), within, cases, round(100 * held[0])
+
+
+def forty_eighth_round_figures() -> tuple:
+    """GPUStack's random bursts (D369-D412) as typed: their error (whole per cent), within and
+    cases; the one-card H100 pages' prompt-bound runs (over 1,000 prompt tokens), lowest and
+    highest ratio, and the same for Qwen's dense models on one A100; Qwen3-14B's three
+    prompt-bound runs, how many times longer on the A100 than the H100, measured (lowest and
+    highest) and priced (lowest and highest); gpt-oss on an A100 at 32,000 tokens (lowest,
+    highest); the 128-token bursts (lowest, highest); both sets after (error to one decimal,
+    within, cases) and held out (whole per cent)."""
+    ratio = engine_ratios()
+    rows = summarise(np.array([ratio[case.key] for case in GPUSTACK_BURSTS]))
+
+    def span(pick):
+        found = [ratio[case.key] for case in GPUSTACK_BURSTS if pick(case)]
+        return round(min(found), 2), round(max(found), 2)
+
+    one_card = [case for case in GPUSTACK_BURSTS if case.cards == 1 and case.prompt_tokens > 1000]
+    priced = dict(zip([case.key for case in one_card], predictions(one_card), strict=True))
+    qwen14 = [case for case in one_card if case.model_label.startswith("Qwen3-14B")]
+    a100, h100 = qwen14[:3], qwen14[3:]
+    measured = [h.measured / a.measured for a, h in zip(a100, h100, strict=True)]
+    modelled = [priced[h.key] / priced[a.key] for a, h in zip(a100, h100, strict=True)]
+    both = report().scores["both"]["engine"]
+    return (
+        round(100 * rows.geometric_mean_error), rows.within_band, rows.cases,
+        *span(lambda case: case in one_card and case.gpu == "H100 SXM"),
+        *span(lambda case: case in one_card and case.gpu != "H100 SXM" and case.model == "custom"),
+        round(min(measured), 2), round(max(measured), 2),
+        round(min(modelled), 1), round(max(modelled), 1),
+        *span(lambda case: case.model.startswith("gpt-oss") and case.gpu != "H100 SXM"
+              and case.prompt_tokens > 30000),
+        *span(lambda case: case.prompt_tokens < 200),
+        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
+        round(100 * report().cross_validated["both"].geometric_mean_error),
+    )  # fmt: skip

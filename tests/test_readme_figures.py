@@ -28,6 +28,7 @@ from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fortieth_round_figures,
+    forty_eighth_round_figures,
     forty_first_round_figures,
     forty_fourth_round_figures,
     forty_seventh_round_figures,
@@ -294,6 +295,15 @@ FIGURES = {
         r"out, and both sets from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), (\d+) % held out "
         r"\((\d+) % within\)\. .*? now runs ([\d,]+) at once",
         forty_sixth_round_figures,
+    ),
+    "forty-eighth round": (
+        r"forty-eighth round 44 rows .*? misses them by (\d+) % \((\d+) of (\d+) within\).*? "
+        r"read x([\d.]+)-([\d.]+) where Qwen's dense models on one A100 read x([\d.]+)-([\d.]+): "
+        r"Qwen3-14B's three take ([\d.]+)-([\d.]+) times .*? prices ([\d.]+)-([\d.]+) times,"
+        r".*? at 32,000 tokens reads x([\d.]+)-([\d.]+): .*? 128 tokens read x([\d.]+)-([\d.]+), "
+        r".*? Both sets then stood at ([\d.]+) % \((\d+) of (\d+)\), over the 15 % target, and "
+        r"(\d+) % held out",
+        forty_eighth_round_figures,
     ),
     "forty-seventh round": (
         r"forty-seventh round one reading .*? Both\s+sets stay at ([\d.]+) % \((\d+) of (\d+)\), "

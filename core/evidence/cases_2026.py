@@ -58,7 +58,12 @@ the rest of the Qwen speed tables D29-D31 came from (:mod:`core.evidence.cases_q
 Qwen3 from 0.6B to 235B-A22B, one request at a time on H20 under SGLang 0.4.6.post1, at a prompt
 of one token and at the longest each table prints). D292-D335, typed blind in the thirty-fourth, are
 the same documentation's Qwen2.5 tables (:mod:`core.evidence.cases_qwen25_speed`: 0.5B to 72B,
-one request at a time on A100 under vLLM 0.6.3), read by the same rule.
+one request at a time on A100 under vLLM 0.6.3), read by the same rule. D336-D368, typed blind in
+the fortieth, are NVIDIA's DeepSeek-R1 recipe page (:mod:`core.evidence.cases_trtllm_blog`) and
+a run of AMD ATOM's dashboard (:mod:`core.evidence.cases_atom_dashboard`). D369-D412, typed
+blind in the forty-eighth, are GPUStack's random bursts (:mod:`core.evidence.cases_gpustack_bursts`:
+vLLM 0.10-0.11 at its defaults, 100 to 1,000 fixed-length requests at once on one A100 or H100,
+eight A100 or H100, or eight H200).
 """
 
 from __future__ import annotations

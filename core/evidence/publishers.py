@@ -24,7 +24,7 @@ Which publisher each development case has (scored cases in brackets):
 - AMD ROCm blogs (rocm.blogs.amd.com, not the performance page): D67-D98 (24 scored: D67-D74
   ran with multi-step scheduling)
 - dstack: D11-D15 (none scored)
-- GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108 (10)
+- GPUStack performance lab (gpustack/gpustack docs/performance-lab): D99-D108, D369-D412 (54)
 - Microsoft Azure AI benchmarking guide (Azure/AI-benchmarking-guide): D118-D153 (36)
 - Argonne LLM-Inference-Bench (argonne-lcf/, vLLM 0.6.1 on MI300X): the third check set only
 - AMD ATOM (ROCm/ATOM, its vLLM plugin on MI355X): D154-D164 and D166-D176 (none scored), its

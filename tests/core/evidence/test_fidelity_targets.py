@@ -7,6 +7,7 @@ import re
 from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_gcp import GCP
+from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 from core.evidence.cases_magpie import MAGPIE
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
@@ -35,6 +36,8 @@ _THIRTY_FOURTH_ROUND = QWEN25_SPEED
 # the fortieth round's rows typed blind: NVIDIA's DeepSeek-R1 recipe page (D336-D338) and one
 # run of AMD ATOM's dashboard (D339-D368)
 _FORTIETH_ROUND = [*TRTLLM_BLOG, *ATOM_DASHBOARD]
+# the forty-eighth round's rows typed blind: GPUStack's random bursts (D369-D412)
+_FORTY_EIGHTH_ROUND = GPUSTACK_BURSTS
 
 
 def test_the_first_set_holds_where_it_stood():
@@ -67,27 +70,41 @@ def test_both_sets_together_hold_where_they_stood():
     14.0 % with its third rule; 14.5 % at the forty-fourth, its dense GEMMs paying for their
     inputs, within 15 %), all 296 with the fortieth round's 33 rows typed blind (D336-D338,
     NVIDIA's DeepSeek-R1 recipe page; D339-D368, a run of AMD ATOM's dashboard) within 14.5 %
-    (14.0 % when first scored, 14.4 % at the forty-fourth round), and
+    (14.0 % when first scored, 14.4 % at the forty-fourth round, 14.2 % at the forty-seventh),
+    all 340 with the forty-eighth round's 44 rows typed blind (D369-D412, GPUStack's random
+    bursts) within 17.5 % (17.0 % when first scored: over the 15 % target), and
     the cases they held before Azure's rows (114, 106 since
     D67-D74 left the score) within 15 % (14.9 % at the thirty-fifth, 14.8 % at the thirty-sixth and
     thirty-seventh, 14.3 % at the thirty-eighth): a tripwire on the model."""
     both = report().scores["both"]["engine"]
-    assert both.geometric_mean_error <= 0.145
-    assert both.cases == 296
-    at_263 = both_sets_without(_FORTIETH_ROUND)
+    assert both.geometric_mean_error <= 0.175
+    assert both.cases == 340
+    at_296 = both_sets_without(_FORTY_EIGHTH_ROUND)
+    assert at_296.cases == 296
+    assert at_296.geometric_mean_error <= 0.145
+    at_263 = both_sets_without(_FORTIETH_ROUND, _FORTY_EIGHTH_ROUND)
     assert at_263.cases == 263
     assert at_263.geometric_mean_error <= 0.150
-    before = both_sets_without(_THIRTY_FOURTH_ROUND, _FORTIETH_ROUND)
+    before = both_sets_without(_THIRTY_FOURTH_ROUND, _FORTIETH_ROUND, _FORTY_EIGHTH_ROUND)
     assert before.cases == 222
     assert before.geometric_mean_error <= 0.155
-    held = both_sets_without(_TWENTY_EIGHTH_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND)
+    held = both_sets_without(
+        _TWENTY_EIGHTH_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND, _FORTY_EIGHTH_ROUND
+    )
     assert held.cases == 181
     assert held.geometric_mean_error <= 0.140
-    first_150 = both_sets_without(_TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND)
+    first_150 = both_sets_without(
+        _TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND, _FORTY_EIGHTH_ROUND
+    )
     assert first_150.cases == 150
     assert first_150.geometric_mean_error <= 0.130
     earlier = both_sets_without(
-        _EIGHTH_ROUND, _LATER_ROUNDS, _TWENTY_SECOND_ROUND, _THIRTY_FOURTH_ROUND, _FORTIETH_ROUND
+        _EIGHTH_ROUND,
+        _LATER_ROUNDS,
+        _TWENTY_SECOND_ROUND,
+        _THIRTY_FOURTH_ROUND,
+        _FORTIETH_ROUND,
+        _FORTY_EIGHTH_ROUND,
     )
     assert earlier.cases == 106  # 114 until D67-D74 left the score (multi-step scheduling)
     assert earlier.geometric_mean_error <= 0.150
