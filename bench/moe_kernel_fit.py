@@ -58,10 +58,12 @@ import numpy as np
 
 # Measured rates the catalog uses (core/catalog/cards.py): H100 from FlashMLA and MAMF; B200's
 # bf16 and fp8 matmul from MAMF, its bandwidth and fp4 at the H100's measured shares of peak;
-# the A100 80GB's bandwidth from cuda-stream's read and the H200's (its dense GEMM tables).
+# the A100 80GB's bandwidth from cuda-stream's read, its bf16 matmul rate as cards.py gives it;
+# the H200's bandwidth from its dense GEMM tables.
 BANDWIDTH = {"h100_sxm": 3.0e12, "b200_sxm": 8.0e12 * 3.0 / 3.35, "a100_sxm": 1.769e12,
              "h200_sxm": 4.41e12}  # fmt: skip
 FLOPS = {
+    "a100_sxm": {"bf16": 271.2e12},
     "h100_sxm": {"bf16": 794.5e12, "fp8": 1402.6e12},
     "b200_sxm": {"bf16": 1745.0e12, "fp8": 3432.5e12, "fp4": 9.0e15 * 1402.6 / 1979},
 }  # fmt: skip
@@ -95,6 +97,8 @@ ENGINE_KERNELS = [
     ("b200_sxm", "vllm/0.19.0", "vllm_fused_moe", "bfloat16", "bf16"),
     ("b200_sxm", "trtllm/1.3.0rc20", "moe_torch_flow_cutlass", "nvfp4", "fp4"),
     ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "fp8_block", "fp8"),
+    # the Marlin MoE kernel on the A100, which vLLM runs for MXFP4 experts below SM90
+    ("a100_sxm", "sglang/0.5.10", "sglang_marlin_moe", "int4_wo", "bf16"),
 ]
 # (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.

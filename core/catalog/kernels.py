@@ -148,6 +148,17 @@ _AIC = (
 _HOPPER_MARLIN_INT4 = ExpertKernel(
     32e-6, 0.65, 0.2, 16, _AIC.format(table="h100_sxm sglang 0.5.10 marlin int4 (40 %, 48 %)")
 )
+# vLLM runs MXFP4 experts below SM90 with its Marlin MoE kernel (vllm/model_executor/layers/
+# quantization/mxfp4.py get_mxfp4_backend: Marlin where the device capability is below 9, since
+# PR #22714 brought gpt-oss to Ampere); the A100's own Marlin MoE table prices it (issue 37's 48th)
+_AMPERE_MARLIN = ExpertKernel(
+    48e-6,
+    0.65,
+    0.30,
+    16,
+    _AIC.format(table="a100_sxm sglang 0.5.10 marlin int4 (41 %, 48 %)"),
+    compute="bf16",
+)
 _HOPPER_W4A16 = ExpertKernel(
     22e-6, 0.80, 0.725, 48,
     _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16, 5.75 ns an "
@@ -349,6 +360,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         "1-32,768", "14 %, 15 %", "MI355X; MXFP4 weights, fp4 activations (bf16 at few tokens "
         "in gpt-oss's), at the fp4 rate",
     ),
+    ("ampere", "mxfp4", "vllm"): _AMPERE_MARLIN,
     ("cdna3", "fp8", "vllm"): _rocm_triton("fp8"),
     ("cdna3", "fp8_block", "vllm"): _rocm_triton("fp8_block"),
     ("cdna3", "bf16", "vllm"): _rocm_triton("bf16"),
@@ -382,18 +394,6 @@ def expert_kernel(
         raise KeyError(f"no expert kernel prices {weight!r} experts on {family} cards")
     return kernel, family
 
-
-# -- Routing imbalance: a real router favours some experts, so under expert parallelism the
-# card holding the busiest experts multiplies more tokens than its share and sets the step's
-# pace. Fitted by bench/moe_kernel_fit.py to the ratio of the same tables' power-law-routed
-# (alpha 1.2, aiconfigurator's default for mixtures) to balanced latencies at 2,048 tokens and
-# more: 1 + floor + spread * sqrt(2 ln(EP) / experts per card), mean error 13 % over 2,695
-# rows of 10 kernels (28 % if ignored).
-ROUTING_IMBALANCE_FLOOR = 0.08
-ROUTING_IMBALANCE_SPREAD = 0.90
-ROUTING_IMBALANCE_SOURCE = _AIC.format(
-    table="power_law_1.2 over balanced rows, TP x EP up to 8, 2,048-16,384 tokens (13 %)"
-)
 
 # Bytes a routed copy of one hidden number moves: scattered (written, read) and gathered
 # (written, read), 2 bytes each in bf16.

@@ -26,7 +26,6 @@ from core.catalog import (
     PCIE_ALLREDUCE_SHARE_MANY,
 )
 from core.catalog.engines import TRTLLM_BENCH_GRAPH_SIZES
-from core.catalog.kernels import ROUTING_IMBALANCE_FLOOR, ROUTING_IMBALANCE_SPREAD
 from core.catalog.layer_kernels import (
     BLOCK_FP8_ATTENTION_INPUTS,
     BLOCK_FP8_LATENT_ATTENTION_INPUTS,
@@ -37,6 +36,7 @@ from core.catalog.layer_kernels import (
     MOE_LAYER_KERNELS,
     SHARED_EXPERT_KERNELS,
 )
+from core.catalog.routing_imbalance import ROUTING_IMBALANCE_FLOOR, ROUTING_IMBALANCE_SPREAD
 from core.foundation.vector import ndim
 
 # A layer's attention is counted at two kernel floors (rotary + cache write, then attention)
@@ -244,7 +244,7 @@ def routing_imbalance(experts, expert_ranks):
 
     :math:`m_0` is the skew a grouped GEMM pays even on one card (a few hot experts' tiles);
     both constants are fitted to measured kernel tables
-    (:data:`core.catalog.kernels.ROUTING_IMBALANCE_FLOOR`). A dense model (``E`` <= 1) pays
+    (:data:`core.catalog.routing_imbalance.ROUTING_IMBALANCE_FLOOR`). A dense model (``E`` <= 1) pays
     nothing.
     """
     ranks = np.maximum(np.asarray(expert_ranks, dtype=float), 1.0)

@@ -291,7 +291,7 @@ def test_the_engine_note_carries_the_band_and_the_borrowed_rates():
 
 def test_routing_imbalance_spares_dense_models_and_grows_with_expert_parallelism():
     """A dense model pays no routing imbalance; a mixture pays more over more expert cards."""
-    from core.catalog.kernels import ROUTING_IMBALANCE_FLOOR
+    from core.catalog.routing_imbalance import ROUTING_IMBALANCE_FLOOR
     from core.engine_level.terms import routing_imbalance
 
     assert_allclose(routing_imbalance(1, 8), 1.0)
