@@ -6,8 +6,10 @@ timed on four bursts of fixed-length random prompts (32,000 / 100, 4,000 / 200, 
 128 / 4 tokens; 100 to 1,000 requests at once). This prints, for each page, the engine level's
 ratio (predicted over measured output throughput) at each length, and for each model the lab ran
 on one A100 and on one H100, how many times longer each run took on the A100, measured and
-priced. A diagnostic: no figure here sets a constant of the engine level. To rerun, from this
-repository's root (a few seconds):
+priced. It then scores the round's explored rule again (committed before it was scored, then
+reverted): vLLM's MXFP4 experts on an A100 priced by the A100's own Marlin MoE table, the kernel
+vLLM runs for them below SM90. A diagnostic: no figure here sets a constant of the engine level.
+To rerun, from this repository's root (a few seconds):
 
     python -m bench.gpustack_bursts
 """
@@ -16,16 +18,52 @@ from __future__ import annotations
 
 import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from unittest.mock import patch
 
 if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it reads the rows from.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS, ExpertKernel
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
-from core.evidence.fidelity import predictions
+from core.evidence.fidelity import PUBLISHED, _sets, predictions, score
 
 LENGTHS = ("32K", "4K", "2K", "128")
+# The A100's Marlin MoE row as bench/moe_kernel_fit.py fits it (aiconfigurator a100_sxm sglang
+# 0.5.10 sglang_marlin_moe int4_wo): floor, bandwidth share, compute share, padding rows
+A100_MARLIN = ExpertKernel(
+    48e-6,
+    0.65,
+    0.30,
+    16,
+    "a100_sxm sglang 0.5.10 marlin int4 (bench/moe_kernel_fit.py)",
+    compute="bf16",
+)
+
+
+@contextmanager
+def marlin_on_ampere():
+    """The engine level with vLLM's MXFP4 experts on Ampere priced by :data:`A100_MARLIN` (the
+    forty-eighth round's explored rule; vLLM's mxfp4.py picks Marlin below SM90)."""
+    with patch.dict(ENGINE_EXPERT_KERNELS, {("ampere", "mxfp4", "vllm"): A100_MARLIN}):
+        yield
+
+
+def marlin_figures() -> dict:
+    """Both sets (error, within, cases) and the ratio of each one-A100 gpt-oss row, with the
+    explored rule in force."""
+    with marlin_on_ampere():
+        cases = [PUBLISHED[i] for i in _sets(PUBLISHED)["both"]]
+        both = score(cases)
+        gpt_oss = [case for case in cases if case.model.startswith("gpt-oss")
+                   and case.gpu.startswith("A100")]  # fmt: skip
+        ratios = predictions(gpt_oss) / [case.measured for case in gpt_oss]
+    return {
+        "both": (both.geometric_mean_error, both.within_band, both.cases),
+        "gpt_oss": dict(zip([case.key for case in gpt_oss], map(float, ratios), strict=True)),
+    }
 
 
 def page_of(case) -> str:
@@ -69,6 +107,11 @@ def main() -> None:
         cells = "  ".join(f"{length} {seen:.2f} ({priced:.2f})" for length, (seen, priced) in
                           zip(LENGTHS, runs, strict=True))  # fmt: skip
         print(f"  {model:14s} measured (priced): {cells}")
+    found = marlin_figures()
+    error, within, cases = found["both"]
+    print(f"explored, reverted: vLLM's MXFP4 experts on an A100 at its Marlin table: both sets "
+          f"{error:.1%} ({within} of {cases}); its gpt-oss rows "
+          + ", ".join(f"{key} x{ratio:.2f}" for key, ratio in found["gpt_oss"].items()))  # fmt: skip
 
 
 if __name__ == "__main__":

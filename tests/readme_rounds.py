@@ -12,6 +12,7 @@ import numpy as np
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import figures as fused_quant_figures
 from bench.fused_quant import llama_step_spared_s, unfused_input_quant
+from bench.gpustack_bursts import A100_MARLIN, marlin_figures
 from bench.h20_batch_one import (
     dense_one_token_rows,
     is_mixture,
@@ -699,4 +700,23 @@ def forty_eighth_round_figures() -> tuple:
         *span(lambda case: case.prompt_tokens < 200),
         round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
         round(100 * report().cross_validated["both"].geometric_mean_error),
+    )  # fmt: skip
+
+
+def forty_eighth_round_marlin_figures() -> tuple:
+    """The explored rule: the A100 Marlin row's compute share, Hopper's W4A16 row's; gpt-oss's
+    one-A100 rows at 4,000 and 2,000 tokens with the rule (lowest, highest) and as priced now;
+    both sets with the rule (error to one decimal, within, cases)."""
+    middle = [case.key for case in GPUSTACK_BURSTS
+              if case.model.startswith("gpt-oss") and case.gpu.startswith("A100")
+              and 1000 < case.prompt_tokens < 5000]  # fmt: skip
+    found = marlin_figures()
+    ratio = engine_ratios()
+    with_rule = [found["gpt_oss"][key] for key in middle]
+    now = [ratio[key] for key in middle]
+    error, within, cases = found["both"]
+    return (
+        A100_MARLIN.compute_share, EXPERT_KERNELS[("hopper", "mxfp4")].compute_share,
+        round(min(with_rule), 2), round(max(with_rule), 2), round(min(now), 2),
+        round(max(now), 2), round(100 * error, 1), within, cases,
     )  # fmt: skip

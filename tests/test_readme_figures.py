@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fortieth_round_figures,
     forty_eighth_round_figures,
+    forty_eighth_round_marlin_figures,
     forty_first_round_figures,
     forty_fourth_round_figures,
     forty_seventh_round_figures,
@@ -304,6 +305,13 @@ FIGURES = {
         r".*? Both sets then stood at ([\d.]+) % \((\d+) of (\d+)\), over the 15 % target, and "
         r"(\d+) % held out",
         forty_eighth_round_figures,
+    ),
+    "forty-eighth round, Marlin on Ampere": (
+        r"fitted at a compute share of ([\d.]+) where Hopper's Triton W4A16 row has ([\d.]+)\) "
+        r"priced gpt-oss's one-A100 rows at 4,000 and 2,000 tokens x([\d.]+)-([\d.]+), where "
+        r"they read x([\d.]+)-([\d.]+), and both sets at ([\d.]+) % \((\d+) of (\d+)\): "
+        r"reverted",
+        forty_eighth_round_marlin_figures,
     ),
     "forty-seventh round": (
         r"forty-seventh round one reading .*? Both\s+sets stay at ([\d.]+) % \((\d+) of (\d+)\), "
