@@ -29,7 +29,7 @@ from core.catalog.dense_gemms import STATIC_QUANT_S
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 from core.evidence.crossval import cross_validated, held_out_ratios
-from core.evidence.fidelity import PUBLISHED, _sets, score
+from core.evidence.fidelity import both_set_cases, score
 
 ROCM_PAGE = "AMD ROCm performance page"
 
@@ -58,7 +58,7 @@ def figures(leaving=frozenset()) -> dict:
     ROCm page's held-out error, as priced now (priced afresh: the report is built once), over
     the cases whose keys ``leaving`` does not name (a later round's rows, for the figure a
     round quoted as it stood)."""
-    cases = [PUBLISHED[i] for i in _sets(PUBLISHED)["both"] if PUBLISHED[i].key not in leaving]
+    cases = both_set_cases(leaving)
     both = score(cases)
     publishers = [case.publisher for case in cases]
     held = cross_validated(held_out_ratios(publishers, both.ratios), publishers)

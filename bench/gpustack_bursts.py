@@ -28,7 +28,7 @@ if __package__ in (None, ""):
 
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, ExpertKernel
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
-from core.evidence.fidelity import PUBLISHED, _sets, predictions, score
+from core.evidence.fidelity import both_set_cases, predictions, score
 
 LENGTHS = ("32K", "4K", "2K", "128")
 # The A100's Marlin MoE row as bench/moe_kernel_fit.py fits it (aiconfigurator a100_sxm sglang
@@ -54,16 +54,14 @@ def marlin_on_ampere():
 def marlin_figures() -> dict:
     """Both sets (error, within, cases) and the ratio of each one-A100 gpt-oss row, with the
     explored rule in force."""
+    cases = both_set_cases()
     with marlin_on_ampere():
-        cases = [PUBLISHED[i] for i in _sets(PUBLISHED)["both"]]
         both = score(cases)
-        gpt_oss = [case for case in cases if case.model.startswith("gpt-oss")
-                   and case.gpu.startswith("A100")]  # fmt: skip
-        ratios = predictions(gpt_oss) / [case.measured for case in gpt_oss]
     return {
         "both": (both.geometric_mean_error, both.within_band, both.cases),
-        "gpt_oss": dict(zip([case.key for case in gpt_oss], map(float, ratios), strict=True)),
-    }
+        "gpt_oss": {case.key: float(ratio) for case, ratio in zip(cases, both.ratios, strict=True)
+                    if case.model.startswith("gpt-oss") and case.gpu.startswith("A100")},
+    }  # fmt: skip
 
 
 def page_of(case) -> str:
@@ -109,9 +107,9 @@ def main() -> None:
         print(f"  {model:14s} measured (priced): {cells}")
     found = marlin_figures()
     error, within, cases = found["both"]
+    rows = ", ".join(f"{key} x{ratio:.2f}" for key, ratio in found["gpt_oss"].items())
     print(f"explored, reverted: vLLM's MXFP4 experts on an A100 at its Marlin table: both sets "
-          f"{error:.1%} ({within} of {cases}); its gpt-oss rows "
-          + ", ".join(f"{key} x{ratio:.2f}" for key, ratio in found["gpt_oss"].items()))  # fmt: skip
+          f"{error:.1%} ({within} of {cases}); its gpt-oss rows {rows}")  # fmt: skip
 
 
 if __name__ == "__main__":

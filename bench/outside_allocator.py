@@ -27,7 +27,7 @@ from core.catalog import GIB
 from core.catalog.kernels import card_family
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.families import is_mixture
-from core.evidence.fidelity import PUBLISHED, _sets, predictions
+from core.evidence.fidelity import both_set_cases, predictions
 from core.evidence.scores import summarise
 
 
@@ -60,8 +60,7 @@ def figures(leaving=frozenset()) -> dict:
         is_mixture(case) and "DEP" in case.layout and card_family(case.gpu) == "hopper"
         for case in table
     ]
-    both_rows = [i for i in _sets(PUBLISHED)["both"] if PUBLISHED[i].key not in leaving]
-    both = summarise(_ratios(PUBLISHED)[both_rows])
+    both = summarise(_ratios(both_set_cases(leaving)))
     return {
         "trt10": (trt.geometric_mean_error, trt.within_band, trt.cases),
         "hopper_dep_median": float(np.median(trt.ratios[np.array(hopper)])),

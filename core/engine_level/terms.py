@@ -244,8 +244,8 @@ def routing_imbalance(experts, expert_ranks):
 
     :math:`m_0` is the skew a grouped GEMM pays even on one card (a few hot experts' tiles);
     both constants are fitted to measured kernel tables
-    (:data:`core.catalog.routing_imbalance.ROUTING_IMBALANCE_FLOOR`). A dense model (``E`` <= 1) pays
-    nothing.
+    (:data:`core.catalog.routing_imbalance.ROUTING_IMBALANCE_FLOOR`). A dense model
+    (``E`` <= 1) pays nothing.
     """
     ranks = np.maximum(np.asarray(expert_ranks, dtype=float), 1.0)
     per_card = np.maximum(np.divide(experts, ranks), 1.0)

@@ -233,6 +233,13 @@ def _sets(cases: tuple[PublishedCase, ...]) -> dict[str, tuple[int, ...]]:
     return {"first": first, "second": second, "both": first + second}
 
 
+def both_set_cases(leaving=frozenset()) -> list[PublishedCase]:
+    """The cases both development sets score, in order, less those whose keys ``leaving`` names
+    (a later round's rows, for a figure as a round quoted it): for pricing them afresh, where
+    :func:`report` prices them once per process."""
+    return [PUBLISHED[i] for i in _sets(PUBLISHED)["both"] if PUBLISHED[i].key not in leaving]
+
+
 def same_set_ups(cases, others) -> tuple[tuple[tuple[PublishedCase, float], ...], ...]:
     """For each of ``cases``, other publishers' rows of its set-up among ``others``
     (:attr:`PublishedCase.set_up`), each with its measurement over the case's: how far two
