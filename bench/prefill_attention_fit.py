@@ -66,6 +66,16 @@ FLOORS = np.arange(0.0, 40e-6, 2e-6)
 SHARES = np.arange(0.10, 1.31, 0.02)
 EXTRA_KEYS = np.arange(0.0, 3001.0, 50.0)
 HEAD_SIZES = (64, 128, 256)
+# Attention with sinks below Hopper (issue 37, forty-ninth round): vLLM's Triton unified attention
+# beside its FlashAttention 2 on the same prompt shapes, timed only at head size 192 and the
+# Triton kernel only over an fp8 cache; the L40S (SM89) gives the catalog's figures, the RTX PRO
+# 6000 (SM120) checks them. Both cards' shares are of the L40S's datasheet bf16 rate (362 TFLOP/s
+# dense): the ratio of two kernels' shares on one card needs no rate of its own.
+SINK_CARDS = ("l40s", "rtx_pro_6000_server")
+SINK_RATE = 362e12
+SINK_KERNELS = (("vllm_flash_attn_fa2", ("bfloat16", "bfloat16")),
+                ("vllm_triton_attn", ("bfloat16", "fp8")))  # fmt: skip
+SINK_HEAD_SIZE = 192
 
 
 def rows(data: Path, card, version, kernel, inputs, head_size=128):
@@ -141,6 +151,22 @@ def main() -> None:
     for card, rows_ in ratios.items():
         mean = np.mean(rows_, axis=0)
         print(f"{card:<9} mean of its engines               x{mean[0]:.2f}  x{mean[1]:.2f}")
+    sink_ratios(data)
+
+
+def sink_ratios(data: Path) -> None:
+    """Print vLLM's Triton prompt attention (sinks, below Hopper) beside its FlashAttention 2 on
+    each of :data:`SINK_CARDS`: both kernels' fitted figures and Triton's share over FA2's."""
+    print(f"\nvLLM 0.24 Triton attention over FlashAttention 2, head size {SINK_HEAD_SIZE}")
+    for card in SINK_CARDS:
+        fits = []
+        for kernel, inputs in SINK_KERNELS:
+            table = rows(data, card, "vllm/0.24.0", kernel, inputs, SINK_HEAD_SIZE)
+            fits.append(fit(*table, SINK_RATE))
+            floor, share, keys, error = fits[-1]
+            print(f"{card:<19} {kernel:<20} {inputs[1]:<8} {floor * 1e6:3.0f}us {share:5.2f} "
+                  f"{keys:5.0f}  {error:4.0%} {len(table[-1]):5d}")  # fmt: skip
+        print(f"{card:<19} Triton's share over FlashAttention 2's: {fits[1][1] / fits[0][1]:.3f}")
 
 
 def report(card, version, kernel, cache, pairs, per_key, latency) -> None:

@@ -173,6 +173,36 @@ PREFILL_ATTENTION: dict[tuple[str, str, str], PrefillAttention] = {
 }
 
 
+# Issue 37, forty-ninth round: attention with sinks (gpt-oss's) under vLLM below Hopper. vLLM's
+# FlashAttention 2 build takes no sinks, so its backend selector returns the Triton unified
+# attention where the model has sinks and the card is not SM90 (vllm/platforms/cuda.py,
+# get_attn_backend_cls: "if has_sink and not cls.is_device_capability(90)"; gpt-oss on Ampere
+# since PR #22714). No table times that kernel on an A100; aiconfigurator's vLLM 0.24 tables time
+# it beside FlashAttention 2 over the same prompt shapes on an L40S (SM89) and an RTX PRO 6000
+# (SM120), head size 192. Fitted as the rows above (bench/prefill_attention_fit.py), Triton
+# reaches 0.385 of FlashAttention 2's share on the L40S (0.20 to 0.52; 0.378 on the RTX PRO
+# 6000) and pays 50 extra keys a token to its 200. Its rows are over an fp8 cache (read into
+# bf16 in the kernel), FlashAttention 2's over bf16: the only pairing the tables hold.
+SINK_PREFILL_SOURCE = (
+    "vllm/platforms/cuda.py get_attn_backend_cls (v0.10.2): Triton attention where the model "
+    "has sinks and the card is not SM90; NVIDIA aiconfigurator (Apache-2.0) l40s and "
+    "rtx_pro_6000_server attention/vllm/0.24.0/context_attention_perf.parquet, vllm_triton_attn "
+    "(fp8 cache) beside vllm_flash_attn_fa2 (bf16) at head size 192, fitted by "
+    "bench/prefill_attention_fit.py"
+)
+# Triton's rate share as a fraction of FlashAttention 2's on the same card, and its extra keys
+SINK_PREFILL = PrefillAttention(0.385, 50.0)
+# the families whose vLLM runs attention with sinks in Triton (SM8x: neither SM90 nor SM100,
+# where FlashAttention 3 and FlashInfer take sinks)
+SINK_TRITON_FAMILIES = frozenset({"ampere", "ada"})
+
+
+def sink_prefill_in_triton(gpu: str, engine: str) -> bool:
+    """Whether ``engine`` runs a prompt's attention with sinks in its Triton kernel on ``gpu``
+    (:data:`SINK_PREFILL`): vLLM on an SM8x card."""
+    return engine == "vllm" and card_family(gpu) in SINK_TRITON_FAMILIES
+
+
 # The share a grouped-query prompt kernel reaches at a head size of 64 and of 256 over its share
 # at 128 (the rows above), by family: the mean over the three engines' kernels of the same tables
 # (bench/prefill_attention_fit.py; Hopper x0.79-0.85 and x1.06-1.16, Blackwell x0.58-0.62 and

@@ -56,6 +56,9 @@ _NOT_DECODER = {
     "bart", "mbart", "pegasus", "marian", "whisper", "vit", "clip", "siglip", "wav2vec2",
 }  # fmt: skip
 _WINDOW_TYPES = {"sliding_attention", "chunked_attention", "local_attention"}
+# model types whose attention has sinks, a learned logit per head (transformers'
+# GptOssAttention holds ``sinks``; its config.json states no field for them)
+SINK_MODEL_TYPES = frozenset({"gpt_oss"})
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,7 @@ def parse_config(text: str) -> DerivedModel:
         bf16_params=bf16_params,
         checkpoint_dtype=checkpoint,
         tied_embeddings=tied,
+        attention_sinks=model_type in SINK_MODEL_TYPES,
         **layer_fields,
     )
     return DerivedModel(

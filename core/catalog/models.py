@@ -74,6 +74,9 @@ class ModelShape:
     sparse_top_k: int = 0
     indexer_dim: int = 0
     indexer_heads: int = 0
+    # attention sinks (gpt-oss): a learned logit per head in each softmax's denominator, which
+    # some engines' attention kernels cannot take (core.catalog.attention_kernels.SINK_PREFILL)
+    attention_sinks: bool = False
 
     @property
     def cacheless_layers(self) -> int:
@@ -169,7 +172,8 @@ _MLA_PAPER = (
 )
 _GPT_OSS_CARD = (
     "gpt-oss model card: grouped-query attention with 8 KV heads of 64, layers alternating "
-    "between full attention and a 128-token banded window"
+    "between full attention and a 128-token banded window; each head has a learned bias in its "
+    "softmax's denominator (attention sinks)"
 )
 _LLAMA4_CARD = (
     "Llama 4 config.json: attention_chunk_size 8192 on three layers of four (every fourth layer "
@@ -217,6 +221,7 @@ _GPT_OSS = {
     "sliding_window": 128,
     "kv_source": _GPT_OSS_CARD,
     "checkpoint_dtype": "mxfp4",
+    "attention_sinks": True,
 }
 _LLAMA4 = {
     "query_heads": 40,

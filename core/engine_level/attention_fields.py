@@ -13,10 +13,12 @@ from functools import partial
 import numpy as np
 
 from core.catalog.attention_kernels import (
+    SINK_PREFILL,
     attention_kernel,
     latent_block,
     prefill_attention,
     prefill_head_size_share,
+    sink_prefill_in_triton,
 )
 from core.engine_level.formats import cache_format, dense_format
 from core.engine_level.lookups import lookup
@@ -27,8 +29,9 @@ from core.scenario.resolve import pick
 def attention_fields(pool, gpu, weight, shape, engine, shapes) -> dict:
     """The Node's attention fields; ``pool`` the resolved knobs, the rest factorized keys."""
     latent = np.asarray(pool.kv_lora_rank) > 0
+    kernels = _kernel_fields(gpu, engine, pool.bytes_kv, latent, pool.head_dim)
     return {
-        **_kernel_fields(gpu, engine, pool.bytes_kv, latent, pool.head_dim),
+        **_sink_prefill(gpu, engine, pick(shape, shapes, "attention_sinks"), kernels),
         **_latent_block_fields(gpu, weight, shape, engine, pool.bytes_kv, shapes),
         "attention_flops_per_token": _attention_flops(pool, pick(shape, shapes, "query_heads")),
         "latent_attention": latent,
@@ -65,6 +68,24 @@ def _kernel_fields(gpu, engine, bytes_kv, latent, head_size) -> dict:
         "attention_per_request_s": field(attention_kernel, "per_request_s"),
         "prefill_attention_share": prompt("rate_share", _head_size_scale(gpu, head_size)),
         "prefill_attention_keys": prompt("extra_keys"),
+    }
+
+
+def _sink_prefill(gpu, engine, sinks, fields: dict) -> dict:
+    """``fields`` with the prompt kernel vLLM runs below Hopper where the model's attention has
+    sinks: a share :data:`~core.catalog.attention_kernels.SINK_PREFILL` of the card's own and
+    its extra keys (:func:`~core.catalog.attention_kernels.sink_prefill_in_triton`)."""
+    if not np.any(sinks):  # most models: nothing to look up
+        return fields
+    triton = (lookup(sink_prefill_in_triton, gpu, engine) > 0) & (np.asarray(sinks) > 0)
+    share, keys = fields["prefill_attention_share"], fields["prefill_attention_keys"]
+    share = np.where(triton, share * SINK_PREFILL.rate_share, share)
+    keys = np.where(triton, SINK_PREFILL.extra_keys, keys)
+    scalar = ndim(share) == 0 and ndim(keys) == 0
+    return {
+        **fields,
+        "prefill_attention_share": float(share) if scalar else share,
+        "prefill_attention_keys": float(keys) if scalar else keys,
     }
 
 

@@ -11,6 +11,9 @@ from core.catalog.attention_kernels import (
     PREFILL_ATTENTION,
     PREFILL_ATTENTION_SOURCE,
     PREFILL_HEAD_SIZE_SHARES,
+    SINK_PREFILL,
+    SINK_PREFILL_SOURCE,
+    SINK_TRITON_FAMILIES,
 )
 from core.catalog.kernels import BORROWED_FAMILY
 from core.evidence.source_groups import Source
@@ -94,7 +97,15 @@ def prefill_attention_rows() -> list[Source]:
         )
         for family, (at_64, at_256) in PREFILL_HEAD_SIZE_SHARES.items()
     ]
-    return [*kernels, _borrowed_prompt_attention_row(), *head_sizes]
+    sinks = Source(
+        "prompt attention with sinks (gpt-oss), vLLM on " + ", ".join(sorted(SINK_TRITON_FAMILIES)),
+        f"x{SINK_PREFILL.rate_share:.3f} of the card's own share, + "
+        f"{SINK_PREFILL.extra_keys:.0f} keys",
+        "vLLM's Triton unified attention over its FlashAttention 2 on the same shapes",
+        SINK_PREFILL_SOURCE,
+        kind="measurements",
+    )
+    return [*kernels, _borrowed_prompt_attention_row(), *head_sizes, sinks]
 
 
 def attention_rows() -> list[Source]:

@@ -64,6 +64,15 @@ def test_gpt_oss_pays_for_the_window_only_on_its_windowed_layers():
 
 
 @pytest.mark.parametrize("name", sorted(CARDS))
+def test_only_gpt_oss_has_attention_sinks_pasted_or_named(name):
+    """A pasted gpt-oss config.json (model_type gpt_oss) has sinks, as the named model does;
+    Llama, Qwen and DeepSeek have none."""
+    shape = parse_config(fixture(name)).shape
+    assert shape.attention_sinks is name.startswith("gpt-oss")
+    assert MODELS["gpt-oss-120b"].attention_sinks and not MODELS["Llama-3-8B"].attention_sinks
+
+
+@pytest.mark.parametrize("name", sorted(CARDS))
 def test_a_fixture_matches_its_named_catalog_model(name):
     """Each fixture finds the catalog model with its dimensions, and both store the same cache."""
     derived = parse_config(fixture(name))

@@ -13,7 +13,9 @@ from core.catalog.attention_kernels import (
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
     PREFILL_HEAD_SIZE_SHARES,
+    SINK_PREFILL,
     prefill_attention,
+    sink_prefill_in_triton,
 )
 from core.engine_level.attention_fields import _head_size_scale
 from core.engine_level.terms import ALL_TERMS
@@ -123,3 +125,66 @@ def test_a_narrow_head_runs_its_prompt_below_the_128_wide_share_and_a_wide_one_a
     between = _head_size_scale("H100 SXM", 96.0)
     assert_allclose(between, 1.0 - (1.0 - at_64) * (7.0 - np.log2(96.0)))
     assert at_64 < between < 1.0
+
+
+def test_vllm_runs_attention_with_sinks_in_triton_only_below_hopper():
+    """vLLM on an A100 or an L40S takes the Triton kernel for sinks; on an H100 or a B200, and
+    under SGLang or TensorRT-LLM, the engine keeps its own kernel."""
+    assert sink_prefill_in_triton("A100 80GB SXM", "vllm")
+    assert sink_prefill_in_triton("L40S", "vllm")
+    for gpu, engine in (("H100 SXM", "vllm"), ("B200", "vllm"), ("A100 80GB SXM", "sglang"),
+                        ("A100 80GB SXM", "tensorrt-llm"), ("MI300X", "vllm")):  # fmt: skip
+        assert not sink_prefill_in_triton(gpu, engine), (gpu, engine)
+
+
+def test_gpt_oss_under_vllm_on_an_a100_prefills_at_the_triton_share_and_keys():
+    """gpt-oss-20b under vLLM on an A100 prefills at the Triton kernel's fraction of the A100's
+    vLLM share (at its 64-wide heads) and with its extra keys; on an H100, under SGLang, and a
+    model without sinks on the A100 keep their rows."""
+    row = PREFILL_ATTENTION[("ampere", "bf16", "vllm")]
+    at_64 = float(_head_size_scale("A100 80GB SXM", 64.0))
+    gpt_oss = {"model": "gpt-oss-20b", "kv_dtype": "bf16"}
+    node = engine_node(Scenario(**gpt_oss, gpu="A100 80GB SXM", engine="vLLM"))
+    assert_allclose(node.prefill_attention_share, row.rate_share * at_64 * SINK_PREFILL.rate_share)
+    assert node.prefill_attention_keys == SINK_PREFILL.extra_keys
+    hopper = engine_node(Scenario(**gpt_oss, gpu="H100 SXM", engine="vLLM"))
+    assert hopper.prefill_attention_keys == PREFILL_ATTENTION[("hopper", "bf16", "vllm")].extra_keys
+    sglang = engine_node(Scenario(**gpt_oss, gpu="A100 80GB SXM", engine="SGLang"))
+    assert (
+        sglang.prefill_attention_keys == PREFILL_ATTENTION[("ampere", "bf16", "sglang")].extra_keys
+    )
+    llama = engine_node(Scenario(gpu="A100 80GB SXM", engine="vLLM", kv_dtype="bf16"))
+    assert (llama.prefill_attention_share, llama.prefill_attention_keys) == (
+        row.rate_share,
+        row.extra_keys,
+    )
+
+
+def test_a_sweep_prices_sinks_as_each_scenario_alone_does():
+    """A sweep over models and cards gives each scenario's prompt kernel its own evaluation gives."""
+    models = np.array(["gpt-oss-20b", "Llama-3-8B", "gpt-oss-120b"], dtype=object)
+    gpus = np.array(["A100 80GB SXM", "A100 80GB SXM", "H100 SXM"], dtype=object)
+    swept = engine_node(Scenario(engine="vLLM", kv_dtype="bf16"), model=models, gpu=gpus)
+    for index, (model, gpu) in enumerate(zip(models, gpus, strict=True)):
+        alone = engine_node(Scenario(model=model, gpu=gpu, engine="vLLM", kv_dtype="bf16"))
+        assert_allclose(swept.prefill_attention_share[index], alone.prefill_attention_share)
+        assert_allclose(swept.prefill_attention_keys[index], alone.prefill_attention_keys)
+
+
+def test_triton_runs_a_long_prompts_attention_slower_and_a_short_ones_cheaper_per_token():
+    """At 32,000 tokens the Triton kernel's lower share makes gpt-oss's prompt attention on an
+    A100 slower than FlashAttention 2's would be; the kernel's fewer extra keys make a
+    128-token prompt's cheaper."""
+    node = engine_node(Scenario(model="gpt-oss-20b", gpu="A100 80GB SXM", engine="vLLM",
+                                kv_dtype="bf16"))  # fmt: skip
+    row = PREFILL_ATTENTION[("ampere", "bf16", "vllm")]
+    flash = dataclasses.replace(
+        node,
+        prefill_attention_share=node.prefill_attention_share / SINK_PREFILL.rate_share,
+        prefill_attention_keys=row.extra_keys,
+    )
+    rate = node.measured_bf16_flops
+    assert node.prompt_attention_s(32000.0, 0.0, rate) > 2.0 * flash.prompt_attention_s(
+        32000.0, 0.0, rate
+    )
+    assert node.prompt_attention_s(128.0, 0.0, rate) < flash.prompt_attention_s(128.0, 0.0, rate)
