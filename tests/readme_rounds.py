@@ -24,6 +24,8 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
+from bench.sink_attention import figures as sink_figures
+from bench.sink_attention import without_sink_triton
 from core import Scenario, evaluate
 from core.catalog import (
     BYTES_PER_WEIGHT,
@@ -40,6 +42,7 @@ from core.catalog.attention_kernels import (
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
     PREFILL_HEAD_SIZE_SHARES,
+    SINK_PREFILL,
     attention_kernel,
 )
 from core.catalog.cards import H20_SMS, H100_MEASURED_SHARES, HOPPER_SMS, HOPPER_STREAM_PER_SM
@@ -668,14 +671,16 @@ def forty_seventh_round_figures() -> tuple:
 
 
 def forty_eighth_round_figures() -> tuple:
-    """GPUStack's random bursts (D369-D412) as typed: their error (whole per cent), within and
-    cases; the one-card H100 pages' prompt-bound runs (over 1,000 prompt tokens), lowest and
-    highest ratio, and the same for Qwen's dense models on one A100; Qwen3-14B's three
-    prompt-bound runs, how many times longer on the A100 than the H100, measured (lowest and
-    highest) and priced (lowest and highest); gpt-oss on an A100 at 32,000 tokens (lowest,
-    highest); the 128-token bursts (lowest, highest); both sets after (error to one decimal,
-    within, cases) and held out (whole per cent)."""
-    ratio = engine_ratios()
+    """GPUStack's random bursts (D369-D412) as typed, the engine level as the round left it
+    (before the forty-ninth round's rule, :func:`bench.sink_attention.without_sink_triton`):
+    their error (whole per cent), within and cases; the one-card H100 pages' prompt-bound runs
+    (over 1,000 prompt tokens), lowest and highest ratio, and the same for Qwen's dense models on
+    one A100; Qwen3-14B's three prompt-bound runs, how many times longer on the A100 than the
+    H100, measured (lowest and highest) and priced (lowest and highest); gpt-oss on an A100 at
+    32,000 tokens (lowest, highest); the 128-token bursts (lowest, highest); both sets after
+    (error to one decimal, within, cases) and held out (whole per cent)."""
+    before = sink_figures(rule=False)
+    ratio = before["ratios"]
     rows = summarise(np.array([ratio[case.key] for case in GPUSTACK_BURSTS]))
 
     def span(pick):
@@ -683,12 +688,12 @@ def forty_eighth_round_figures() -> tuple:
         return round(min(found), 2), round(max(found), 2)
 
     one_card = [case for case in GPUSTACK_BURSTS if case.cards == 1 and case.prompt_tokens > 1000]
-    priced = dict(zip([case.key for case in one_card], predictions(one_card), strict=True))
     qwen14 = [case for case in one_card if case.model_label.startswith("Qwen3-14B")]
     a100, h100 = qwen14[:3], qwen14[3:]
     measured = [h.measured / a.measured for a, h in zip(a100, h100, strict=True)]
-    modelled = [priced[h.key] / priced[a.key] for a, h in zip(a100, h100, strict=True)]
-    both = report().scores["both"]["engine"]
+    modelled = [(ratio[h.key] * h.measured) / (ratio[a.key] * a.measured)
+                for a, h in zip(a100, h100, strict=True)]  # fmt: skip
+    error, within, cases = before["both"]
     return (
         round(100 * rows.geometric_mean_error), rows.within_band, rows.cases,
         *span(lambda case: case in one_card and case.gpu == "H100 SXM"),
@@ -698,20 +703,26 @@ def forty_eighth_round_figures() -> tuple:
         *span(lambda case: case.model.startswith("gpt-oss") and case.gpu != "H100 SXM"
               and case.prompt_tokens > 30000),
         *span(lambda case: case.prompt_tokens < 200),
-        round(100 * both.geometric_mean_error, 1), both.within_band, both.cases,
-        round(100 * report().cross_validated["both"].geometric_mean_error),
+        round(100 * error, 1), within, cases, round(100 * before["held_out"][0]),
     )  # fmt: skip
 
 
+def _gpt_oss_on_a100(low: int, high: int) -> list[str]:
+    """The keys of GPUStack's gpt-oss rows on one A100 with prompts of ``low`` to ``high``."""
+    return [case.key for case in GPUSTACK_BURSTS
+            if case.model.startswith("gpt-oss") and case.gpu.startswith("A100")
+            and low < case.prompt_tokens < high]  # fmt: skip
+
+
 def forty_eighth_round_marlin_figures() -> tuple:
-    """The explored rule: the A100 Marlin row's compute share, Hopper's W4A16 row's; gpt-oss's
-    one-A100 rows at 4,000 and 2,000 tokens with the rule (lowest, highest) and as priced now;
-    both sets with the rule (error to one decimal, within, cases)."""
-    middle = [case.key for case in GPUSTACK_BURSTS
-              if case.model.startswith("gpt-oss") and case.gpu.startswith("A100")
-              and 1000 < case.prompt_tokens < 5000]  # fmt: skip
-    found = marlin_figures()
-    ratio = engine_ratios()
+    """The explored rule, scored on the engine level as the round left it (before the
+    forty-ninth round's rule): the A100 Marlin row's compute share, Hopper's W4A16 row's;
+    gpt-oss's one-A100 rows at 4,000 and 2,000 tokens with the rule (lowest, highest) and
+    without it; both sets with the rule (error to one decimal, within, cases)."""
+    middle = _gpt_oss_on_a100(1000, 5000)
+    with without_sink_triton():
+        found = marlin_figures()
+    ratio = sink_figures(rule=False)["ratios"]
     with_rule = [found["gpt_oss"][key] for key in middle]
     now = [ratio[key] for key in middle]
     error, within, cases = found["both"]
@@ -719,4 +730,26 @@ def forty_eighth_round_marlin_figures() -> tuple:
         A100_MARLIN.compute_share, EXPERT_KERNELS[("hopper", "mxfp4")].compute_share,
         round(min(with_rule), 2), round(max(with_rule), 2), round(min(now), 2),
         round(max(now), 2), round(100 * error, 1), within, cases,
+    )  # fmt: skip
+
+
+def forty_ninth_round_figures() -> tuple:
+    """The Triton kernel's share over FlashAttention 2's and its extra keys; gpt-oss's
+    one-A100 rows at 32,000 tokens before and after the rule (lowest, highest each), at 2,000-
+    4,000 tokens after (lowest, highest); both sets before and after (error to one decimal,
+    within, cases) and held out before and after (whole per cent)."""
+    before, after = sink_figures(rule=False), sink_figures()
+    longest, middle = _gpt_oss_on_a100(30000, 40000), _gpt_oss_on_a100(1000, 5000)
+
+    def span(found, keys):
+        return round(min(found["ratios"][key] for key in keys), 2), round(
+            max(found["ratios"][key] for key in keys), 2
+        )
+
+    (error_before, _, _), (error, within, cases) = before["both"], after["both"]
+    return (
+        SINK_PREFILL.rate_share, SINK_PREFILL.extra_keys,
+        *span(before, longest), *span(after, longest), *span(after, middle),
+        round(100 * error_before, 1), round(100 * error, 1), within, cases,
+        round(100 * before["held_out"][0]), round(100 * after["held_out"][0]),
     )  # fmt: skip

@@ -32,6 +32,7 @@ from tests.readme_rounds import (
     forty_eighth_round_marlin_figures,
     forty_first_round_figures,
     forty_fourth_round_figures,
+    forty_ninth_round_figures,
     forty_seventh_round_figures,
     forty_sixth_round_figures,
     forty_third_round_figures,
@@ -312,6 +313,14 @@ FIGURES = {
         r"they read x([\d.]+)-([\d.]+), and both sets at ([\d.]+) % \((\d+) of (\d+)\): "
         r"reverted",
         forty_eighth_round_marlin_figures,
+    ),
+    "forty-ninth round": (
+        r"In the forty-ninth round one rule .*? where it reaches ([\d.]+) of FlashAttention 2's "
+        r"share of the bf16 rate and pays (\d+) extra keys a token .*? at 32,000 tokens go from "
+        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), those at 2,000-4,000 tokens now read "
+        r"x([\d.]+)-([\d.]+), and both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of "
+        r"(\d+)\), (\d+) % to (\d+) % held out",
+        forty_ninth_round_figures,
     ),
     "forty-seventh round": (
         r"forty-seventh round one reading .*? Both\s+sets stay at ([\d.]+) % \((\d+) of (\d+)\), "

@@ -1,0 +1,39 @@
+"""Tests for bench/sink_attention.py: the forty-ninth round's rule, switched off and on."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.sink_attention import figures, moved, without_sink_triton
+from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
+from core.evidence.fidelity import PUBLISHED, predictions
+
+
+def test_switching_the_rule_off_moves_only_gpt_oss_under_vllm_on_an_a100_and_is_undone():
+    """Inside the context gpt-oss's 32,000-token burst on an A100 is priced faster (its prompt
+    attention back at FlashAttention 2's share), its H100 twin does not move, and leaving the
+    context restores the rule."""
+    a100 = next(case for case in GPUSTACK_BURSTS if case.key == "D393")
+    h100 = next(case for case in GPUSTACK_BURSTS if case.key == "D397")
+    after = predictions([a100, h100])
+    with without_sink_triton():
+        before = predictions([a100, h100])
+    assert before[0] > after[0] and before[1] == pytest.approx(after[1])
+    assert predictions([a100])[0] == pytest.approx(after[0])
+
+
+def test_the_rows_the_rule_moves_are_gpt_oss_on_ampere_under_vllm():
+    """Every case whose ratio the rule moves runs gpt-oss under vLLM on an A100, both sets keep
+    their 340 cases either way; its runs of 2,000 prompt tokens or more run slower (their
+    throughput falls), where the Triton kernel's share costs more than its fewer keys spare."""
+    before, after = figures(rule=False), figures()
+    keys = moved(before, after)
+    by_key = {case.key: case for case in PUBLISHED}
+    assert keys
+    for key in keys:
+        case = by_key[key]
+        assert case.model.startswith("gpt-oss") and case.gpu.startswith("A100"), key
+        assert case.engine == "vLLM"
+        if case.metric == "throughput" and case.prompt_tokens >= 2000:
+            assert after["ratios"][key] < before["ratios"][key], key
+    assert before["both"][2] == after["both"][2] == 340
