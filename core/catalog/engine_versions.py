@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from core.catalog import ENGINE_KV_FRACTION
+from core.catalog import ENGINE_KV_FRACTION, GIB
 from core.catalog.allreduce_kernels import (
     SGLANG_ALLREDUCE_S,
     SGLANG_ALLREDUCE_SOURCE,
@@ -85,7 +85,7 @@ from core.catalog.release_kernels import (
     VLLM_AITER_SOURCE,
     VLLM_V1_QUANT_FUSION,
 )
-from core.catalog.sglang_defaults import SGL_CHUNK, SGL_GRAPH, SGL_GRAPH_160, SGL_SEQS
+from core.catalog.sglang_defaults import SGL_CHUNK, SGL_CHUNK_05, SGL_GRAPH, SGL_GRAPH_160, SGL_SEQS
 
 PRICE_RELEASE_HOST_COSTS = False
 """Whether the engine level prices every overlapping release's scheduler (SGLang's always)."""
@@ -112,7 +112,8 @@ class EngineVersion:
     max_running: int
     max_running_small: int
     max_running_source: str
-    # chunked prefill on by default, and the tokens one step may carry when it is
+    # chunked prefill on by default, and the tokens one step may carry when it is (on the cards
+    # that take the larger defaults, above every tier of chunk_tiers)
     chunked_prefill: bool
     chunk_tokens: int
     chunked_source: str
@@ -147,6 +148,11 @@ class EngineVersion:
     # whether its memory profile counts each card's memory outside PyTorch's (memory_profiles)
     counts_outside_allocator: bool = True
     outside_allocator_source: str = OUTSIDE_ALLOCATOR_SOURCE
+    # the tokens one step may carry on the cards that take the smaller defaults, as
+    # max_running_small (0: chunk_tokens on every card), and where the release sets it by the
+    # card's memory instead, (memory below which, tokens), smallest first (its chunked_source)
+    chunk_tokens_small: int = 0
+    chunk_tiers: tuple[tuple[float, int], ...] = ()
     # whether its compiled pass quantises a per-tensor fp8 GEMM's input in the kernel before it
     fuses_input_quant: bool = False
     fuses_input_quant_source: str = "each fp8 GEMM quantises its input in a kernel of its own"
@@ -167,6 +173,8 @@ _VLLM_V1_CHUNK = (
     "max_num_batched_tokens 2,048 for the API server (8,192 for the LLM class)"
 )
 _VLLM_V1_GRAPH = "vLLM V1 CompilationConfig: CUDA-graph capture sizes up to 512"
+# the tokens a step carries under vLLM's API server on the cards that take its smaller defaults
+VLLM_SMALL_CARD_CHUNK = 2048
 _VLLM_BIG_SEQS = (
     "vLLM arg_utils.py _set_default_args: max_num_seqs 1024 and max_num_batched_tokens 8,192 "
     "(API server) on cards of 70 GiB or more, not A100 ('Setting large max_num_batched_tokens "
@@ -186,7 +194,7 @@ _VLLM_019 = EngineVersion(
     "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
     1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
     VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-    VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
+    VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
 )  # fmt: skip
 _VLLM = (
     EngineVersion(
@@ -229,14 +237,14 @@ _VLLM = (
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK + "; 8,192 on large cards "
         "(PR #17885)", 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
+        VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
     ),
     EngineVersion(
         "vllm", "0.14", "V1, async scheduling by default",
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
+        VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
     ),
     EngineVersion(
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",
@@ -247,7 +255,7 @@ _VLLM = (
         VLLM_V1_HOST_PER_REQUEST_S, VLLM_V1_HOST_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=ATOM_FUSION_RULE,
         fuses_shared_expert_data_parallel=False, amd_kernels="aiter",
-        amd_kernels_source=ATOM_PLUGIN_SOURCE, **VLLM_SNAPSHOT,
+        amd_kernels_source=ATOM_PLUGIN_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT,
     ),
     # the 0.19 line with AITER switched on: the same release but for the kernels on AMD cards
     replace(
@@ -257,7 +265,9 @@ _VLLM = (
     _VLLM_019,
 )  # fmt: skip
 
-# -- SGLang.
+# -- SGLang. Its chunk by the memory the card reports, in MiB (SGL_CHUNK, SGL_CHUNK_05)
+_SGLANG_CHUNK_TIERS = ((25000 * 2**20, 2048),)
+_SGLANG_05_CHUNK_TIERS = ((35 * GIB, 2048), (60 * GIB, 4096), (160 * GIB, 8192))
 _SGLANG_04 = EngineVersion(
     "sglang", "0.4", "zero-overhead (overlap) scheduler",
     "lmsys blog 2024-12-04 'SGLang v0.4: Zero-Overhead Batch Scheduler'",
@@ -266,6 +276,7 @@ _SGLANG_04 = EngineVersion(
     "default (--disable-overlap-schedule turns it off)",
     2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 160, SGL_GRAPH_160,
     SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_04_ROCM_SOURCE,
+    chunk_tiers=_SGLANG_CHUNK_TIERS,
 )  # fmt: skip
 _SGLANG = (
     EngineVersion(
@@ -275,6 +286,7 @@ _SGLANG = (
         False, "SGLang v0.3 schedules between steps (the v0.4 blog's 'old batch scheduler (v0.3)')",
         2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 160, SGL_GRAPH_160,
         SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_BEFORE_AITER_SOURCE,
+        chunk_tiers=_SGLANG_CHUNK_TIERS,
     ),
     # the 0.4 line with AITER switched on: the same release but for the kernels on AMD cards
     replace(
@@ -287,10 +299,11 @@ _SGLANG = (
         "sglang", "0.5", "overlap scheduler, the current release line",
         "SGLang v0.5 release line (the LMSYS gpt-oss and cookbook rows ran 0.5.1-0.5.9)",
         True, "SGLang server_args.py disable_overlap_schedule = False (the overlap scheduler on)",
-        2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 512, SGL_GRAPH,
+        2048, 2048, SGL_SEQS, True, 16384, SGL_CHUNK_05, 512, SGL_GRAPH,
         SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=SHARED_EXPERT_FUSION_RULE,
         amd_kernels="aiter", amd_kernels_source=SGLANG_AITER_SOURCE,
+        chunk_tiers=_SGLANG_05_CHUNK_TIERS,
     ),
 )  # fmt: skip
 

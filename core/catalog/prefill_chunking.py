@@ -35,6 +35,26 @@ EAGER_PROMPT_SOURCE = (
 )
 
 
+def chunk_tokens(engine: str, version: str, large_card: bool, card_memory_bytes: float) -> int:
+    """The tokens one step of ``engine``'s release ``version`` may carry on a card of
+    ``card_memory_bytes`` (``large_card``: one that takes the release's larger defaults, as
+    :attr:`~core.catalog.engine_versions.EngineVersion.max_running` does).
+
+    Notes
+    -----
+    The first of the release's ``chunk_tiers`` whose memory the card is below (SGLang's), else
+    ``chunk_tokens_small`` on a card that is not large (vLLM's API server: 2,048 under 70 GiB or
+    on an A100), else ``chunk_tokens``.
+    """
+    release = engine_version(engine, version)
+    for below, tokens in release.chunk_tiers:
+        if card_memory_bytes < below:
+            return tokens
+    if not large_card and release.chunk_tokens_small:
+        return release.chunk_tokens_small
+    return release.chunk_tokens
+
+
 def long_context_limit(engine: str, version: str) -> int:
     """The longest context ``engine``'s release ``version`` serves before it turns chunked
     prefill on (0: never by itself)."""

@@ -3,8 +3,14 @@
 
 SGL_SEQS = "SGLang model_runner.py: a request pool of at least 2,048"
 SGL_CHUNK = (
-    "SGLang server_args.py: chunked_prefill_size 8,192 on cards of 60-160 GB (2,048 under 35 "
-    "GB, 4,096 under 60, 16,384 above 160)"
+    "SGLang server_args.py (0.3 and 0.4 lines): chunked_prefill_size 2,048 where the card reports "
+    "under 25,000 MiB, else 8,192 (later 0.4 releases raise it to 16,384 above 160 GiB: not "
+    "priced, the line's releases differ)"
+)
+SGL_CHUNK_05 = (
+    "SGLang server_args.py _handle_gpu_memory_settings (0.5 line): chunked_prefill_size 2,048 "
+    "under 35 GiB (T4, A10, 4090), 4,096 under 60 (A100 40GB, L40), 8,192 under 160 (H100, "
+    "A100, H20, H200), 16,384 above (B200, MI300)"
 )
 SGL_GRAPH = (
     "SGLang server_args.py: cuda_graph_max_bs by card memory and tensor parallelism (256 on "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, GB, HOST_STEP_S
+from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, HOST_STEP_S
 from core.catalog.checkpoints import kept_bf16_params, kept_embedding_params
 from core.catalog.collective_tables import allreduce_table_index, gather_table_index
 from core.catalog.dense_gemms import dense_gemm_row, gemm_tile_rows
@@ -17,19 +17,18 @@ from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
     PRICE_RELEASE_REQUEST_HOST,
-    engine_version,
     newest_version,
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
 from core.catalog.kernels import amd_card, card_family, expert_kernel, kernels_engine
-from core.catalog.prefill_chunking import eager_prompt_steps, long_context_limit
 from core.catalog.release_kernels import expert_launch_tokens
 from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
 from core.engine_level.formats import dense_format, expert_format
 from core.engine_level.lookups import lookup, lookup_rows, release_field
 from core.engine_level.memory import engine_memory_bytes, sglang_reserve_bytes
+from core.engine_level.release_defaults import prefill_chunking, running_limit
 from core.engine_level.shared_experts import shared_expert_fused, shared_stream_tokens
 from core.engine_level.terms import chunked_read_share, kv_replication
 from core.foundation.vector import any_true, is_array
@@ -142,27 +141,9 @@ def engine_releases(engine, version):
     return factorize(engines), factorize(np.where(np.equal(versions, None), newest, versions))
 
 
-def _separate_prefill(name, version) -> bool:
-    """Whether the engine's release runs a new prompt's prefill in a step of its own
-    (:attr:`core.catalog.engines.Engine.prefill_mixing`), the decodes waiting."""
-    mixing = ENGINES[name].prefill_mixing
-    return mixing == "never" or (
-        mixing == "chunked" and not engine_version(name, version).chunked_prefill
-    )
-
-
 def max_running(gpu, engine, card_memory_bytes, version=None):
     """The most requests an engine's release (None: its newest) runs at once on one instance."""
-    return _max_running(gpu, *engine_releases(engine, version), card_memory_bytes)
-
-
-def _max_running(gpu, engine, version, card_memory_bytes):
-    """:func:`max_running` of factorized engine and release keys."""
-    big = np.asarray(card_memory_bytes, dtype=float) / GB >= 70
-    ampere = lookup(lambda g: card_family(g) == "ampere", gpu) > 0
-    large = lookup(release_field("max_running"), engine, version)
-    small = lookup(release_field("max_running_small"), engine, version)
-    return np.where(big & ~ampere, large, small)
+    return running_limit(gpu, *engine_releases(engine, version), card_memory_bytes)
 
 
 def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None) -> dict:
@@ -225,10 +206,10 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             release_field("counts_outside_allocator"), engine, version
         )
         > 0,
-        "max_running": _max_running(gpu, engine, version, pool.card_memory),
+        "max_running": running_limit(gpu, engine, version, pool.card_memory),
         "host_step_s": HOST_STEP_S,
         **_release_host_costs(engine, version),
-        **_prefill_chunking(pool, engine, version),
+        **prefill_chunking(pool, gpu, engine, version),
         **_bench_settings(pool, gpu, weight, engine, version, latent, data_parallel, shape, shapes),
         # TensorRT-LLM's profiling step runs its fused MoE, whose workspace comes out of the room
         # it then gives the cache (PyTorch backend _util.py: KV = 0.9 x (memory - peak))
@@ -290,22 +271,6 @@ def _release_host_costs(engine, version) -> dict:
     return fields
 
 
-def _prefill_chunking(pool, engine, version) -> dict:
-    """Whether a new prompt runs in a step of its own, the tokens one forward pass of a lone
-    prompt carries (0: the whole prompt in one) and whether the release runs those passes
-    eagerly (:mod:`core.catalog.prefill_chunking`). Requests past the release's long-context
-    limit (vLLM V0's 32K) turn chunking on, and the chunks then ride in the running steps."""
-    chunked = lookup(release_field("chunked_prefill"), engine, version) > 0
-    longest = lookup(long_context_limit, engine, version)
-    forced = (longest > 0) & (np.add(pool.prompt, pool.answer) > longest)
-    chunk = lookup(release_field("chunk_tokens"), engine, version)
-    return {
-        "separate_prefill": (lookup(_separate_prefill, engine, version) > 0) & ~forced,
-        "prefill_chunk_tokens": np.where(chunked | forced, chunk, 0.0),
-        "eager_prompt_steps": lookup(eager_prompt_steps, engine, version) > 0,
-    }
-
-
 def _gathered_bytes(shapes):
     """(engine, weights, model) -> bytes a DEP gather moves per number: TensorRT-LLM's fused MoE
     quantises an NVFP4 MoE's input first (fp4_quantize: the format's bytes), others gather bf16."""
@@ -359,7 +324,7 @@ def _bench_settings(pool, gpu, weight, engine, version, latent, data_parallel, s
         # default max_batch_size (DEFAULT_MAX_BATCH_SIZE), the release's own limit
         default_batch=np.where(
             lookup(lambda e: e == "tensorrt-llm", engine) > 0,
-            _max_running(gpu, engine, version, pool.card_memory), np.inf,
+            running_limit(gpu, engine, version, pool.card_memory), np.inf,
         ),
     )  # fmt: skip
     pads = lookup(release_field("pads_to_graph_sizes"), engine, version) > 0

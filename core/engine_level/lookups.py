@@ -7,6 +7,13 @@ import numpy as np
 from core.catalog.engine_versions import engine_version
 
 
+def names(key) -> np.ndarray:
+    """A factorized key (a name, or a (unique, index) pair) as an array of names."""
+    if isinstance(key, str):
+        return np.asarray(key, dtype=object)
+    return np.asarray(key[0], dtype=object)[key[1]]
+
+
 def lookup(function, *keys):
     """``function`` of the names in ``keys``, each a name or a factorized (unique, index) pair."""
     for key in keys:  # a loop, not all(): one scenario asks this forty times an evaluation
@@ -14,9 +21,7 @@ def lookup(function, *keys):
             break
     else:
         return np.float64(function(*keys))
-    columns = [np.asarray(key, dtype=object) if isinstance(key, str) else
-               np.asarray(key[0], dtype=object)[key[1]] for key in keys]  # fmt: skip
-    columns = np.broadcast_arrays(*columns)
+    columns = np.broadcast_arrays(*(names(key) for key in keys))
     cache: dict = {}
     flat = [
         cache.setdefault(names, function(*names))

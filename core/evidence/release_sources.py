@@ -238,6 +238,40 @@ def expert_launch_rows() -> list[Source]:
     ]
 
 
+def _memory(size: float) -> str:
+    """A card memory threshold as its release's code writes it: whole GiB, else MiB."""
+    return f"{size / 2**30:.0f} GiB" if size % 2**30 == 0 else f"{size / 2**20:,.0f} MiB"
+
+
+def _chunk_text(release) -> str:
+    """A release's tokens a step, by card: its memory tiers, or its smaller cards' figure."""
+    tiers = [f"{tokens:,} under {_memory(below)}" for below, tokens in release.chunk_tiers]
+    if release.chunk_tokens_small:
+        tiers.append(f"{release.chunk_tokens_small:,} under 70 GB or on an A100")
+    return f"{release.chunk_tokens:,}" + (f" ({', '.join(tiers)})" if tiers else "")
+
+
+def release_default_rows() -> list[Source]:
+    """Each release's batch limit and, where it chunks prefills, the tokens a step carries, by
+    card (vLLM sets both by the card, SGLang its chunk by the card's memory)."""
+    return [
+        Source(
+            f"requests at once and tokens a step, {release.engine} {release.version}",
+            f"{release.max_running:,}"
+            + (f" ({release.max_running_small:,} under 70 GB or on an A100)"
+               if release.max_running_small != release.max_running else "")
+            + (f"; {_chunk_text(release)}" if release.chunked_prefill else ""),
+            "requests one instance runs at once; tokens one step carries (a lone prompt "
+            "longer than that runs one forward pass a chunk)",
+            release.max_running_source
+            + (f"; {release.chunked_source}" if release.chunked_prefill else ""),
+            kind="engine",
+        )
+        for releases in ENGINE_VERSIONS.values()
+        for release in releases
+    ]  # fmt: skip
+
+
 def prompt_pass_rows() -> list[Source]:
     """Each release that chunks a prompt only past a long context, and the releases whose steps
     carrying a prompt run eagerly (each pass of a lone prompt then pays the engine's dispatch)."""
@@ -270,5 +304,5 @@ def release_rows() -> list[Source]:
     return [
         *engine_rows(), schedules_ahead_row(), *host_request_rows(), *engine_fact_rows(),
         *shared_stream_rows(), *release_expert_rows(), *expert_launch_rows(),
-        *prompt_pass_rows(),
+        *release_default_rows(), *prompt_pass_rows(),
     ]  # fmt: skip
