@@ -3,10 +3,13 @@
 Issue 37's forty-ninth round priced attention with sinks as vLLM runs it on an SM8x card: its
 FlashAttention 2 build takes no sinks, so it runs the Triton unified attention
 (``core.catalog.attention_kernels.SINK_PREFILL``, fitted by ``bench/prefill_attention_fit.py``).
-This prints each development row the rule moves (gpt-oss on an A100 under vLLM), before and
-after, and both development sets and the publisher-held-out figure before and after. The
-"before" is the engine level with the rule switched off (:func:`without_sink_triton`), which the
-README's earlier round paragraphs quote. To rerun, from this repository's root (a few seconds):
+The same round set each release's prefill chunk by the card, as the release's code does (vLLM's
+API server 2,048 tokens a step on an A100 or a card under 70 GB, SGLang 0.5 by the card's
+memory; :func:`core.catalog.prefill_chunking.chunk_tokens`). This prints each development row
+the round moves (gpt-oss on an A100 under vLLM, and one more), before and after, and both
+development sets and the publisher-held-out figure before and after. The "before" is the engine
+level with both switched off (:func:`before_the_round`), which the README's earlier round
+paragraphs quote. To rerun, from this repository's root (a few seconds):
 
     python -m bench.sink_attention
 """
@@ -23,8 +26,9 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it reads the rows from.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from core.evidence.crossval import cross_validated, held_out_ratios
-from core.evidence.fidelity import both_set_cases, score
+from bench.fused_quant import both_and_held_out
+from core.catalog.engine_versions import engine_version
+from core.evidence.fidelity import scored_afresh
 
 
 @contextmanager
@@ -35,18 +39,29 @@ def without_sink_triton():
         yield
 
 
+def _one_chunk(engine, version, large_card, card_memory_bytes):
+    """Each release's one chunk on every card, as the engine level had it before the round."""
+    return engine_version(engine, version).chunk_tokens
+
+
+@contextmanager
+def before_the_round():
+    """The engine level as the forty-eighth round left it: no Triton kernel for sinks, and one
+    chunk a release on every card."""
+    with without_sink_triton(), patch("core.engine_level.release_defaults.chunk_tokens",
+                                      _one_chunk):  # fmt: skip
+        yield
+
+
 @cache
 def figures(rule: bool = True) -> dict:
     """Both sets (error, within, cases), the publisher-held-out (error, share within) and each
-    case's ratio by key, with the rule in force or (``rule`` False) switched off."""
-    cases = both_set_cases()
+    case's ratio by key, with the round's rules in force or (``rule`` False) switched off."""
     if rule:
-        both = score(cases)
+        cases, both, held = scored_afresh()
     else:
-        with without_sink_triton():
-            both = score(cases)
-    publishers = [case.publisher for case in cases]
-    held = cross_validated(held_out_ratios(publishers, both.ratios), publishers)
+        with before_the_round():
+            cases, both, held = scored_afresh()
     return {
         "both": (both.geometric_mean_error, both.within_band, both.cases),
         "held_out": (held.geometric_mean_error, held.within_share),
@@ -62,14 +77,11 @@ def moved(before: dict, after: dict, by: float = 1e-9) -> list[str]:
 
 def main() -> None:
     before, after = figures(rule=False), figures()
-    print("the rows the rule moves (predicted / measured), before -> after")
+    print("the rows the round moves (predicted / measured), before -> after")
     for key in moved(before, after):
         print(f"  {key:5s} x{before['ratios'][key]:.2f} -> x{after['ratios'][key]:.2f}")
     for name, found in (("before", before), ("after", after)):
-        error, within, cases = found["both"]
-        held, share = found["held_out"]
-        print(f"{name:6s} both sets {error:.1%} ({within} of {cases}), held out {held:.0%} "
-              f"({share:.0%} within)")  # fmt: skip
+        print(f"{name:6s} {both_and_held_out(found)}")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
+from bench.sink_attention import before_the_round
 from bench.sink_attention import figures as sink_figures
-from bench.sink_attention import without_sink_triton
 from core import Scenario, evaluate
 from core.catalog import (
     BYTES_PER_WEIGHT,
@@ -68,6 +68,7 @@ from core.catalog.eager_dispatch import (
     SGLANG_EAGER_LAUNCH_S,
     SGLANG_SERVER_PATH_S,
 )
+from core.catalog.engine_versions import engine_version
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.layer_kernels import (
@@ -672,7 +673,7 @@ def forty_seventh_round_figures() -> tuple:
 
 def forty_eighth_round_figures() -> tuple:
     """GPUStack's random bursts (D369-D412) as typed, the engine level as the round left it
-    (before the forty-ninth round's rule, :func:`bench.sink_attention.without_sink_triton`):
+    (before the forty-ninth round's rules, :func:`bench.sink_attention.before_the_round`):
     their error (whole per cent), within and cases; the one-card H100 pages' prompt-bound runs
     (over 1,000 prompt tokens), lowest and highest ratio, and the same for Qwen's dense models on
     one A100; Qwen3-14B's three prompt-bound runs, how many times longer on the A100 than the
@@ -720,7 +721,7 @@ def forty_eighth_round_marlin_figures() -> tuple:
     gpt-oss's one-A100 rows at 4,000 and 2,000 tokens with the rule (lowest, highest) and
     without it; both sets with the rule (error to one decimal, within, cases)."""
     middle = _gpt_oss_on_a100(1000, 5000)
-    with without_sink_triton():
+    with before_the_round():
         found = marlin_figures()
     ratio = sink_figures(rule=False)["ratios"]
     with_rule = [found["gpt_oss"][key] for key in middle]
@@ -735,11 +736,15 @@ def forty_eighth_round_marlin_figures() -> tuple:
 
 def forty_ninth_round_figures() -> tuple:
     """The Triton kernel's share over FlashAttention 2's and its extra keys; gpt-oss's
-    one-A100 rows at 32,000 tokens before and after the rule (lowest, highest each), at 2,000-
+    one-A100 rows at 32,000 tokens before and after the round (lowest, highest each), at 2,000-
     4,000 tokens after (lowest, highest); both sets before and after (error to one decimal,
-    within, cases) and held out before and after (whole per cent)."""
+    within, cases) and held out before and after (whole per cent); a lone 32,000-token prompt's
+    passes under vLLM 0.10 on an A100 now and with the release's one chunk; D377 before and
+    after."""
     before, after = sink_figures(rule=False), sink_figures()
     longest, middle = _gpt_oss_on_a100(30000, 40000), _gpt_oss_on_a100(1000, 5000)
+    a100 = engine_node(Scenario(gpu="A100 80GB SXM", engine="vLLM", engine_version="0.10"))
+    one_chunk = engine_version("vllm", "0.10").chunk_tokens
 
     def span(found, keys):
         return round(min(found["ratios"][key] for key in keys), 2), round(
@@ -752,4 +757,6 @@ def forty_ninth_round_figures() -> tuple:
         *span(before, longest), *span(after, longest), *span(after, middle),
         round(100 * error_before, 1), round(100 * error, 1), within, cases,
         round(100 * before["held_out"][0]), round(100 * after["held_out"][0]),
+        float(a100.prompt_passes(32000.0)), float(np.ceil(32000 / one_chunk)),
+        round(before["ratios"]["D377"], 2), round(after["ratios"]["D377"], 2),
     )  # fmt: skip

@@ -319,7 +319,9 @@ FIGURES = {
         r"share of the bf16 rate and pays (\d+) extra keys a token .*? at 32,000 tokens go from "
         r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), those at 2,000-4,000 tokens now read "
         r"x([\d.]+)-([\d.]+), and both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of "
-        r"(\d+)\), (\d+) % to (\d+) % held out",
+        r"(\d+)\), (\d+) % to (\d+) % held out.*? A lone 32,000-token prompt under vLLM on an "
+        r"A100 now takes (\d+) passes, not (\d+); of the scored rows only D377 moves \(x([\d.]+) "
+        r"to x([\d.]+)\)",
         forty_ninth_round_figures,
     ),
     "forty-seventh round": (

@@ -17,25 +17,10 @@ and the host step hidden by an overlap scheduler where a profile shows the GPU n
 (SGLang's, from 0.4: issue 37's nineteenth round, ``Engine.overlap_profiled``; vLLM's tried in
 the forty-sixth, :mod:`core.catalog.host_costs`). Whether other releases' host steps overlap the
 GPU's and the all-reduce kernel's latency are recorded, sourced, but not priced
-(:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both development sets worse (issue 37,
-measured when they were first priced: hiding the host step behind overlapping schedulers took
-the in-sample error of both sets from 15.8 % to 17.4 % and the publisher-held-out error from 25
-% to 28 %; TensorRT-LLM's faster all-reduce took them to 16.2 % and 25.4 %; again after the
-expert kernels' padding rows, both priced together take 15.9 % to 17.9 % and 25 % to 28 %; the
-all-reduce alone at each engine's kernel measured inside a CUDA graph, 3.9-5.2 µs instead of one
-eager 10.1 µs, takes the 63 cases of both sets from 16.8 % to 17.5 %, the publisher-held-out
-error from 25 % to 27 % and the check set from 11.5 % to 12.1 %: the decode steps of
-tensor-parallel cases at a user or two, already fast, grow faster, so what those steps lack is
-elsewhere; it was the dense GEMMs' floors, core.catalog.dense_gemms. With those floors priced,
-the graphed all-reduce takes the 95 scored cases from 20.3 % to 20.6 % and the check sets from
-11.2 % to 11.7 % and 25.6 % to 26.9 %, the held-out error from 24 % to 23 %; the overlap
-scheduler takes them to 21.0 %, 25 % held out: both stay off). Measured again in the fifth
-round, with the host work per request priced and GPUStack's rows in, the overlap scheduler takes
-the 105 scored cases from 17.3 % to 17.9 % (held out 21.8 % to 23.2 %), the graphed all-reduce
-to 17.4 % (held out 21.1 %, the check set 11.0 % to 11.5 %): both stay off. The 0.86 ms host
-step stands for more than scheduling (sampling, per-step launches outside the graphs), so an
-engine that overlaps its scheduler still pays much of it; pricing that needs a per-engine step
-profile, not a release note.
+(:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both development sets worse each time they
+were measured (the figures are in :mod:`core.catalog.host_costs`). A release's batch limit and
+prefill chunk can depend on the card (vLLM's by its memory and family, SGLang's chunk by its
+memory: ``max_running_small``, ``chunk_tokens_small``, ``chunk_tiers``).
 
 ``Scenario.engine_version`` picks a release; its default is the newest the catalog knows for the
 engine (:func:`newest_version`). A published case is typed with the release that ran it by one
@@ -46,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from core.catalog import ENGINE_KV_FRACTION, GIB
+from core.catalog import ENGINE_KV_FRACTION
 from core.catalog.allreduce_kernels import (
     SGLANG_ALLREDUCE_S,
     SGLANG_ALLREDUCE_SOURCE,
@@ -85,7 +70,15 @@ from core.catalog.release_kernels import (
     VLLM_AITER_SOURCE,
     VLLM_V1_QUANT_FUSION,
 )
-from core.catalog.sglang_defaults import SGL_CHUNK, SGL_CHUNK_05, SGL_GRAPH, SGL_GRAPH_160, SGL_SEQS
+from core.catalog.sglang_defaults import (
+    SGL_05_CHUNK_TIERS,
+    SGL_CHUNK,
+    SGL_CHUNK_05,
+    SGL_CHUNK_TIERS,
+    SGL_GRAPH,
+    SGL_GRAPH_160,
+    SGL_SEQS,
+)
 
 PRICE_RELEASE_HOST_COSTS = False
 """Whether the engine level prices every overlapping release's scheduler (SGLang's always)."""
@@ -265,9 +258,7 @@ _VLLM = (
     _VLLM_019,
 )  # fmt: skip
 
-# -- SGLang. Its chunk by the memory the card reports, in MiB (SGL_CHUNK, SGL_CHUNK_05)
-_SGLANG_CHUNK_TIERS = ((25000 * 2**20, 2048),)
-_SGLANG_05_CHUNK_TIERS = ((35 * GIB, 2048), (60 * GIB, 4096), (160 * GIB, 8192))
+# -- SGLang.
 _SGLANG_04 = EngineVersion(
     "sglang", "0.4", "zero-overhead (overlap) scheduler",
     "lmsys blog 2024-12-04 'SGLang v0.4: Zero-Overhead Batch Scheduler'",
@@ -276,7 +267,7 @@ _SGLANG_04 = EngineVersion(
     "default (--disable-overlap-schedule turns it off)",
     2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 160, SGL_GRAPH_160,
     SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_04_ROCM_SOURCE,
-    chunk_tiers=_SGLANG_CHUNK_TIERS,
+    chunk_tiers=SGL_CHUNK_TIERS,
 )  # fmt: skip
 _SGLANG = (
     EngineVersion(
@@ -286,7 +277,7 @@ _SGLANG = (
         False, "SGLang v0.3 schedules between steps (the v0.4 blog's 'old batch scheduler (v0.3)')",
         2048, 2048, SGL_SEQS, True, 8192, SGL_CHUNK, 160, SGL_GRAPH_160,
         SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_BEFORE_AITER_SOURCE,
-        chunk_tiers=_SGLANG_CHUNK_TIERS,
+        chunk_tiers=SGL_CHUNK_TIERS,
     ),
     # the 0.4 line with AITER switched on: the same release but for the kernels on AMD cards
     replace(
@@ -303,7 +294,7 @@ _SGLANG = (
         SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=SHARED_EXPERT_FUSION_RULE,
         amd_kernels="aiter", amd_kernels_source=SGLANG_AITER_SOURCE,
-        chunk_tiers=_SGLANG_05_CHUNK_TIERS,
+        chunk_tiers=SGL_05_CHUNK_TIERS,
     ),
 )  # fmt: skip
 

@@ -7,6 +7,9 @@ SGL_CHUNK = (
     "under 25,000 MiB, else 8,192 (later 0.4 releases raise it to 16,384 above 160 GiB: not "
     "priced, the line's releases differ)"
 )
+# the chunk by the memory the card reports, in MiB: (below, tokens), smallest first
+SGL_CHUNK_TIERS = ((25000 * 2**20, 2048),)
+SGL_05_CHUNK_TIERS = ((35 * 2**30, 2048), (60 * 2**30, 4096), (160 * 2**30, 8192))
 SGL_CHUNK_05 = (
     "SGLang server_args.py _handle_gpu_memory_settings (0.5 line): chunked_prefill_size 2,048 "
     "under 35 GiB (T4, A10, 4090), 4,096 under 60 (A100 40GB, L40), 8,192 under 160 (H100, "

@@ -240,6 +240,16 @@ def both_set_cases(leaving=frozenset()) -> list[PublishedCase]:
     return [PUBLISHED[i] for i in _sets(PUBLISHED)["both"] if PUBLISHED[i].key not in leaving]
 
 
+def scored_afresh(leaving=frozenset()) -> tuple[list[PublishedCase], Score, CrossValidated]:
+    """Both development sets' cases (less ``leaving``'s keys), their engine-level score and
+    their publisher-held-out score, priced now: for a figure under a rule switched on or off
+    inside a context, where :func:`report` prices once per process."""
+    cases = both_set_cases(leaving)
+    both = score(cases)
+    publishers = [case.publisher for case in cases]
+    return cases, both, cross_validated(held_out_ratios(publishers, both.ratios), publishers)
+
+
 def same_set_ups(cases, others) -> tuple[tuple[tuple[PublishedCase, float], ...], ...]:
     """For each of ``cases``, other publishers' rows of its set-up among ``others``
     (:attr:`PublishedCase.set_up`), each with its measurement over the case's: how far two

@@ -6,7 +6,7 @@ import pytest
 
 from bench.sink_attention import figures, moved, without_sink_triton
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
-from core.evidence.fidelity import PUBLISHED, predictions
+from core.evidence.fidelity import PUBLISHED, both_set_cases, predictions, score
 
 
 def test_switching_the_rule_off_moves_only_gpt_oss_under_vllm_on_an_a100_and_is_undone():
@@ -22,11 +22,20 @@ def test_switching_the_rule_off_moves_only_gpt_oss_under_vllm_on_an_a100_and_is_
     assert predictions([a100])[0] == pytest.approx(after[0])
 
 
-def test_the_rows_the_rule_moves_are_gpt_oss_on_ampere_under_vllm():
-    """Every case whose ratio the rule moves runs gpt-oss under vLLM on an A100, both sets keep
-    their 340 cases either way; its runs of 2,000 prompt tokens or more run slower (their
-    throughput falls), where the Triton kernel's share costs more than its fewer keys spare."""
-    before, after = figures(rule=False), figures()
+def _ratios_under(context) -> dict[str, float]:
+    """Each development case's ratio by key, priced inside ``context``."""
+    cases = both_set_cases()
+    with context():
+        found = score(cases)
+    return {case.key: float(ratio) for case, ratio in zip(cases, found.ratios, strict=True)}
+
+
+def test_the_rows_the_sinks_rule_moves_are_gpt_oss_on_ampere_under_vllm():
+    """Every case whose ratio the sinks rule moves runs gpt-oss under vLLM on an A100; its runs
+    of 2,000 prompt tokens or more run slower (their throughput falls), where the Triton
+    kernel's share costs more than its fewer keys spare."""
+    after = figures()
+    before = {"ratios": _ratios_under(without_sink_triton)}
     keys = moved(before, after)
     by_key = {case.key: case for case in PUBLISHED}
     assert keys
@@ -36,4 +45,15 @@ def test_the_rows_the_rule_moves_are_gpt_oss_on_ampere_under_vllm():
         assert case.engine == "vLLM"
         if case.metric == "throughput" and case.prompt_tokens >= 2000:
             assert after["ratios"][key] < before["ratios"][key], key
+
+
+def test_before_the_round_undoes_both_rules_and_keeps_the_cases():
+    """Switched off together, the round's rules leave both sets their 340 cases; the chunk rule
+    moves only vLLM's runs on an A100 (its smaller chunk there), beside the sinks rule's."""
+    before, after = figures(rule=False), figures()
     assert before["both"][2] == after["both"][2] == 340
+    sinks_only = {"ratios": _ratios_under(without_sink_triton)}
+    by_key = {case.key: case for case in PUBLISHED}
+    for key in moved(before, sinks_only):
+        case = by_key[key]
+        assert case.engine == "vLLM" and case.gpu.startswith("A100"), key

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core import Scenario
+from core.catalog.engine_versions import VLLM_SMALL_CARD_CHUNK, engine_version
 from core.catalog.prefill_chunking import eager_prompt_steps, long_context_limit
 from core.evaluate import engine_node
 
@@ -25,9 +26,13 @@ def test_vllm_v0_chunks_only_requests_past_32k():
 
 
 def test_chunking_releases_chunk_whatever_the_length_and_trtllm_never():
-    """vLLM V1 and SGLang chunk every prompt at their release's chunk; TensorRT-LLM chunks none."""
-    assert _node("vllm", "0.14", 1000).prefill_chunk_tokens == 8192
-    assert _node("sglang", "0.4", 1000).prefill_chunk_tokens == 8192
+    """vLLM V1 and SGLang chunk every prompt at their release's chunk on the card (vLLM's API
+    server its smaller one on an A100); TensorRT-LLM chunks none."""
+    assert _node("vllm", "0.14", 1000).prefill_chunk_tokens == VLLM_SMALL_CARD_CHUNK
+    assert (
+        _node("sglang", "0.4", 1000).prefill_chunk_tokens
+        == engine_version("sglang", "0.4").chunk_tokens
+    )
     assert _node("tensorrt-llm", None, 129024).prefill_chunk_tokens == 0
 
 
