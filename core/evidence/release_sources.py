@@ -248,7 +248,7 @@ def _chunk_text(release) -> str:
     tiers = [f"{tokens:,} under {_memory(below)}" for below, tokens in release.chunk_tiers]
     if release.chunk_tokens_small:
         tiers.append(f"{release.chunk_tokens_small:,} under 70 GB or on an A100")
-    return f"{release.chunk_tokens:,}" + (f" ({', '.join(tiers)})" if tiers else "")
+    return f"{release.chunk_tokens:,} tokens a step" + (f" ({', '.join(tiers)})" if tiers else "")
 
 
 def release_default_rows() -> list[Source]:
@@ -257,12 +257,12 @@ def release_default_rows() -> list[Source]:
     return [
         Source(
             f"requests at once and tokens a step, {release.engine} {release.version}",
-            f"{release.max_running:,}"
+            f"{release.max_running:,} requests"
             + (f" ({release.max_running_small:,} under 70 GB or on an A100)"
                if release.max_running_small != release.max_running else "")
             + (f"; {_chunk_text(release)}" if release.chunked_prefill else ""),
-            "requests one instance runs at once; tokens one step carries (a lone prompt "
-            "longer than that runs one forward pass a chunk)",
+            "at once on one instance; a lone prompt longer than a step's tokens runs one "
+            "forward pass a chunk",
             release.max_running_source
             + (f"; {release.chunked_source}" if release.chunked_prefill else ""),
             kind="engine",
