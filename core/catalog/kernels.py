@@ -10,7 +10,7 @@ to kernel microbenchmarks (never to a serving benchmark) by ``bench/moe_kernel_f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from core.catalog.amd_kernel_sources import (
     AITER_CARDS,
@@ -20,6 +20,8 @@ from core.catalog.amd_kernel_sources import (
     SGLANG_COPY,
 )
 from core.catalog.engine_versions import engine_version
+from core.catalog.expert_kernel import AIC_SOURCE as _AIC
+from core.catalog.expert_kernel import ExpertKernel
 from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS
 
 # -- Card families: which measured kernel tables describe a card.
@@ -101,43 +103,6 @@ def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engin
     return (neutral_rows.get((family, kind)) if engine_own is None else engine_own), family
 
 
-@dataclass(frozen=True)
-class ExpertKernel:
-    """One grouped-GEMM expert layer on one card family and weight format.
-
-    A layer of the mixture on one card takes
-    ``fixed_s + max(bytes / (bandwidth_share * B), flops / (compute_share * F)) + moved / B``
-    with ``B`` and ``F`` the card's measured bandwidth and matmul rate: a launch-and-routing
-    floor, the experts' weights streamed (few tokens each) or multiplied (many), and each
-    token's hidden state scattered to its experts and gathered back (``moved`` bytes). The
-    multiplied ``flops`` count ``padding_rows`` more rows for every expert a step touches
-    beyond its routed tokens, never more rows than it has (kernels pick smaller tiles for
-    fewer tokens): a tile only partly filled and each expert's own prologue and epilogue,
-    which is why a grouped GEMM with a hundred tokens per expert reaches less of the card
-    than one with thousands.
-    """
-
-    fixed_s: float
-    bandwidth_share: float
-    compute_share: float
-    padding_rows: float
-    source: str
-    # the tensor rate compute_share is a share of, where the kernel multiplies in another
-    # format than its weights' own ("bf16": a W4A16 kernel unpacks 4-bit weights to bf16;
-    # "fp8": W4A8 with MXFP8 activations); "" the weights' own rate
-    compute: str = ""
-    # seconds for each input the layer's two GEMMs walk beside the floor (gate-up the hidden
-    # size, down its slice of the expert's width): kept where the table's shapes left out in turn
-    # read closer with it (bench/moe_kernel_fit.py, issue 37's forty-fourth round), else 0
-    per_input_s: float = 0.0
-
-
-_AIC = (
-    "NVIDIA aiconfigurator 0.12 (Apache-2.0) measured MoE kernel tables, {table}; fitted by "
-    "bench/moe_kernel_fit.py over 8 model shapes and TP x EP up to 8: floor and bandwidth on "
-    "1-256 tokens (with a cost per input where the shapes left out in turn read closer), compute "
-    "share and padding rows per expert on 1-16,384 (RMS log errors of the two in brackets)"
-)
 # aiconfigurator's "balanced" rows spread a step's T k routed copies evenly over the experts,
 # so they read min(E, T k) of them (their latency grows with T until T k = E, flat after); the
 # fit reads them so since issue 37's twenty-second round (it had counted random routing's
