@@ -100,6 +100,14 @@ ENGINE_KERNELS = [
     # the Marlin MoE kernel on the A100, which vLLM runs for MXFP4 experts below SM90
     ("a100_sxm", "sglang/0.5.10", "sglang_marlin_moe", "int4_wo", "bf16"),
 ]
+# Fitted on the tensor-parallel rows only (EP 1), the layout vLLM and SGLang run a mixture in
+# unless asked for expert parallelism: the A100's Triton fused MoE (issue 37's forty-ninth round).
+# SGLang's tables time its EP rows at more work than their share of the routed rows (at 2,048
+# tokens and more, EP 8 rows read slower than this model by about e^1.3, EP 1 rows faster), a
+# pattern its H100 table shares; the TP rows alone fit within 21 % RMS. vLLM 0.14's own A100
+# table (power-law rows only) times the same rows as SGLang's at 1.00-1.05 (printed).
+TP_KERNELS = [("a100_sxm", "sglang/0.5.10", "sglang_fused_moe_triton", "bfloat16", "bf16")]
+VLLM_TWIN = ("a100_sxm", "vllm/0.14.0", "vllm_fused_moe")
 # (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.
 SHAPES = {(2880, 2880, 128, 4), (2880, 2880, 32, 4), (4096, 1536, 128, 8), (2048, 768, 128, 8),
@@ -110,8 +118,8 @@ PADDING_ROWS = (0, 8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 BANDS = ((1, 2), (2, 8), (8, 32), (32, 128), (128, 512), (512, 2048), (2048, 1e9))
 
 
-def rows(data: Path, card, version, kernel, dtype, distribution="balanced"):
-    """The rows of one kernel and routing over the shapes, TP x EP up to 8."""
+def rows(data: Path, card, version, kernel, dtype, distribution="balanced", tp_only=False):
+    """The rows of one kernel and routing over the shapes, TP x EP up to 8 (``tp_only``: EP 1)."""
     import pandas as pd
 
     table = pd.read_parquet(data / card / "moe" / version / "moe_perf.parquet")
@@ -120,6 +128,7 @@ def rows(data: Path, card, version, kernel, dtype, distribution="balanced"):
         & (table.moe_tp_size * table.moe_ep_size <= 8)
         & table.kernel_source.str.startswith(kernel)
         & (table.moe_dtype == dtype)
+        & ((table.moe_ep_size == 1) | (not tp_only))
     )
     table = table[keep]
     shape = list(
@@ -325,6 +334,17 @@ def imbalance(data: Path):
     return best[1], best[2], best[0], float(np.mean(np.abs(np.log(ratio)))), len(table)
 
 
+def twin_ratio(data: Path) -> float:
+    """vLLM 0.14's A100 fused-MoE latency over SGLang's Triton kernel's on the same power-law TP
+    rows (vLLM's own A100 table has no balanced rows): the median ratio."""
+    key = ["hidden_size", "inter_size", "num_experts", "topk", "moe_tp_size", "num_tokens"]
+    card, version, kernel, dtype, _ = TP_KERNELS[0]
+    found = [rows(data, card, v, k, dtype, "power_law_1.2", tp_only=True).groupby(key).latency.min()
+             for v, k in ((VLLM_TWIN[1], VLLM_TWIN[2]), (version, kernel))]  # fmt: skip
+    both = found[0].to_frame("vllm").join(found[1].rename("sglang"), how="inner")
+    return float((both.vllm / both.sglang).median())
+
+
 def release_kernels(release: str) -> list:
     """:data:`KERNELS`' and :data:`ENGINE_KERNELS`' TensorRT-LLM rows as ``release``'s tables
     measured them (``--release 1.2.0rc5``)."""
@@ -347,10 +367,10 @@ def main() -> None:
         f"{'card':<9} {'engine':<17} {'kernel':<32} {'format':<12} floor  s_B   s_F   pad  "
         "decode  all   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS)
     )
-    for card, version, kernel, dtype, compute in (
-        release_kernels(release) if release else KERNELS + ENGINE_KERNELS
-    ):
-        table = rows(data, card, version, kernel, dtype)
+    listed = release_kernels(release) if release else KERNELS + ENGINE_KERNELS + TP_KERNELS
+    for card, version, kernel, dtype, compute in listed:
+        table = rows(data, card, version, kernel, dtype, tp_only=(card, version, kernel, dtype,
+                                                                  compute) in TP_KERNELS)  # fmt: skip
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
             continue
@@ -365,6 +385,8 @@ def main() -> None:
               + f"   c {per_input * 1e9:.2f}ns, left out {alone:.0%} / {walked:.0%}")  # fmt: skip
     if release:  # the routing imbalance stays fitted on the kernels the catalog cites
         return
+    print(f"vLLM 0.14's fused MoE over SGLang's Triton kernel on the A100 (power-law TP rows): "
+          f"median x{twin_ratio(data):.2f}")  # fmt: skip
     m0, kappa, error, ignored, count = imbalance(data)
     print(f"routing imbalance over {count} rows: m0 {m0:.2f}, kappa {kappa:.3f}, "
           f"mean error {error:.0%} ({ignored:.0%} if ignored)")  # fmt: skip

@@ -186,7 +186,8 @@ def _w4a8(fixed_s, bandwidth_share, compute_share, padding_rows, kernel, errors)
 # parallelism). Each is fitted by bench/moe_kernel_fit.py from aiconfigurator's table of that
 # engine's kernel, the earliest release it measured on an H100 or B200. A family without
 # tables of its own (AMD's, Ampere, Ada) borrows the engine-neutral row, except where a row
-# below measured the engine's own kernel on that family (AMD's AITER rows at the end).
+# below measured the engine's own kernel on that family (the A100's Triton fused MoE; AMD's AITER
+# rows at the end).
 #
 # Issue 37's sixth round added the engines' own rows below where the engine's code names its
 # default kernel and aiconfigurator measured it (each taken before any case was scored with it):
@@ -246,6 +247,16 @@ def _rocm_triton(weight: str, engine: str = "vllm") -> ExpertKernel:
     return ExpertKernel(borrowed.fixed_s, *shares, source, per_input_s=borrowed.per_input_s)
 
 
+# SGLang's Triton fused MoE on the A100 (vLLM's own A100 table, power-law rows only, times the
+# same rows at x1.00), fitted on its tensor-parallel rows: its EP rows time more work than their
+# share of the routed rows (bench/moe_kernel_fit.py TP_KERNELS)
+_A100_TRITON = ExpertKernel(
+    36e-6, 0.90, 0.475, 48,
+    "NVIDIA aiconfigurator (Apache-2.0) a100_sxm sglang 0.5.10 sglang_fused_moe_triton bf16, "
+    "balanced rows at TP 1-8 (EP 1) over 4 model shapes; vllm 0.14 vllm_fused_moe on the same "
+    "power-law rows at x1.00; fitted by bench/moe_kernel_fit.py (RMS log errors 14 % decode, "
+    "21 % every row)",
+)  # fmt: skip
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
         6e-6, 0.85, 0.2, 48,
@@ -283,6 +294,10 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
                     "(10 %, 18 %)"),
         per_input_s=4.0e-9,
     ),
+    # The A100's own (issue 37, forty-ninth round): vLLM and SGLang run bf16 experts through the
+    # Triton fused MoE there too; before, the A100 borrowed Hopper's neutral CUTLASS row.
+    ("ampere", "bf16", "vllm"): _A100_TRITON,
+    ("ampere", "bf16", "sglang"): _A100_TRITON,
     ("blackwell", "bf16", "sglang"): ExpertKernel(
         4e-6, 0.75, 0.2, 16,
         _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16, 5.75 ns an input "

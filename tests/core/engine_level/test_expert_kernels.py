@@ -16,7 +16,7 @@ from core.catalog.kernels import (
     expert_kernel,
 )
 from core.engine_level.kernels import expert_rate_code, expert_rate_scale
-from core.evaluate import evaluate
+from core.evaluate import engine_node, evaluate
 from core.scenario.knobs import Scenario
 from core.scenario.resolve import tensor_peak
 from tests.core.engine_level.test_engine_versions import _tiny_node
@@ -246,3 +246,35 @@ def test_an_expert_layers_floor_holds_its_kernels_cost_for_the_inputs_it_walks()
     trt = engine_node(Scenario(engine="tensorrt-llm", layout="tp", **knobs))
     assert EXPERT_KERNELS[("hopper", "fp8_block")].per_input_s == 0.0
     assert trt.expert_fixed_s == EXPERT_KERNELS[("hopper", "fp8_block")].fixed_s
+
+
+def test_vllm_and_sglang_bf16_experts_on_an_a100_run_the_a100s_own_triton_row():
+    """On an A100, vLLM's and SGLang's bf16 experts take the row fitted to the A100's Triton
+    fused-MoE table (the family it was measured on, Ampere); TensorRT-LLM there keeps Hopper's
+    neutral row, and an H100 keeps its own rows."""
+    from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, expert_kernel
+
+    for engine in ("vllm", "sglang"):
+        kernel, family = expert_kernel("A100 80GB SXM", "bf16", engine)
+        assert (kernel, family) == (ENGINE_EXPERT_KERNELS[("ampere", "bf16", engine)], "ampere")
+    assert (
+        expert_kernel("A100 80GB SXM", "bf16", "tensorrt-llm")[0]
+        is EXPERT_KERNELS[("hopper", "bf16")]
+    )
+    assert (
+        expert_kernel("H100 SXM", "bf16", "vllm")[0]
+        is ENGINE_EXPERT_KERNELS[("hopper", "bf16", "vllm")]
+    )
+
+
+def test_a_slower_triton_row_makes_an_a100_mixtures_prefill_slower_under_vllm():
+    """Qwen3-235B-A22B on eight A100 under vLLM prefills 4,096 tokens more slowly with the
+    A100's Triton row (a smaller compute share than the borrowed CUTLASS row's) than under
+    TensorRT-LLM's borrowed row, the same cards and layout."""
+    from core.engine_level.terms import ALL_TERMS
+
+    knobs = {"model": "Qwen3-235B-A22B", "gpu": "A100 80GB SXM", "cards": 8,
+             "weight_dtype": "bf16", "kv_dtype": "bf16"}  # fmt: skip
+    vllm = engine_node(Scenario(**knobs, engine="vLLM")).expert_seconds(4096.0, ALL_TERMS)
+    trt = engine_node(Scenario(**knobs, engine="TensorRT-LLM")).expert_seconds(4096.0, ALL_TERMS)
+    assert vllm > trt
