@@ -5,10 +5,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
 
+from bench.ampere_kernels import before_the_round
+from bench.ampere_kernels import figures as round_figures
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import figures as fused_quant_figures
 from bench.fused_quant import llama_step_spared_s, unfused_input_quant
@@ -24,8 +27,6 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
-from bench.sink_attention import before_the_round
-from bench.sink_attention import figures as sink_figures
 from core import Scenario, evaluate
 from core.catalog import (
     BYTES_PER_WEIGHT,
@@ -673,14 +674,14 @@ def forty_seventh_round_figures() -> tuple:
 
 def forty_eighth_round_figures() -> tuple:
     """GPUStack's random bursts (D369-D412) as typed, the engine level as the round left it
-    (before the forty-ninth round's rules, :func:`bench.sink_attention.before_the_round`):
+    (before the forty-ninth round's rules, :func:`bench.ampere_kernels.before_the_round`):
     their error (whole per cent), within and cases; the one-card H100 pages' prompt-bound runs
     (over 1,000 prompt tokens), lowest and highest ratio, and the same for Qwen's dense models on
     one A100; Qwen3-14B's three prompt-bound runs, how many times longer on the A100 than the
     H100, measured (lowest and highest) and priced (lowest and highest); gpt-oss on an A100 at
     32,000 tokens (lowest, highest); the 128-token bursts (lowest, highest); both sets after
     (error to one decimal, within, cases) and held out (whole per cent)."""
-    before = sink_figures(rule=False)
+    before = round_figures(rule=False)
     ratio = before["ratios"]
     rows = summarise(np.array([ratio[case.key] for case in GPUSTACK_BURSTS]))
 
@@ -723,7 +724,7 @@ def forty_eighth_round_marlin_figures() -> tuple:
     middle = _gpt_oss_on_a100(1000, 5000)
     with before_the_round():
         found = marlin_figures()
-    ratio = sink_figures(rule=False)["ratios"]
+    ratio = round_figures(rule=False)["ratios"]
     with_rule = [found["gpt_oss"][key] for key in middle]
     now = [ratio[key] for key in middle]
     error, within, cases = found["both"]
@@ -735,16 +736,28 @@ def forty_eighth_round_marlin_figures() -> tuple:
 
 
 def forty_ninth_round_figures() -> tuple:
-    """The Triton kernel's share over FlashAttention 2's and its extra keys; gpt-oss's
-    one-A100 rows at 32,000 tokens before and after the round (lowest, highest each), at 2,000-
-    4,000 tokens after (lowest, highest); both sets before and after (error to one decimal,
-    within, cases) and held out before and after (whole per cent); a lone 32,000-token prompt's
-    passes under vLLM 0.10 on an A100 now and with the release's one chunk; D377 before and
-    after."""
-    before, after = sink_figures(rule=False), sink_figures()
+    """The Triton kernel's share over FlashAttention 2's and its extra keys; gpt-oss's one-A100
+    rows at 32,000 tokens before and after the round (lowest, highest each), at 2,000-4,000
+    tokens after (lowest, highest); a lone 32,000-token prompt's passes under vLLM 0.10 on an
+    A100 now and with the release's one chunk; D377 before and after; the A100 Triton row's
+    compute share and padding rows, Hopper's neutral bf16 row's, vLLM's twin ratio (the bench's
+    printed x1.00, from the catalog row's source), SGLang's Hopper bf16 row's compute share;
+    Qwen3-235B on eight A100 at 2,000-32,000 tokens before and after (lowest, highest each) and
+    its 128-token burst before and after; both sets before and after (error to one decimal,
+    within, cases) and held out before and after (whole per cent)."""
+    before, after = round_figures(rule=False), round_figures()
     longest, middle = _gpt_oss_on_a100(30000, 40000), _gpt_oss_on_a100(1000, 5000)
     a100 = engine_node(Scenario(gpu="A100 80GB SXM", engine="vLLM", engine_version="0.10"))
     one_chunk = engine_version("vllm", "0.10").chunk_tokens
+    qwen = [case for case in GPUSTACK_BURSTS if case.model == "Qwen3-235B-A22B"
+            and case.gpu.startswith("A100")]  # fmt: skip
+    long_qwen = [case.key for case in qwen if case.prompt_tokens > 1000]
+    (short_qwen,) = [case.key for case in qwen if case.prompt_tokens < 1000]
+    triton, hopper = (
+        ENGINE_EXPERT_KERNELS[("ampere", "bf16", "vllm")],
+        EXPERT_KERNELS[("hopper", "bf16")],
+    )
+    twin = float(re.search(r"at x([\d.]+)", triton.source)[1])
 
     def span(found, keys):
         return round(min(found["ratios"][key] for key in keys), 2), round(
@@ -755,8 +768,12 @@ def forty_ninth_round_figures() -> tuple:
     return (
         SINK_PREFILL.rate_share, SINK_PREFILL.extra_keys,
         *span(before, longest), *span(after, longest), *span(after, middle),
-        round(100 * error_before, 1), round(100 * error, 1), within, cases,
-        round(100 * before["held_out"][0]), round(100 * after["held_out"][0]),
         float(a100.prompt_passes(32000.0)), float(np.ceil(32000 / one_chunk)),
         round(before["ratios"]["D377"], 2), round(after["ratios"]["D377"], 2),
+        triton.compute_share, triton.padding_rows, hopper.compute_share, hopper.padding_rows,
+        twin, ENGINE_EXPERT_KERNELS[("hopper", "bf16", "sglang")].compute_share,
+        *span(before, long_qwen), *span(after, long_qwen),
+        round(before["ratios"][short_qwen], 2), round(after["ratios"][short_qwen], 2),
+        round(100 * error_before, 1), round(100 * error, 1), within, cases,
+        round(100 * before["held_out"][0]), round(100 * after["held_out"][0]),
     )  # fmt: skip

@@ -315,13 +315,17 @@ FIGURES = {
         forty_eighth_round_marlin_figures,
     ),
     "forty-ninth round": (
-        r"In the forty-ninth round one rule .*? where it reaches ([\d.]+) of FlashAttention 2's "
-        r"share of the bf16 rate and pays (\d+) extra keys a token .*? at 32,000 tokens go from "
-        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), those at 2,000-4,000 tokens now read "
-        r"x([\d.]+)-([\d.]+), and both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of "
-        r"(\d+)\), (\d+) % to (\d+) % held out.*? A lone 32,000-token prompt under vLLM on an "
-        r"A100 now takes (\d+) passes, not (\d+); of the scored rows only D377 moves \(x([\d.]+) "
-        r"to x([\d.]+)\)",
+        r"where it reaches ([\d.]+) of FlashAttention 2's share of the bf16 rate and pays (\d+) "
+        r"extra keys a token .*? at 32,000 tokens go from x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+), those at 2,000-4,000 tokens now read x([\d.]+)-([\d.]+)\. .*? A "
+        r"lone 32,000-token prompt under vLLM on an A100 now takes (\d+) passes, not (\d+); of "
+        r"the scored rows only D377 moves \(x([\d.]+) to x([\d.]+)\).*? a compute share of "
+        r"([\d.]+) with (\d+) padding rows, where Hopper's borrowed CUTLASS row has ([\d.]+) and "
+        r"(\d+); vLLM 0\.14's own A100 table times the same rows at x([\d.]+)\).*? its fitted "
+        r"Hopper row \(([\d.]+)\) carries\. Qwen3-235B-A22B on eight A100 goes from "
+        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+) at 2,000-32,000 tokens \(x([\d.]+) to "
+        r"x([\d.]+) on the 128-token burst\)\. Both sets go from ([\d.]+) % to ([\d.]+) % "
+        r"\((\d+) of (\d+)\), (\d+) % to (\d+) % held out",
         forty_ninth_round_figures,
     ),
     "forty-seventh round": (

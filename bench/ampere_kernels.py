@@ -1,17 +1,22 @@
-"""gpt-oss's prompt attention under vLLM below Hopper, with and without the Triton kernel it runs.
+"""vLLM and SGLang on an A100, with and without the kernels and defaults they run there.
 
-Issue 37's forty-ninth round priced attention with sinks as vLLM runs it on an SM8x card: its
-FlashAttention 2 build takes no sinks, so it runs the Triton unified attention
-(``core.catalog.attention_kernels.SINK_PREFILL``, fitted by ``bench/prefill_attention_fit.py``).
-The same round set each release's prefill chunk by the card, as the release's code does (vLLM's
-API server 2,048 tokens a step on an A100 or a card under 70 GB, SGLang 0.5 by the card's
-memory; :func:`core.catalog.prefill_chunking.chunk_tokens`). This prints each development row
-the round moves (gpt-oss on an A100 under vLLM, and one more), before and after, and both
-development sets and the publisher-held-out figure before and after. The "before" is the engine
-level with both switched off (:func:`before_the_round`), which the README's earlier round
-paragraphs quote. To rerun, from this repository's root (a few seconds):
+Issue 37's forty-ninth round landed three rules, each committed before it was scored:
 
-    python -m bench.sink_attention
+- attention with sinks (gpt-oss's) under vLLM below Hopper runs its Triton unified attention,
+  since its FlashAttention 2 build takes no sinks (``core.catalog.attention_kernels.
+  SINK_PREFILL``, fitted by ``bench/prefill_attention_fit.py``);
+- each release's prefill chunk is the one its code sets for the card (vLLM's API server 2,048
+  tokens a step on an A100 or a card under 70 GB, SGLang 0.5 by the card's memory;
+  :func:`core.catalog.prefill_chunking.chunk_tokens`);
+- vLLM's and SGLang's bf16 experts on an A100 are priced by the A100's own Triton fused-MoE
+  table, where they borrowed Hopper's CUTLASS row (``bench/moe_kernel_fit.py`` TP_KERNELS).
+
+This prints each development row the round moves, before and after, and both development sets
+and the publisher-held-out figure before and after. The "before" is the engine level with all
+three switched off (:func:`before_the_round`), which the README's earlier round paragraphs
+quote. To rerun, from this repository's root (a few seconds):
+
+    python -m bench.ampere_kernels
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ if __package__ in (None, ""):
 
 from bench.fused_quant import both_and_held_out
 from core.catalog.engine_versions import engine_version
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS
 from core.evidence.fidelity import scored_afresh
 
 
@@ -45,11 +51,23 @@ def _one_chunk(engine, version, large_card, card_memory_bytes):
 
 
 @contextmanager
+def without_a100_triton():
+    """vLLM's and SGLang's bf16 experts on an A100 at Hopper's borrowed row, as before the round."""
+    with patch.dict(ENGINE_EXPERT_KERNELS):
+        for engine in ("vllm", "sglang"):
+            del ENGINE_EXPERT_KERNELS[("ampere", "bf16", engine)]
+        yield
+
+
+@contextmanager
 def before_the_round():
-    """The engine level as the forty-eighth round left it: no Triton kernel for sinks, and one
-    chunk a release on every card."""
-    with without_sink_triton(), patch("core.engine_level.release_defaults.chunk_tokens",
-                                      _one_chunk):  # fmt: skip
+    """The engine level as the forty-eighth round left it: no Triton kernel for sinks, one chunk
+    a release on every card, and Hopper's expert row for an A100's bf16 experts."""
+    with (
+        without_sink_triton(),
+        without_a100_triton(),
+        patch("core.engine_level.release_defaults.chunk_tokens", _one_chunk),
+    ):
         yield
 
 
