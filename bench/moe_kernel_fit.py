@@ -99,14 +99,18 @@ ENGINE_KERNELS = [
     ("b200_sxm", "sglang/0.5.14", "sglang_fused_moe_triton", "fp8_block", "fp8"),
     # the Marlin MoE kernel on the A100, which vLLM runs for MXFP4 experts below SM90
     ("a100_sxm", "sglang/0.5.10", "sglang_marlin_moe", "int4_wo", "bf16"),
+    # the Triton fused MoE vLLM and SGLang run for bf16 experts on the A100
+    A100_TRITON := ("a100_sxm", "sglang/0.5.10", "sglang_fused_moe_triton", "bfloat16", "bf16"),
 ]
-# Fitted on the tensor-parallel rows only (EP 1), the layout vLLM and SGLang run a mixture in
-# unless asked for expert parallelism: the A100's Triton fused MoE (issue 37's forty-ninth round).
-# SGLang's tables time its EP rows at more work than their share of the routed rows (at 2,048
-# tokens and more, EP 8 rows read slower than this model by about e^1.3, EP 1 rows faster), a
-# pattern its H100 table shares; the TP rows alone fit within 21 % RMS. vLLM 0.14's own A100
-# table (power-law rows only) times the same rows as SGLang's at 1.00-1.05 (printed).
-TP_KERNELS = [("a100_sxm", "sglang/0.5.10", "sglang_fused_moe_triton", "bfloat16", "bf16")]
+# The Triton fused-MoE kernels vLLM and SGLang run (issue 37's forty-ninth round) are fitted on
+# their tables' tensor-parallel rows only (EP 1), the layout the engine level prices them in
+# (SGLang runs DeepGEMM, not Triton, under DeepEP's expert parallelism). Their EP rows time more
+# work than their share of the routed rows (SGLang's about every routed row, vLLM's between):
+# fitted with them, one compute share read the TP rows slow by e^0.3-0.75 at 2,048 tokens and
+# more. The A100's is SGLang's (vLLM 0.14's own A100 table, power-law rows only, times the same
+# rows at x1.00, printed).
+TRITON_FUSED_MOE = {"sglang_fused_moe_triton", "vllm_unquantizedfusedmoe_triton", "vllm_fused_moe",
+                    "vllm_fp8moe_triton_tritonexperts"}  # fmt: skip
 VLLM_TWIN = ("a100_sxm", "vllm/0.14.0", "vllm_fused_moe")
 # (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.
@@ -338,7 +342,7 @@ def twin_ratio(data: Path) -> float:
     """vLLM 0.14's A100 fused-MoE latency over SGLang's Triton kernel's on the same power-law TP
     rows (vLLM's own A100 table has no balanced rows): the median ratio."""
     key = ["hidden_size", "inter_size", "num_experts", "topk", "moe_tp_size", "num_tokens"]
-    card, version, kernel, dtype, _ = TP_KERNELS[0]
+    card, version, kernel, dtype, _ = A100_TRITON
     found = [rows(data, card, v, k, dtype, "power_law_1.2", tp_only=True).groupby(key).latency.min()
              for v, k in ((VLLM_TWIN[1], VLLM_TWIN[2]), (version, kernel))]  # fmt: skip
     both = found[0].to_frame("vllm").join(found[1].rename("sglang"), how="inner")
@@ -367,10 +371,9 @@ def main() -> None:
         f"{'card':<9} {'engine':<17} {'kernel':<32} {'format':<12} floor  s_B   s_F   pad  "
         "decode  all   bias by tokens per expert " + " ".join(f"{lo:g}+" for lo, _ in BANDS)
     )
-    listed = release_kernels(release) if release else KERNELS + ENGINE_KERNELS + TP_KERNELS
+    listed = release_kernels(release) if release else KERNELS + ENGINE_KERNELS
     for card, version, kernel, dtype, compute in listed:
-        table = rows(data, card, version, kernel, dtype, tp_only=(card, version, kernel, dtype,
-                                                                  compute) in TP_KERNELS)  # fmt: skip
+        table = rows(data, card, version, kernel, dtype, tp_only=kernel in TRITON_FUSED_MOE)
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
             continue

@@ -43,3 +43,12 @@ AIC_SOURCE = (
     "1-256 tokens (with a cost per input where the shapes left out in turn read closer), compute "
     "share and padding rows per expert on 1-16,384 (RMS log errors of the two in brackets)"
 )
+# The Triton fused-MoE kernels vLLM and SGLang run (issue 37's forty-ninth round), fitted on their
+# tables' tensor-parallel rows, the layout the engine level prices them in
+AIC_TP_SOURCE = (
+    "NVIDIA aiconfigurator (Apache-2.0) measured MoE kernel tables, {table}; fitted by "
+    "bench/moe_kernel_fit.py on the tensor-parallel rows (TP 1-8, EP 1) over the table's model "
+    "shapes: floor and bandwidth on 1-256 tokens, compute share and padding rows per expert on "
+    "1-16,384 (RMS log errors of the two in brackets); its EP rows time more work than their "
+    "share of the routed rows"
+)

@@ -21,6 +21,7 @@ from core.catalog.amd_kernel_sources import (
 )
 from core.catalog.engine_versions import engine_version
 from core.catalog.expert_kernel import AIC_SOURCE as _AIC
+from core.catalog.expert_kernel import AIC_TP_SOURCE as _AIC_TP
 from core.catalog.expert_kernel import ExpertKernel
 from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS
 
@@ -248,26 +249,21 @@ def _rocm_triton(weight: str, engine: str = "vllm") -> ExpertKernel:
 
 
 # SGLang's Triton fused MoE on the A100 (vLLM's own A100 table, power-law rows only, times the
-# same rows at x1.00), fitted on its tensor-parallel rows: its EP rows time more work than their
-# share of the routed rows (bench/moe_kernel_fit.py TP_KERNELS)
+# same rows at x1.00); the Triton rows are fitted on their tables' tensor-parallel rows
+# (bench/moe_kernel_fit.py TRITON_FUSED_MOE, issue 37's forty-ninth round)
 _A100_TRITON = ExpertKernel(
     36e-6, 0.90, 0.475, 48,
-    "NVIDIA aiconfigurator (Apache-2.0) a100_sxm sglang 0.5.10 sglang_fused_moe_triton bf16, "
-    "balanced rows at TP 1-8 (EP 1) over 4 model shapes; vllm 0.14 vllm_fused_moe on the same "
-    "power-law rows at x1.00; fitted by bench/moe_kernel_fit.py (RMS log errors 14 % decode, "
-    "21 % every row)",
+    _AIC_TP.format(table="a100_sxm sglang 0.5.10 sglang_fused_moe_triton bf16 (14 %, 21 %); "
+                   "vllm 0.14 vllm_fused_moe on the same power-law rows at x1.00"),
 )  # fmt: skip
 ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     ("hopper", "bf16", "sglang"): ExpertKernel(
-        6e-6, 0.85, 0.2, 48,
-        _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16, 5.0 ns an input (16 %, 46 %)"),
-        per_input_s=5.0e-9,
+        28e-6, 0.95, 0.525, 96,
+        _AIC_TP.format(table="h100_sxm sglang 0.5.10 fused_moe_triton bf16 (9 %, 23 %)"),
     ),
     ("hopper", "fp8_block", "sglang"): ExpertKernel(
-        26e-6, 0.90, 0.225, 32,
-        _AIC.format(table="h100_sxm sglang 0.5.10 fused_moe_triton fp8_block, 2.25 ns an input "
-                    "(10 %, 34 %)"),
-        per_input_s=2.25e-9,
+        36e-6, 0.90, 0.425, 64,
+        _AIC_TP.format(table="h100_sxm sglang 0.5.10 fused_moe_triton fp8_block (9 %, 14 %)"),
     ),
     ("hopper", "mxfp4", "tensorrt-llm"): ExpertKernel(
         84e-6, 0.80, 0.40, 32,
@@ -289,29 +285,26 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
         _AIC.format(table="h100_sxm vllm 0.24 fp8moe triton experts fp8_block (22 %, 21 %)"),
     ),
     ("hopper", "bf16", "vllm"): ExpertKernel(
-        18e-6, 1.00, 0.575, 96,
-        _AIC.format(table="h100_sxm vllm 0.24 unquantized fused_moe triton bf16, 4.0 ns an input "
-                    "(10 %, 18 %)"),
-        per_input_s=4.0e-9,
+        28e-6, 0.95, 0.650, 96,
+        _AIC_TP.format(table="h100_sxm vllm 0.24 unquantized fused_moe triton bf16 (7 %, 16 %)"),
     ),
     # The A100's own (issue 37, forty-ninth round): vLLM and SGLang run bf16 experts through the
     # Triton fused MoE there too; before, the A100 borrowed Hopper's neutral CUTLASS row.
     ("ampere", "bf16", "vllm"): _A100_TRITON,
     ("ampere", "bf16", "sglang"): _A100_TRITON,
     ("blackwell", "bf16", "sglang"): ExpertKernel(
-        4e-6, 0.75, 0.2, 16,
-        _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16, 5.75 ns an input "
-                    "(21 %, 26 %)"),
-        per_input_s=5.75e-9,
+        0.0, 0.80, 0.300, 48,
+        _AIC_TP.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16, 4.5 ns an input "
+                       "(14 %, 20 %)"),
+        per_input_s=4.5e-9,
     ),
     ("blackwell", "bf16", "vllm"): ExpertKernel(
-        18e-6, 0.85, 0.400, 96,
-        _AIC.format(table="b200_sxm vllm 0.19 fused_moe triton bf16, 3.0 ns an input (14 %, 23 %)"),
-        per_input_s=3.0e-9,
+        28e-6, 0.85, 0.450, 96,
+        _AIC_TP.format(table="b200_sxm vllm 0.19 fused_moe triton bf16 (12 %, 18 %)"),
     ),
     ("blackwell", "fp8_block", "sglang-triton"): ExpertKernel(  # release_kernels: before 0.5.4
-        50e-6, 0.70, 0.20, 48,
-        _AIC.format(table="b200_sxm sglang 0.5.14 fused_moe_triton fp8_block (20 %, 23 %)"),
+        36e-6, 0.70, 0.275, 64,
+        _AIC_TP.format(table="b200_sxm sglang 0.5.14 fused_moe_triton fp8_block (7 %, 8 %)"),
     ),
     ("cdna3", "fp8_block", "aiter"): _aiter(
         (46e-6, 0.95, 0.650, 64), 304, "a8w8_blockscale_tuned_fmoe_{ds_v3,glm5_1}", 42, 3,
