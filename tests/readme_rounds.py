@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
 import numpy as np
 
-from bench.ampere_kernels import before_the_round
-from bench.ampere_kernels import figures as round_figures
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import figures as fused_quant_figures
 from bench.fused_quant import llama_step_spared_s, unfused_input_quant
@@ -27,6 +26,8 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
+from bench.triton_kernels import ALL_LAYOUT_ROWS, before_the_round
+from bench.triton_kernels import figures as round_figures
 from core import Scenario, evaluate
 from core.catalog import (
     BYTES_PER_WEIGHT,
@@ -84,6 +85,7 @@ from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
+from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
@@ -100,10 +102,23 @@ FORTY_EIGHTH_ROUND = GPUSTACK_BURSTS
 BEFORE_FORTY_EIGHTH = frozenset(case.key for case in FORTY_EIGHTH_ROUND)
 
 
-def engine_ratios() -> dict[str, float]:
-    """Each development case's engine-level ratio (predicted over measured), by its key."""
+@cache
+def _before_the_round() -> np.ndarray:
+    """Each report case's engine-level ratio as the forty-eighth round left the model (the
+    forty-ninth round's rules switched off, :func:`bench.triton_kernels.before_the_round`):
+    the figures the earlier rounds' paragraphs quote."""
     whole = report()
-    return {case.key: whole.steps[i, -1] for i, case in enumerate(whole.cases)}
+    with before_the_round():
+        priced = predictions(whole.cases)
+    return np.array([value / case.measured for value, case in zip(priced, whole.cases,
+                                                                  strict=True)])  # fmt: skip
+
+
+def engine_ratios() -> dict[str, float]:
+    """Each development case's engine-level ratio (predicted over measured) by its key, as the
+    earlier rounds quote it (the model before the forty-ninth round's rules)."""
+    ratios = _before_the_round()
+    return {case.key: ratios[i] for i, case in enumerate(report().cases)}
 
 
 def _kept(rounds) -> list[int]:
@@ -113,18 +128,21 @@ def _kept(rounds) -> list[int]:
     return [i for i in whole.sets["both"] if whole.cases[i].key not in left]
 
 
-def both_sets_without(*rounds) -> object:
+def both_sets_without(*rounds, now: bool = False) -> object:
     """Both sets' engine-level score over the cases they held before ``rounds`` of rows (lists
-    of cases) were typed: the figure a round's paragraph, or a tripwire, quotes as it stood."""
-    return summarise(report().steps[_kept(rounds), -1])
+    of cases) were typed: the figure a round's paragraph quotes as it stood (the model before
+    the forty-ninth round's rules), or (``now``) a tripwire on the model as it is."""
+    ratios = report().steps[:, -1] if now else _before_the_round()
+    return summarise(ratios[_kept(rounds)])
 
 
 def held_out_without(*rounds) -> object:
-    """Both sets' publisher-held-out score over the cases they held before ``rounds``."""
+    """Both sets' publisher-held-out score over the cases they held before ``rounds``, on the
+    model before the forty-ninth round's rules."""
     whole = report()
     kept = _kept(rounds)
     publishers = [whole.cases[i].publisher for i in kept]
-    return cross_validated(held_out_ratios(publishers, whole.steps[kept, -1]), publishers)
+    return cross_validated(held_out_ratios(publishers, _before_the_round()[kept]), publishers)
 
 
 def twenty_third_round_figures() -> tuple:
@@ -564,9 +582,10 @@ def forty_third_round_figures() -> tuple:
     TensorRT-LLM 1.0's table without the rule (error, within, cells) and with it, its Hopper
     mixtures under DEP (median) before and after; both sets before (error) and after (error,
     within, cases, % within), as the README rounds them."""
-    with inside_allocator_only():
+    with before_the_round(), inside_allocator_only():
         before = outside_allocator_figures(BEFORE_FORTY_EIGHTH)
-    after = outside_allocator_figures(BEFORE_FORTY_EIGHTH)
+    with before_the_round():
+        after = outside_allocator_figures(BEFORE_FORTY_EIGHTH)
 
     def percent(error):
         return round(100 * error, 1)
@@ -614,11 +633,11 @@ def forty_fourth_round_figures() -> tuple:
              for family in ("cdna3", "cdna4")]  # fmt: skip
     # the Triton fused-MoE kernels kept with a cost per input (vLLM's and SGLang's own, and
     # vLLM's gpt-oss kernel, the neutral Hopper mxfp4 row)
-    triton = [row.per_input_s * 1e9 for key, row in ENGINE_EXPERT_KERNELS.items()
-              if key[0] in ("hopper", "blackwell") and key[2] in ("vllm", "sglang")
-              and row.per_input_s] + [
+    # (as the round fitted them, on every layout's rows: the forty-ninth refitted them)
+    triton = [figures[4] * 1e9 for key, figures in ALL_LAYOUT_ROWS.items()
+              if key[2] in ("vllm", "sglang") and figures[4]] + [
         EXPERT_KERNELS[("hopper", "mxfp4")].per_input_s * 1e9]  # fmt: skip
-    sglang = ENGINE_EXPERT_KERNELS[("hopper", "fp8_block", "sglang")]
+    sglang_floor, *_, sglang_per_input = ALL_LAYOUT_ROWS[("hopper", "fp8_block", "sglang")]
     both = both_sets_without(FORTY_EIGHTH_ROUND)
     ratio = engine_ratios()
     small = [ratio[key] for key in ("D293", "D294", "D296", "D297", "D299", "D300", "D302", "D303")]
@@ -633,7 +652,7 @@ def forty_fourth_round_figures() -> tuple:
         round(block.floor_s * 1e6, 1), round(block.per_input_s * 1e9, 2),
         round(fp4.floor_s * 1e6, 1), round(fp4.per_input_s * 1e9, 2),
         round(min(bf16) * 1e9, 2), round(max(bf16) * 1e9, 2), *(round(a, 2) for a in aiter),
-        min(triton), max(triton), round(sglang.fixed_s * 1e6), sglang.per_input_s * 1e9,
+        min(triton), max(triton), round(sglang_floor * 1e6), sglang_per_input * 1e9,
         EXPERT_KERNELS[("hopper", "bf16")].per_input_s * 1e9,
         ENGINE_EXPERT_KERNELS[("cdna4", "fp8_block", "aiter")].per_input_s * 1e9,
         round(kept / 1e9, 1), round(100 * oss.unstreamed_bytes / outside),
@@ -649,9 +668,10 @@ def forty_sixth_round_figures() -> tuple:
     out and both sets (error) before and after, within, cases, held out and its share within;
     gpt-oss-20b's requests at once on one B200 at 1k/1k under trtllm-bench."""
     quantisers = list(STATIC_QUANT_S.values())
-    with unfused_input_quant():
+    with before_the_round(), unfused_input_quant():
         before = fused_quant_figures(BEFORE_FORTY_EIGHTH)
-    after = fused_quant_figures(BEFORE_FORTY_EIGHTH)
+    with before_the_round():
+        after = fused_quant_figures(BEFORE_FORTY_EIGHTH)
     oss = next(case for case in CHECK_TRT_1X if case.key == "gpt-oss-20b B200 TP1 1000/1000")
     both, held = after["both"], after["held_out"]
     return (
@@ -667,14 +687,15 @@ def forty_sixth_round_figures() -> tuple:
 def forty_seventh_round_figures() -> tuple:
     """Both sets as the round left them, the sum of stream and arithmetic kept: error (one
     decimal), within, cases, and held out (whole per cent)."""
-    now = fused_quant_figures(BEFORE_FORTY_EIGHTH)
+    with before_the_round():
+        now = fused_quant_figures(BEFORE_FORTY_EIGHTH)
     (error, within, cases), held = now["both"], now["held_out"]
     return round(100 * error, 1), within, cases, round(100 * held[0])
 
 
 def forty_eighth_round_figures() -> tuple:
     """GPUStack's random bursts (D369-D412) as typed, the engine level as the round left it
-    (before the forty-ninth round's rules, :func:`bench.ampere_kernels.before_the_round`):
+    (before the forty-ninth round's rules, :func:`bench.triton_kernels.before_the_round`):
     their error (whole per cent), within and cases; the one-card H100 pages' prompt-bound runs
     (over 1,000 prompt tokens), lowest and highest ratio, and the same for Qwen's dense models on
     one A100; Qwen3-14B's three prompt-bound runs, how many times longer on the A100 than the
@@ -740,11 +761,13 @@ def forty_ninth_round_figures() -> tuple:
     rows at 32,000 tokens before and after the round (lowest, highest each), at 2,000-4,000
     tokens after (lowest, highest); a lone 32,000-token prompt's passes under vLLM 0.10 on an
     A100 now and with the release's one chunk; D377 before and after; the A100 Triton row's
-    compute share and padding rows, Hopper's neutral bf16 row's, vLLM's twin ratio (the bench's
-    printed x1.00, from the catalog row's source), SGLang's Hopper bf16 row's compute share;
-    Qwen3-235B on eight A100 at 2,000-32,000 tokens before and after (lowest, highest each) and
-    its 128-token burst before and after; both sets before and after (error to one decimal,
-    within, cases) and held out before and after (whole per cent)."""
+    compute share and padding rows, Hopper's neutral bf16 row's, vLLM's twin ratio (from the
+    catalog row's source); Qwen3-235B on eight A100 at 2,000-32,000 tokens before and after
+    (lowest, highest each) and its 128-token burst before and after; SGLang's H100 bf16 and
+    block-fp8 rows' compute shares before and after; InferenceX's SGLang DeepSeek rows on H200
+    and the untuned-configuration runs before and after (lowest, highest each); both sets
+    before and after (error to one decimal, within, cases); held out before and after (one
+    decimal, then whole per cent, and the share within)."""
     before, after = round_figures(rule=False), round_figures()
     longest, middle = _gpt_oss_on_a100(30000, 40000), _gpt_oss_on_a100(1000, 5000)
     a100 = engine_node(Scenario(gpu="A100 80GB SXM", engine="vLLM", engine_version="0.10"))
@@ -758,6 +781,10 @@ def forty_ninth_round_figures() -> tuple:
         EXPERT_KERNELS[("hopper", "bf16")],
     )
     twin = float(re.search(r"at x([\d.]+)", triton.source)[1])
+    shares = [(ALL_LAYOUT_ROWS[key][2], ENGINE_EXPERT_KERNELS[key].compute_share)
+              for key in (("hopper", "bf16", "sglang"), ("hopper", "fp8_block", "sglang"))]  # fmt: skip
+    inferencex = ["D109", "D110", "D111", "D112"]
+    untuned = [case.key for case in SGLANG_PRS + SGLANG_HYBRID_PRS]
 
     def span(found, keys):
         return round(min(found["ratios"][key] for key in keys), 2), round(
@@ -765,15 +792,19 @@ def forty_ninth_round_figures() -> tuple:
         )
 
     (error_before, _, _), (error, within, cases) = before["both"], after["both"]
+    (held_before, share_before), (held, share) = before["held_out"], after["held_out"]
     return (
         SINK_PREFILL.rate_share, SINK_PREFILL.extra_keys,
         *span(before, longest), *span(after, longest), *span(after, middle),
         float(a100.prompt_passes(32000.0)), float(np.ceil(32000 / one_chunk)),
         round(before["ratios"]["D377"], 2), round(after["ratios"]["D377"], 2),
         triton.compute_share, triton.padding_rows, hopper.compute_share, hopper.padding_rows,
-        twin, ENGINE_EXPERT_KERNELS[("hopper", "bf16", "sglang")].compute_share,
-        *span(before, long_qwen), *span(after, long_qwen),
+        twin, *span(before, long_qwen), *span(after, long_qwen),
         round(before["ratios"][short_qwen], 2), round(after["ratios"][short_qwen], 2),
+        *shares[0], *shares[1],
+        *span(before, inferencex), *span(after, inferencex),
+        *span(before, untuned), *span(after, untuned),
         round(100 * error_before, 1), round(100 * error, 1), within, cases,
-        round(100 * before["held_out"][0]), round(100 * after["held_out"][0]),
+        round(100 * held_before, 1), round(100 * held, 1), round(100 * held),
+        round(100 * share_before), round(100 * share),
     )  # fmt: skip

@@ -321,11 +321,14 @@ FIGURES = {
         r"lone 32,000-token prompt under vLLM on an A100 now takes (\d+) passes, not (\d+); of "
         r"the scored rows only D377 moves \(x([\d.]+) to x([\d.]+)\).*? a compute share of "
         r"([\d.]+) with (\d+) padding rows, where Hopper's borrowed CUTLASS row has ([\d.]+) and "
-        r"(\d+); vLLM 0\.14's own A100 table times the same rows at x([\d.]+)\).*? its fitted "
-        r"Hopper row \(([\d.]+)\) carries\. Qwen3-235B-A22B on eight A100 goes from "
-        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+) at 2,000-32,000 tokens \(x([\d.]+) to "
-        r"x([\d.]+) on the 128-token burst\)\. Both sets go from ([\d.]+) % to ([\d.]+) % "
-        r"\((\d+) of (\d+)\), (\d+) % to (\d+) % held out",
+        r"(\d+); vLLM 0\.14's own A100 table times the same rows at x([\d.]+)\)\..*? "
+        r"Qwen3-235B-A22B on eight A100 goes from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+) at "
+        r"2,000-32,000 tokens \(x([\d.]+) to x([\d.]+) on the 128-token burst\)\. .*? SGLang's "
+        r"H100 bf16 row goes from a compute share of ([\d.]+) to ([\d.]+) .*? its block-fp8 row "
+        r"from ([\d.]+) to ([\d.]+) .*? on eight H200 move from x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+), .*? read faster \(x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\)\. "
+        r"Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\); held out, ([\d.]+) % "
+        r"to ([\d.]+) % \(both (\d+) %, (\d+) % to (\d+) % within\)",
         forty_ninth_round_figures,
     ),
     "forty-seventh round": (

@@ -229,21 +229,22 @@ def test_sglang_before_flashinfer_trtllm_runs_its_triton_experts_on_blackwell():
 
 
 def test_an_expert_layers_floor_holds_its_kernels_cost_for_the_inputs_it_walks():
-    """SGLang's Triton block-fp8 experts on an H200 pay their floor and 2.25 ns for each input a
+    """SGLang's Triton bf16 experts on a B200 pay their floor and their cost for each input a
     layer's GEMMs walk (gate-up the hidden size, down the expert's width, sliced over eight cards
-    under TP, whole under EP); TensorRT-LLM's CUTLASS experts keep their floor alone."""
+    under TP, whole under EP); TensorRT-LLM's CUTLASS block-fp8 experts keep their floor alone."""
     from core.evaluate import engine_node
     from core.scenario.knobs import Scenario
 
-    knobs = {"model": "DeepSeek-R1", "gpu": "H200", "cards": 8, "weight_dtype": "fp8",
+    knobs = {"model": "Qwen3-235B-A22B", "gpu": "B200", "cards": 8, "weight_dtype": "bf16",
              "concurrency": 1, "realism": "engine"}  # fmt: skip
-    row = ENGINE_EXPERT_KERNELS[("hopper", "fp8_block", "sglang")]
-    assert row.per_input_s == 2.25e-9
+    row = ENGINE_EXPERT_KERNELS[("blackwell", "bf16", "sglang")]
+    assert row.per_input_s > 0
     tp = engine_node(Scenario(engine="sglang", layout="tp", **knobs))
     ep = engine_node(Scenario(engine="sglang", layout="ep", **knobs))
-    assert_allclose(tp.expert_fixed_s, row.fixed_s + row.per_input_s * (7168 + 2048 / 8))
-    assert_allclose(ep.expert_fixed_s, row.fixed_s + row.per_input_s * (7168 + 2048))
-    trt = engine_node(Scenario(engine="tensorrt-llm", layout="tp", **knobs))
+    assert_allclose(tp.expert_fixed_s, row.fixed_s + row.per_input_s * (4096 + 1536 / 8))
+    assert_allclose(ep.expert_fixed_s, row.fixed_s + row.per_input_s * (4096 + 1536))
+    fp8 = {**knobs, "model": "DeepSeek-R1", "gpu": "H200", "weight_dtype": "fp8"}
+    trt = engine_node(Scenario(engine="tensorrt-llm", layout="tp", **fp8))
     assert EXPERT_KERNELS[("hopper", "fp8_block")].per_input_s == 0.0
     assert trt.expert_fixed_s == EXPERT_KERNELS[("hopper", "fp8_block")].fixed_s
 

@@ -1,10 +1,10 @@
-"""Tests for bench/ampere_kernels.py: the forty-ninth round's rules, switched off and on."""
+"""Tests for bench/triton_kernels.py: the forty-ninth round's rules, switched off and on."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.ampere_kernels import figures, moved, without_sink_triton
+from bench.triton_kernels import all_layout_fits, figures, moved, without_sink_triton
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.fidelity import PUBLISHED, both_set_cases, predictions, score
 
@@ -48,22 +48,26 @@ def test_the_rows_the_sinks_rule_moves_are_gpt_oss_on_ampere_under_vllm():
 
 
 def test_before_the_round_undoes_the_rules_and_keeps_the_cases():
-    """Switched off together, the round's rules leave both sets their 340 cases; beside the
-    sinks rule's rows, the chunk rule and the A100's Triton experts move only vLLM's runs on an
+    """Switched off together, the round's rules leave both sets their 340 cases; every case they
+    move runs vLLM or SGLang (TensorRT-LLM's kernels and defaults are not touched), and beside the
+    sinks rule's rows the chunk rule and the A100's Triton experts move only vLLM's runs on an
     A100."""
     before, after = figures(rule=False), figures()
     assert before["both"][2] == after["both"][2] == 340
-    sinks_only = {"ratios": _ratios_under(without_sink_triton)}
     by_key = {case.key: case for case in PUBLISHED}
-    for key in moved(before, sinks_only):
+    assert all(by_key[key].engine in ("vLLM", "SGLang") for key in moved(before, after))
+    sinks_only = {"ratios": _ratios_under(without_sink_triton)}
+    with all_layout_fits():
+        refit_only = {"ratios": _ratios_under(without_sink_triton)}
+    for key in moved(refit_only, sinks_only):
         case = by_key[key]
-        assert case.engine == "vLLM" and case.gpu.startswith("A100"), key
+        assert case.engine in ("vLLM", "SGLang") and not case.gpu.startswith("A100"), key
 
 
 def test_without_the_a100_triton_row_an_a100_borrows_hoppers_and_the_row_comes_back():
     """Inside the context vLLM's bf16 experts on an A100 take Hopper's neutral row; leaving it
     restores the A100's own."""
-    from bench.ampere_kernels import without_a100_triton
+    from bench.triton_kernels import without_a100_triton
     from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, expert_kernel
 
     own = ENGINE_EXPERT_KERNELS[("ampere", "bf16", "vllm")]

@@ -1,6 +1,7 @@
-"""vLLM and SGLang on an A100, with and without the kernels and defaults they run there.
+"""vLLM's and SGLang's Triton kernels, and one engine default, with and without the forty-ninth
+round's rules.
 
-Issue 37's forty-ninth round landed three rules, each committed before it was scored:
+Issue 37's forty-ninth round landed four rules, each committed before it was scored:
 
 - attention with sinks (gpt-oss's) under vLLM below Hopper runs its Triton unified attention,
   since its FlashAttention 2 build takes no sinks (``core.catalog.attention_kernels.
@@ -9,20 +10,23 @@ Issue 37's forty-ninth round landed three rules, each committed before it was sc
   tokens a step on an A100 or a card under 70 GB, SGLang 0.5 by the card's memory;
   :func:`core.catalog.prefill_chunking.chunk_tokens`);
 - vLLM's and SGLang's bf16 experts on an A100 are priced by the A100's own Triton fused-MoE
-  table, where they borrowed Hopper's CUTLASS row (``bench/moe_kernel_fit.py`` TP_KERNELS).
+  table, where they borrowed Hopper's CUTLASS row;
+- every Triton fused-MoE row is fitted on its table's tensor-parallel rows, the layout the
+  engine level prices it in (``bench/moe_kernel_fit.py`` TRITON_FUSED_MOE).
 
 This prints each development row the round moves, before and after, and both development sets
 and the publisher-held-out figure before and after. The "before" is the engine level with all
-three switched off (:func:`before_the_round`), which the README's earlier round paragraphs
+four switched off (:func:`before_the_round`), which the README's earlier round paragraphs
 quote. To rerun, from this repository's root (a few seconds):
 
-    python -m bench.ampere_kernels
+    python -m bench.triton_kernels
 """
 
 from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from unittest.mock import patch
@@ -45,9 +49,14 @@ def without_sink_triton():
         yield
 
 
+# SGLang 0.5's one chunk before the round gave it 16,384 above its memory tiers
+ONE_CHUNK_BEFORE = {("sglang", "0.5"): 8192}
+
+
 def _one_chunk(engine, version, large_card, card_memory_bytes):
     """Each release's one chunk on every card, as the engine level had it before the round."""
-    return engine_version(engine, version).chunk_tokens
+    release = engine_version(engine, version)
+    return ONE_CHUNK_BEFORE.get((release.engine, release.version), release.chunk_tokens)
 
 
 @contextmanager
@@ -59,13 +68,37 @@ def without_a100_triton():
         yield
 
 
+# The Triton fused-MoE rows as fitted on every layout's rows, before the round refitted them on
+# the tensor-parallel rows: (floor s, bandwidth share, compute share, padding rows, s an input)
+ALL_LAYOUT_ROWS = {
+    ("hopper", "bf16", "sglang"): (6e-6, 0.85, 0.2, 48, 5.0e-9),
+    ("hopper", "fp8_block", "sglang"): (26e-6, 0.90, 0.225, 32, 2.25e-9),
+    ("hopper", "bf16", "vllm"): (18e-6, 1.00, 0.575, 96, 4.0e-9),
+    ("blackwell", "bf16", "sglang"): (4e-6, 0.75, 0.2, 16, 5.75e-9),
+    ("blackwell", "bf16", "vllm"): (18e-6, 0.85, 0.40, 96, 3.0e-9),
+    ("blackwell", "fp8_block", "sglang-triton"): (50e-6, 0.70, 0.20, 48, 0.0),
+}
+
+
+@contextmanager
+def all_layout_fits():
+    """The Triton fused-MoE rows as they were fitted on every layout's rows (EP rows too)."""
+    old = {key: replace(ENGINE_EXPERT_KERNELS[key], fixed_s=floor, bandwidth_share=stream,
+                        compute_share=share, padding_rows=pad, per_input_s=per_input)
+           for key, (floor, stream, share, pad, per_input) in ALL_LAYOUT_ROWS.items()}  # fmt: skip
+    with patch.dict(ENGINE_EXPERT_KERNELS, old):
+        yield
+
+
 @contextmanager
 def before_the_round():
     """The engine level as the forty-eighth round left it: no Triton kernel for sinks, one chunk
-    a release on every card, and Hopper's expert row for an A100's bf16 experts."""
+    a release on every card, Hopper's expert row for an A100's bf16 experts, and the Triton
+    fused-MoE rows fitted on every layout's rows."""
     with (
         without_sink_triton(),
         without_a100_triton(),
+        all_layout_fits(),
         patch("core.engine_level.release_defaults.chunk_tokens", _one_chunk),
     ):
         yield
