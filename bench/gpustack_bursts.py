@@ -31,8 +31,10 @@ from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.fidelity import both_set_cases, predictions, score
 
 LENGTHS = ("32K", "4K", "2K", "128")
-# The A100's Marlin MoE row as bench/moe_kernel_fit.py fits it (aiconfigurator a100_sxm sglang
-# 0.5.10 sglang_marlin_moe int4_wo): floor, bandwidth share, compute share, padding rows
+# The A100's Marlin MoE row as bench/moe_kernel_fit.py fitted it in the forty-eighth round, on
+# every layout's rows (aiconfigurator a100_sxm sglang 0.5.10 sglang_marlin_moe int4_wo; on the
+# tensor-parallel rows alone, as it fits SGLang's tables since the forty-ninth, a compute share
+# of 0.575): floor, bandwidth share, compute share, padding rows
 A100_MARLIN = ExpertKernel(
     48e-6,
     0.65,

@@ -102,15 +102,15 @@ ENGINE_KERNELS = [
     # the Triton fused MoE vLLM and SGLang run for bf16 experts on the A100
     A100_TRITON := ("a100_sxm", "sglang/0.5.10", "sglang_fused_moe_triton", "bfloat16", "bf16"),
 ]
-# The Triton fused-MoE kernels vLLM and SGLang run (issue 37's forty-ninth round) are fitted on
-# their tables' tensor-parallel rows only (EP 1), the layout the engine level prices them in
-# (SGLang runs DeepGEMM, not Triton, under DeepEP's expert parallelism). Their EP rows time more
-# work than their share of the routed rows (SGLang's about every routed row, vLLM's between):
-# fitted with them, one compute share read the TP rows slow by e^0.3-0.75 at 2,048 tokens and
-# more. The A100's is SGLang's (vLLM 0.14's own A100 table, power-law rows only, times the same
-# rows at x1.00, printed).
-TRITON_FUSED_MOE = {"sglang_fused_moe_triton", "vllm_unquantizedfusedmoe_triton", "vllm_fused_moe",
-                    "vllm_fp8moe_triton_tritonexperts"}  # fmt: skip
+# The kernels of SGLang's tables and vLLM's Triton fused MoE (issue 37's forty-ninth round) are
+# fitted on their tables' tensor-parallel rows only (EP 1), the layout the engine level prices
+# them in (SGLang runs DeepGEMM, not Triton, under DeepEP's expert parallelism). Their EP rows
+# time more work than their share of the routed rows (SGLang's about every routed row, vLLM's
+# between): fitted with them, one compute share read the TP rows slow by e^0.3-0.75 at 2,048
+# tokens and more. The A100's Triton row is SGLang's (vLLM 0.14's own A100 table, power-law rows
+# only, times the same rows at x1.00, printed).
+TP_FITTED = {"sglang_fused_moe_triton", "sglang_marlin_moe", "vllm_unquantizedfusedmoe_triton",
+             "vllm_fused_moe", "vllm_fp8moe_triton_tritonexperts"}  # fmt: skip
 VLLM_TWIN = ("a100_sxm", "vllm/0.14.0", "vllm_fused_moe")
 # (hidden, expert width, experts, experts per token) of gpt-oss-120b/20b, Qwen3-235B/30B,
 # DeepSeek-V3, Llama 4 Maverick/Scout and Mixtral.
@@ -373,7 +373,7 @@ def main() -> None:
     )
     listed = release_kernels(release) if release else KERNELS + ENGINE_KERNELS
     for card, version, kernel, dtype, compute in listed:
-        table = rows(data, card, version, kernel, dtype, tp_only=kernel in TRITON_FUSED_MOE)
+        table = rows(data, card, version, kernel, dtype, tp_only=kernel in TP_FITTED)
         if table.empty:
             print(f"{card:<9} {version:<17} {kernel[:32]:<32} {dtype:<12} no rows")
             continue

@@ -11,8 +11,9 @@ Issue 37's forty-ninth round landed four rules, each committed before it was sco
   :func:`core.catalog.prefill_chunking.chunk_tokens`);
 - vLLM's and SGLang's bf16 experts on an A100 are priced by the A100's own Triton fused-MoE
   table, where they borrowed Hopper's CUTLASS row;
-- every Triton fused-MoE row is fitted on its table's tensor-parallel rows, the layout the
-  engine level prices it in (``bench/moe_kernel_fit.py`` TRITON_FUSED_MOE).
+- every row of SGLang's tables and of vLLM's Triton fused MoE is fitted on its table's
+  tensor-parallel rows, the layout the engine level prices it in (``bench/moe_kernel_fit.py``
+  TP_FITTED).
 
 This prints each development row the round moves, before and after, and both development sets
 and the publisher-held-out figure before and after. The "before" is the engine level with all
@@ -37,7 +38,7 @@ if __package__ in (None, ""):
 
 from bench.fused_quant import both_and_held_out
 from core.catalog.engine_versions import engine_version
-from core.catalog.kernels import ENGINE_EXPERT_KERNELS
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.evidence.fidelity import scored_afresh
 
 
@@ -80,13 +81,25 @@ ALL_LAYOUT_ROWS = {
 }
 
 
+# ... and the neutral int4 row (SGLang's Marlin table), which Blackwell borrows
+ALL_LAYOUT_INT4 = (32e-6, 0.65, 0.2, 16, 0.0)
+
+
+def _as_fitted(row, figures):
+    floor, stream, share, pad, per_input = figures
+    return replace(row, fixed_s=floor, bandwidth_share=stream, compute_share=share,
+                   padding_rows=pad, per_input_s=per_input)  # fmt: skip
+
+
 @contextmanager
 def all_layout_fits():
-    """The Triton fused-MoE rows as they were fitted on every layout's rows (EP rows too)."""
-    old = {key: replace(ENGINE_EXPERT_KERNELS[key], fixed_s=floor, bandwidth_share=stream,
-                        compute_share=share, padding_rows=pad, per_input_s=per_input)
-           for key, (floor, stream, share, pad, per_input) in ALL_LAYOUT_ROWS.items()}  # fmt: skip
-    with patch.dict(ENGINE_EXPERT_KERNELS, old):
+    """The rows of SGLang's tables and vLLM's Triton fused MoE as they were fitted on every
+    layout's rows (EP rows too)."""
+    old = {key: _as_fitted(ENGINE_EXPERT_KERNELS[key], figures)
+           for key, figures in ALL_LAYOUT_ROWS.items()}  # fmt: skip
+    int4 = {key: _as_fitted(EXPERT_KERNELS[key], ALL_LAYOUT_INT4)
+            for key in (("hopper", "int4"), ("blackwell", "int4"))}  # fmt: skip
+    with patch.dict(ENGINE_EXPERT_KERNELS, old), patch.dict(EXPERT_KERNELS, int4):
         yield
 
 

@@ -112,7 +112,7 @@ def priced_row(engine_rows: dict, neutral_rows: dict, gpu: str, kind: str, engin
 # Rows a card family or format borrows from another are that row with its own source
 # (no second copy of the figures to drift when a table is refitted).
 _HOPPER_MARLIN_INT4 = ExpertKernel(
-    32e-6, 0.65, 0.2, 16, _AIC.format(table="h100_sxm sglang 0.5.10 marlin int4 (40 %, 48 %)")
+    28e-6, 0.85, 0.35, 16, _AIC_TP.format(table="h100_sxm sglang 0.5.10 marlin int4 (21 %, 11 %)")
 )
 # vLLM runs MXFP4 experts below SM90 with its Marlin MoE kernel (quantization/mxfp4.py
 # get_mxfp4_backend). Priced by the A100's own Marlin table (bench/moe_kernel_fit.py: 48 us, 0.65,
@@ -250,7 +250,7 @@ def _rocm_triton(weight: str, engine: str = "vllm") -> ExpertKernel:
 
 # SGLang's Triton fused MoE on the A100 (vLLM's own A100 table, power-law rows only, times the
 # same rows at x1.00); the Triton rows are fitted on their tables' tensor-parallel rows
-# (bench/moe_kernel_fit.py TRITON_FUSED_MOE, issue 37's forty-ninth round)
+# (bench/moe_kernel_fit.py TP_FITTED, issue 37's forty-ninth round)
 _A100_TRITON = ExpertKernel(
     36e-6, 0.90, 0.475, 48,
     _AIC_TP.format(table="a100_sxm sglang 0.5.10 sglang_fused_moe_triton bf16 (14 %, 21 %); "
