@@ -26,7 +26,7 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
-from bench.triton_kernels import ALL_LAYOUT_ROWS, before_the_round
+from bench.triton_kernels import ALL_LAYOUT_INT4, ALL_LAYOUT_ROWS, before_the_round
 from bench.triton_kernels import figures as round_figures
 from core import Scenario, evaluate
 from core.catalog import (
@@ -496,7 +496,7 @@ def both_sets_borrowed() -> object:
     forty-eighth round's rows)."""
     whole = report()
     cases = tuple(whole.cases[i] for i in _kept([FORTY_EIGHTH_ROUND]))
-    with borrowed_sglang_path():
+    with before_the_round(), borrowed_sglang_path():
         figures = predictions(cases)
     return summarise(figures / np.array([case.measured for case in cases]))
 
@@ -511,7 +511,8 @@ def fortieth_round_figures() -> tuple:
     sized = [int(engine_node(case.scenario()).bench_batch) for case in unset]
     ratio = engine_ratios()
     typed = [ratio[case.key] for case in TRTLLM_BLOG]
-    at_sizing = predictions(unset) / [case.measured for case in unset]
+    with before_the_round():
+        at_sizing = predictions(unset) / [case.measured for case in unset]
     atom = summarise(np.array([ratio[case.key] for case in ATOM_DASHBOARD]))
     whole = report()
     amd = next(row for row in whole.families if row.family == "AMD")
@@ -609,8 +610,9 @@ def forty_third_round_share_figures() -> tuple:
     README quotes (0.01 %) where it stays below it."""
     whole = report()
     typed = [case for case in whole.cases if case.memory_share]
-    now = predictions(typed)
-    before = predictions([replace(case, memory_share=0.0) for case in typed])
+    with before_the_round():
+        now = predictions(typed)
+        before = predictions([replace(case, memory_share=0.0) for case in typed])
     others = [abs(a / b - 1) for case, a, b in zip(typed, now, before, strict=True)
               if case.key != "D328"]  # fmt: skip
     ratio = engine_ratios()
@@ -765,7 +767,9 @@ def forty_ninth_round_figures() -> tuple:
     catalog row's source); Qwen3-235B on eight A100 at 2,000-32,000 tokens before and after
     (lowest, highest each) and its 128-token burst before and after; SGLang's H100 bf16 and
     block-fp8 rows' compute shares before and after; InferenceX's SGLang DeepSeek rows on H200
-    and the untuned-configuration runs before and after (lowest, highest each); both sets
+    and the untuned-configuration runs before and after (lowest, highest each); the int4 row's
+    compute share before and after, Qwen's GPTQ mixtures at 129,024 tokens after and before;
+    both sets
     before and after (error to one decimal, within, cases); held out before and after (one
     decimal, then whole per cent, and the share within)."""
     before, after = round_figures(rule=False), round_figures()
@@ -785,6 +789,8 @@ def forty_ninth_round_figures() -> tuple:
               for key in (("hopper", "bf16", "sglang"), ("hopper", "fp8_block", "sglang"))]  # fmt: skip
     inferencex = ["D109", "D110", "D111", "D112"]
     untuned = [case.key for case in SGLANG_PRS + SGLANG_HYBRID_PRS]
+    gptq = [case.key for case in QWEN_SPEED
+            if "GPTQ" in case.model_label and case.prompt_tokens > 100_000]  # fmt: skip
 
     def span(found, keys):
         return round(min(found["ratios"][key] for key in keys), 2), round(
@@ -804,6 +810,8 @@ def forty_ninth_round_figures() -> tuple:
         *shares[0], *shares[1],
         *span(before, inferencex), *span(after, inferencex),
         *span(before, untuned), *span(after, untuned),
+        ALL_LAYOUT_INT4[2], EXPERT_KERNELS[("hopper", "int4")].compute_share,
+        *span(after, gptq), *span(before, gptq),
         round(100 * error_before, 1), round(100 * error, 1), within, cases,
         round(100 * held_before, 1), round(100 * held, 1), round(100 * held),
         round(100 * share_before), round(100 * share),

@@ -327,7 +327,8 @@ FIGURES = {
         r"H100 bf16 row goes from a compute share of ([\d.]+) to ([\d.]+) .*? its block-fp8 row "
         r"from ([\d.]+) to ([\d.]+) .*? on eight H200 move from x([\d.]+)-([\d.]+) to "
         r"x([\d.]+)-([\d.]+), .*? read faster \(x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\)\. "
-        r"Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\); held out, ([\d.]+) % "
+        r"Fifth, .*? \(a compute share of ([\d.]+) to ([\d.]+), .*? at 129,024 tokens read "
+        r"x([\d.]+)-([\d.]+) where they read x([\d.]+)-([\d.]+)\. Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\); held out, ([\d.]+) % "
         r"to ([\d.]+) % \(both (\d+) %, (\d+) % to (\d+) % within\)",
         forty_ninth_round_figures,
     ),
