@@ -1,7 +1,7 @@
 """vLLM's and SGLang's Triton kernels, and one engine default, with and without the forty-ninth
 round's rules.
 
-Issue 37's forty-ninth round landed four rules, each committed before it was scored:
+Issue 37's forty-ninth round landed six rules, each committed before it was scored:
 
 - attention with sinks (gpt-oss's) under vLLM below Hopper runs its Triton unified attention,
   since its FlashAttention 2 build takes no sinks (``core.catalog.attention_kernels.
@@ -13,11 +13,13 @@ Issue 37's forty-ninth round landed four rules, each committed before it was sco
   table, where they borrowed Hopper's CUTLASS row;
 - every row of SGLang's tables and of vLLM's Triton fused MoE is fitted on its table's
   tensor-parallel rows, the layout the engine level prices it in (``bench/moe_kernel_fit.py``
-  TP_FITTED).
+  TP_FITTED), the neutral int4 row (SGLang's Marlin table) too;
+- vLLM's MXFP4 experts on an A100 run its Marlin MoE, priced by the A100's Marlin table fitted
+  so (the forty-eighth round's rule, reverted then at the table's every-layout fit).
 
 This prints each development row the round moves, before and after, and both development sets
 and the publisher-held-out figure before and after. The "before" is the engine level with all
-four switched off (:func:`before_the_round`), which the README's earlier round paragraphs
+six switched off (:func:`before_the_round`), which the README's earlier round paragraphs
 quote. To rerun, from this repository's root (a few seconds):
 
     python -m bench.triton_kernels
@@ -60,12 +62,17 @@ def _one_chunk(engine, version, large_card, card_memory_bytes):
     return ONE_CHUNK_BEFORE.get((release.engine, release.version), release.chunk_tokens)
 
 
+# the rows the round gave the A100 (its Triton fused MoE, vLLM's Marlin MoE for MXFP4 experts)
+A100_ROWS = (("ampere", "bf16", "vllm"), ("ampere", "bf16", "sglang"), ("ampere", "mxfp4", "vllm"))
+
+
 @contextmanager
-def without_a100_triton():
-    """vLLM's and SGLang's bf16 experts on an A100 at Hopper's borrowed row, as before the round."""
+def without_a100_rows():
+    """vLLM's and SGLang's bf16 experts, and vLLM's MXFP4 experts, on an A100 at Hopper's
+    borrowed rows, as before the round."""
     with patch.dict(ENGINE_EXPERT_KERNELS):
-        for engine in ("vllm", "sglang"):
-            del ENGINE_EXPERT_KERNELS[("ampere", "bf16", engine)]
+        for key in A100_ROWS:
+            del ENGINE_EXPERT_KERNELS[key]
         yield
 
 
@@ -110,7 +117,7 @@ def before_the_round():
     fused-MoE rows fitted on every layout's rows."""
     with (
         without_sink_triton(),
-        without_a100_triton(),
+        without_a100_rows(),
         all_layout_fits(),
         patch("core.engine_level.release_defaults.chunk_tokens", _one_chunk),
     ):

@@ -115,9 +115,9 @@ _HOPPER_MARLIN_INT4 = ExpertKernel(
     28e-6, 0.85, 0.35, 16, _AIC_TP.format(table="h100_sxm sglang 0.5.10 marlin int4 (21 %, 11 %)")
 )
 # vLLM runs MXFP4 experts below SM90 with its Marlin MoE kernel (quantization/mxfp4.py
-# get_mxfp4_backend). Priced by the A100's own Marlin table (bench/moe_kernel_fit.py: 48 us, 0.65,
-# 0.30, 16 rows) in issue 37's 48th round, rule committed first: both sets 17.0 % -> 17.2 %, its
-# gpt-oss rows x1.02-1.42 -> x0.59-0.87 at 2-4K tokens. Reverted: Hopper's W4A16 row stays.
+# get_mxfp4_backend). Priced by the A100's own Marlin table fitted on every layout's rows (48 us,
+# 0.65, 0.30, 16 rows) in issue 37's 48th round: both sets 17.0 % -> 17.2 %, reverted; fitted on
+# its tensor-parallel rows in the 49th (_A100_MARLIN below), it prices them.
 _HOPPER_W4A16 = ExpertKernel(
     22e-6, 0.80, 0.725, 48,
     _AIC.format(table="h100_sxm vllm 0.24 triton w4a16_mxfp4, dequantised to bf16, 5.75 ns an "
@@ -248,6 +248,14 @@ def _rocm_triton(weight: str, engine: str = "vllm") -> ExpertKernel:
     return ExpertKernel(borrowed.fixed_s, *shares, source, per_input_s=borrowed.per_input_s)
 
 
+# vLLM's MXFP4 experts on an A100 run its Marlin MoE (above), as SGLang 0.5.10's Marlin table on
+# the A100 times it, 4-bit weights multiplied in bf16 (fitted on its tensor-parallel rows)
+_A100_MARLIN = ExpertKernel(
+    18e-6, 0.85, 0.575, 16,
+    _AIC_TP.format(table="a100_sxm sglang 0.5.10 sglang_marlin_moe int4_wo, 4.0 ns an input "
+                   "(22 %, 11 %)"),
+    compute="bf16", per_input_s=4.0e-9,
+)  # fmt: skip
 # SGLang's Triton fused MoE on the A100 (vLLM's own A100 table, power-law rows only, times the
 # same rows at x1.00); the Triton rows are fitted on their tables' tensor-parallel rows
 # (bench/moe_kernel_fit.py TP_FITTED, issue 37's forty-ninth round)
@@ -292,6 +300,7 @@ ENGINE_EXPERT_KERNELS: dict[tuple[str, str, str], ExpertKernel] = {
     # Triton fused MoE there too; before, the A100 borrowed Hopper's neutral CUTLASS row.
     ("ampere", "bf16", "vllm"): _A100_TRITON,
     ("ampere", "bf16", "sglang"): _A100_TRITON,
+    ("ampere", "mxfp4", "vllm"): _A100_MARLIN,
     ("blackwell", "bf16", "sglang"): ExpertKernel(
         0.0, 0.80, 0.300, 48,
         _AIC_TP.format(table="b200_sxm sglang 0.5.14 fused_moe_triton bf16, 4.5 ns an input "

@@ -67,11 +67,11 @@ def test_before_the_round_undoes_the_rules_and_keeps_the_cases():
 def test_without_the_a100_triton_row_an_a100_borrows_hoppers_and_the_row_comes_back():
     """Inside the context vLLM's bf16 experts on an A100 take Hopper's neutral row; leaving it
     restores the A100's own."""
-    from bench.triton_kernels import without_a100_triton
+    from bench.triton_kernels import without_a100_rows
     from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, expert_kernel
 
     own = ENGINE_EXPERT_KERNELS[("ampere", "bf16", "vllm")]
-    with without_a100_triton():
+    with without_a100_rows():
         assert (
             expert_kernel("A100 80GB SXM", "bf16", "vllm")[0] is EXPERT_KERNELS[("hopper", "bf16")]
         )

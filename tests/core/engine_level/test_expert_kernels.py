@@ -279,3 +279,18 @@ def test_a_slower_triton_row_makes_an_a100_mixtures_prefill_slower_under_vllm():
     vllm = engine_node(Scenario(**knobs, engine="vLLM")).expert_seconds(4096.0, ALL_TERMS)
     trt = engine_node(Scenario(**knobs, engine="TensorRT-LLM")).expert_seconds(4096.0, ALL_TERMS)
     assert vllm > trt
+
+
+def test_vllms_mxfp4_experts_on_an_a100_run_its_marlin_moe():
+    """vLLM's gpt-oss experts on an A100 take the A100's Marlin row (vLLM runs MXFP4 experts
+    with Marlin below SM90), multiplied at the bf16 rate; on an H100 they keep Hopper's W4A16
+    row, and SGLang on the A100 the borrowed one."""
+    from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS, expert_kernel
+
+    marlin = ENGINE_EXPERT_KERNELS[("ampere", "mxfp4", "vllm")]
+    assert expert_kernel("A100 80GB SXM", "mxfp4", "vllm") == (marlin, "ampere")
+    assert marlin.compute == "bf16"
+    assert expert_kernel("H100 SXM", "mxfp4", "vllm")[0] is EXPERT_KERNELS[("hopper", "mxfp4")]
+    assert (
+        expert_kernel("A100 80GB SXM", "mxfp4", "sglang")[0] is EXPERT_KERNELS[("hopper", "mxfp4")]
+    )
