@@ -769,9 +769,10 @@ def forty_ninth_round_figures() -> tuple:
     block-fp8 rows' compute shares before and after; InferenceX's SGLang DeepSeek rows on H200
     and the untuned-configuration runs before and after (lowest, highest each); the int4 row's
     compute share before and after, Qwen's GPTQ mixtures at 129,024 tokens after and before;
-    both sets
+    the A100 Marlin row's compute share now and as the forty-eighth round fitted it, Hopper's
+    W4A16 row's; both sets
     before and after (error to one decimal, within, cases); held out before and after (one
-    decimal, then whole per cent, and the share within)."""
+    decimal, then whole per cent, and the share within to one decimal)."""
     before, after = round_figures(rule=False), round_figures()
     longest, middle = _gpt_oss_on_a100(30000, 40000), _gpt_oss_on_a100(1000, 5000)
     a100 = engine_node(Scenario(gpu="A100 80GB SXM", engine="vLLM", engine_version="0.10"))
@@ -812,7 +813,9 @@ def forty_ninth_round_figures() -> tuple:
         *span(before, untuned), *span(after, untuned),
         ALL_LAYOUT_INT4[2], EXPERT_KERNELS[("hopper", "int4")].compute_share,
         *span(after, gptq), *span(before, gptq),
+        ENGINE_EXPERT_KERNELS[("ampere", "mxfp4", "vllm")].compute_share,
+        A100_MARLIN.compute_share, EXPERT_KERNELS[("hopper", "mxfp4")].compute_share,
         round(100 * error_before, 1), round(100 * error, 1), within, cases,
         round(100 * held_before, 1), round(100 * held, 1), round(100 * held),
-        round(100 * share_before), round(100 * share),
+        round(100 * share_before, 1), round(100 * share, 1),
     )  # fmt: skip

@@ -316,8 +316,9 @@ FIGURES = {
     ),
     "forty-ninth round": (
         r"where it reaches ([\d.]+) of FlashAttention 2's share of the bf16 rate and pays (\d+) "
-        r"extra keys a token .*? at 32,000 tokens go from x([\d.]+)-([\d.]+) to "
-        r"x([\d.]+)-([\d.]+), those at 2,000-4,000 tokens now read x([\d.]+)-([\d.]+)\. .*? A "
+        r"extra keys a token .*? at 32,000 tokens, x([\d.]+)-([\d.]+) before the round, read "
+        r"x([\d.]+)-([\d.]+) after it \(with the sixth rule\), those at 2,000-4,000 tokens "
+        r"x([\d.]+)-([\d.]+)\. .*? A "
         r"lone 32,000-token prompt under vLLM on an A100 now takes (\d+) passes, not (\d+); of "
         r"the scored rows only D377 moves \(x([\d.]+) to x([\d.]+)\).*? a compute share of "
         r"([\d.]+) with (\d+) padding rows, where Hopper's borrowed CUTLASS row has ([\d.]+) and "
@@ -328,8 +329,10 @@ FIGURES = {
         r"from ([\d.]+) to ([\d.]+) .*? on eight H200 move from x([\d.]+)-([\d.]+) to "
         r"x([\d.]+)-([\d.]+), .*? read faster \(x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\)\. "
         r"Fifth, .*? \(a compute share of ([\d.]+) to ([\d.]+), .*? at 129,024 tokens read "
-        r"x([\d.]+)-([\d.]+) where they read x([\d.]+)-([\d.]+)\. Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\); held out, ([\d.]+) % "
-        r"to ([\d.]+) % \(both (\d+) %, (\d+) % to (\d+) % within\)",
+        r"x([\d.]+)-([\d.]+) where they read x([\d.]+)-([\d.]+)\. .*? now at a compute share of "
+        r"([\d.]+) of the bf16 rate \(([\d.]+) fitted on every layout's rows\), where they "
+        r"borrowed Hopper's W4A16 row \(([\d.]+)\)\. Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\); held out, ([\d.]+) % "
+        r"to ([\d.]+) % \(both (\d+) %; ([\d.]+) % to ([\d.]+) % within\)",
         forty_ninth_round_figures,
     ),
     "forty-seventh round": (
