@@ -113,8 +113,8 @@ def all_layout_fits():
 @contextmanager
 def before_the_round():
     """The engine level as the forty-eighth round left it: no Triton kernel for sinks, one chunk
-    a release on every card, Hopper's expert row for an A100's bf16 experts, and the Triton
-    fused-MoE rows fitted on every layout's rows."""
+    a release on every card, Hopper's expert rows for an A100's bf16 and MXFP4 experts, and the
+    rows of SGLang's tables and vLLM's Triton fused MoE fitted on every layout's rows."""
     with (
         without_sink_triton(),
         without_a100_rows(),

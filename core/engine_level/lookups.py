@@ -8,26 +8,28 @@ from core.catalog.engine_versions import engine_version
 
 
 def names(key) -> np.ndarray:
-    """A factorized key (a name, or a (unique, index) pair) as an array of names."""
-    if isinstance(key, str):
-        return np.asarray(key, dtype=object)
-    return np.asarray(key[0], dtype=object)[key[1]]
+    """A key of :func:`lookup` as an array: a factorized (unique, index) pair of names expanded;
+    a name, or values (a card's memory, a flag; a number or an array), as they are."""
+    if isinstance(key, tuple):
+        return np.asarray(key[0], dtype=object)[key[1]]
+    return np.asarray(key, dtype=object)
 
 
 def lookup(function, *keys):
-    """``function`` of the names in ``keys``, each a name or a factorized (unique, index) pair."""
+    """``function`` of the names in ``keys``, each a name, a factorized (unique, index) pair or
+    values (:func:`names`), evaluated once for each distinct combination."""
     for key in keys:  # a loop, not all(): one scenario asks this forty times an evaluation
         if not isinstance(key, str):
             break
     else:
         return np.float64(function(*keys))
     columns = np.broadcast_arrays(*(names(key) for key in keys))
-    cache: dict = {}
-    flat = [
-        cache.setdefault(names, function(*names))
-        for names in zip(*(c.ravel() for c in columns), strict=True)
-    ]
-    return np.asarray(flat, dtype=float).reshape(columns[0].shape)
+    found: dict = {}
+    rows = list(zip(*(column.ravel() for column in columns), strict=True))
+    for row in rows:
+        if row not in found:
+            found[row] = function(*row)
+    return np.asarray([found[row] for row in rows], dtype=float).reshape(columns[0].shape)
 
 
 def lookup_rows(row_of, *keys):

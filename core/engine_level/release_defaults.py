@@ -16,8 +16,7 @@ from core.catalog.engine_versions import engine_version
 from core.catalog.engines import ENGINES
 from core.catalog.kernels import card_family
 from core.catalog.prefill_chunking import chunk_tokens, eager_prompt_steps, long_context_limit
-from core.engine_level.lookups import lookup, names, release_field
-from core.foundation.vector import ndim
+from core.engine_level.lookups import lookup, release_field
 
 
 def _separate_prefill(name, version) -> bool:
@@ -63,15 +62,6 @@ def prefill_chunking(pool, gpu, engine, version) -> dict:
 
 def _chunk_tokens(gpu, engine, version, card_memory_bytes):
     """:func:`core.catalog.prefill_chunking.chunk_tokens` of factorized keys and each card's
-    memory (a pasted card's its own), each distinct release and card priced once."""
-    large = large_card(gpu, card_memory_bytes)
-    if all(isinstance(key, str) for key in (engine, version)) and ndim(large) == 0:
-        return float(chunk_tokens(engine, version, bool(large), float(card_memory_bytes)))
-    columns = np.broadcast_arrays(*(names(key) for key in (engine, version)), large,
-                                  np.asarray(card_memory_bytes, dtype=float))  # fmt: skip
-    found: dict = {}
-    rows = list(zip(*(column.ravel() for column in columns), strict=True))
-    for row in rows:
-        if row not in found:
-            found[row] = chunk_tokens(row[0], row[1], bool(row[2]), float(row[3]))
-    return np.asarray([found[row] for row in rows], dtype=float).reshape(columns[0].shape)
+    memory (a pasted card's its own)."""
+    return lookup(lambda e, v, large, memory: chunk_tokens(e, v, bool(large), float(memory)),
+                  engine, version, large_card(gpu, card_memory_bytes), card_memory_bytes)  # fmt: skip
