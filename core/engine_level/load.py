@@ -122,6 +122,10 @@ def _loop_arrays(request, others, added, extra, overhead, latency, waited, step,
     # within), held out 17 % -> 19 %: reverted. Kept out of the cycle, in the first token only
     # as aiconfigurator uses it (explored in the thirty-third round): 18.9 % -> 19.5 % (172
     # within; S3, S4 and D35 into the band, D24 x0.99 -> x1.72, vLLM 0.9.1's MI300X out).
+    # Explored in the fiftieth round, not landed (bench/prompt_dispatch.py): prompts sharing the
+    # dispatch with all that arrive during a whole step (V1 puts every waiting prompt its budget
+    # holds into one pass) took both sets 16.5 % -> 16.8 % (271 -> 272 within), held out 15.7 %
+    # -> 15.4 %: GPUStack's 128-token bursts on an A100 into the band, on an H100 or H200 x1.5-3.7.
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most

@@ -1,0 +1,164 @@
+"""Two readings of vLLM's prompt dispatch explored in issue 37's fiftieth round, neither landed.
+
+The engine level charges each prompt vLLM's eager dispatch (aiconfigurator's 0.8 ms a layer,
+:attr:`core.catalog.engines.Engine.request_overhead_per_layer_s`) and lets prompts share one
+dispatch only with those that arrive while it runs (:func:`core.engine_level.load.coalesced`:
+``1 + rate x dispatch`` prompts a dispatch). Two engine facts read it otherwise:
+
+- *per step*: V1's scheduler (``vllm/v1/core/sched/scheduler.py``) puts every waiting prompt its
+  token budget holds into the next step, one forward pass, so the prompts that arrive during a
+  whole step (its decode step and the dispatch) share it, at most the budget over the prompt;
+- *inside a captured graph*: V1 replays a step of at most 512 tokens from its piecewise CUDA
+  graphs (``CompilationConfig``'s capture sizes), so a prompt whose step fits one (prompt plus
+  the running decodes) pays no eager dispatch at all.
+
+This prices both sets and the publisher-held-out figure under each reading and prints the rows
+each moves. Both move GPUStack's 128-token bursts (D372-D412), whose A100 and H100 runs part:
+the first reading brings the A100's into the band and sends the H100's and H200's far out. A
+diagnostic: no figure here sets a constant of the engine level. To rerun, from this
+repository's root (a few seconds):
+
+    python -m bench.prompt_dispatch
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from unittest.mock import patch
+
+import numpy as np
+
+if __package__ in (None, ""):
+    # Run as a file, this folder would shadow the `core` package it reads the rows from.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.fused_quant import both_and_held_out
+from core.engine_level import load, pool
+from core.evidence.fidelity import scored_afresh
+
+# core.evaluate's module (the package re-exports its function under the same name)
+_EVALUATE = importlib.import_module("core.evaluate")
+# the largest step vLLM V1 captures (CompilationConfig: capture sizes up to 512 tokens), and its
+# release lines in the catalog (0.5 and 0.6 are V0, which runs a prompt's step eagerly)
+V1_GRAPH_TOKENS = 512.0
+V1_LINES = ("0.8", "0.10", "0.17-atom", "0.19", "0.19-aiter")
+
+
+def _closed_loop_with(adjust):
+    """:func:`core.engine_level.load.closed_loop` with ``adjust`` (a context manager taking the
+    loop's own arguments) entered around it."""
+    closed = load.closed_loop
+
+    def loop(node, users, granted, prompt, answer, hit_tokens, terms):
+        with adjust(node, users, granted, prompt, answer, hit_tokens, terms):
+            return closed(node, users, granted, prompt, answer, hit_tokens, terms)
+
+    return loop
+
+
+@contextmanager
+def _patched_loop(adjust):
+    """Both callers of the closed loop see it ``adjust``-ed."""
+    loop = _closed_loop_with(adjust)
+    with patch.object(load, "closed_loop", loop), patch.object(pool, "closed_loop", loop):
+        yield
+
+
+@contextmanager
+def dispatch_per_step():
+    """The first reading: prompts share a dispatch with all that arrive during a whole step."""
+
+    @contextmanager
+    def adjust(node, users, granted, prompt, answer, hit_tokens, terms):
+        running = np.maximum(np.minimum(users, granted), 1.0)
+        step = node.step_s(running, load.decode_context(prompt, answer, terms), terms)
+        chunk = np.asarray(node.prefill_chunk_tokens, dtype=float)
+        most = np.where(chunk > 0, np.maximum(chunk / np.maximum(prompt - hit_tokens, 1.0), 1.0),
+                        np.inf)  # fmt: skip
+
+        def shared(overhead, rate):
+            """A prompt's share of a dispatch: the step's prompts, at most the budget's."""
+            return overhead / np.minimum(1.0 + np.multiply(rate, overhead + step), most)
+
+        # the scalar path inlines the dispatch window; the array path calls coalesced
+        with (
+            patch.object(load, "_solved_scalar", load._solved_arrays),
+            patch.object(load, "coalesced", shared),
+        ):
+            yield
+
+    with _patched_loop(adjust):
+        yield
+
+
+@contextmanager
+def dispatch_outside_graphs():
+    """The second reading: a V1 prompt whose step fits a captured graph pays no dispatch."""
+    build = _EVALUATE._engine_node
+
+    def node_of(knobs, pool_knobs, catalog, values):
+        node = build(knobs, pool_knobs, catalog, values)
+        lines = np.isin(np.asarray(knobs["engine_version"]).astype(str), V1_LINES)
+        v1 = (np.asarray(knobs["engine"]).astype(str) == "vllm") & lines
+        object.__setattr__(node, "v1_graph_tokens", np.where(v1, V1_GRAPH_TOKENS, 0.0))
+        return node
+
+    @contextmanager
+    def adjust(node, users, granted, prompt, answer, hit_tokens, terms):
+        limit = getattr(node, "v1_graph_tokens", 0.0)
+        step_tokens = prompt - hit_tokens + np.maximum(np.minimum(users, granted) - 1.0, 0.0)
+        graphed = (limit > 0) & (step_tokens <= limit)
+        paid = type(node).request_overhead
+        with patch.object(type(node), "request_overhead",
+                          lambda self, t: np.where(graphed, 0.0, paid(self, t))):  # fmt: skip
+            yield
+
+    with patch.object(_EVALUATE, "_engine_node", node_of), _patched_loop(adjust):
+        yield
+
+
+def figures() -> dict:
+    """{reading: (both sets' (error, within, cases), held out (error, within share), ratio of
+    each case by key)} for the engine level as it is and under each reading."""
+    found = {}
+    for name, reading in (("as it is", None), ("per step", dispatch_per_step),
+                          ("outside graphs", dispatch_outside_graphs)):  # fmt: skip
+        if reading is None:
+            cases, both, held = scored_afresh()
+        else:
+            with reading():
+                cases, both, held = scored_afresh()
+        ratios = {case.key: float(r) for case, r in zip(cases, both.ratios, strict=True)}
+        found[name] = {
+            "both": (both.geometric_mean_error, both.within_band, len(cases)),
+            "held_out": (held.geometric_mean_error, held.within_share),
+            "ratios": ratios,
+        }
+    return found
+
+
+def moved(before: dict, after: dict, least: float = 0.01) -> list[tuple[str, float, float]]:
+    """(key, ratio before, ratio after) of the cases a reading moves by more than ``least`` in
+    the logarithm, the largest moves first."""
+    keys = [key for key in before if abs(math.log(after[key] / before[key])) > least]
+    keys.sort(key=lambda key: -abs(math.log(after[key] / before[key])))
+    return [(key, before[key], after[key]) for key in keys]
+
+
+def main() -> None:
+    found = figures()
+    base = found["as it is"]
+    for name, result in found.items():
+        print(f"{name}: {both_and_held_out(result)}")
+        if result is base:
+            continue
+        for key, was, now in moved(base["ratios"], result["ratios"])[:12]:
+            print(f"  {key:5s} x{was:.2f} -> x{now:.2f}")
+
+
+if __name__ == "__main__":
+    main()
