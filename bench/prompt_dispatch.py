@@ -1,22 +1,25 @@
-"""Two readings of vLLM's prompt dispatch explored in issue 37's fiftieth round, neither landed.
+"""Three readings of vLLM's prompt dispatch explored in issue 37's fiftieth round, none landed.
 
 The engine level charges each prompt vLLM's eager dispatch (aiconfigurator's 0.8 ms a layer,
 :attr:`core.catalog.engines.Engine.request_overhead_per_layer_s`) and lets prompts share one
 dispatch only with those that arrive while it runs (:func:`core.engine_level.load.coalesced`:
-``1 + rate x dispatch`` prompts a dispatch). Two engine facts read it otherwise:
+``1 + rate x dispatch`` prompts a dispatch). Engine facts read it otherwise:
 
-- *per step*: V1's scheduler (``vllm/v1/core/sched/scheduler.py``) puts every waiting prompt its
-  token budget holds into the next step, one forward pass, so the prompts that arrive during a
-  whole step (its decode step and the dispatch) share it, at most the budget over the prompt;
+- *per step*: the schedulers put every waiting prompt the step's token budget holds into the
+  next pass (V1's ``vllm/v1/core/sched/scheduler.py``; V0's and SGLang's prefill steps take all
+  that wait), so the prompts that arrive during a whole step (its decode step and the dispatch)
+  share it, at most the budget over the prompt; scored for every engine, and only for those
+  that prefill in a step of their own (vLLM V0, SGLang);
 - *inside a captured graph*: V1 replays a step of at most 512 tokens from its piecewise CUDA
   graphs (``CompilationConfig``'s capture sizes), so a prompt whose step fits one (prompt plus
   the running decodes) pays no eager dispatch at all.
 
 This prices both sets and the publisher-held-out figure under each reading and prints the rows
-each moves. Both move GPUStack's 128-token bursts (D372-D412), whose A100 and H100 runs part:
-the first reading brings the A100's into the band and sends the H100's and H200's far out. A
-diagnostic: no figure here sets a constant of the engine level. To rerun, from this
-repository's root (a few seconds):
+each moves. The first and the third move GPUStack's 128-token bursts (D372-D412), whose A100 and
+H100 runs part: the first brings the A100's into the band and sends the H100's and H200's far
+out. On one H100 those bursts run their prompts at a smaller share of the card's peak than on
+one A100, which the bench prints too. A diagnostic: no figure here sets a constant of the
+engine level. To rerun, from this repository's root (a few seconds):
 
     python -m bench.prompt_dispatch
 """
@@ -37,7 +40,10 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.fused_quant import both_and_held_out
+from core import evaluate
+from core.catalog.cards import GPUS
 from core.engine_level import load, pool
+from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.fidelity import scored_afresh
 
 # core.evaluate's module (the package re-exports its function under the same name)
@@ -69,8 +75,10 @@ def _patched_loop(adjust):
 
 
 @contextmanager
-def dispatch_per_step():
-    """The first reading: prompts share a dispatch with all that arrive during a whole step."""
+def dispatch_per_step(separate_only: bool = False):
+    """The first reading: prompts share a dispatch with all that arrive during a whole step
+    (``separate_only``: only where the engine prefills in a step of its own, vLLM V0's and
+    SGLang's, the rest as the engine level has it)."""
 
     @contextmanager
     def adjust(node, users, granted, prompt, answer, hit_tokens, terms):
@@ -80,9 +88,12 @@ def dispatch_per_step():
         most = np.where(chunk > 0, np.maximum(chunk / np.maximum(prompt - hit_tokens, 1.0), 1.0),
                         np.inf)  # fmt: skip
 
+        read = np.asarray(node.separate_prefill) if separate_only else True
+
         def shared(overhead, rate):
             """A prompt's share of a dispatch: the step's prompts, at most the budget's."""
-            return overhead / np.minimum(1.0 + np.multiply(rate, overhead + step), most)
+            per_step = np.minimum(1.0 + np.multiply(rate, overhead + step), most)
+            return overhead / np.where(read, per_step, 1.0 + np.multiply(rate, overhead))
 
         # the scalar path inlines the dispatch window; the array path calls coalesced
         with (
@@ -125,8 +136,13 @@ def figures() -> dict:
     """{reading: (both sets' (error, within, cases), held out (error, within share), ratio of
     each case by key)} for the engine level as it is and under each reading."""
     found = {}
-    for name, reading in (("as it is", None), ("per step", dispatch_per_step),
-                          ("outside graphs", dispatch_outside_graphs)):  # fmt: skip
+    readings = {
+        "as it is": None,
+        "per step": dispatch_per_step,
+        "per step, prefill steps apart": lambda: dispatch_per_step(separate_only=True),
+        "outside graphs": dispatch_outside_graphs,
+    }
+    for name, reading in readings.items():
         if reading is None:
             cases, both, held = scored_afresh()
         else:
@@ -139,6 +155,20 @@ def figures() -> dict:
             "ratios": ratios,
         }
     return found
+
+
+def prompt_peak_shares() -> dict[str, tuple[str, float]]:
+    """{key: (card, share)} for GPUStack's one-card 128-token bursts: the prompt arithmetic the
+    run did a second (its requests times one prompt's FLOPs, as the engine level counts them,
+    over the run's time, its requests' output over the measured output rate), over the card's
+    bf16 peak. The bursts are prompt-bound: four output tokens a request."""
+    shares = {}
+    for case in GPUSTACK_BURSTS:
+        if case.cards == 1 and case.prompt_tokens < 1000:
+            seconds = case.requests * case.answer_tokens / case.measured
+            flops = float(evaluate(case.scenario()).prefill_flops) * case.requests
+            shares[case.key] = (case.gpu, flops / seconds / GPUS[case.gpu].bf16_flops)
+    return shares
 
 
 def moved(before: dict, after: dict, least: float = 0.01) -> list[tuple[str, float, float]]:
@@ -158,6 +188,9 @@ def main() -> None:
             continue
         for key, was, now in moved(base["ratios"], result["ratios"])[:12]:
             print(f"  {key:5s} x{was:.2f} -> x{now:.2f}")
+    print("GPUStack's one-card 128-token bursts, prompt arithmetic over the card's bf16 peak:")
+    for key, (card, share) in prompt_peak_shares().items():
+        print(f"  {key:5s} {card:14s} {share:.2f}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ from bench.h20_batch_one import (
 )
 from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
+from bench.prompt_dispatch import figures as prompt_dispatch_figures
+from bench.prompt_dispatch import prompt_peak_shares
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
 from bench.triton_kernels import ALL_LAYOUT_INT4, ALL_LAYOUT_ROWS, before_the_round
@@ -818,4 +820,53 @@ def forty_ninth_round_figures() -> tuple:
         round(100 * error_before, 1), round(100 * error, 1), within, cases,
         round(100 * held_before, 1), round(100 * held, 1), round(100 * held),
         round(100 * share_before, 1), round(100 * share, 1),
+    )  # fmt: skip
+
+
+def fiftieth_round_figures() -> tuple:
+    """The three readings of vLLM's prompt dispatch (:mod:`bench.prompt_dispatch`), none
+    landed. Per step: GPUStack's 128-token bursts on one A100 (lowest, highest) before and
+    after, those on an H100 or H200 before and after; both sets before and after (error to one
+    decimal), within before and after, cases; held out before and after (one decimal). Only where
+    the engine prefills in a step of its own: Oracle's 128-token runs (D35-D36) before and after,
+    SGLang 0.3's saturated rows (S3-S4) before and after (lowest, highest each), both sets' error,
+    within, held out. Outside captured graphs: GPUStack's Qwen3-8B at 4-8 users (D101-D102)
+    before (lowest, highest) and after (highest), the A100 bursts after, both sets' error,
+    within. The one-card bursts' prompt arithmetic over the card's bf16 peak, on an H100 and on
+    an A100 (lowest, highest each); both sets as they are (error, within, cases) and held out
+    (whole per cent)."""
+    found = prompt_dispatch_figures()
+    now, per_step = found["as it is"], found["per step"]
+    apart, graphed = found["per step, prefill steps apart"], found["outside graphs"]
+    bursts = [case for case in GPUSTACK_BURSTS if case.prompt_tokens < 1000]
+    a100 = [case.key for case in bursts if case.gpu.startswith("A100")]
+    others = [case.key for case in bursts if not case.gpu.startswith("A100")]
+    shares = prompt_peak_shares()
+
+    def span(reading, keys):
+        ratios = [reading["ratios"][key] for key in keys]
+        return round(min(ratios), 2), round(max(ratios), 2)
+
+    def peaks(card):
+        found_shares = [share for gpu, share in shares.values() if gpu.startswith(card)]
+        return round(min(found_shares), 2), round(max(found_shares), 2)
+
+    def error(reading):
+        return round(100 * reading["both"][0], 1)
+
+    def held(reading):
+        return round(100 * reading["held_out"][0], 1)
+
+    error_now, within_now, cases = now["both"]
+    return (
+        *span(now, a100), *span(per_step, a100), *span(now, others), *span(per_step, others),
+        error(now), error(per_step), within_now, per_step["both"][1], cases,
+        held(now), held(per_step),
+        *span(now, ["D35", "D36"]), *span(apart, ["D35", "D36"]),
+        *span(now, ["S3", "S4"]), *span(apart, ["S3", "S4"]),
+        error(apart), apart["both"][1], held(apart),
+        *span(now, ["D101", "D102"]), span(graphed, ["D101", "D102"])[1],
+        *span(graphed, a100), error(graphed), graphed["both"][1],
+        *peaks("H100"), *peaks("A100"),
+        round(100 * error_now, 1), within_now, cases, round(100 * now["held_out"][0]),
     )  # fmt: skip

@@ -27,6 +27,7 @@ from labs.page.links import restore
 from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
+    fiftieth_round_figures,
     fortieth_round_figures,
     forty_eighth_round_figures,
     forty_eighth_round_marlin_figures,
@@ -334,6 +335,19 @@ FIGURES = {
         r"borrowed Hopper's W4A16 row \(([\d.]+)\)\. Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\); held out, ([\d.]+) % "
         r"to ([\d.]+) % \(both (\d+) %; ([\d.]+) % to ([\d.]+) % within\)",
         forty_ninth_round_figures,
+    ),
+    "fiftieth round": (
+        r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "
+        r"H100's and the H200's go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), and both "
+        r"sets from ([\d.]+) % to ([\d.]+) % \((\d+) to (\d+) of (\d+)\) while held out goes "
+        r"from ([\d.]+) % to ([\d.]+) %\..*? at 128 tokens move from x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+) and SGLang 0\.3's saturated rows from x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+): ([\d.]+) % \((\d+)\), held out ([\d.]+) %\..*? at 4-8 users "
+        r"from x([\d.]+)-([\d.]+) to x([\d.]+),.*? its A100 rows read x([\d.]+)-([\d.]+): "
+        r"([\d.]+) % \((\d+)\)\. .*? on one H100 run their prompts at ([\d.]+)-([\d.]+) of "
+        r"the card's bf16 peak .*? reach ([\d.]+)-([\d.]+) of theirs, .*? both sets stay at "
+        r"([\d.]+) % \((\d+) of (\d+)\), (\d+) % held out",
+        fiftieth_round_figures,
     ),
     "forty-seventh round": (
         r"forty-seventh round one reading .*? Both\s+sets stay at ([\d.]+) % \((\d+) of (\d+)\), "

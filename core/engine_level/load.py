@@ -125,7 +125,8 @@ def _loop_arrays(request, others, added, extra, overhead, latency, waited, step,
     # Explored in the fiftieth round, not landed (bench/prompt_dispatch.py): prompts sharing the
     # dispatch with all that arrive during a whole step (V1 puts every waiting prompt its budget
     # holds into one pass) took both sets 16.5 % -> 16.8 % (271 -> 272 within), held out 15.7 %
-    # -> 15.4 %: GPUStack's 128-token bursts on an A100 into the band, on an H100 or H200 x1.5-3.7.
+    # -> 15.4 %: GPUStack's 128-token bursts on an A100 into the band, on an H100 or H200 x1.5-3.7;
+    # only where prompts prefill in a step of their own (V0, SGLang), 16.4 % (270), held out 15.3 %.
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.prompt_dispatch import figures, moved
+from bench.prompt_dispatch import figures, moved, prompt_peak_shares
 from core.evidence.fidelity import scored_afresh
 
 
@@ -27,6 +27,15 @@ def test_a_dispatch_shared_per_step_speeds_a_burst_of_short_prompts(found):
     assert per_step["D298"] == pytest.approx(now["D298"], rel=1e-9)
 
 
+def test_the_per_step_reading_apart_moves_only_engines_that_prefill_in_steps_of_their_own(found):
+    """Read only where prompts prefill in a step of their own, vLLM V0's run of 256 prompts
+    (D35) shares its dispatches more, while V1's burst (D396), which mixes prompts into its
+    decode steps, is priced as before."""
+    now, apart = found["as it is"]["ratios"], found["per step, prefill steps apart"]["ratios"]
+    assert apart["D35"] > 1.1 * now["D35"]
+    assert apart["D396"] == pytest.approx(now["D396"], rel=1e-9)
+
+
 def test_a_step_inside_a_captured_graph_pays_no_dispatch_under_v1_only(found):
     """vLLM 0.11's time between tokens at 8 users of 233-token prompts (D102) sheds the others'
     dispatches; vLLM 0.6, V0, runs a prompt's step eagerly and keeps them (D298)."""
@@ -40,3 +49,12 @@ def test_moved_lists_the_largest_moves_first():
     before = {"a": 1.0, "b": 1.0, "c": 1.0}
     after = {"a": 1.5, "b": 1.001, "c": 0.5}
     assert moved(before, after) == [("c", 1.0, 0.5), ("a", 1.0, 1.5)]
+
+
+def test_the_bursts_peak_shares_are_shares_of_the_cards_peak():
+    """Each one-card 128-token burst's prompt arithmetic is a share of its card's bf16 peak,
+    between nothing and the whole; one per card and model."""
+    shares = prompt_peak_shares()
+    assert len(shares) == 8
+    assert all(0.0 < share < 1.0 for _, share in shares.values())
+    assert {gpu for gpu, _ in shares.values()} == {"A100 80GB SXM", "H100 SXM"}
