@@ -42,16 +42,13 @@ if __package__ in (None, ""):
 from bench.fused_quant import both_and_held_out
 from core import evaluate
 from core.catalog.cards import GPUS
+from core.catalog.engine_versions import engine_version
 from core.engine_level import load, pool
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.fidelity import scored_afresh
 
 # core.evaluate's module (the package re-exports its function under the same name)
 _EVALUATE = importlib.import_module("core.evaluate")
-# the largest step vLLM V1 captures (CompilationConfig: capture sizes up to 512 tokens), and its
-# release lines in the catalog (0.5 and 0.6 are V0, which runs a prompt's step eagerly)
-V1_GRAPH_TOKENS = 512.0
-V1_LINES = ("0.8", "0.10", "0.17-atom", "0.19", "0.19-aiter")
 
 
 def _closed_loop_with(adjust):
@@ -106,16 +103,24 @@ def dispatch_per_step(separate_only: bool = False):
         yield
 
 
+def _largest_graph(engine, version) -> float:
+    """The most tokens a step of ``engine``'s release may carry and replay from its captured
+    CUDA graphs (:attr:`~core.catalog.engine_versions.EngineVersion.graph_max_batch`)."""
+    return float(engine_version(str(engine), str(version)).graph_max_batch)
+
+
 @contextmanager
 def dispatch_outside_graphs():
-    """The second reading: a V1 prompt whose step fits a captured graph pays no dispatch."""
+    """The third reading: a V1 prompt whose step fits a captured graph pays no dispatch (V1: a
+    vLLM release whose prompt steps are not eager, :attr:`Node.eager_prompt_steps`)."""
     build = _EVALUATE._engine_node
 
     def node_of(knobs, pool_knobs, catalog, values):
         node = build(knobs, pool_knobs, catalog, values)
-        lines = np.isin(np.asarray(knobs["engine_version"]).astype(str), V1_LINES)
-        v1 = (np.asarray(knobs["engine"]).astype(str) == "vllm") & lines
-        object.__setattr__(node, "v1_graph_tokens", np.where(v1, V1_GRAPH_TOKENS, 0.0))
+        engine, version = (np.asarray(knobs[name]) for name in ("engine", "engine_version"))
+        v1 = (engine.astype(str) == "vllm") & ~np.asarray(node.eager_prompt_steps, dtype=bool)
+        graph = np.vectorize(_largest_graph, otypes=[float])(engine, version)
+        object.__setattr__(node, "v1_graph_tokens", np.where(v1, graph, 0.0))
         return node
 
     @contextmanager

@@ -100,7 +100,7 @@ ENGINES: dict[str, Engine] = {
         # Moving every release's, V0's too, took Argonne's V0 check set from 91 % to 115 %.
         # Explored in the fiftieth round, not landed (bench/prompt_dispatch.py): a V1 prompt whose
         # step fits a captured graph (512 tokens with the running decodes) paying none: GPUStack's
-        # Qwen3-8B at 4-8 users x1.07-1.13 -> x1.02, but the A100's 128-token bursts x1.44-2.09
+        # Qwen3-8B at 4-8 users x1.07-1.13 -> x1.02, but the A100's 128-token bursts x0.84-2.09
         # (their steps carry many prompts, past the graph); both sets 16.5 % -> 16.8 % (270).
         Engine(
             "vllm", 0.8e-3,
