@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.catalog.kernels import BORROWED_FAMILY, card_family, priced_row
+from core.catalog.kernels import BORROWED_FAMILY, card_family, kernels_engine, priced_row
 
 
 @dataclass(frozen=True)
@@ -265,3 +265,37 @@ def prefill_attention(
         (borrowed, cache, ""),
     )
     return next(table[key] for key in keys if key in table)
+
+
+# AMD's own prompt kernel (issue 37's fiftieth round, the rule committed before it was scored):
+# the releases that run AMD's AITER kernels on an Instinct card (kernels_engine "aiter": SGLang's
+# ROCm builds, vLLM with its AITER switch on or the ATOM plugin) prefill a grouped-query prompt
+# through AITER's MHA forward, which AMD measured on both card generations; fitted by
+# bench/aiter_attention_fit.py. Latent attention and fp8 caches keep the rows they borrow.
+AITER_PREFILL_ATTENTION: dict[tuple[str, str], PrefillAttention] = {
+    ("cdna3", "bf16"): PrefillAttention(0.84, 150.0),
+    ("cdna4", "bf16"): PrefillAttention(0.90, 300.0),
+}
+AITER_PREFILL_SOURCE = (
+    "ROCm/aiter (MIT) @e4048607 op_tests/cpp/mha/README.md, its causal forward chart "
+    "(images/causal-fwd-perf.png, PR #1372, 2025-11-10): AITER's MHA forward, bf16, head size "
+    "128, one prompt of 64 heads (the README's benchmark_mha_fwd command), 1,024-16,384 tokens: "
+    "MI300X 322-551 TFLOP/s, MI355X 627-1,392 (causal FLOPs); fitted by "
+    "bench/aiter_attention_fit.py at the cards' measured bf16 rates (RMS log errors 1.5 % and "
+    "1.2 %); aiter.flash_attn_varlen_func is the prompt path of SGLang's aiter backend, vLLM's "
+    "ROCM_AITER_FA and ATOM"
+)
+
+
+def release_prefill_attention(
+    gpu: str, cache: str, engine: str, version: str | None, latent: bool = False
+) -> PrefillAttention:
+    """The prompt attention ``engine``'s release ``version`` runs on ``gpu`` over a cache stored
+    as ``cache``: AITER's own (:data:`AITER_PREFILL_ATTENTION`) where the release runs AMD's
+    AITER kernels on the card and measured it for the prompt's kind and cache, else
+    :func:`prefill_attention`."""
+    if not latent and kernels_engine(gpu, engine, version) == "aiter":
+        own = AITER_PREFILL_ATTENTION.get((card_family(gpu), cache))
+        if own is not None:
+            return own
+    return prefill_attention(gpu, cache, engine, latent)

@@ -16,8 +16,8 @@ from core.catalog.attention_kernels import (
     SINK_PREFILL,
     attention_kernel,
     latent_block,
-    prefill_attention,
     prefill_head_size_share,
+    release_prefill_attention,
     sink_prefill_in_triton,
 )
 from core.engine_level.formats import cache_format, dense_format
@@ -26,10 +26,11 @@ from core.foundation.vector import ndim
 from core.scenario.resolve import pick
 
 
-def attention_fields(pool, gpu, weight, shape, engine, shapes) -> dict:
-    """The Node's attention fields; ``pool`` the resolved knobs, the rest factorized keys."""
+def attention_fields(pool, gpu, weight, shape, engine, shapes, version) -> dict:
+    """The Node's attention fields; ``pool`` the resolved knobs, the rest factorized keys
+    (``version`` the engine's release)."""
     latent = np.asarray(pool.kv_lora_rank) > 0
-    kernels = _kernel_fields(gpu, engine, pool.bytes_kv, latent, pool.head_dim)
+    kernels = _kernel_fields(gpu, engine, version, pool.bytes_kv, latent, pool.head_dim)
     return {
         **_sink_prefill(gpu, engine, pick(shape, shapes, "attention_sinks"), kernels),
         **_latent_block_fields(gpu, weight, shape, engine, pool.bytes_kv, shapes),
@@ -38,15 +39,15 @@ def attention_fields(pool, gpu, weight, shape, engine, shapes) -> dict:
     }
 
 
-def _kernel_fields(gpu, engine, bytes_kv, latent, head_size) -> dict:
+def _kernel_fields(gpu, engine, version, bytes_kv, latent, head_size) -> dict:
     """Decode attention's floor and cost per request; the prompt-attention kernel's rate share
     (a grouped-query one's at the model's ``head_size``) and extra keys a token, latent
-    attention's where the model has it."""
+    attention's where the model has it, the release's own kernel where it runs one."""
     keys = (gpu, engine, cache_format(bytes_kv))
     scalar = ndim(latent) == 0 and ndim(head_size) == 0
-    if scalar and all(isinstance(key, str) for key in keys):  # one scenario: no lookups
+    if scalar and all(isinstance(key, str) for key in (*keys, version)):  # one scenario
         decode = attention_kernel(keys[0], keys[2], keys[1])
-        prompt = prefill_attention(keys[0], keys[2], keys[1], latent=bool(latent))
+        prompt = release_prefill_attention(keys[0], keys[2], keys[1], version, latent=bool(latent))
         scale = 1.0 if latent else float(_head_size_scale(gpu, head_size))
         return {
             "attention_floor_s": decode.floor_s,
@@ -59,8 +60,12 @@ def _kernel_fields(gpu, engine, bytes_kv, latent, head_size) -> dict:
         return lookup(lambda g, e, c: getattr(kernel(g, c, e), attribute), *keys)
 
     def prompt(attribute, grouped_scale=1.0):
-        grouped, own = (field(partial(prefill_attention, latent=kind), attribute)
-                        for kind in (False, True))  # fmt: skip
+        def figure(card, name, cache, release, kind):
+            return getattr(release_prefill_attention(card, cache, name, release, kind), attribute)
+
+        grouped, own = (
+            lookup(partial(figure, kind=kind), *keys, version) for kind in (False, True)
+        )
         return np.where(latent, own, grouped * grouped_scale)
 
     return {

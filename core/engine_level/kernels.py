@@ -169,7 +169,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         **_expert_fields(gpu, weight, shape, engine, version, shapes, pool, expert_parallel),
         **_gemm_cost_fields(shapes, gpu, weight, shape, engine, version),
-        **attention_fields(pool, gpu, weight, shape, engine, shapes),
+        **attention_fields(pool, gpu, weight, shape, engine, shapes, version),
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),
         "expert_launch_tokens": lookup(_launch_tokens(shapes), gpu, weight, shape, engine, version),
