@@ -22,7 +22,9 @@ repository's root (a second; no data to fetch: the chart's figures are typed her
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 
@@ -31,6 +33,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.prefill_attention_fit import fit
+from core.catalog.attention_kernels import AITER_PREFILL_ATTENTION
 from core.catalog.cards import GPUS
 
 # the chart's prompts (tokens) and, per card, its bars (TFLOP/s, causal FLOPs)
@@ -55,6 +58,14 @@ def chart_rows(card: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def fitted(card: str) -> tuple[float, float, float, float]:
     """(floor s, share of the card's measured bf16 rate, extra keys, RMS log error)."""
     return fit(*chart_rows(card), GPUS[card].achieved_bf16_flops)
+
+
+@contextmanager
+def without_aiter_prompt():
+    """The engine level before issue 37's fiftieth round: AMD cards' prompt attention under
+    AITER borrows Hopper's and Blackwell's engine rows, as every AMD release's does."""
+    with patch.dict(AITER_PREFILL_ATTENTION, clear=True):
+        yield
 
 
 def main() -> None:

@@ -38,6 +38,7 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it reads the rows from.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from bench.aiter_attention_fit import without_aiter_prompt
 from bench.fused_quant import both_and_held_out
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
@@ -114,8 +115,10 @@ def all_layout_fits():
 def before_the_round():
     """The engine level as the forty-eighth round left it: no Triton kernel for sinks, one chunk
     a release on every card, Hopper's expert rows for an A100's bf16 and MXFP4 experts, and the
-    rows of SGLang's tables and vLLM's Triton fused MoE fitted on every layout's rows."""
+    rows of SGLang's tables and vLLM's Triton fused MoE fitted on every layout's rows (and none
+    of the later rounds' rules: AITER's own prompt attention, the fiftieth's)."""
     with (
+        without_aiter_prompt(),
         without_sink_triton(),
         without_a100_rows(),
         all_layout_fits(),
@@ -127,9 +130,11 @@ def before_the_round():
 @cache
 def figures(rule: bool = True) -> dict:
     """Both sets (error, within, cases), the publisher-held-out (error, share within) and each
-    case's ratio by key, with the round's rules in force or (``rule`` False) switched off."""
+    case's ratio by key, with the round's rules in force or (``rule`` False) switched off; the
+    engine level as the round left it either way (no later round's rule)."""
     if rule:
-        cases, both, held = scored_afresh()
+        with without_aiter_prompt():
+            cases, both, held = scored_afresh()
     else:
         with before_the_round():
             cases, both, held = scored_afresh()

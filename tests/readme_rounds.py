@@ -11,6 +11,7 @@ from functools import cache
 
 import numpy as np
 
+from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import figures as fused_quant_figures
 from bench.fused_quant import llama_step_spared_s, unfused_input_quant
@@ -42,6 +43,7 @@ from core.catalog import (
     OUTSIDE_ALLOCATOR_BYTES_SHARDED,
 )
 from core.catalog.attention_kernels import (
+    AITER_PREFILL_ATTENTION,
     LATENT_BLOCKS,
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
@@ -82,6 +84,7 @@ from core.catalog.layer_kernels import (
 )
 from core.engine_level.terms import TERMS
 from core.evaluate import engine_node
+from core.evidence.cases import DEVELOPMENT
 from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
@@ -92,7 +95,7 @@ from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.crossval import cross_validated, held_out_ratios
-from core.evidence.fidelity import predictions, report
+from core.evidence.fidelity import predictions, report, scored_afresh
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
 
@@ -870,3 +873,47 @@ def fiftieth_round_figures() -> tuple:
         *peaks("H100"), *peaks("A100"),
         round(100 * error_now, 1), within_now, cases, round(100 * now["held_out"][0]),
     )  # fmt: skip
+
+
+def fiftieth_round_rule_figures() -> tuple:
+    """AITER's chart (MI300X lowest and highest TFLOP/s, MI355X's); the catalog's AITER rows
+    (share and extra keys, MI300X then MI355X) and the engine rows the AITER releases borrowed
+    on AMD's cards before (lowest, highest share); ATOM's gpt-oss at 8,000 tokens and 32-64 users
+    before and after (lowest, highest each); both sets before and after (two decimals) and the
+    second set before and after (one decimal)."""
+    with without_aiter_prompt():
+        before = report_scores()
+    after = report_scores()
+    borrowed = [PREFILL_ATTENTION[(family, "bf16", engine)].rate_share
+                for family in ("hopper", "blackwell") for engine in ("vllm", "sglang")]  # fmt: skip
+    rows = ["D367", "D368"]
+
+    def span(found):
+        return round(min(found["ratios"][key] for key in rows), 2), round(
+            max(found["ratios"][key] for key in rows), 2
+        )
+
+    return (
+        round(min(CHART_TFLOPS["MI300X"])), round(max(CHART_TFLOPS["MI300X"])),
+        round(min(CHART_TFLOPS["MI355X"])), round(max(CHART_TFLOPS["MI355X"])),
+        *(figure for key in (("cdna3", "bf16"), ("cdna4", "bf16"))
+          for figure in (AITER_PREFILL_ATTENTION[key].rate_share,
+                         AITER_PREFILL_ATTENTION[key].extra_keys)),
+        min(borrowed), max(borrowed), *span(before), *span(after),
+        round(100 * before["both"], 2), round(100 * after["both"], 2),
+        round(100 * before["second"], 1), round(100 * after["second"], 1),
+    )  # fmt: skip
+
+
+def report_scores() -> dict:
+    """The development sets priced now (both sets' error, the second set's, each both-set
+    case's ratio by key)."""
+    cases, both, _ = scored_afresh()
+    first = {case.key for case in DEVELOPMENT}
+    ratios = {case.key: float(r) for case, r in zip(cases, both.ratios, strict=True)}
+    second = summarise(np.array([r for key, r in ratios.items() if key not in first]))
+    return {
+        "both": both.geometric_mean_error,
+        "second": second.geometric_mean_error,
+        "ratios": ratios,
+    }

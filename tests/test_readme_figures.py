@@ -28,6 +28,7 @@ from labs.server import build_budget
 from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fiftieth_round_figures,
+    fiftieth_round_rule_figures,
     fortieth_round_figures,
     forty_eighth_round_figures,
     forty_eighth_round_marlin_figures,
@@ -335,6 +336,15 @@ FIGURES = {
         r"borrowed Hopper's W4A16 row \(([\d.]+)\)\. Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\); held out, ([\d.]+) % "
         r"to ([\d.]+) % \(both (\d+) %; ([\d.]+) % to ([\d.]+) % within\)",
         forty_ninth_round_figures,
+    ),
+    "fiftieth round, AITER's prompt attention": (
+        r"bf16, head size 128: MI300X (\d+)-(\d+) TFLOP/s and MI355X ([\d,]+)-([\d,]+) at "
+        r"1,024-16,384 tokens\)\..*? a share of ([\d.]+) of the MI300X's measured bf16 rate "
+        r"with (\d+) extra keys and ([\d.]+) of the MI355X's with (\d+), where both borrowed "
+        r"Hopper's and Blackwell's engine rows \(([\d.]+)-([\d.]+)\);.*? moves "
+        r"\(x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\); both sets go from ([\d.]+) % to "
+        r"([\d.]+) %, the second from ([\d.]+) % to ([\d.]+) %",
+        fiftieth_round_rule_figures,
     ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "

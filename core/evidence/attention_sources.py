@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from core.catalog.attention_kernels import (
+    AITER_PREFILL_ATTENTION,
+    AITER_PREFILL_SOURCE,
     ATTENTION_KERNELS,
     ATTENTION_SOURCES,
     LATENT_BLOCK_SOURCE,
@@ -97,6 +99,17 @@ def prefill_attention_rows() -> list[Source]:
         )
         for family, (at_64, at_256) in PREFILL_HEAD_SIZE_SHARES.items()
     ]
+    aiter = [
+        Source(
+            f"prompt attention, {family} {cache} cache, the releases running AMD's AITER",
+            f"{kernel.rate_share:.2f} of the bf16 rate, + {kernel.extra_keys:.0f} keys",
+            "AITER's MHA forward (grouped-query prompts); latent attention and fp8 caches keep "
+            "the rows they borrow",
+            AITER_PREFILL_SOURCE,
+            kind="measurements",
+        )
+        for (family, cache), kernel in AITER_PREFILL_ATTENTION.items()
+    ]
     sinks = Source(
         "prompt attention with sinks (gpt-oss), vLLM on " + ", ".join(sorted(SINK_TRITON_FAMILIES)),
         f"x{SINK_PREFILL.rate_share:.3f} of the card's own share, + "
@@ -105,7 +118,7 @@ def prefill_attention_rows() -> list[Source]:
         SINK_PREFILL_SOURCE,
         kind="measurements",
     )
-    return [*kernels, _borrowed_prompt_attention_row(), *head_sizes, sinks]
+    return [*kernels, *aiter, _borrowed_prompt_attention_row(), *head_sizes, sinks]
 
 
 def attention_rows() -> list[Source]:

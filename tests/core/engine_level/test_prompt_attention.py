@@ -10,11 +10,13 @@ from numpy.testing import assert_allclose
 
 from core import Scenario
 from core.catalog.attention_kernels import (
+    AITER_PREFILL_ATTENTION,
     LATENT_PREFILL_ATTENTION,
     PREFILL_ATTENTION,
     PREFILL_HEAD_SIZE_SHARES,
     SINK_PREFILL,
     prefill_attention,
+    release_prefill_attention,
     sink_prefill_in_triton,
 )
 from core.engine_level.attention_fields import _head_size_scale
@@ -188,3 +190,33 @@ def test_triton_runs_a_long_prompts_attention_slower_and_a_short_ones_cheaper_pe
         32000.0, 0.0, rate
     )
     assert node.prompt_attention_s(128.0, 0.0, rate) < flash.prompt_attention_s(128.0, 0.0, rate)
+
+
+def test_a_release_running_aiter_prefills_in_aiters_own_kernel_on_amds_cards():
+    """ATOM's vLLM and vLLM with AITER on run AITER's MHA forward on an MI355X and an MI300X over
+    a bf16 cache; an fp8 cache, latent attention, a release without AITER and an NVIDIA card
+    keep the rows they had."""
+    for gpu, family in (("MI355X", "cdna4"), ("MI300X", "cdna3")):
+        for version in ("0.17-atom", "0.19-aiter"):
+            row = release_prefill_attention(gpu, "bf16", "vllm", version)
+            assert row is AITER_PREFILL_ATTENTION[(family, "bf16")], (gpu, version)
+    kept = {
+        ("MI355X", "fp8", "0.17-atom", False): prefill_attention("MI355X", "fp8", "vllm"),
+        ("MI355X", "bf16", "0.17-atom", True): prefill_attention("MI355X", "bf16", "vllm", True),
+        ("MI300X", "bf16", "0.10", False): prefill_attention("MI300X", "bf16", "vllm"),
+        ("H100 SXM", "bf16", "0.19-aiter", False): prefill_attention("H100 SXM", "bf16", "vllm"),
+    }
+    for (gpu, cache, version, latent), row in kept.items():
+        assert release_prefill_attention(gpu, cache, "vllm", version, latent) is row
+
+
+def test_a_sweep_prices_aiters_kernel_as_each_release_alone_does():
+    """A sweep over releases on an MI355X gives each its own prompt kernel, as alone."""
+    versions = np.array(["0.17-atom", "0.10", "0.19-aiter"], dtype=object)
+    knobs = {"gpu": "MI355X", "engine": "vLLM", "kv_dtype": "bf16", "model": "Llama-3-70B"}
+    swept = engine_node(Scenario(**knobs), engine_version=versions)
+    for index, version in enumerate(versions):
+        alone = engine_node(Scenario(**knobs, engine_version=version))
+        assert_allclose(swept.prefill_attention_share[index], alone.prefill_attention_share)
+        assert_allclose(swept.prefill_attention_keys[index], alone.prefill_attention_keys)
+    assert swept.prefill_attention_share[0] != swept.prefill_attention_share[1]
