@@ -65,6 +65,18 @@ def figures(leaving=frozenset()) -> dict:
     }
 
 
+def scored_figures() -> dict:
+    """Both development sets (error, within, cases), their publisher-held-out figure (error,
+    share within) and each case's ratio by key, priced now (inside whatever rule a caller has
+    switched on or off): what a round's bench compares before and after."""
+    cases, both, held = scored_afresh()
+    return {
+        "both": (both.geometric_mean_error, both.within_band, both.cases),
+        "held_out": (held.geometric_mean_error, held.within_share),
+        "ratios": {case.key: float(ratio) for case, ratio in zip(cases, both.ratios, strict=True)},
+    }
+
+
 def both_and_held_out(found: dict) -> str:
     """Both sets and their held-out figure, as a round's bench prints them."""
     (error, within, cases), (held, share) = found["both"], found["held_out"]

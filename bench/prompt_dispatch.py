@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 import math
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from unittest.mock import patch
 
@@ -39,13 +39,12 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it reads the rows from.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.fused_quant import both_and_held_out
+from bench.fused_quant import both_and_held_out, scored_figures
 from core import evaluate
 from core.catalog.cards import GPUS
 from core.catalog.engine_versions import engine_version
 from core.engine_level import load, pool
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
-from core.evidence.fidelity import scored_afresh
 
 # core.evaluate's module (the package re-exports its function under the same name)
 _EVALUATE = importlib.import_module("core.evaluate")
@@ -140,25 +139,16 @@ def dispatch_outside_graphs():
 def figures() -> dict:
     """{reading: (both sets' (error, within, cases), held out (error, within share), ratio of
     each case by key)} for the engine level as it is and under each reading."""
-    found = {}
     readings = {
-        "as it is": None,
+        "as it is": nullcontext,
         "per step": dispatch_per_step,
         "per step, prefill steps apart": lambda: dispatch_per_step(separate_only=True),
         "outside graphs": dispatch_outside_graphs,
     }
+    found = {}
     for name, reading in readings.items():
-        if reading is None:
-            cases, both, held = scored_afresh()
-        else:
-            with reading():
-                cases, both, held = scored_afresh()
-        ratios = {case.key: float(r) for case, r in zip(cases, both.ratios, strict=True)}
-        found[name] = {
-            "both": (both.geometric_mean_error, both.within_band, len(cases)),
-            "held_out": (held.geometric_mean_error, held.within_share),
-            "ratios": ratios,
-        }
+        with reading():
+            found[name] = scored_figures()
     return found
 
 

@@ -39,10 +39,9 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.aiter_attention_fit import without_aiter_prompt
-from bench.fused_quant import both_and_held_out
+from bench.fused_quant import both_and_held_out, scored_figures
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
-from core.evidence.fidelity import scored_afresh
 
 
 @contextmanager
@@ -132,17 +131,8 @@ def figures(rule: bool = True) -> dict:
     """Both sets (error, within, cases), the publisher-held-out (error, share within) and each
     case's ratio by key, with the round's rules in force or (``rule`` False) switched off; the
     engine level as the round left it either way (no later round's rule)."""
-    if rule:
-        with without_aiter_prompt():
-            cases, both, held = scored_afresh()
-    else:
-        with before_the_round():
-            cases, both, held = scored_afresh()
-    return {
-        "both": (both.geometric_mean_error, both.within_band, both.cases),
-        "held_out": (held.geometric_mean_error, held.within_share),
-        "ratios": {case.key: float(ratio) for case, ratio in zip(cases, both.ratios, strict=True)},
-    }
+    with without_aiter_prompt() if rule else before_the_round():
+        return scored_figures()
 
 
 def moved(before: dict, after: dict, by: float = 1e-9) -> list[str]:

@@ -14,7 +14,7 @@ import numpy as np
 from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import figures as fused_quant_figures
-from bench.fused_quant import llama_step_spared_s, unfused_input_quant
+from bench.fused_quant import llama_step_spared_s, scored_figures, unfused_input_quant
 from bench.gpustack_bursts import A100_MARLIN, marlin_figures
 from bench.h20_batch_one import (
     dense_one_token_rows,
@@ -95,7 +95,7 @@ from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.crossval import cross_validated, held_out_ratios
-from core.evidence.fidelity import predictions, report, scored_afresh
+from core.evidence.fidelity import predictions, report
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
 
@@ -908,12 +908,8 @@ def fiftieth_round_rule_figures() -> tuple:
 def report_scores() -> dict:
     """The development sets priced now (both sets' error, the second set's, each both-set
     case's ratio by key)."""
-    cases, both, _ = scored_afresh()
+    found = scored_figures()
     first = {case.key for case in DEVELOPMENT}
-    ratios = {case.key: float(r) for case, r in zip(cases, both.ratios, strict=True)}
+    ratios = found["ratios"]
     second = summarise(np.array([r for key, r in ratios.items() if key not in first]))
-    return {
-        "both": both.geometric_mean_error,
-        "second": second.geometric_mean_error,
-        "ratios": ratios,
-    }
+    return {"both": found["both"][0], "second": second.geometric_mean_error, "ratios": ratios}
