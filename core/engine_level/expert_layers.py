@@ -132,6 +132,37 @@ class ExpertLayers:
         launched = 2.0 * physical.KERNEL_FLOOR_S * np.maximum(launches, 0.0)
         return np.where(self.expert_launch_tokens > 0, launched, 0.0)
 
+    def riding_stream_s(self, beside, tokens, terms):
+        r"""Seconds a prompt of ``tokens`` tokens riding beside ``beside`` decoding requests adds
+        to their steps' expert layers beyond its own arithmetic (:meth:`expert_seconds` with
+        ``alone`` False): chiefly the experts its tokens route to that the decodes' do not.
+
+        A step's grouped GEMMs read every expert any of its tokens routes to and fill each one's
+        tiles with those tokens, whichever request they belong to: a step of :math:`d + c`
+        tokens is priced as one (:meth:`expert_seconds`). A few decodes touch a few experts and
+        fill few tiles; a prompt of hundreds of tokens touches nearly all, so the step it rides
+        in streams what a step of its own would (issue 37, fifty-first round). Where the
+        decodes' step already streams and tiles what the prompt needs, the prompt keeps paying
+        its arithmetic.
+
+        Notes
+        -----
+        Over the prompt's :math:`n` passes (:meth:`prompt_passes`) of :math:`c = T / n` tokens,
+        with :math:`t_E` a step's expert layers and :math:`t_r` a riding prompt's arithmetic:
+
+        .. math:: t = n \max\big(0,\ t_E(d + c) - t_E(d) - t_r(c)\big)
+
+        for :math:`d` decodes beside; nothing for a dense model or without ``expert_reads``.
+        """
+        if "expert_reads" not in terms or not self.has_experts:
+            return 0.0
+        passes = self.prompt_passes(tokens)
+        chunk = np.divide(tokens, passes)
+        together = self.expert_seconds(np.add(beside, chunk), terms)
+        decoding = self.expert_seconds(beside, terms)
+        riding = self.expert_seconds(chunk, terms, alone=False)
+        return passes * np.maximum(together - decoding - riding, 0.0)
+
     def _riding_expert_s(self, terms):
         """:meth:`expert_seconds` per token riding in a step (``alone`` False), remembered."""
         terms = frozenset(terms)

@@ -29,7 +29,7 @@ from core.engine_level.fixed_points import (
     false_position_scalar,
     own_image,
 )
-from core.foundation.vector import ndim, plain
+from core.foundation.vector import any_true, ndim, plain
 
 # A queue whose utilisation reaches this is treated as unable to drain.
 SATURATED = 0.999
@@ -80,7 +80,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
     riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
-    added, extra, waited = joining(node, alone, riding, terms)
+    added, extra, waited = joining(node, alone, riding, terms, others, miss)
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
     overhead = node.request_overhead(terms)
@@ -116,17 +116,12 @@ def _loop_arrays(request, others, added, extra, overhead, latency, waited, step,
     others' prefill a cycle, the prefill queue's load, the first token, the request time the
     quadratic gives back)."""
     # Prompts that arrive while one dispatches share the next dispatch. The dispatch holds the
-    # cards whole: aiconfigurator calibrated its 0.8 ms a layer as time added to the prefill's;
-    # letting the carrying step's GPU work hide it (max, not sum; issue 37's eleventh round,
-    # rule committed before scoring) took both sets from 15.6 % to 17.1 % (115 -> 111
-    # within), held out 17 % -> 19 %: reverted. Kept out of the cycle, in the first token only
-    # as aiconfigurator uses it (explored in the thirty-third round): 18.9 % -> 19.5 % (172
-    # within; S3, S4 and D35 into the band, D24 x0.99 -> x1.72, vLLM 0.9.1's MI300X out).
-    # Explored in the fiftieth round, not landed (bench/prompt_dispatch.py): prompts sharing the
-    # dispatch with all that arrive during a whole step (V1 puts every waiting prompt its budget
-    # holds into one pass) took both sets 16.5 % -> 16.8 % (271 -> 272 within), held out 15.7 %
-    # -> 15.4 %: GPUStack's 128-token bursts on an A100 into the band, on an H100 or H200 x1.5-3.7;
-    # only where prompts prefill in a step of their own (V0, SGLang), 16.4 % (270), held out 15.3 %.
+    # cards whole: aiconfigurator calibrated its 0.8 ms a layer as time added to the prefill's.
+    # Explored and reverted (issue 37): the carrying step's GPU work hiding it (eleventh round:
+    # both sets 15.6 % -> 17.1 %); it kept out of the cycle, in the first token only (33rd:
+    # 18.9 % -> 19.5 %); every prompt arriving during a whole step sharing it (50th,
+    # bench/prompt_dispatch.py: 16.5 % -> 16.8 %, 272 within, held out 15.7 % -> 15.4 %:
+    # GPUStack's 128-token bursts on an A100 into the band, on an H100 or H200 x1.5-3.7).
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
@@ -291,12 +286,23 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     a prompt that finds others running waits for the step it joins and the M/M/1 prefill
     queue; one that finds the node empty (probability :math:`e^{-\\lambda R}`) prefills alone.
     :math:`R = TTFT + (A - 1) ITL` is then its own image, found by false position
-    (:mod:`core.engine_level.fixed_points`).
+    (:mod:`core.engine_level.fixed_points`). A mixture's prompt rides beside the :math:`n` requests
+    an arrival finds running (:func:`joining`): :math:`n` is taken from the solution without the
+    experts it streams for them, and the load solved again.
     """
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
     riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
-    added, extra, waited = joining(node, alone, riding, terms)
+    parts = (node, arrivals_per_s, granted, prompt, answer, terms, alone)
+    solved = _open_solved(*parts, joining(node, alone, riding, terms))
+    if any_true(np.asarray(node.riding_stream_s(solved[0], miss, terms)) > 0.0):
+        solved = _open_solved(*parts, joining(node, alone, riding, terms, solved[0], miss))
+    return solved
+
+
+def _open_solved(node, arrivals_per_s, granted, prompt, answer, terms, alone, joined_parts):
+    """:func:`open_loop` solved for a prompt's ``joined_parts`` (:func:`joining`'s three)."""
+    added, extra, waited = joined_parts
     context = decode_context(prompt, answer, terms)
     later = np.maximum(answer - 1.0, 1.0)
     counts = "prefill_time" in terms
@@ -339,13 +345,15 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     return running, itl, ttft, request, busy_prefill, company if counts else 0.0, holding
 
 
-def joining(node, alone, riding, terms):
+def joining(node, alone, riding, terms, beside=0.0, miss=0.0):
     """(seconds a new prompt's prefill rides on the cards while others decode, the seconds its
     own prefill step adds beside, decode steps its first token waits through besides).
 
     Where the engine mixes prompts into the running step, the prefill rides in it (``riding``:
-    the running decodes pay the weight read) and the first token waits for the step under way
-    and its own, 1.5 steps on average. Where it runs prefills in a step of their own
+    the running decodes pay the weight read; a mixture's experts that the prompt's ``miss``
+    tokens route to and the ``beside`` decodes' do not are streamed for it,
+    :meth:`~core.engine_level.expert_layers.ExpertLayers.riding_stream_s`) and the first token
+    waits for the step under way and its own, 1.5 steps on average. Where it runs prefills in a step of their own
     (``node.separate_prefill``: SGLang's default), that step also reads the weights and pays its
     fixed costs (``alone - riding``), shared by every prompt waiting when it starts, as the
     engine's dispatch is (:func:`coalesced`); the first token waits only for the step under way.
@@ -358,9 +366,12 @@ def joining(node, alone, riding, terms):
     ahead = node.schedules_ahead if "server_overheads" in terms else False
     if ndim(separate) == 0 and ndim(ahead) == 0:  # one engine: no arrays on the hot path
         queued = 1.0 if ahead else 0.0
-        return (riding, alone - riding, 0.5 + queued) if separate else (riding, 0.0, 1.5 + queued)
+        if separate:
+            return riding, alone - riding, 0.5 + queued
+        return riding + node.riding_stream_s(beside, miss, terms), 0.0, 1.5 + queued
     extra = np.where(separate, alone - riding, 0.0)
-    return riding, extra, np.where(separate, 0.5, 1.5) + np.where(ahead, 1.0, 0.0)
+    added = riding + np.where(separate, 0.0, node.riding_stream_s(beside, miss, terms))
+    return added, extra, np.where(separate, 0.5, 1.5) + np.where(ahead, 1.0, 0.0)
 
 
 def coalesced(overhead, rate):
