@@ -40,6 +40,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.fused_quant import both_and_held_out, scored_figures
+from bench.riding_experts import without_riding_streams
 from core import evaluate
 from core.catalog.cards import GPUS
 from core.catalog.engine_versions import engine_version
@@ -138,7 +139,8 @@ def dispatch_outside_graphs():
 
 def figures() -> dict:
     """{reading: (both sets' (error, within, cases), held out (error, within share), ratio of
-    each case by key)} for the engine level as it is and under each reading."""
+    each case by key)} for the engine level as the round left it (no later round's rule: a
+    riding prompt's experts, the fifty-first's) and under each reading."""
     readings = {
         "as it is": nullcontext,
         "per step": dispatch_per_step,
@@ -147,7 +149,7 @@ def figures() -> dict:
     }
     found = {}
     for name, reading in readings.items():
-        with reading():
+        with without_riding_streams(), reading():
             found[name] = scored_figures()
     return found
 

@@ -12,7 +12,8 @@ prompt pays the experts the decodes do not touch
 
 This prints the first tokens at one and two users with the rule and without it
 (:func:`without_riding_streams`, the engine level as it was priced before) for the catalog's
-mixtures under vLLM and TensorRT-LLM, so the README's figures can be checked:
+mixtures under vLLM and TensorRT-LLM, the rows the rule moves and the sets before and after,
+so the README's figures can be checked:
 
     python -m bench.riding_experts
 """
@@ -28,8 +29,12 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from bench.fused_quant import both_and_held_out, scored_figures
 from core import Scenario, evaluate
 from core.engine_level.expert_layers import ExpertLayers
+from core.evidence.check_cases_2026 import CHECK_TRT_1X
+from core.evidence.check_cases_trt10 import CHECK_TRT_10
+from core.evidence.fidelity import PUBLISHED, predictions, score
 
 # (model, card, cards, weights, engine): mixtures under the two releases that mix prompts in
 MIXTURES = (
@@ -68,7 +73,41 @@ def first_token_table() -> dict:
     return table
 
 
+# ATOM's DeepSeek-R1 on eight MI355X: its first tokens at 4-16 users, shown, not scored
+ATOM_FIRST_TOKENS = ("D166", "D167", "D168", "D171", "D172", "D173", "D176")
+
+
+def _priced() -> dict:
+    """Both sets (:func:`bench.fused_quant.scored_figures`), the two TensorRT-LLM check sets'
+    scores and the ratios of ATOM's first tokens, priced now."""
+    tokens = tuple(case for case in PUBLISHED if case.key in ATOM_FIRST_TOKENS)
+    ratios = predictions(tokens) / [case.measured for case in tokens]
+    return {
+        **scored_figures(),
+        "checks": tuple(score(cases) for cases in (CHECK_TRT_1X, CHECK_TRT_10)),
+        "first tokens": dict(zip((case.key for case in tokens), ratios.tolist(), strict=True)),
+    }
+
+
+def figures() -> tuple[dict, dict]:
+    """(before, after): :func:`_priced` without the rule and with it."""
+    with without_riding_streams():
+        before = _priced()
+    return before, _priced()
+
+
 def main() -> None:
+    before, after = figures()
+    print("the scored rows the rule moves by 1 % or more (predicted / measured), before -> after")
+    for key, ratio in before["ratios"].items():
+        if abs(after["ratios"][key] / ratio - 1.0) >= 0.01:
+            print(f"  {key:5s} x{ratio:.2f} -> x{after['ratios'][key]:.2f}")
+    for name, found in (("before", before), ("after", after)):
+        checks = ", ".join(f"{100 * check.geometric_mean_error:.1f} % ({check.within_band} of "
+                           f"{check.cases})" for check in found["checks"])  # fmt: skip
+        first = found["first tokens"].values()
+        print(f"{name:6s} {both_and_held_out(found)}; TensorRT-LLM check sets {checks}; ATOM's "
+              f"first tokens x{min(first):.2f}-{max(first):.2f}")  # fmt: skip
     print(f"first token of a {PROMPT:,}-token prompt (ms): 1 user, 2 users; before -> after")
     for (model, gpu, cards, weights, engine), found in first_token_table().items():
         one, two, one_after, two_after = (1e3 * seconds for seconds in found)

@@ -40,6 +40,7 @@ if __package__ in (None, ""):
 
 from bench.aiter_attention_fit import without_aiter_prompt
 from bench.fused_quant import both_and_held_out, scored_figures
+from bench.riding_experts import without_riding_streams
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 
@@ -115,8 +116,10 @@ def before_the_round():
     """The engine level as the forty-eighth round left it: no Triton kernel for sinks, one chunk
     a release on every card, Hopper's expert rows for an A100's bf16 and MXFP4 experts, and the
     rows of SGLang's tables and vLLM's Triton fused MoE fitted on every layout's rows (and none
-    of the later rounds' rules: AITER's own prompt attention, the fiftieth's)."""
+    of the later rounds' rules: AITER's own prompt attention, the fiftieth's; a riding prompt's
+    experts, the fifty-first's)."""
     with (
+        without_riding_streams(),
         without_aiter_prompt(),
         without_sink_triton(),
         without_a100_rows(),
@@ -131,7 +134,10 @@ def figures(rule: bool = True) -> dict:
     """Both sets (error, within, cases), the publisher-held-out (error, share within) and each
     case's ratio by key, with the round's rules in force or (``rule`` False) switched off; the
     engine level as the round left it either way (no later round's rule)."""
-    with without_aiter_prompt() if rule else before_the_round():
+    if not rule:
+        with before_the_round():
+            return scored_figures()
+    with without_aiter_prompt(), without_riding_streams():
         return scored_figures()
 
 

@@ -27,6 +27,8 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.prompt_dispatch import figures as prompt_dispatch_figures
 from bench.prompt_dispatch import prompt_peak_shares
+from bench.riding_experts import figures as riding_figures
+from bench.riding_experts import first_token_table, without_riding_streams
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
 from bench.triton_kernels import ALL_LAYOUT_INT4, ALL_LAYOUT_ROWS, before_the_round
@@ -880,10 +882,11 @@ def fiftieth_round_rule_figures() -> tuple:
     (share and extra keys, MI300X then MI355X) and the engine rows the AITER releases borrowed
     on AMD's cards before (lowest, highest share); ATOM's gpt-oss at 8,000 tokens and 32-64 users
     before and after (lowest, highest each); both sets before and after (two decimals) and the
-    second set before and after (one decimal)."""
-    with without_aiter_prompt():
-        before = report_scores()
-    after = report_scores()
+    second set before and after (one decimal); no later round's rule."""
+    with without_riding_streams():
+        with without_aiter_prompt():
+            before = report_scores()
+        after = report_scores()
     borrowed = [PREFILL_ATTENTION[(family, "bf16", engine)].rate_share
                 for family in ("hopper", "blackwell") for engine in ("vllm", "sglang")]  # fmt: skip
     rows = ["D367", "D368"]
@@ -902,6 +905,40 @@ def fiftieth_round_rule_figures() -> tuple:
         min(borrowed), max(borrowed), *span(before), *span(after),
         round(100 * before["both"], 2), round(100 * after["both"], 2),
         round(100 * before["second"], 1), round(100 * after["second"], 1),
+    )  # fmt: skip
+
+
+def fifty_first_round_figures() -> tuple:
+    """A riding mixture's prompt streams its experts: DeepSeek-R1 on eight H200 under vLLM, its
+    first token at one user, at two before and at two after (ms), gpt-oss-120b on one H100 the
+    same; the scored rows moved by 1 % or more; D412, D338, D06 and D408 before and after; both
+    sets before and after (two decimals), within before and after, cases and the share within
+    after (one decimal); held out before and after (two decimals); the two TensorRT-LLM check
+    sets before and after (error, within, cases each); ATOM's first tokens (lowest, highest)
+    before and after."""
+    table = first_token_table()
+    tokens = [round(1e3 * table[mixture][index])
+              for mixture in (("DeepSeek-R1", "H200", 8, "fp8", "vllm"),
+                              ("gpt-oss-120b", "H100 SXM", 1, "mxfp4", "vllm"))
+              for index in (0, 1, 3)]  # fmt: skip
+    before, after = riding_figures()
+    moved = [key for key, ratio in before["ratios"].items()
+             if abs(after["ratios"][key] / ratio - 1.0) >= 0.01]  # fmt: skip
+    rows = [round(found["ratios"][key], 2)
+            for key in ("D412", "D338", "D06", "D408") for found in (before, after)]  # fmt: skip
+    (error, within, cases), (error_after, within_after, _) = before["both"], after["both"]
+    checks = [(round(100 * found["checks"][index].geometric_mean_error, 1),
+               found["checks"][index].within_band, found["checks"][index].cases)
+              for index in (0, 1) for found in (before, after)]  # fmt: skip
+    first = [round(bound(found["first tokens"].values()), 2)
+             for found in (before, after) for bound in (min, max)]  # fmt: skip
+    return (
+        *tokens, len(moved), *rows,
+        round(100 * error, 2), round(100 * error_after, 2), within, within_after, cases,
+        round(100 * within_after / cases, 1),
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+        checks[0][0], checks[1][0], checks[0][1], checks[1][1], checks[0][2],
+        checks[2][0], checks[3][0], checks[2][1], checks[3][1], checks[2][2], *first,
     )  # fmt: skip
 
 

@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fiftieth_round_figures,
     fiftieth_round_rule_figures,
+    fifty_first_round_figures,
     fortieth_round_figures,
     forty_eighth_round_figures,
     forty_eighth_round_marlin_figures,
@@ -346,6 +347,21 @@ FIGURES = {
         r"([\d.]+) %, the second from ([\d.]+) % to ([\d.]+) %",
         fiftieth_round_rule_figures,
     ),
+    "fifty-first round": (
+        r"a 1,024-token\s+prompt of DeepSeek-R1 on eight H200 under vLLM read (\d+) ms at one user "
+        r"and (\d+) at two \((\d+) now\),\s+gpt-oss-120b on one H100 (\d+) and (\d+) \((\d+) "
+        r"now\) \(`bench/riding_experts\.py`\)\. (\d+) scored rows move\s+by 1 % or more: "
+        r"DeepSeek-R1's 128-token burst on eight H200 goes from x([\d.]+) to x([\d.]+) and\s+"
+        r"TensorRT-LLM's DeepSeek-R1 at 1,024 users on eight H200 from x([\d.]+) to x([\d.]+), "
+        r"into the band;\s+TensorRT-LLM 1\.x's DeepSeek-R1 on four B200 at 8,192 tokens from "
+        r"x([\d.]+) to x([\d.]+), out of it, and\s+GPUStack's gpt-oss-120b burst on one H100 from "
+        r"x([\d.]+) to x([\d.]+)\. Both sets go from ([\d.]+) % to\s+([\d.]+) % \((\d+) to "
+        r"(\d+) of (\d+), ([\d.]+) % within\), held out from ([\d.]+) % to ([\d.]+) %; the two\s+"
+        r"TensorRT-LLM check sets from ([\d.]+) % to ([\d.]+) % \((\d+) to (\d+) of (\d+)\) and "
+        r"from ([\d.]+) % to ([\d.]+) % \((\d+)\s+to (\d+) of (\d+)\), and ATOM's first tokens "
+        r"on eight MI355X \(shown, not scored\) from x([\d.]+)-([\d.]+) to\s+x([\d.]+)-([\d.]+)\.",
+        fifty_first_round_figures,
+    ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "
         r"H100's and the H200's go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), and both "
@@ -395,8 +411,8 @@ FIGURES = {
     "thirty-first round": (
         r"TensorRT-LLM all-reduces 8 MiB on eight H100 in (\d+) µs where the line's bandwidth "
         r"gave (\d+), and NCCL gathers 32 MiB on eight H200 in (\d+) µs where it gave (\d+)\. Both "
-        r"sets move to [\d.]+ % \(\d+ of \d+\), the check set to ([\d.]+) %, the two "
-        r"TensorRT-LLM check sets to ([\d.]+) % and ([\d.]+) %\.",
+        r"sets moved to [\d.]+ % \(\d+ of \d+\); the check set reads ([\d.]+) % and the two "
+        r"TensorRT-LLM check sets ([\d.]+) % and ([\d.]+) % as they stand now\.",
         thirty_first_round_figures,
     ),
     "thirty-second round": (
