@@ -40,7 +40,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.fused_quant import both_and_held_out, scored_figures
-from bench.riding_experts import without_riding_streams
+from bench.riding_prompts import before_riding_prompts
 from core import evaluate
 from core.catalog.cards import GPUS
 from core.catalog.engine_versions import engine_version
@@ -140,7 +140,8 @@ def dispatch_outside_graphs():
 def figures() -> dict:
     """{reading: (both sets' (error, within, cases), held out (error, within share), ratio of
     each case by key)} for the engine level as the round left it (no later round's rule: a
-    riding prompt's experts, the fifty-first's) and under each reading."""
+    riding prompt priced at its step's size, the fifty-first's and fifty-second's) and under
+    each reading."""
     readings = {
         "as it is": nullcontext,
         "per step": dispatch_per_step,
@@ -149,7 +150,7 @@ def figures() -> dict:
     }
     found = {}
     for name, reading in readings.items():
-        with without_riding_streams(), reading():
+        with before_riding_prompts(), reading():
             found[name] = scored_figures()
     return found
 

@@ -40,7 +40,7 @@ if __package__ in (None, ""):
 
 from bench.aiter_attention_fit import without_aiter_prompt
 from bench.fused_quant import both_and_held_out, scored_figures
-from bench.riding_experts import without_riding_streams
+from bench.riding_prompts import before_riding_prompts
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 
@@ -116,10 +116,10 @@ def before_the_round():
     """The engine level as the forty-eighth round left it: no Triton kernel for sinks, one chunk
     a release on every card, Hopper's expert rows for an A100's bf16 and MXFP4 experts, and the
     rows of SGLang's tables and vLLM's Triton fused MoE fitted on every layout's rows (and none
-    of the later rounds' rules: AITER's own prompt attention, the fiftieth's; a riding prompt's
-    experts, the fifty-first's)."""
+    of the later rounds' rules: AITER's own prompt attention, the fiftieth's; a riding prompt
+    priced at its step's size, the fifty-first's and fifty-second's)."""
     with (
-        without_riding_streams(),
+        before_riding_prompts(),
         without_aiter_prompt(),
         without_sink_triton(),
         without_a100_rows(),
@@ -137,7 +137,7 @@ def figures(rule: bool = True) -> dict:
     if not rule:
         with before_the_round():
             return scored_figures()
-    with without_aiter_prompt(), without_riding_streams():
+    with without_aiter_prompt(), before_riding_prompts():
         return scored_figures()
 
 

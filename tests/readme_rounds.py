@@ -27,8 +27,8 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.prompt_dispatch import figures as prompt_dispatch_figures
 from bench.prompt_dispatch import prompt_peak_shares
-from bench.riding_experts import figures as riding_figures
-from bench.riding_experts import first_token_table, without_riding_streams
+from bench.riding_prompts import before_riding_prompts, first_token_table
+from bench.riding_prompts import figures as riding_figures
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
 from bench.triton_kernels import ALL_LAYOUT_INT4, ALL_LAYOUT_ROWS, before_the_round
@@ -883,7 +883,7 @@ def fiftieth_round_rule_figures() -> tuple:
     on AMD's cards before (lowest, highest share); ATOM's gpt-oss at 8,000 tokens and 32-64 users
     before and after (lowest, highest each); both sets before and after (two decimals) and the
     second set before and after (one decimal); no later round's rule."""
-    with without_riding_streams():
+    with before_riding_prompts():
         with without_aiter_prompt():
             before = report_scores()
         after = report_scores()
@@ -916,12 +916,12 @@ def fifty_first_round_figures() -> tuple:
     after (one decimal); held out before and after (two decimals); the two TensorRT-LLM check
     sets before and after (error, within, cases each); ATOM's first tokens (lowest, highest)
     before and after."""
-    table = first_token_table()
+    table = first_token_table(51)
     tokens = [round(1e3 * table[mixture][index])
               for mixture in (("DeepSeek-R1", "H200", 8, "fp8", "vllm"),
                               ("gpt-oss-120b", "H100 SXM", 1, "mxfp4", "vllm"))
               for index in (0, 1, 3)]  # fmt: skip
-    before, after = riding_figures()
+    before, after = riding_figures(51)
     moved = [key for key, ratio in before["ratios"].items()
              if abs(after["ratios"][key] / ratio - 1.0) >= 0.01]  # fmt: skip
     rows = [round(found["ratios"][key], 2)

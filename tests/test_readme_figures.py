@@ -350,7 +350,7 @@ FIGURES = {
     "fifty-first round": (
         r"a 1,024-token\s+prompt of DeepSeek-R1 on eight H200 under vLLM read (\d+) ms at one user "
         r"and (\d+) at two \((\d+) now\),\s+gpt-oss-120b on one H100 (\d+) and (\d+) \((\d+) "
-        r"now\) \(`bench/riding_experts\.py`\)\. (\d+) scored rows move\s+by 1 % or more: "
+        r"now\) \(`bench/riding_prompts\.py`\)\. (\d+) scored rows move\s+by 1 % or more: "
         r"DeepSeek-R1's 128-token burst on eight H200 goes from x([\d.]+) to x([\d.]+) and\s+"
         r"TensorRT-LLM's DeepSeek-R1 at 1,024 users on eight H200 from x([\d.]+) to x([\d.]+), "
         r"into the band;\s+TensorRT-LLM 1\.x's DeepSeek-R1 on four B200 at 8,192 tokens from "

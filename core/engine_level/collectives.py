@@ -67,6 +67,32 @@ class Collectives:
             seconds = seconds + self._tabled_gathers(tokens, latency)
         return seconds
 
+    def riding_collectives_s(self, beside, tokens, terms):
+        r"""Seconds a prompt of ``tokens`` tokens riding beside ``beside`` decoding requests adds
+        to their steps' measured collectives beyond the rate of the tables' largest messages
+        (:meth:`tabled_collectives` with ``latency`` False).
+
+        A step's collectives carry every token of the step, whichever request it belongs to, so
+        a step of :math:`d + c` tokens reads the tables at its size: at a few MB the collectives
+        reach a third to a half of their largest messages' bandwidth (issue 37, fifty-second
+        round). Where no table times them, the line is straight and nothing is added.
+
+        Notes
+        -----
+        Over the prompt's :math:`n` passes (:meth:`prompt_passes`) of :math:`c = T / n` tokens,
+        with :math:`C` a step's tabled collectives and :math:`C_r` a riding prompt's:
+
+        .. math:: t = n \max\big(0,\ C(d + c) - C(d) - C_r(c)\big)
+        """
+        if self._measured_allreduces is None and self._measured_gathers is None:
+            return 0.0
+        passes = self.prompt_passes(tokens)
+        chunk = np.divide(tokens, passes)
+        together = self.tabled_collectives(np.add(beside, chunk), terms, True)
+        decoding = self.tabled_collectives(beside, terms, True)
+        riding = self.tabled_collectives(chunk, terms, False)
+        return passes * np.maximum(together - decoding - riding, 0.0)
+
     @cached_property
     def _measured_allreduces(self):
         """Where this node's all-reduces are timed from its engine's measured table (not under

@@ -115,13 +115,10 @@ def _loop_arrays(request, others, added, extra, overhead, latency, waited, step,
     """One pass of :func:`closed_loop`'s fixed point at the request time ``request``: (the
     others' prefill a cycle, the prefill queue's load, the first token, the request time the
     quadratic gives back)."""
-    # Prompts that arrive while one dispatches share the next dispatch. The dispatch holds the
-    # cards whole: aiconfigurator calibrated its 0.8 ms a layer as time added to the prefill's.
-    # Explored and reverted (issue 37): the carrying step's GPU work hiding it (eleventh round:
-    # both sets 15.6 % -> 17.1 %); it kept out of the cycle, in the first token only (33rd:
-    # 18.9 % -> 19.5 %); every prompt arriving during a whole step sharing it (50th,
-    # bench/prompt_dispatch.py: 16.5 % -> 16.8 %, 272 within, held out 15.7 % -> 15.4 %:
-    # GPUStack's 128-token bursts on an A100 into the band, on an H100 or H200 x1.5-3.7).
+    # Prompts that arrive while one dispatches share the next dispatch, which holds the cards
+    # whole (aiconfigurator's 0.8 ms a layer, added to the prefill's). Explored and reverted in
+    # issue 37: hidden under the step's GPU work (11th round), in the first token only (33rd),
+    # shared by every prompt of a whole step (50th, bench/prompt_dispatch.py).
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
@@ -295,7 +292,7 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
     parts = (node, arrivals_per_s, granted, prompt, answer, terms, alone)
     solved = _open_solved(*parts, joining(node, alone, riding, terms))
-    if any_true(np.asarray(node.riding_stream_s(solved[0], miss, terms)) > 0.0):
+    if any_true(np.asarray(_step_size_s(node, solved[0], miss, terms)) > 0.0):
         solved = _open_solved(*parts, joining(node, alone, riding, terms, solved[0], miss))
     return solved
 
@@ -350,10 +347,9 @@ def joining(node, alone, riding, terms, beside=0.0, miss=0.0):
     own prefill step adds beside, decode steps its first token waits through besides).
 
     Where the engine mixes prompts into the running step, the prefill rides in it (``riding``:
-    the running decodes pay the weight read; a mixture's experts that the prompt's ``miss``
-    tokens route to and the ``beside`` decodes' do not are streamed for it,
-    :meth:`~core.engine_level.expert_layers.ExpertLayers.riding_stream_s`) and the first token
-    waits for the step under way and its own, 1.5 steps on average. Where it runs prefills in a step of their own
+    the running decodes pay the weight read; the step's experts and collectives are priced at
+    its size, the prompt's ``miss`` tokens and the ``beside`` decodes' together, :func:`_step_size_s`)
+    and the first token waits for the step under way and its own, 1.5 steps on average. Where it runs prefills in a step of their own
     (``node.separate_prefill``: SGLang's default), that step also reads the weights and pays its
     fixed costs (``alone - riding``), shared by every prompt waiting when it starts, as the
     engine's dispatch is (:func:`coalesced`); the first token waits only for the step under way.
@@ -368,10 +364,16 @@ def joining(node, alone, riding, terms, beside=0.0, miss=0.0):
         queued = 1.0 if ahead else 0.0
         if separate:
             return riding, alone - riding, 0.5 + queued
-        return riding + node.riding_stream_s(beside, miss, terms), 0.0, 1.5 + queued
+        return riding + _step_size_s(node, beside, miss, terms), 0.0, 1.5 + queued
     extra = np.where(separate, alone - riding, 0.0)
-    added = riding + np.where(separate, 0.0, node.riding_stream_s(beside, miss, terms))
+    added = riding + np.where(separate, 0.0, _step_size_s(node, beside, miss, terms))
     return added, extra, np.where(separate, 0.5, 1.5) + np.where(ahead, 1.0, 0.0)
+
+
+def _step_size_s(node, beside, miss, terms):
+    """What ``miss`` prompt tokens beside ``beside`` decodes add as the step's size prices it."""
+    experts = node.riding_stream_s(beside, miss, terms)
+    return experts + node.riding_collectives_s(beside, miss, terms)
 
 
 def coalesced(overhead, rate):

@@ -3,7 +3,7 @@
 import pytest
 
 from bench.prompt_dispatch import figures, moved, prompt_peak_shares
-from bench.riding_experts import without_riding_streams
+from bench.riding_prompts import before_riding_prompts
 from core.evidence.fidelity import scored_afresh
 
 
@@ -15,7 +15,7 @@ def found():
 
 def test_the_readings_leave_the_engine_level_as_it_was(found):
     """After both readings, the cases are priced as before them (no later round's rule)."""
-    with without_riding_streams():
+    with before_riding_prompts():
         cases, both, _ = scored_afresh()
     after = {case.key: float(r) for case, r in zip(cases, both.ratios, strict=True)}
     assert after == found["as it is"]["ratios"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.aiter_attention_fit import without_aiter_prompt
-from bench.riding_experts import without_riding_streams
+from bench.riding_prompts import before_riding_prompts
 from bench.triton_kernels import all_layout_fits, figures, moved, without_sink_triton
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.fidelity import PUBLISHED, both_set_cases, predictions, score
@@ -28,7 +28,7 @@ def _ratios_under(context) -> dict[str, float]:
     """Each development case's ratio by key, priced inside ``context`` on the engine level as
     the forty-ninth round left it (no later round's rule, as :func:`figures` prices it)."""
     cases = both_set_cases()
-    with without_riding_streams(), without_aiter_prompt(), context():
+    with before_riding_prompts(), without_aiter_prompt(), context():
         found = score(cases)
     return {case.key: float(ratio) for case, ratio in zip(cases, found.ratios, strict=True)}
 

@@ -17,6 +17,13 @@ from core.whiteboard.experts import distinct_experts
 DEEPSEEK = dict(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8", realism="engine")
 
 
+def steps_size_s(node, beside, tokens):
+    """What a riding prompt adds as its step's size prices it: its experts' stream and (the
+    fifty-second round) its collectives at the step's size."""
+    stream = node.riding_stream_s(beside, tokens, ALL_TERMS)
+    return stream + node.riding_collectives_s(beside, tokens, ALL_TERMS)
+
+
 def node_of(**knobs):
     """The engine node of DeepSeek-R1 on eight H200 with ``knobs`` over it."""
     return engine_node(Scenario(**{**DEEPSEEK, **knobs}))
@@ -72,7 +79,7 @@ def test_prompts_in_steps_of_their_own_already_stream_them():
         riding = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False)
         plain = joining(node, alone, riding, ALL_TERMS)
         beside = joining(node, alone, riding, ALL_TERMS, 4.0, 1024.0)
-        extra = node.riding_stream_s(4.0, 1024.0, ALL_TERMS) if rides else 0.0
+        extra = steps_size_s(node, 4.0, 1024.0) if rides else 0.0
         assert_allclose(beside[0], plain[0] + extra)
         assert beside[1:] == plain[1:]
 
@@ -115,11 +122,12 @@ def test_the_closed_loop_prices_the_stream_beside_its_other_users():
 
 def test_the_open_loop_prices_the_stream_beside_the_requests_it_finds():
     """Arrivals at a low rate find few requests running: each prompt holds the cards for its
-    arithmetic and the experts those few leave, more than its arithmetic alone."""
+    arithmetic and the experts those few leave (and its collectives at the step's size), more
+    than its arithmetic alone."""
     node = node_of(engine="vllm")
     riding = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False)
     running, *_, held = open_loop(node, 0.5, 1024.0, 1024.0, 512.0, 0.0, ALL_TERMS)
-    assert_allclose(held, riding + node.riding_stream_s(running, 1024.0, ALL_TERMS), rtol=1e-3)
+    assert_allclose(held, riding + steps_size_s(node, running, 1024.0), rtol=1e-3)
     assert held > riding
 
 
