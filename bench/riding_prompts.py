@@ -35,6 +35,7 @@ from bench.fused_quant import both_and_held_out, scored_figures
 from core import Scenario, evaluate
 from core.engine_level.collectives import Collectives
 from core.engine_level.expert_layers import ExpertLayers
+from core.evidence.check_cases import CHECK
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_trt10 import CHECK_TRT_10
 from core.evidence.fidelity import PUBLISHED, predictions, score
@@ -111,12 +112,12 @@ def first_token_table(number: int = 51) -> dict:
 
 def _priced() -> dict:
     """Both sets (:func:`bench.fused_quant.scored_figures`), the two TensorRT-LLM check sets'
-    scores and the ratios of ATOM's first tokens, priced now."""
+    scores and the first check set's, and the ratios of ATOM's first tokens, priced now."""
     tokens = tuple(case for case in PUBLISHED if case.key in ATOM_FIRST_TOKENS)
     ratios = predictions(tokens) / [case.measured for case in tokens]
     return {
         **scored_figures(),
-        "checks": tuple(score(cases) for cases in (CHECK_TRT_1X, CHECK_TRT_10)),
+        "checks": tuple(score(cases) for cases in (CHECK_TRT_1X, CHECK_TRT_10, CHECK)),
         "first tokens": dict(zip((case.key for case in tokens), ratios.tolist(), strict=True)),
     }
 

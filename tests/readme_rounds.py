@@ -88,6 +88,7 @@ from core.engine_level.terms import TERMS
 from core.evaluate import engine_node
 from core.evidence.cases import DEVELOPMENT
 from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
+from core.evidence.cases_azure import AZURE
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
@@ -908,6 +909,18 @@ def fiftieth_round_rule_figures() -> tuple:
     )  # fmt: skip
 
 
+def _riding_round(number, *shown) -> tuple:
+    """Round ``number`` of :mod:`bench.riding_prompts`: the ``shown`` nodes' first tokens at one
+    user, at two before and at two after (ms, each node in turn), the priced figures before and
+    after, and the scored rows the rule moves by 1 % or more."""
+    table = first_token_table(number)
+    tokens = [round(1e3 * table[node][index]) for node in shown for index in (0, 1, 3)]
+    before, after = riding_figures(number)
+    moved = [key for key, ratio in before["ratios"].items()
+             if abs(after["ratios"][key] / ratio - 1.0) >= 0.01]  # fmt: skip
+    return tokens, before, after, moved
+
+
 def fifty_first_round_figures() -> tuple:
     """A riding mixture's prompt streams its experts: DeepSeek-R1 on eight H200 under vLLM, its
     first token at one user, at two before and at two after (ms), gpt-oss-120b on one H100 the
@@ -916,14 +929,11 @@ def fifty_first_round_figures() -> tuple:
     after (one decimal); held out before and after (two decimals); the two TensorRT-LLM check
     sets before and after (error, within, cases each); ATOM's first tokens (lowest, highest)
     before and after."""
-    table = first_token_table(51)
-    tokens = [round(1e3 * table[mixture][index])
-              for mixture in (("DeepSeek-R1", "H200", 8, "fp8", "vllm"),
-                              ("gpt-oss-120b", "H100 SXM", 1, "mxfp4", "vllm"))
-              for index in (0, 1, 3)]  # fmt: skip
-    before, after = riding_figures(51)
-    moved = [key for key, ratio in before["ratios"].items()
-             if abs(after["ratios"][key] / ratio - 1.0) >= 0.01]  # fmt: skip
+    tokens, before, after, moved = _riding_round(
+        51,
+        ("DeepSeek-R1", "H200", 8, "fp8", "vllm"),
+        ("gpt-oss-120b", "H100 SXM", 1, "mxfp4", "vllm"),
+    )
     rows = [round(found["ratios"][key], 2)
             for key in ("D412", "D338", "D06", "D408") for found in (before, after)]  # fmt: skip
     (error, within, cases), (error_after, within_after, _) = before["both"], after["both"]
@@ -939,6 +949,37 @@ def fifty_first_round_figures() -> tuple:
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
         checks[0][0], checks[1][0], checks[0][1], checks[1][1], checks[0][2],
         checks[2][0], checks[3][0], checks[2][1], checks[3][1], checks[2][2], *first,
+    )  # fmt: skip
+
+
+def fifty_second_round_figures() -> tuple:
+    """A riding prompt's collectives at its step's size: Llama-3-70B on eight H100 and
+    DeepSeek-R1 on eight H200 under TensorRT-LLM, each's first token at one user, at two before
+    and at two after (ms); the scored rows moved by 1 % or more; D385 and D08 before and after;
+    Azure's rows before and after (one decimal); GPUStack's Qwen3-235B-A22B runs on eight H100 at
+    2,000-4,000 and 128 tokens (lowest, highest) before and after; both sets before and after
+    (two decimals), within, cases; held out before and after (two decimals); the check set
+    before and after (one decimal), within before and after, cases; the two TensorRT-LLM check
+    sets before and after (two decimals each)."""
+    tokens, before, after, moved = _riding_round(
+        52, ("Llama-3-70B", "H100 SXM", 8, "bf16", "tensorrt-llm"),
+        ("DeepSeek-R1", "H200", 8, "fp8", "tensorrt-llm"),
+    )  # fmt: skip
+    rows = [round(found["ratios"][key], 2) for key in ("D385", "D08") for found in (before, after)]
+    azure = [round(100 * summarise(np.array([found["ratios"][case.key] for case in AZURE]))
+                   .geometric_mean_error, 1) for found in (before, after)]  # fmt: skip
+    bursts = [round(bound(found["ratios"][key] for key in ("D390", "D391", "D392")), 2)
+              for found in (before, after) for bound in (min, max)]  # fmt: skip
+    (error, within, cases), (error_after, _, _) = before["both"], after["both"]
+    check, check_after = before["checks"][2], after["checks"][2]
+    trt = [round(100 * found["checks"][index].geometric_mean_error, 2)
+           for index in (0, 1) for found in (before, after)]  # fmt: skip
+    return (
+        *tokens, len(moved), *rows, *azure, *bursts,
+        round(100 * error, 2), round(100 * error_after, 2), within, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+        round(100 * check.geometric_mean_error, 1), round(100 * check_after.geometric_mean_error, 1),
+        check.within_band, check_after.within_band, check.cases, *trt,
     )  # fmt: skip
 
 

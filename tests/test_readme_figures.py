@@ -30,6 +30,7 @@ from tests.readme_rounds import (
     fiftieth_round_figures,
     fiftieth_round_rule_figures,
     fifty_first_round_figures,
+    fifty_second_round_figures,
     fortieth_round_figures,
     forty_eighth_round_figures,
     forty_eighth_round_marlin_figures,
@@ -361,6 +362,20 @@ FIGURES = {
         r"from ([\d.]+) % to ([\d.]+) % \((\d+)\s+to (\d+) of (\d+)\), and ATOM's first tokens "
         r"on eight MI355X \(shown, not scored\) from x([\d.]+)-([\d.]+) to\s+x([\d.]+)-([\d.]+)\.",
         fifty_first_round_figures,
+    ),
+    "fifty-second round": (
+        r"Llama-3-70B on eight H100\s+under TensorRT-LLM read (\d+) ms at one user and (\d+) at "
+        r"two \((\d+) now\), DeepSeek-R1 on eight H200\s+(\d+) and (\d+) \((\d+) now\) "
+        r"\(`bench/riding_prompts\.py`\)\. (\d+) scored rows move by 1 % or more:\s+GPUStack's "
+        r"Qwen3-235B-A22B on eight A100 at 32,000 tokens from x([\d.]+) to x([\d.]+), "
+        r"TensorRT-LLM\s+0\.20's Llama-4-Maverick on eight H100 \(D08\) from x([\d.]+) to "
+        r"x([\d.]+) and Microsoft Azure's 36 rows\s+from ([\d.]+) % to ([\d.]+) %, while the same "
+        r"page's runs on eight H100 at 2,000-4,000 and 128 tokens go from\s+x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+)\. Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), "
+        r"held out from\s+([\d.]+) % to ([\d.]+) %; the check set from ([\d.]+) % to ([\d.]+) % "
+        r"\((\d+) to (\d+) of (\d+)\), the two\s+TensorRT-LLM check sets from ([\d.]+) % to "
+        r"([\d.]+) % and from ([\d.]+) % to ([\d.]+) %\.",
+        fifty_second_round_figures,
     ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "
