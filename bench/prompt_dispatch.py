@@ -2,7 +2,7 @@
 
 The engine level charges each prompt vLLM's eager dispatch (aiconfigurator's 0.8 ms a layer,
 :attr:`core.catalog.engines.Engine.request_overhead_per_layer_s`) and lets prompts share one
-dispatch only with those that arrive while it runs (:func:`core.engine_level.load.coalesced`:
+dispatch only with those that arrive while it runs (:func:`core.engine_level.joining.coalesced`:
 ``1 + rate x dispatch`` prompts a dispatch). Engine facts read it otherwise:
 
 - *per step*: the schedulers put every waiting prompt the step's token budget holds into the

@@ -1,17 +1,20 @@
-"""A prompt riding in the decodes' step, priced at the step's size (issue 37, rounds 51 and 52).
+"""A prompt riding in the decodes' steps, priced at their size and count (issue 37, rounds 51-53).
 
 A release that mixes a new prompt into the decodes' step (vLLM V1's chunked prefill,
 TensorRT-LLM's in-flight batching) runs each layer's kernels over every token of the step,
 whichever request it belongs to. The engine level priced a riding prompt as if the decodes had
 paid all that the step's size costs, so a first token read sooner at two users than at one (the
-lone prompt pays it all). Two rules price the step at its size:
+lone prompt pays it all). Three rules price the steps as they run:
 
 - the fifty-first round's: a mixture's grouped GEMMs read every expert any token of the step
   routes to; a few decodes touch a few, a prompt nearly all
   (:meth:`core.engine_level.expert_layers.ExpertLayers.riding_stream_s`);
 - the fifty-second round's: the step's collectives carry all its tokens, read from the measured
   tables at that size, where a riding prompt paid the largest messages' rate
-  (:meth:`core.engine_level.collectives.Collectives.riding_collectives_s`).
+  (:meth:`core.engine_level.collectives.Collectives.riding_collectives_s`);
+- the fifty-third round's: a prompt the release chunks rides in one step a pass, so its first
+  token waits through them all (:func:`core.engine_level.joining.riding_passes`), where it
+  waited 1.5 steps however long.
 
 This prints, for each round, the first tokens at one and two users without its rule and with it
 (no later round's rule either way), the scored rows it moves and the sets before and after, so
@@ -33,6 +36,7 @@ if __package__ in (None, ""):
 
 from bench.fused_quant import both_and_held_out, scored_figures
 from core import Scenario, evaluate
+from core.engine_level import joining
 from core.engine_level.collectives import Collectives
 from core.engine_level.expert_layers import ExpertLayers
 from core.evidence.check_cases import CHECK
@@ -57,7 +61,14 @@ def without_riding_collectives():
         yield
 
 
-RULES = {51: without_riding_streams, 52: without_riding_collectives}
+@contextmanager
+def without_riding_passes():
+    """The fifty-third round's rule off: a riding prompt waits 1.5 steps however many passes."""
+    with patch.object(joining, "riding_passes", lambda node, miss: 1.0):
+        yield
+
+
+RULES = {51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes}
 # (model, card, cards, weights, engine) each round shows, under the releases that mix prompts in
 SHOWN = {
     51: (("DeepSeek-R1", "H200", 8, "fp8", "vllm"), ("DeepSeek-R1", "MI355X", 8, "fp8", "vllm"),
@@ -68,6 +79,10 @@ SHOWN = {
     52: (("Llama-3-70B", "H100 SXM", 8, "bf16", "tensorrt-llm"),
          ("Llama-3-70B", "H200", 4, "fp8", "vllm"), ("Llama-2-7B", "H100 SXM", 8, "bf16", "vllm"),
          ("DeepSeek-R1", "H200", 8, "fp8", "tensorrt-llm")),
+    # the fifty-third round's at long prompts: four passes of each release's chunk
+    53: (("Llama-2-7B", "B200", 8, "bf16", "vllm", "0.8", 8192),
+         ("gpt-oss-120b", "A100 80GB SXM", 1, "mxfp4", "vllm", None, 8192),
+         ("Llama-3-8B", "H100 SXM", 1, "bf16", "vllm", None, 32768)),
 }  # fmt: skip
 PROMPT, ANSWER = 1024, 512
 # ATOM's DeepSeek-R1 on eight MI355X: its first tokens at 4-16 users, shown, not scored
@@ -90,11 +105,12 @@ def before_riding_prompts():
     return as_round(51, rule=False)
 
 
-def first_tokens(model, gpu, cards, weights, engine, users) -> float:
-    """The mean first token (s) of a 1,024-token prompt at ``users`` users, no prefix hits."""
+def first_tokens(users, model, gpu, cards, weights, engine, version=None, prompt=PROMPT) -> float:
+    """The mean first token (s) of a prompt (1,024 tokens unless ``prompt``) at ``users`` users
+    under ``engine``'s release ``version`` (its newest unless named), no prefix hits."""
     scenario = Scenario(realism="engine", model=model, gpu=gpu, cards=cards, engine=engine,
-                        weight_dtype=weights, prompt_tokens=PROMPT, answer_tokens=ANSWER,
-                        prefix_hit_rate=0.0, concurrency=users)  # fmt: skip
+                        engine_version=version, weight_dtype=weights, prompt_tokens=prompt,
+                        answer_tokens=ANSWER, prefix_hit_rate=0.0, concurrency=users)  # fmt: skip
     return float(evaluate(scenario).ttft_p50_s)
 
 
@@ -106,7 +122,7 @@ def first_token_table(number: int = 51) -> dict:
         table[shown] = ()
         for rule in (False, True):
             with as_round(number, rule):
-                table[shown] += tuple(first_tokens(*shown, users) for users in (1, 2))
+                table[shown] += tuple(first_tokens(users, *shown) for users in (1, 2))
     return table
 
 
@@ -143,11 +159,13 @@ def main() -> None:
             first = found["first tokens"].values()
             print(f"{name:6s} {both_and_held_out(found)}; TensorRT-LLM check sets {checks}; "
                   f"ATOM's first tokens x{min(first):.2f}-{max(first):.2f}")  # fmt: skip
-        print(f"first token of a {PROMPT:,}-token prompt (ms): 1 user, 2 users; before -> after")
-        for (model, gpu, cards, weights, engine), found in first_token_table(number).items():
+        print(
+            "first token (ms; 1,024-token prompts unless named): 1 user, 2 users; before -> after"
+        )
+        for (model, gpu, cards, weights, engine, *more), found in first_token_table(number).items():
             one, two, one_after, two_after = (1e3 * seconds for seconds in found)
-            print(f"  {model:16s} {cards}x{gpu:8s} {weights:5s} {engine:12s} "
-                  f"{one:6.1f} {two:6.1f} -> {one_after:6.1f} {two_after:6.1f}")  # fmt: skip
+            print(f"  {model:16s} {cards}x{gpu:8s} {weights:5s} {engine:12s} {more!s:14s} "
+                  f"{one:7.1f} {two:7.1f} -> {one_after:7.1f} {two_after:7.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -255,7 +255,7 @@ def _release_host_costs(engine, version) -> dict:
     profiled (``Engine.overlap_profiled``: SGLang's).
     """
     overlapped = lookup(release_field("overlap_scheduler"), engine, version) > 0
-    # the step queued ahead delays a new prompt whatever the host's costs (load.joining), and
+    # the step queued ahead delays a new prompt whatever the host's costs (joining.joining), and
     # hides the host's work per request where that is priced (FixedCosts.host_requests_s)
     fields = {"schedules_ahead": overlapped}
     if PRICE_RELEASE_REQUEST_HOST:

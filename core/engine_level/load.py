@@ -12,7 +12,6 @@ request time. The load is one of two shapes:
 A closed loop's run may end after a set number of requests (:func:`finite_run`): equal
 requests then finish in waves, and the last, partial one runs alone. Its first prompts all
 arrive at once, and the run's mean first token averages their burst in (:func:`opening_burst`).
-
 Everything broadcasts over numpy arrays.
 """
 
@@ -29,6 +28,7 @@ from core.engine_level.fixed_points import (
     false_position_scalar,
     own_image,
 )
+from core.engine_level.joining import coalesced, joining, step_size_s
 from core.foundation.vector import any_true, ndim, plain
 
 # A queue whose utilisation reaches this is treated as unable to drain.
@@ -283,16 +283,15 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     a prompt that finds others running waits for the step it joins and the M/M/1 prefill
     queue; one that finds the node empty (probability :math:`e^{-\\lambda R}`) prefills alone.
     :math:`R = TTFT + (A - 1) ITL` is then its own image, found by false position
-    (:mod:`core.engine_level.fixed_points`). A mixture's prompt rides beside the :math:`n` requests
-    an arrival finds running (:func:`joining`): :math:`n` is taken from the solution without the
-    experts it streams for them, and the load solved again.
+    (:mod:`core.engine_level.fixed_points`); solved again where a prompt riding beside the
+    :math:`n` requests found running pays more at their step's size (:func:`joining`).
     """
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
     riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
     parts = (node, arrivals_per_s, granted, prompt, answer, terms, alone)
     solved = _open_solved(*parts, joining(node, alone, riding, terms))
-    if any_true(np.asarray(_step_size_s(node, solved[0], miss, terms)) > 0.0):
+    if any_true(np.asarray(step_size_s(node, solved[0], miss, terms)) > 0.0):
         solved = _open_solved(*parts, joining(node, alone, riding, terms, solved[0], miss))
     return solved
 
@@ -340,52 +339,6 @@ def _open_solved(node, arrivals_per_s, granted, prompt, answer, terms, alone, jo
     request = ttft + later * itl
     holding = added + coalesced(extra, arrivals_per_s)
     return running, itl, ttft, request, busy_prefill, company if counts else 0.0, holding
-
-
-def joining(node, alone, riding, terms, beside=0.0, miss=0.0):
-    """(seconds a new prompt's prefill rides on the cards while others decode, the seconds its
-    own prefill step adds beside, decode steps its first token waits through besides).
-
-    Where the engine mixes prompts into the running step, the prefill rides in it (``riding``:
-    the running decodes pay the weight read; the step's experts and collectives are priced at
-    its size, the prompt's ``miss`` tokens and the ``beside`` decodes' together, :func:`_step_size_s`)
-    and the first token waits for the step under way and its own, 1.5 steps on average. Where it runs prefills in a step of their own
-    (``node.separate_prefill``: SGLang's default), that step also reads the weights and pays its
-    fixed costs (``alone - riding``), shared by every prompt waiting when it starts, as the
-    engine's dispatch is (:func:`coalesced`); the first token waits only for the step under way.
-    A scheduler that prepares each step while the one before runs (``node.schedules_ahead``, the
-    release's overlap scheduler) has already queued the next step when the prompt arrives, so
-    the prompt joins the one after it: a step more, priced with the engine's server path
-    (``server_overheads``).
-    """
-    separate = node.separate_prefill
-    ahead = node.schedules_ahead if "server_overheads" in terms else False
-    if ndim(separate) == 0 and ndim(ahead) == 0:  # one engine: no arrays on the hot path
-        queued = 1.0 if ahead else 0.0
-        if separate:
-            return riding, alone - riding, 0.5 + queued
-        return riding + _step_size_s(node, beside, miss, terms), 0.0, 1.5 + queued
-    extra = np.where(separate, alone - riding, 0.0)
-    added = riding + np.where(separate, 0.0, _step_size_s(node, beside, miss, terms))
-    return added, extra, np.where(separate, 0.5, 1.5) + np.where(ahead, 1.0, 0.0)
-
-
-def _step_size_s(node, beside, miss, terms):
-    """What ``miss`` prompt tokens beside ``beside`` decodes add as the step's size prices it."""
-    experts = node.riding_stream_s(beside, miss, terms)
-    return experts + node.riding_collectives_s(beside, miss, terms)
-
-
-def coalesced(overhead, rate):
-    r"""The share of one dispatch ``overhead`` a prompt pays when prompts come at ``rate`` a second.
-
-    Notes
-    -----
-    Prompts that arrive while one is dispatched join the next dispatch: on average
-    :math:`1 + \lambda t_o` prompts share each, so each holds the cards
-    :math:`t_o / (1 + \lambda t_o)`.
-    """
-    return overhead / (1.0 + np.multiply(rate, overhead))
 
 
 def prefill_wait_quantile(added_s, busy, quantile):

@@ -17,8 +17,8 @@ from core.catalog.kernels import (
     EXPERT_KERNELS,
     expert_kernel,
 )
+from core.engine_level.joining import coalesced
 from core.engine_level.kernels import max_running
-from core.engine_level.load import coalesced
 from core.engine_level.memory import sglang_reserve_bytes
 from core.engine_level.terms import ALL_TERMS, chunk_local_mean, kv_replication
 from core.evaluate import engine_node, evaluate_terms

@@ -7,7 +7,7 @@ from dataclasses import replace
 from numpy.testing import assert_allclose
 
 from core import Scenario
-from core.engine_level.load import joining
+from core.engine_level.joining import joining
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 

@@ -9,7 +9,8 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
-from core.engine_level.load import closed_loop, joining, open_loop
+from core.engine_level.joining import joining
+from core.engine_level.load import closed_loop, open_loop
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 from core.whiteboard.experts import distinct_experts

@@ -1,0 +1,69 @@
+"""How a new prompt joins the steps under way: what it holds the cards for, beside what, and
+how many steps its first token waits through.
+
+A release either mixes a prompt into the running decodes' step (vLLM V1's chunked prefill,
+TensorRT-LLM's in-flight batching) or runs it in a prefill step of its own (SGLang's default,
+vLLM V0). :func:`joining` prices each way for :mod:`core.engine_level.load`'s loops: a riding
+prompt pays its arithmetic and what its step's size adds (a mixture's experts, the
+collectives at the step's size: :func:`step_size_s`) and waits one step a pass; prompts that
+arrive together share a dispatch (:func:`coalesced`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.foundation.vector import ndim
+
+
+def joining(node, alone, riding, terms, beside=0.0, miss=0.0):
+    """(seconds a new prompt's prefill rides on the cards while others decode, the seconds its
+    own prefill step adds beside, decode steps its first token waits through besides).
+
+    Where the engine mixes prompts into the running step, the prefill rides in it (``riding``:
+    the running decodes pay the weight read; the step's experts and collectives are priced at
+    its size, the ``miss`` tokens and the ``beside`` decodes' together, :func:`step_size_s`)
+    and the first token waits for the step under way and then one step for each pass the
+    release chunks the prompt into (:meth:`~core.engine_level.node.Node.prompt_passes`, issue
+    37's fifty-third round): 1.5 steps on average for a prompt of one pass. Where it runs
+    prefills in a step of their own (``node.separate_prefill``: SGLang's default), that step
+    also reads the weights and pays its fixed costs (``alone - riding``, every pass), shared by
+    every prompt waiting when it starts, as the engine's dispatch is (:func:`coalesced`); the
+    first token waits only for the step under way. An overlap scheduler (``node.schedules_ahead``)
+    has queued the next step when the prompt arrives: a step more, with the server path.
+    """
+    separate = node.separate_prefill
+    ahead = node.schedules_ahead if "server_overheads" in terms else False
+    if ndim(separate) == 0 and ndim(ahead) == 0:  # one engine: no arrays on the hot path
+        queued = 1.0 if ahead else 0.0
+        if separate:
+            return riding, alone - riding, 0.5 + queued
+        passes = riding_passes(node, miss)
+        return riding + step_size_s(node, beside, miss, terms), 0.0, 0.5 + passes + queued
+    extra = np.where(separate, alone - riding, 0.0)
+    added = riding + np.where(separate, 0.0, step_size_s(node, beside, miss, terms))
+    waited = np.where(separate, 0.5, 0.5 + riding_passes(node, miss))
+    return added, extra, waited + np.where(ahead, 1.0, 0.0)
+
+
+def riding_passes(node, miss):
+    """The steps a riding prompt of ``miss`` tokens takes: one a pass of the release's chunk."""
+    return node.prompt_passes(miss)
+
+
+def step_size_s(node, beside, miss, terms):
+    """What ``miss`` prompt tokens beside ``beside`` decodes add as the step's size prices it."""
+    experts = node.riding_stream_s(beside, miss, terms)
+    return experts + node.riding_collectives_s(beside, miss, terms)
+
+
+def coalesced(overhead, rate):
+    r"""The share of one dispatch ``overhead`` a prompt pays when prompts come at ``rate`` a second.
+
+    Notes
+    -----
+    Prompts that arrive while one is dispatched join the next dispatch: on average
+    :math:`1 + \lambda t_o` prompts share each, so each holds the cards
+    :math:`t_o / (1 + \lambda t_o)`.
+    """
+    return overhead / (1.0 + np.multiply(rate, overhead))
