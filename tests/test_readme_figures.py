@@ -31,6 +31,7 @@ from tests.readme_rounds import (
     fiftieth_round_rule_figures,
     fifty_first_round_figures,
     fifty_second_round_figures,
+    fifty_third_round_figures,
     fortieth_round_figures,
     forty_eighth_round_figures,
     forty_eighth_round_marlin_figures,
@@ -376,6 +377,13 @@ FIGURES = {
         r"\((\d+) to (\d+) of (\d+)\), the two\s+TensorRT-LLM check sets from ([\d.]+) % to "
         r"([\d.]+) % and from ([\d.]+) % to ([\d.]+) %\.",
         fifty_second_round_figures,
+    ),
+    "fifty-third round": (
+        r"An\s+8,192-token prompt of Llama-2-7B on eight B200 under vLLM 0\.8 read (\d+) ms at one "
+        r"user and (\d+) at\s+two \((\d+) now\), gpt-oss-120b on one A100 ([\d,]+) and ([\d,]+) "
+        r"\(([\d,]+) now\)\. (\d+) scored rows move, the\s+most by ([\d.]+) %; both sets stay at "
+        r"([\d.]+) % \((\d+) of (\d+)\) and held out at ([\d.]+) %",
+        fifty_third_round_figures,
     ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "
