@@ -1,4 +1,4 @@
-"""A prompt riding in the decodes' steps, priced at their size and count (issue 37, rounds 51-53).
+"""A prompt's steps priced at what they carry and how many they are (issue 37, rounds 51-54).
 
 A release that mixes a new prompt into the decodes' step (vLLM V1's chunked prefill,
 TensorRT-LLM's in-flight batching) runs each layer's kernels over every token of the step,
@@ -14,7 +14,10 @@ lone prompt pays it all). Three rules price the steps as they run:
   (:meth:`core.engine_level.collectives.Collectives.riding_collectives_s`);
 - the fifty-third round's: a prompt the release chunks rides in one step a pass, so its first
   token waits through them all (:func:`core.engine_level.joining.riding_passes`), where it
-  waited 1.5 steps however long.
+  waited 1.5 steps however long;
+- the fifty-fourth round's: a mixture's lone prompt in several passes runs its chunk's expert
+  layers each pass (:meth:`core.engine_level.expert_layers.ExpertLayers.pass_expert_seconds`),
+  where they were priced once over the whole prompt.
 
 This prints, for each round, the first tokens at one and two users without its rule and with it
 (no later round's rule either way), the scored rows it moves and the sets before and after, so
@@ -62,13 +65,27 @@ def without_riding_collectives():
 
 
 @contextmanager
+def without_pass_experts():
+    """The fifty-fourth round's rule off: a lone prompt's expert layers priced once over all its
+    tokens, however many passes it runs in."""
+    whole = lambda self, tokens, passes, terms, alone=True: self.expert_seconds(  # noqa: E731
+        tokens, terms, alone
+    )
+    with patch.object(ExpertLayers, "pass_expert_seconds", whole):
+        yield
+
+
+@contextmanager
 def without_riding_passes():
     """The fifty-third round's rule off: a riding prompt waits 1.5 steps however many passes."""
     with patch.object(joining, "riding_passes", lambda node, miss: 1.0):
         yield
 
 
-RULES = {51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes}
+RULES = {
+    51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes,
+    54: without_pass_experts,
+}  # fmt: skip
 # (model, card, cards, weights, engine) each round shows, under the releases that mix prompts in
 SHOWN = {
     51: (("DeepSeek-R1", "H200", 8, "fp8", "vllm"), ("DeepSeek-R1", "MI355X", 8, "fp8", "vllm"),
@@ -83,6 +100,9 @@ SHOWN = {
     53: (("Llama-2-7B", "B200", 8, "bf16", "vllm", "0.8", 8192),
          ("gpt-oss-120b", "A100 80GB SXM", 1, "mxfp4", "vllm", None, 8192),
          ("Llama-3-8B", "H100 SXM", 1, "bf16", "vllm", None, 32768)),
+    # the fifty-fourth round's: mixtures' lone prompts in several passes
+    54: (("Qwen3-235B-A22B", "A100 80GB SXM", 8, "bf16", "vllm", None, 32768),
+         ("DeepSeek-R1", "H200", 8, "fp8", "vllm", None, 32768)),
 }  # fmt: skip
 PROMPT, ANSWER = 1024, 512
 # ATOM's DeepSeek-R1 on eight MI355X: its first tokens at 4-16 users, shown, not scored

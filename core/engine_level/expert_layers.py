@@ -132,6 +132,12 @@ class ExpertLayers:
         launched = 2.0 * physical.KERNEL_FLOOR_S * np.maximum(launches, 0.0)
         return np.where(self.expert_launch_tokens > 0, launched, 0.0)
 
+    def pass_expert_seconds(self, tokens, passes, terms, alone=True):
+        r""":meth:`expert_seconds` of a prompt of ``tokens`` tokens run in ``passes`` forward
+        passes: each pass runs its chunk's expert layers, their floors, streams and part-filled
+        tiles (issue 37, fifty-fourth round), :math:`n\,t_E(T / n)`."""
+        return passes * self.expert_seconds(np.divide(tokens, passes), terms, alone)
+
     def riding_stream_s(self, beside, tokens, terms):
         r"""Seconds a prompt of ``tokens`` tokens riding beside ``beside`` decoding requests adds
         to their steps' expert layers beyond its own arithmetic (:meth:`expert_seconds` with

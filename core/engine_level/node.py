@@ -331,7 +331,7 @@ class Node(
         math = 2.0 * active * miss_tokens / (self.cards * flops) * waits
         math = math * self._gemm_penalty(miss_tokens, terms)
         if kernels:
-            math = math + self.expert_seconds(miss_tokens, terms, alone)
+            math = math + self.pass_expert_seconds(miss_tokens, passes, terms, alone)
         if "prefill_shape" in terms:
             attention = self.prompt_attention_s(miss_tokens, hit_tokens, attention_flops)
             math = math + attention * waits

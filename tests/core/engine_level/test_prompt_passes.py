@@ -49,3 +49,23 @@ def test_arrays_of_prompts_take_their_own_passes():
     """An array of prompts gives each its own count of passes; a 0 chunk gives one."""
     node = dataclasses.replace(_tiny_node(), prefill_chunk_tokens=[512.0, 0.0, 512.0])
     assert list(node.prompt_passes([100.0, 100000.0, 1025.0])) == [1.0, 1.0, 3.0]
+
+
+def test_each_pass_of_a_mixture_runs_its_chunks_expert_layers():
+    """A lone 32,768-token prompt of DeepSeek-R1 in vLLM's 8,192-token passes runs the expert
+    layers four times over a chunk each (their floors, streams and part-filled tiles every
+    pass): four times one chunk's, more than the whole prompt's in one pass."""
+    from core import Scenario
+    from core.evaluate import engine_node
+
+    node = engine_node(Scenario(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8",
+                                engine="vllm", realism="engine"))  # fmt: skip
+    assert node.prompt_passes(32768.0) == 4.0
+    one_pass = dataclasses.replace(node, prefill_chunk_tokens=0.0)
+    split = node.prefill_s(32768.0, 0.0, ALL_TERMS, True)
+    whole = one_pass.prefill_s(32768.0, 0.0, ALL_TERMS, True)
+    experts = 4.0 * node.expert_seconds(8192.0, ALL_TERMS) - node.expert_seconds(32768.0, ALL_TERMS)
+    assert experts > 0.0
+    assert split > whole + experts  # the three further passes' weights and fixed costs besides
+    riding = node.prefill_s(32768.0, 0.0, ALL_TERMS, False)
+    assert riding == one_pass.prefill_s(32768.0, 0.0, ALL_TERMS, False)  # riding: not split
