@@ -27,7 +27,7 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.prompt_dispatch import figures as prompt_dispatch_figures
 from bench.prompt_dispatch import prompt_peak_shares
-from bench.riding_prompts import SHOWN, before_riding_prompts, first_token_table
+from bench.riding_prompts import SHOWN, as_round, before_riding_prompts, first_token_table
 from bench.riding_prompts import figures as riding_figures
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
@@ -97,8 +97,9 @@ from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
+from core.evidence.check_cases_sc25 import CHECK_SC25
 from core.evidence.crossval import cross_validated, held_out_ratios
-from core.evidence.fidelity import predictions, report
+from core.evidence.fidelity import predictions, report, score
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
 
@@ -995,6 +996,30 @@ def fifty_third_round_figures() -> tuple:
     return (
         *tokens, len(moved), round(100 * max(moved), 1), round(100 * error, 2), within, cases,
         round(100 * after["held_out"][0], 2),
+    )  # fmt: skip
+
+
+def fifty_fourth_round_figures() -> tuple:
+    """A lone mixture's prompt runs its chunk's experts each pass: Qwen3-235B-A22B on eight A100
+    and DeepSeek-R1 on eight H200 at 32,768 tokens, each's first token at one user after and
+    before (ms); the scored rows moved by half a per cent or more, their lowest and highest
+    before and after; both sets before and after (three decimals), within, cases; held out
+    before and after (three decimals); SC '25's runs before and after (one decimal)."""
+    table = first_token_table(54)
+    tokens = [round(1e3 * table[shown][index]) for shown in SHOWN[54] for index in (2, 0)]
+    before, after = riding_figures(54)
+    moved = [key for key, ratio in before["ratios"].items()
+             if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
+    spans = [round(bound(found["ratios"][key] for key in moved), 2)
+             for found in (before, after) for bound in (min, max)]  # fmt: skip
+    (error, within, cases), (error_after, _, _) = before["both"], after["both"]
+    with as_round(54, rule=False):
+        sc25 = score(CHECK_SC25).geometric_mean_error
+    sc25_after = score(CHECK_SC25).geometric_mean_error
+    return (
+        *tokens, len(moved), *spans, round(100 * error, 3), round(100 * error_after, 3), within,
+        cases, round(100 * before["held_out"][0], 3), round(100 * after["held_out"][0], 3),
+        round(100 * sc25, 1), round(100 * sc25_after, 1),
     )  # fmt: skip
 
 

@@ -30,6 +30,7 @@ from tests.readme_rounds import (
     fiftieth_round_figures,
     fiftieth_round_rule_figures,
     fifty_first_round_figures,
+    fifty_fourth_round_figures,
     fifty_second_round_figures,
     fifty_third_round_figures,
     fortieth_round_figures,
@@ -384,6 +385,16 @@ FIGURES = {
         r"\(([\d,]+) now\)\. (\d+) scored rows move, the\s+most by ([\d.]+) %; both sets stay at "
         r"([\d.]+) % \((\d+) of (\d+)\) and held out at ([\d.]+) %",
         fifty_third_round_figures,
+    ),
+    "fifty-fourth round": (
+        r"A lone 32,768-token prompt of Qwen3-235B-A22B on eight A100 under vLLM \(2,048-token\s+"
+        r"passes\) reaches its first token in ([\d,]+) ms where it read ([\d,]+), DeepSeek-R1's on "
+        r"eight H200\s+\(8,192-token passes\) in ([\d,]+) ms where ([\d,]+)\. (\d+) scored rows "
+        r"move by half a per cent or more,\s+Qwen's 129,024-token mixtures on the H20 under SGLang "
+        r"from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+); both sets\s+go from ([\d.]+) % to "
+        r"([\d.]+) % \((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %, Dell's SC '25\s+"
+        r"runs from ([\d.]+) % to ([\d.]+) %",
+        fifty_fourth_round_figures,
     ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "
