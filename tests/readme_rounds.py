@@ -979,7 +979,7 @@ def fifty_second_round_figures() -> tuple:
         *tokens, len(moved), *rows, *azure, *bursts,
         round(100 * error, 2), round(100 * error_after, 2), within, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
-        round(100 * check.geometric_mean_error, 1), round(100 * check_after.geometric_mean_error, 1),
+        *(round(100 * found.geometric_mean_error, 1) for found in (check, check_after)),
         check.within_band, check_after.within_band, check.cases, *trt,
     )  # fmt: skip
 

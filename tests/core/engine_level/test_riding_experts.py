@@ -135,7 +135,8 @@ def test_the_open_loop_prices_the_stream_beside_the_requests_it_finds():
 def test_a_sweep_prices_each_mixture_as_it_does_alone():
     """Engines and cards in one vectorised evaluation: each the first token it has alone."""
     knobs = dict(model="DeepSeek-R1", cards=8, weight_dtype="fp8", realism="engine",
-                 prompt_tokens=1024, answer_tokens=512, prefix_hit_rate=0.0, concurrency=4)  # fmt: skip
+                 prompt_tokens=1024, answer_tokens=512, prefix_hit_rate=0.0,
+                 concurrency=4)  # fmt: skip
     pairs = [("vllm", "H200"), ("tensorrt-llm", "B200"), ("sglang", "H200"), ("vllm", "MI355X")]
     alone = [float(evaluate(Scenario(**knobs, engine=e, gpu=g)).ttft_p50_s) for e, g in pairs]
     swept = evaluate(Scenario(**knobs), engine=[e for e, _ in pairs], gpu=[g for _, g in pairs])
