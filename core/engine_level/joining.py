@@ -16,21 +16,22 @@ import numpy as np
 from core.foundation.vector import ndim
 
 
-def joining(node, alone, riding, terms, beside=0.0, miss=0.0):
+def joining(node, alone, riding, terms, miss=0.0, size_s=0.0):
     """(seconds a new prompt's prefill rides on the cards while others decode, the seconds its
     own prefill step adds beside, decode steps its first token waits through besides).
 
     Where the engine mixes prompts into the running step, the prefill rides in it (``riding``:
-    the running decodes pay the weight read; the step's experts and collectives are priced at
-    its size, the ``miss`` tokens and the ``beside`` decodes' together, :func:`step_size_s`)
-    and the first token waits for the step under way and then one step for each pass the
-    release chunks the prompt into (:meth:`~core.engine_level.node.Node.prompt_passes`, issue
-    37's fifty-third round): 1.5 steps on average for a prompt of one pass. Where it runs
-    prefills in a step of their own (``node.separate_prefill``: SGLang's default), that step
-    also reads the weights and pays its fixed costs (``alone - riding``, every pass), shared by
-    every prompt waiting when it starts, as the engine's dispatch is (:func:`coalesced`); the
-    first token waits only for the step under way. An overlap scheduler (``node.schedules_ahead``)
-    has queued the next step when the prompt arrives: a step more, with the server path.
+    the running decodes pay the weight read; ``size_s`` is what the step's size adds for the
+    prompt's ``miss`` tokens beside the decodes, :func:`step_size_s`, which the loop prices
+    beside the decodes it has) and the first token waits for the step under way and then one
+    step for each pass the release chunks the prompt into
+    (:meth:`~core.engine_level.node.Node.prompt_passes`, issue 37's fifty-third round): 1.5
+    steps on average for a prompt of one pass. Where it runs prefills in a step of their own
+    (``node.separate_prefill``: SGLang's default), that step also reads the weights and pays its
+    fixed costs (``alone - riding``, every pass), shared by every prompt waiting when it starts,
+    as the engine's dispatch is (:func:`coalesced`); the first token waits only for the step
+    under way. An overlap scheduler (``node.schedules_ahead``) has queued the next step when the
+    prompt arrives: a step more, with the server path.
     """
     separate = node.separate_prefill
     ahead = node.schedules_ahead if "server_overheads" in terms else False
@@ -38,10 +39,9 @@ def joining(node, alone, riding, terms, beside=0.0, miss=0.0):
         queued = 1.0 if ahead else 0.0
         if separate:
             return riding, alone - riding, 0.5 + queued
-        passes = riding_passes(node, miss)
-        return riding + step_size_s(node, beside, miss, terms), 0.0, 0.5 + passes + queued
+        return riding + size_s, 0.0, 0.5 + riding_passes(node, miss) + queued
     extra = np.where(separate, alone - riding, 0.0)
-    added = riding + np.where(separate, 0.0, step_size_s(node, beside, miss, terms))
+    added = riding + np.where(separate, 0.0, size_s)
     waited = np.where(separate, 0.5, 0.5 + riding_passes(node, miss))
     return added, extra, waited + np.where(ahead, 1.0, 0.0)
 

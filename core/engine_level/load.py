@@ -80,7 +80,9 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     miss = prompt - hit_tokens
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
     riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
-    added, extra, waited = joining(node, alone, riding, terms, others, miss)
+    added, extra, waited = joining(
+        node, alone, riding, terms, miss, step_size_s(node, others, miss, terms)
+    )
     step = node.step_s(np.maximum(running, 1.0), decode_context(prompt, answer, terms), terms)
     later = np.maximum(answer - 1.0, 1.0)
     overhead = node.request_overhead(terms)
@@ -290,9 +292,10 @@ def open_loop(node, arrivals_per_s, granted, prompt, answer, hit_tokens, terms):
     alone = node.prefill_s(miss, hit_tokens, terms, alone=True)
     riding = node.prefill_s(miss, hit_tokens, terms, alone=False)
     parts = (node, arrivals_per_s, granted, prompt, answer, terms, alone)
-    solved = _open_solved(*parts, joining(node, alone, riding, terms))
-    if any_true(np.asarray(step_size_s(node, solved[0], miss, terms)) > 0.0):
-        solved = _open_solved(*parts, joining(node, alone, riding, terms, solved[0], miss))
+    solved = _open_solved(*parts, joining(node, alone, riding, terms, miss))
+    size = step_size_s(node, solved[0], miss, terms)
+    if any_true(np.asarray(size) > 0.0):
+        solved = _open_solved(*parts, joining(node, alone, riding, terms, miss, size))
     return solved
 
 

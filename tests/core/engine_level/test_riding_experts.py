@@ -9,20 +9,13 @@ import pytest
 from numpy.testing import assert_allclose
 
 from core import Scenario, evaluate
-from core.engine_level.joining import joining
+from core.engine_level.joining import joining, step_size_s
 from core.engine_level.load import closed_loop, open_loop
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 from core.whiteboard.experts import distinct_experts
 
 DEEPSEEK = dict(model="DeepSeek-R1", gpu="H200", cards=8, weight_dtype="fp8", realism="engine")
-
-
-def steps_size_s(node, beside, tokens):
-    """What a riding prompt adds as its step's size prices it: its experts' stream and (the
-    fifty-second round) its collectives at the step's size."""
-    stream = node.riding_stream_s(beside, tokens, ALL_TERMS)
-    return stream + node.riding_collectives_s(beside, tokens, ALL_TERMS)
 
 
 def node_of(**knobs):
@@ -78,9 +71,10 @@ def test_prompts_in_steps_of_their_own_already_stream_them():
         node = node_of(engine=engine)
         alone = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=True)
         riding = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False)
-        plain = joining(node, alone, riding, ALL_TERMS)
-        beside = joining(node, alone, riding, ALL_TERMS, 4.0, 1024.0)
-        extra = steps_size_s(node, 4.0, 1024.0) if rides else 0.0
+        size = step_size_s(node, 4.0, 1024.0, ALL_TERMS)
+        plain = joining(node, alone, riding, ALL_TERMS, 1024.0)
+        beside = joining(node, alone, riding, ALL_TERMS, 1024.0, size)
+        extra = size if rides else 0.0
         assert_allclose(beside[0], plain[0] + extra)
         assert beside[1:] == plain[1:]
 
@@ -128,7 +122,7 @@ def test_the_open_loop_prices_the_stream_beside_the_requests_it_finds():
     node = node_of(engine="vllm")
     riding = node.prefill_s(1024.0, 0.0, ALL_TERMS, alone=False)
     running, *_, held = open_loop(node, 0.5, 1024.0, 1024.0, 512.0, 0.0, ALL_TERMS)
-    assert_allclose(held, riding + steps_size_s(node, running, 1024.0), rtol=1e-3)
+    assert_allclose(held, riding + step_size_s(node, running, 1024.0, ALL_TERMS), rtol=1e-3)
     assert held > riding
 
 

@@ -20,8 +20,8 @@ def test_a_prompt_in_four_chunks_waits_four_steps_and_the_one_under_way():
     waits 1.5 as before."""
     node = engine_node(Scenario(**LLAMA, engine_version="0.8"))
     assert node.prompt_passes(8192.0) == 4.0 and node.prompt_passes(1024.0) == 1.0
-    assert joining(node, 1.0, 0.5, NO_SERVER, 3.0, 8192.0)[2] == 4.5
-    assert joining(node, 1.0, 0.5, NO_SERVER, 3.0, 1024.0)[2] == 1.5
+    assert joining(node, 1.0, 0.5, NO_SERVER, 8192.0)[2] == 4.5
+    assert joining(node, 1.0, 0.5, NO_SERVER, 1024.0)[2] == 1.5
 
 
 def test_a_release_that_prefills_apart_waits_for_the_step_under_way_only():
@@ -29,7 +29,7 @@ def test_a_release_that_prefills_apart_waits_for_the_step_under_way_only():
     first token waits only for the step under way, however many passes."""
     node = engine_node(Scenario(**{**LLAMA, "engine": "sglang"}, engine_version="0.3"))
     assert node.separate_prefill
-    assert joining(node, 1.0, 0.5, NO_SERVER, 3.0, 65536.0)[2] == 0.5
+    assert joining(node, 1.0, 0.5, NO_SERVER, 65536.0)[2] == 0.5
 
 
 def test_a_second_user_never_brings_a_chunked_first_token_sooner():
