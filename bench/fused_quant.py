@@ -52,27 +52,16 @@ def llama_step_spared_s() -> float:
     return float(unfused - fused)
 
 
-def figures(leaving=frozenset()) -> dict:
-    """Both development sets (error, within, cases; held out, error and share within) and the
-    ROCm page's held-out error, as priced now (priced afresh: the report is built once), over
-    the cases whose keys ``leaving`` does not name (a later round's rows, for the figure a
-    round quoted as it stood)."""
-    _, both, held = scored_afresh(leaving)
+def scored_figures(leaving=frozenset()) -> dict:
+    """Both development sets (error, within, cases), their publisher-held-out figure (error,
+    share within), the ROCm page's held-out error and each case's ratio by key, priced now
+    (afresh, inside whatever rule a caller has switched on or off: the report is built once),
+    less the cases ``leaving`` names: what a round's bench compares before and after."""
+    cases, both, held = scored_afresh(leaving)
     return {
         "both": (both.geometric_mean_error, both.within_band, both.cases),
         "held_out": (held.geometric_mean_error, held.within_share),
         "rocm_page": held.by_publisher[ROCM_PAGE],
-    }
-
-
-def scored_figures() -> dict:
-    """Both development sets (error, within, cases), their publisher-held-out figure (error,
-    share within) and each case's ratio by key, priced now (inside whatever rule a caller has
-    switched on or off): what a round's bench compares before and after."""
-    cases, both, held = scored_afresh()
-    return {
-        "both": (both.geometric_mean_error, both.within_band, both.cases),
-        "held_out": (held.geometric_mean_error, held.within_share),
         "ratios": {case.key: float(ratio) for case, ratio in zip(cases, both.ratios, strict=True)},
     }
 
@@ -90,8 +79,8 @@ def main() -> None:
           f"{quantisers.max() * 1e6:.1f} µs; Llama-3-8B's step under vLLM 0.19 on a B200 "
           f"{llama_step_spared_s() * 1e3:.2f} ms shorter")  # fmt: skip
     with unfused_input_quant():
-        before = figures()
-    after = figures()
+        before = scored_figures()
+    after = scored_figures()
     for label, found in (("without the rule", before), ("with it", after)):
         print(f"{label}: {both_and_held_out(found)}; {ROCM_PAGE} held out "
               f"{found['rocm_page']:.1%}")  # fmt: skip

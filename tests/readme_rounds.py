@@ -13,7 +13,6 @@ import numpy as np
 
 from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
-from bench.fused_quant import figures as fused_quant_figures
 from bench.fused_quant import llama_step_spared_s, scored_figures, unfused_input_quant
 from bench.gpustack_bursts import A100_MARLIN, marlin_figures
 from bench.h20_batch_one import (
@@ -152,6 +151,13 @@ def held_out_without(*rounds) -> object:
     kept = _kept(rounds)
     publishers = [whole.cases[i].publisher for i in kept]
     return cross_validated(held_out_ratios(publishers, _before_the_round()[kept]), publishers)
+
+
+def ratio_span(found: dict, keys) -> tuple[float, float]:
+    """The lowest and highest ratio (two decimals) of the cases ``keys`` in a round's priced
+    figures (:func:`bench.fused_quant.scored_figures`)."""
+    ratios = [found["ratios"][key] for key in keys]
+    return round(min(ratios), 2), round(max(ratios), 2)
 
 
 def twenty_third_round_figures() -> tuple:
@@ -680,9 +686,9 @@ def forty_sixth_round_figures() -> tuple:
     gpt-oss-20b's requests at once on one B200 at 1k/1k under trtllm-bench."""
     quantisers = list(STATIC_QUANT_S.values())
     with before_the_round(), unfused_input_quant():
-        before = fused_quant_figures(BEFORE_FORTY_EIGHTH)
+        before = scored_figures(BEFORE_FORTY_EIGHTH)
     with before_the_round():
-        after = fused_quant_figures(BEFORE_FORTY_EIGHTH)
+        after = scored_figures(BEFORE_FORTY_EIGHTH)
     oss = next(case for case in CHECK_TRT_1X if case.key == "gpt-oss-20b B200 TP1 1000/1000")
     both, held = after["both"], after["held_out"]
     return (
@@ -699,7 +705,7 @@ def forty_seventh_round_figures() -> tuple:
     """Both sets as the round left them, the sum of stream and arithmetic kept: error (one
     decimal), within, cases, and held out (whole per cent)."""
     with before_the_round():
-        now = fused_quant_figures(BEFORE_FORTY_EIGHTH)
+        now = scored_figures(BEFORE_FORTY_EIGHTH)
     (error, within, cases), held = now["both"], now["held_out"]
     return round(100 * error, 1), within, cases, round(100 * held[0])
 
@@ -718,8 +724,7 @@ def forty_eighth_round_figures() -> tuple:
     rows = summarise(np.array([ratio[case.key] for case in GPUSTACK_BURSTS]))
 
     def span(pick):
-        found = [ratio[case.key] for case in GPUSTACK_BURSTS if pick(case)]
-        return round(min(found), 2), round(max(found), 2)
+        return ratio_span(before, [case.key for case in GPUSTACK_BURSTS if pick(case)])
 
     one_card = [case for case in GPUSTACK_BURSTS if case.cards == 1 and case.prompt_tokens > 1000]
     qwen14 = [case for case in one_card if case.model_label.startswith("Qwen3-14B")]
@@ -802,26 +807,21 @@ def forty_ninth_round_figures() -> tuple:
     gptq = [case.key for case in QWEN_SPEED
             if "GPTQ" in case.model_label and case.prompt_tokens > 100_000]  # fmt: skip
 
-    def span(found, keys):
-        return round(min(found["ratios"][key] for key in keys), 2), round(
-            max(found["ratios"][key] for key in keys), 2
-        )
-
     (error_before, _, _), (error, within, cases) = before["both"], after["both"]
     (held_before, share_before), (held, share) = before["held_out"], after["held_out"]
     return (
         SINK_PREFILL.rate_share, SINK_PREFILL.extra_keys,
-        *span(before, longest), *span(after, longest), *span(after, middle),
+        *ratio_span(before, longest), *ratio_span(after, longest), *ratio_span(after, middle),
         float(a100.prompt_passes(32000.0)), float(np.ceil(32000 / one_chunk)),
         round(before["ratios"]["D377"], 2), round(after["ratios"]["D377"], 2),
         triton.compute_share, triton.padding_rows, hopper.compute_share, hopper.padding_rows,
-        twin, *span(before, long_qwen), *span(after, long_qwen),
+        twin, *ratio_span(before, long_qwen), *ratio_span(after, long_qwen),
         round(before["ratios"][short_qwen], 2), round(after["ratios"][short_qwen], 2),
         *shares[0], *shares[1],
-        *span(before, inferencex), *span(after, inferencex),
-        *span(before, untuned), *span(after, untuned),
+        *ratio_span(before, inferencex), *ratio_span(after, inferencex),
+        *ratio_span(before, untuned), *ratio_span(after, untuned),
         ALL_LAYOUT_INT4[2], EXPERT_KERNELS[("hopper", "int4")].compute_share,
-        *span(after, gptq), *span(before, gptq),
+        *ratio_span(after, gptq), *ratio_span(before, gptq),
         ENGINE_EXPERT_KERNELS[("ampere", "mxfp4", "vllm")].compute_share,
         A100_MARLIN.compute_share, EXPERT_KERNELS[("hopper", "mxfp4")].compute_share,
         round(100 * error_before, 1), round(100 * error, 1), within, cases,
@@ -850,10 +850,6 @@ def fiftieth_round_figures() -> tuple:
     others = [case.key for case in bursts if not case.gpu.startswith("A100")]
     shares = prompt_peak_shares()
 
-    def span(reading, keys):
-        ratios = [reading["ratios"][key] for key in keys]
-        return round(min(ratios), 2), round(max(ratios), 2)
-
     def peaks(card):
         found_shares = [share for gpu, share in shares.values() if gpu.startswith(card)]
         return round(min(found_shares), 2), round(max(found_shares), 2)
@@ -866,14 +862,14 @@ def fiftieth_round_figures() -> tuple:
 
     error_now, within_now, cases = now["both"]
     return (
-        *span(now, a100), *span(per_step, a100), *span(now, others), *span(per_step, others),
+        *ratio_span(now, a100), *ratio_span(per_step, a100), *ratio_span(now, others), *ratio_span(per_step, others),
         error(now), error(per_step), within_now, per_step["both"][1], cases,
         held(now), held(per_step),
-        *span(now, ["D35", "D36"]), *span(apart, ["D35", "D36"]),
-        *span(now, ["S3", "S4"]), *span(apart, ["S3", "S4"]),
+        *ratio_span(now, ["D35", "D36"]), *ratio_span(apart, ["D35", "D36"]),
+        *ratio_span(now, ["S3", "S4"]), *ratio_span(apart, ["S3", "S4"]),
         error(apart), apart["both"][1], held(apart),
-        *span(now, ["D101", "D102"]), span(graphed, ["D101", "D102"])[1],
-        *span(graphed, a100), error(graphed), graphed["both"][1],
+        *ratio_span(now, ["D101", "D102"]), ratio_span(graphed, ["D101", "D102"])[1],
+        *ratio_span(graphed, a100), error(graphed), graphed["both"][1],
         *peaks("H100"), *peaks("A100"),
         round(100 * error_now, 1), within_now, cases, round(100 * now["held_out"][0]),
     )  # fmt: skip
@@ -893,18 +889,13 @@ def fiftieth_round_rule_figures() -> tuple:
                 for family in ("hopper", "blackwell") for engine in ("vllm", "sglang")]  # fmt: skip
     rows = ["D367", "D368"]
 
-    def span(found):
-        return round(min(found["ratios"][key] for key in rows), 2), round(
-            max(found["ratios"][key] for key in rows), 2
-        )
-
     return (
         round(min(CHART_TFLOPS["MI300X"])), round(max(CHART_TFLOPS["MI300X"])),
         round(min(CHART_TFLOPS["MI355X"])), round(max(CHART_TFLOPS["MI355X"])),
         *(figure for key in (("cdna3", "bf16"), ("cdna4", "bf16"))
           for figure in (AITER_PREFILL_ATTENTION[key].rate_share,
                          AITER_PREFILL_ATTENTION[key].extra_keys)),
-        min(borrowed), max(borrowed), *span(before), *span(after),
+        min(borrowed), max(borrowed), *ratio_span(before, rows), *ratio_span(after, rows),
         round(100 * before["both"], 2), round(100 * after["both"], 2),
         round(100 * before["second"], 1), round(100 * after["second"], 1),
     )  # fmt: skip
@@ -969,8 +960,10 @@ def fifty_second_round_figures() -> tuple:
     rows = [round(found["ratios"][key], 2) for key in ("D385", "D08") for found in (before, after)]
     azure = [round(100 * summarise(np.array([found["ratios"][case.key] for case in AZURE]))
                    .geometric_mean_error, 1) for found in (before, after)]  # fmt: skip
-    bursts = [round(bound(found["ratios"][key] for key in ("D390", "D391", "D392")), 2)
-              for found in (before, after) for bound in (min, max)]  # fmt: skip
+    bursts = [
+        *ratio_span(before, ("D390", "D391", "D392")),
+        *ratio_span(after, ("D390", "D391", "D392")),
+    ]
     (error, within, cases), (error_after, _, _) = before["both"], after["both"]
     check, check_after = before["checks"][2], after["checks"][2]
     trt = [round(100 * found["checks"][index].geometric_mean_error, 2)
@@ -1010,8 +1003,7 @@ def fifty_fourth_round_figures() -> tuple:
     before, after = riding_figures(54)
     moved = [key for key, ratio in before["ratios"].items()
              if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
-    spans = [round(bound(found["ratios"][key] for key in moved), 2)
-             for found in (before, after) for bound in (min, max)]  # fmt: skip
+    spans = [*ratio_span(before, moved), *ratio_span(after, moved)]
     (error, within, cases), (error_after, _, _) = before["both"], after["both"]
     with as_round(54, rule=False):
         sc25 = score(CHECK_SC25).geometric_mean_error
