@@ -187,7 +187,8 @@ _VLLM_019 = EngineVersion(
     "vLLM v0.19 (the release the 2026 vLLM blog and InferenceX rows ran)", True, _VLLM_ASYNC,
     1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
     VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-    VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
+    VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT,
+    **VLLM_V1_QUANT_FUSION,
 )  # fmt: skip
 _VLLM = (
     EngineVersion(
@@ -230,14 +231,16 @@ _VLLM = (
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK + "; 8,192 on large cards "
         "(PR #17885)", 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
+        VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT,
+        **VLLM_V1_QUANT_FUSION,
     ),
     EngineVersion(
         "vllm", "0.14", "V1, async scheduling by default",
         "vLLM v0.14.0 release (January 2026): async scheduling on by default", True, _VLLM_ASYNC,
         1024, 256, _VLLM_BIG_SEQS, True, 8192, _VLLM_V1_CHUNK, 512, _VLLM_V1_GRAPH,
         VLLM_CUSTOM_ALLREDUCE_S, VLLM_ALLREDUCE_SOURCE, VLLM_V1_HOST_PER_REQUEST_S,
-        VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT, **VLLM_V1_QUANT_FUSION,
+        VLLM_V1_HOST_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT,
+        **VLLM_V1_QUANT_FUSION,
     ),
     EngineVersion(
         "vllm", ATOM_PLUGIN_RELEASE, "V1 with AMD's ATOM plugin",
@@ -248,7 +251,8 @@ _VLLM = (
         VLLM_V1_HOST_PER_REQUEST_S, VLLM_V1_HOST_SOURCE,
         fuses_shared_expert=True, fuses_shared_expert_source=ATOM_FUSION_RULE,
         fuses_shared_expert_data_parallel=False, amd_kernels="aiter",
-        amd_kernels_source=ATOM_PLUGIN_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK, **VLLM_SNAPSHOT,
+        amd_kernels_source=ATOM_PLUGIN_SOURCE, chunk_tokens_small=VLLM_SMALL_CARD_CHUNK,
+        **VLLM_SNAPSHOT,
     ),
     # the 0.19 line with AITER switched on: the same release but for the kernels on AMD cards
     replace(

@@ -64,4 +64,5 @@ def _chunk_tokens(gpu, engine, version, card_memory_bytes):
     """:func:`core.catalog.prefill_chunking.chunk_tokens` of factorized keys and each card's
     memory (a pasted card's its own)."""
     return lookup(lambda e, v, large, memory: chunk_tokens(e, v, bool(large), float(memory)),
-                  engine, version, large_card(gpu, card_memory_bytes), card_memory_bytes)  # fmt: skip
+                  engine, version, large_card(gpu, card_memory_bytes),
+                  card_memory_bytes)  # fmt: skip
