@@ -63,8 +63,6 @@ from core.catalog.collective_tables import (
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
-    GEMM_TILE_ROWS,
-    MMA_SYNC_SHARE_ON_HOPPER,
     STATIC_QUANT_S,
     dense_gemm_floor,
 )
@@ -76,6 +74,7 @@ from core.catalog.eager_dispatch import (
     SGLANG_SERVER_PATH_S,
 )
 from core.catalog.engine_versions import engine_version
+from core.catalog.gemm_tiles import GEMM_TILE_ROWS, MMA_SYNC_SHARE_ON_HOPPER
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.layer_kernels import (

@@ -150,7 +150,7 @@ def gemm_inputs(node, layer_kinds):
 
 def tile_floor_s(node, tokens, flops):
     r"""Seconds a step's dense GEMMs multiply at least where their kernel multiplies whole tiles
-    of ``node.gemm_tile_rows`` rows (:data:`core.catalog.dense_gemms.GEMM_TILE_ROWS`).
+    of ``node.gemm_tile_rows`` rows (:data:`core.catalog.gemm_tiles.GEMM_TILE_ROWS`).
 
     Notes
     -----

@@ -12,7 +12,7 @@ import numpy as np
 from core.catalog import BYTES_PER_WEIGHT, ENGINE_KV_FRACTION, HOST_STEP_S
 from core.catalog.checkpoints import kept_bf16_params, kept_embedding_params
 from core.catalog.collective_tables import allreduce_table_index, gather_table_index
-from core.catalog.dense_gemms import dense_gemm_row, gemm_tile_rows
+from core.catalog.dense_gemms import dense_gemm_row
 from core.catalog.engine_versions import (
     PRICE_RELEASE_ALLREDUCE,
     PRICE_RELEASE_HOST_COSTS,
@@ -21,6 +21,7 @@ from core.catalog.engine_versions import (
 )
 from core.catalog.engines import ENGINES, TRTLLM_BENCH_BYTES_PER_PARAM
 from core.catalog.gemm_tables import gemm_table_index
+from core.catalog.gemm_tiles import gemm_tile_rows
 from core.catalog.kernels import amd_card, card_family, expert_kernel, kernels_engine
 from core.catalog.release_kernels import expert_launch_tokens
 from core.engine_level.attention_fields import attention_fields

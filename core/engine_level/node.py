@@ -165,7 +165,7 @@ class Node(
     window_chunked: object = False
     # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
     gemm_table: object = -1
-    gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (dense_gemms; 0 none)
+    gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (gemm_tiles; 0 none)
     # collectives timed from measured tables (core.catalog.collective_tables; -1: the line):
     # DEP's gathers from NCCL's, TP's all-reduces from the engine's own
     gather_table: object = -1

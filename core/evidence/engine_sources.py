@@ -24,8 +24,6 @@ from core.catalog.collective_tables import ALLREDUCE_SOURCE, NCCL_GATHER_SOURCE
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
-    GEMM_TILE_ROWS,
-    GEMM_TILE_SOURCE,
     RELEASE_DENSE_GEMM_FLOORS,
     STATIC_QUANT_S,
     STATIC_QUANT_SOURCE,
@@ -33,6 +31,7 @@ from core.catalog.dense_gemms import (
 )
 from core.catalog.engines import ENGINES
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE, MARLIN_PROMPT_SHARE, MARLIN_SOURCE
+from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SOURCE
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
 from core.catalog.memory_profiles import OUTSIDE_ALLOCATOR_SOURCE

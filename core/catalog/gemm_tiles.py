@@ -1,0 +1,71 @@
+"""How many rows a release's dense GEMM kernel multiplies at least, however few tokens a step carries.
+
+A decode step of a few tokens streams each weight matrix once, but a kernel built on a tensor
+instruction multiplies whole tiles of rows: where the tile is wider than the step's tokens, the
+padded rows cost arithmetic at the card's tensor rate. On most cards that arithmetic hides under
+the weights' stream; on an H20 (148 TFLOP/s of bf16 and 296 of fp8 beside 4.0 TB/s) it outlasts
+it. :func:`core.engine_level.gemm_shapes.tile_floor_s` prices it from :data:`GEMM_TILE_ROWS`.
+"""
+
+from __future__ import annotations
+
+from core.catalog.kernels import card_family
+
+# The share of Hopper's tensor-core rate Ampere's mma.sync instruction reaches there
+MMA_SYNC_SHARE_ON_HOPPER = 2.0 / 3.0
+# -- Tile rows. Hopper's tensor-core instruction (wgmma.mma_async; PTX ISA 8.0, its shapes are
+# m64nNkK) multiplies 64 rows at once, so a kernel built on it that does not swap its operands
+# multiplies at least 64 rows however few tokens a step carries. SGLang's block-scaled fp8
+# linear layers run such kernels: its Triton w8a8_block_fp8_matmul, whose default config and
+# whose tuned H20 configs at one token tile 64 rows, or DeepGEMM on the same instruction. On
+# most cards that arithmetic hides under the weights' stream; on the H20 (296 TFLOP/s of fp8
+# beside 4.0 TB/s) it outlasts it (core.engine_level.gemm_shapes.tile_floor_s). vLLM's
+# block-fp8 linear layer on Hopper runs CUTLASS's blockwise kernel, whose tile is 128 rows
+# (csrc/quantization/cutlass_w8a8/c3x/scaled_mm_blockwise_sm90_fp8_dispatch.cuh, TileSizeM 128,
+# read at v0.7.3, v0.8.5, v0.9.1 and the 2025-08-28 main of the ROCm/vllm mirror), or its
+# Triton kernel (BLOCK_SIZE_M 64 by default, the only one at v0.6.6): the releases read are
+# tiled, the later ones (which may swap operands for few tokens) are not. Priced from issue
+# 37's twenty-third round (the rule set before scoring; vLLM's rows the next commit).
+#
+# Marlin (issue 37's thirty-seventh round), the int4 kernel SGLang's 0.4 line runs for AWQ and
+# GPTQ checkpoints (awq_marlin and gptq_marlin, from the vLLM 0.7 build it requires), puts a
+# step's tokens on the rows of Ampere's mma.sync.m16n8k16 and multiplies them in blocks of 16
+# rows (thread_m_blocks, "16x16 blocks in the m dimension (batchsize)"), so one token costs 16
+# rows' arithmetic. On Hopper mma.sync reaches only about two thirds of the tensor cores' rate
+# (Luo et al., arXiv:2402.13499, as the FlashAttention-3 post cites them), so its 16 rows cost
+# what 24 rows cost at the card's rate. An H100's int4 arithmetic hides under the weights'
+# stream; an H20's (148 TFLOP/s of bf16) outlasts it.
+# (family, format, engine, release; "" every release) -> rows at the card's tensor rate
+GEMM_TILE_ROWS: dict[tuple[str, str, str, str], float] = {
+    ("hopper", "fp8_block", "sglang", ""): 64.0,
+    ("hopper", "fp8_block", "vllm", "0.6"): 64.0,
+    ("hopper", "fp8_block", "vllm", "0.8"): 128.0,
+    ("hopper", "fp8_block", "vllm", "0.10"): 128.0,
+    ("hopper", "int4", "sglang", "0.4"): 16.0 / MMA_SYNC_SHARE_ON_HOPPER,
+}
+GEMM_TILE_SOURCE = (
+    "PTX ISA 8.0, wgmma.mma_async shapes m64nNk16 (bf16) and m64nNk32 (fp8): 64 rows an "
+    "instruction; SGLang python/sglang/srt/layers/quantization/fp8_kernel.py "
+    "w8a8_block_fp8_matmul_triton default config BLOCK_SIZE_M 64, and its tuned config "
+    "'N=10240,K=5120,device_name=NVIDIA_H20,dtype=fp8_w8a8,block_shape=[128, 128].json' "
+    "BLOCK_SIZE_M 64 at M = 1 (sgl-project/sglang @1f4eca79); vLLM "
+    "scaled_mm_blockwise_sm90_fp8_dispatch.cuh TileSizeM 128 (v0.7.3 to the 2025-08 main), "
+    "fp8_utils.py w8a8_block_fp8_matmul default BLOCK_SIZE_M 64 (v0.6.6); Marlin: vLLM "
+    "csrc/quantization/gptq_marlin/gptq_marlin.cu (the kernel of SGLang 0.4's awq_marlin and "
+    "gptq_marlin; Qwen's speed page: SGLang 0.4.6.post1 with vLLM 0.7.2 for AWQ, awq_marlin) "
+    "thread_m_blocks, 16-row blocks of mma.sync.aligned.m16n8k16; mma.sync on Hopper about 2/3 "
+    "of the tensor cores' peak: Luo et al., 'Benchmarking and Dissecting the Nvidia Hopper GPU "
+    "Architecture', arXiv:2402.13499, as cited by the FlashAttention-3 post (pytorch.org/blog/"
+    "flashattention-3, note 1)"
+)
+
+
+def gemm_tile_rows(gpu: str, weight: str, engine: str, version: str = "") -> float:
+    """Rows ``engine``'s dense GEMMs in ``weight`` (block-scaled fp8: ``"fp8_block"``) multiply at
+    least on ``gpu`` in its release line ``version``, counted at the card's tensor rate (a
+    kernel whose instruction reaches only part of it counts its rows over that share); 0 where
+    no kernel's tile is known to be wider than a step's tokens."""
+    family = card_family(gpu)
+    return GEMM_TILE_ROWS.get(
+        (family, weight, engine, version), GEMM_TILE_ROWS.get((family, weight, engine, ""), 0.0)
+    )
