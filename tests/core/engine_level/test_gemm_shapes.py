@@ -128,12 +128,38 @@ def test_the_tile_adds_nothing_where_the_weights_stream_hides_it():
 
 
 def test_only_block_fp8_gemms_on_hopper_in_releases_read_are_tiled():
-    """AMD's family, bf16, per-tensor fp8 and vLLM's newest release (its code unread) have no
-    tile rows: nothing known pads their rows."""
+    """AMD's family, bf16 under SGLang's newest line, per-tensor fp8 and vLLM's newest release
+    (its code unread) have no tile rows: nothing known pads their rows."""
     assert engine_node(_qwen3_32b_fp8(gpu="H20", engine="vllm")).gemm_tile_rows == 0.0
     assert engine_node(_qwen3_32b_fp8(gpu="MI300X")).gemm_tile_rows == 0.0
     assert engine_node(_qwen3_32b_fp8(gpu="H20", weight_dtype="bf16")).gemm_tile_rows == 0.0
     assert engine_node(Scenario(cards=8, engine="sglang", **LLAMA_FP8)).gemm_tile_rows == 0.0
+
+
+def test_sglang_04s_bf16_gemms_on_an_h20_take_their_64_row_tiles():
+    """SGLang 0.4's bf16 GEMMs (cuBLAS 12.4's kernels, 64-row tiles) on an H20: a step of one
+    request takes at least 64 rows' arithmetic at the card's rate and more than untiled; the 0.5
+    line's cuBLAS has narrower kernels and is not tiled."""
+    node = engine_node(_qwen3_32b_fp8(gpu="H20", weight_dtype="bf16", engine_version="0.4"))
+    assert node.gemm_tile_rows == 64.0
+    _, flops, _ = node.rates(ALL_TERMS)
+    step = node.step_s(1.0, 1000.0, ALL_TERMS)
+    assert step >= 2.0 * node.dense_gemm_params * 64.0 / flops
+    assert step > replace(node, gemm_tile_rows=0.0).step_s(1.0, 1000.0, ALL_TERMS)
+    newer = engine_node(_qwen3_32b_fp8(gpu="H20", weight_dtype="bf16", engine_version="0.5"))
+    assert newer.gemm_tile_rows == 0.0
+
+
+def test_sglang_04s_bf16_tiles_hide_under_the_stream_of_other_cards():
+    """On an H100 or an H200 the same 64 rows' bf16 arithmetic hides under the weights' stream,
+    so the tile changes no step; an A100's kernels are not Hopper's and are not tiled."""
+    for gpu in ("H100 SXM", "H200"):
+        node = engine_node(_qwen3_32b_fp8(gpu=gpu, weight_dtype="bf16", engine_version="0.4"))
+        assert node.gemm_tile_rows == 64.0
+        untiled = replace(node, gemm_tile_rows=0.0)
+        assert node.step_s(1.0, 1000.0, ALL_TERMS) == untiled.step_s(1.0, 1000.0, ALL_TERMS)
+    a100 = _qwen3_32b_fp8(gpu="A100 80GB SXM", weight_dtype="bf16", engine_version="0.4")
+    assert engine_node(a100).gemm_tile_rows == 0.0
 
 
 def test_vllms_releases_read_tile_128_rows_and_the_later_ones_none():
