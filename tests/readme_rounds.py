@@ -12,6 +12,8 @@ from functools import cache
 import numpy as np
 
 from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
+from bench.cublas_tiles import figures as cublas_tile_figures
+from bench.cublas_tiles import step_splits, tile_and_stream_ms
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import llama_step_spared_s, scored_figures, unfused_input_quant
 from bench.gpustack_bursts import A100_MARLIN, marlin_figures
@@ -262,7 +264,8 @@ def h20_stream_figures() -> tuple:
     (bench/h20_batch_one.py), the H20's bandwidth, its SMs and the H100's share of its peak that
     it borrowed before the thirty-eighth round, in TB/s."""
     rows = dense_one_token_rows()
-    rates = {fmt: measured_and_priced(rows[fmt]) for fmt in ("bf16", "AWQ")}
+    with as_round(54):  # before the fifty-fifth round's bf16 tiles (its own figures quote them)
+        rates = {fmt: measured_and_priced(rows[fmt]) for fmt in ("bf16", "AWQ")}
     return (
         *(round(rates[fmt][name][1] / 1e12, 2) for name in ("measured", "engine")
           for fmt in ("bf16", "AWQ")),
@@ -1011,6 +1014,31 @@ def fifty_fourth_round_figures() -> tuple:
         *tokens, len(moved), *spans, round(100 * error, 3), round(100 * error_after, 3), within,
         cases, round(100 * before["held_out"][0], 3), round(100 * after["held_out"][0], 3),
         round(100 * sc25, 1), round(100 * sc25_after, 1),
+    )  # fmt: skip
+
+
+def fifty_fifth_round_figures() -> tuple:
+    """SGLang 0.4's bf16 GEMMs tile 64 rows: Qwen3-32B's 64 rows' arithmetic and its dense
+    weights' stream on one H20 (ms, one decimal); the scored rows moved by half a per cent or
+    more; Qwen's dense bf16 rows at a one-token prompt, lowest and highest ratio before and after;
+    the split of their steps (ms, TB/s) measured, priced after and the rate priced before; both
+    sets before and after (two decimals), within, cases; held out before and after (two
+    decimals)."""
+    tiles, stream = tile_and_stream_ms()
+    before, after = cublas_tile_figures()
+    moved = [key for key, ratio in before["ratios"].items()
+             if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
+    dense = [case.key for case in dense_one_token_rows()["bf16"]]
+    split_before, split_after = step_splits()
+    (fixed, rate), (fixed_after, rate_after) = split_after["measured"], split_after["engine"]
+    (error, within, cases), (error_after, _, _) = before["both"], after["both"]
+    return (
+        round(tiles, 1), round(stream, 1), len(moved), *ratio_span(before, dense),
+        *ratio_span(after, dense), round(1e3 * fixed_after, 2), round(rate_after / 1e12, 2),
+        round(1e3 * fixed, 2), round(rate / 1e12, 2),
+        round(split_before["engine"][1] / 1e12, 2), round(100 * error, 2),
+        round(100 * error_after, 2), within, cases, round(100 * before["held_out"][0], 2),
+        round(100 * after["held_out"][0], 2),
     )  # fmt: skip
 
 

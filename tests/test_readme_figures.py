@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fiftieth_round_figures,
     fiftieth_round_rule_figures,
+    fifty_fifth_round_figures,
     fifty_first_round_figures,
     fifty_fourth_round_figures,
     fifty_second_round_figures,
@@ -395,6 +396,16 @@ FIGURES = {
         r"([\d.]+) % \((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %, Dell's SC '25\s+"
         r"runs from ([\d.]+) % to ([\d.]+) %",
         fifty_fourth_round_figures,
+    ),
+    "fifty-fifth round": (
+        r"Qwen3-32B's 64 rows take ([\d.]+) ms a step at the card's bf16\s+rate, where its dense "
+        r"weights stream in ([\d.]+) \(`bench/cublas_tiles\.py`\)\..*? (\d+) scored rows move "
+        r"by half a per cent or more, Qwen's dense bf16 rows at a one-token\s+prompt from "
+        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+): the engine level now splits their steps into "
+        r"([\d.]+) ms and\s+weights at ([\d.]+) TB/s, where they measure ([\d.]+) ms and "
+        r"([\d.]+) TB/s \(it priced ([\d.]+)\)\. Both sets go\s+from ([\d.]+) % to ([\d.]+) % "
+        r"\((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %\.",
+        fifty_fifth_round_figures,
     ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "

@@ -79,9 +79,9 @@ GEMM_TILE_SOURCE = (
     "Architecture', arXiv:2402.13499, as cited by the FlashAttention-3 post (pytorch.org/blog/"
     "flashattention-3, note 1); bf16 under SGLang 0.4: Qwen's speed page (qwen.readthedocs.io "
     "'Speed Benchmark', Qwen3: SGLang rows on PyTorch 2.6.0+cu124, SGLang 0.4.6.post1), torch "
-    "2.6.0+cu124's nvidia-cublas-cu12==12.4.5.8, and vLLM docs/contributing/profiling.md's nsys "
-    "summary of an H100 run (2025-03): only cuBLAS sm90_xmma bf16 kernels, tiles 64x64 to "
-    "256x128"
+    "2.6.0+cu124's nvidia-cublas-cu12==12.4.5.8, and vllm-project/vllm "
+    "docs/contributing/profiling.md's nsys summary of an H100 run (2025-03): only cuBLAS "
+    "sm90_xmma bf16 kernels, tiles 64x64 to 256x128"
 )
 
 

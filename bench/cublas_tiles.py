@@ -1,0 +1,95 @@
+"""SGLang 0.4's bf16 GEMMs on Hopper multiply 64-row tiles (issue 37, fifty-fifth round).
+
+SGLang multiplies a bf16 linear layer with torch, which calls cuBLAS. The build of Qwen's H20
+rows (PyTorch 2.6.0+cu124, SGLang 0.4.6.post1) carries cuBLAS 12.4.5.8, whose Hopper kernels tile
+at least 64 x 64 (:mod:`core.catalog.gemm_tiles`), so a decode step of one token multiplies at
+least 64 rows of every dense GEMM. An H100 or an H200 hides that arithmetic under the weights'
+stream; an H20, at 148 TFLOP/s of bf16 beside 4.0 TB/s, cannot.
+
+This prints the rule's sources' figure for one H20 (Qwen3-32B's 64 rows at the card's bf16 rate
+against its weights' stream), the scored rows the rule moves, both sets and the held-out figure
+without it and with it, and the split of the dense bf16 rows' decode steps into a fixed part and a
+weight stream, measured and priced, before and after:
+
+    python -m bench.cublas_tiles
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from unittest.mock import patch
+
+if __package__ in (None, ""):
+    # Run as a file, this folder would shadow the `core` package it measures.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.fused_quant import both_and_held_out, scored_figures
+from bench.h20_batch_one import dense_one_token_rows, measured_and_priced
+from core.catalog import gemm_tiles
+from core.engine_level.terms import ALL_TERMS
+from core.evaluate import engine_node
+from core.evidence.cases_qwen_speed import QWEN_SPEED
+
+# the rule's key in core.catalog.gemm_tiles.GEMM_TILE_ROWS
+RULE_KEY = ("hopper", "bf16", "sglang", "0.4")
+# Qwen3-32B in bf16 on one H20, a one-token prompt (the page's D277)
+SHOWN_CASE = "D277"
+
+
+@contextmanager
+def without_bf16_tiles():
+    """The fifty-fifth round's rule off: SGLang 0.4's bf16 GEMMs multiply only their tokens."""
+    rows = {key: value for key, value in gemm_tiles.GEMM_TILE_ROWS.items() if key != RULE_KEY}
+    with patch.dict(gemm_tiles.GEMM_TILE_ROWS, rows, clear=True):
+        yield
+
+
+def tile_and_stream_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
+    """(the 64 rows' arithmetic at the card's rate, the dense GEMMs' weights streamed), ms, for
+    one case's decode step."""
+    case = next(case for case in QWEN_SPEED if case.key == key)
+    node = engine_node(case.scenario())
+    bandwidth, flops, _ = node.rates(ALL_TERMS)
+    tiles = 2.0 * node.dense_gemm_params * gemm_tiles.GEMM_TILE_ROWS[RULE_KEY] / flops
+    stream = 2.0 * node.dense_gemm_params / bandwidth  # bf16: two bytes a parameter
+    return 1e3 * tiles, 1e3 * stream
+
+
+def figures() -> tuple[dict, dict]:
+    """(before, after): :func:`bench.fused_quant.scored_figures` without the rule and with it."""
+    with without_bf16_tiles():
+        before = scored_figures()
+    return before, scored_figures()
+
+
+def step_splits() -> tuple[dict, dict]:
+    """(before, after): the dense bf16 rows' decode steps at a one-token prompt split into a
+    fixed part and a weight stream (:func:`bench.h20_batch_one.measured_and_priced`)."""
+    rows = dense_one_token_rows()["bf16"]
+    with without_bf16_tiles():
+        before = measured_and_priced(rows)
+    return before, measured_and_priced(rows)
+
+
+def main() -> None:
+    tiles, stream = tile_and_stream_ms()
+    print(f"Qwen3-32B in bf16 on one H20: 64 rows' arithmetic {tiles:.1f} ms, its dense GEMMs' "
+          f"weights streamed {stream:.1f} ms a step")  # fmt: skip
+    before, after = figures()
+    print("the scored rows the rule moves by half a per cent or more, before -> after")
+    for key, ratio in before["ratios"].items():
+        if abs(after["ratios"][key] / ratio - 1.0) >= 0.005:
+            print(f"  {key:5s} x{ratio:.3f} -> x{after['ratios'][key]:.3f}")
+    for name, found in (("before", before), ("after", after)):
+        print(f"{name:6s} {both_and_held_out(found)}")
+    split_before, split_after = step_splits()
+    for name, split in (("before", split_before), ("after", split_after)):
+        for source, (fixed, rate) in split.items():
+            print(f"  bf16 {source:>8} {name:6s}: {fixed * 1e3:5.2f} ms + weights at "
+                  f"{rate / 1e12:4.2f} TB/s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

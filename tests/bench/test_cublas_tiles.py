@@ -1,0 +1,29 @@
+"""bench/cublas_tiles.py: the fifty-fifth round's rule, SGLang 0.4's bf16 tiles, off and on."""
+
+from __future__ import annotations
+
+from bench.cublas_tiles import RULE_KEY, tile_and_stream_ms, without_bf16_tiles
+from bench.riding_prompts import as_round
+from core.catalog.gemm_tiles import GEMM_TILE_ROWS, gemm_tile_rows
+
+
+def test_the_switch_takes_the_rule_out_and_puts_it_back():
+    """Without the rule SGLang 0.4's bf16 GEMMs on an H20 tile no rows, with it 64; the other
+    tiles stay as they are either way, and every round before the fifty-fifth reads it off."""
+    others = {key: rows for key, rows in GEMM_TILE_ROWS.items() if key != RULE_KEY}
+    with without_bf16_tiles():
+        assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 0.0
+        assert others == GEMM_TILE_ROWS
+    with as_round(54):
+        assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 0.0
+    with as_round(55):
+        assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 64.0
+    assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 64.0
+    assert {key: rows for key, rows in GEMM_TILE_ROWS.items() if key != RULE_KEY} == others
+
+
+def test_on_an_h20_the_64_rows_outlast_the_dense_weights_stream():
+    """Qwen3-32B on one H20: 64 rows' bf16 arithmetic takes longer than streaming the dense
+    GEMMs' weights, which is why the tile binds there and nowhere else."""
+    tiles, stream = tile_and_stream_ms()
+    assert tiles > stream > 0.0
