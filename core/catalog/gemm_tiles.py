@@ -42,19 +42,19 @@ MMA_SYNC_SHARE_ON_HOPPER = 2.0 / 3.0
 # H20 rows, states the build its SGLang rows ran: PyTorch 2.6.0+cu124 with SGLang 0.4.6.post1, and
 # that wheel carries cuBLAS 12.4.5.8 (nvidia-cublas-cu12==12.4.5.8, torch 2.6.0's CUDA 12.4
 # requirement on PyPI). vLLM's profiling guide (docs/contributing/profiling.md, read at b0f85e66)
-# prints the nsys kernel summary of an H100 serving run of the same months (a screenshot of
-# 2025-03-05, when vLLM built on torch 2.5.1 or 2.6.0 and the same cu124 wheels), after a command
-# that serves Llama-3.1-8B one 1,024-token prompt for 512 tokens: of its 591 forward passes (18,912
-# MLP activations over 32 layers) most are decode steps of one token, and every one of its 70,857
-# bf16 GEMMs ran cuBLAS's sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n kernels, whose tiles are 64x64,
-# 64x128, 128x128 and 256x128. None is narrower than 64 on either side, so a one-token GEMM
-# multiplies at least 64 rows. (Later cuBLAS builds add kernels with tiles 8 rows wide,
-# nvjet_tst_256x8 among them in an H200 trace that microsoft/FlowSim keeps as a test fixture, which
-# SGLang's 0.5 line, on torch 2.8, runs: it is not tiled.) The line's later releases (0.4.7 on)
-# moved to torch 2.7 and may run those: the line is priced as the releases the sources read. An
-# H20's bf16 rate (148 TFLOP/s beside 4.0 TB/s) cannot hide 64 rows' arithmetic, any other card's
-# can. The output head, a bf16 GEMM too, is left out as the fp8 rows leave it (tile_floor_s counts
-# the layers' four GEMMs).
+# prints the nsys kernel summary of a Hopper card's serving run (FlashAttention 3's sm90 kernels) of
+# the same months (a screenshot of 2025-03-05, when vLLM built on torch 2.5.1 or 2.6.0 and the same
+# cu124 wheels), after a command that serves Llama-3.1-8B one 1,024-token prompt for 512 tokens: of
+# its 591 forward passes (18,912 MLP activations over 32 layers) most are decode steps of one token,
+# and every one of its 70,857 bf16 GEMMs ran cuBLAS's sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n
+# kernels, whose tiles are 64x64, 64x128, 128x128 and 256x128. None is narrower than 64 on either
+# side, so a one-token GEMM multiplies at least 64 rows. (Later cuBLAS builds add kernels with tiles
+# 8 rows wide, nvjet_tst_256x8 among them in an H200 trace that microsoft/FlowSim keeps as a test
+# fixture, which SGLang's 0.5 line, on torch 2.8, runs: it is not tiled.) The line's later releases
+# (0.4.7 on) moved to torch 2.7 and may run those: the line is priced as the releases the sources
+# read. An H20's bf16 rate (148 TFLOP/s beside 4.0 TB/s) cannot hide 64 rows' arithmetic, any other
+# card's can. The output head, a bf16 GEMM too, is left out as the fp8 rows leave it (tile_floor_s
+# counts the layers' four GEMMs).
 # (family, format, engine, release; "" every release) -> rows at the card's tensor rate
 GEMM_TILE_ROWS: dict[tuple[str, str, str, str], float] = {
     ("hopper", "fp8_block", "sglang", ""): 64.0,
@@ -80,7 +80,7 @@ GEMM_TILE_SOURCE = (
     "flashattention-3, note 1); bf16 under SGLang 0.4: Qwen's speed page (qwen.readthedocs.io "
     "'Speed Benchmark', Qwen3: SGLang rows on PyTorch 2.6.0+cu124, SGLang 0.4.6.post1), torch "
     "2.6.0+cu124's nvidia-cublas-cu12==12.4.5.8, and vllm-project/vllm "
-    "docs/contributing/profiling.md's nsys summary of an H100 run (2025-03): only cuBLAS "
+    "docs/contributing/profiling.md's nsys summary of a Hopper run (2025-03): only cuBLAS "
     "sm90_xmma bf16 kernels, tiles 64x64 to 256x128"
 )
 
