@@ -28,6 +28,7 @@ if __package__ in (None, ""):
 from bench.fused_quant import both_and_held_out, scored_figures
 from bench.h20_batch_one import dense_one_token_rows, measured_and_priced
 from core.catalog import gemm_tiles
+from core.engine_level import kernels
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
 from core.evidence.cases_qwen_speed import QWEN_SPEED
@@ -36,6 +37,14 @@ from core.evidence.cases_qwen_speed import QWEN_SPEED
 RULE_KEY = ("hopper", "bf16", "sglang", "0.4")
 # Qwen3-32B in bf16 on one H20, a one-token prompt (the page's D277)
 SHOWN_CASE = "D277"
+
+
+@contextmanager
+def without_head_tiles():
+    """The fifty-sixth round's rule off: the output head's bf16 GEMM multiplies only its tokens
+    (the layers' tiles as the fifty-fifth round left them)."""
+    with patch.object(kernels, "_head_tile_rows", lambda gpu, engine, version: 0.0):
+        yield
 
 
 @contextmanager

@@ -37,7 +37,7 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.cublas_tiles import without_bf16_tiles
+from bench.cublas_tiles import without_bf16_tiles, without_head_tiles
 from bench.fused_quant import both_and_held_out, scored_figures
 from core import Scenario, evaluate
 from core.engine_level import joining
@@ -84,10 +84,11 @@ def without_riding_passes():
 
 
 # every round's rule since the fifty-first, so an earlier round's figures read the engine level
-# as that round left it (the fifty-fifth's, SGLang 0.4's bf16 tiles: bench/cublas_tiles.py)
+# as that round left it (the fifty-fifth's and fifty-sixth's, SGLang 0.4's bf16 tiles in the
+# layers and in the output head: bench/cublas_tiles.py)
 RULES = {
     51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes,
-    54: without_pass_experts, 55: without_bf16_tiles,
+    54: without_pass_experts, 55: without_bf16_tiles, 56: without_head_tiles,
 }  # fmt: skip
 # (model, card, cards, weights, engine) each round shows, under the releases that mix prompts in
 SHOWN = {

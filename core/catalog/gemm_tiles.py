@@ -53,8 +53,9 @@ MMA_SYNC_SHARE_ON_HOPPER = 2.0 / 3.0
 # fixture, which SGLang's 0.5 line, on torch 2.8, runs: it is not tiled.) The line's later releases
 # (0.4.7 on) moved to torch 2.7 and may run those: the line is priced as the releases the sources
 # read. An H20's bf16 rate (148 TFLOP/s beside 4.0 TB/s) cannot hide 64 rows' arithmetic, any other
-# card's can. The output head, a bf16 GEMM too, is left out as the fp8 rows leave it (tile_floor_s
-# counts the layers' four GEMMs).
+# card's can. The output head is a bf16 GEMM in every checkpoint the catalog prices: from the
+# fifty-sixth round it multiplies the release's bf16 tile whatever the layers' format
+# (core.engine_level.gemm_shapes.tile_floor_s, at the card's bf16 rate).
 # (family, format, engine, release; "" every release) -> rows at the card's tensor rate
 GEMM_TILE_ROWS: dict[tuple[str, str, str, str], float] = {
     ("hopper", "fp8_block", "sglang", ""): 64.0,

@@ -148,21 +148,30 @@ def gemm_inputs(node, layer_kinds):
     return attention, dense + shared
 
 
-def tile_floor_s(node, tokens, flops):
+def tile_floor_s(node, tokens, flops, bf16_flops):
     r"""Seconds a step's dense GEMMs multiply at least where their kernel multiplies whole tiles
-    of ``node.gemm_tile_rows`` rows (:data:`core.catalog.gemm_tiles.GEMM_TILE_ROWS`).
+    of ``node.gemm_tile_rows`` rows (:data:`core.catalog.gemm_tiles.GEMM_TILE_ROWS`), and its
+    output head where its bf16 GEMM does (``node.head_tile_rows``).
 
     Notes
     -----
     .. math:: t \ge 2 L \sum_g n_g k_g \max(m / r, m_{tile}) / F
+              + [m_{head} > 0]\; 2\, V d / c \, \max(m / r, m_{head}) / F_{bf16}
 
     over the four GEMMs of :func:`dense_gemm_dims` on one card, with :math:`m` the step's
     tokens, :math:`r` the ranks they are shared over (the cards under attention data
-    parallelism, else 1) and :math:`F` the card's rate. The output head and the embedding are
-    not among them (the head runs in bf16).
+    parallelism, else 1) and :math:`F` the card's rate; the head (:math:`V` words of :math:`d`
+    each, split over :math:`c` cards) runs in bf16 whatever the checkpoint's format, at
+    :math:`F_{bf16}`, and counts only where its kernel's tile is known (issue 37's fifty-sixth
+    round). The embedding is looked up, not multiplied.
     """
-    rows = np.maximum(np.divide(tokens, node._request_ranks), node.gemm_tile_rows)
-    return 2.0 * node.dense_gemm_params * rows / flops
+    ranked = np.divide(tokens, node._request_ranks)
+    dense = 2.0 * node.dense_gemm_params * np.maximum(ranked, node.gemm_tile_rows) / flops
+    if not any_true(node.head_tile_rows):
+        return dense
+    head_rows = np.where(np.asarray(node.head_tile_rows) > 0,
+                         np.maximum(ranked, node.head_tile_rows), 0.0)  # fmt: skip
+    return dense + 2.0 * node.head_params * head_rows / bf16_flops
 
 
 @lru_cache(maxsize=1)
@@ -226,7 +235,7 @@ class GemmShapes:
     @cached_property
     def _has_tile_rows(self):
         """Whether any of these nodes' kernels multiplies whole tiles of rows."""
-        return bool(any_true(self.gemm_tile_rows))
+        return bool(any_true(self.gemm_tile_rows) or any_true(self.head_tile_rows))
 
     def _tile_shortfall(self, tokens, weight_bytes, math_s, bandwidth, flops, terms):
         """Seconds a step's dense GEMMs, streaming ``weight_bytes`` at ``bandwidth`` and
@@ -236,7 +245,8 @@ class GemmShapes:
         if "gemm_shapes" not in terms or not self._has_tile_rows:
             return 0.0
         gemms = np.divide(weight_bytes, self.cards * bandwidth) + math_s
-        return np.maximum(tile_floor_s(self, tokens, flops) - gemms, 0.0)
+        floor = tile_floor_s(self, tokens, flops, self.rates(terms)[2])
+        return np.maximum(floor - gemms, 0.0)
 
     def _graph_batch(self, batch):
         """The batch a decode step multiplies: :func:`~core.engine_level.terms.graph_padded_batch`

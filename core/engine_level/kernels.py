@@ -173,6 +173,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         **attention_fields(pool, gpu, weight, shape, engine, shapes, version),
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),
+        **_head_fields(pool, gpu, engine, version, shape, shapes),
         "expert_launch_tokens": lookup(_launch_tokens(shapes), gpu, weight, shape, engine, version),
         "gather_table": lookup(gather_table_index, gpu, engine),
         "allreduce_table": lookup(allreduce_table_index, gpu, engine),
@@ -284,6 +285,21 @@ def _gathered_bytes(shapes):
 def _tile_rows(shapes):
     """(card, weights, model, engine, release) -> the rows its dense GEMMs multiply at least."""
     return lambda g, w, name, e, v: gemm_tile_rows(g, expert_format(w, shapes[name]), e, v)
+
+
+def _head_tile_rows(gpu, engine, version):
+    """(card, engine, release) -> the rows the output head's bf16 GEMM multiplies at least."""
+    return gemm_tile_rows(gpu, "bf16", engine, version)
+
+
+def _head_fields(pool, gpu, engine, version, shape, shapes) -> dict:
+    """The output head's GEMM on one card: its parameters (the vocabulary split over the cards;
+    the head stays in bf16 in every checkpoint the catalog prices) and the rows it multiplies at
+    least (:func:`_head_tile_rows`)."""
+    return {
+        "head_params": pick(shape, shapes, "vocab") * pick(shape, shapes, "hidden") / pool.cards,
+        "head_tile_rows": lookup(_head_tile_rows, gpu, engine, version),
+    }
 
 
 def _gemm_table(shapes):

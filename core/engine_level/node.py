@@ -166,6 +166,9 @@ class Node(
     # the measured GEMM table of the card's family and format (core.catalog.gemm_tables; -1 none)
     gemm_table: object = -1
     gemm_tile_rows: object = 0.0  # rows each dense GEMM multiplies at least (gemm_tiles; 0 none)
+    # the output head's bf16 GEMM on one card: its parameters and the rows it multiplies at least
+    head_params: object = 0.0
+    head_tile_rows: object = 0.0
     # collectives timed from measured tables (core.catalog.collective_tables; -1: the line):
     # DEP's gathers from NCCL's, TP's all-reduces from the engine's own
     gather_table: object = -1

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from bench.cublas_tiles import RULE_KEY, tile_and_stream_ms, without_bf16_tiles
+from bench.cublas_tiles import RULE_KEY, tile_and_stream_ms, without_bf16_tiles, without_head_tiles
 from bench.riding_prompts import as_round
+from core import Scenario
 from core.catalog.gemm_tiles import GEMM_TILE_ROWS, gemm_tile_rows
+from core.evaluate import engine_node
 
 
 def test_the_switch_takes_the_rule_out_and_puts_it_back():
@@ -27,3 +29,17 @@ def test_on_an_h20_the_64_rows_outlast_the_dense_weights_stream():
     GEMMs' weights, which is why the tile binds there and nowhere else."""
     tiles, stream = tile_and_stream_ms()
     assert tiles > stream > 0.0
+
+
+def test_the_head_switch_takes_only_the_heads_tile_out():
+    """Without the fifty-sixth round's rule (and as the fifty-fifth round left the engine level)
+    an H20's output head under SGLang 0.4 tiles no rows while its layers still tile 64; with it,
+    both."""
+    scenario = Scenario(realism="engine", model="Llama-3-8B", gpu="H20", engine="sglang",
+                        engine_version="0.4", weight_dtype="bf16")  # fmt: skip
+    for switch in (without_head_tiles, lambda: as_round(55)):
+        with switch():
+            node = engine_node(scenario)
+            assert (node.gemm_tile_rows, node.head_tile_rows) == (64.0, 0.0)
+    node = engine_node(scenario)
+    assert (node.gemm_tile_rows, node.head_tile_rows) == (64.0, 64.0)

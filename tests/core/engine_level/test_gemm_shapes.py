@@ -162,6 +162,26 @@ def test_sglang_04s_bf16_tiles_hide_under_the_stream_of_other_cards():
     assert engine_node(a100).gemm_tile_rows == 0.0
 
 
+def test_under_sglang_04_the_output_heads_bf16_gemm_takes_its_tile_in_every_format():
+    """SGLang 0.4 on an H20: the output head (bf16 in an fp8 checkpoint too) multiplies 64 rows
+    at the card's bf16 rate beside the layers' own tiles, so a step of one request takes at least
+    both; under 0.5 the head is not tiled and the layers' tile is the whole floor."""
+    old = engine_node(_qwen3_32b_fp8(gpu="H20", engine_version="0.4"))
+    vocab, hidden = (json.loads(QWEN3_32B_FP8)[name] for name in ("vocab_size", "hidden_size"))
+    assert old.head_tile_rows == 64.0 and old.head_params == vocab * hidden
+    _, flops, bf16 = old.rates(ALL_TERMS)
+    layers = 2.0 * old.dense_gemm_params * 64.0 / flops
+    head = 2.0 * old.head_params * 64.0 / bf16
+    step = old.step_s(1.0, 1000.0, ALL_TERMS)
+    assert step >= layers + head
+    assert step > replace(old, head_tile_rows=0.0).step_s(1.0, 1000.0, ALL_TERMS)
+    new = engine_node(_qwen3_32b_fp8(gpu="H20", engine_version="0.5"))
+    assert new.head_tile_rows == 0.0
+    assert new.step_s(1.0, 1000.0, ALL_TERMS) == replace(new, head_params=0.0).step_s(
+        1.0, 1000.0, ALL_TERMS
+    )
+
+
 def test_vllms_releases_read_tile_128_rows_and_the_later_ones_none():
     """vLLM's CUTLASS block-fp8 kernel tiles 128 rows in the releases whose code was read (0.8,
     0.10; 0.6's Triton kernel 64); the later lines, unread, are not tiled; on an H20 a step of
