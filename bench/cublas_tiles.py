@@ -1,15 +1,16 @@
-"""SGLang 0.4's bf16 GEMMs on Hopper multiply 64-row tiles (issue 37, fifty-fifth round).
+"""SGLang 0.4's bf16 GEMMs on Hopper multiply 64-row tiles (issue 37, rounds 55 and 56).
 
 SGLang multiplies a bf16 linear layer with torch, which calls cuBLAS. The build of Qwen's H20
 rows (PyTorch 2.6.0+cu124, SGLang 0.4.6.post1) carries cuBLAS 12.4.5.8, whose Hopper kernels tile
 at least 64 x 64 (:mod:`core.catalog.gemm_tiles`), so a decode step of one token multiplies at
-least 64 rows of every dense GEMM. An H100 or an H200 hides that arithmetic under the weights'
-stream; an H20, at 148 TFLOP/s of bf16 beside 4.0 TB/s, cannot.
+least 64 rows of every bf16 GEMM: the layers' (the fifty-fifth round) and the output head's,
+bf16 in every checkpoint (the fifty-sixth). An H100 or an H200 hides that arithmetic under the
+weights' stream; an H20, at 148 TFLOP/s of bf16 beside 4.0 TB/s, cannot.
 
-This prints the rule's sources' figure for one H20 (Qwen3-32B's 64 rows at the card's bf16 rate
-against its weights' stream), the scored rows the rule moves, both sets and the held-out figure
-without it and with it, and the split of the dense bf16 rows' decode steps into a fixed part and a
-weight stream, measured and priced, before and after:
+For each round this prints its figure for one H20 (the 64 rows' arithmetic at the card's bf16
+rate against the weights' stream), the scored rows its rule moves and both sets and the held-out
+figure without it and with it; for the fifty-fifth, the split of the dense bf16 rows' decode
+steps into a fixed part and a weight stream, measured and priced, before and after:
 
     python -m bench.cublas_tiles
 """
@@ -35,8 +36,9 @@ from core.evidence.cases_qwen_speed import QWEN_SPEED
 
 # the rule's key in core.catalog.gemm_tiles.GEMM_TILE_ROWS
 RULE_KEY = ("hopper", "bf16", "sglang", "0.4")
-# Qwen3-32B in bf16 on one H20, a one-token prompt (the page's D277)
-SHOWN_CASE = "D277"
+# Qwen3-32B in bf16 on one H20, a one-token prompt (the page's D277); Qwen3-0.6B (D251), whose
+# output head is a quarter of its weights
+SHOWN_CASE, HEAD_CASE = "D277", "D251"
 
 
 @contextmanager
@@ -67,8 +69,27 @@ def tile_and_stream_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
 
 
 def figures() -> tuple[dict, dict]:
-    """(before, after): :func:`bench.fused_quant.scored_figures` without the rule and with it."""
+    """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-fifth round's
+    rule and with it."""
     with without_bf16_tiles():
+        before = scored_figures()
+    return before, scored_figures()
+
+
+def head_tile_and_stream_ms(key: str = HEAD_CASE) -> tuple[float, float]:
+    """(the output head's 64 rows' arithmetic at the card's bf16 rate, its weights streamed), ms,
+    for one case's decode step (the fifty-sixth round's rule)."""
+    case = next(case for case in QWEN_SPEED if case.key == key)
+    node = engine_node(case.scenario())
+    bandwidth, _, bf16_flops = node.rates(ALL_TERMS)
+    tiles = 2.0 * node.head_params * gemm_tiles.GEMM_TILE_ROWS[RULE_KEY] / bf16_flops
+    return 1e3 * tiles, 1e3 * 2.0 * node.head_params / bandwidth
+
+
+def head_figures() -> tuple[dict, dict]:
+    """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-sixth round's
+    rule (the head's tile) and with it."""
+    with without_head_tiles():
         before = scored_figures()
     return before, scored_figures()
 
@@ -82,22 +103,30 @@ def step_splits() -> tuple[dict, dict]:
     return before, measured_and_priced(rows)
 
 
-def main() -> None:
-    tiles, stream = tile_and_stream_ms()
-    print(f"Qwen3-32B in bf16 on one H20: 64 rows' arithmetic {tiles:.1f} ms, its dense GEMMs' "
-          f"weights streamed {stream:.1f} ms a step")  # fmt: skip
-    before, after = figures()
+def _moves(before: dict, after: dict) -> None:
+    """Print the scored rows a rule moves by half a per cent or more, and the sets."""
     print("the scored rows the rule moves by half a per cent or more, before -> after")
     for key, ratio in before["ratios"].items():
         if abs(after["ratios"][key] / ratio - 1.0) >= 0.005:
             print(f"  {key:5s} x{ratio:.3f} -> x{after['ratios'][key]:.3f}")
     for name, found in (("before", before), ("after", after)):
         print(f"{name:6s} {both_and_held_out(found)}")
-    split_before, split_after = step_splits()
-    for name, split in (("before", split_before), ("after", split_after)):
-        for source, (fixed, rate) in split.items():
-            print(f"  bf16 {source:>8} {name:6s}: {fixed * 1e3:5.2f} ms + weights at "
-                  f"{rate / 1e12:4.2f} TB/s")  # fmt: skip
+
+
+def main() -> None:
+    tiles, stream = tile_and_stream_ms()
+    print(f"round 55: Qwen3-32B in bf16 on one H20: 64 rows' arithmetic {tiles:.1f} ms, its "
+          f"dense GEMMs' weights streamed {stream:.1f} ms a step")  # fmt: skip
+    with without_head_tiles():  # the round as it left the engine level
+        _moves(*figures())
+        for name, split in zip(("before", "after"), step_splits(), strict=True):
+            for source, (fixed, rate) in split.items():
+                print(f"  bf16 {source:>8} {name:6s}: {fixed * 1e3:5.2f} ms + weights at "
+                      f"{rate / 1e12:4.2f} TB/s")  # fmt: skip
+    head, head_stream = head_tile_and_stream_ms()
+    print(f"round 56: Qwen3-0.6B's output head on one H20: 64 rows' arithmetic {head:.2f} ms, "
+          f"its weights streamed {head_stream:.2f} ms a step")  # fmt: skip
+    _moves(*head_figures())
 
 
 if __name__ == "__main__":

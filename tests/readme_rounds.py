@@ -13,7 +13,8 @@ import numpy as np
 
 from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
 from bench.cublas_tiles import figures as cublas_tile_figures
-from bench.cublas_tiles import step_splits, tile_and_stream_ms
+from bench.cublas_tiles import head_figures as cublas_head_figures
+from bench.cublas_tiles import head_tile_and_stream_ms, step_splits, tile_and_stream_ms
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import llama_step_spared_s, scored_figures, unfused_input_quant
 from bench.gpustack_bursts import A100_MARLIN, marlin_figures
@@ -1025,11 +1026,12 @@ def fifty_fifth_round_figures() -> tuple:
     sets before and after (two decimals), within, cases; held out before and after (two
     decimals)."""
     tiles, stream = tile_and_stream_ms()
-    before, after = cublas_tile_figures()
+    with as_round(55):  # before the fifty-sixth round's head tiles (its own figures quote them)
+        before, after = cublas_tile_figures()
+        split_before, split_after = step_splits()
     moved = [key for key, ratio in before["ratios"].items()
              if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
     dense = [case.key for case in dense_one_token_rows()["bf16"]]
-    split_before, split_after = step_splits()
     (fixed, rate), (fixed_after, rate_after) = split_after["measured"], split_after["engine"]
     (error, within, cases), (error_after, _, _) = before["both"], after["both"]
     return (
@@ -1039,6 +1041,29 @@ def fifty_fifth_round_figures() -> tuple:
         round(split_before["engine"][1] / 1e12, 2), round(100 * error, 2),
         round(100 * error_after, 2), within, cases, round(100 * before["held_out"][0], 2),
         round(100 * after["held_out"][0], 2),
+    )  # fmt: skip
+
+
+def fifty_sixth_round_figures() -> tuple:
+    """The output head's bf16 GEMM takes its 64-row tile under SGLang 0.4: Qwen3-0.6B's head on
+    one H20, its 64 rows' arithmetic and its stream (ms, two decimals); the scored rows moved by
+    half a per cent or more; Qwen's dense rows at a one-token prompt by format (bf16, FP8, AWQ),
+    lowest and highest ratio before and after; both sets before and after (two decimals), within
+    before and after, cases; held out before and after (two decimals)."""
+    head, stream = head_tile_and_stream_ms()
+    before, after = cublas_head_figures()
+    moved = [key for key, ratio in before["ratios"].items()
+             if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
+    rows = dense_one_token_rows()
+    spans = []
+    for fmt in ("bf16", "FP8", "AWQ"):
+        keys = [case.key for case in rows[fmt]]
+        spans += [*ratio_span(before, keys), *ratio_span(after, keys)]
+    (error, within, cases), (error_after, within_after, _) = before["both"], after["both"]
+    return (
+        round(head, 2), round(stream, 2), len(moved), *spans, round(100 * error, 2),
+        round(100 * error_after, 2), within, within_after, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
     )  # fmt: skip
 
 

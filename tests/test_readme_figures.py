@@ -33,6 +33,7 @@ from tests.readme_rounds import (
     fifty_first_round_figures,
     fifty_fourth_round_figures,
     fifty_second_round_figures,
+    fifty_sixth_round_figures,
     fifty_third_round_figures,
     fortieth_round_figures,
     forty_eighth_round_figures,
@@ -406,6 +407,16 @@ FIGURES = {
         r"([\d.]+) TB/s \(it priced ([\d.]+)\)\. Both sets go\s+from ([\d.]+) % to ([\d.]+) % "
         r"\((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %\.",
         fifty_fifth_round_figures,
+    ),
+    "fifty-sixth round": (
+        r"Qwen3-0\.6B's weights: its head's 64 rows take ([\d.]+) ms\s+a step on one H20 where "
+        r"streaming it takes ([\d.]+) \(`bench/cublas_tiles\.py`\)\. (\d+) scored rows move "
+        r"by\s+half a per cent or more, all of them Qwen's H20 rows; at a one-token prompt the "
+        r"dense models' bf16\s+rows go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), their "
+        r"FP8 rows from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+) and their\s+AWQ rows from "
+        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\. Both sets go from ([\d.]+) % to "
+        r"([\d.]+) % \((\d+) to (\d+) of\s+(\d+)\), held out from ([\d.]+) % to ([\d.]+) %\.",
+        fifty_sixth_round_figures,
     ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "
