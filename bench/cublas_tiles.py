@@ -26,7 +26,7 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.fused_quant import both_and_held_out, scored_figures
+from bench.fused_quant import both_and_held_out, moved, scored_without
 from bench.h20_batch_one import dense_one_token_rows, measured_and_priced
 from core.catalog import gemm_tiles
 from core.engine_level import kernels
@@ -57,11 +57,15 @@ def without_bf16_tiles():
         yield
 
 
+def _case_node(key: str):
+    """The engine level's node for one of Qwen's H20 rows (its key)."""
+    return engine_node(next(case for case in QWEN_SPEED if case.key == key).scenario())
+
+
 def tile_and_stream_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
     """(the 64 rows' arithmetic at the card's rate, the dense GEMMs' weights streamed), ms, for
     one case's decode step."""
-    case = next(case for case in QWEN_SPEED if case.key == key)
-    node = engine_node(case.scenario())
+    node = _case_node(key)
     bandwidth, flops, _ = node.rates(ALL_TERMS)
     tiles = 2.0 * node.dense_gemm_params * gemm_tiles.GEMM_TILE_ROWS[RULE_KEY] / flops
     stream = 2.0 * node.dense_gemm_params / bandwidth  # bf16: two bytes a parameter
@@ -71,16 +75,13 @@ def tile_and_stream_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
 def figures() -> tuple[dict, dict]:
     """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-fifth round's
     rule and with it."""
-    with without_bf16_tiles():
-        before = scored_figures()
-    return before, scored_figures()
+    return scored_without(without_bf16_tiles)
 
 
 def head_tile_and_stream_ms(key: str = HEAD_CASE) -> tuple[float, float]:
     """(the output head's 64 rows' arithmetic at the card's bf16 rate, its weights streamed), ms,
     for one case's decode step (the fifty-sixth round's rule)."""
-    case = next(case for case in QWEN_SPEED if case.key == key)
-    node = engine_node(case.scenario())
+    node = _case_node(key)
     bandwidth, _, bf16_flops = node.rates(ALL_TERMS)
     tiles = 2.0 * node.head_params * gemm_tiles.GEMM_TILE_ROWS[RULE_KEY] / bf16_flops
     return 1e3 * tiles, 1e3 * 2.0 * node.head_params / bandwidth
@@ -89,9 +90,7 @@ def head_tile_and_stream_ms(key: str = HEAD_CASE) -> tuple[float, float]:
 def head_figures() -> tuple[dict, dict]:
     """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-sixth round's
     rule (the head's tile) and with it."""
-    with without_head_tiles():
-        before = scored_figures()
-    return before, scored_figures()
+    return scored_without(without_head_tiles)
 
 
 def step_splits() -> tuple[dict, dict]:
@@ -106,9 +105,8 @@ def step_splits() -> tuple[dict, dict]:
 def _moves(before: dict, after: dict) -> None:
     """Print the scored rows a rule moves by half a per cent or more, and the sets."""
     print("the scored rows the rule moves by half a per cent or more, before -> after")
-    for key, ratio in before["ratios"].items():
-        if abs(after["ratios"][key] / ratio - 1.0) >= 0.005:
-            print(f"  {key:5s} x{ratio:.3f} -> x{after['ratios'][key]:.3f}")
+    for key in moved(before, after, 0.005):
+        print(f"  {key:5s} x{before['ratios'][key]:.3f} -> x{after['ratios'][key]:.3f}")
     for name, found in (("before", before), ("after", after)):
         print(f"{name:6s} {both_and_held_out(found)}")
 

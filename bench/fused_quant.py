@@ -66,6 +66,21 @@ def scored_figures(leaving=frozenset()) -> dict:
     }
 
 
+def scored_without(switch) -> tuple[dict, dict]:
+    """(before, after): :func:`scored_figures` with a rule's off ``switch`` (a context manager)
+    entered, and as the engine level stands."""
+    with switch():
+        before = scored_figures()
+    return before, scored_figures()
+
+
+def moved(before: dict, after: dict, least: float = 1e-9) -> list[str]:
+    """The keys of the cases whose ratio a rule moved by ``least`` (a share) or more, from one
+    :func:`scored_figures` to another."""
+    return [key for key, ratio in before["ratios"].items()
+            if abs(after["ratios"][key] / ratio - 1.0) >= least]  # fmt: skip
+
+
 def both_and_held_out(found: dict) -> str:
     """Both sets and their held-out figure, as a round's bench prints them."""
     (error, within, cases), (held, share) = found["both"], found["held_out"]
@@ -78,9 +93,7 @@ def main() -> None:
     print(f"the quantiser timed alone: {quantisers.min() * 1e6:.1f}-"
           f"{quantisers.max() * 1e6:.1f} µs; Llama-3-8B's step under vLLM 0.19 on a B200 "
           f"{llama_step_spared_s() * 1e3:.2f} ms shorter")  # fmt: skip
-    with unfused_input_quant():
-        before = scored_figures()
-    after = scored_figures()
+    before, after = scored_without(unfused_input_quant)
     for label, found in (("without the rule", before), ("with it", after)):
         print(f"{label}: {both_and_held_out(found)}; {ROCM_PAGE} held out "
               f"{found['rocm_page']:.1%}")  # fmt: skip

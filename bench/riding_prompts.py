@@ -38,7 +38,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.cublas_tiles import without_bf16_tiles, without_head_tiles
-from bench.fused_quant import both_and_held_out, scored_figures
+from bench.fused_quant import both_and_held_out, moved, scored_figures
 from core import Scenario, evaluate
 from core.engine_level import joining
 from core.engine_level.collectives import Collectives
@@ -174,9 +174,8 @@ def main() -> None:
     for number in SHOWN:  # the rounds of riding prompts (the fifty-fifth: bench/cublas_tiles.py)
         before, after = figures(number)
         print(f"round {number}: the scored rows its rule moves by 1 % or more, before -> after")
-        for key, ratio in before["ratios"].items():
-            if abs(after["ratios"][key] / ratio - 1.0) >= 0.01:
-                print(f"  {key:5s} x{ratio:.2f} -> x{after['ratios'][key]:.2f}")
+        for key in moved(before, after, 0.01):
+            print(f"  {key:5s} x{before['ratios'][key]:.2f} -> x{after['ratios'][key]:.2f}")
         for name, found in (("before", before), ("after", after)):
             checks = ", ".join(f"{100 * check.geometric_mean_error:.1f} % ({check.within_band} "
                                f"of {check.cases})" for check in found["checks"])  # fmt: skip

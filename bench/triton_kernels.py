@@ -39,7 +39,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.aiter_attention_fit import without_aiter_prompt
-from bench.fused_quant import both_and_held_out, scored_figures
+from bench.fused_quant import both_and_held_out, moved, scored_figures
 from bench.riding_prompts import before_riding_prompts
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
@@ -139,12 +139,6 @@ def figures(rule: bool = True) -> dict:
             return scored_figures()
     with without_aiter_prompt(), before_riding_prompts():
         return scored_figures()
-
-
-def moved(before: dict, after: dict, by: float = 1e-9) -> list[str]:
-    """The keys whose ratio the rule moved."""
-    return [key for key, ratio in before["ratios"].items()
-            if abs(after["ratios"][key] / ratio - 1.0) > by]  # fmt: skip
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from bench.cublas_tiles import figures as cublas_tile_figures
 from bench.cublas_tiles import head_figures as cublas_head_figures
 from bench.cublas_tiles import head_tile_and_stream_ms, step_splits, tile_and_stream_ms
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
-from bench.fused_quant import llama_step_spared_s, scored_figures, unfused_input_quant
+from bench.fused_quant import llama_step_spared_s, moved, scored_figures, unfused_input_quant
 from bench.gpustack_bursts import A100_MARLIN, marlin_figures
 from bench.h20_batch_one import (
     dense_one_token_rows,
@@ -865,7 +865,8 @@ def fiftieth_round_figures() -> tuple:
 
     error_now, within_now, cases = now["both"]
     return (
-        *ratio_span(now, a100), *ratio_span(per_step, a100), *ratio_span(now, others), *ratio_span(per_step, others),
+        *ratio_span(now, a100), *ratio_span(per_step, a100), *ratio_span(now, others),
+        *ratio_span(per_step, others),
         error(now), error(per_step), within_now, per_step["both"][1], cases,
         held(now), held(per_step),
         *ratio_span(now, ["D35", "D36"]), *ratio_span(apart, ["D35", "D36"]),
@@ -911,9 +912,7 @@ def _riding_round(number, *shown) -> tuple:
     table = first_token_table(number)
     tokens = [round(1e3 * table[node][index]) for node in shown for index in (0, 1, 3)]
     before, after = riding_figures(number)
-    moved = [key for key, ratio in before["ratios"].items()
-             if abs(after["ratios"][key] / ratio - 1.0) >= 0.01]  # fmt: skip
-    return tokens, before, after, moved
+    return tokens, before, after, moved(before, after, 0.01)
 
 
 def fifty_first_round_figures() -> tuple:
@@ -924,7 +923,7 @@ def fifty_first_round_figures() -> tuple:
     after (one decimal); held out before and after (two decimals); the two TensorRT-LLM check
     sets before and after (error, within, cases each); ATOM's first tokens (lowest, highest)
     before and after."""
-    tokens, before, after, moved = _riding_round(
+    tokens, before, after, moved_keys = _riding_round(
         51,
         ("DeepSeek-R1", "H200", 8, "fp8", "vllm"),
         ("gpt-oss-120b", "H100 SXM", 1, "mxfp4", "vllm"),
@@ -938,7 +937,7 @@ def fifty_first_round_figures() -> tuple:
     first = [round(bound(found["first tokens"].values()), 2)
              for found in (before, after) for bound in (min, max)]  # fmt: skip
     return (
-        *tokens, len(moved), *rows,
+        *tokens, len(moved_keys), *rows,
         round(100 * error, 2), round(100 * error_after, 2), within, within_after, cases,
         round(100 * within_after / cases, 1),
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
@@ -956,7 +955,7 @@ def fifty_second_round_figures() -> tuple:
     (two decimals), within, cases; held out before and after (two decimals); the check set
     before and after (one decimal), within before and after, cases; the two TensorRT-LLM check
     sets before and after (two decimals each)."""
-    tokens, before, after, moved = _riding_round(
+    tokens, before, after, moved_keys = _riding_round(
         52, ("Llama-3-70B", "H100 SXM", 8, "bf16", "tensorrt-llm"),
         ("DeepSeek-R1", "H200", 8, "fp8", "tensorrt-llm"),
     )  # fmt: skip
@@ -972,7 +971,7 @@ def fifty_second_round_figures() -> tuple:
     trt = [round(100 * found["checks"][index].geometric_mean_error, 2)
            for index in (0, 1) for found in (before, after)]  # fmt: skip
     return (
-        *tokens, len(moved), *rows, *azure, *bursts,
+        *tokens, len(moved_keys), *rows, *azure, *bursts,
         round(100 * error, 2), round(100 * error_after, 2), within, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
         *(round(100 * found.geometric_mean_error, 1) for found in (check, check_after)),
@@ -986,11 +985,12 @@ def fifty_third_round_figures() -> tuple:
     at two after (ms); the scored rows that move at all and the largest move (per cent, one
     decimal); both sets after (two decimals), within and cases; held out after (two decimals)."""
     tokens, before, after, _ = _riding_round(53, *SHOWN[53][:2])
-    moves = [abs(after["ratios"][key] / ratio - 1.0) for key, ratio in before["ratios"].items()]
-    moved = [move for move in moves if move > 1e-9]
+    moves = [
+        abs(after["ratios"][key] / before["ratios"][key] - 1.0) for key in moved(before, after)
+    ]
     error, within, cases = after["both"]
     return (
-        *tokens, len(moved), round(100 * max(moved), 1), round(100 * error, 2), within, cases,
+        *tokens, len(moves), round(100 * max(moves), 1), round(100 * error, 2), within, cases,
         round(100 * after["held_out"][0], 2),
     )  # fmt: skip
 
@@ -1004,16 +1004,15 @@ def fifty_fourth_round_figures() -> tuple:
     table = first_token_table(54)
     tokens = [round(1e3 * table[shown][index]) for shown in SHOWN[54] for index in (2, 0)]
     before, after = riding_figures(54)
-    moved = [key for key, ratio in before["ratios"].items()
-             if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
-    spans = [*ratio_span(before, moved), *ratio_span(after, moved)]
+    moved_keys = moved(before, after, 0.005)
+    spans = [*ratio_span(before, moved_keys), *ratio_span(after, moved_keys)]
     (error, within, cases), (error_after, _, _) = before["both"], after["both"]
     with as_round(54, rule=False):
         sc25 = score(CHECK_SC25).geometric_mean_error
     sc25_after = score(CHECK_SC25).geometric_mean_error
     return (
-        *tokens, len(moved), *spans, round(100 * error, 3), round(100 * error_after, 3), within,
-        cases, round(100 * before["held_out"][0], 3), round(100 * after["held_out"][0], 3),
+        *tokens, len(moved_keys), *spans, round(100 * error, 3), round(100 * error_after, 3),
+        within, cases, round(100 * before["held_out"][0], 3), round(100 * after["held_out"][0], 3),
         round(100 * sc25, 1), round(100 * sc25_after, 1),
     )  # fmt: skip
 
@@ -1029,13 +1028,12 @@ def fifty_fifth_round_figures() -> tuple:
     with as_round(55):  # before the fifty-sixth round's head tiles (its own figures quote them)
         before, after = cublas_tile_figures()
         split_before, split_after = step_splits()
-    moved = [key for key, ratio in before["ratios"].items()
-             if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
+    moved_keys = moved(before, after, 0.005)
     dense = [case.key for case in dense_one_token_rows()["bf16"]]
     (fixed, rate), (fixed_after, rate_after) = split_after["measured"], split_after["engine"]
     (error, within, cases), (error_after, _, _) = before["both"], after["both"]
     return (
-        round(tiles, 1), round(stream, 1), len(moved), *ratio_span(before, dense),
+        round(tiles, 1), round(stream, 1), len(moved_keys), *ratio_span(before, dense),
         *ratio_span(after, dense), round(1e3 * fixed_after, 2), round(rate_after / 1e12, 2),
         round(1e3 * fixed, 2), round(rate / 1e12, 2),
         round(split_before["engine"][1] / 1e12, 2), round(100 * error, 2),
@@ -1052,8 +1050,7 @@ def fifty_sixth_round_figures() -> tuple:
     before and after, cases; held out before and after (two decimals)."""
     head, stream = head_tile_and_stream_ms()
     before, after = cublas_head_figures()
-    moved = [key for key, ratio in before["ratios"].items()
-             if abs(after["ratios"][key] / ratio - 1.0) >= 0.005]  # fmt: skip
+    moved_keys = moved(before, after, 0.005)
     rows = dense_one_token_rows()
     spans = []
     for fmt in ("bf16", "FP8", "AWQ"):
@@ -1061,7 +1058,7 @@ def fifty_sixth_round_figures() -> tuple:
         spans += [*ratio_span(before, keys), *ratio_span(after, keys)]
     (error, within, cases), (error_after, within_after, _) = before["both"], after["both"]
     return (
-        round(head, 2), round(stream, 2), len(moved), *spans, round(100 * error, 2),
+        round(head, 2), round(stream, 2), len(moved_keys), *spans, round(100 * error, 2),
         round(100 * error_after, 2), within, within_after, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
     )  # fmt: skip

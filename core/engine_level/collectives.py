@@ -16,6 +16,7 @@ import numpy as np
 from core.catalog import ACTIVATION_BYTES
 from core.catalog import collective_tables as tables
 from core.engine_level import terms as physical
+from core.engine_level.joining import riding_excess_s
 from core.foundation.vector import any_true, ndim
 
 
@@ -80,18 +81,17 @@ class Collectives:
         Notes
         -----
         Over the prompt's :math:`n` passes (:meth:`prompt_passes`) of :math:`c = T / n` tokens,
-        with :math:`C` a step's tabled collectives and :math:`C_r` a riding prompt's:
+        with :math:`C` a step's tabled collectives and :math:`C_r` a riding prompt's
+        (:func:`core.engine_level.joining.riding_excess_s`):
 
         .. math:: t = n \max\big(0,\ C(d + c) - C(d) - C_r(c)\big)
         """
         if self._measured_allreduces is None and self._measured_gathers is None:
             return 0.0
-        passes = self.prompt_passes(tokens)
-        chunk = np.divide(tokens, passes)
-        together = self.tabled_collectives(np.add(beside, chunk), terms, True)
-        decoding = self.tabled_collectives(beside, terms, True)
-        riding = self.tabled_collectives(chunk, terms, False)
-        return passes * np.maximum(together - decoding - riding, 0.0)
+        return riding_excess_s(
+            self, beside, tokens, lambda size: self.tabled_collectives(size, terms, True),
+            lambda chunk: self.tabled_collectives(chunk, terms, False),
+        )  # fmt: skip
 
     @cached_property
     def _measured_allreduces(self):

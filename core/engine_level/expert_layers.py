@@ -14,6 +14,7 @@ import numpy as np
 
 from core.catalog.kernels import PERMUTE_BYTES
 from core.engine_level import terms as physical
+from core.engine_level.joining import riding_excess_s
 from core.foundation.vector import any_true, ndim
 from core.whiteboard.experts import distinct_experts
 
@@ -154,7 +155,8 @@ class ExpertLayers:
         Notes
         -----
         Over the prompt's :math:`n` passes (:meth:`prompt_passes`) of :math:`c = T / n` tokens,
-        with :math:`t_E` a step's expert layers and :math:`t_r` a riding prompt's arithmetic:
+        with :math:`t_E` a step's expert layers and :math:`t_r` a riding prompt's arithmetic
+        (:func:`core.engine_level.joining.riding_excess_s`):
 
         .. math:: t = n \max\big(0,\ t_E(d + c) - t_E(d) - t_r(c)\big)
 
@@ -162,12 +164,10 @@ class ExpertLayers:
         """
         if "expert_reads" not in terms or not self.has_experts:
             return 0.0
-        passes = self.prompt_passes(tokens)
-        chunk = np.divide(tokens, passes)
-        together = self.expert_seconds(np.add(beside, chunk), terms)
-        decoding = self.expert_seconds(beside, terms)
-        riding = self.expert_seconds(chunk, terms, alone=False)
-        return passes * np.maximum(together - decoding - riding, 0.0)
+        return riding_excess_s(
+            self, beside, tokens, lambda size: self.expert_seconds(size, terms),
+            lambda chunk: self.expert_seconds(chunk, terms, alone=False),
+        )  # fmt: skip
 
     def _riding_expert_s(self, terms):
         """:meth:`expert_seconds` per token riding in a step (``alone`` False), remembered."""

@@ -237,16 +237,16 @@ class GemmShapes:
         """Whether any of these nodes' kernels multiplies whole tiles of rows."""
         return bool(any_true(self.gemm_tile_rows) or any_true(self.head_tile_rows))
 
-    def _tile_shortfall(self, tokens, weight_bytes, math_s, bandwidth, flops, terms):
-        """Seconds a step's dense GEMMs, streaming ``weight_bytes`` at ``bandwidth`` and
-        multiplying for ``math_s``, fall short of their tiles' arithmetic at ``flops``
-        (:func:`tile_floor_s`): a kernel that multiplies whole tiles of rows takes at least that
-        (0 without ``gemm_shapes``)."""
+    def _tile_shortfall(self, tokens, weight_bytes, math_s, rates, terms):
+        """Seconds a step's dense GEMMs, streaming ``weight_bytes`` and multiplying for
+        ``math_s``, fall short of their tiles' arithmetic (:func:`tile_floor_s`) at ``rates``,
+        the step's (bytes/s, FLOP/s, bf16 FLOP/s: :meth:`Node.rates`): a kernel that multiplies
+        whole tiles of rows takes at least that (0 without ``gemm_shapes``)."""
         if "gemm_shapes" not in terms or not self._has_tile_rows:
             return 0.0
+        bandwidth, flops, bf16_flops = rates
         gemms = np.divide(weight_bytes, self.cards * bandwidth) + math_s
-        floor = tile_floor_s(self, tokens, flops, self.rates(terms)[2])
-        return np.maximum(floor - gemms, 0.0)
+        return np.maximum(tile_floor_s(self, tokens, flops, bf16_flops) - gemms, 0.0)
 
     def _graph_batch(self, batch):
         """The batch a decode step multiplies: :func:`~core.engine_level.terms.graph_padded_batch`

@@ -57,6 +57,26 @@ def step_size_s(node, beside, miss, terms):
     return experts + node.riding_collectives_s(beside, miss, terms)
 
 
+def riding_excess_s(node, beside, tokens, step_s, riding_s):
+    r"""What a prompt of ``tokens`` tokens riding beside ``beside`` decoding requests adds to one
+    part of their steps beyond its own share of it: the step's size prices that part
+    (:meth:`~core.engine_level.expert_layers.ExpertLayers.riding_stream_s`,
+    :meth:`~core.engine_level.collectives.Collectives.riding_collectives_s`).
+
+    Notes
+    -----
+    Over the prompt's :math:`n` passes (:meth:`~core.engine_level.node.Node.prompt_passes`) of
+    :math:`c = T / n` tokens, with :math:`P` (``step_s``) the part in a step of a given size and
+    :math:`P_r` (``riding_s``) a riding chunk's own:
+
+    .. math:: t = n \max\big(0,\ P(d + c) - P(d) - P_r(c)\big)
+    """
+    passes = node.prompt_passes(tokens)
+    chunk = np.divide(tokens, passes)
+    beyond = step_s(np.add(beside, chunk)) - step_s(beside) - riding_s(chunk)
+    return passes * np.maximum(beyond, 0.0)
+
+
 def coalesced(overhead, rate):
     r"""The share of one dispatch ``overhead`` a prompt pays when prompts come at ``rate`` a second.
 

@@ -94,8 +94,13 @@ def _embedding_table_bytes(pool, shape, shapes):
     rows): an untied model's, in bf16 as checkpoints keep it (a tied one's is the output head,
     which every step reads)."""
     untied = pick(shape, shapes, "tied_embeddings") == 0
-    table = pick(shape, shapes, "vocab") * pick(shape, shapes, "hidden")
+    table = _vocabulary_params(shape, shapes)
     return np.where(untied, table * np.maximum(pool.bytes_weight, BYTES_PER_WEIGHT["bf16"]), 0.0)
+
+
+def _vocabulary_params(shape, shapes):
+    """Parameters of one vocabulary-by-hidden table: the input embedding or the output head."""
+    return pick(shape, shapes, "vocab") * pick(shape, shapes, "hidden")
 
 
 def _launch_tokens(shapes):
@@ -297,7 +302,7 @@ def _head_fields(pool, gpu, engine, version, shape, shapes) -> dict:
     the head stays in bf16 in every checkpoint the catalog prices) and the rows it multiplies at
     least (:func:`_head_tile_rows`)."""
     return {
-        "head_params": pick(shape, shapes, "vocab") * pick(shape, shapes, "hidden") / pool.cards,
+        "head_params": _vocabulary_params(shape, shapes) / pool.cards,
         "head_tile_rows": lookup(_head_tile_rows, gpu, engine, version),
     }
 

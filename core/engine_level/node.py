@@ -297,7 +297,8 @@ class Node(
             step = (weights + cache) / (self.cards * bandwidth) + math
         else:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
-        step = step + self._tile_shortfall(batch, weights, math, bandwidth, flops, terms)  # tiles
+        rates = (bandwidth, flops, attention_flops)
+        step = step + self._tile_shortfall(batch, weights, math, rates, terms)  # whole tiles
         if "prefill_shape" in terms:  # attention's own math, where its cache read cannot hide it
             per_token = self.attention_flops_per_token * self._attention_layers
             reads = np.multiply(tokens, context_tokens) * per_token
