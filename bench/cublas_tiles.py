@@ -1,15 +1,18 @@
-"""SGLang 0.4's bf16 GEMMs on Hopper multiply 64-row tiles (issue 37, rounds 55 and 56).
+"""SGLang 0.4's bf16 GEMMs on Hopper multiply 64-row tiles (issue 37, rounds 55 to 57).
 
 SGLang multiplies a bf16 linear layer with torch, which calls cuBLAS. The build of Qwen's H20
 rows (PyTorch 2.6.0+cu124, SGLang 0.4.6.post1) carries cuBLAS 12.4.5.8, whose Hopper kernels tile
 at least 64 x 64 (:mod:`core.catalog.gemm_tiles`), so a decode step of one token multiplies at
 least 64 rows of every bf16 GEMM: the layers' (the fifty-fifth round) and the output head's,
 bf16 in every checkpoint (the fifty-sixth). An H100 or an H200 hides that arithmetic under the
-weights' stream; an H20, at 148 TFLOP/s of bf16 beside 4.0 TB/s, cannot.
+weights' stream; an H20, at 148 TFLOP/s of bf16 beside 4.0 TB/s, cannot. The fifty-seventh prices
+a tile at the rate the H20's measured few-token GEMMs multiply 64 rows at
+(:func:`core.catalog.gemm_tiles.skinny_tile_share`), not at a large GEMM's.
 
 For each round this prints its figure for one H20 (the 64 rows' arithmetic at the card's bf16
 rate against the weights' stream), the scored rows its rule moves and both sets and the held-out
-figure without it and with it; for the fifty-fifth, the split of the dense bf16 rows' decode
+figure without it and with it (each as the engine level stood after it, no later round's rule);
+for the fifty-fifth and the fifty-seventh, the split of the dense bf16 rows' decode
 steps into a fixed part and a weight stream, measured and priced, before and after:
 
     python -m bench.cublas_tiles
@@ -57,6 +60,13 @@ def without_bf16_tiles():
         yield
 
 
+@contextmanager
+def without_tile_share():
+    """The fifty-seventh round's rule off: a tile multiplies at the card's achieved rate."""
+    with patch.dict(gemm_tiles.GEMM_TILE_SHARES, {}, clear=True):
+        yield
+
+
 def _case_node(key: str):
     """The engine level's node for one of Qwen's H20 rows (its key)."""
     return engine_node(next(case for case in QWEN_SPEED if case.key == key).scenario())
@@ -93,6 +103,19 @@ def head_figures() -> tuple[dict, dict]:
     return scored_without(without_head_tiles)
 
 
+def share_tile_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
+    """(the 64 rows' arithmetic at the card's achieved rate, the same at the measured few-token
+    share: :data:`core.catalog.gemm_tiles.GEMM_TILE_SHARES`), ms, for one case's decode step."""
+    tiles, _ = tile_and_stream_ms(key)
+    return tiles, tiles / gemm_tiles.GEMM_TILE_SHARES[RULE_KEY]
+
+
+def share_figures() -> tuple[dict, dict]:
+    """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-seventh round's
+    rule (the tile's measured rate) and with it."""
+    return scored_without(without_tile_share)
+
+
 def step_splits() -> tuple[dict, dict]:
     """(before, after): the dense bf16 rows' decode steps at a one-token prompt split into a
     fixed part and a weight stream (:func:`bench.h20_batch_one.measured_and_priced`)."""
@@ -111,20 +134,34 @@ def _moves(before: dict, after: dict) -> None:
         print(f"{name:6s} {both_and_held_out(found)}")
 
 
+def _splits(splits: tuple[dict, dict]) -> None:
+    """Print the dense bf16 rows' step splits, before and after a rule."""
+    for name, split in zip(("before", "after"), splits, strict=True):
+        for source, (fixed, rate) in split.items():
+            print(f"  bf16 {source:>8} {name:6s}: {fixed * 1e3:5.2f} ms + weights at "
+                  f"{rate / 1e12:4.2f} TB/s")  # fmt: skip
+
+
 def main() -> None:
     tiles, stream = tile_and_stream_ms()
     print(f"round 55: Qwen3-32B in bf16 on one H20: 64 rows' arithmetic {tiles:.1f} ms, its "
           f"dense GEMMs' weights streamed {stream:.1f} ms a step")  # fmt: skip
-    with without_head_tiles():  # the round as it left the engine level
+    with without_tile_share(), without_head_tiles():  # the round as it left the engine level
         _moves(*figures())
-        for name, split in zip(("before", "after"), step_splits(), strict=True):
-            for source, (fixed, rate) in split.items():
-                print(f"  bf16 {source:>8} {name:6s}: {fixed * 1e3:5.2f} ms + weights at "
-                      f"{rate / 1e12:4.2f} TB/s")  # fmt: skip
+        _splits(step_splits())
     head, head_stream = head_tile_and_stream_ms()
     print(f"round 56: Qwen3-0.6B's output head on one H20: 64 rows' arithmetic {head:.2f} ms, "
           f"its weights streamed {head_stream:.2f} ms a step")  # fmt: skip
-    _moves(*head_figures())
+    with without_tile_share():
+        _moves(*head_figures())
+    achieved, measured = share_tile_ms()
+    print(f"round 57: the H20's few-token GEMMs multiply 64 rows at "
+          f"{gemm_tiles.GEMM_TILE_SHARES[RULE_KEY]:.3f} of its achieved bf16 rate; Qwen3-32B's "
+          f"64 rows {achieved:.1f} ms -> {measured:.1f} ms a step")  # fmt: skip
+    _moves(*share_figures())
+    with without_tile_share():
+        before = step_splits()[1]
+    _splits((before, step_splits()[1]))
 
 
 if __name__ == "__main__":

@@ -30,20 +30,12 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core import evaluate
+from core.catalog.gemm_tiles import H20_SKINNY_GEMMS
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 
 # (card, the page's rows) in the order they are printed
 PAGES = (("H20", "Qwen3", QWEN_SPEED), ("A100", "Qwen2.5", QWEN25_SPEED))
-# An H20's fp16 GEMMs at 1-4 tokens, timed by others (issue 37's thirty-seventh round): the H20
-# column of ROCm/rocm-libraries PR #12329 (2026-09-18, "add rocBLAS wvSpltK skinny GEMMs
-# (M=1/2/4) via GFA", FP16 NN), as (N, K, µs). Its library and release are not printed.
-H20_SKINNY_GEMMS = (
-    (13312, 17792, 354.4), (76032, 13312, 1454.8), (38016, 13312, 730.4), (35584, 13312, 730.3),
-    (19968, 13312, 373.0), (19008, 13312, 372.3), (17792, 13312, 346.0), (9984, 13312, 190.1),
-    (8896, 13312, 189.9), (4992, 13312, 54.7), (8192, 12288, 150.3), (4096, 11008, 45.4),
-    (13312, 8896, 247.7), (76032, 8192, 898.0),
-)  # fmt: skip
 
 
 def weight_format(case) -> str:

@@ -5,10 +5,14 @@ A decode step of a few tokens streams each weight matrix once, but a kernel buil
 instruction multiplies whole tiles of rows: where the tile is wider than the step's tokens, the
 padded rows cost arithmetic at the card's tensor rate. On most cards that arithmetic hides under
 the weights' stream; on an H20 (148 TFLOP/s of bf16 and 296 of fp8 beside 4.0 TB/s) it outlasts
-it. :func:`core.engine_level.gemm_shapes.tile_floor_s` prices it from :data:`GEMM_TILE_ROWS`.
+it. :func:`core.engine_level.gemm_shapes.tile_floor_s` prices it from :data:`GEMM_TILE_ROWS`, a
+tile's rows counted over the share of the card's rate its kernel was measured to multiply them at
+(:data:`GEMM_TILE_SHARES`).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from core.catalog.kernels import card_family
 
@@ -86,12 +90,74 @@ GEMM_TILE_SOURCE = (
 )
 
 
+# -- The rate a tile multiplies at (issue 37's fifty-seventh round). A tile's rows were counted at
+# the card's achieved rate, a large GEMM's (core.catalog.cards: MAMF's share of the peak), but a
+# few-token GEMM is not a large one: each of its tiles walks the whole of K for 64 rows, and on an
+# H20 (78 SMs whose tensor cores reach 148 TFLOP/s of bf16) that arithmetic is the kernel's pace.
+# The one table that times such GEMMs on an H20 is the H20 column of ROCm/rocm-libraries PR
+# #12329 (2026-09-18, "add rocBLAS wvSpltK skinny GEMMs (M=1/2/4) via GFA"): fp16 GEMMs of one
+# to four tokens, as (N outputs, K inputs, µs); its library and release are not printed. Read as
+# 64 rows of arithmetic, 10 of its 14 shapes run at 0.54-0.62 of the card's bf16 peak and their
+# median at 88 TFLOP/s, 0.74 of the achieved rate the tile was priced at (two short-N shapes run
+# faster, one slower). So where a release's bf16 kernels tile 64 rows on Hopper, a tile counts
+# its rows over that share, as Marlin's mma.sync rows count over theirs. Measured on the H20, the
+# one Hopper card whose stream cannot hide the tile; on an H100 or an H200 the rows' arithmetic
+# still hides under the weights' stream.
+H20_SKINNY_GEMMS: tuple[tuple[int, int, float], ...] = (
+    (13312, 17792, 354.4), (76032, 13312, 1454.8), (38016, 13312, 730.4), (35584, 13312, 730.3),
+    (19968, 13312, 373.0), (19008, 13312, 372.3), (17792, 13312, 346.0), (9984, 13312, 190.1),
+    (8896, 13312, 189.9), (4992, 13312, 54.7), (8192, 12288, 150.3), (4096, 11008, 45.4),
+    (13312, 8896, 247.7), (76032, 8192, 898.0),
+)  # fmt: skip
+H20_SKINNY_SOURCE = (
+    "ROCm/rocm-libraries PR #12329 (2026-09-18, 'add rocBLAS wvSpltK skinny GEMMs (M=1/2/4) via "
+    "GFA'), the table's 'H20 µs' column: fp16 NN GEMMs of 1-4 tokens on an NVIDIA H20, 14 shapes "
+    "(N 4,096-76,032, K 8,192-17,792); library and release not printed"
+)
+# the rows a tiled Hopper bf16 kernel multiplies however few tokens (wgmma's m64)
+HOPPER_TILE_ROWS = 64.0
+
+
+def skinny_tile_share(tile_rows: float = HOPPER_TILE_ROWS) -> float:
+    r"""The share of the H20's achieved bf16 rate (:mod:`core.catalog.cards`) at which the
+    measured few-token GEMMs of :data:`H20_SKINNY_GEMMS` multiply ``tile_rows`` rows each.
+
+    Notes
+    -----
+    .. math:: \sigma = \operatorname{median}_{(n, k, t)} \frac{2\, m_{tile}\, n\, k}{t\, F}
+
+    with :math:`F` the H20's achieved bf16 rate.
+    """
+    from core.catalog.cards import GPUS
+
+    shapes = np.array(H20_SKINNY_GEMMS, dtype=float)
+    rates = 2.0 * tile_rows * shapes[:, 0] * shapes[:, 1] / (shapes[:, 2] * 1e-6)
+    return float(np.median(rates) / GPUS["H20"].achieved_bf16_flops)
+
+
+# (family, format, engine, release) -> the share of the card's achieved rate its tiles reach
+GEMM_TILE_SHARES: dict[tuple[str, str, str, str], float] = {
+    ("hopper", "bf16", "sglang", "0.4"): skinny_tile_share(),
+}
+GEMM_TILE_SHARE_SOURCE = H20_SKINNY_SOURCE + (
+    ": the median shape's 64 rows of arithmetic over the H20's achieved bf16 rate"
+)
+
+
+def _keyed(table: dict, family: str, weight: str, engine: str, version: str, default: float):
+    """The release's entry of a table keyed (family, format, engine, release), else its line's
+    ("" every release), else ``default``."""
+    return table.get((family, weight, engine, version),
+                     table.get((family, weight, engine, ""), default))  # fmt: skip
+
+
 def gemm_tile_rows(gpu: str, weight: str, engine: str, version: str = "") -> float:
     """Rows ``engine``'s dense GEMMs in ``weight`` (block-scaled fp8: ``"fp8_block"``) multiply at
     least on ``gpu`` in its release line ``version``, counted at the card's tensor rate (a
-    kernel whose instruction reaches only part of it counts its rows over that share); 0 where
-    no kernel's tile is known to be wider than a step's tokens."""
+    kernel whose instruction reaches only part of it counts its rows over that share, and a
+    tile measured to multiply below the card's achieved rate over its share,
+    :data:`GEMM_TILE_SHARES`); 0 where no kernel's tile is known to be wider than a step's
+    tokens."""
     family = card_family(gpu)
-    return GEMM_TILE_ROWS.get(
-        (family, weight, engine, version), GEMM_TILE_ROWS.get((family, weight, engine, ""), 0.0)
-    )
+    rows = _keyed(GEMM_TILE_ROWS, family, weight, engine, version, 0.0)
+    return rows / _keyed(GEMM_TILE_SHARES, family, weight, engine, version, 1.0)

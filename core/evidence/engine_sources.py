@@ -31,7 +31,12 @@ from core.catalog.dense_gemms import (
 )
 from core.catalog.engines import ENGINES
 from core.catalog.gemm_tables import GEMM_SHARE_SOURCE, MARLIN_PROMPT_SHARE, MARLIN_SOURCE
-from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SOURCE
+from core.catalog.gemm_tiles import (
+    GEMM_TILE_ROWS,
+    GEMM_TILE_SHARE_SOURCE,
+    GEMM_TILE_SHARES,
+    GEMM_TILE_SOURCE,
+)
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.measured_here import MEASURED_HERE, MEASURED_HERE_SOURCES
 from core.catalog.memory_profiles import OUTSIDE_ALLOCATOR_SOURCE
@@ -294,6 +299,11 @@ def dense_gemm_rows() -> list[Source]:
                "multiplies at least at the card's tensor rate, however few tokens the step "
                "carries", GEMM_TILE_SOURCE, kind="engine")
         for key, rows in GEMM_TILE_ROWS.items()
+    ] + [
+        Source(f"dense GEMM tile's rate, {' '.join(filter(None, key))}", f"{share:.3f}",
+               "of the card's achieved rate a tile multiplies at (its rows count over it)",
+               GEMM_TILE_SHARE_SOURCE, kind="measurements")
+        for key, share in GEMM_TILE_SHARES.items()
     ] + [
         Source(f"fp8 input quantiser in the floor, {family} {engine}", f"{seconds * 1e6:.2f}",
                "µs of a per-tensor fp8 GEMM's floor (a release that fuses it skips it)",

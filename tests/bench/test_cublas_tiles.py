@@ -1,11 +1,18 @@
-"""bench/cublas_tiles.py: the fifty-fifth round's rule, SGLang 0.4's bf16 tiles, off and on."""
+"""bench/cublas_tiles.py: the fifty-fifth to fifty-seventh rounds' rules, off and on."""
 
 from __future__ import annotations
 
-from bench.cublas_tiles import RULE_KEY, tile_and_stream_ms, without_bf16_tiles, without_head_tiles
+from bench.cublas_tiles import (
+    RULE_KEY,
+    share_tile_ms,
+    tile_and_stream_ms,
+    without_bf16_tiles,
+    without_head_tiles,
+    without_tile_share,
+)
 from bench.riding_prompts import as_round
 from core import Scenario
-from core.catalog.gemm_tiles import GEMM_TILE_ROWS, gemm_tile_rows
+from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SHARES, gemm_tile_rows
 from core.evaluate import engine_node
 
 
@@ -20,8 +27,21 @@ def test_the_switch_takes_the_rule_out_and_puts_it_back():
         assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 0.0
     with as_round(55):
         assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 64.0
-    assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 64.0
+    assert GEMM_TILE_ROWS[RULE_KEY] == 64.0
     assert {key: rows for key, rows in GEMM_TILE_ROWS.items() if key != RULE_KEY} == others
+
+
+def test_the_share_switch_prices_the_tile_at_the_cards_achieved_rate():
+    """Without the fifty-seventh round's rule (and as the fifty-sixth round left the engine level)
+    SGLang 0.4's bf16 tile counts its 64 rows at the card's achieved rate; with it, over the
+    measured few-token share, so Qwen3-32B's tile on an H20 takes longer by that share."""
+    share = GEMM_TILE_SHARES[RULE_KEY]
+    for switch in (without_tile_share, lambda: as_round(56)):
+        with switch():
+            assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 64.0
+    assert gemm_tile_rows("H20", "bf16", "sglang", "0.4") == 64.0 / share
+    achieved, measured = share_tile_ms()
+    assert measured == achieved / share > achieved
 
 
 def test_on_an_h20_the_64_rows_outlast_the_dense_weights_stream():
@@ -40,6 +60,8 @@ def test_the_head_switch_takes_only_the_heads_tile_out():
     for switch in (without_head_tiles, lambda: as_round(55)):
         with switch():
             node = engine_node(scenario)
-            assert (node.gemm_tile_rows, node.head_tile_rows) == (64.0, 0.0)
-    node = engine_node(scenario)
+            layers = gemm_tile_rows("H20", "bf16", "sglang", "0.4")
+            assert (node.gemm_tile_rows, node.head_tile_rows) == (layers, 0.0) and layers >= 64.0
+    with without_tile_share():
+        node = engine_node(scenario)
     assert (node.gemm_tile_rows, node.head_tile_rows) == (64.0, 64.0)
