@@ -14,7 +14,13 @@ import numpy as np
 from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
 from bench.cublas_tiles import figures as cublas_tile_figures
 from bench.cublas_tiles import head_figures as cublas_head_figures
-from bench.cublas_tiles import head_tile_and_stream_ms, step_splits, tile_and_stream_ms
+from bench.cublas_tiles import (
+    head_tile_and_stream_ms,
+    share_figures,
+    share_tile_ms,
+    step_splits,
+    tile_and_stream_ms,
+)
 from bench.first_token_checks import borrowed_sglang_path, deepseek_launch_s
 from bench.fused_quant import llama_step_spared_s, moved, scored_figures, unfused_input_quant
 from bench.gpustack_bursts import A100_MARLIN, marlin_figures
@@ -77,7 +83,7 @@ from core.catalog.eager_dispatch import (
     SGLANG_SERVER_PATH_S,
 )
 from core.catalog.engine_versions import engine_version
-from core.catalog.gemm_tiles import GEMM_TILE_ROWS, MMA_SYNC_SHARE_ON_HOPPER
+from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SHARES, MMA_SYNC_SHARE_ON_HOPPER
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.layer_kernels import (
@@ -1061,6 +1067,32 @@ def fifty_sixth_round_figures() -> tuple:
     return (
         round(head, 2), round(stream, 2), len(moved_keys), *spans, round(100 * error, 2),
         round(100 * error_after, 2), within, within_after, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+    )  # fmt: skip
+
+
+def fifty_seventh_round_figures() -> tuple:
+    """A tile multiplies at the H20's measured few-token rate: the share of its achieved bf16
+    rate (three decimals) and the rows that count at it (one decimal); Qwen3-32B's 64 rows at the
+    share and at the achieved rate (ms, one decimal); the scored rows moved by half a per cent or
+    more; Qwen's dense rows at a one-token prompt, bf16 and FP8, lowest and highest ratio before
+    and after; the bf16 rows' steps split as priced after (ms, TB/s); both sets before and after
+    (two decimals), within before and after, cases; held out before and after (two decimals)."""
+    share = GEMM_TILE_SHARES[("hopper", "bf16", "sglang", "0.4")]
+    achieved, measured = share_tile_ms()
+    before, after = share_figures()
+    moved_keys = moved(before, after, 0.005)
+    rows = dense_one_token_rows()
+    spans = []
+    for fmt in ("bf16", "FP8"):
+        keys = [case.key for case in rows[fmt]]
+        spans += [*ratio_span(before, keys), *ratio_span(after, keys)]
+    fixed, rate = measured_and_priced(rows["bf16"])["engine"]
+    (error, within, cases), (error_after, within_after, _) = before["both"], after["both"]
+    return (
+        round(share, 3), round(64.0 / share, 1), round(measured, 1), round(achieved, 1),
+        len(moved_keys), *spans, round(1e3 * fixed, 2), round(rate / 1e12, 2),
+        round(100 * error, 2), round(100 * error_after, 2), within, within_after, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
     )  # fmt: skip
 

@@ -33,6 +33,7 @@ from tests.readme_rounds import (
     fifty_first_round_figures,
     fifty_fourth_round_figures,
     fifty_second_round_figures,
+    fifty_seventh_round_figures,
     fifty_sixth_round_figures,
     fifty_third_round_figures,
     fortieth_round_figures,
@@ -417,6 +418,17 @@ FIGURES = {
         r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\. Both sets go from ([\d.]+) % to "
         r"([\d.]+) % \((\d+) to (\d+) of\s+(\d+)\), held out from ([\d.]+) % to ([\d.]+) %\.",
         fifty_sixth_round_figures,
+    ),
+    "fifty-seventh round": (
+        r"the median at ([\d.]+) of the achieved rate\..*? ([\d.]+) rows at the card's rate "
+        r"\(.*?Qwen3-32B's 64 rows take ([\d.]+) ms a step on one H20 where they took ([\d.]+)"
+        r"\s+\(`bench/cublas_tiles\.py`\)\..*? (\d+) scored rows move by half a per\s+cent or "
+        r"more,.*? bf16 rows go\s+from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+) and their FP8 "
+        r"rows.*? from\s+x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+); the engine level now splits "
+        r"the bf16 steps into ([\d.]+) ms and weights at\s+([\d.]+) TB/s,.*? Both sets go from "
+        r"([\d.]+) % to ([\d.]+) % \((\d+)\s+to (\d+) of (\d+)\), held out from ([\d.]+) % "
+        r"to ([\d.]+) %; no check set moves\.",
+        fifty_seventh_round_figures,
     ),
     "fiftieth round": (
         r"A100's 128-token bursts go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), but the "
