@@ -1,4 +1,4 @@
-"""SGLang 0.4's bf16 GEMMs on Hopper multiply 64-row tiles (issue 37, rounds 55 to 57).
+"""SGLang 0.4's GEMMs on Hopper multiply 64-row tiles (issue 37, rounds 55 to 58).
 
 SGLang multiplies a bf16 linear layer with torch, which calls cuBLAS. The build of Qwen's H20
 rows (PyTorch 2.6.0+cu124, SGLang 0.4.6.post1) carries cuBLAS 12.4.5.8, whose Hopper kernels tile
@@ -7,7 +7,9 @@ least 64 rows of every bf16 GEMM: the layers' (the fifty-fifth round) and the ou
 bf16 in every checkpoint (the fifty-sixth). An H100 or an H200 hides that arithmetic under the
 weights' stream; an H20, at 148 TFLOP/s of bf16 beside 4.0 TB/s, cannot. The fifty-seventh prices
 a tile at the rate the H20's measured few-token GEMMs multiply 64 rows at
-(:func:`core.catalog.gemm_tiles.skinny_tile_share`), not at a large GEMM's.
+(:func:`core.catalog.gemm_tiles.skinny_tile_share`), not at a large GEMM's; the fifty-eighth gives
+the H20 its own fp8 rate and SGLang's block-fp8 tile DeepGEMM's measured rate
+(:mod:`core.catalog.h20_tables`).
 
 For each round this prints its figure for one H20 (the 64 rows' arithmetic at the card's bf16
 rate against the weights' stream), the scored rows its rule moves and both sets and the held-out
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from unittest.mock import patch
 
@@ -31,7 +34,8 @@ if __package__ in (None, ""):
 
 from bench.fused_quant import both_and_held_out, moved, scored_without
 from bench.h20_batch_one import dense_one_token_rows, measured_and_priced
-from core.catalog import gemm_tiles
+from core.catalog import cards, gemm_tiles
+from core.catalog.h20_tables import H20_FP8_FLOPS, deepgemm_tile_flops
 from core.engine_level import kernels
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
@@ -42,6 +46,8 @@ RULE_KEY = ("hopper", "bf16", "sglang", "0.4")
 # Qwen3-32B in bf16 on one H20, a one-token prompt (the page's D277); Qwen3-0.6B (D251), whose
 # output head is a quarter of its weights
 SHOWN_CASE, HEAD_CASE = "D277", "D251"
+# Qwen3-14B-FP8 on one H20 at a one-token prompt (the page's D272)
+FP8_CASE = "D272"
 
 
 @contextmanager
@@ -64,6 +70,24 @@ def without_bf16_tiles():
 def without_tile_share():
     """The fifty-seventh round's rule off: a tile multiplies at the card's achieved rate."""
     with patch.dict(gemm_tiles.GEMM_TILE_SHARES, {}, clear=True):
+        yield
+
+
+# the H20's fp8 rate before the fifty-eighth round: the H100's measured share of its peak
+BORROWED_H20_FP8_FLOPS = 296e12 * 1402.6e12 / 1979e12
+FP8_RULE_KEYS = (("hopper", "fp8_block", "sglang", "0.4"), ("hopper", "fp8_block", "sglang", "0.5"))
+
+
+@contextmanager
+def without_h20_fp8():
+    """The fifty-eighth round's rule off: the H20 multiplies fp8 at the H100's share of its peak
+    and SGLang's block-fp8 tiles at that rate (no measured DeepGEMM share)."""
+    h20 = replace(cards.GPUS["H20"], achieved_fp8_flops=BORROWED_H20_FP8_FLOPS)
+    shares = {k: v for k, v in gemm_tiles.GEMM_TILE_SHARES.items() if k not in FP8_RULE_KEYS}
+    with (
+        patch.dict(cards.GPUS, {"H20": h20}),
+        patch.dict(gemm_tiles.GEMM_TILE_SHARES, shares, clear=True),
+    ):
         yield
 
 
@@ -116,6 +140,21 @@ def share_figures() -> tuple[dict, dict]:
     return scored_without(without_tile_share)
 
 
+def fp8_figures() -> tuple[dict, dict]:
+    """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-eighth round's
+    rule (the H20's own fp8 rate and DeepGEMM's tile share) and with it."""
+    return scored_without(without_h20_fp8)
+
+
+def fp8_tile_ms(key: str = FP8_CASE) -> tuple[float, float]:
+    """(the 64 rows' fp8 arithmetic before the fifty-eighth round, after it), ms, for one case's
+    decode step: at the H100's share of the H20's peak, then at DeepGEMM's measured rate."""
+    node = _case_node(key)
+    before = 2.0 * node.dense_gemm_params * 64.0 / BORROWED_H20_FP8_FLOPS
+    after = 2.0 * node.dense_gemm_params * 64.0 / deepgemm_tile_flops()
+    return 1e3 * before, 1e3 * after
+
+
 def step_splits() -> tuple[dict, dict]:
     """(before, after): the dense bf16 rows' decode steps at a one-token prompt split into a
     fixed part and a weight stream (:func:`bench.h20_batch_one.measured_and_priced`)."""
@@ -146,22 +185,29 @@ def main() -> None:
     tiles, stream = tile_and_stream_ms()
     print(f"round 55: Qwen3-32B in bf16 on one H20: 64 rows' arithmetic {tiles:.1f} ms, its "
           f"dense GEMMs' weights streamed {stream:.1f} ms a step")  # fmt: skip
-    with without_tile_share(), without_head_tiles():  # the round as it left the engine level
+    with without_h20_fp8(), without_tile_share(), without_head_tiles():  # as the round left it
         _moves(*figures())
         _splits(step_splits())
     head, head_stream = head_tile_and_stream_ms()
     print(f"round 56: Qwen3-0.6B's output head on one H20: 64 rows' arithmetic {head:.2f} ms, "
           f"its weights streamed {head_stream:.2f} ms a step")  # fmt: skip
-    with without_tile_share():
+    with without_h20_fp8(), without_tile_share():
         _moves(*head_figures())
     achieved, measured = share_tile_ms()
     print(f"round 57: the H20's few-token GEMMs multiply 64 rows at "
           f"{gemm_tiles.GEMM_TILE_SHARES[RULE_KEY]:.3f} of its achieved bf16 rate; Qwen3-32B's "
           f"64 rows {achieved:.1f} ms -> {measured:.1f} ms a step")  # fmt: skip
-    _moves(*share_figures())
-    with without_tile_share():
-        before = step_splits()[1]
-    _splits((before, step_splits()[1]))
+    with without_h20_fp8():  # the round as it left the engine level
+        _moves(*share_figures())
+        with without_tile_share():
+            before = step_splits()[1]
+        _splits((before, step_splits()[1]))
+    fp8_before, fp8_after = fp8_tile_ms()
+    print(f"round 58: the H20's fp8 rate {BORROWED_H20_FP8_FLOPS / 1e12:.0f} -> "
+          f"{H20_FP8_FLOPS / 1e12:.0f} TFLOP/s, DeepGEMM's 64-row tile "
+          f"{deepgemm_tile_flops() / 1e12:.0f}; Qwen3-14B-FP8's 64 rows {fp8_before:.1f} ms -> "
+          f"{fp8_after:.1f} ms a step")  # fmt: skip
+    _moves(*fp8_figures())
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core import evaluate
-from core.catalog.gemm_tiles import H20_SKINNY_GEMMS
+from core.catalog.h20_tables import H20_SKINNY_GEMMS
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 

@@ -37,7 +37,12 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.cublas_tiles import without_bf16_tiles, without_head_tiles, without_tile_share
+from bench.cublas_tiles import (
+    without_bf16_tiles,
+    without_h20_fp8,
+    without_head_tiles,
+    without_tile_share,
+)
 from bench.fused_quant import both_and_held_out, moved, scored_figures
 from core import Scenario, evaluate
 from core.engine_level import joining
@@ -89,7 +94,7 @@ def without_riding_passes():
 RULES = {
     51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes,
     54: without_pass_experts, 55: without_bf16_tiles, 56: without_head_tiles,
-    57: without_tile_share,
+    57: without_tile_share, 58: without_h20_fp8,
 }  # fmt: skip
 # (model, card, cards, weights, engine) each round shows, under the releases that mix prompts in
 SHOWN = {

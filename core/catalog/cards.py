@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.catalog.card_sources import AIC_GEMM, AMD_MAF, CDNA3_PAPER, GLUON_GEMM, MI300X_PAPER
+from core.catalog.h20_tables import H20_BLOCK_FP8_SOURCE, H20_FP8_FLOPS
 from core.catalog.measured_here import H100_CHECKED_HERE, MEASURED_HERE_SOURCES
 
 GB = 1e9  # spec sheets quote decimal gigabytes
@@ -257,7 +258,10 @@ GPUS: dict[str, Gpu] = {
         # x0.75/0.90/0.67 -> 0.73/0.89/0.66: already fast, faster). Crowd-sourced and a
         # best-of-100 copy, not a kernel's sustained rate: kept out until a paper or vendor
         # table measures the card. Its bandwidth is bounded by its SMs since the thirty-eighth
-        # round (HOPPER_STREAM_PER_SM above).
+        # round (HOPPER_STREAM_PER_SM above). From the fifty-eighth round its fp8 rate is its
+        # own: vLLM PR #49932's table is a kernel table (four backends' GEMMs timed on the card
+        # at 16-8,192 tokens, core.catalog.h20_tables), its best large GEMM 283 TFLOP/s (0.955 of
+        # the peak, where the H100's share gave 210); its bf16 rate stays borrowed.
         Gpu(
             "H20",
             memory_bytes=96 * GB,
@@ -270,13 +274,14 @@ GPUS: dict[str, Gpu] = {
             price_source=_ASSUMED + "; sold mainly in China, few public on-demand rates",
             achieved_hbm_bytes_per_s=min(4.0e12 * _H100_BW_SHARE, H20_SMS * HOPPER_STREAM_PER_SM),
             achieved_bf16_flops=148e12 * _H100_BF16_SHARE,
-            achieved_fp8_flops=296e12 * _H100_FP8_SHARE,
+            achieved_fp8_flops=H20_FP8_FLOPS,
             achieved_source=(
                 f"bandwidth: the H200's measured stream per SM ({_H200_STREAM / 1e12:.2f} TB/s "
                 f"over {HOPPER_SMS} SMs) times the H20's {_H20_SMS_SOURCE}, below the H100's share "
-                f"of its peak; matmul: {_NO_MEASUREMENT}"
+                f"of its peak; fp8 matmul: the best 8,192-token GEMM of {H20_BLOCK_FP8_SOURCE}; "
+                f"bf16 matmul: {_NO_MEASUREMENT}"
             ),
-            borrowed_rates="matmul",
+            borrowed_rates="bf16 matmul",
             bandwidth_note=(
                 f"its bandwidth is the H200's measured stream per SM over its {H20_SMS} SMs"
             ),

@@ -14,6 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.catalog.h20_tables import (
+    H20_BLOCK_FP8_SOURCE,
+    H20_SKINNY_GEMMS,
+    H20_SKINNY_SOURCE,
+    deepgemm_tile_flops,
+)
 from core.catalog.kernels import card_family
 
 # The share of Hopper's tensor-core rate Ampere's mma.sync instruction reaches there
@@ -103,17 +109,6 @@ GEMM_TILE_SOURCE = (
 # its rows over that share, as Marlin's mma.sync rows count over theirs. Measured on the H20, the
 # one Hopper card whose stream cannot hide the tile; on an H100 or an H200 the rows' arithmetic
 # still hides under the weights' stream.
-H20_SKINNY_GEMMS: tuple[tuple[int, int, float], ...] = (
-    (13312, 17792, 354.4), (76032, 13312, 1454.8), (38016, 13312, 730.4), (35584, 13312, 730.3),
-    (19968, 13312, 373.0), (19008, 13312, 372.3), (17792, 13312, 346.0), (9984, 13312, 190.1),
-    (8896, 13312, 189.9), (4992, 13312, 54.7), (8192, 12288, 150.3), (4096, 11008, 45.4),
-    (13312, 8896, 247.7), (76032, 8192, 898.0),
-)  # fmt: skip
-H20_SKINNY_SOURCE = (
-    "ROCm/rocm-libraries PR #12329 (2026-09-18, 'add rocBLAS wvSpltK skinny GEMMs (M=1/2/4) via "
-    "GFA'), the table's 'H20 µs' column: fp16 NN GEMMs of 1-4 tokens on an NVIDIA H20, 14 shapes "
-    "(N 4,096-76,032, K 8,192-17,792); library and release not printed"
-)
 # the rows a tiled Hopper bf16 kernel multiplies however few tokens (wgmma's m64)
 HOPPER_TILE_ROWS = 64.0
 
@@ -135,12 +130,31 @@ def skinny_tile_share(tile_rows: float = HOPPER_TILE_ROWS) -> float:
     return float(np.median(rates) / GPUS["H20"].achieved_bf16_flops)
 
 
+def deepgemm_tile_share() -> float:
+    """The share of the H20's achieved fp8 rate (its own, :mod:`core.catalog.h20_tables`) at which
+    DeepGEMM multiplies a few tokens' 64-row tile (:func:`~core.catalog.h20_tables.
+    deepgemm_tile_flops`)."""
+    from core.catalog.cards import GPUS
+
+    return deepgemm_tile_flops() / GPUS["H20"].achieved_fp8_flops
+
+
+# SGLang's block-fp8 linear layers on Hopper run DeepGEMM by default from the 0.4.6 release
+# (sgl-project/sglang PR #5628, 2025-04-22, 'Turn on DeepGemm By Default'; fp8_kernel.py
+# w8a8_block_fp8_matmul calls it where ENABLE_JIT_DEEPGEMM), the 0.4.6.post1 of Qwen's H20 rows
+# among them (the 0.3 line ran Triton only, and the 0.4 line is priced as the release read): its
+# 64-row tile at a few tokens multiplies at the rate vLLM PR #49932's H20 table times DeepGEMM at
+# (issue 37's fifty-eighth round)
 # (family, format, engine, release) -> the share of the card's achieved rate its tiles reach
 GEMM_TILE_SHARES: dict[tuple[str, str, str, str], float] = {
     ("hopper", "bf16", "sglang", "0.4"): skinny_tile_share(),
+    **{("hopper", "fp8_block", "sglang", line): deepgemm_tile_share() for line in ("0.4", "0.5")},
 }
 GEMM_TILE_SHARE_SOURCE = H20_SKINNY_SOURCE + (
-    ": the median shape's 64 rows of arithmetic over the H20's achieved bf16 rate"
+    ": the median shape's 64 rows of arithmetic over the H20's achieved bf16 rate; block fp8 "
+    "under SGLang (DeepGEMM by default from 0.4.6, sgl-project/sglang PR #5628): "
+    + H20_BLOCK_FP8_SOURCE
+    + ", DeepGEMM's median 64 rows at 16 and 64 tokens over the H20's achieved fp8 rate"
 )
 
 

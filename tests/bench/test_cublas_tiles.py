@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from bench.cublas_tiles import (
+    BORROWED_H20_FP8_FLOPS,
     RULE_KEY,
+    fp8_tile_ms,
     share_tile_ms,
     tile_and_stream_ms,
     without_bf16_tiles,
+    without_h20_fp8,
     without_head_tiles,
     without_tile_share,
 )
 from bench.riding_prompts import as_round
 from core import Scenario
+from core.catalog.cards import GPUS
 from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SHARES, gemm_tile_rows
+from core.catalog.h20_tables import H20_FP8_FLOPS
 from core.evaluate import engine_node
 
 
@@ -65,3 +70,20 @@ def test_the_head_switch_takes_only_the_heads_tile_out():
     with without_tile_share():
         node = engine_node(scenario)
     assert (node.gemm_tile_rows, node.head_tile_rows) == (64.0, 64.0)
+
+
+def test_the_fp8_switch_gives_the_h20_back_its_borrowed_rate():
+    """Without the fifty-eighth round's rule (and as the fifty-seventh round left the engine
+    level) the H20 multiplies fp8 at the H100's share of its peak and SGLang's block-fp8 tile at
+    that rate; with it, at its own measured rate and DeepGEMM's, so Qwen3-14B-FP8's 64 rows take
+    less time; the bf16 share stays either way."""
+    bf16 = GEMM_TILE_SHARES[RULE_KEY]
+    for switch in (without_h20_fp8, lambda: as_round(57)):
+        with switch():
+            assert GPUS["H20"].achieved_fp8_flops == BORROWED_H20_FP8_FLOPS
+            assert gemm_tile_rows("H20", "fp8_block", "sglang", "0.4") == 64.0
+            assert GEMM_TILE_SHARES[RULE_KEY] == bf16
+    assert GPUS["H20"].achieved_fp8_flops == H20_FP8_FLOPS
+    assert gemm_tile_rows("H20", "fp8_block", "sglang", "0.4") > 64.0
+    before, after = fp8_tile_ms()
+    assert after < before

@@ -29,9 +29,9 @@ def test_the_bound_leaves_cards_with_all_their_sms_alone():
 
 
 def test_the_engine_note_says_how_the_h20s_bandwidth_is_set():
-    """On an H20 the note under a headline says its matmul rates are borrowed and its bandwidth
-    is the H200's stream per SM over its 78 SMs."""
+    """On an H20 the note under a headline says its bf16 matmul rate is borrowed (its fp8 rate is
+    its own, measured) and its bandwidth is the H200's stream per SM over its 78 SMs."""
     provenance = rate_provenance(Scenario(gpu="H20"))
     text = unescape(borrowed_text(provenance))
-    assert "its matmul rates are the H100's measured shares" in text
+    assert "its bf16 matmul rates are the H100's measured shares" in text
     assert "H200's measured stream per SM over its 78 SMs" in text

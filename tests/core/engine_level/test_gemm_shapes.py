@@ -12,10 +12,11 @@ from core import Scenario, evaluate
 from core.catalog.cards import GPUS
 from core.catalog.gemm_tiles import (
     GEMM_TILE_SHARES,
-    H20_SKINNY_GEMMS,
+    deepgemm_tile_share,
     gemm_tile_rows,
     skinny_tile_share,
 )
+from core.catalog.h20_tables import H20_SKINNY_GEMMS, deepgemm_tile_flops
 from core.engine_level.gemm_shapes import penalty_grid
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
@@ -110,12 +111,12 @@ def test_a_card_holds_the_four_dense_gemms_of_every_layer():
 
 def test_on_an_h20_a_decode_step_takes_at_least_its_64_row_tiles_arithmetic():
     """SGLang's block-fp8 GEMMs on an H20 multiply 64 rows whatever the step's tokens: a step of
-    a few requests takes at least that arithmetic at the card's fp8 rate, and more than the same
-    node priced without tiles (at 32 requests the cache and weights' stream outlast them)."""
+    a few requests takes at least that arithmetic at the rate DeepGEMM's measured tile reaches,
+    and more than the same node priced without tiles (at 32 requests the cache and weights'
+    stream outlast them)."""
     node = engine_node(_qwen3_32b_fp8(gpu="H20"))
-    assert node.gemm_tile_rows == 64.0
-    _, flops, _ = node.rates(ALL_TERMS)
-    tiles = 2.0 * node.dense_gemm_params * 64.0 / flops
+    assert_allclose(node.gemm_tile_rows, 64.0 / deepgemm_tile_share())
+    tiles = 2.0 * node.dense_gemm_params * 64.0 / deepgemm_tile_flops()
     untiled = replace(node, gemm_tile_rows=0.0)
     for batch in (1.0, 4.0, 8.0):
         step = node.step_s(batch, 1000.0, ALL_TERMS)
@@ -127,9 +128,9 @@ def test_on_an_h20_a_decode_step_takes_at_least_its_64_row_tiles_arithmetic():
 def test_the_tile_adds_nothing_where_the_weights_stream_hides_it():
     """On an H100 or H200 the 64 rows' arithmetic hides under the weights' stream, and at 64
     requests or more the rows are the step's own: the tiles change no step there."""
-    for gpu, batch in (("H100 SXM", 1.0), ("H200", 4.0), ("H20", 64.0), ("H20", 300.0)):
+    for gpu, batch in (("H100 SXM", 1.0), ("H200", 4.0), ("H20", 100.0), ("H20", 300.0)):
         node = engine_node(_qwen3_32b_fp8(gpu=gpu))
-        assert node.gemm_tile_rows == 64.0
+        assert node.gemm_tile_rows >= 64.0
         untiled = replace(node, gemm_tile_rows=0.0)
         assert node.step_s(batch, 1000.0, ALL_TERMS) == untiled.step_s(batch, 1000.0, ALL_TERMS)
 
@@ -229,6 +230,18 @@ def test_the_h20s_few_token_gemms_multiply_64_rows_below_its_achieved_rate():
     share = skinny_tile_share()
     assert_allclose(share, np.median(rates) / GPUS["H20"].achieved_bf16_flops)
     assert 0.5 < share < 1.0
-    assert {("hopper", "bf16", "sglang", "0.4"): share} == GEMM_TILE_SHARES
-    assert gemm_tile_rows("H20", "fp8_block", "sglang", "0.4") == 64.0
+    assert GEMM_TILE_SHARES[("hopper", "bf16", "sglang", "0.4")] == share
     assert_allclose(gemm_tile_rows("H20", "bf16", "sglang", "0.4"), 64.0 / share)
+
+
+def test_sglangs_block_fp8_tile_takes_deepgemms_measured_rate_from_04():
+    """SGLang's block-fp8 tile multiplies at the rate the H20's table times DeepGEMM at a few
+    tokens (its default from 0.4.6), a share below 1 of the card's own fp8 rate; the 0.3 line
+    (Triton only) and vLLM's CUTLASS tile keep the card's rate."""
+    share = deepgemm_tile_share()
+    assert 0.5 < share < 1.0
+    assert_allclose(share * GPUS["H20"].achieved_fp8_flops, deepgemm_tile_flops())
+    for line in ("0.4", "0.5"):
+        assert_allclose(gemm_tile_rows("H20", "fp8_block", "sglang", line), 64.0 / share)
+    assert gemm_tile_rows("H20", "fp8_block", "sglang", "0.3") == 64.0
+    assert gemm_tile_rows("H20", "fp8_block", "vllm", "0.10") == 128.0
