@@ -29,6 +29,7 @@ from labs.server.login_limit import EVERY_ADDRESS, PER_ADDRESS
 from tests.readme_rounds import (
     fiftieth_round_figures,
     fiftieth_round_rule_figures,
+    fifty_eighth_round_figures,
     fifty_fifth_round_figures,
     fifty_first_round_figures,
     fifty_fourth_round_figures,
@@ -418,6 +419,17 @@ FIGURES = {
         r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\. Both sets go from ([\d.]+) % to "
         r"([\d.]+) % \((\d+) to (\d+) of\s+(\d+)\), held out from ([\d.]+) % to ([\d.]+) %\.",
         fifty_sixth_round_figures,
+    ),
+    "fifty-eighth round": (
+        r"Its best large GEMM runs at (\d+)\s+TFLOP/s, where the H100's share gave (\d+);.*? "
+        r"at (\d+) TFLOP/s as 64 rows of arithmetic.*? Qwen3-14B-FP8's\s+64 rows take ([\d.]+) ms "
+        r"a step on one H20 where they took ([\d.]+) \(`bench/cublas_tiles\.py`\)\..*? (\d+) "
+        r"scored rows move.*? Qwen's FP8 rows at a one-token prompt go from x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+), the SGLang contributors'\s+DeepSeek-V3 on eight H20 from "
+        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\. Both sets go from ([\d.]+) % to "
+        r"([\d.]+) %\s+\((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %; no check "
+        r"set moves\.",
+        fifty_eighth_round_figures,
     ),
     "fifty-seventh round": (
         r"the median at ([\d.]+) of the achieved rate\..*? ([\d.]+) rows at the card's rate "
