@@ -432,6 +432,7 @@ FIGURES = {
         fifty_eighth_round_figures,
     ),
     "fifty-seventh round": (
+        r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"
         r"the median at ([\d.]+) of the achieved rate\..*? ([\d.]+) rows at the card's rate "
         r"\(.*?Qwen3-32B's 64 rows take ([\d.]+) ms a step on one H20 where they took ([\d.]+)"
         r"\s+\(`bench/cublas_tiles\.py`\)\..*? (\d+) scored rows move by half a per\s+cent or "

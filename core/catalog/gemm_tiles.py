@@ -103,7 +103,7 @@ GEMM_TILE_SOURCE = (
 # The one table that times such GEMMs on an H20 is the H20 column of ROCm/rocm-libraries PR
 # #12329 (2026-09-18, "add rocBLAS wvSpltK skinny GEMMs (M=1/2/4) via GFA"): fp16 GEMMs of one
 # to four tokens, as (N outputs, K inputs, µs); its library and release are not printed. Read as
-# 64 rows of arithmetic, 10 of its 14 shapes run at 0.54-0.62 of the card's bf16 peak and their
+# 64 rows of arithmetic, 11 of its 14 shapes run at 0.54-0.62 of the card's bf16 peak and their
 # median at 88 TFLOP/s, 0.74 of the achieved rate the tile was priced at (two short-N shapes run
 # faster, one slower). So where a release's bf16 kernels tile 64 rows on Hopper, a tile counts
 # its rows over that share, as Marlin's mma.sync rows count over theirs. Measured on the H20, the
