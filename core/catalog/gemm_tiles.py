@@ -12,13 +12,11 @@ tile's rows counted over the share of the card's rate its kernel was measured to
 
 from __future__ import annotations
 
-import numpy as np
-
 from core.catalog.h20_tables import (
     H20_BLOCK_FP8_SOURCE,
-    H20_SKINNY_GEMMS,
     H20_SKINNY_SOURCE,
     deepgemm_tile_flops,
+    skinny_tile_flops,
 )
 from core.catalog.kernels import card_family
 
@@ -109,25 +107,15 @@ GEMM_TILE_SOURCE = (
 # its rows over that share, as Marlin's mma.sync rows count over theirs. Measured on the H20, the
 # one Hopper card whose stream cannot hide the tile; on an H100 or an H200 the rows' arithmetic
 # still hides under the weights' stream.
-# the rows a tiled Hopper bf16 kernel multiplies however few tokens (wgmma's m64)
-HOPPER_TILE_ROWS = 64.0
 
 
-def skinny_tile_share(tile_rows: float = HOPPER_TILE_ROWS) -> float:
-    r"""The share of the H20's achieved bf16 rate (:mod:`core.catalog.cards`) at which the
-    measured few-token GEMMs of :data:`H20_SKINNY_GEMMS` multiply ``tile_rows`` rows each.
-
-    Notes
-    -----
-    .. math:: \sigma = \operatorname{median}_{(n, k, t)} \frac{2\, m_{tile}\, n\, k}{t\, F}
-
-    with :math:`F` the H20's achieved bf16 rate.
-    """
+def skinny_tile_share() -> float:
+    """The share of the H20's achieved bf16 rate (:mod:`core.catalog.cards`) at which its
+    measured few-token GEMMs multiply a 64-row tile (:func:`~core.catalog.h20_tables.
+    skinny_tile_flops`)."""
     from core.catalog.cards import GPUS
 
-    shapes = np.array(H20_SKINNY_GEMMS, dtype=float)
-    rates = 2.0 * tile_rows * shapes[:, 0] * shapes[:, 1] / (shapes[:, 2] * 1e-6)
-    return float(np.median(rates) / GPUS["H20"].achieved_bf16_flops)
+    return skinny_tile_flops() / GPUS["H20"].achieved_bf16_flops
 
 
 def deepgemm_tile_share() -> float:

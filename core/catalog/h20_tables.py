@@ -5,7 +5,8 @@ An H20 is a Hopper card whose tensor cores are held to 148 TFLOP/s of bf16 and 2
 for it. Two published tables time its GEMMs:
 
 - :data:`H20_SKINNY_GEMMS`, the H20 column of ROCm/rocm-libraries PR #12329: fp16 GEMMs of one to
-  four tokens (:func:`core.catalog.gemm_tiles.skinny_tile_share`, issue 37's fifty-seventh round);
+  four tokens, and the rate they multiply a 64-row tile at, :func:`skinny_tile_flops` (issue
+  37's fifty-seventh round);
 - :data:`H20_BLOCK_FP8_GEMMS`, vLLM PR #49932's comment of 2026-08-03: block-scaled fp8 GEMMs
   (128 x 128 weight blocks) in four backends at 16 to 8,192 tokens (issue 37's fifty-eighth
   round): the card's best large-GEMM fp8 rate, :data:`H20_FP8_FLOPS`, and the rate DeepGEMM
@@ -57,9 +58,9 @@ H20_BLOCK_FP8_SOURCE = (
 )
 # the most tokens the table times: a large GEMM, the rate a card's MAMF-style figure stands for
 LARGE_TOKENS = 8192
-# the few-token rows, and the rows a Hopper fp8 tile multiplies however few tokens (wgmma's m64)
+# the few-token rows, and the rows a Hopper tile multiplies however few tokens (wgmma's m64)
 FEW_TOKENS = (16, 64)
-TILE_ROWS = 64.0
+HOPPER_TILE_ROWS = 64.0
 
 
 def _rates(tokens, backend: str, rows=None) -> np.ndarray:
@@ -92,7 +93,19 @@ def deepgemm_tile_flops() -> float:
     .. math:: F_{tile} = \operatorname{median}_{(n, k),\, M \in \{16, 64\}}
               \frac{2 \cdot 64\, n k}{t_{DeepGEMM}(M, n, k)}
     """
-    return float(np.median(_rates(FEW_TOKENS, "deepgemm", TILE_ROWS)))
+    return float(np.median(_rates(FEW_TOKENS, "deepgemm", HOPPER_TILE_ROWS)))
+
+
+def skinny_tile_flops(tile_rows: float = HOPPER_TILE_ROWS) -> float:
+    r"""The rate the H20's few-token fp16 GEMMs (:data:`H20_SKINNY_GEMMS`) multiply ``tile_rows``
+    rows at: the median over the table's shapes.
+
+    Notes
+    -----
+    .. math:: F_{tile} = \operatorname{median}_{(n, k, t)} \frac{2\, m_{tile}\, n k}{t}
+    """
+    shapes = np.array(H20_SKINNY_GEMMS, dtype=float)
+    return float(np.median(2.0 * tile_rows * shapes[:, 0] * shapes[:, 1] / (shapes[:, 2] * 1e-6)))
 
 
 H20_FP8_FLOPS = h20_fp8_flops()
