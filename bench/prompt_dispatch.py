@@ -40,7 +40,7 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.fused_quant import both_and_held_out, scored_figures
-from bench.riding_prompts import before_riding_prompts
+from bench.rounds import before_riding_prompts
 from core import evaluate
 from core.catalog.cards import GPUS
 from core.catalog.engine_versions import engine_version

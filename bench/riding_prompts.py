@@ -29,7 +29,7 @@ the README's figures can be checked:
 from __future__ import annotations
 
 import sys
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from unittest.mock import patch
 
@@ -37,13 +37,8 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.cublas_tiles import (
-    without_bf16_tiles,
-    without_h20_fp8,
-    without_head_tiles,
-    without_tile_share,
-)
 from bench.fused_quant import both_and_held_out, moved, scored_figures
+from bench.rounds import as_round
 from core import Scenario, evaluate
 from core.engine_level import joining
 from core.engine_level.collectives import Collectives
@@ -88,14 +83,6 @@ def without_riding_passes():
         yield
 
 
-# every round's rule since the fifty-first, so an earlier round's figures read the engine level
-# as that round left it (the fifty-fifth's and fifty-sixth's, SGLang 0.4's bf16 tiles in the
-# layers and in the output head: bench/cublas_tiles.py)
-RULES = {
-    51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes,
-    54: without_pass_experts, 55: without_bf16_tiles, 56: without_head_tiles,
-    57: without_tile_share, 58: without_h20_fp8,
-}  # fmt: skip
 # (model, card, cards, weights, engine) each round shows, under the releases that mix prompts in
 SHOWN = {
     51: (("DeepSeek-R1", "H200", 8, "fp8", "vllm"), ("DeepSeek-R1", "MI355X", 8, "fp8", "vllm"),
@@ -117,22 +104,6 @@ SHOWN = {
 PROMPT, ANSWER = 1024, 512
 # ATOM's DeepSeek-R1 on eight MI355X: its first tokens at 4-16 users, shown, not scored
 ATOM_FIRST_TOKENS = ("D166", "D167", "D168", "D171", "D172", "D173", "D176")
-
-
-@contextmanager
-def as_round(number: int, rule: bool = True):
-    """The engine level as round ``number`` left it (every later round's rule off), its own
-    rule on or (``rule`` False) off."""
-    with ExitStack() as stack:
-        for later, switched_off in RULES.items():
-            if later > number or (later == number and not rule):
-                stack.enter_context(switched_off())
-        yield
-
-
-def before_riding_prompts():
-    """The engine level before the fifty-first round: both rules off."""
-    return as_round(51, rule=False)
 
 
 def first_tokens(users, model, gpu, cards, weights, engine, version=None, prompt=PROMPT) -> float:

@@ -40,7 +40,7 @@ if __package__ in (None, ""):
 
 from bench.aiter_attention_fit import without_aiter_prompt
 from bench.fused_quant import both_and_held_out, moved, scored_figures
-from bench.riding_prompts import before_riding_prompts
+from bench.rounds import before_riding_prompts
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 

@@ -38,8 +38,9 @@ from bench.outside_allocator import figures as outside_allocator_figures
 from bench.outside_allocator import inside_allocator_only
 from bench.prompt_dispatch import figures as prompt_dispatch_figures
 from bench.prompt_dispatch import prompt_peak_shares
-from bench.riding_prompts import SHOWN, as_round, before_riding_prompts, first_token_table
+from bench.riding_prompts import SHOWN, first_token_table
 from bench.riding_prompts import figures as riding_figures
+from bench.rounds import as_round, before_riding_prompts
 from bench.sc25_first_token import priced as first_token_priced
 from bench.sc25_first_token import split as first_token_split
 from bench.triton_kernels import ALL_LAYOUT_INT4, ALL_LAYOUT_ROWS, before_the_round

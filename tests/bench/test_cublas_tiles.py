@@ -13,7 +13,7 @@ from bench.cublas_tiles import (
     without_head_tiles,
     without_tile_share,
 )
-from bench.riding_prompts import as_round
+from bench.rounds import as_round
 from core import Scenario
 from core.catalog.cards import GPUS
 from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SHARES, gemm_tile_rows

@@ -3,7 +3,7 @@
 import pytest
 
 from bench.prompt_dispatch import figures, moved, prompt_peak_shares
-from bench.riding_prompts import before_riding_prompts
+from bench.rounds import before_riding_prompts
 from core.evidence.fidelity import scored_afresh
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bench.riding_prompts import as_round, first_token_table
+from bench.riding_prompts import first_token_table
+from bench.rounds import as_round
 from core import Scenario
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node

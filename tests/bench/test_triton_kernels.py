@@ -6,7 +6,7 @@ import pytest
 
 from bench.aiter_attention_fit import without_aiter_prompt
 from bench.fused_quant import moved
-from bench.riding_prompts import before_riding_prompts
+from bench.rounds import before_riding_prompts
 from bench.triton_kernels import all_layout_fits, figures, without_sink_triton
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.fidelity import PUBLISHED, both_set_cases, predictions, score
