@@ -35,7 +35,7 @@ if __package__ in (None, ""):
 from bench.fused_quant import both_and_held_out, moved, scored_without
 from bench.h20_batch_one import dense_one_token_rows, measured_and_priced
 from core.catalog import cards, gemm_tiles
-from core.catalog.h20_tables import H20_FP8_FLOPS, deepgemm_tile_flops
+from core.catalog.h20_tables import H20_FP8_FLOPS, HOPPER_TILE_ROWS, deepgemm_tile_flops
 from core.engine_level import kernels
 from core.engine_level.terms import ALL_TERMS
 from core.evaluate import engine_node
@@ -74,8 +74,7 @@ def without_tile_share():
 
 
 # the H20's fp8 rate before the fifty-eighth round: the H100's measured share of its peak
-BORROWED_H20_FP8_FLOPS = 296e12 * 1402.6e12 / 1979e12
-FP8_RULE_KEYS = (("hopper", "fp8_block", "sglang", "0.4"), ("hopper", "fp8_block", "sglang", "0.5"))
+BORROWED_H20_FP8_FLOPS = cards.GPUS["H20"].fp8_flops * cards.H100_MEASURED_SHARES["fp8"]
 
 
 @contextmanager
@@ -83,7 +82,7 @@ def without_h20_fp8():
     """The fifty-eighth round's rule off: the H20 multiplies fp8 at the H100's share of its peak
     and SGLang's block-fp8 tiles at that rate (no measured DeepGEMM share)."""
     h20 = replace(cards.GPUS["H20"], achieved_fp8_flops=BORROWED_H20_FP8_FLOPS)
-    shares = {k: v for k, v in gemm_tiles.GEMM_TILE_SHARES.items() if k not in FP8_RULE_KEYS}
+    shares = {k: v for k, v in gemm_tiles.GEMM_TILE_SHARES.items() if k[1] != "fp8_block"}
     with (
         patch.dict(cards.GPUS, {"H20": h20}),
         patch.dict(gemm_tiles.GEMM_TILE_SHARES, shares, clear=True),
@@ -150,18 +149,23 @@ def fp8_tile_ms(key: str = FP8_CASE) -> tuple[float, float]:
     """(the 64 rows' fp8 arithmetic before the fifty-eighth round, after it), ms, for one case's
     decode step: at the H100's share of the H20's peak, then at DeepGEMM's measured rate."""
     node = _case_node(key)
-    before = 2.0 * node.dense_gemm_params * 64.0 / BORROWED_H20_FP8_FLOPS
-    after = 2.0 * node.dense_gemm_params * 64.0 / deepgemm_tile_flops()
+    before = 2.0 * node.dense_gemm_params * HOPPER_TILE_ROWS / BORROWED_H20_FP8_FLOPS
+    after = 2.0 * node.dense_gemm_params * HOPPER_TILE_ROWS / deepgemm_tile_flops()
     return 1e3 * before, 1e3 * after
+
+
+def bf16_split() -> dict:
+    """The dense bf16 rows' decode steps at a one-token prompt split into a fixed part and a
+    weight stream, measured and priced now (:func:`bench.h20_batch_one.measured_and_priced`)."""
+    return measured_and_priced(dense_one_token_rows()["bf16"])
 
 
 def step_splits() -> tuple[dict, dict]:
     """(before, after): the dense bf16 rows' decode steps at a one-token prompt split into a
     fixed part and a weight stream (:func:`bench.h20_batch_one.measured_and_priced`)."""
-    rows = dense_one_token_rows()["bf16"]
     with without_bf16_tiles():
-        before = measured_and_priced(rows)
-    return before, measured_and_priced(rows)
+        before = bf16_split()
+    return before, bf16_split()
 
 
 def _moves(before: dict, after: dict) -> None:
@@ -200,8 +204,8 @@ def main() -> None:
     with without_h20_fp8():  # the round as it left the engine level
         _moves(*share_figures())
         with without_tile_share():
-            before = step_splits()[1]
-        _splits((before, step_splits()[1]))
+            before = bf16_split()
+        _splits((before, bf16_split()))
     fp8_before, fp8_after = fp8_tile_ms()
     print(f"round 58: the H20's fp8 rate {BORROWED_H20_FP8_FLOPS / 1e12:.0f} -> "
           f"{H20_FP8_FLOPS / 1e12:.0f} TFLOP/s, DeepGEMM's 64-row tile "

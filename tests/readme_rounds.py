@@ -88,7 +88,7 @@ from core.catalog.eager_dispatch import (
 )
 from core.catalog.engine_versions import engine_version
 from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SHARES, MMA_SYNC_SHARE_ON_HOPPER
-from core.catalog.h20_tables import H20_FP8_FLOPS, deepgemm_tile_flops
+from core.catalog.h20_tables import H20_FP8_FLOPS, deepgemm_tile_flops, skinny_tile_rates
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
 from core.catalog.layer_kernels import (
@@ -1086,7 +1086,7 @@ def fifty_seventh_round_figures() -> tuple:
     and after; the bf16 rows' steps split as priced after (ms, TB/s); both sets before and after
     (two decimals), within before and after, cases; held out before and after (two decimals)."""
     share = GEMM_TILE_SHARES[("hopper", "bf16", "sglang", "0.4")]
-    peak_shares = 64.0 * skinny_gemm_rates() / GPUS["H20"].bf16_flops  # 64 rows over 2 bytes
+    peak_shares = skinny_tile_rates() / GPUS["H20"].bf16_flops
     # the shapes whose rate lies within 15 % of the median's: the table's body, its outliers out
     body = peak_shares[np.abs(peak_shares / np.median(peak_shares) - 1.0) <= 0.15]
     achieved, measured = share_tile_ms()

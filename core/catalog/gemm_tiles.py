@@ -12,6 +12,7 @@ tile's rows counted over the share of the card's rate its kernel was measured to
 
 from __future__ import annotations
 
+from core.catalog.cards import GPUS
 from core.catalog.h20_tables import (
     H20_BLOCK_FP8_SOURCE,
     H20_SKINNY_SOURCE,
@@ -113,8 +114,6 @@ def skinny_tile_share() -> float:
     """The share of the H20's achieved bf16 rate (:mod:`core.catalog.cards`) at which its
     measured few-token GEMMs multiply a 64-row tile (:func:`~core.catalog.h20_tables.
     skinny_tile_flops`)."""
-    from core.catalog.cards import GPUS
-
     return skinny_tile_flops() / GPUS["H20"].achieved_bf16_flops
 
 
@@ -122,8 +121,6 @@ def deepgemm_tile_share() -> float:
     """The share of the H20's achieved fp8 rate (its own, :mod:`core.catalog.h20_tables`) at which
     DeepGEMM multiplies a few tokens' 64-row tile (:func:`~core.catalog.h20_tables.
     deepgemm_tile_flops`)."""
-    from core.catalog.cards import GPUS
-
     return deepgemm_tile_flops() / GPUS["H20"].achieved_fp8_flops
 
 

@@ -96,16 +96,22 @@ def deepgemm_tile_flops() -> float:
     return float(np.median(_rates(FEW_TOKENS, "deepgemm", HOPPER_TILE_ROWS)))
 
 
+def skinny_tile_rates(tile_rows: float = HOPPER_TILE_ROWS) -> np.ndarray:
+    """FLOP/s each of the H20's few-token fp16 GEMMs (:data:`H20_SKINNY_GEMMS`) reaches counting
+    ``tile_rows`` rows, in the table's order."""
+    shapes = np.array(H20_SKINNY_GEMMS, dtype=float)
+    return 2.0 * tile_rows * shapes[:, 0] * shapes[:, 1] / (shapes[:, 2] * 1e-6)
+
+
 def skinny_tile_flops(tile_rows: float = HOPPER_TILE_ROWS) -> float:
-    r"""The rate the H20's few-token fp16 GEMMs (:data:`H20_SKINNY_GEMMS`) multiply ``tile_rows``
-    rows at: the median over the table's shapes.
+    r"""The rate the H20's few-token fp16 GEMMs multiply ``tile_rows`` rows at: the median over
+    the table's shapes (:func:`skinny_tile_rates`).
 
     Notes
     -----
     .. math:: F_{tile} = \operatorname{median}_{(n, k, t)} \frac{2\, m_{tile}\, n k}{t}
     """
-    shapes = np.array(H20_SKINNY_GEMMS, dtype=float)
-    return float(np.median(2.0 * tile_rows * shapes[:, 0] * shapes[:, 1] / (shapes[:, 2] * 1e-6)))
+    return float(np.median(skinny_tile_rates(tile_rows)))
 
 
 H20_FP8_FLOPS = h20_fp8_flops()
