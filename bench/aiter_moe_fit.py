@@ -31,6 +31,7 @@ import numpy as np
 
 from bench.moe_kernel_fit import BANDS, fit_with_inputs, latency_of, shape_columns
 from core.catalog.cards import GPUS
+from core.catalog.kernels import ENGINE_EXPERT_KERNELS
 
 # AITER's names of the quantisations read here: 128 x 128 block scales, none (bf16), and MXFP4's
 # 32-wide blocks (fp4 weights; fp4 activations, or bf16 ones at few tokens in gpt-oss's tables).
@@ -103,6 +104,33 @@ def modelled(cols, card, compute, floor, bandwidth_share, compute_share, pad):
                       compute_share, pad)  # fmt: skip
 
 
+# gpt-oss's unsplit expert shape on one MI355X (3,072 x 3,072 as AITER pads it, 128 experts, 4 a
+# token) in gptoss_fp4_tuned_fmoe.csv @e4048607, the longest steps it times (the ``us`` column):
+# issue 37's fifty-ninth round reads the ATOM dashboard's first tokens on 8k prompts against them.
+GPT_OSS_SHAPE = (3072, 3072, 128, 4)
+GPT_OSS_LONG_STEPS_US = {4096: 614.8168, 8192: 1956.7077, 16384: 2680.5154}
+
+
+def gpt_oss_long_steps() -> list[tuple[int, float, float]]:
+    """(tokens, AITER's time, the price of the catalog's MI355X MXFP4 row) in seconds for each of
+    :data:`GPT_OSS_LONG_STEPS_US`' steps, the row (``ENGINE_EXPERT_KERNELS``) priced as
+    :func:`modelled` prices a table's."""
+    row = ENGINE_EXPERT_KERNELS[("cdna4", "mxfp4", "aiter")]
+    card = GPUS["MI355X"]
+    hidden, width, experts, top = GPT_OSS_SHAPE
+    tokens = np.array(sorted(GPT_OSS_LONG_STEPS_US), dtype=float)
+    measured = np.array([GPT_OSS_LONG_STEPS_US[int(count)] for count in tokens]) * 1e-6
+    cols = shape_columns(tokens, experts, top, hidden, width, 1.0, 4.25 / 8,
+                         card.achieved_hbm_bytes_per_s, measured, routing="random")  # fmt: skip
+    floors = row.fixed_s + row.per_input_s * (hidden + width)
+    priced = modelled(cols, card, "fp4", floors, row.bandwidth_share, row.compute_share,
+                      row.padding_rows)  # fmt: skip
+    return [
+        (int(count), float(m), float(p))
+        for count, m, p in zip(tokens, measured, priced, strict=True)
+    ]
+
+
 def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -132,6 +160,12 @@ def main() -> None:
               f"{floor * 1e6:4.0f}us {sb:.2f} {sf:.3f} {pad:4d}  {decode:5.0%} {every:5.0%}   "
               + " ".join(f"{b.mean():+.2f}" if b.size else "  -  " for b in bias)
               + f"   c {per_input * 1e9:.2f}ns, left out {alone:.0%} / {walked:.0%}")  # fmt: skip
+    print(
+        "gpt-oss's unsplit shape on one MI355X, AITER's longest steps against the cdna4 MXFP4 row:"
+    )
+    for tokens, measured, priced in gpt_oss_long_steps():
+        print(f"  {tokens:>6} tokens: {measured * 1e3:.2f} ms measured, {priced * 1e3:.2f} ms "
+              f"priced (x{measured / priced:.2f})")  # fmt: skip
 
 
 if __name__ == "__main__":

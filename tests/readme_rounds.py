@@ -12,6 +12,7 @@ from functools import cache
 import numpy as np
 
 from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
+from bench.aiter_moe_fit import gpt_oss_long_steps
 from bench.cublas_tiles import (
     BORROWED_H20_FP8_FLOPS,
     fp8_figures,
@@ -99,7 +100,7 @@ from core.catalog.layer_kernels import (
 from core.engine_level.terms import TERMS
 from core.evaluate import engine_node
 from core.evidence.cases import DEVELOPMENT
-from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
+from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD, ATOM_DASHBOARD_FIRST_TOKENS
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
@@ -112,6 +113,7 @@ from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_sc25 import CHECK_SC25
 from core.evidence.crossval import cross_validated, held_out_ratios
 from core.evidence.fidelity import predictions, report, score
+from core.evidence.level_gap import first_token_band
 from core.evidence.scores import summarise
 from core.whiteboard.attention import prefill_head_width
 
@@ -1140,3 +1142,33 @@ def report_scores() -> dict:
     ratios = found["ratios"]
     second = summarise(np.array([r for key, r in ratios.items() if key not in first]))
     return {"both": found["both"][0], "second": second.geometric_mean_error, "ratios": ratios}
+
+
+def fifty_ninth_round_figures() -> tuple:
+    """The ATOM dashboard run's first tokens (D413-D442): how many; gpt-oss-120b's on 1k prompts
+    at four users (lowest, highest) and at any load (lowest), on 8k prompts (lowest, highest);
+    DeepSeek-R1's count, lowest and highest; AITER's gpt-oss steps of 8,192 and 16,384 tokens (ms,
+    two decimals) and their times over the MXFP4 row's price (one decimal); the same runs' scored
+    gpt-oss throughputs at 32-64 users (lowest, highest); the first-token band's cases, low and
+    high (two decimals). Ratios two decimals."""
+    rows = ATOM_DASHBOARD_FIRST_TOKENS
+    ratio = dict(zip((case.key for case in rows), predictions(rows) / [case.measured for case in rows],
+                     strict=True))  # fmt: skip
+    gpt_oss = [case for case in rows if case.model == "gpt-oss-120b"]
+    short = [case for case in gpt_oss if case.prompt_tokens < 1000]
+    four = [ratio[case.key] for case in short if case.load_value == 4]
+    long = [ratio[case.key] for case in gpt_oss if case.prompt_tokens > 1000]
+    deepseek = [ratio[case.key] for case in rows if case.model == "DeepSeek-R1"]
+    steps = {tokens: (measured, priced) for tokens, measured, priced in gpt_oss_long_steps()}
+    aiter = [round(steps[tokens][0] * 1e3, 2) for tokens in (8192, 16384)]
+    over = [round(steps[tokens][0] / steps[tokens][1], 1) for tokens in (8192, 16384)]
+    scored = [case for case in ATOM_DASHBOARD if case.model == "gpt-oss-120b"]
+    scored = [case for case in scored if case.metric == "throughput"]
+    throughput = predictions(scored) / [case.measured for case in scored]
+    band = first_token_band()
+    spans = (four, [ratio[case.key] for case in short], long, deepseek, throughput)
+    low_high = [(round(min(span), 2), round(max(span), 2)) for span in spans]
+    return (
+        len(rows), *low_high[0], low_high[1][0], *low_high[2], len(deepseek), *low_high[3],
+        *aiter, *over, *low_high[4], band.cases, round(band.low, 2), round(band.high, 2),
+    )  # fmt: skip

@@ -33,6 +33,7 @@ from tests.readme_rounds import (
     fifty_fifth_round_figures,
     fifty_first_round_figures,
     fifty_fourth_round_figures,
+    fifty_ninth_round_figures,
     fifty_second_round_figures,
     fifty_seventh_round_figures,
     fifty_sixth_round_figures,
@@ -430,6 +431,15 @@ FIGURES = {
         r"([\d.]+) %\s+\((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %; no check "
         r"set moves\.",
         fifty_eighth_round_figures,
+    ),
+    "fifty-ninth round": (
+        r"D413-D442, `core/evidence/cases_atom_dashboard\.py`\): each of its (\d+) points'.*? on\s+"
+        r"1k prompts x([\d.]+)-([\d.]+) at four users and as low as x([\d.]+) at 64, on 8k prompts "
+        r"x([\d.]+)-([\d.]+) at every\s+load \(DeepSeek-R1's (\d+) read x([\d.]+)-([\d.]+)\)\..*? "
+        r"at ([\d.]+) and ([\d.]+) ms, ([\d.]+) and ([\d.]+) times what.*? already read low "
+        r"\(x([\d.]+)-([\d.]+)\)\..*? now counts (\d+)\s+and stays x([\d.]+)-([\d.]+); no "
+        r"scored figure moves\.",
+        fifty_ninth_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from core.evidence.cases import PERF_OVERVIEW_REQUESTS, PublishedCase
 from core.evidence.cases_atom import ATOM, ATOM_FIRST_TOKENS
-from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
+from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD, ATOM_DASHBOARD_FIRST_TOKENS
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_found import FOUND
 from core.evidence.cases_gcp import GCP
@@ -380,6 +380,7 @@ SECOND += QWEN25_SPEED  # D292 on: Qwen2.5's speed tables on A100 (cases_qwen25_
 SECOND += TRTLLM_BLOG  # D336 on: NVIDIA's DeepSeek-R1 recipe page (cases_trtllm_blog)
 SECOND += ATOM_DASHBOARD  # D339 on: a run of AMD ATOM's dashboard (cases_atom_dashboard)
 SECOND += GPUSTACK_BURSTS  # D369 on: GPUStack's random bursts (cases_gpustack_bursts)
+SECOND += ATOM_DASHBOARD_FIRST_TOKENS  # D413 on: its first tokens, shown only (the dashboard's)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

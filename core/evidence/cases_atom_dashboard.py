@@ -32,9 +32,25 @@ agree), written down before the engine level was evaluated on any of them:
 Scored. The same workflow's earlier run at vLLM 0.17.0 (ROCm/ATOM PR #409, D154-D176) was read
 before, so the engine level was looked at against DeepSeek-R1's set-up under this plugin, not
 at these rows; gpt-oss-120b under the plugin is new.
+
+The same 30 points' mean time to first token (D413-D442) was typed in issue 37's fifty-ninth
+round, after D412, by the rule ATOM's earlier run's first tokens (D166-D176) and InferenceX's
+(D177-D185) follow: the set takes one figure of each printed point, so a first token, a second
+figure of the same run, is shown and not scored. The engine level was evaluated on them before
+they were typed. They are the first first tokens of gpt-oss on an AMD card: at 1k prompts the
+engine level reads them x1.00-1.02 at four users and as low as x0.56 at 64, at 8k prompts
+x0.52-0.69 at every load (DeepSeek-R1's, all 15, x0.64-1.12). AITER's own table for gpt-oss's unsplit expert shape
+(``gptoss_fp4_tuned_fmoe.csv``, 3,072 x 3,072 on 256 CUs) times a step of 8,192 or 16,384
+tokens at 1.96 and 2.68 ms, 1.9 and 1.6 times what the MI355X's MXFP4 row
+(:data:`core.catalog.kernels.ENGINE_EXPERT_KERNELS`, fitted over every MXFP4 table together)
+prices them at (``bench/aiter_moe_fit.py``, :func:`~bench.aiter_moe_fit.gpt_oss_long_steps`): a
+long prompt's experts on one card cost more than the row says. Left unpriced: the
+same runs' scored throughputs at 32-64 users already read low (x0.76-0.86).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from core.evidence.cases import PublishedCase
 from core.evidence.cases_inferencex import MEAN_LENGTHS_BY_TOKENS, inferencex_figure
@@ -111,3 +127,25 @@ ATOM_DASHBOARD: list[PublishedCase] = [
     _case(f"D{FIRST_KEY + index}", row) for index, row in enumerate(_TABLE.splitlines())
 ]
 """The run's 30 points (D339-D368), DeepSeek-R1's then gpt-oss-120b's, in the table's order."""
+
+FIRST_TTFT_KEY = 413  # the same points' first tokens, typed in the fifty-ninth round after D412
+_FIRST_TOKENS_UNSCORED = (
+    "a second figure of a printed point the set already takes one figure of (its TPOT or its "
+    "output throughput), as ATOM's and InferenceX's first tokens are; the engine level was "
+    "evaluated on these rows before they were typed"
+)
+
+
+def _first_token(key: str, point: PublishedCase) -> PublishedCase:
+    """A point's mean time to first token: ``point``'s set-up, the row's fifth column."""
+    ttft_ms = float(point.quoted.split("|")[4])
+    return replace(
+        point, key=key, metric="ttft", measured=ttft_ms / 1000, scored=False,
+        unscored_why=_FIRST_TOKENS_UNSCORED,
+    )  # fmt: skip
+
+
+ATOM_DASHBOARD_FIRST_TOKENS: list[PublishedCase] = [
+    _first_token(f"D{FIRST_TTFT_KEY + index}", point) for index, point in enumerate(ATOM_DASHBOARD)
+]
+"""The same 30 points' mean time to first token (D413-D442), shown and not scored, in order."""

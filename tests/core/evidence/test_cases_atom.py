@@ -6,7 +6,7 @@ import pytest
 
 from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_atom import _TABLE, ATOM, ATOM_FIRST_TOKENS
-from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD
+from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD, ATOM_DASHBOARD_FIRST_TOKENS
 from core.evidence.fidelity import PUBLISHED
 
 
@@ -23,7 +23,7 @@ def test_atoms_rows_follow_in_key_order_none_scored():
 def test_atom_is_a_publisher_no_other_row_has():
     """ROCm/ATOM is its own publisher (its pull request and its dashboard), and no row of
     another source names it."""
-    rows = [*ATOM, *ATOM_FIRST_TOKENS, *ATOM_DASHBOARD]
+    rows = [*ATOM, *ATOM_FIRST_TOKENS, *ATOM_DASHBOARD, *ATOM_DASHBOARD_FIRST_TOKENS]
     assert {case.publisher for case in rows} == {"AMD ATOM (ROCm/ATOM)"}
     others = [case for case in PUBLISHED if case not in rows]
     assert not any(case.publisher == ATOM[0].publisher for case in others)
@@ -54,3 +54,18 @@ def test_the_same_rows_first_tokens_follow_d165_shown_not_scored():
     for tpot, ttft, row in zip(ATOM, ATOM_FIRST_TOKENS, _TABLE.splitlines(), strict=True):
         assert ttft.measured == pytest.approx(float(row.split("|")[4]) / 1000)
         assert (ttft.prompt_tokens, ttft.load_value) == (tpot.prompt_tokens, tpot.load_value)
+
+
+def test_the_dashboard_runs_first_tokens_end_the_set_shown_not_scored():
+    """D413-D442 follow D412: each of the dashboard run's 30 points again (D339-D368), its
+    printed mean TTFT, every knob of its set-up the same, shown but not scored."""
+    keys = [case.key for case in SECOND]
+    assert keys.index("D413") == keys.index("D412") + 1
+    assert SECOND[keys.index("D413") :] == ATOM_DASHBOARD_FIRST_TOKENS
+    assert [case.key for case in ATOM_DASHBOARD_FIRST_TOKENS] == [f"D{n}" for n in range(413, 443)]
+    for point, first in zip(ATOM_DASHBOARD, ATOM_DASHBOARD_FIRST_TOKENS, strict=True):
+        assert first.metric == "ttft" and not first.scored and first.unscored_why
+        assert first.measured == pytest.approx(float(point.quoted.split("|")[4]) / 1000)
+        assert first.scenario().param.values() | {"name": ""} == point.scenario().param.values() | {
+            "name": ""
+        }
