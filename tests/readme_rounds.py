@@ -88,7 +88,12 @@ from core.catalog.eager_dispatch import (
     SGLANG_SERVER_PATH_S,
 )
 from core.catalog.engine_versions import engine_version
-from core.catalog.gemm_tiles import GEMM_TILE_ROWS, GEMM_TILE_SHARES, MMA_SYNC_SHARE_ON_HOPPER
+from core.catalog.gemm_tiles import (
+    GEMM_TILE_ROWS,
+    GEMM_TILE_SHARES,
+    MMA_SYNC_SHARE_ON_HOPPER,
+    gemm_tile_rows,
+)
 from core.catalog.h20_tables import H20_FP8_FLOPS, deepgemm_tile_flops, skinny_tile_rates
 from core.catalog.host_costs import VLLM_V0_HOST_PER_REQUEST_S, VLLM_V1_HOST_PER_REQUEST_S
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
@@ -173,6 +178,13 @@ def ratio_span(found: dict, keys) -> tuple[float, float]:
     figures (:func:`bench.fused_quant.scored_figures`)."""
     ratios = [found["ratios"][key] for key in keys]
     return round(min(ratios), 2), round(max(ratios), 2)
+
+
+def spans_before_after(before: dict, after: dict, *key_lists) -> list[float]:
+    """:func:`ratio_span` of each of ``key_lists`` before a round's rule and after it, in turn:
+    (lowest, highest) before, then after, for the first list, then the next."""
+    return [bound for keys in key_lists
+            for bound in (*ratio_span(before, keys), *ratio_span(after, keys))]  # fmt: skip
 
 
 def twenty_third_round_figures() -> tuple:
@@ -1066,10 +1078,8 @@ def fifty_sixth_round_figures() -> tuple:
         before, after = cublas_head_figures()
     moved_keys = moved(before, after, 0.005)
     rows = dense_one_token_rows()
-    spans = []
-    for fmt in ("bf16", "FP8", "AWQ"):
-        keys = [case.key for case in rows[fmt]]
-        spans += [*ratio_span(before, keys), *ratio_span(after, keys)]
+    keys = ([case.key for case in rows[fmt]] for fmt in ("bf16", "FP8", "AWQ"))
+    spans = spans_before_after(before, after, *keys)
     (error, within, cases), (error_after, within_after, _) = before["both"], after["both"]
     return (
         round(head, 2), round(stream, 2), len(moved_keys), *spans, round(100 * error, 2),
@@ -1081,13 +1091,14 @@ def fifty_sixth_round_figures() -> tuple:
 def fifty_seventh_round_figures() -> tuple:
     """A tile multiplies at the H20's measured few-token rate: the table's shapes read as 64 rows,
     those within 15 % of the median's rate: their lowest and highest share of the bf16 peak, how
-    many, of how many; the
-    share of its achieved bf16 rate (three decimals) and the rows that count at it (one decimal); Qwen3-32B's 64 rows at the
-    share and at the achieved rate (ms, one decimal); the scored rows moved by half a per cent or
+    many, of how many; the share of its achieved bf16 rate (three decimals) and the rows that
+    count at it (one decimal); Qwen3-32B's 64 rows at the share and at the achieved rate (ms,
+    one decimal); the scored rows moved by half a per cent or
     more; Qwen's dense rows at a one-token prompt, bf16 and FP8, lowest and highest ratio before
     and after; the bf16 rows' steps split as priced after (ms, TB/s); both sets before and after
     (two decimals), within before and after, cases; held out before and after (two decimals)."""
     share = GEMM_TILE_SHARES[("hopper", "bf16", "sglang", "0.4")]
+    counted = gemm_tile_rows("H20", "bf16", "sglang", "0.4")  # the tile's rows over the share
     peak_shares = skinny_tile_rates() / GPUS["H20"].bf16_flops
     # the shapes whose rate lies within 15 % of the median's: the table's body, its outliers out
     body = peak_shares[np.abs(peak_shares / np.median(peak_shares) - 1.0) <= 0.15]
@@ -1096,15 +1107,13 @@ def fifty_seventh_round_figures() -> tuple:
         before, after = share_figures()
     moved_keys = moved(before, after, 0.005)
     rows = dense_one_token_rows()
-    spans = []
-    for fmt in ("bf16", "FP8"):
-        keys = [case.key for case in rows[fmt]]
-        spans += [*ratio_span(before, keys), *ratio_span(after, keys)]
+    keys = ([case.key for case in rows[fmt]] for fmt in ("bf16", "FP8"))
+    spans = spans_before_after(before, after, *keys)
     fixed, rate = measured_and_priced(rows["bf16"])["engine"]
     (error, within, cases), (error_after, within_after, _) = before["both"], after["both"]
     return (
-        round(min(body), 2), round(max(body), 2), len(body), len(peak_shares), round(share, 3), round(64.0 / share, 1), round(measured, 1),
-        round(achieved, 1),
+        round(min(body), 2), round(max(body), 2), len(body), len(peak_shares), round(share, 3),
+        round(counted, 1), round(measured, 1), round(achieved, 1),
         len(moved_keys), *spans, round(1e3 * fixed, 2), round(rate / 1e12, 2),
         round(100 * error, 2), round(100 * error_after, 2), within, within_after, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
@@ -1122,9 +1131,7 @@ def fifty_eighth_round_figures() -> tuple:
     before, after = fp8_figures()
     moved_keys = moved(before, after, 0.005)
     fp8 = [case.key for case in dense_one_token_rows()["FP8"]]
-    spans = []
-    for keys in (fp8, ["D241", "D242"]):
-        spans += [*ratio_span(before, keys), *ratio_span(after, keys)]
+    spans = spans_before_after(before, after, fp8, ["D241", "D242"])
     (error, within, cases), (error_after, _, _) = before["both"], after["both"]
     return (
         round(H20_FP8_FLOPS / 1e12), round(BORROWED_H20_FP8_FLOPS / 1e12),
@@ -1152,23 +1159,25 @@ def fifty_ninth_round_figures() -> tuple:
     gpt-oss throughputs at 32-64 users (lowest, highest); the first-token band's cases, low and
     high (two decimals). Ratios two decimals."""
     rows = ATOM_DASHBOARD_FIRST_TOKENS
-    ratio = dict(zip((case.key for case in rows), predictions(rows) / [case.measured for case in rows],
-                     strict=True))  # fmt: skip
+    # the same runs' scored gpt-oss throughputs (32-64 users), priced in the same call
+    scored = [case for case in ATOM_DASHBOARD
+              if case.model == "gpt-oss-120b" and case.metric == "throughput"]  # fmt: skip
+    cases = [*rows, *scored]
+    found = {"ratios": dict(zip((case.key for case in cases),
+                                predictions(cases) / [case.measured for case in cases],
+                                strict=True))}  # fmt: skip
     gpt_oss = [case for case in rows if case.model == "gpt-oss-120b"]
-    short = [case for case in gpt_oss if case.prompt_tokens < 1000]
-    four = [ratio[case.key] for case in short if case.load_value == 4]
-    long = [ratio[case.key] for case in gpt_oss if case.prompt_tokens > 1000]
-    deepseek = [ratio[case.key] for case in rows if case.model == "DeepSeek-R1"]
+    short = [case.key for case in gpt_oss if case.prompt_tokens < 1000]
+    four = [case.key for case in gpt_oss if case.prompt_tokens < 1000 and case.load_value == 4]
+    long = [case.key for case in gpt_oss if case.prompt_tokens > 1000]
+    deepseek = [case.key for case in rows if case.model == "DeepSeek-R1"]
     steps = {tokens: (measured, priced) for tokens, measured, priced in gpt_oss_long_steps()}
     aiter = [round(steps[tokens][0] * 1e3, 2) for tokens in (8192, 16384)]
     over = [round(steps[tokens][0] / steps[tokens][1], 1) for tokens in (8192, 16384)]
-    scored = [case for case in ATOM_DASHBOARD if case.model == "gpt-oss-120b"]
-    scored = [case for case in scored if case.metric == "throughput"]
-    throughput = predictions(scored) / [case.measured for case in scored]
     band = first_token_band()
-    spans = (four, [ratio[case.key] for case in short], long, deepseek, throughput)
-    low_high = [(round(min(span), 2), round(max(span), 2)) for span in spans]
     return (
-        len(rows), *low_high[0], low_high[1][0], *low_high[2], len(deepseek), *low_high[3],
-        *aiter, *over, *low_high[4], band.cases, round(band.low, 2), round(band.high, 2),
+        len(rows), *ratio_span(found, four), ratio_span(found, short)[0],
+        *ratio_span(found, long), len(deepseek), *ratio_span(found, deepseek), *aiter, *over,
+        *ratio_span(found, [case.key for case in scored]), band.cases, round(band.low, 2),
+        round(band.high, 2),
     )  # fmt: skip

@@ -16,6 +16,7 @@ from core.catalog.cards import GPUS
 from core.catalog.h20_tables import (
     H20_BLOCK_FP8_SOURCE,
     H20_SKINNY_SOURCE,
+    HOPPER_TILE_ROWS,
     deepgemm_tile_flops,
     skinny_tile_flops,
 )
@@ -67,12 +68,12 @@ MMA_SYNC_SHARE_ON_HOPPER = 2.0 / 3.0
 # (core.engine_level.gemm_shapes.tile_floor_s, at the card's bf16 rate).
 # (family, format, engine, release; "" every release) -> rows at the card's tensor rate
 GEMM_TILE_ROWS: dict[tuple[str, str, str, str], float] = {
-    ("hopper", "fp8_block", "sglang", ""): 64.0,
+    ("hopper", "fp8_block", "sglang", ""): HOPPER_TILE_ROWS,
     ("hopper", "fp8_block", "vllm", "0.6"): 64.0,
     ("hopper", "fp8_block", "vllm", "0.8"): 128.0,
     ("hopper", "fp8_block", "vllm", "0.10"): 128.0,
     ("hopper", "int4", "sglang", "0.4"): 16.0 / MMA_SYNC_SHARE_ON_HOPPER,
-    ("hopper", "bf16", "sglang", "0.4"): 64.0,
+    ("hopper", "bf16", "sglang", "0.4"): HOPPER_TILE_ROWS,
 }
 GEMM_TILE_SOURCE = (
     "PTX ISA 8.0, wgmma.mma_async shapes m64nNk16 (bf16) and m64nNk32 (fp8): 64 rows an "

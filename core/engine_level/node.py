@@ -274,7 +274,8 @@ class Node(
         own seconds (a decode-only step's shared experts hide their floors beside the routed
         ones where the release streams them: :meth:`shared_stream_s`).
         """
-        bandwidth, flops, attention_flops = self.rates(terms)
+        rates = self.rates(terms)
+        bandwidth, flops, attention_flops = rates
         weights, active = self.streamed_weight_bytes(terms), self.active_params
         kernels = "expert_reads" in terms and self.has_experts  # a dense model reads all of W
         if kernels:
@@ -297,7 +298,6 @@ class Node(
             step = (weights + cache) / (self.cards * bandwidth) + math
         else:
             step = np.maximum((weights + cache) / (self.cards * bandwidth), math)
-        rates = (bandwidth, flops, attention_flops)
         step = step + self._tile_shortfall(batch, weights, math, rates, terms)  # whole tiles
         if "prefill_shape" in terms:  # attention's own math, where its cache read cannot hide it
             per_token = self.attention_flops_per_token * self._attention_layers
