@@ -105,10 +105,10 @@ def tile_and_stream_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
     return 1e3 * tiles, 1e3 * stream
 
 
-def figures() -> tuple[dict, dict]:
+def figures(leaving=frozenset()) -> tuple[dict, dict]:
     """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-fifth round's
     rule and with it."""
-    return scored_without(without_bf16_tiles)
+    return scored_without(without_bf16_tiles, leaving)
 
 
 def head_tile_and_stream_ms(key: str = HEAD_CASE) -> tuple[float, float]:
@@ -120,10 +120,10 @@ def head_tile_and_stream_ms(key: str = HEAD_CASE) -> tuple[float, float]:
     return 1e3 * tiles, 1e3 * 2.0 * node.head_params / bandwidth
 
 
-def head_figures() -> tuple[dict, dict]:
+def head_figures(leaving=frozenset()) -> tuple[dict, dict]:
     """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-sixth round's
     rule (the head's tile) and with it."""
-    return scored_without(without_head_tiles)
+    return scored_without(without_head_tiles, leaving)
 
 
 def share_tile_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
@@ -133,16 +133,16 @@ def share_tile_ms(key: str = SHOWN_CASE) -> tuple[float, float]:
     return tiles, tiles / gemm_tiles.GEMM_TILE_SHARES[RULE_KEY]
 
 
-def share_figures() -> tuple[dict, dict]:
+def share_figures(leaving=frozenset()) -> tuple[dict, dict]:
     """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-seventh round's
     rule (the tile's measured rate) and with it."""
-    return scored_without(without_tile_share)
+    return scored_without(without_tile_share, leaving)
 
 
-def fp8_figures() -> tuple[dict, dict]:
+def fp8_figures(leaving=frozenset()) -> tuple[dict, dict]:
     """(before, after): :func:`bench.fused_quant.scored_figures` without the fifty-eighth round's
     rule (the H20's own fp8 rate and DeepGEMM's tile share) and with it."""
-    return scored_without(without_h20_fp8)
+    return scored_without(without_h20_fp8, leaving)
 
 
 def fp8_tile_ms(key: str = FP8_CASE) -> tuple[float, float]:

@@ -66,12 +66,12 @@ def scored_figures(leaving=frozenset()) -> dict:
     }
 
 
-def scored_without(switch) -> tuple[dict, dict]:
-    """(before, after): :func:`scored_figures` with a rule's off ``switch`` (a context manager)
-    entered, and as the engine level stands."""
+def scored_without(switch, leaving=frozenset()) -> tuple[dict, dict]:
+    """(before, after): :func:`scored_figures` (less the cases ``leaving`` names) with a rule's
+    off ``switch`` (a context manager) entered, and as the engine level stands."""
     with switch():
-        before = scored_figures()
-    return before, scored_figures()
+        before = scored_figures(leaving)
+    return before, scored_figures(leaving)
 
 
 def moved(before: dict, after: dict, least: float = 1e-9) -> list[str]:

@@ -53,10 +53,10 @@ def marlin_on_ampere():
         yield
 
 
-def marlin_figures() -> dict:
-    """Both sets (error, within, cases) and the ratio of each one-A100 gpt-oss row, with the
-    explored rule in force."""
-    cases = both_set_cases()
+def marlin_figures(leaving=frozenset()) -> dict:
+    """Both sets (error, within, cases; less the cases ``leaving`` names) and the ratio of each
+    one-A100 gpt-oss row, with the explored rule in force."""
+    cases = both_set_cases(leaving)
     with marlin_on_ampere():
         both = score(cases)
     return {

@@ -137,7 +137,7 @@ def dispatch_outside_graphs():
         yield
 
 
-def figures() -> dict:
+def figures(leaving=frozenset()) -> dict:
     """{reading: (both sets' (error, within, cases), held out (error, within share), ratio of
     each case by key)} for the engine level as the round left it (no later round's rule: a
     riding prompt priced at its step's size, the fifty-first's and fifty-second's) and under
@@ -151,7 +151,7 @@ def figures() -> dict:
     found = {}
     for name, reading in readings.items():
         with before_riding_prompts(), reading():
-            found[name] = scored_figures()
+            found[name] = scored_figures(leaving)
     return found
 
 

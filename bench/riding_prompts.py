@@ -127,24 +127,25 @@ def first_token_table(number: int = 51) -> dict:
     return table
 
 
-def _priced() -> dict:
+def _priced(leaving=frozenset()) -> dict:
     """Both sets (:func:`bench.fused_quant.scored_figures`), the two TensorRT-LLM check sets'
     scores and the first check set's, and the ratios of ATOM's first tokens, priced now."""
     tokens = tuple(case for case in PUBLISHED if case.key in ATOM_FIRST_TOKENS)
     ratios = predictions(tokens) / [case.measured for case in tokens]
     return {
-        **scored_figures(),
+        **scored_figures(leaving),
         "checks": tuple(score(cases) for cases in (CHECK_TRT_1X, CHECK_TRT_10, CHECK)),
         "first tokens": dict(zip((case.key for case in tokens), ratios.tolist(), strict=True)),
     }
 
 
-def figures(number: int = 51) -> tuple[dict, dict]:
-    """(before, after): :func:`_priced` with round ``number``'s rule off and on."""
+def figures(number: int = 51, leaving=frozenset()) -> tuple[dict, dict]:
+    """(before, after): :func:`_priced` (less the cases ``leaving`` names) with round
+    ``number``'s rule off and on."""
     with as_round(number, rule=False):
-        before = _priced()
+        before = _priced(leaving)
     with as_round(number):
-        return before, _priced()
+        return before, _priced(leaving)
 
 
 def main() -> None:

@@ -130,15 +130,16 @@ def before_the_round():
 
 
 @cache
-def figures(rule: bool = True) -> dict:
+def figures(rule: bool = True, leaving=frozenset()) -> dict:
     """Both sets (error, within, cases), the publisher-held-out (error, share within) and each
-    case's ratio by key, with the round's rules in force or (``rule`` False) switched off; the
-    engine level as the round left it either way (no later round's rule)."""
+    case's ratio by key (less the cases ``leaving`` names), with the round's rules in force or
+    (``rule`` False) switched off; the engine level as the round left it either way (no later
+    round's rule)."""
     if not rule:
         with before_the_round():
-            return scored_figures()
+            return scored_figures(leaving)
     with without_aiter_prompt(), before_riding_prompts():
-        return scored_figures()
+        return scored_figures(leaving)
 
 
 def main() -> None:

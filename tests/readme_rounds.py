@@ -108,6 +108,7 @@ from core.evidence.cases import DEVELOPMENT
 from core.evidence.cases_atom_dashboard import ATOM_DASHBOARD, ATOM_DASHBOARD_FIRST_TOKENS
 from core.evidence.cases_azure import AZURE
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
+from core.evidence.cases_inferencex_b200 import INFERENCEX_B200
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
@@ -127,7 +128,11 @@ FORTIETH_ROUND = [*TRTLLM_BLOG, *ATOM_DASHBOARD]
 # the forty-eighth round's rows, typed blind: GPUStack's random bursts (D369-D412); the rounds
 # before it quote both sets as they stood without them
 FORTY_EIGHTH_ROUND = GPUSTACK_BURSTS
-BEFORE_FORTY_EIGHTH = frozenset(case.key for case in FORTY_EIGHTH_ROUND)
+# the sixtieth round's rows: InferenceX's bot on eight B200 (D443-D452); every earlier round
+# quotes both sets as they stood without them
+SIXTIETH_ROUND = INFERENCEX_B200
+BEFORE_SIXTIETH = frozenset(case.key for case in SIXTIETH_ROUND)
+BEFORE_FORTY_EIGHTH = frozenset(case.key for case in FORTY_EIGHTH_ROUND) | BEFORE_SIXTIETH
 
 
 @cache
@@ -150,9 +155,10 @@ def engine_ratios() -> dict[str, float]:
 
 
 def _kept(rounds) -> list[int]:
-    """Both sets' indices in the report, less the cases ``rounds`` of rows typed."""
+    """Both sets' indices in the report, less the cases ``rounds`` of rows typed (and the
+    sixtieth round's, which every caller's round came before)."""
     whole = report()
-    left = {case.key for cases in rounds for case in cases}
+    left = {case.key for cases in (*rounds, SIXTIETH_ROUND) for case in cases}
     return [i for i in whole.sets["both"] if whole.cases[i].key not in left]
 
 
@@ -652,7 +658,7 @@ def forty_third_round_share_figures() -> tuple:
     largest move of any other from its price at the release's own share, as the bound the
     README quotes (0.01 %) where it stays below it."""
     whole = report()
-    typed = [case for case in whole.cases if case.memory_share]
+    typed = [case for case in whole.cases if case.memory_share and case.key not in BEFORE_SIXTIETH]
     with before_the_round():
         now = predictions(typed)
         before = predictions([replace(case, memory_share=0.0) for case in typed])
@@ -747,7 +753,7 @@ def forty_eighth_round_figures() -> tuple:
     H100, measured (lowest and highest) and priced (lowest and highest); gpt-oss on an A100 at
     32,000 tokens (lowest, highest); the 128-token bursts (lowest, highest); both sets after
     (error to one decimal, within, cases) and held out (whole per cent)."""
-    before = round_figures(rule=False)
+    before = round_figures(rule=False, leaving=BEFORE_SIXTIETH)
     ratio = before["ratios"]
     rows = summarise(np.array([ratio[case.key] for case in GPUSTACK_BURSTS]))
 
@@ -788,8 +794,8 @@ def forty_eighth_round_marlin_figures() -> tuple:
     without it; both sets with the rule (error to one decimal, within, cases)."""
     middle = _gpt_oss_on_a100(1000, 5000)
     with before_the_round():
-        found = marlin_figures()
-    ratio = round_figures(rule=False)["ratios"]
+        found = marlin_figures(BEFORE_SIXTIETH)
+    ratio = round_figures(rule=False, leaving=BEFORE_SIXTIETH)["ratios"]
     with_rule = [found["gpt_oss"][key] for key in middle]
     now = [ratio[key] for key in middle]
     error, within, cases = found["both"]
@@ -815,7 +821,10 @@ def forty_ninth_round_figures() -> tuple:
     W4A16 row's; both sets
     before and after (error to one decimal, within, cases); held out before and after (one
     decimal, then whole per cent, and the share within to one decimal)."""
-    before, after = round_figures(rule=False), round_figures()
+    before, after = (
+        round_figures(rule=False, leaving=BEFORE_SIXTIETH),
+        round_figures(leaving=BEFORE_SIXTIETH),
+    )
     longest, middle = _gpt_oss_on_a100(30000, 40000), _gpt_oss_on_a100(1000, 5000)
     a100 = engine_node(Scenario(gpu="A100 80GB SXM", engine="vLLM", engine_version="0.10"))
     one_chunk = engine_version("vllm", "0.10").chunk_tokens
@@ -870,7 +879,7 @@ def fiftieth_round_figures() -> tuple:
     within. The one-card bursts' prompt arithmetic over the card's bf16 peak, on an H100 and on
     an A100 (lowest, highest each); both sets as they are (error, within, cases) and held out
     (whole per cent)."""
-    found = prompt_dispatch_figures()
+    found = prompt_dispatch_figures(BEFORE_SIXTIETH)
     now, per_step = found["as it is"], found["per step"]
     apart, graphed = found["per step, prefill steps apart"], found["outside graphs"]
     bursts = [case for case in GPUSTACK_BURSTS if case.prompt_tokens < 1000]
@@ -912,8 +921,8 @@ def fiftieth_round_rule_figures() -> tuple:
     second set before and after (one decimal); no later round's rule."""
     with before_riding_prompts():
         with without_aiter_prompt():
-            before = report_scores()
-        after = report_scores()
+            before = report_scores(BEFORE_SIXTIETH)
+        after = report_scores(BEFORE_SIXTIETH)
     borrowed = [PREFILL_ATTENTION[(family, "bf16", engine)].rate_share
                 for family in ("hopper", "blackwell") for engine in ("vllm", "sglang")]  # fmt: skip
     rows = ["D367", "D368"]
@@ -936,7 +945,7 @@ def _riding_round(number, *shown) -> tuple:
     after, and the scored rows the rule moves by 1 % or more."""
     table = first_token_table(number)
     tokens = [round(1e3 * table[node][index]) for node in shown for index in (0, 1, 3)]
-    before, after = riding_figures(number)
+    before, after = riding_figures(number, BEFORE_SIXTIETH)
     return tokens, before, after, moved(before, after, 0.01)
 
 
@@ -1028,7 +1037,7 @@ def fifty_fourth_round_figures() -> tuple:
     before and after (three decimals); SC '25's runs before and after (one decimal)."""
     table = first_token_table(54)
     tokens = [round(1e3 * table[shown][index]) for shown in SHOWN[54] for index in (2, 0)]
-    before, after = riding_figures(54)
+    before, after = riding_figures(54, BEFORE_SIXTIETH)
     moved_keys = moved(before, after, 0.005)
     spans = [*ratio_span(before, moved_keys), *ratio_span(after, moved_keys)]
     (error, within, cases), (error_after, _, _) = before["both"], after["both"]
@@ -1051,7 +1060,7 @@ def fifty_fifth_round_figures() -> tuple:
     decimals)."""
     tiles, stream = tile_and_stream_ms()
     with as_round(55):  # before the fifty-sixth round's head tiles (its own figures quote them)
-        before, after = cublas_tile_figures()
+        before, after = cublas_tile_figures(BEFORE_SIXTIETH)
         split_before, split_after = step_splits()
     moved_keys = moved(before, after, 0.005)
     dense = [case.key for case in dense_one_token_rows()["bf16"]]
@@ -1075,7 +1084,7 @@ def fifty_sixth_round_figures() -> tuple:
     before and after, cases; held out before and after (two decimals)."""
     head, stream = head_tile_and_stream_ms()
     with as_round(56):  # before the fifty-seventh round's measured tile rate
-        before, after = cublas_head_figures()
+        before, after = cublas_head_figures(BEFORE_SIXTIETH)
     moved_keys = moved(before, after, 0.005)
     rows = dense_one_token_rows()
     keys = ([case.key for case in rows[fmt]] for fmt in ("bf16", "FP8", "AWQ"))
@@ -1104,7 +1113,7 @@ def fifty_seventh_round_figures() -> tuple:
     body = peak_shares[np.abs(peak_shares / np.median(peak_shares) - 1.0) <= 0.15]
     achieved, measured = share_tile_ms()
     with as_round(57):  # before the fifty-eighth round's fp8 rates
-        before, after = share_figures()
+        before, after = share_figures(BEFORE_SIXTIETH)
     moved_keys = moved(before, after, 0.005)
     rows = dense_one_token_rows()
     keys = ([case.key for case in rows[fmt]] for fmt in ("bf16", "FP8"))
@@ -1128,7 +1137,7 @@ def fifty_eighth_round_figures() -> tuple:
     both sets before and after (two decimals), within, cases; held out before and after (two
     decimals)."""
     before_ms, after_ms = fp8_tile_ms()
-    before, after = fp8_figures()
+    before, after = fp8_figures(BEFORE_SIXTIETH)
     moved_keys = moved(before, after, 0.005)
     fp8 = [case.key for case in dense_one_token_rows()["FP8"]]
     spans = spans_before_after(before, after, fp8, ["D241", "D242"])
@@ -1141,10 +1150,10 @@ def fifty_eighth_round_figures() -> tuple:
     )  # fmt: skip
 
 
-def report_scores() -> dict:
-    """The development sets priced now (both sets' error, the second set's, each both-set
-    case's ratio by key)."""
-    found = scored_figures()
+def report_scores(leaving=frozenset()) -> dict:
+    """The development sets priced now, less the cases ``leaving`` names (both sets' error, the
+    second set's, each both-set case's ratio by key)."""
+    found = scored_figures(leaving)
     first = {case.key for case in DEVELOPMENT}
     ratios = found["ratios"]
     second = summarise(np.array([r for key, r in ratios.items() if key not in first]))
@@ -1174,10 +1183,34 @@ def fifty_ninth_round_figures() -> tuple:
     steps = {tokens: (measured, priced) for tokens, measured, priced in gpt_oss_long_steps()}
     aiter = [round(steps[tokens][0] * 1e3, 2) for tokens in (8192, 16384)]
     over = [round(steps[tokens][0] / steps[tokens][1], 1) for tokens in (8192, 16384)]
-    band = first_token_band()
+    band = first_token_band(BEFORE_SIXTIETH)
     return (
         len(rows), *ratio_span(found, four), ratio_span(found, short)[0],
         *ratio_span(found, long), len(deepseek), *ratio_span(found, deepseek), *aiter, *over,
         *ratio_span(found, [case.key for case in scored]), band.cases, round(band.low, 2),
         round(band.high, 2),
+    )  # fmt: skip
+
+
+def sixtieth_round_figures() -> tuple:
+    """InferenceX's bot on eight B200 (D443-D452), as typed: the scored throughputs at 4-8 users
+    and at 16-32 (lowest, highest each), how many within the band, of how many; the first tokens
+    at 4-32 users (lowest, highest); both sets before and after (three decimals), within and
+    cases after; held out before and after (two decimals); the first-token band's cases, low and
+    high (two decimals). Ratios two decimals."""
+    before, after = scored_figures(BEFORE_SIXTIETH), scored_figures()
+    scored = [case for case in SIXTIETH_ROUND if case.scored]
+    light = [case.key for case in scored if case.load_value <= 8]
+    heavier = [case.key for case in scored if case.load_value > 8]
+    within = sum(1 for case in scored if 0.8 <= after["ratios"][case.key] <= 1.25)
+    tokens = [case for case in SIXTIETH_ROUND if case.metric == "ttft" and case.load_value <= 32]
+    token_ratios = predictions(tokens) / [case.measured for case in tokens]
+    (error, _, _), (error_after, within_after, cases) = before["both"], after["both"]
+    band = first_token_band()
+    return (
+        *ratio_span(after, light), *ratio_span(after, heavier), within, len(scored),
+        round(float(min(token_ratios)), 2), round(float(max(token_ratios)), 2),
+        round(100 * error, 3), round(100 * error_after, 3), within_after, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+        band.cases, round(band.low, 2), round(band.high, 2),
     )  # fmt: skip

@@ -50,6 +50,7 @@ from tests.readme_rounds import (
     forty_third_round_share_figures,
     h20_skinny_figures,
     h20_stream_figures,
+    sixtieth_round_figures,
     thirty_eighth_round_attention_figures,
     thirty_eighth_round_figures,
     thirty_eighth_round_passes_figures,
@@ -440,6 +441,14 @@ FIGURES = {
         r"\(x([\d.]+)-([\d.]+)\)\..*? now counts (\d+)\s+and stays x([\d.]+)-([\d.]+); no "
         r"scored figure moves\.",
         fifty_ninth_round_figures,
+    ),
+    "sixtieth round": (
+        r"D443-D452, `core/evidence/cases_inferencex_b200\.py`\):.*? The throughputs read "
+        r"x([\d.]+)-([\d.]+) at 4 and 8 users and x([\d.]+)-([\d.]+) at 16 and 32 \((\d+) of "
+        r"(\d+) within\); the first tokens at 4 to 32 users read x([\d.]+)-([\d.]+),.*? Both sets "
+        r"go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), held out from ([\d.]+) % to "
+        r"([\d.]+) %; the first-token band counts (\d+) and stays x([\d.]+)-([\d.]+)\.",
+        sixtieth_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

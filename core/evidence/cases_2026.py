@@ -63,7 +63,10 @@ the fortieth, are NVIDIA's DeepSeek-R1 recipe page (:mod:`core.evidence.cases_tr
 a run of AMD ATOM's dashboard (:mod:`core.evidence.cases_atom_dashboard`). D369-D412, typed
 blind in the forty-eighth, are GPUStack's random bursts (:mod:`core.evidence.cases_gpustack_bursts`:
 vLLM 0.10-0.11 at its defaults, 100 to 1,000 fixed-length requests at once on one A100 or H100,
-eight A100 or H100, or eight H200).
+eight A100 or H100, or eight H200). D413-D442, found in the fifty-ninth, are the ATOM dashboard
+run's first tokens, shown only; D443-D452, typed before they were evaluated in the sixtieth, are
+InferenceX's bot on eight B200 (:mod:`core.evidence.cases_inferencex_b200`: SGLang 0.5.6
+serving DeepSeek-R1 in nvfp4 at 4-64 users), D443-D446 scored, the rest shown.
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ from core.evidence.cases_gcp import GCP
 from core.evidence.cases_gpustack import GPUSTACK
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 from core.evidence.cases_inferencex import INFERENCEX, INFERENCEX_FIRST_TOKENS
+from core.evidence.cases_inferencex_b200 import INFERENCEX_B200
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 from core.evidence.cases_magpie import MAGPIE
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
@@ -381,6 +385,7 @@ SECOND += TRTLLM_BLOG  # D336 on: NVIDIA's DeepSeek-R1 recipe page (cases_trtllm
 SECOND += ATOM_DASHBOARD  # D339 on: a run of AMD ATOM's dashboard (cases_atom_dashboard)
 SECOND += GPUSTACK_BURSTS  # D369 on: GPUStack's random bursts (cases_gpustack_bursts)
 SECOND += ATOM_DASHBOARD_FIRST_TOKENS  # D413 on: its first tokens, shown only (the dashboard's)
+SECOND += INFERENCEX_B200  # D443 on: InferenceX's bot on eight B200 (cases_inferencex_b200)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

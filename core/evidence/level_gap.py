@@ -142,7 +142,7 @@ def _band_of(found, chosen: list[int], family: str) -> TrustBand:
 
 
 @cache
-def first_token_band() -> TrustBand:
+def first_token_band(leaving: frozenset = frozenset()) -> TrustBand:
     """The engine level's band on every published time to first token, scored and shown.
 
     A first token is the figure the engine level holds up least on: the few scored ones sit
@@ -150,10 +150,12 @@ def first_token_band() -> TrustBand:
     mixtures at 4-64 users, core/evidence/cases_atom.py and cases_inferencex.py) read as low as
     a fifth of the measurement. Shown rows are left out of the scores for how they were typed
     or read, not for what they measured, so the band counts them. Read as :func:`trust_band`
-    is: the 10th to 90th percentile of prediction / measurement, each publisher weighted alike.
+    is: the 10th to 90th percentile of prediction / measurement, each publisher weighted alike;
+    less the cases ``leaving`` names (the band as it stood before they were typed).
     """
     found = report()
-    chosen = [i for i, case in enumerate(found.cases) if case.metric == "ttft"]
+    chosen = [i for i, case in enumerate(found.cases)
+              if case.metric == "ttft" and case.key not in leaving]  # fmt: skip
     return _band_of(found, chosen, "first tokens, scored and shown")
 
 

@@ -10,12 +10,14 @@ from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_gpustack_bursts import GPUSTACK_BURSTS
 
 
-def test_the_bursts_close_the_second_sets_scored_rows_in_key_order():
-    """D369-D412 are the second set's last scored rows (the ATOM dashboard's first tokens,
-    shown only, follow), all GPUStack's, four runs to each of 11 pages."""
-    start = [case.key for case in SECOND].index("D369")
+def test_the_bursts_follow_d368_in_key_order_all_scored():
+    """D369-D412 follow D368, all scored (the ATOM dashboard's first tokens, shown only, come
+    next), all GPUStack's, four runs to each of 11 pages."""
+    keys = [case.key for case in SECOND]
+    start = keys.index("D369")
+    assert start == keys.index("D368") + 1
     assert SECOND[start : start + len(GPUSTACK_BURSTS)] == GPUSTACK_BURSTS
-    assert not any(case.scored for case in SECOND[start + len(GPUSTACK_BURSTS) :])
+    assert not SECOND[start + len(GPUSTACK_BURSTS)].scored
     assert [case.key for case in GPUSTACK_BURSTS] == [f"D{n}" for n in range(369, 413)]
     assert all(case.scored for case in GPUSTACK_BURSTS)
     assert {case.publisher for case in GPUSTACK_BURSTS} == {"GPUStack performance lab"}

@@ -6,11 +6,19 @@ import re
 
 import pytest
 
+from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_inferencex_b200 import INFERENCEX_B200, USERS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
 
 POINTS = INFERENCEX_B200[: len(USERS)]
 FIRST_TOKENS = INFERENCEX_B200[len(USERS) :]
+
+
+def test_the_rows_follow_d442_and_close_the_second_set():
+    """D443-D452 come after every earlier row, the last of the second set."""
+    keys = [case.key for case in SECOND]
+    assert keys.index("D443") == keys.index("D442") + 1
+    assert SECOND[keys.index("D443") :] == INFERENCEX_B200
 
 
 def test_the_points_come_first_then_their_first_tokens_in_key_order():
