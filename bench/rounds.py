@@ -6,7 +6,8 @@ rule moves figures an earlier one quoted. :func:`as_round` switches off every ru
 (and, asked, the round's own), so each round's README figures stay what that round measured.
 The switches live beside the rounds that wrote them: the fifty-first to fifty-fourth (a prompt's
 steps priced at what they carry) in :mod:`bench.riding_prompts`, the fifty-fifth to fifty-eighth
-(the tiles of few-token GEMMs, the H20's measured rates) in :mod:`bench.cublas_tiles`.
+(the tiles of few-token GEMMs, the H20's measured rates) in :mod:`bench.cublas_tiles`, the
+sixty-first (SGLang's scheduler polls every few steps) in :mod:`bench.scheduler_polls`.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ def rules() -> dict[int, Callable[[], AbstractContextManager]]:
         without_riding_passes,
         without_riding_streams,
     )
+    from bench.scheduler_polls import without_scheduler_polls
 
     return {
         51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes,
         54: without_pass_experts, 55: without_bf16_tiles, 56: without_head_tiles,
-        57: without_tile_share, 58: without_h20_fp8,
+        57: without_tile_share, 58: without_h20_fp8, 61: without_scheduler_polls,
     }  # fmt: skip
 
 

@@ -31,6 +31,7 @@ from core.scenario.resolve import (
     shape_keys,
     stated_batch_limit,
     stated_memory_share,
+    stated_recv_interval,
     tensor_peak,
     with_default,
 )
@@ -177,6 +178,7 @@ def resolve_knobs(knobs: dict) -> tuple[PoolKnobs, tuple]:
         run_requests=run_length(knobs["run_requests"]),
         batch_limit=stated_batch_limit(knobs["batch_limit"]),
         memory_share=stated_memory_share(knobs["memory_share"]),
+        recv_interval=stated_recv_interval(knobs["recv_interval"]),
         price=or_default(knobs["usd_per_gpu_hour"], gpu, gpus, "usd_per_hour"),
         layers=pick(shape, shapes, "layers"),
         kv_heads=pick(shape, shapes, "kv_heads"),

@@ -19,4 +19,10 @@ SGL_GRAPH = (
     "SGLang server_args.py: cuda_graph_max_bs by card memory and tensor parallelism (256 on "
     "80 GB cards below TP 4, 512 at TP 4 and more)"
 )
+SGL_RECV = (
+    "SGLang scheduler_recv_skipper.py (SchedulerRecvSkipper, made where --scheduler-recv-interval "
+    "is above its default of 1): the scheduler polls for new requests once its counter reaches "
+    "the interval, a decode step adding 1 and any other step (a prefill) 1,000, so a poll comes "
+    "every interval decode steps or right after a prefill"
+)
 SGL_GRAPH_160 = "SGLang server_args.py (0.3, 0.4 lines): cuda_graph_max_bs = 160 from 25 GB"

@@ -11,6 +11,8 @@ arrive together share a dispatch (:func:`coalesced`).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.foundation.vector import ndim
@@ -44,6 +46,52 @@ def joining(node, alone, riding, terms, miss=0.0, size_s=0.0):
     added = riding + np.where(separate, 0.0, size_s)
     waited = np.where(separate, 0.5, 0.5 + riding_passes(node, miss))
     return added, extra, waited + np.where(ahead, 1.0, 0.0)
+
+
+def polled_steps(interval, between):
+    r"""The decode steps a new request waits for a scheduler that polls for requests only every
+    ``interval`` decode steps and at once after a prefill (SGLang's ``--scheduler-recv-interval``,
+    :data:`core.catalog.sglang_defaults.SGL_RECV`), prefills coming every ``between`` decode
+    steps on average, beyond the wait of one that polls every step (0 where ``interval`` is 1).
+
+    Notes
+    -----
+    Polls come :math:`L = \min(k, X)` steps apart, :math:`X` exponential with mean :math:`m`
+    (the steps between prefills), and a request arriving at random waits the residual
+    :math:`E[L^2] / 2E[L]` until the next, with :math:`x = k / m`:
+
+    .. math:: w(k) = k\,\frac{1 - e^{-x}(1 + x)}{x\,(1 - e^{-x})}
+
+    (:math:`k / 2` as prefills grow rare); the request waits :math:`w(k) - w(1)` more than
+    under a poll every step.
+    """
+    if ndim(interval) == 0 and ndim(between) == 0:  # one scenario: plain floats
+        if interval <= 1.0:
+            return 0.0
+        return _residual(float(interval), float(between)) - _residual(1.0, float(between))
+    interval = np.maximum(interval, 1.0)
+    return _residual_arrays(interval, between) - _residual_arrays(1.0, between)
+
+
+def _residual(steps, between):
+    """:func:`polled_steps`' w(k) in plain floats (its series below x = 1e-3)."""
+    x = steps / between if between > 0.0 else math.inf
+    if x < 1e-3:
+        return steps * (0.5 - x / 12.0)
+    if x > 700.0:  # a prefill every step: the poll follows it
+        return steps / x
+    decay = math.exp(-x)
+    return steps * (1.0 - decay * (1.0 + x)) / (x * (1.0 - decay))
+
+
+def _residual_arrays(steps, between):
+    """:func:`_residual` over arrays."""
+    x = np.minimum(np.divide(steps, np.maximum(between, 1e-300)), 700.0)
+    small = x < 1e-3
+    safe = np.where(small, 1.0, x)
+    decay = np.exp(-safe)
+    full = (1.0 - decay * (1.0 + safe)) / (safe * (1.0 - decay))
+    return steps * np.where(small, 0.5 - x / 12.0, full)
 
 
 def riding_passes(node, miss):

@@ -201,9 +201,7 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "shared_stream_tokens": shared_stream_tokens(gpu, engine, version),
         "bf16_extra_bytes": extra,
         "unstreamed_bytes": _embedding_table_bytes(pool, shape, shapes),
-        "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
-        "eager_launch_s": pick(engine, ENGINES, "eager_launch_s"),
-        "server_path_s": pick(engine, ENGINES, "server_path_s"),
+        **_first_token_path(pool, engine),
         "kv_rule": lookup(lambda e: KV_RULES[ENGINES[e].kv_rule], engine),
         **_memory_share_fields(pool),
         # whether the release's profile takes each card's memory outside PyTorch's allocator
@@ -231,6 +229,21 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
             pick(shape, shapes, "chunked_attention"),
         )
         * decode_read_share(pool),
+    }
+
+
+def _first_token_path(pool, engine) -> dict:
+    """What a new request pays on its way to the cards: the engine's overhead per request and
+    per eager launch, its server's path (core.catalog.engines), and the decode steps between
+    the scheduler's polls for new requests (SGLang's command's ``--scheduler-recv-interval``,
+    1 where it sets none; every other engine's loop takes new requests each step)."""
+    return {
+        "request_overhead_s": pick(engine, ENGINES, "request_overhead_per_layer_s") * pool.layers,
+        "eager_launch_s": pick(engine, ENGINES, "eager_launch_s"),
+        "server_path_s": pick(engine, ENGINES, "server_path_s"),
+        "poll_interval": np.where(
+            lookup(lambda e: e == "sglang", engine) > 0, pool.recv_interval, 1.0
+        ),
     }
 
 

@@ -28,7 +28,7 @@ from core.engine_level.fixed_points import (
     false_position_scalar,
     own_image,
 )
-from core.engine_level.joining import coalesced, joining, step_size_s
+from core.engine_level.joining import coalesced, joining, polled_steps, step_size_s
 from core.foundation.vector import any_true, ndim, plain
 
 # A queue whose utilisation reaches this is treated as unable to drain.
@@ -72,7 +72,9 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     Where the engine runs prefills in steps of their own (:func:`joining`), that step's weight
     read and fixed costs add to the prefill, shared by the prompts waiting together, and the
     first token waits half a step instead of 1.5 (a step more each where the scheduler queues
-    a step ahead).
+    a step ahead). A scheduler that polls for requests only every few decode steps
+    (``node.poll_interval``) adds the wait for its next poll (:func:`polled_steps`), the others'
+    prefills coming every :math:`R / ((n - 1) t_s)` steps.
     Users beyond the seats wait :math:`(N - n) R / n` for one.
     """
     running = np.minimum(users, granted)
@@ -95,7 +97,8 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
         busy_time = np.maximum(answer, 1.0) * step
         busy, company = 0.0, 0.0
     else:
-        parts = (others, added, extra, overhead, latency, waited, step, later, alone)
+        parts = (others, added, extra, overhead, latency, waited, step, later, alone,
+                 node.poll_interval)  # fmt: skip
         if all(ndim(part) == 0 for part in parts):  # one scenario: plain floats, same bits
             cycle, share, ttft, request = _solved_scalar(*(float(part) for part in parts))
         else:
@@ -113,7 +116,9 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     )  # fmt: skip
 
 
-def _loop_arrays(request, others, added, extra, overhead, latency, waited, step, later, alone):
+def _loop_arrays(
+    request, others, added, extra, overhead, latency, waited, step, later, alone, interval=1.0
+):
     """One pass of :func:`closed_loop`'s fixed point at the request time ``request``: (the
     others' prefill a cycle, the prefill queue's load, the first token, the request time the
     quadratic gives back)."""
@@ -124,7 +129,8 @@ def _loop_arrays(request, others, added, extra, overhead, latency, waited, step,
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
-    first = added * (1.0 + ahead) + extra + overhead + latency + waited * step
+    polled = polled_steps(interval, request / np.maximum(others * step, 1e-300))
+    first = added * (1.0 + ahead) + extra + overhead + latency + (waited + polled) * step
     ttft = np.where(others > 0, first, alone)
     return cycle, share, ttft, _request(cycle, ttft, later * step)
 
@@ -155,18 +161,22 @@ def _solved_arrays(*parts):
     return (*_loop_arrays(request, *parts)[:3], request)
 
 
-def _bracket(others, added, extra, overhead, latency, waited, step, later, alone):
+def _bracket(others, added, extra, overhead, latency, waited, step, later, alone, interval=1.0):
     """A request time above the fixed point (the bracket's low end is SHORTEST_REQUEST_S): the
     quadratic's root at the most prefill a cycle can hold and the longest wait a first token can
-    have (the root grows with both, so g(R) never exceeds it)."""
+    have (the root grows with both, so g(R) never exceeds it; a poll's wait is below half its
+    interval)."""
     fixed = overhead + extra
     ahead = np.minimum(SATURATED / (1.0 - SATURATED), others)
-    ttft = np.where(others > 0, added * (1.0 + ahead) + fixed + latency + waited * step, alone)
+    waits = waited + 0.5 * (np.maximum(interval, 1.0) - 1.0)
+    ttft = np.where(others > 0, added * (1.0 + ahead) + fixed + latency + waits * step, alone)
     high = _request(others * (added + fixed), ttft, later * step)
     return np.maximum(high, 2.0 * SHORTEST_REQUEST_S)
 
 
-def _solved_scalar(others, added, extra, overhead, latency, waited, step, later, alone):
+def _solved_scalar(
+    others, added, extra, overhead, latency, waited, step, later, alone, interval=1.0
+):
     """:func:`_solved_arrays` for one scenario in plain floats: the arrays' own operations in
     the same order, each correctly rounded, so the same bits at a fraction of the cost.
     Returns (cycle, share, ttft, request)."""
@@ -177,12 +187,19 @@ def _solved_scalar(others, added, extra, overhead, latency, waited, step, later,
         share = min(cycle / request, SATURATED)
         if others > 0:
             ahead = min(share / (1.0 - share), others)  # a closed loop's n - 1 at most
-            ttft = added * (1.0 + ahead) + extra + overhead + latency + waited * step
+            # (the poll's wait computed only where a command sets an interval: a hot path)
+            polled = (
+                polled_steps(interval, request / max(others * step, 1e-300))
+                if interval > 1.0
+                else 0.0
+            )
+            ttft = added * (1.0 + ahead) + extra + overhead + latency + (waited + polled) * step
         else:
             ttft = alone
         return cycle, share, ttft, _request_scalar(cycle, ttft, later * step)
 
-    high = _bracket_scalar(others, added, fixed, latency, waited, step, later, alone)
+    waits = waited + 0.5 * (max(interval, 1.0) - 1.0)  # a poll's wait: below half its interval
+    high = _bracket_scalar(others, added, fixed, latency, waits, step, later, alone)
     request = false_position_scalar(lambda r: r - one_pass(r)[3], SHORTEST_REQUEST_S, high)
     return (*one_pass(request)[:3], request)
 
@@ -316,6 +333,8 @@ def _open_solved(node, arrivals_per_s, granted, prompt, answer, terms, alone, jo
     # min and max are np.clip's bits for plain floats, a NaN bound aside (np.clip gives NaN)
     one_node = ndim(arrivals_per_s) == 0 and ndim(most) == 0 and most == most
 
+    polls = any_true(np.asarray(node.poll_interval) > 1.0)
+
     def state(request):
         """(g(R), running, step, first token, company) at the request time ``request``."""
         if one_node and ndim(request) == 0:  # asked at every step of the loop
@@ -324,14 +343,21 @@ def _open_solved(node, arrivals_per_s, granted, prompt, answer, terms, alone, jo
             running = np.clip(arrivals_per_s * request, 1.0, most)
         step = node.step_s(running, context, terms)
         company = 1.0 - np.exp(-arrivals_per_s * request) if counts else 0.0
-        joined = added + extra + overhead + latency + waited * step + wait
+        # the scheduler's next poll for requests, prefills coming as the arrivals do
+        polled = (
+            polled_steps(node.poll_interval, 1.0 / np.maximum(arrivals_per_s * step, 1e-300))
+            if polls
+            else 0.0
+        )
+        joined = added + extra + overhead + latency + (waited + polled) * step + wait
         ttft = company * joined + (1.0 - company) * alone if counts else alone
         return ttft + later * step / (1.0 - busy_prefill), running, step, ttft, company
 
     # g(R) never exceeds its value with every seat running and the slower way in
     full = node.step_s(np.maximum(granted, 1.0), context, terms)
+    waits = waited + 0.5 * (np.maximum(node.poll_interval, 1.0) - 1.0)  # a poll's, at most
     slowest = (
-        np.maximum(alone, added + extra + overhead + latency + waited * full + wait)
+        np.maximum(alone, added + extra + overhead + latency + waits * full + wait)
         if counts
         else alone
     )

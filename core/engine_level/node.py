@@ -117,6 +117,8 @@ class Node(
     # the scheduler queues step n+1 during step n (the release's overlap scheduler): a new prompt
     # joins the step after that, and the host's work per request runs beside the GPU's step
     schedules_ahead: object = False
+    # decode steps between the scheduler's polls for new requests (SGLang's recv interval)
+    poll_interval: object = 1.0
     # host work each running request adds to its rank's step
     host_request_s: object = 0.0
     # the latency of one small all-reduce with the engine's kernel

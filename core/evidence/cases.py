@@ -108,6 +108,9 @@ class PublishedCase:
     # --gpu-memory-utilization, SGLang's --mem-fraction-static, TensorRT-LLM's
     # --kv_cache_free_gpu_mem_fraction: the Scenario's ``memory_share``; 0: the release's own)
     memory_share: float = 0.0
+    # the decode steps between SGLang's polls for new requests where the source's command sets
+    # them (--scheduler-recv-interval: the Scenario's ``recv_interval``; 0: every step)
+    recv_interval: int = 0
 
     @property
     def field(self) -> str:
@@ -250,6 +253,8 @@ class PublishedCase:
             knobs.update(batch_limit=self.max_seqs)
         if self.memory_share:  # the share of memory the run's command gives the engine
             knobs.update(memory_share=self.memory_share)
+        if self.recv_interval:  # how often the run's SGLang polls for new requests
+            knobs.update(recv_interval=self.recv_interval)
         return Scenario(**knobs)
 
 

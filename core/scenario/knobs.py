@@ -236,6 +236,15 @@ class Scenario(param.Parameterized):
         "free_gpu_memory_fraction (a share of what weights, activations and the runtime "
         "leave); None: the release's own (0.9; SGLang's reserve by its own rule).",
     )
+    recv_interval = Count(
+        default=None,
+        bounds=(1, 1000),
+        allow_None=True,
+        doc="Engine level, SGLang: the decode steps between the scheduler's polls for new "
+        "requests (its --scheduler-recv-interval; a prefill step polls at once), so a new "
+        "prompt waits for the next poll; None: every step, its default. Other engines poll "
+        "every step.",
+    )
     usd_per_gpu_hour = Amount(
         default=None,
         bounds=(0.0, 1000.0),

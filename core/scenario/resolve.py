@@ -211,6 +211,12 @@ def stated_memory_share(memory_share):
     return with_default(memory_share, np.nan)
 
 
+def stated_recv_interval(recv_interval):
+    """The decode steps between the scheduler's polls for new requests, as floats; 1 where the
+    command sets none (every step)."""
+    return with_default(recv_interval, 1.0)
+
+
 def tensor_peak(gpu, gpus, weight, prefix):
     """The tensor rate a weight format multiplies at: bf16, fp8, or fp4 where the card has it.
 

@@ -23,7 +23,7 @@ RELATIVE_NOISE = 0.05
 ROW_BY_ROW = frozenset({
     "model_config", "card_memory_gb", "card_tb_per_s", "card_tflops", "traffic", "router",
     "prefix_source", "realism", "serving_mode", "kv_link", "engine", "engine_version", "layout",
-    "burstiness", "run_requests", "batch_limit", "memory_share",
+    "burstiness", "run_requests", "batch_limit", "memory_share", "recv_interval",
     "kv_offload", "session_turns", "think_time_s", "turn_growth_tokens",
 })  # fmt: skip
 # Knobs read only through another one: resetting the one they follow resets what they describe

@@ -84,6 +84,8 @@ class PoolKnobs:
     # DeepSeek sparse attention: indexer bytes per token per layer, tokens each query picks
     indexer_bytes: object = 0.0
     sparse_top_k: object = 0.0
+    # the decode steps between SGLang's polls for new requests (its command's; 1: every step)
+    recv_interval: object = 1.0
 
     def weights_read(self, weights, batch):
         """Bytes of weights one decode step of ``batch`` reads.

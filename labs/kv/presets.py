@@ -28,7 +28,7 @@ THE_8B = (Keep("model_class", "small", "the 8B model", covers=MODEL_KNOBS), *the
 OPEN = (
     "realism", "serving_mode", "kv_link", "engine", "engine_version", "layout", "workload", "seats",
     "prompt_tokens", "answer_tokens", "prefix_hit_rate", "arrivals_per_min", "concurrency",
-    "run_requests", "batch_limit", "memory_share", "usd_per_gpu_hour", "weight_dtype", "kv_dtype", "traffic",
+    "run_requests", "batch_limit", "memory_share", "recv_interval", "usd_per_gpu_hour", "weight_dtype", "kv_dtype", "traffic",
     "burstiness", "tpot_slo_s", "replicas", "router", "prefix_source", "kv_offload",
     "session_turns", "think_time_s", "turn_growth_tokens",
 )  # fmt: skip

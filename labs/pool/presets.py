@@ -47,7 +47,7 @@ NO_NEW_HARDWARE = (
 )
 # How the lab models the pool, not what the pool is: every goal leaves these open.
 MODELLING = ("realism", "serving_mode", "kv_link", "engine", "engine_version", "layout",
-             "memory_share", "router", "prefix_source", "tpot_slo_s")  # fmt: skip
+             "memory_share", "recv_interval", "router", "prefix_source", "tpot_slo_s")  # fmt: skip
 # Where evicted prefixes wait and how sessions come back: tools a student may always reach for.
 SESSIONS = ("kv_offload", "session_turns", "think_time_s", "turn_growth_tokens")
 HARDWARE = (*CARD_KNOBS, "cards")

@@ -143,8 +143,8 @@ def set_up_html(case) -> str:
 
 
 def _limit_words(scenario) -> str:
-    """The batch limit and the memory share the run's command sets, where it sets them (the
-    ``batch_limit`` and ``memory_share`` knobs)."""
+    """The batch limit, the memory share and SGLang's poll interval the run's command sets,
+    where it sets them (the ``batch_limit``, ``memory_share`` and ``recv_interval`` knobs)."""
     words = ""
     if scenario.batch_limit is not None:
         words += f", batch_limit={fmt.count(scenario.batch_limit)} (the limit its command sets)"
@@ -152,6 +152,11 @@ def _limit_words(scenario) -> str:
         words += (
             f", memory_share={scenario.memory_share:g} (the share of memory its command gives "
             "the engine)"
+        )
+    if scenario.recv_interval is not None:
+        words += (
+            f", recv_interval={scenario.recv_interval} (the decode steps between its scheduler's "
+            "polls for new requests)"
         )
     return words
 

@@ -21,7 +21,8 @@ WALKTHROUGH_KNOBS = ("workload", "seats", "tier", "prompt_tokens", "prefix_hit_r
 SUMMARY_ORDER = (
     "model", "gpu", "cards", "weight_dtype", "realism", "engine", "engine_version",
     "serving_mode", "kv_link",
-    "layout", "concurrency", "run_requests", "batch_limit", "memory_share", "replicas", "router",
+    "layout", "concurrency", "run_requests", "batch_limit", "memory_share", "recv_interval",
+    "replicas", "router",
     "prefix_source",
     "traffic", "burstiness", "arrivals_per_min", "answer_tokens", "tpot_slo_s", "kv_offload",
     "session_turns", "think_time_s", "turn_growth_tokens", "usd_per_gpu_hour",
@@ -35,7 +36,8 @@ BEYOND_KNOBS = tuple(
 # The engine level's own knobs: at the whiteboard level they change no figure, so they are
 # neither shown nor summarised there.
 ENGINE_LEVEL_KNOBS = ("serving_mode", "kv_link", "engine", "engine_version", "layout",
-                      "concurrency", "run_requests", "batch_limit", "memory_share")  # fmt: skip
+                      "concurrency", "run_requests", "batch_limit", "memory_share",
+                      "recv_interval")  # fmt: skip
 AS_THE_WALKTHROUGH = "as the walkthrough"
 
 ENGINE_NAMES = {"tensorrt-llm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang"}
@@ -82,6 +84,7 @@ def _phrase(scenario, knob: str) -> str:
         "run_requests": lambda: f"{fmt.plural(value, 'request')} a run",
         "batch_limit": lambda: f"at most {fmt.count(value)} running",
         "memory_share": lambda: f"{fmt.percent(value)} of memory to the engine",
+        "recv_interval": lambda: f"SGLang polls every {fmt.plural(value, 'step')}",
         "usd_per_gpu_hour": lambda: f"${value:,.2f} a card-hour",
         "kv_offload": lambda: OFFLOAD_NAMES.get(value, value),
         "session_turns": lambda: f"{fmt.plural(value, 'turn')} a session",

@@ -35,6 +35,7 @@ KNOB_LABELS = {
     "run_requests": "requests in the run",
     "batch_limit": "batch limit the benchmark sets",
     "memory_share": "memory share the engine keeps",
+    "recv_interval": "steps between SGLang's polls",
     "serving_mode": "serving mode",
     "kv_link": "KV link",
     "engine": "serving engine",
