@@ -51,6 +51,7 @@ from tests.readme_rounds import (
     h20_skinny_figures,
     h20_stream_figures,
     sixtieth_round_figures,
+    sixty_first_round_figures,
     thirty_eighth_round_attention_figures,
     thirty_eighth_round_figures,
     thirty_eighth_round_passes_figures,
@@ -449,6 +450,14 @@ FIGURES = {
         r"go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), held out from ([\d.]+) % to "
         r"([\d.]+) %; the first-token band counts (\d+) and stays x([\d.]+)-([\d.]+)\.",
         sixtieth_round_figures,
+    ),
+    "sixty-first round": (
+        r"Their first tokens go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+) at 4 and 8 users "
+        r"and from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+) at 16 and 32,.*? No scored "
+        r"throughput moves by more than ([\d.]+) %\. Both sets go from ([\d.]+) % to ([\d.]+) % "
+        r"\((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %; the first-token band "
+        r"counts (\d+) and stays x([\d.]+)-([\d.]+)\.",
+        sixty_first_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

@@ -34,7 +34,7 @@ MOVED = 1.10
 _SET_UP = ("model", "gpu", "cards", "weight_dtype", "kv_dtype", "prompt_tokens",
            "answer_tokens", "prefix_hit_rate", "seats", "concurrency", "arrivals_per_min",
            "engine", "engine_version", "layout", "run_requests", "batch_limit",
-           "memory_share")  # fmt: skip
+           "memory_share", "recv_interval")  # fmt: skip
 
 
 @cache

@@ -70,3 +70,10 @@ def test_the_recipe_is_the_b200_scripts_on_the_threads_publisher():
         assert case.engine_knob == "sglang" and case.version_knob == "0.5"
         assert (case.prompt_tokens, case.answer_tokens) == (922, 922)
         assert case.publisher == INFERENCEX_SWEEP[0].publisher
+
+
+def test_each_row_polls_as_the_script_sets_it():
+    """The script's --scheduler-recv-interval: 10 below 16 users, 30 from 16, on the Scenario."""
+    for case in INFERENCEX_B200:
+        assert case.recv_interval == (30 if case.load_value >= 16 else 10)
+        assert case.scenario().recv_interval == case.recv_interval
