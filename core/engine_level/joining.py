@@ -74,7 +74,9 @@ def polled_steps(interval, between):
 
 
 def _residual(steps, between):
-    """:func:`polled_steps`' w(k) in plain floats (its series below x = 1e-3)."""
+    """:func:`polled_steps`' w(k) in plain floats (its series below x = 1e-3; math.exp may round
+    apart from numpy's in the last bit, so a scenario with an interval matches a sweep's to
+    1e-12, not to the bit)."""
     x = steps / between if between > 0.0 else math.inf
     if x < 1e-3:
         return steps * (0.5 - x / 12.0)
