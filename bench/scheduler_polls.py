@@ -40,14 +40,16 @@ def without_scheduler_polls():
         yield
 
 
-def row_ratios() -> dict[str, tuple[float, float]]:
-    """{key: (ratio without the rule, ratio with it)} for the B200 rows, as typed."""
+def row_ratios() -> tuple[dict, dict]:
+    """(before, after): the B200 rows' ratios by key, as typed, without the rule and with it,
+    each as ``{"ratios": {key: ratio}}`` (:func:`bench.fused_quant.scored_figures`' shape)."""
     measured = [case.measured for case in INFERENCEX_B200]
     with without_scheduler_polls():
         before = predictions(INFERENCEX_B200) / measured
     after = predictions(INFERENCEX_B200) / measured
-    keys = (case.key for case in INFERENCEX_B200)
-    return {key: (float(b), float(a)) for key, b, a in zip(keys, before, after, strict=True)}
+    keys = [case.key for case in INFERENCEX_B200]
+    return tuple({"ratios": dict(zip(keys, ratios.tolist(), strict=True))}
+                 for ratios in (before, after))  # fmt: skip
 
 
 def figures(leaving=frozenset()) -> tuple[dict, dict]:
@@ -58,10 +60,11 @@ def figures(leaving=frozenset()) -> tuple[dict, dict]:
 def main() -> None:
     by_key = {case.key: case for case in INFERENCEX_B200}
     print("InferenceX's bot on eight B200: ratio without the rule -> with it")
-    for key, (before, after) in row_ratios().items():
-        case = by_key[key]
+    before, after = row_ratios()
+    for key, case in by_key.items():
+        was, now = before["ratios"][key], after["ratios"][key]
         print(f"  {key} {case.metric:10s} {int(case.load_value):3d} users "
-              f"(interval {case.recv_interval or 1:2d})  x{before:.2f} -> x{after:.2f}")  # fmt: skip
+              f"(interval {case.recv_interval or 1:2d})  x{was:.2f} -> x{now:.2f}")  # fmt: skip
     before, after = figures()
     print(f"before: {both_and_held_out(before)}")
     print(f"after:  {both_and_held_out(after)}")

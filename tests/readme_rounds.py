@@ -1209,7 +1209,7 @@ def sixtieth_round_figures() -> tuple:
     scored = [case for case in SIXTIETH_ROUND if case.scored]
     light = [case.key for case in scored if case.load_value <= 8]
     heavier = [case.key for case in scored if case.load_value > 8]
-    within = sum(1 for case in scored if 0.8 <= after["ratios"][case.key] <= 1.25)
+    within = summarise(np.array([after["ratios"][case.key] for case in scored])).within_band
     (error, _, _), (error_after, within_after, cases) = before["both"], after["both"]
     return (
         *ratio_span(after, light), *ratio_span(after, heavier), within, len(scored),
@@ -1226,27 +1226,17 @@ def sixty_first_round_figures() -> tuple:
     move of a scored throughput (per cent, one decimal); both sets before and after (three
     decimals), within, cases; held out before and after (two decimals); the first-token band's
     cases, low and high (two decimals)."""
-    ratios = row_ratios()
-    light = [key for key, case in _b200_first_tokens() if case.load_value <= 8]
-    heavier = [key for key, case in _b200_first_tokens() if 8 < case.load_value <= 32]
-
-    def span(keys, index):
-        found = [ratios[key][index] for key in keys]
-        return round(min(found), 2), round(max(found), 2)
-
-    moves = [abs(after / before - 1.0) for key, (before, after) in ratios.items()
-             if next(case for case in SIXTIETH_ROUND if case.key == key).scored]  # fmt: skip
+    tokens = [case for case in SIXTIETH_ROUND if case.metric == "ttft" and case.load_value <= 32]
+    light = [case.key for case in tokens if case.load_value <= 8]
+    heavier = [case.key for case in tokens if case.load_value > 8]
+    spans = spans_before_after(*row_ratios(), light, heavier)
     before, after = scheduler_poll_figures()
+    moves = [abs(after["ratios"][case.key] / before["ratios"][case.key] - 1.0)
+             for case in SIXTIETH_ROUND if case.scored]  # fmt: skip
     (error, _, _), (error_after, within, cases) = before["both"], after["both"]
     band = first_token_band()
     return (
-        *span(light, 0), *span(light, 1), *span(heavier, 0), *span(heavier, 1),
-        round(100 * max(moves), 1), round(100 * error, 3), round(100 * error_after, 3), within,
+        *spans, round(100 * max(moves), 1), round(100 * error, 3), round(100 * error_after, 3), within,
         cases, round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
         band.cases, round(band.low, 2), round(band.high, 2),
     )  # fmt: skip
-
-
-def _b200_first_tokens() -> list:
-    """(key, case) of InferenceX's B200 first tokens."""
-    return [(case.key, case) for case in SIXTIETH_ROUND if case.metric == "ttft"]

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from core.foundation.vector import ndim
+from core.foundation.vector import any_true, ndim
 
 
 def joining(node, alone, riding, terms, miss=0.0, size_s=0.0):
@@ -48,36 +48,44 @@ def joining(node, alone, riding, terms, miss=0.0, size_s=0.0):
     return added, extra, waited + np.where(ahead, 1.0, 0.0)
 
 
-def polled_steps(interval, between):
+def polled_steps(interval, prefills_per_s, step_s):
     r"""The decode steps a new request waits for a scheduler that polls for requests only every
     ``interval`` decode steps and at once after a prefill (SGLang's ``--scheduler-recv-interval``,
-    :data:`core.catalog.sglang_defaults.SGL_RECV`), prefills coming every ``between`` decode
-    steps on average, beyond the wait of one that polls every step (0 where ``interval`` is 1).
+    :data:`core.catalog.sglang_defaults.SGL_RECV`), prefills coming ``prefills_per_s`` a second
+    between decode steps of ``step_s``, beyond the wait of one that polls every step (0 where
+    ``interval`` is 1).
 
     Notes
     -----
-    Polls come :math:`L = \min(k, X)` steps apart, :math:`X` exponential with mean :math:`m`
-    (the steps between prefills), and a request arriving at random waits the residual
-    :math:`E[L^2] / 2E[L]` until the next, with :math:`x = k / m`:
+    Polls come :math:`L = \min(k, X)` steps apart, :math:`X` exponential with mean
+    :math:`m = 1 / (\lambda t_s)` (the steps between prefills), and a request arriving at random
+    waits the residual :math:`E[L^2] / 2E[L]` until the next, with :math:`x = k / m`:
 
     .. math:: w(k) = k\,\frac{1 - e^{-x}(1 + x)}{x\,(1 - e^{-x})}
 
     (:math:`k / 2` as prefills grow rare); the request waits :math:`w(k) - w(1)` more than
     under a poll every step.
     """
-    if ndim(interval) == 0 and ndim(between) == 0:  # one scenario: plain floats
+    # a poll every step (every engine's but a command's SGLang): nothing to price, checked
+    # before any arithmetic, since the fixed points ask at every pass
+    if ndim(interval) == 0:
         if interval <= 1.0:
             return 0.0
-        return _residual(float(interval), float(between)) - _residual(1.0, float(between))
+        if ndim(prefills_per_s) == 0 and ndim(step_s) == 0:  # one scenario: plain floats
+            per_step = float(prefills_per_s) * float(step_s)
+            return _residual(float(interval), per_step) - _residual(1.0, per_step)
+    elif not any_true(np.asarray(interval) > 1.0):
+        return 0.0
+    per_step = np.multiply(prefills_per_s, step_s)
     interval = np.maximum(interval, 1.0)
-    return _residual_arrays(interval, between) - _residual_arrays(1.0, between)
+    return _residual_arrays(interval, per_step) - _residual_arrays(1.0, per_step)
 
 
-def _residual(steps, between):
-    """:func:`polled_steps`' w(k) in plain floats (its series below x = 1e-3; math.exp may round
-    apart from numpy's in the last bit, so a scenario with an interval matches a sweep's to
-    1e-12, not to the bit)."""
-    x = steps / between if between > 0.0 else math.inf
+def _residual(steps, per_step):
+    """:func:`polled_steps`' w(k) in plain floats, prefills coming ``per_step`` a decode step
+    (its series below x = 1e-3; math.exp may round apart from numpy's in the last bit, so a
+    scenario with an interval matches a sweep's to 1e-12, not to the bit)."""
+    x = steps * per_step
     if x < 1e-3:
         return steps * (0.5 - x / 12.0)
     if x > 700.0:  # a prefill every step: the poll follows it
@@ -86,9 +94,9 @@ def _residual(steps, between):
     return steps * (1.0 - decay * (1.0 + x)) / (x * (1.0 - decay))
 
 
-def _residual_arrays(steps, between):
+def _residual_arrays(steps, per_step):
     """:func:`_residual` over arrays."""
-    x = np.minimum(np.divide(steps, np.maximum(between, 1e-300)), 700.0)
+    x = np.minimum(np.multiply(steps, per_step), 700.0)
     small = x < 1e-3
     safe = np.where(small, 1.0, x)
     decay = np.exp(-safe)

@@ -74,7 +74,7 @@ def closed_loop(node, users, granted, prompt, answer, hit_tokens, terms) -> Clos
     first token waits half a step instead of 1.5 (a step more each where the scheduler queues
     a step ahead). A scheduler that polls for requests only every few decode steps
     (``node.poll_interval``) adds the wait for its next poll (:func:`polled_steps`), the others'
-    prefills coming every :math:`R / ((n - 1) t_s)` steps.
+    prefills coming :math:`(n - 1) / R` a second.
     Users beyond the seats wait :math:`(N - n) R / n` for one.
     """
     running = np.minimum(users, granted)
@@ -129,7 +129,7 @@ def _loop_arrays(
     cycle = others * (added + coalesced(overhead + extra, others / request))
     share = np.minimum(cycle / request, SATURATED)
     ahead = np.minimum(share / (1.0 - share), others)  # a closed loop's n - 1 at most
-    polled = polled_steps(interval, request / np.maximum(others * step, 1e-300))
+    polled = polled_steps(interval, others / request, step)
     first = added * (1.0 + ahead) + extra + overhead + latency + (waited + polled) * step
     ttft = np.where(others > 0, first, alone)
     return cycle, share, ttft, _request(cycle, ttft, later * step)
@@ -187,12 +187,7 @@ def _solved_scalar(
         share = min(cycle / request, SATURATED)
         if others > 0:
             ahead = min(share / (1.0 - share), others)  # a closed loop's n - 1 at most
-            # (the poll's wait computed only where a command sets an interval: a hot path)
-            polled = (
-                polled_steps(interval, request / max(others * step, 1e-300))
-                if interval > 1.0
-                else 0.0
-            )
+            polled = polled_steps(interval, others / request, step)
             ttft = added * (1.0 + ahead) + extra + overhead + latency + (waited + polled) * step
         else:
             ttft = alone
@@ -333,8 +328,6 @@ def _open_solved(node, arrivals_per_s, granted, prompt, answer, terms, alone, jo
     # min and max are np.clip's bits for plain floats, a NaN bound aside (np.clip gives NaN)
     one_node = ndim(arrivals_per_s) == 0 and ndim(most) == 0 and most == most
 
-    polls = any_true(np.asarray(node.poll_interval) > 1.0)
-
     def state(request):
         """(g(R), running, step, first token, company) at the request time ``request``."""
         if one_node and ndim(request) == 0:  # asked at every step of the loop
@@ -344,11 +337,7 @@ def _open_solved(node, arrivals_per_s, granted, prompt, answer, terms, alone, jo
         step = node.step_s(running, context, terms)
         company = 1.0 - np.exp(-arrivals_per_s * request) if counts else 0.0
         # the scheduler's next poll for requests, prefills coming as the arrivals do
-        polled = (
-            polled_steps(node.poll_interval, 1.0 / np.maximum(arrivals_per_s * step, 1e-300))
-            if polls
-            else 0.0
-        )
+        polled = polled_steps(node.poll_interval, arrivals_per_s, step)
         joined = added + extra + overhead + latency + (waited + polled) * step + wait
         ttft = company * joined + (1.0 - company) * alone if counts else alone
         return ttft + later * step / (1.0 - busy_prefill), running, step, ttft, company

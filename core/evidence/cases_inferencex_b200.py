@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
 from core.evidence.cases_inferencex import MEAN_LENGTHS
+from core.evidence.cases_inferencex_sweep import quoted_column
 
 _SOURCE = (
     "https://github.com/SemiAnalysisAI/InferenceX/issues/870 (SemiAnalysis InferenceX, the "
@@ -66,12 +67,6 @@ _ROWS = {
 }
 
 
-def _quoted(column: int) -> str:
-    """The printed figures of one column, as the table gives them."""
-    cells = "; ".join(f"{row} {figures[column]:g}" for row, figures in _ROWS.items())
-    return f"conc={USERS[column]}: {cells}"
-
-
 def _case(key: int, column: int, first_token: bool) -> PublishedCase:
     """The column's throughput (or, with ``first_token``, its mean first token) as a case."""
     users = USERS[column]
@@ -82,9 +77,10 @@ def _case(key: int, column: int, first_token: bool) -> PublishedCase:
     flagged = users == USERS[-1]
     scored = not (first_token or flagged)
     why = "" if scored else (_FLAGGED if flagged else _SECOND_FIGURE)
+    quoted = quoted_column(f"conc={users}", column, _ROWS)
     return PublishedCase(
         f"D{key}", metric, "DeepSeek-R1", "B200", 8, "nvfp4", MEAN_LENGTHS["1k"],
-        MEAN_LENGTHS["1k"], "users", users, measured, _SOURCE, _quoted(column), kv_dtype="fp8",
+        MEAN_LENGTHS["1k"], "users", users, measured, _SOURCE, quoted, kv_dtype="fp8",
         engine="SGLang", engine_version="0.5.6", layout="TP8/EP8", assumed=_ASSUMED,
         scored=scored, unscored_why=why, requests=10 * users, memory_share=0.85,
         recv_interval=RELAXED_INTERVAL if users >= RELAXED_FROM else RECV_INTERVAL,

@@ -74,7 +74,7 @@ _TABLES = (
 )  # fmt: skip
 
 
-def _quoted(label: str, column: int, rows: dict) -> str:
+def quoted_column(label: str, column: int, rows: dict) -> str:
     """The printed figures of one column, as the table gives them."""
     return f"{label}: " + "; ".join(f"{row} {cells[column]}" for row, cells in rows.items())
 
@@ -93,7 +93,7 @@ def _table_cases(first: int, source, columns, rows, first_tokens) -> list[Publis
             metric, measured = "ttft", rows["Mean TTFT (ms)"][column] / 1000
         cases.append(PublishedCase(
             f"D{first + column}", metric, "DeepSeek-R1", "H200", 8, "fp8", MEAN_LENGTHS[prompt],
-            MEAN_LENGTHS[answer], "users", users, measured, source, _quoted(label, column, rows),
+            MEAN_LENGTHS[answer], "users", users, measured, source, quoted_column(label, column, rows),
             kv_dtype=KV_BY_CARD["H200"], engine="SGLang", engine_version="0.5.7", layout="TP8",
             weight_formats=DEEPSEEK_FP8, assumed=_ASSUMED, scored=not first_tokens,
             unscored_why=_UNSCORED if first_tokens else "", requests=10 * users,

@@ -21,9 +21,9 @@ def test_the_switch_takes_the_polls_wait_out():
 def test_each_b200_row_is_read_before_and_after():
     """Every row of InferenceX's B200 run gets a ratio without the rule and with it, the rule
     never shortening a first token."""
-    ratios = row_ratios()
-    assert list(ratios) == [f"D{n}" for n in range(443, 453)]
-    for key, (before, after) in ratios.items():
+    was, now = (found["ratios"] for found in row_ratios())
+    assert list(was) == list(now) == [f"D{n}" for n in range(443, 453)]
+    for key, before, after in ((key, was[key], now[key]) for key in was):
         assert before > 0 and after > 0
         if int(key[1:]) >= 448:  # the first tokens
             assert after >= before

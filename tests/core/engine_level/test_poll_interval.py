@@ -10,30 +10,32 @@ from core import Scenario, evaluate
 from core.engine_level.joining import polled_steps
 from core.evaluate import engine_node
 
+# decode steps between prefills, in steps of a second (prefills 1 / BETWEEN a second)
 BETWEEN = np.array([0.5, 3.0, 30.0, 300.0, 3e4, 3e8])
+STEP_S = 1.0
 
 
 def test_a_poll_every_step_adds_nothing():
     """An interval of one is the wait every engine's loop already gives: exactly zero."""
-    assert polled_steps(1.0, 40.0) == 0.0
-    assert_allclose(polled_steps(1.0, BETWEEN), 0.0, rtol=0, atol=0)
+    assert polled_steps(1.0, 1.0 / 40.0, STEP_S) == 0.0
+    assert_allclose(polled_steps(1.0, 1.0 / BETWEEN, STEP_S), 0.0, rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("interval", [2.0, 10.0, 30.0])
 def test_with_prefills_rare_a_request_waits_half_the_interval_more(interval):
     """Prefills far apart: polls come every k steps, a random arrival waits k/2 where a poll every
     step leaves it 1/2, so (k - 1) / 2 more."""
-    assert polled_steps(interval, 1e9) == pytest.approx((interval - 1.0) / 2.0, rel=1e-6)
+    assert polled_steps(interval, 1e-9, STEP_S) == pytest.approx((interval - 1.0) / 2.0, rel=1e-6)
 
 
 @pytest.mark.parametrize("interval", [2.0, 10.0, 30.0])
 def test_prefills_that_come_often_poll_sooner(interval):
     """A prefill step polls at once: the more often prefills come, the shorter the wait, never
     below zero, never above (k - 1) / 2; plain floats give the arrays' figures."""
-    waits = polled_steps(np.full(BETWEEN.shape, interval), BETWEEN)
+    waits = polled_steps(np.full(BETWEEN.shape, interval), 1.0 / BETWEEN, STEP_S)
     assert np.all(np.diff(waits) > 0.0)
     assert np.all(waits >= 0.0) and np.all(waits <= (interval - 1.0) / 2.0 + 1e-12)
-    plain = [polled_steps(interval, float(between)) for between in BETWEEN]
+    plain = [polled_steps(interval, 1.0 / float(between), STEP_S) for between in BETWEEN]
     assert_allclose(plain, waits, rtol=1e-12)
 
 
