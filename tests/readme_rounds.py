@@ -114,6 +114,7 @@ from core.evidence.cases_inferencex_b200 import INFERENCEX_B200
 from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
+from core.evidence.cases_sglang_cookbook import SGLANG_COOKBOOK
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
@@ -130,10 +131,13 @@ FORTIETH_ROUND = [*TRTLLM_BLOG, *ATOM_DASHBOARD]
 # the forty-eighth round's rows, typed blind: GPUStack's random bursts (D369-D412); the rounds
 # before it quote both sets as they stood without them
 FORTY_EIGHTH_ROUND = GPUSTACK_BURSTS
-# the sixtieth round's rows: InferenceX's bot on eight B200 (D443-D452); every earlier round
-# quotes both sets as they stood without them
+# the sixtieth round's rows: InferenceX's bot on eight B200 (D443-D452), and the sixty-second's:
+# two more cookbook pages (D453-D469); every earlier round quotes both sets as they stood
+# without them, the sixtieth and sixty-first without the sixty-second's
 SIXTIETH_ROUND = INFERENCEX_B200
-BEFORE_SIXTIETH = frozenset(case.key for case in SIXTIETH_ROUND)
+SIXTY_SECOND_ROUND = SGLANG_COOKBOOK
+BEFORE_SIXTY_SECOND = frozenset(case.key for case in SIXTY_SECOND_ROUND)
+BEFORE_SIXTIETH = frozenset(case.key for case in SIXTIETH_ROUND) | BEFORE_SIXTY_SECOND
 BEFORE_FORTY_EIGHTH = frozenset(case.key for case in FORTY_EIGHTH_ROUND) | BEFORE_SIXTIETH
 
 
@@ -158,9 +162,9 @@ def engine_ratios() -> dict[str, float]:
 
 def _kept(rounds) -> list[int]:
     """Both sets' indices in the report, less the cases ``rounds`` of rows typed (and the
-    sixtieth round's, which every caller's round came before)."""
+    sixtieth and sixty-second rounds', which every caller's round came before)."""
     whole = report()
-    left = {case.key for cases in (*rounds, SIXTIETH_ROUND) for case in cases}
+    left = {case.key for cases in (*rounds, SIXTIETH_ROUND, SIXTY_SECOND_ROUND) for case in cases}
     return [i for i in whole.sets["both"] if whole.cases[i].key not in left]
 
 
@@ -1201,11 +1205,11 @@ def sixtieth_round_figures() -> tuple:
     cases after; held out before and after (two decimals); the first-token band's cases, low and
     high (two decimals). Ratios two decimals."""
     with as_round(60):  # before the sixty-first round's polls (its own figures quote them)
-        before, after = scored_figures(BEFORE_SIXTIETH), scored_figures()
+        before, after = scored_figures(BEFORE_SIXTIETH), scored_figures(BEFORE_SIXTY_SECOND)
         tokens = [case for case in SIXTIETH_ROUND
                   if case.metric == "ttft" and case.load_value <= 32]  # fmt: skip
         token_ratios = predictions(tokens) / [case.measured for case in tokens]
-    band = first_token_band()  # as it stands (the report prices once a process)
+    band = first_token_band(BEFORE_SIXTY_SECOND)  # as it stands (the report prices once)
     scored = [case for case in SIXTIETH_ROUND if case.scored]
     light = [case.key for case in scored if case.load_value <= 8]
     heavier = [case.key for case in scored if case.load_value > 8]
@@ -1230,13 +1234,48 @@ def sixty_first_round_figures() -> tuple:
     light = [case.key for case in tokens if case.load_value <= 8]
     heavier = [case.key for case in tokens if case.load_value > 8]
     spans = spans_before_after(*row_ratios(), light, heavier)
-    before, after = scheduler_poll_figures()
+    before, after = scheduler_poll_figures(BEFORE_SIXTY_SECOND)
     moves = [abs(after["ratios"][case.key] / before["ratios"][case.key] - 1.0)
              for case in SIXTIETH_ROUND if case.scored]  # fmt: skip
     (error, _, _), (error_after, within, cases) = before["both"], after["both"]
-    band = first_token_band()
+    band = first_token_band(BEFORE_SIXTY_SECOND)
     return (
         *spans, round(100 * max(moves), 1), round(100 * error, 3), round(100 * error_after, 3), within,
         cases, round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
         band.cases, round(band.low, 2), round(band.high, 2),
+    )  # fmt: skip
+
+
+def sixty_second_round_figures() -> tuple:
+    """Two more cookbook pages (D453-D469), as typed: DeepSeek-R1's times between tokens and
+    throughputs, then Llama's (lowest, highest each), how many within, of how many; DeepSeek-R1's
+    one-user step as priced and what its dense GEMMs' measured floors add to it (ms, one decimal),
+    the block-scaled fp8 floor per GEMM (µs, one decimal); both sets before and after (three
+    decimals), within and cases after; held out before and after (two decimals); the one-user
+    first tokens of each page (lowest, highest); the first-token band's cases, low and high.
+    Ratios two decimals."""
+    before, after = scored_figures(BEFORE_SIXTY_SECOND), scored_figures()
+    scored = [case for case in SIXTY_SECOND_ROUND if case.scored]
+    groups = [
+        [case.key for case in scored if case.model == model and case.metric == metric]
+        for model in ("DeepSeek-R1", "Llama-3-70B")
+        for metric in ("itl", "throughput")
+    ]
+    within = summarise(np.array([after["ratios"][case.key] for case in scored])).within_band
+    one_user = next(case for case in scored if case.model == "DeepSeek-R1")
+    node = engine_node(one_user.scenario())
+    floor = dense_gemm_floor(one_user.gpu, "fp8_block", "sglang", one_user.version_knob)
+    tokens = [case for case in SIXTY_SECOND_ROUND if case.metric == "ttft"]
+    token_ratios = predictions(tokens) / [case.measured for case in tokens]
+    spans = [(round(float(min(r)), 2), round(float(max(r)), 2))
+             for r in (token_ratios[:3], token_ratios[3:])]  # fmt: skip
+    (error, _, _), (error_after, within_after, cases) = before["both"], after["both"]
+    band = first_token_band()
+    return (
+        *[bound for keys in groups for bound in ratio_span(after, keys)], within, len(scored),
+        round(1e3 * after["ratios"][one_user.key] * one_user.measured, 1),
+        round(1e3 * float(node._gemm_floor_extra), 1), round(1e6 * floor, 1),
+        round(100 * error, 3), round(100 * error_after, 3), within_after, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+        *spans[0], *spans[1], band.cases, round(band.low, 2), round(band.high, 2),
     )  # fmt: skip

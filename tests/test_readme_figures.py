@@ -52,6 +52,7 @@ from tests.readme_rounds import (
     h20_stream_figures,
     sixtieth_round_figures,
     sixty_first_round_figures,
+    sixty_second_round_figures,
     thirty_eighth_round_attention_figures,
     thirty_eighth_round_figures,
     thirty_eighth_round_passes_figures,
@@ -458,6 +459,18 @@ FIGURES = {
         r"\((\d+) of (\d+)\), held out from ([\d.]+) % to ([\d.]+) %; the first-token band "
         r"counts (\d+) and stays x([\d.]+)-([\d.]+)\.",
         sixty_first_round_figures,
+    ),
+    "sixty-second round": (
+        r"D453-D469, `core/evidence/cases_sglang_cookbook\.py`\):.*? DeepSeek-R1's times between "
+        r"tokens read\s+x([\d.]+)-([\d.]+) and its throughputs x([\d.]+)-([\d.]+); Llama's times "
+        r"between tokens read x([\d.]+)-([\d.]+) and its\s+throughputs x([\d.]+)-([\d.]+) \((\d+) "
+        r"of (\d+) within\)\. DeepSeek-R1's one-user step is priced at ([\d.]+) ms where\s+the page "
+        r"measures 9\.2-9\.3; ([\d.]+) ms of it is .*? ([\d.]+) µs a block-scaled fp8 GEMM .*? "
+        r"Both sets go from ([\d.]+) % to ([\d.]+) %\s+\((\d+) of (\d+)\), held out from ([\d.]+) "
+        r"% to ([\d.]+) %; the one-user first tokens read x([\d.]+)-([\d.]+)\s+\(DeepSeek-R1\) and "
+        r"x([\d.]+)-([\d.]+) \(Llama\), and the first-token band counts (\d+) and reads "
+        r"x([\d.]+)-([\d.]+)\.",
+        sixty_second_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

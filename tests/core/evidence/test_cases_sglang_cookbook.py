@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from core.evidence import cases_2026
+from core.evidence.cases_2026 import SCORED_SECOND, SECOND
 from core.evidence.cases_sglang_cookbook import (
     DEEPSEEK_RUNS,
     LLAMA_RUNS,
@@ -93,3 +95,17 @@ def test_the_set_up_is_each_pages_command():
 def test_both_pages_are_one_publisher_with_the_cookbooks_other_rows():
     """The cookbook is the SGLang project's, as D23-D28 and D246-D248 are."""
     assert {case.publisher for case in SGLANG_COOKBOOK} == {"SGLang project (sgl-project, LMSYS)"}
+
+
+def test_the_rows_follow_d452_and_close_the_second_set():
+    """D453-D469 come after InferenceX's B200 rows, the last of the second set."""
+    keys = [case.key for case in SECOND]
+    assert keys.index("D453") == keys.index("D452") + 1
+    assert SECOND[keys.index("D453") :] == SGLANG_COOKBOOK
+
+
+def test_the_second_sets_docstring_counts_its_rows_and_scored_cases():
+    """The set's docstring names how many rows it holds and how many it is scored on."""
+    doc = " ".join(cases_2026.__doc__.split())
+    assert f"{len(SECOND)} published rows" in doc
+    assert f"leaves {len(SCORED_SECOND)} scored cases" in doc
