@@ -117,8 +117,9 @@ def _quoted(run: tuple, figure: str) -> str:
     )
 
 
-def _case(key: int, run: tuple, first_token: bool, page: dict) -> PublishedCase:
-    """One taken run as a case: its time between tokens at 16 users or fewer, else its output
+def cookbook_case(key: int, run: tuple, first_token: bool, page: dict) -> PublishedCase:
+    """One taken run of ``page`` (its model, card, release, source and assumptions; its layout,
+    TP8 unless it says) as a case: its time between tokens at 16 users or fewer, else its output
     throughput; or, with ``first_token``, its mean first token, shown and not scored."""
     _, users, requests, inputs, generated, output, ttft, tpot = run
     if first_token:
@@ -131,7 +132,8 @@ def _case(key: int, run: tuple, first_token: bool, page: dict) -> PublishedCase:
         f"D{key}", metric, page["model"], page["gpu"], 8, page["dtype"], round(inputs / requests),
         round(generated / requests), "users", users, measured, page["source"],
         _quoted(run, figure), kv_dtype="bf16", engine="SGLang",
-        engine_version=page["version"], layout="TP8", weight_formats=page["formats"],
+        engine_version=page["version"], layout=page.get("layout", "TP8"),
+        weight_formats=page["formats"],
         requests=requests, assumed=page["assumed"], scored=not first_token,
         unscored_why=_SECOND_FIGURE if first_token else "",
     )  # fmt: skip
@@ -146,15 +148,17 @@ _PAGES = (
 )  # fmt: skip
 
 
-def _cases() -> list[PublishedCase]:
-    """Each page's taken runs in the page's order, then its one-user runs' first tokens."""
+def cookbook_cases(pages: tuple, first_key: int) -> list[PublishedCase]:
+    """Each page's taken runs in the page's order, then its one-user runs' first tokens, keyed
+    from ``first_key`` on."""
     cases = []
-    for page in _PAGES:
+    for page in pages:
         runs = taken(page["runs"])
         rows = [(run, False) for run in runs] + [(run, True) for run in runs if run[1] == 1]
-        cases += [_case(FIRST_KEY + len(cases) + i, *row, page) for i, row in enumerate(rows)]
+        cases += [cookbook_case(first_key + len(cases) + i, *row, page)
+                  for i, row in enumerate(rows)]  # fmt: skip
     return cases
 
 
-SGLANG_COOKBOOK: list[PublishedCase] = _cases()
+SGLANG_COOKBOOK: list[PublishedCase] = cookbook_cases(_PAGES, FIRST_KEY)
 """The DeepSeek-R1 page's rows (D453-D461) and the Llama 3.1 page's (D462-D469), in key order."""
