@@ -115,12 +115,14 @@ from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_cookbook import SGLANG_COOKBOOK
+from core.evidence.cases_sglang_cookbook_mi300x import SGLANG_COOKBOOK_MI300X
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_sc25 import CHECK_SC25
 from core.evidence.crossval import cross_validated, held_out_ratios
+from core.evidence.families import family_rows
 from core.evidence.fidelity import predictions, report, score
 from core.evidence.level_gap import first_token_band
 from core.evidence.scores import summarise
@@ -131,12 +133,14 @@ FORTIETH_ROUND = [*TRTLLM_BLOG, *ATOM_DASHBOARD]
 # the forty-eighth round's rows, typed blind: GPUStack's random bursts (D369-D412); the rounds
 # before it quote both sets as they stood without them
 FORTY_EIGHTH_ROUND = GPUSTACK_BURSTS
-# the sixtieth round's rows: InferenceX's bot on eight B200 (D443-D452), and the sixty-second's:
-# two more cookbook pages (D453-D469); every earlier round quotes both sets as they stood
-# without them, the sixtieth and sixty-first without the sixty-second's
+# the sixtieth round's rows: InferenceX's bot on eight B200 (D443-D452); the sixty-second's: two
+# more cookbook pages (D453-D469); the sixty-third's: the cookbook on eight MI300X (D470-D479).
+# Every round quotes both sets as they stood without the rows typed after it.
 SIXTIETH_ROUND = INFERENCEX_B200
 SIXTY_SECOND_ROUND = SGLANG_COOKBOOK
-BEFORE_SIXTY_SECOND = frozenset(case.key for case in SIXTY_SECOND_ROUND)
+SIXTY_THIRD_ROUND = SGLANG_COOKBOOK_MI300X
+BEFORE_SIXTY_THIRD = frozenset(case.key for case in SIXTY_THIRD_ROUND)
+BEFORE_SIXTY_SECOND = frozenset(case.key for case in SIXTY_SECOND_ROUND) | BEFORE_SIXTY_THIRD
 BEFORE_SIXTIETH = frozenset(case.key for case in SIXTIETH_ROUND) | BEFORE_SIXTY_SECOND
 BEFORE_FORTY_EIGHTH = frozenset(case.key for case in FORTY_EIGHTH_ROUND) | BEFORE_SIXTIETH
 
@@ -162,10 +166,20 @@ def engine_ratios() -> dict[str, float]:
 
 def _kept(rounds) -> list[int]:
     """Both sets' indices in the report, less the cases ``rounds`` of rows typed (and the
-    sixtieth and sixty-second rounds', which every caller's round came before)."""
+    sixtieth round's and later, which every caller's round came before)."""
     whole = report()
-    left = {case.key for cases in (*rounds, SIXTIETH_ROUND, SIXTY_SECOND_ROUND) for case in cases}
+    later = (SIXTIETH_ROUND, SIXTY_SECOND_ROUND, SIXTY_THIRD_ROUND)
+    left = {case.key for cases in (*rounds, *later) for case in cases}
     return [i for i in whole.sets["both"] if whole.cases[i].key not in left]
+
+
+def amd_family_before_later_rows():
+    """The AMD family's row over both sets as the model prices it now, less the rows typed from
+    the sixtieth round on (which every caller's round came before): in-sample and held out."""
+    whole = report()
+    sets = {"both": tuple(_kept(()))}
+    rows = family_rows(whole.cases, {"engine": whole.steps[:, -1]}, sets, whole.held_out)
+    return next(row for row in rows if row.family == "AMD")
 
 
 def both_sets_without(*rounds, now: bool = False) -> object:
@@ -569,9 +583,7 @@ def fortieth_round_figures() -> tuple:
     with before_the_round():
         at_sizing = predictions(unset) / [case.measured for case in unset]
     atom = summarise(np.array([ratio[case.key] for case in ATOM_DASHBOARD]))
-    whole = report()
-    amd = next(row for row in whole.families if row.family == "AMD")
-    amd_score = amd.score("both", "engine")
+    amd_score = amd_family_before_later_rows().score("both", "engine")
     both = both_sets_borrowed()
     return (
         *sized, round(min(typed), 2), round(max(typed), 2), round(min(at_sizing), 2),
@@ -615,7 +627,7 @@ def forty_first_round_figures() -> tuple:
     whole = report()
     first = whole.scores["first"]["engine"]
     sc25 = whole.check_sc25["engine"]
-    amd = next(row for row in whole.families if row.family == "AMD")
+    amd = amd_family_before_later_rows()
     amd_score, amd_held = amd.score("both", "engine"), amd.held_out("both")
     both = both_sets_without(FORTY_EIGHTH_ROUND)
     return (
@@ -1254,7 +1266,7 @@ def sixty_second_round_figures() -> tuple:
     decimals), within and cases after; held out before and after (two decimals); the one-user
     first tokens of each page (lowest, highest); the first-token band's cases, low and high.
     Ratios two decimals."""
-    before, after = scored_figures(BEFORE_SIXTY_SECOND), scored_figures()
+    before, after = scored_figures(BEFORE_SIXTY_SECOND), scored_figures(BEFORE_SIXTY_THIRD)
     scored = [case for case in SIXTY_SECOND_ROUND if case.scored]
     groups = [
         [case.key for case in scored if case.model == model and case.metric == metric]
@@ -1270,7 +1282,7 @@ def sixty_second_round_figures() -> tuple:
     spans = [(round(float(min(r)), 2), round(float(max(r)), 2))
              for r in (token_ratios[:3], token_ratios[3:])]  # fmt: skip
     (error, _, _), (error_after, within_after, cases) = before["both"], after["both"]
-    band = first_token_band()
+    band = first_token_band(BEFORE_SIXTY_THIRD)
     return (
         *[bound for keys in groups for bound in ratio_span(after, keys)], within, len(scored),
         round(1e3 * after["ratios"][one_user.key] * one_user.measured, 1),
@@ -1278,4 +1290,37 @@ def sixty_second_round_figures() -> tuple:
         round(100 * error, 3), round(100 * error_after, 3), within_after, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
         *spans[0], *spans[1], band.cases, round(band.low, 2), round(band.high, 2),
+    )  # fmt: skip
+
+
+def sixty_third_round_figures() -> tuple:
+    """SGLang's cookbook on eight MI300X (D470-D479), as typed (none within the band): the V3.1
+    page's one-user times between tokens (lowest, highest), the one-user step as priced (ms, one
+    decimal) and as the page measures it (lowest, highest, ms), its heavy-load throughputs
+    (lowest, highest), the V3 page's DEP8 throughput; both sets before and after (three decimals),
+    within and cases after; held out before and after (two decimals); the AMD family's error
+    after (whole per cent); the one-user first tokens (lowest, highest); the first-token band's
+    cases, low and high. Ratios two decimals."""
+    before, after = scored_figures(BEFORE_SIXTY_THIRD), scored_figures()
+    scored = [case for case in SIXTY_THIRD_ROUND if case.scored]
+    steps = [case for case in scored if case.metric == "itl"]
+    heavy = [case.key for case in scored if case.metric == "throughput" and case.layout == "TP8"]
+    dep = next(case.key for case in scored if case.layout == "DEP8")
+    within = summarise(np.array([after["ratios"][case.key] for case in scored])).within_band
+    priced = [after["ratios"][case.key] * case.measured for case in steps]
+    tokens = [case for case in SIXTY_THIRD_ROUND if case.metric == "ttft"]
+    token_ratios = predictions(tokens) / [case.measured for case in tokens]
+    amd = next(row for row in report().families if row.family == "AMD")
+    (error, _, _), (error_after, within_after, cases) = before["both"], after["both"]
+    band = first_token_band()
+    assert within == 0, "the paragraph says none of the scored rows lands in the band"
+    return (
+        *ratio_span(after, [case.key for case in steps]), round(1e3 * min(priced), 1),
+        round(1e3 * min(case.measured for case in steps), 1),
+        round(1e3 * max(case.measured for case in steps), 1), *ratio_span(after, heavy),
+        round(after["ratios"][dep], 2), round(100 * error, 3), round(100 * error_after, 3), within_after, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+        round(100 * amd.score("both", "engine").geometric_mean_error),
+        round(float(min(token_ratios)), 2), round(float(max(token_ratios)), 2),
+        band.cases, round(band.low, 2), round(band.high, 2),
     )  # fmt: skip

@@ -53,6 +53,7 @@ from tests.readme_rounds import (
     sixtieth_round_figures,
     sixty_first_round_figures,
     sixty_second_round_figures,
+    sixty_third_round_figures,
     thirty_eighth_round_attention_figures,
     thirty_eighth_round_figures,
     thirty_eighth_round_passes_figures,
@@ -471,6 +472,16 @@ FIGURES = {
         r"x([\d.]+)-([\d.]+) \(Llama\), and the first-token band counts (\d+) and reads "
         r"x([\d.]+)-([\d.]+)\.",
         sixty_second_round_figures,
+    ),
+    "sixty-third round": (
+        r"D470-D479,\s+`core/evidence/cases_sglang_cookbook_mi300x\.py`.*? the one-user times between "
+        r"tokens read x([\d.]+)-([\d.]+) \(a step priced at ([\d.]+)\s+ms where the page measures "
+        r"([\d.]+)-([\d.]+)\), the throughputs at 64 and 100 users x([\d.]+)-([\d.]+), the DEP8\s+"
+        r"run x([\d.]+)\..*? Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), over "
+        r"the 15 % target, and\s+held out from ([\d.]+) % to ([\d.]+) %; the AMD family reads (\d+) "
+        r"%; the one-user first tokens \(shown\)\s+read x([\d.]+)-([\d.]+) and the first-token band "
+        r"counts (\d+) and reads x([\d.]+)-([\d.]+)\.",
+        sixty_third_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

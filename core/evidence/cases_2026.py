@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-469 published rows, each naming the public page it came from: vLLM (0.5 to V1) and ROCm vLLM,
+479 published rows, each naming the public page it came from: vLLM (0.5 to V1) and ROCm vLLM,
 SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss, DeepSeek-R1, Qwen3,
 Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X, MI355X and L40S. Each
 case is typed in as a ``Scenario`` call; what today's Scenario cannot say (a checkpoint that mixes
@@ -12,8 +12,8 @@ latent-attention and expert kernels: they are shown but left out of the score
 not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput rows
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
-D210-D213, D217-D219, D413-D442, D447-D452, D459-D461, D468-D469) and the three Qwen2.5 rows run
-eagerly (D322, D328, D331), which leaves 331 scored cases.
+D210-D213, D217-D219, D413-D442, D447-D452, D459-D461, D468-D469, D476-D478) and the three Qwen2.5
+rows run eagerly (D322, D328, D331), which leaves 338 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -65,10 +65,10 @@ vLLM 0.10-0.11 at its defaults, 100 to 1,000 fixed-length requests at once on on
 eight A100 or H100, or eight H200). D413-D442, found in the fifty-ninth, are the ATOM dashboard
 run's first tokens, shown only; D443-D452, typed before they were evaluated in the sixtieth, are
 InferenceX's bot on eight B200 (:mod:`core.evidence.cases_inferencex_b200`: SGLang 0.5.6
-serving DeepSeek-R1 in nvfp4 at 4-64 users), D443-D446 scored, the rest shown. D453-D469, typed
-before they were evaluated in the sixty-second, are two more of SGLang's cookbook pages
-(:mod:`core.evidence.cases_sglang_cookbook`: DeepSeek-R1's fp8 checkpoint on eight B200, Llama
-3.1 70B on eight A100), twelve scored and five first tokens shown.
+serving DeepSeek-R1 in nvfp4 at 4-64 users), D443-D446 scored, the rest shown. D453-D469 and
+D470-D479, typed so in the sixty-second and sixty-third, are more of SGLang's cookbook pages
+(:mod:`core.evidence.cases_sglang_cookbook`, ``cases_sglang_cookbook_mi300x``: DeepSeek-R1 on
+B200, Llama 3.1 70B on A100, DeepSeek-V3.1 and V3 on MI300X), their one-user first tokens shown.
 """
 
 from __future__ import annotations
@@ -89,6 +89,7 @@ from core.evidence.cases_qwen25_speed import QWEN25_SPEED
 from core.evidence.cases_qwen_speed import QWEN_PAGE_SHARE, QWEN_SPEED
 from core.evidence.cases_rocm_page import ROCM_PAGE
 from core.evidence.cases_sglang_cookbook import SGLANG_COOKBOOK
+from core.evidence.cases_sglang_cookbook_mi300x import SGLANG_COOKBOOK_MI300X
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_trtllm_issue import TRTLLM_ISSUE
@@ -390,6 +391,9 @@ SECOND += GPUSTACK_BURSTS  # D369 on: GPUStack's random bursts (cases_gpustack_b
 SECOND += ATOM_DASHBOARD_FIRST_TOKENS  # D413 on: its first tokens, shown only (the dashboard's)
 SECOND += INFERENCEX_B200  # D443 on: InferenceX's bot on eight B200 (cases_inferencex_b200)
 SECOND += SGLANG_COOKBOOK  # D453 on: two more of SGLang's cookbook pages (cases_sglang_cookbook)
+SECOND += (
+    SGLANG_COOKBOOK_MI300X  # D470 on: its pages on eight MI300X (cases_sglang_cookbook_mi300x)
+)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

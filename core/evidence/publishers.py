@@ -12,8 +12,8 @@ Which publisher each development case has (scored cases in brackets):
 - NVIDIA TensorRT-LLM docs (its perf overview pages and its DeepSeek-R1 recipe page): T1-T11,
   O1-O4, D01-D10, D336-D338 (28), with the first, second and fourth check sets
 - NVIDIA NIM benchmarks: N1-N6 (6)
-- SGLang project (sgl-project, LMSYS): S1-S4, D21-D28, D246-D248, D453-D469 (27 of 32: the
-  five first tokens D459-D461, D468-D469 are shown)
+- SGLang project (sgl-project, LMSYS): S1-S4, D21-D28, D246-D248, D453-D479 (34 of 42: the
+  first tokens D459-D461, D468-D469 and D476-D478 are shown)
 - vLLM blog: D16-D20 (5)
 - Qwen docs: D29-D31, D251-D291, D292-D335 (82 of 85: D322, D328 and D331 ran eagerly)
 - AMD ROCm performance page (and the image's page in ROCm/vllm that prints its tables): D32,

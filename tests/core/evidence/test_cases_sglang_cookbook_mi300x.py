@@ -7,6 +7,7 @@ import re
 import pytest
 
 from core.evidence.cases import layout_knob
+from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_sglang_cookbook import taken
 from core.evidence.cases_sglang_cookbook_mi300x import (
     SGLANG_COOKBOOK_MI300X,
@@ -83,3 +84,10 @@ def test_the_set_up_is_deepseeks_fp8_checkpoint_on_eight_mi300x_under_sglang_05(
         assert "128 x 128" in case.weight_formats and "AITER" in case.assumed
         assert case.publisher == "SGLang project (sgl-project, LMSYS)"
     assert {case.layout for case in V31} == {"TP8"}
+
+
+def test_the_rows_follow_d469_and_close_the_second_set():
+    """D470-D479 come after the sixty-second round's rows, the last of the second set."""
+    keys = [case.key for case in SECOND]
+    assert keys.index("D470") == keys.index("D469") + 1
+    assert SECOND[keys.index("D470") :] == SGLANG_COOKBOOK_MI300X
