@@ -14,6 +14,7 @@ from core.evidence.cases_sglang_cookbook import (
     SGLANG_COOKBOOK,
     taken,
 )
+from core.evidence.cases_sglang_cookbook_mi300x import SGLANG_COOKBOOK_MI300X
 
 SCORED = [case for case in SGLANG_COOKBOOK if case.scored]
 SHOWN = [case for case in SGLANG_COOKBOOK if not case.scored]
@@ -53,10 +54,13 @@ def test_every_one_user_run_shows_its_first_token_with_a_reason():
     assert all(case.load_value == 1 and case.unscored_why for case in SHOWN)
 
 
-@pytest.mark.parametrize("case", SGLANG_COOKBOOK, ids=lambda case: case.key)
+@pytest.mark.parametrize(
+    "case", [*SGLANG_COOKBOOK, *SGLANG_COOKBOOK_MI300X], ids=lambda case: case.key
+)
 def test_a_case_is_its_runs_printed_figure_and_mean_lengths(case):
     """The figure is the quoted line's (TPOT and TTFT in seconds), the lengths the run's totals
-    over its requests, the load its concurrency."""
+    over its requests, the load its concurrency: for every page the cookbook reading types
+    (this round's and the MI300X pages of :mod:`core.evidence.cases_sglang_cookbook_mi300x`)."""
     printed = dict(re.findall(r"([A-Z][^|:]*?): ([\d.]+)", case.quoted))
     figure = {"itl": "Mean TPOT (ms)", "ttft": "Mean TTFT (ms)"}.get(case.metric)
     expected = float(printed[figure]) / 1000 if figure else float(printed[
