@@ -7,8 +7,9 @@ mean time between tokens) at 16 users or fewer, grouped by card family and engin
 step as measured and as priced, so the miss can be read against the rows that hold: SGLang on
 CDNA3 (InferenceX's MI325X rows, the cookbook's MI300X pages) beside ATOM on CDNA4 and SGLang
 or TensorRT-LLM on Hopper and Blackwell. It also prints the fifth check set's median at each
-load (Dell's SC '25 runs of SGLang 0.4 on MI300X and MI325X; their figure is throughput, so
-the ratio is inverted to read as a step's).
+load (Dell's SC '25 runs of SGLang 0.4 on MI300X and MI325X; their figure is throughput, and
+its priced over measured reads as a step's measured over priced). Every figure is the
+development report's own (:func:`core.evidence.fidelity.report`), priced once.
 
 A diagnostic: no figure here sets a constant of the engine level. To rerun (under a minute):
 
@@ -20,15 +21,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-
 if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it reads the set-ups from.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from core.catalog.kernels import card_family
-from core.evidence.check_cases_sc25 import CHECK_SC25, medians_by
-from core.evidence.fidelity import PUBLISHED, predictions
+from core.evidence.check_cases_sc25 import medians_by
+from core.evidence.fidelity import report
 
 DEEPSEEK = ("DeepSeek-R1", "DeepSeek-V3")
 MOST_USERS = 16
@@ -37,22 +36,21 @@ MOST_USERS = 16
 def low_load_steps() -> list[tuple]:
     """(family, engine, key, card, users, measured step s, priced step s) for every scored
     DeepSeek time between tokens at :data:`MOST_USERS` users or fewer, grouped by family and
-    engine."""
-    cases = [case for case in PUBLISHED if case.scored and case.model in DEEPSEEK
-             and case.metric == "itl" and case.load_value <= MOST_USERS]  # fmt: skip
-    priced = predictions(tuple(cases))
+    engine: the development report's own predictions."""
+    found = report()
     rows = [(card_family(case.gpu), case.engine, case.key, case.gpu, int(case.load_value),
-             case.measured, float(step)) for case, step in zip(cases, priced, strict=True)]  # fmt: skip
+             case.measured, float(step))
+            for case, step in zip(found.cases, found.engine, strict=True)
+            if case.scored and case.model in DEEPSEEK and case.metric == "itl"
+            and case.load_value <= MOST_USERS]  # fmt: skip
     return sorted(rows, key=lambda row: (row[0], row[1], row[4], row[2]))
 
 
 def sc25_step_medians() -> dict[float, float]:
-    """The fifth check set's median ratio by users, read as a step's (priced throughput over
-    measured, which is measured time over priced: above 1 where the engine level prices the step
-    too short)."""
-    priced = predictions(tuple(CHECK_SC25))
-    measured = np.array([case.measured for case in CHECK_SC25])
-    return medians_by(priced / measured, lambda case: case.load_value)
+    """The fifth check set's median ratio by users as the report scores it (priced throughput
+    over measured, which is measured time over priced: above 1 where the engine level prices
+    the step too short)."""
+    return medians_by(report().check_sc25["engine"].ratios, lambda case: case.load_value)
 
 
 def main() -> None:

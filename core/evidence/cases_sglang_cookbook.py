@@ -44,13 +44,14 @@ from __future__ import annotations
 from core.evidence.cases import PublishedCase
 from core.evidence.configs import DEEPSEEK_FP8
 
-_COOKBOOK = "sgl-project/sglang docs_new/cookbook (docs.sglang.io/cookbook), bench_serving: {}"
-_DEEPSEEK_PAGE = _COOKBOOK.format(
+COOKBOOK_PAGE = "sgl-project/sglang docs_new/cookbook (docs.sglang.io/cookbook), bench_serving: {}"
+"""A cookbook page's source, its page and section formatted in."""
+_DEEPSEEK_PAGE = COOKBOOK_PAGE.format(
     "autoregressive/DeepSeek/DeepSeek-R1.mdx @23b0c3db, '5.1 Speed Benchmark' (8 x B200, "
     "DeepSeek-R1-0528, TP 8, SGLang 0.5.6.post1; launch_server --model-path "
     "deepseek-ai/DeepSeek-R1-0528 --tp 8; bench_serving --dataset-name random)"
 )
-_LLAMA_PAGE = _COOKBOOK.format(
+_LLAMA_PAGE = COOKBOOK_PAGE.format(
     "autoregressive/Llama/Llama3.1.mdx @0fbab45d, '5.1 Speed Benchmark' (8 x NVIDIA A100, "
     "Meta-Llama/Llama-3.1-70B, TP 8, SGLang 0.5.6; sglang serve --model-path "
     "Meta-Llama/Llama-3.1-70B --tp 8; random 1000/1000 and 8000/1000)"
@@ -103,14 +104,10 @@ def taken(runs: tuple) -> tuple:
     return tuple(run for run in runs if run[1] in (min(loads[run[0]]), max(loads[run[0]])))
 
 
-def _quoted(run: tuple, figure: str) -> str:
-    """The run's printed lines the case reads: its load, requests, totals and ``figure``."""
-    _, users, requests, inputs, generated, output, ttft, tpot = run
-    value = {
-        "Output token throughput (tok/s)": output,
-        "Mean TTFT (ms)": ttft,
-        "Mean TPOT (ms)": tpot,
-    }[figure]
+def _quoted(run: tuple, figure: str, value: float) -> str:
+    """The run's printed lines the case reads: its load, requests, totals and ``figure``'s
+    ``value``."""
+    _, users, requests, inputs, generated = run[:5]
     return (
         f"Max request concurrency: {users} | Successful requests: {requests} | Total input "
         f"tokens: {inputs} | Total generated tokens: {generated} | {figure}: {value:.2f}"
@@ -122,16 +119,17 @@ def cookbook_case(key: int, run: tuple, first_token: bool, page: dict) -> Publis
     TP8 unless it says) as a case: its time between tokens at 16 users or fewer, else its output
     throughput; or, with ``first_token``, its mean first token, shown and not scored."""
     _, users, requests, inputs, generated, output, ttft, tpot = run
-    if first_token:
-        metric, measured, figure = "ttft", ttft / 1000, "Mean TTFT (ms)"
-    elif users <= 16:
-        metric, measured, figure = "itl", tpot / 1000, "Mean TPOT (ms)"
-    else:
-        metric, measured, figure = "throughput", output, "Output token throughput (tok/s)"
+    metric = "ttft" if first_token else "itl" if users <= 16 else "throughput"
+    # the printed figure's name, its value, and what turns it into the case's unit
+    figure, printed, per_unit = {
+        "ttft": ("Mean TTFT (ms)", ttft, 1000),
+        "itl": ("Mean TPOT (ms)", tpot, 1000),
+        "throughput": ("Output token throughput (tok/s)", output, 1),
+    }[metric]
     return PublishedCase(
         f"D{key}", metric, page["model"], page["gpu"], 8, page["dtype"], round(inputs / requests),
-        round(generated / requests), "users", users, measured, page["source"],
-        _quoted(run, figure), kv_dtype="bf16", engine="SGLang",
+        round(generated / requests), "users", users, printed / per_unit, page["source"],
+        _quoted(run, figure, printed), kv_dtype="bf16", engine="SGLang",
         engine_version=page["version"], layout=page.get("layout", "TP8"),
         weight_formats=page["formats"],
         requests=requests, assumed=page["assumed"], scored=not first_token,

@@ -32,16 +32,15 @@ Ten rows: D470-D479, seven scored, three first tokens shown.
 from __future__ import annotations
 
 from core.evidence.cases import PublishedCase
-from core.evidence.cases_sglang_cookbook import cookbook_case, cookbook_cases
+from core.evidence.cases_sglang_cookbook import COOKBOOK_PAGE, cookbook_case, cookbook_cases
 from core.evidence.configs import DEEPSEEK_FP8
 
-_COOKBOOK = "sgl-project/sglang docs_new/cookbook (docs.sglang.io/cookbook), bench_serving: {}"
-_V31_PAGE = _COOKBOOK.format(
+_V31_PAGE = COOKBOOK_PAGE.format(
     "autoregressive/DeepSeek/DeepSeek-V3_1.mdx @23b0c3db, '5.1 Speed Benchmark' (AMD MI300X GPU "
     "(8x), DeepSeek-V3.1-Terminus, TP 8, sglang 0.5.7; launch_server --model-path "
     "deepseek-ai/DeepSeek-V3.1 --tp 8; bench_serving --dataset-name random)"
 )
-_V3_PAGE = _COOKBOOK.format(
+_V3_PAGE = COOKBOOK_PAGE.format(
     "autoregressive/DeepSeek/DeepSeek-V3.mdx @1c3b3b1f, '5.1.2 Throughput-Sensitive Benchmark' "
     "(AMD MI300X GPU (8x), DeepSeek-V3, TP 8, sglang 0.5.7; launch_server --model-path "
     "deepseek-ai/DeepSeek-V3 --tp 8 --ep 8 --dp 8 --enable-dp-attention; bench_serving "
@@ -76,8 +75,9 @@ _V31 = {"runs": V31_RUNS, "model": "DeepSeek-V3", "gpu": "MI300X", "dtype": "fp8
 _V3 = {**_V31, "source": _V3_PAGE, "layout": "DEP8",
        "assumed": f"{_ASSUMED}; ShareGPT lengths typed as the run's means"}  # fmt: skip
 
+_V31_CASES = cookbook_cases((_V31,), FIRST_KEY)
 SGLANG_COOKBOOK_MI300X: list[PublishedCase] = [
-    *cookbook_cases((_V31,), FIRST_KEY),
-    cookbook_case(FIRST_KEY + 9, V3_DEP_RUN, False, _V3),
+    *_V31_CASES,
+    cookbook_case(FIRST_KEY + len(_V31_CASES), V3_DEP_RUN, False, _V3),
 ]
 """The DeepSeek-V3.1 page's rows (D470-D478) and the DeepSeek-V3 page's (D479), in key order."""
