@@ -7,7 +7,8 @@ rule moves figures an earlier one quoted. :func:`as_round` switches off every ru
 The switches live beside the rounds that wrote them: the fifty-first to fifty-fourth (a prompt's
 steps priced at what they carry) in :mod:`bench.riding_prompts`, the fifty-fifth to fifty-eighth
 (the tiles of few-token GEMMs, the H20's measured rates) in :mod:`bench.cublas_tiles`, the
-sixty-first (SGLang's scheduler polls every few steps) in :mod:`bench.scheduler_polls`.
+sixty-first (SGLang's scheduler polls every few steps) in :mod:`bench.scheduler_polls`, the
+sixty-fourth (SGLang's Triton GEMMs on CDNA3) in :mod:`bench.triton_gemm_tiles`.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ def rules() -> dict[int, Callable[[], AbstractContextManager]]:
         without_riding_streams,
     )
     from bench.scheduler_polls import without_scheduler_polls
+    from bench.triton_gemm_tiles import without_triton_tiles
 
     return {
         51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes,
         54: without_pass_experts, 55: without_bf16_tiles, 56: without_head_tiles,
         57: without_tile_share, 58: without_h20_fp8, 61: without_scheduler_polls,
+        64: without_triton_tiles,
     }  # fmt: skip
 
 

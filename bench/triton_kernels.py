@@ -43,6 +43,7 @@ from bench.fused_quant import both_and_held_out, moved, scored_figures
 from bench.rounds import before_riding_prompts
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import ENGINE_EXPERT_KERNELS, EXPERT_KERNELS
+from core.catalog.release_lines import release_line
 
 
 @contextmanager
@@ -60,7 +61,9 @@ ONE_CHUNK_BEFORE = {("sglang", "0.5"): 8192}
 def _one_chunk(engine, version, large_card, card_memory_bytes):
     """Each release's one chunk on every card, as the engine level had it before the round."""
     release = engine_version(engine, version)
-    return ONE_CHUNK_BEFORE.get((release.engine, release.version), release.chunk_tokens)
+    return ONE_CHUNK_BEFORE.get(
+        (release.engine, release_line(release.version)), release.chunk_tokens
+    )
 
 
 # the rows the round gave the A100 (its Triton fused MoE, vLLM's Marlin MoE for MXFP4 experts)

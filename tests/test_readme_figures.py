@@ -52,6 +52,7 @@ from tests.readme_rounds import (
     h20_stream_figures,
     sixtieth_round_figures,
     sixty_first_round_figures,
+    sixty_fourth_round_figures,
     sixty_second_round_figures,
     sixty_third_round_figures,
     thirty_eighth_round_attention_figures,
@@ -482,6 +483,18 @@ FIGURES = {
         r"%; the one-user first tokens \(shown\)\s+read x([\d.]+)-([\d.]+) and the first-token band "
         r"counts (\d+) and reads x([\d.]+)-([\d.]+)\.",
         sixty_third_round_figures,
+    ),
+    "sixty-fourth round": (
+        r"each walking all its inputs \((\d+) workgroups on 304 CUs for DeepSeek's 2,112 x 7,168\s+"
+        r"attention GEMM\); AITER timed that tile at ([\d.]+) µs on that shape \(PR #1232\), "
+        r"([\d.]+) ns an input,\s+where the tuned row .*? costs ([\d.]+) ns\..*? the rule\s+prices "
+        r"what the tuning saved at x([\d.]+) \(([\d.]+) ms a step, ([\d.]+) ms measured\)\. The "
+        r"cookbook's one-user\s+times between tokens go from x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+), its throughputs at 64 and 100 users\s+from x([\d.]+)-([\d.]+) to "
+        r"x([\d.]+)-([\d.]+), the DEP8 run from x([\d.]+) to x([\d.]+) \((\d+) of (\d+) within "
+        r"the band\); both\s+sets from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), still over the "
+        r"15 % target, and held out from\s+([\d.]+) % to ([\d.]+) %; the AMD family reads (\d+) %\.",
+        sixty_fourth_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

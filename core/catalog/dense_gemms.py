@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from core.catalog import KERNEL_FLOOR_S
 from core.catalog.engine_versions import engine_version, newest_version
-from core.catalog.kernels import card_family, kernels_engine, priced_row
+from core.catalog.kernels import amd_card, card_family, kernels_engine, priced_row
 
 
 class GemmFloor(NamedTuple):
@@ -126,6 +126,29 @@ DENSE_GEMM_FLOORS: dict[tuple[str, str], GemmFloor] = {
     # engine's on Hopper
     ("hopper", "int4"): GemmFloor(10.7e-6, 0.35e-9),
 }
+# -- AITER's Triton block-fp8 GEMM on its default tile (issue 37's sixty-fourth round; the releases
+# that run it: core.catalog.release_kernels.SGLANG_TRITON_GEMM). The tile is 128 x 128 with no
+# split-K, so a decode-sized GEMM (up to 128 tokens) runs one workgroup per 128 outputs, each
+# walking all k inputs: DeepSeek's 2,112 x 7,168 attention GEMM 17 workgroups on a 304-CU card,
+# a wave too small to stream the weights at the card's rate. Its time is then one workgroup's,
+# proportional to k. AITER timed that tile (ROCm/aiter PR #1232, bench_gemm_a8w8_blockscale on an
+# MI350X, the default config before tuning: gfx950's default then was gfx942's tile but for its
+# cache modifier and kpack) at 2,112 x 7,168: 128.8 µs at 64 tokens, 127.3 µs at 128, 117.5 µs
+# at 256 (34 workgroups), flat as one wave is. On gfx942, AITER PR #4309 timed its Triton batched bf16 GEMM
+# on the same default tile at 143-148 µs for 32 workgroups of 1 MiB each (M 4-256): 7.2 GB/s a
+# workgroup, 17.8 ns for each 128 fp8 inputs, the figure below within 1 %.
+TRITON_DEFAULT_TILE_OUTPUTS = 128  # outputs (and tokens) a workgroup of the default tile covers
+TRITON_DEFAULT_TILE_TIMES_S = {64: 128.799e-6, 128: 127.317e-6}  # {tokens: s} at 2,112 x 7,168
+TRITON_DEFAULT_TILE_INPUT_S = sum(TRITON_DEFAULT_TILE_TIMES_S.values()) / 2 / 7168
+"""Seconds each input costs a decode-sized GEMM on AITER's default Triton tile (one workgroup's
+walk over k): the mean of PR #1232's decode-sized rows over their 7,168 inputs, 17.9 ns."""
+TRITON_DEFAULT_TILE_SOURCE = (
+    "ROCm/aiter PR #1232 (2025-10-23): bench_gemm_a8w8_blockscale on an MI350X, default config "
+    "(128 x 128 x 128 tile, 4 warps, 2 stages, NUM_KSPLIT 1, as gfx942-GEMM-A8W8_BLOCKSCALE.json) "
+    "at N=2112 K=7168: 128.8 µs (64 tokens), 127.3 µs (128); cross-checked on gfx942 by AITER PR "
+    "#4309's default-tile batched GEMM (143-148 µs, 7.2 GB/s a workgroup); AITER's CDNA3 floor"
+)
+
 # (family, format, engine): the engine's own default kernel, where measured (one release).
 ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], GemmFloor] = {
     ("hopper", "bf16", "sglang"): GemmFloor(2.3e-6, 0.09e-9),
@@ -138,6 +161,9 @@ ENGINE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str], GemmFloor] = {
     # counted on its own.
     ("cdna3", "fp8_block", "aiter"): GemmFloor(4.4e-6, 0.69e-9),
     ("cdna4", "fp8_block", "aiter"): GemmFloor(2.3e-6, 1.64e-9),
+    # AITER's Triton GEMM on its default tile, where a release runs it (its amd_dense_kernels:
+    # SGLang 0.5.6-0.5.9 on CDNA3): AITER's floor, and each input a workgroup walks
+    ("cdna3", "fp8_block", "aiter-triton"): GemmFloor(4.4e-6, TRITON_DEFAULT_TILE_INPUT_S),
     # Ampere's own, bf16 (issue 37's thirty-fifth round): each engine's default linear layer
     # measured on an A100 SXM, the earliest release measured there; about twice Hopper's floors.
     ("ampere", "bf16", "vllm"): GemmFloor(6.8e-6, 0.06e-9),
@@ -186,6 +212,8 @@ def dense_gemm_source(key: tuple) -> str:
     """Where the floor of a row keyed ``key`` was measured: (family, format), (family, format,
     engine) or, one release's, (family, format, engine, release)."""
     family, kind = key[:2]
+    if key[2:] == ("aiter-triton",):
+        return TRITON_DEFAULT_TILE_SOURCE
     if len(key) == 4:
         return RELEASE_DENSE_GEMM_SOURCE
     if family == "ampere":
@@ -223,6 +251,9 @@ def _priced_floor(gpu: str, weight: str, engine: str, version: str | None):
     released = release_floor(gpu, weight, engine, version)
     if released is not None:
         return released, card_family(gpu), engine
+    library = amd_dense_kernels(gpu, engine, version)
+    if (own := ENGINE_DENSE_GEMM_FLOORS.get((card_family(gpu), weight, library))) is not None:
+        return own, card_family(gpu), library
     floor, family = priced_row(
         ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version
     )
@@ -233,6 +264,14 @@ def _priced_floor(gpu: str, weight: str, engine: str, version: str | None):
         name for name in owners if ENGINE_DENSE_GEMM_FLOORS.get((family, weight, name)) is floor
     ]
     return floor, family, whose[0] if whose else "tensorrt-llm"
+
+
+def amd_dense_kernels(gpu: str, engine: str, version: str | None) -> str:
+    """The other kernels ``engine``'s release runs its dense GEMMs in on ``gpu`` where it names
+    any (its ``amd_dense_kernels``, on AMD cards: ``"aiter-triton"``), else ``""``."""
+    if not engine or not amd_card(gpu):
+        return ""
+    return engine_version(engine, version).amd_dense_kernels
 
 
 def dense_gemm_floor(gpu: str, weight: str, engine: str = "", version: str | None = None) -> float:

@@ -8,23 +8,18 @@ requests run at once, chunked prefill and its token budget, the largest batch ca
 graph, and the latency of one small all-reduce. Every figure is read from the engine's code, its
 documentation or its release notes (the ``*_source`` strings), never fitted to a benchmark row.
 
-What the engine level prices from a release today: the most requests it runs at once, the host's
-work per running request where a profile gives it (:mod:`core.catalog.host_costs`:
-TensorRT-LLM's PyTorch backend, vLLM's V0 and V1 engines), the kernels a release no longer
-launches (a DeepSeek layer's shared expert fused into its routed experts, SGLang 0.5; an fp8
-input quantiser fused into the norm before it, vLLM's V1: :mod:`core.catalog.release_kernels`),
-and the host step hidden by an overlap scheduler where a profile shows the GPU never idle
-(SGLang's, from 0.4: issue 37's nineteenth round, ``Engine.overlap_profiled``; vLLM's tried in
-the forty-sixth, :mod:`core.catalog.host_costs`). Whether other releases' host steps overlap the
-GPU's and the all-reduce kernel's latency are recorded, sourced, but not priced
-(:data:`PRICE_RELEASE_HOST_COSTS`): priced, they made both development sets worse each time they
-were measured (the figures are in :mod:`core.catalog.host_costs`). A release's batch limit and
-prefill chunk can depend on the card (vLLM's by its memory and family, SGLang's chunk by its
-memory: ``max_running_small``, ``chunk_tokens_small``, ``chunk_tiers``).
+What the engine level prices from a release: the most requests it runs at once, the host's work
+per running request where a profile gives it (:mod:`core.catalog.host_costs`), the kernels it
+no longer launches or runs instead (a shared expert fused, SGLang 0.5; an fp8 quantiser fused,
+vLLM's V1; Triton GEMMs on CDNA3, SGLang 0.5.6: :mod:`core.catalog.release_kernels`), and the
+host step an overlap scheduler hides where a profile shows the GPU never idle (SGLang's, from
+0.4). Other releases' host overlap and all-reduce kernels are recorded, sourced, not priced
+(:data:`PRICE_RELEASE_HOST_COSTS`: priced, both development sets read worse each time; the
+figures are in :mod:`core.catalog.host_costs`). A release's batch limit and prefill chunk can
+depend on the card (``max_running_small``, ``chunk_tokens_small``, ``chunk_tiers``).
 
-``Scenario.engine_version`` picks a release; its default is the newest the catalog knows for the
-engine (:func:`newest_version`). A published case is typed with the release that ran it by one
-rule (:func:`core.catalog.release_names.version_of_text`).
+``Scenario.engine_version`` picks a release (default: :func:`newest_version`); a published case
+is typed with the one that ran it (:func:`core.catalog.release_names.version_of_text`).
 """
 
 from __future__ import annotations
@@ -65,6 +60,8 @@ from core.catalog.release_kernels import (
     SGLANG_AITER_RELEASE,
     SGLANG_AITER_SOURCE,
     SGLANG_BEFORE_AITER_SOURCE,
+    SGLANG_TRITON_GEMM,
+    SGLANG_TUNED_GEMM,
     SHARED_EXPERT_FUSION_RULE,
     VLLM_AITER_RELEASE,
     VLLM_AITER_SOURCE,
@@ -93,7 +90,7 @@ class EngineVersion:
     """One release of a serving engine: what it does by default and what its host pays."""
 
     engine: str  # a key of core.catalog.engines.ENGINES
-    version: str  # the release line, "0.6" or "1.0"
+    version: str  # the release line, "0.6" or "1.0", or a patch release in one, "0.5.6"
     runtime: str  # the engine inside it in words (V0, V1, C++ runtime, PyTorch backend)
     source: str  # the release note or code that says what the release is
     # whether the host's work for step n+1 runs while the GPU runs step n (then a step pays
@@ -130,6 +127,9 @@ class EngineVersion:
     # AMD's AITER, whose rows measured on the card price it; core.catalog.kernels.kernels_engine)
     amd_kernels: str = ""
     amd_kernels_source: str = "the engine's own kernels on ROCm"
+    # other kernels its block-fp8 dense GEMMs run on AMD cards (core.catalog.dense_gemms)
+    amd_dense_kernels: str = ""
+    amd_dense_kernels_source: str = "the release's amd_kernels"
     # how trtllm-bench sizes this release's engine (core.engine_level.bench_sizing): the share
     # of the KV room its estimate counts, and the bytes it counts per byte of checkpoint
     bench_kv_fraction: float = ENGINE_KV_FRACTION
@@ -273,6 +273,15 @@ _SGLANG_04 = EngineVersion(
     SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE, amd_kernels_source=SGLANG_04_ROCM_SOURCE,
     chunk_tiers=SGL_CHUNK_TIERS,
 )  # fmt: skip
+_SGLANG_05 = EngineVersion(
+    "sglang", "0.5", "overlap scheduler, up to 0.5.5",
+    "SGLang v0.5 release line (the LMSYS gpt-oss and cookbook rows ran 0.5.1-0.5.9)",
+    True, "SGLang server_args.py disable_overlap_schedule = False (the overlap scheduler on)",
+    2048, 2048, SGL_SEQS, True, 16384, SGL_CHUNK_05, 512, SGL_GRAPH,
+    SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE,
+    fuses_shared_expert=True, fuses_shared_expert_source=SHARED_EXPERT_FUSION_RULE,
+    amd_kernels="aiter", amd_kernels_source=SGLANG_AITER_SOURCE, chunk_tiers=SGL_05_CHUNK_TIERS,
+)  # fmt: skip
 _SGLANG = (
     EngineVersion(
         "sglang", "0.3", "scheduler between steps",
@@ -290,16 +299,9 @@ _SGLANG = (
         amd_kernels_source=SGLANG_04_AITER_SOURCE,
     ),
     _SGLANG_04,
-    EngineVersion(
-        "sglang", "0.5", "overlap scheduler, the current release line",
-        "SGLang v0.5 release line (the LMSYS gpt-oss and cookbook rows ran 0.5.1-0.5.9)",
-        True, "SGLang server_args.py disable_overlap_schedule = False (the overlap scheduler on)",
-        2048, 2048, SGL_SEQS, True, 16384, SGL_CHUNK_05, 512, SGL_GRAPH,
-        SGLANG_ALLREDUCE_S, SGLANG_ALLREDUCE_SOURCE,
-        fuses_shared_expert=True, fuses_shared_expert_source=SHARED_EXPERT_FUSION_RULE,
-        amd_kernels="aiter", amd_kernels_source=SGLANG_AITER_SOURCE,
-        chunk_tiers=SGL_05_CHUNK_TIERS,
-    ),
+    _SGLANG_05,  # and its patch releases that changed its block-fp8 GEMMs on CDNA3
+    replace(_SGLANG_05, **SGLANG_TRITON_GEMM),
+    replace(_SGLANG_05, **SGLANG_TUNED_GEMM),
 )  # fmt: skip
 
 # -- TensorRT-LLM.

@@ -21,6 +21,7 @@ from core.catalog.h20_tables import (
     skinny_tile_flops,
 )
 from core.catalog.kernels import card_family
+from core.catalog.release_lines import release_line
 
 # The share of Hopper's tensor-core rate Ampere's mma.sync instruction reaches there
 MMA_SYNC_SHARE_ON_HOPPER = 2.0 / 3.0
@@ -147,7 +148,7 @@ GEMM_TILE_SHARE_SOURCE = H20_SKINNY_SOURCE + (
 def _keyed(table: dict, family: str, weight: str, engine: str, version: str, default: float):
     """The release's entry of a table keyed (family, format, engine, release), else its line's
     ("" every release), else ``default``."""
-    return table.get((family, weight, engine, version),
+    return table.get((family, weight, engine, release_line(version)),
                      table.get((family, weight, engine, ""), default))  # fmt: skip
 
 

@@ -24,6 +24,7 @@ from core.catalog.expert_kernel import AIC_SOURCE as _AIC
 from core.catalog.expert_kernel import AIC_TP_SOURCE as _AIC_TP
 from core.catalog.expert_kernel import ExpertKernel
 from core.catalog.release_kernels import RELEASE_EXPERT_KERNELS
+from core.catalog.release_lines import release_line
 
 # -- Card families: which measured kernel tables describe a card.
 CARD_FAMILIES: dict[str, str] = {
@@ -359,7 +360,11 @@ def expert_kernel(
     precedence, which lets a card family that borrows another's tables run a row of its own
     where one measured the engine's kernel on it: AMD's AITER rows).
     """
-    line = engine_version(engine, version).version if engine and not amd_card(gpu) else ""
+    line = (
+        release_line(engine_version(engine, version).version)
+        if engine and not amd_card(gpu)
+        else ""
+    )
     older, _ = RELEASE_EXPERT_KERNELS.get((engine, line), ("", ""))
     if (row := ENGINE_EXPERT_KERNELS.get((card_family(gpu), weight, older))) is not None:
         return row, card_family(gpu)

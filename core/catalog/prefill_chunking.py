@@ -11,6 +11,7 @@ release runs a prompt's steps outside CUDA graphs, its eager dispatch too
 from __future__ import annotations
 
 from core.catalog.engine_versions import engine_version
+from core.catalog.release_lines import release_line
 
 # (engine, release line): the longest context (max_model_len) the release serves without
 # turning chunked prefill on; past it, each step carries the release's chunk_tokens (512)
@@ -58,9 +59,11 @@ def chunk_tokens(engine: str, version: str, large_card: bool, card_memory_bytes:
 def long_context_limit(engine: str, version: str) -> int:
     """The longest context ``engine``'s release ``version`` serves before it turns chunked
     prefill on (0: never by itself)."""
-    return LONG_CONTEXT_CHUNKING.get((engine, engine_version(engine, version).version), 0)
+    return LONG_CONTEXT_CHUNKING.get(
+        (engine, release_line(engine_version(engine, version).version)), 0
+    )
 
 
 def eager_prompt_steps(engine: str, version: str) -> bool:
     """Whether ``engine``'s release ``version`` runs a step carrying a prompt eagerly."""
-    return (engine, engine_version(engine, version).version) in EAGER_PROMPT_STEPS
+    return (engine, release_line(engine_version(engine, version).version)) in EAGER_PROMPT_STEPS

@@ -10,6 +10,8 @@ that price it on AMD cards; :func:`core.catalog.kernels.expert_kernel` reads
 
 from __future__ import annotations
 
+from core.catalog.release_lines import release_line
+
 # -- Shared-expert fusion (issue 37, sixth round; the rule set before any case was scored with
 # it). SGLang's DeepSeek model (models/deepseek_v2.py determine_num_fused_shared_experts, on
 # unless --disable-shared-experts-fusion) loads a DeepSeek-V3/R1 layer's one shared expert as a
@@ -123,6 +125,39 @@ SGLANG_04_ROCM_SOURCE = (
     "those releases, 0.4.9.post3-0.4.10.post2 as the rest"
 )
 
+# -- SGLang's block-fp8 linear layers on CDNA3 in Triton (issue 37, sixty-fourth round). sgl-project/
+# sglang PR #13617 (merged 2025-11-20) sends a block-fp8 linear layer on ROCm with AITER through
+# AITER's Triton gemm_a8w8_blockscale (fp8_utils.py aiter_w8a8_block_fp8_linear: use_triton on
+# every card but gfx95's tuned shapes; PR #14043, keeping MI300X on CK, closed unmerged). Its
+# images pinned AITER v0.1.9.post1 (PR #18076) to v0.1.11.post1, whose only gfx942 config for that
+# kernel is the default 128 x 128 tile without split-K (aiter/ops/triton/configs/gemm/gfx942-
+# GEMM-A8W8_BLOCKSCALE.json): at decode size a GEMM then runs a workgroup per 128 outputs, each
+# walking every input (core.catalog.dense_gemms.TRITON_DEFAULT_TILE). AITER PR #2024 (2026-02-12,
+# in v0.1.12) added gfx942 tiles for DeepSeek's three attention GEMMs; SGLang pinned v0.1.12.post1
+# in PR #22264 (2026-04-07), and InferenceX PR #811 names 0.5.10's ROCm image as the first with
+# them. Catalog releases: 0.5.6 (the first of the 0.5 line cut after PR #13617; aiconfigurator
+# timed 0.5.6.post2 by 2025-12-23) and 0.5.10, back to AITER's tuned rows.
+SGLANG_TRITON_GEMM_SOURCE = (
+    "sgl-project/sglang PR #13617 (2025-11-20): fp8_utils.py aiter_w8a8_block_fp8_linear runs "
+    "AITER's Triton gemm_a8w8_blockscale on gfx942 (use_triton = True off gfx95); the images' "
+    "AITER v0.1.9.post1-v0.1.11.post1 hold only the default gfx942 tile for it "
+    "(gfx942-GEMM-A8W8_BLOCKSCALE.json: 128 x 128, NUM_KSPLIT 1)"
+)
+SGLANG_TUNED_GEMM_SOURCE = (
+    "ROCm/aiter PR #2024 (2026-02-12, v0.1.12): gfx942 tiles for DeepSeek's attention GEMMs "
+    "(N=2112 K=7168, 3072 x 1536, 7168 x 2048); sgl-project/sglang PR #22264 pins v0.1.12.post1 "
+    "(2026-04-07); SemiAnalysisAI/InferenceX PR #811: the 0.5.10 ROCm image has them, 0.5.9's not"
+)
+SGLANG_TRITON_GEMM = {
+    "version": "0.5.6", "runtime": "up to 0.5.9: Triton block-fp8 GEMMs on MI300-class cards",
+    "source": "SGLang 0.5.6-0.5.9: " + SGLANG_TRITON_GEMM_SOURCE,
+    "amd_dense_kernels": "aiter-triton", "amd_dense_kernels_source": SGLANG_TRITON_GEMM_SOURCE,
+}  # fmt: skip
+SGLANG_TUNED_GEMM = {
+    "version": "0.5.10", "runtime": "overlap scheduler, the current release line",
+    "source": "SGLang 0.5.10 on: " + SGLANG_TUNED_GEMM_SOURCE,
+}  # fmt: skip
+
 # -- SGLang's expert kernel on Blackwell before flashinfer_trtllm (issue 37, twenty-fifth round;
 # set before any case was scored with it). On SM100, SGLang ran its own Triton fused MoE for
 # block-fp8 experts until sgl-project/sglang PR #11816 (merged 2025-10-19) made FlashInfer's
@@ -182,7 +217,7 @@ def expert_launch_tokens(engine: str, line: str, weight: str, amd: bool) -> floa
     """Tokens one launch of a release's expert kernel covers for one expert
     (:data:`MARLIN_LOOP_TOKENS` where the kernel loops over the card's experts:
     :data:`EXPERT_LAUNCH_LOOPS`), 0 where one launch covers every expert."""
-    loops = weight == "int4" and not amd and (engine, line) in EXPERT_LAUNCH_LOOPS
+    loops = weight == "int4" and not amd and (engine, release_line(line)) in EXPERT_LAUNCH_LOOPS
     return MARLIN_LOOP_TOKENS if loops else 0.0
 
 

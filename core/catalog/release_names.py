@@ -1,9 +1,12 @@
 """How a release is named and ordered, and which catalog release a source's version text means.
 
-A release is its engine's line (``"0.19"``), or a variant of a line, named by a suffix: the
-engine run with a vendor's plugin (``"0.17-atom"``: vLLM with AMD's ATOM) or with a vendor's
-kernels switched on (``"0.19-aiter"``: vLLM on ROCm with ``VLLM_ROCM_USE_AITER=1``). A line's own
-release is its default; a variant sorts just before it.
+A release is its engine's line (``"0.19"``), a patch release within a line where a fact changed
+inside it (``"0.5.6"``: SGLang's block-fp8 layers on CDNA3 moved to Triton GEMMs), or a variant of
+a line, named by a suffix: the engine run with a vendor's plugin (``"0.17-atom"``: vLLM with
+AMD's ATOM) or with a vendor's kernels switched on (``"0.19-aiter"``: vLLM on ROCm with
+``VLLM_ROCM_USE_AITER=1``). A line's own release is its default; a variant sorts just before it,
+a patch release after it. A patch release shares its line's facts but those it states itself
+(:func:`core.catalog.release_lines.release_line`).
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ from __future__ import annotations
 import re
 
 from core.catalog.engine_versions import ENGINE_VERSIONS, engine_version, versions_of
+from core.catalog.release_lines import release_line
+
+__all__ = ["release_key", "release_line", "version_of_text"]
 
 # variant suffix: what a source's version text says to name it (checked in this order: ATOM's
 # texts may name the AITER kernels it runs)
@@ -23,9 +29,13 @@ VARIANT_TEXTS = {
 }
 
 
-def _number(text: str) -> tuple[int, int]:
-    major, minor = re.match(r"(\d+)\.(\d+|x)", text).groups()
-    return int(major), (10**6 if minor == "x" else int(minor))
+# a version's first numbers: major.minor (``x`` for "any minor") and, where stated, the patch
+_VERSION = r"(\d+)\.(\d+|x)(?:\.(\d+))?"
+
+
+def _number(text: str) -> tuple[int, int, int]:
+    major, minor, patch = re.match(_VERSION, text).groups()
+    return int(major), (10**6 if minor == "x" else int(minor)), int(patch or 0)
 
 
 def release_variant(version: str) -> str:
@@ -38,16 +48,18 @@ def is_variant_release(version: str) -> bool:
     return release_variant(version) != ""
 
 
-def release_key(version: str) -> tuple[int, int, int]:
-    """A release's place in order: its line, a variant just before the line's own release."""
+def release_key(version: str) -> tuple[int, int, int, int]:
+    """A release's place in order: its line, a variant just before the line's own release, a
+    patch release after it."""
     return (*_number(version), 0 if is_variant_release(version) else 1)
 
 
 def version_of_text(engine: str, text: str) -> str:
     """The catalog release that ran a benchmark whose source names ``text`` as its version.
 
-    One rule for every published case: the first ``major.minor`` in the text (``1.x`` is the
-    newest 1.* release the catalog knows) maps to the newest catalog release at or below it;
+    One rule for every published case: the first ``major.minor`` in the text, with its patch
+    number where stated (``1.x`` is the newest 1.* release the catalog knows), maps to the
+    newest catalog release at or below it;
     a text older than every release, or naming none, takes the oldest. A text that names a
     variant (AMD's ATOM plugin; vLLM's or SGLang's AITER switch) maps among that variant's
     releases, any other among the engine's own, except that a text naming the library a later
@@ -69,8 +81,10 @@ def version_of_text(engine: str, text: str) -> str:
     '0.4-aiter'
     >>> version_of_text("sglang", "0.5.2 (ROCm, SGLANG_USE_AITER=1)")
     '0.5'
+    >>> version_of_text("sglang", "0.5.7 (ROCm)")
+    '0.5.6'
     """
-    found = re.search(r"(\d+)\.(\d+|x)", text)
+    found = re.search(_VERSION, text)
     variant = next(
         (name for name, words in VARIANT_TEXTS.items() if re.search(words, text, re.IGNORECASE)),
         "",

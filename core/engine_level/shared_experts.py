@@ -13,6 +13,7 @@ import numpy as np
 from core.catalog.engine_versions import engine_version
 from core.catalog.kernels import amd_card
 from core.catalog.release_kernels import SHARED_EXPERT_FUSION_ROUTED, SHARED_EXPERT_STREAMS
+from core.catalog.release_lines import release_line
 from core.engine_level.lookups import lookup, release_field
 
 
@@ -42,7 +43,7 @@ def shared_stream_tokens(gpu, engine, version):
     the release's own limit within its CUDA graph's, on NVIDIA cards; 0 where it never does."""
 
     def tokens(card, name, release):
-        limit, _ = SHARED_EXPERT_STREAMS.get((name, release), (0, ""))
+        limit, _ = SHARED_EXPERT_STREAMS.get((name, release_line(release)), (0, ""))
         graphed = engine_version(name, release).graph_max_batch
         return 0.0 if amd_card(card) else float(min(limit, graphed))
 

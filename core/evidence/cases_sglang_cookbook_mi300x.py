@@ -26,7 +26,9 @@ the engine level was evaluated on any of them:
   priced as the 0.5 line's (AITER's kernels, as the catalog prices SGLang's ROCm images: neither
   page states an environment); DeepSeek-V3.1 as the catalog's DeepSeek-V3 shape.
 
-Ten rows: D470-D479, seven scored, three first tokens shown.
+Ten rows: D470-D479, seven scored, three first tokens shown. Priced from the sixty-fourth round
+as the 0.5 line's patch release 0.5.6, whose block-fp8 GEMMs run AITER's Triton kernel on its
+default tile (:data:`core.catalog.release_kernels.SGLANG_TRITON_GEMM_SOURCE`).
 """
 
 from __future__ import annotations

@@ -97,7 +97,8 @@ def test_a_recipe_that_switches_aiter_on_names_vllms_aiter_variant():
     assert version_of_text("vllm", "0.19.0 (ROCm)") == newest_version("vllm") == "0.19"
     assert kernels_engine("MI355X", "vllm", VLLM_AITER_RELEASE) == "aiter"
     assert kernels_engine("MI355X", "vllm", "0.19") == "vllm"
-    assert version_of_text("sglang", "0.5.9 (ROCm, AITER)") == "0.5"  # no such variant: its own
+    # no such variant: its own line's release (0.5.6, a patch release of the 0.5 line)
+    assert version_of_text("sglang", "0.5.9 (ROCm, AITER)") == "0.5.6"
 
 
 @pytest.mark.parametrize(
@@ -128,4 +129,31 @@ def test_a_text_naming_v0_maps_among_the_v0_releases():
     assert version_of_text("vllm", "0.8.5 (main; V0: no fp8 cache on ROCm's V1 yet)") == "0.6"
     assert version_of_text("vllm", "0.8.5") == "0.8"
     assert version_of_text("vllm", "0.7.4.dev (V0)") == "0.6"
-    assert version_of_text("sglang", "0.5.9 (V0)") == "0.5"  # no V0 runtime: its own line
+    assert version_of_text("sglang", "0.5.9 (V0)") == "0.5.6"  # no V0 runtime: its own release
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [("0.5.5.post3", "0.5"), ("0.5.6", "0.5.6"), ("0.5.6.post1", "0.5.6"),
+     ("0.5.7 (ROCm)", "0.5.6"), ("0.5.9", "0.5.6"), ("0.5.10", "0.5.10"),
+     ("0.5.19 (ROCm 7.0)", "0.5.10"), ("0.5.2 (ROCm, SGLANG_USE_AITER=1)", "0.5")],
+)  # fmt: skip
+def test_a_stated_patch_number_maps_to_the_newest_patch_release_at_or_below_it(text, release):
+    """SGLang's 0.5 line has patch releases (0.5.6, 0.5.10); a text's patch number picks among
+    them, a release before the first the line itself."""
+    assert version_of_text("sglang", text) == release
+
+
+def test_a_patch_release_is_its_line_but_for_what_it_changed():
+    """SGLang 0.5.6 and 0.5.10 copy the 0.5 line's every field but their name, their words and
+    (0.5.6) the kernels their block-fp8 GEMMs run on AMD cards; they sort after the line."""
+    line = engine_version("sglang", "0.5")
+    own = {"version", "runtime", "source", "amd_dense_kernels", "amd_dense_kernels_source"}
+    for name in ("0.5.6", "0.5.10"):
+        patch = engine_version("sglang", name)
+        for field in set(vars(line)) - own:
+            assert getattr(patch, field) == getattr(line, field), (name, field)
+        assert release_key(name) > release_key("0.5")
+    assert engine_version("sglang", "0.5.6").amd_dense_kernels == "aiter-triton"
+    assert engine_version("sglang", "0.5.10").amd_dense_kernels == ""
+    assert newest_version("sglang") == "0.5.10"

@@ -11,6 +11,7 @@ from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
     RELEASE_DENSE_GEMM_FLOORS,
+    TRITON_DEFAULT_TILE_TIMES_S,
     UNMEASURED,
     dense_gemm_cost,
     dense_gemm_floor,
@@ -72,6 +73,43 @@ def test_sglang_on_amd_cards_pays_aiters_block_fp8_floor_measured_there():
     rows = {row.constant: row for row in dense_gemm_rows()}
     assert "ROCm/aiter" in rows["dense GEMM floor, cdna3 fp8_block, aiter"].source
     assert "aiconfigurator" in rows["dense GEMM floor, hopper fp8_block, sglang"].source
+
+
+def test_sglang_056_to_059_walk_the_default_triton_tile_on_cdna3_only():
+    """SGLang 0.5.6-0.5.9's block-fp8 GEMMs on MI300-class cards pay AITER's Triton default tile
+    (a cost an input one workgroup's walk takes, from AITER's timed rows), cited on the Sources
+    page; the same releases on an MI355X or an H100, and 0.5 and 0.5.10 on an MI300X, keep
+    their line's rows."""
+    from core.evidence.engine_sources import dense_gemm_rows
+
+    triton = ENGINE_DENSE_GEMM_FLOORS[("cdna3", "fp8_block", "aiter-triton")]
+    times = list(TRITON_DEFAULT_TILE_TIMES_S.values())
+    assert_allclose(triton.per_input_s, sum(times) / len(times) / 7168)
+    for gpu in ("MI300X", "MI325X"):
+        assert dense_gemm_cost(gpu, "fp8_block", "sglang", "0.5.6") == triton
+        for line in ("0.5", "0.5.10"):
+            assert dense_gemm_cost(gpu, "fp8_block", "sglang", line) == dense_gemm_cost(
+                gpu, "fp8_block", "sglang", "0.5"
+            )
+    for gpu in ("MI355X", "H100 SXM", "B200"):
+        assert dense_gemm_cost(gpu, "fp8_block", "sglang", "0.5.6") == dense_gemm_cost(
+            gpu, "fp8_block", "sglang", "0.5"
+        )
+    rows = {row.constant: row for row in dense_gemm_rows()}
+    assert "PR #1232" in rows["dense GEMM floor, cdna3 fp8_block, aiter-triton"].source
+
+
+def test_a_patch_release_prices_nvidia_cards_as_its_line():
+    """SGLang's patch releases change nothing off AMD cards: DeepSeek-R1 on eight B200 and
+    Llama on eight H100 decode and prefill alike under 0.5, 0.5.6 and 0.5.10."""
+    for knobs in (dict(model="DeepSeek-R1", gpu="B200", weight_dtype="fp8"),
+                  dict(model="Llama-3-70B", gpu="H100 SXM")):  # fmt: skip
+        common = dict(cards=8, engine="sglang", realism="engine", concurrency=16)
+        found = [evaluate(Scenario(**knobs, **common, engine_version=release))
+                 for release in ("0.5", "0.5.6", "0.5.10")]  # fmt: skip
+        for result in found[1:]:
+            assert float(result.itl_s) == float(found[0].itl_s)
+            assert float(result.ttft_p50_s) == float(found[0].ttft_p50_s)
 
 
 def test_an_a100_pays_the_floors_measured_on_an_a100():

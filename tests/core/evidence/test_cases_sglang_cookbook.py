@@ -74,7 +74,7 @@ def test_a_case_is_its_runs_printed_figure_and_mean_lengths(case):
 
 
 def test_the_set_up_is_each_pages_command():
-    """Eight cards at TP8 under SGLang's 0.5 line with a bf16 cache; DeepSeek's fp8 checkpoint
+    """Eight cards at TP8 under SGLang's 0.5 line (release 0.5.6) with a bf16 cache; DeepSeek's fp8 checkpoint
     on B200, Llama in bf16 on the catalog's A100, each assumption stated."""
     for case in SGLANG_COOKBOOK:
         assert (case.cards, case.layout, case.kv_dtype, case.engine_knob, case.version_knob) == (
@@ -82,7 +82,7 @@ def test_the_set_up_is_each_pages_command():
             "TP8",
             "bf16",
             "sglang",
-            "0.5",
+            "0.5.6",  # 0.5.6 and 0.5.6.post1: the 0.5 line's patch release 0.5.6
         )
         assert "KV bf16" in case.assumed
     deepseek, llama = SGLANG_COOKBOOK[:9], SGLANG_COOKBOOK[9:]
