@@ -134,12 +134,17 @@ DENSE_GEMM_FLOORS: dict[tuple[str, str], GemmFloor] = {
 # proportional to k. AITER timed that tile (ROCm/aiter PR #1232, bench_gemm_a8w8_blockscale on an
 # MI350X, the default config before tuning: gfx950's default then was gfx942's tile but for its
 # cache modifier and kpack) at 2,112 x 7,168: 128.8 µs at 64 tokens, 127.3 µs at 128, 117.5 µs
-# at 256 (34 workgroups), flat as one wave is. On gfx942, AITER PR #4309 timed its Triton batched bf16 GEMM
-# on the same default tile at 143-148 µs for 32 workgroups of 1 MiB each (M 4-256): 7.2 GB/s a
-# workgroup, 17.8 ns for each 128 fp8 inputs, the figure below within 1 %.
+# at 256 (34 workgroups), flat as one wave is. On gfx942, AITER PR #4309 timed its Triton
+# batched bf16 GEMM on the same default tile at 143-148 µs for 32 workgroups of 1 MiB each (M
+# 4-256): 7.2 GB/s a workgroup, 17.8 ns for each 128 fp8 inputs, the figure below within 1 %.
 TRITON_DEFAULT_TILE_OUTPUTS = 128  # outputs (and tokens) a workgroup of the default tile covers
-TRITON_DEFAULT_TILE_TIMES_S = {64: 128.799e-6, 128: 127.317e-6}  # {tokens: s} at 2,112 x 7,168
-TRITON_DEFAULT_TILE_INPUT_S = sum(TRITON_DEFAULT_TILE_TIMES_S.values()) / 2 / 7168
+TRITON_DEFAULT_TILE_SHAPE = (2112, 7168)  # (outputs, inputs) of the GEMM PR #1232 timed
+TRITON_DEFAULT_TILE_TIMES_S = {64: 128.799e-6, 128: 127.317e-6}  # {tokens: seconds} at that shape
+TRITON_DEFAULT_TILE_INPUT_S = (
+    sum(TRITON_DEFAULT_TILE_TIMES_S.values())
+    / len(TRITON_DEFAULT_TILE_TIMES_S)
+    / TRITON_DEFAULT_TILE_SHAPE[1]
+)
 """Seconds each input costs a decode-sized GEMM on AITER's default Triton tile (one workgroup's
 walk over k): the mean of PR #1232's decode-sized rows over their 7,168 inputs, 17.9 ns."""
 TRITON_DEFAULT_TILE_SOURCE = (

@@ -125,18 +125,20 @@ SGLANG_04_ROCM_SOURCE = (
     "those releases, 0.4.9.post3-0.4.10.post2 as the rest"
 )
 
-# -- SGLang's block-fp8 linear layers on CDNA3 in Triton (issue 37, sixty-fourth round). sgl-project/
-# sglang PR #13617 (merged 2025-11-20) sends a block-fp8 linear layer on ROCm with AITER through
-# AITER's Triton gemm_a8w8_blockscale (fp8_utils.py aiter_w8a8_block_fp8_linear: use_triton on
-# every card but gfx95's tuned shapes; PR #14043, keeping MI300X on CK, closed unmerged). Its
+# -- SGLang's block-fp8 linear layers on CDNA3 in Triton (issue 37, sixty-fourth round).
+# sgl-project/sglang PR #13617 (merged 2025-11-20) sends a block-fp8 linear layer on ROCm with AITER
+# through AITER's Triton gemm_a8w8_blockscale (fp8_utils.py aiter_w8a8_block_fp8_linear: use_triton
+# on every card but gfx95's tuned shapes; PR #14043, keeping MI300X on CK, closed unmerged). Its
 # images pinned AITER v0.1.9.post1 (PR #18076) to v0.1.11.post1, whose only gfx942 config for that
 # kernel is the default 128 x 128 tile without split-K (aiter/ops/triton/configs/gemm/gfx942-
 # GEMM-A8W8_BLOCKSCALE.json): at decode size a GEMM then runs a workgroup per 128 outputs, each
-# walking every input (core.catalog.dense_gemms.TRITON_DEFAULT_TILE). AITER PR #2024 (2026-02-12,
-# in v0.1.12) added gfx942 tiles for DeepSeek's three attention GEMMs; SGLang pinned v0.1.12.post1
-# in PR #22264 (2026-04-07), and InferenceX PR #811 names 0.5.10's ROCm image as the first with
-# them. Catalog releases: 0.5.6 (the first of the 0.5 line cut after PR #13617; aiconfigurator
-# timed 0.5.6.post2 by 2025-12-23) and 0.5.10, back to AITER's tuned rows.
+# walking every input (core.catalog.dense_gemms.TRITON_DEFAULT_TILE_INPUT_S). AITER PR #2024
+# (2026-02-12, in v0.1.12) added gfx942 tiles for DeepSeek's three attention GEMMs; SGLang pinned
+# v0.1.12.post1 in PR #22264 (2026-04-07), and InferenceX PR #811 names 0.5.10's ROCm image as the
+# first with them. Catalog releases: 0.5.6 (PR #13617 is in it: aiconfigurator timed 0.5.6.post2 by
+# 2025-12-23; a 0.5.5 patch cut after 2025-11-20 would carry it too, and none is typed) and 0.5.10,
+# priced with AITER's tuned rows again: only DeepSeek's three attention GEMMs gained tiles (its
+# dense layers' MLPs and other models' shapes still walk the default one; not priced).
 SGLANG_TRITON_GEMM_SOURCE = (
     "sgl-project/sglang PR #13617 (2025-11-20): fp8_utils.py aiter_w8a8_block_fp8_linear runs "
     "AITER's Triton gemm_a8w8_blockscale on gfx942 (use_triton = True off gfx95); the images' "
