@@ -274,7 +274,7 @@ _SGLANG_04 = EngineVersion(
     chunk_tiers=SGL_CHUNK_TIERS,
 )  # fmt: skip
 _SGLANG_05 = EngineVersion(
-    "sglang", "0.5", "overlap scheduler, up to 0.5.5",
+    "sglang", "0.5", "overlap scheduler, to 0.5.5",
     "SGLang v0.5 release line (the LMSYS gpt-oss and cookbook rows ran 0.5.1-0.5.9)",
     True, "SGLang server_args.py disable_overlap_schedule = False (the overlap scheduler on)",
     2048, 2048, SGL_SEQS, True, 16384, SGL_CHUNK_05, 512, SGL_GRAPH,

@@ -151,7 +151,7 @@ SGLANG_TUNED_GEMM_SOURCE = (
     "(2026-04-07); SemiAnalysisAI/InferenceX PR #811: the 0.5.10 ROCm image has them, 0.5.9's not"
 )
 SGLANG_TRITON_GEMM = {
-    "version": "0.5.6", "runtime": "up to 0.5.9: Triton block-fp8 GEMMs on MI300-class cards",
+    "version": "0.5.6", "runtime": "to 0.5.9: Triton GEMMs on MI300",
     "source": "SGLang 0.5.6-0.5.9: " + SGLANG_TRITON_GEMM_SOURCE,
     "amd_dense_kernels": "aiter-triton", "amd_dense_kernels_source": SGLANG_TRITON_GEMM_SOURCE,
 }  # fmt: skip
