@@ -37,6 +37,7 @@ _QUANT_UNIT = (
     "quantiser in the floor')"
 )
 _AMD_UNIT = "its expert and block-fp8 GEMM rows measured on the card (the kernel tables below)"
+_AMD_DENSE_UNIT = "its dense block-fp8 GEMMs priced by that row on MI300-class cards (below)"
 _AHEAD_UNIT = "step more a prompt arriving among running decodes waits (see 'a step queued ahead')"
 _AHEAD_SOURCE = (
     "NVIDIA/TensorRT-LLM docs/source/torch/features/overlap_scheduler.md ('The optimization "
@@ -97,6 +98,8 @@ _ENGINE_FACTS = (
      "fuses_shared_expert_source"),
     ("amd_kernels", "kernels on AMD cards", lambda release: release.amd_kernels.upper(),
      _AMD_UNIT, "amd_kernels_source"),
+    ("amd_dense_kernels", "block-fp8 GEMMs on AMD cards", lambda release: release.amd_dense_kernels,
+     _AMD_DENSE_UNIT, "amd_dense_kernels_source"),
     ("overlap_scheduler", "a scheduler a step ahead", lambda _: "1", _AHEAD_UNIT,
      "overlap_source"),
     ("fuses_input_quant", "fp8 input quantiser fused into the kernel before", lambda _: "3",
@@ -109,7 +112,8 @@ _ENGINE_FACTS = (
 
 def engine_fact_rows() -> list[Source]:
     """Each release that runs a DeepSeek layer's shared expert inside its routed experts' kernel,
-    each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter"), each whose
+    each that runs AMD's AITER kernels on AMD cards (the rows keyed "aiter"), each whose block-fp8
+    GEMMs there run other kernels (AITER's Triton on its default tile: "aiter-triton"), each whose
     scheduler queues a step ahead, each that fuses an fp8 GEMM's input quantiser into the kernel
     before it, then each whose benchmark runs pad decode steps to CUDA-graph sizes."""
     return [
