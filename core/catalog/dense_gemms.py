@@ -257,7 +257,8 @@ def _priced_floor(gpu: str, weight: str, engine: str, version: str | None):
     if released is not None:
         return released, card_family(gpu), engine
     library = amd_dense_kernels(gpu, engine, version)
-    if (own := ENGINE_DENSE_GEMM_FLOORS.get((card_family(gpu), weight, library))) is not None:
+    own = ENGINE_DENSE_GEMM_FLOORS.get((card_family(gpu), weight, library)) if library else None
+    if own is not None:
         return own, card_family(gpu), library
     floor, family = priced_row(
         ENGINE_DENSE_GEMM_FLOORS, DENSE_GEMM_FLOORS, gpu, weight, engine, version

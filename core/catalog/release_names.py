@@ -14,9 +14,6 @@ from __future__ import annotations
 import re
 
 from core.catalog.engine_versions import ENGINE_VERSIONS, engine_version, versions_of
-from core.catalog.release_lines import release_line
-
-__all__ = ["release_key", "release_line", "version_of_text"]
 
 # variant suffix: what a source's version text says to name it (checked in this order: ATOM's
 # texts may name the AITER kernels it runs)
