@@ -13,8 +13,12 @@ thirty-sixth (TensorRT-LLM 1.2.0rc5, vLLM 0.14.0 and 0.19.0, SGLang 0.5.9) read 
 the repository at a later commit than the 0.12 wheel: ``git clone
 https://github.com/ai-dynamo/aiconfigurator && git -C aiconfigurator checkout 4fabb773``, then
 pass ``aiconfigurator/aic-core/src/aiconfigurator_core/systems/data``. That checkout gives every
-H100 and B200 row as the wheel does but one, SGLang 0.5.14's block-fp8 GEMM on the B200,
-measured again since (21.1 µs; the wheel's table gave 9.7): the catalog holds the later figure.
+H100 and B200 row as the wheel does but one, SGLang 0.5.14's block-fp8 GEMM on the B200 (16.5 µs
++ 0.63 ns an input, where the wheel's table gives 5.7 µs + 0.66 ns): the checkout's rows, and
+0.5.9's block-fp8 rows beside them, timed the load-time packing of the weights' scales inside
+every call, and aiconfigurator collected them again after it (commit 1c99f788f, AIC-1744, the
+table the 0.12 wheel ships). The catalog holds the wheel's figure for every SGLang release on
+Blackwell (issue 37's sixty-fifth round), so that row is read from the wheel's data folder.
 
 A decode step's dense GEMM (1-16 tokens, 4-300 MB of weights on one card) is modelled as
 
@@ -69,7 +73,7 @@ KERNELS = [
     ("b200_sxm", "vllm/0.24.0", "CutlassFP8ScaledMMLinearKernel", "fp8"),
     ("b200_sxm", "vllm/0.24.0", "FlashInferCuteDslNvFp4LinearKernel", "nvfp4"),
     *(("b200_sxm", "sglang/0.5.9", "sglang", dtype)
-      for dtype in ("bfloat16", "fp8", "fp8_block", "nvfp4")),
+      for dtype in ("bfloat16", "fp8", "nvfp4")),  # its fp8_block timed the scales' packing
     ("b200_sxm", "sglang/0.5.14", "sglang_torch_linear", "bfloat16"),
     ("b200_sxm", "sglang/0.5.14", "sglang_sgl_kernel_fp8_scaled_mm", "fp8"),
     ("b200_sxm", "sglang/0.5.14", "sglang_deepgemm_gemm_nt_f8f8bf16", "fp8_block"),

@@ -8,7 +8,9 @@ The switches live beside the rounds that wrote them: the fifty-first to fifty-fo
 steps priced at what they carry) in :mod:`bench.riding_prompts`, the fifty-fifth to fifty-eighth
 (the tiles of few-token GEMMs, the H20's measured rates) in :mod:`bench.cublas_tiles`, the
 sixty-first (SGLang's scheduler polls every few steps) in :mod:`bench.scheduler_polls`, the
-sixty-fourth (SGLang's Triton GEMMs on CDNA3) in :mod:`bench.triton_gemm_tiles`.
+sixty-fourth (SGLang's Triton GEMMs on CDNA3) in :mod:`bench.triton_gemm_tiles`, the
+sixty-fifth (AITER's tuned shapes, aiconfigurator's corrected Blackwell table) in
+:mod:`bench.corrected_tables`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ def rules() -> dict[int, Callable[[], AbstractContextManager]]:
 
     The switches' modules read this module's :func:`as_round` themselves, so they are imported
     when asked for, not when this module loads."""
+    from bench.corrected_tables import without_corrected_tables
     from bench.cublas_tiles import (
         without_bf16_tiles,
         without_h20_fp8,
@@ -41,7 +44,7 @@ def rules() -> dict[int, Callable[[], AbstractContextManager]]:
         51: without_riding_streams, 52: without_riding_collectives, 53: without_riding_passes,
         54: without_pass_experts, 55: without_bf16_tiles, 56: without_head_tiles,
         57: without_tile_share, 58: without_h20_fp8, 61: without_scheduler_polls,
-        64: without_triton_tiles,
+        64: without_triton_tiles, 65: without_corrected_tables,
     }  # fmt: skip
 
 

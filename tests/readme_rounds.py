@@ -13,6 +13,8 @@ import numpy as np
 
 from bench.aiter_attention_fit import CHART_TFLOPS, without_aiter_prompt
 from bench.aiter_moe_fit import gpt_oss_long_steps
+from bench.corrected_tables import EARLIER_BLACKWELL_ROWS
+from bench.corrected_tables import figures as corrected_table_figures
 from bench.cublas_tiles import (
     BORROWED_H20_FP8_FLOPS,
     fp8_figures,
@@ -81,6 +83,7 @@ from core.catalog.collective_tables import (
 from core.catalog.dense_gemms import (
     DENSE_GEMM_FLOORS,
     ENGINE_DENSE_GEMM_FLOORS,
+    RELEASE_DENSE_GEMM_FLOORS,
     STATIC_QUANT_S,
     TRITON_DEFAULT_TILE_INPUT_S,
     TRITON_DEFAULT_TILE_OUTPUTS,
@@ -425,6 +428,13 @@ def thirty_fourth_round_figures() -> tuple:
     )  # fmt: skip
 
 
+def blackwell_block_fp8_floor(release: str, number: int) -> float:
+    """SGLang's block-fp8 GEMM floor on a B200 at ``release`` as round ``number`` priced it (the
+    sixty-fifth round read a corrected table)."""
+    with as_round(number):
+        return dense_gemm_floor("B200", "fp8_block", "sglang", release)
+
+
 def thirty_fifth_round_figures() -> tuple:
     """The A100's dense GEMM floors in bf16 (TensorRT-LLM's, vLLM's, SGLang's) and the H100's
     (µs); int4's on the A100 and on Hopper; the A100's decode attention floors (TensorRT-LLM,
@@ -446,7 +456,7 @@ def thirty_fifth_round_figures() -> tuple:
         *(round(attention_kernel("A100 80GB SXM", "bf16", name).floor_s * 1e6, 1)
           for name in engines),
         round(float(min(int4)), 2), round(float(max(int4)), 2),
-        round(dense_gemm_floor("B200", "fp8_block", "sglang", "0.5.14") * 1e6, 1),
+        round(blackwell_block_fp8_floor("0.5.14", 35) * 1e6, 1),
         17.2, 212, 263,
     )  # fmt: skip
 
@@ -469,12 +479,13 @@ def thirty_sixth_round_figures() -> tuple:
               ("H100 SXM", "fp8_block", "tensorrt-llm", "1.3.0rc20"))  # fmt: skip
     later = (("H100 SXM", "fp8", "tensorrt-llm", "1.2.0rc5"),
              ("H100 SXM", "fp8", "tensorrt-llm", "1.3.0rc20"),
-             ("B200", "fp8_block", "sglang", "0.5.9"),
-             ("B200", "fp8_block", "sglang", "0.5.14"))  # fmt: skip
+             )  # fmt: skip
+    blackwell = [blackwell_block_fp8_floor(release, 36) for release in ("0.5.9", "0.5.14")]
     return (
         *MARLIN_PROMPT_SHARE.values(), round(float(min(int4)), 2), round(float(max(int4)), 2),
         *(round(dense_gemm_floor(*row) * 1e6, 1) for row in floors), round(ratio["D108"], 2),
         *(round(dense_gemm_floor(*row) * 1e6, 1) for row in later),
+        *(round(floor * 1e6, 1) for floor in blackwell),
         16.5, 210, 263,
     )  # fmt: skip
 
@@ -1161,7 +1172,8 @@ def fifty_eighth_round_figures() -> tuple:
     both sets before and after (two decimals), within, cases; held out before and after (two
     decimals)."""
     before_ms, after_ms = fp8_tile_ms()
-    before, after = fp8_figures(BEFORE_SIXTIETH)
+    with as_round(58):  # before the sixty-fifth round's tables
+        before, after = fp8_figures(BEFORE_SIXTIETH)
     moved_keys = moved(before, after, 0.005)
     fp8 = [case.key for case in dense_one_token_rows()["FP8"]]
     spans = spans_before_after(before, after, fp8, ["D241", "D242"])
@@ -1251,8 +1263,9 @@ def sixty_first_round_figures() -> tuple:
     tokens = [case for case in SIXTIETH_ROUND if case.metric == "ttft" and case.load_value <= 32]
     light = [case.key for case in tokens if case.load_value <= 8]
     heavier = [case.key for case in tokens if case.load_value > 8]
-    spans = spans_before_after(*row_ratios(), light, heavier)
-    before, after = scheduler_poll_figures(BEFORE_SIXTY_SECOND)
+    with as_round(61):  # before the sixty-fifth round's tables (its own figures quote them)
+        spans = spans_before_after(*row_ratios(), light, heavier)
+        before, after = scheduler_poll_figures(BEFORE_SIXTY_SECOND)
     moves = [abs(after["ratios"][case.key] / before["ratios"][case.key] - 1.0)
              for case in SIXTIETH_ROUND if case.scored]  # fmt: skip
     (error, _, _), (error_after, within, cases) = before["both"], after["both"]
@@ -1272,19 +1285,21 @@ def sixty_second_round_figures() -> tuple:
     decimals), within and cases after; held out before and after (two decimals); the one-user
     first tokens of each page (lowest, highest); the first-token band's cases, low and high.
     Ratios two decimals."""
-    before, after = scored_figures(BEFORE_SIXTY_SECOND), scored_figures(BEFORE_SIXTY_THIRD)
     scored = [case for case in SIXTY_SECOND_ROUND if case.scored]
+    one_user = next(case for case in scored if case.model == "DeepSeek-R1")
+    tokens = [case for case in SIXTY_SECOND_ROUND if case.metric == "ttft"]
+    with as_round(62):  # before the sixty-fifth round's tables (its own figures quote them)
+        before, after = scored_figures(BEFORE_SIXTY_SECOND), scored_figures(BEFORE_SIXTY_THIRD)
+        node = engine_node(one_user.scenario())
+        floor = dense_gemm_floor(one_user.gpu, "fp8_block", "sglang", one_user.version_knob)
+        token_ratios = predictions(tokens) / [case.measured for case in tokens]
+        gemm_floors = float(node._gemm_floor_extra)
     groups = [
         [case.key for case in scored if case.model == model and case.metric == metric]
         for model in ("DeepSeek-R1", "Llama-3-70B")
         for metric in ("itl", "throughput")
     ]
     within = summarise(np.array([after["ratios"][case.key] for case in scored])).within_band
-    one_user = next(case for case in scored if case.model == "DeepSeek-R1")
-    node = engine_node(one_user.scenario())
-    floor = dense_gemm_floor(one_user.gpu, "fp8_block", "sglang", one_user.version_knob)
-    tokens = [case for case in SIXTY_SECOND_ROUND if case.metric == "ttft"]
-    token_ratios = predictions(tokens) / [case.measured for case in tokens]
     spans = [(round(float(min(r)), 2), round(float(max(r)), 2))
              for r in (token_ratios[:3], token_ratios[3:])]  # fmt: skip
     (error, _, _), (error_after, within_after, cases) = before["both"], after["both"]
@@ -1292,7 +1307,7 @@ def sixty_second_round_figures() -> tuple:
     return (
         *[bound for keys in groups for bound in ratio_span(after, keys)], within, len(scored),
         round(1e3 * after["ratios"][one_user.key] * one_user.measured, 1),
-        round(1e3 * float(node._gemm_floor_extra), 1), round(1e6 * floor, 1),
+        round(1e3 * gemm_floors, 1), round(1e6 * floor, 1),
         round(100 * error, 3), round(100 * error_after, 3), within_after, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
         *spans[0], *spans[1], band.cases, round(band.low, 2), round(band.high, 2),
@@ -1343,16 +1358,18 @@ def sixty_fourth_round_figures() -> tuple:
     of the scored rows within and of how many; both sets before and after (three decimals),
     within and cases after; held out before and after (two decimals); the AMD family after
     (whole per cent). Ratios two decimals."""
-    before, after = triton_tile_figures()
+    with as_round(64):  # before the sixty-fifth round's tables (its own figures quote them)
+        before, after = triton_tile_figures()
+        check = pr_1930_check()
+        tuned = dense_gemm_cost("MI300X", "fp8_block", "sglang", "0.5.10").per_input_s
+    amd_keys = {case.key for case in PUBLISHED if vendor(case) == "AMD"}
+    amd = summarise(np.array([ratio for key, ratio in after["ratios"].items() if key in amd_keys]))
     scored = [case for case in SIXTY_THIRD_ROUND if case.scored]
     steps = [case.key for case in scored if case.metric == "itl"]
     heavy = [case.key for case in scored if case.metric == "throughput" and case.layout == "TP8"]
     dep = [case.key for case in scored if case.layout == "DEP8"]
     within = summarise(np.array([after["ratios"][case.key] for case in scored])).within_band
     outputs, _ = PR_1930_SHAPE
-    check = pr_1930_check()
-    tuned = dense_gemm_cost("MI300X", "fp8_block", "sglang", "0.5.10").per_input_s
-    amd = next(row for row in report().families if row.family == "AMD")
     (error, _, _), (error_after, within_after, cases) = before["both"], after["both"]
     return (
         -(-outputs // TRITON_DEFAULT_TILE_OUTPUTS), round(1e6 * TRITON_DEFAULT_TILE_TIMES_S[64], 1),
@@ -1362,5 +1379,34 @@ def sixty_fourth_round_figures() -> tuple:
         *ratio_span(after, heavy), *ratio_span(before, dep)[:1], *ratio_span(after, dep)[:1],
         within, len(scored), round(100 * error, 3), round(100 * error_after, 3), within_after,
         cases, round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
-        round(100 * amd.score("both", "engine").geometric_mean_error),
+        round(100 * amd.geometric_mean_error),
+    )  # fmt: skip
+
+
+def sixty_fifth_round_figures() -> tuple:
+    """Two tables read again: the corrected B200 floor (µs, one decimal) and the earlier 0.5.14
+    and 0.5.9 floors it replaces; DeepSeek-R1's one-user steps on eight B200 (D453-D458's), its
+    64-100-user throughputs, Qwen3-Coder's three rows (D246-D248) and the 0.4 line's run
+    (D243), before and after (lowest, highest each; one figure for one row); InferenceX's
+    MI325X rows before and after (lowest, highest); both sets before and after (three
+    decimals), within and cases after; held out before and after (two decimals)."""
+    with as_round(65):  # before any later round's rule (its own figures quote them)
+        before, after = corrected_table_figures()
+    corrected = RELEASE_DENSE_GEMM_FLOORS[("blackwell", "fp8_block", "sglang", "0.5.14")]
+    earlier = [EARLIER_BLACKWELL_ROWS[("blackwell", "fp8_block", "sglang", release)].floor_s
+               for release in ("0.5.14", "0.5.9")]  # fmt: skip
+    deepseek = [case for case in SIXTY_SECOND_ROUND if case.scored and case.gpu == "B200"]
+    steps = [case.key for case in deepseek if case.metric == "itl"]
+    heavy = [case.key for case in deepseek if case.metric == "throughput"]
+    coder = ["D246", "D247", "D248"]
+    mi325x = [case.key for case in PUBLISHED if case.scored and case.gpu == "MI325X"
+              and case.engine == "SGLang"]  # fmt: skip
+    (error, _, _), (error_after, within, cases) = before["both"], after["both"]
+    return (
+        round(1e6 * corrected.floor_s, 1), *(round(1e6 * floor, 1) for floor in earlier),
+        *spans_before_after(before, after, steps, heavy, coder),
+        round(before["ratios"]["D243"], 2), round(after["ratios"]["D243"], 2),
+        *spans_before_after(before, after, mi325x),
+        round(100 * error, 3), round(100 * error_after, 3), within, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
     )  # fmt: skip

@@ -51,6 +51,7 @@ from tests.readme_rounds import (
     h20_skinny_figures,
     h20_stream_figures,
     sixtieth_round_figures,
+    sixty_fifth_round_figures,
     sixty_first_round_figures,
     sixty_fourth_round_figures,
     sixty_second_round_figures,
@@ -495,6 +496,19 @@ FIGURES = {
         r"the band\); both\s+sets from ([\d.]+) % to ([\d.]+) % \((\d+) of (\d+)\), still over the "
         r"15 % target, and held out from\s+([\d.]+) % to ([\d.]+) %; the AMD family reads (\d+) %\.",
         sixty_fourth_round_figures,
+    ),
+    "sixty-fifth round": (
+        r"Fitted, the corrected table's floor is ([\d.]+) µs, where the two it replaces read "
+        r"([\d.]+) µs\s+\(0\.5\.14's earlier\) and ([\d.]+) µs \(0\.5\.9's\).*? "
+        r"DeepSeek-R1's one-user steps on eight B200 \(the cookbook's\) go\s+from "
+        r"x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+), its throughputs at 64 and 100 users from "
+        r"x([\d.]+)-([\d.]+) to\s+x([\d.]+)-([\d.]+); the same table moves Qwen3-Coder's three "
+        r"B200 rows from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\s+and the 0\.4 line's run "
+        r"of DeepSeek-V3 \(FlashInfer's GEMMs, no table\) from x([\d.]+) to x([\d.]+), and\s+"
+        r"InferenceX's MI325X rows go from x([\d.]+)-([\d.]+) to x([\d.]+)-([\d.]+)\. Both "
+        r"sets go from ([\d.]+) % to\s+([\d.]+) % \((\d+) of (\d+)\), further over the 15 % "
+        r"target, and held out from ([\d.]+) % to ([\d.]+) %",
+        sixty_fifth_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

@@ -39,6 +39,7 @@ from typing import NamedTuple
 from core.catalog import KERNEL_FLOOR_S
 from core.catalog.engine_versions import engine_version, newest_version
 from core.catalog.kernels import amd_card, card_family, kernels_engine, priced_row
+from core.catalog.release_kernels import amd_tuned_gemm_shapes, tuned_shares
 
 
 class GemmFloor(NamedTuple):
@@ -63,9 +64,9 @@ DENSE_GEMM_SOURCE = (
 # default linear layers at more than one release on a family, a release line takes the table of
 # the release measured nearest at or before the line's first release, else the earliest measured
 # (the rule of the engine-neutral floors below). vLLM's block-scaled fp8 layer on an H100 pays
-# three to four times TensorRT-LLM's floor; SGLang 0.5.9's on a B200 more than 0.5.14's. The later
-# releases' rows are also the floors bench/gemm_shape_fit.py takes off the prompt-GEMM tables it
-# reads at them. (family, format, engine, release measured)
+# three to four times TensorRT-LLM's floor. The later releases' rows are also the floors
+# bench/gemm_shape_fit.py takes off the prompt-GEMM tables it reads at them. (family, format,
+# engine, release measured)
 RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], GemmFloor] = {
     ("hopper", "bf16", "tensorrt-llm", "1.2.0rc5"): GemmFloor(3.4e-6, 0.07e-9),
     ("hopper", "fp8", "tensorrt-llm", "1.2.0rc5"): GemmFloor(15.1e-6, 0.06e-9),
@@ -98,14 +99,23 @@ RELEASE_DENSE_GEMM_FLOORS: dict[tuple[str, str, str, str], GemmFloor] = {
     ("blackwell", "nvfp4", "vllm", "0.24.0"): GemmFloor(6.4e-6, 0.44e-9),
     ("blackwell", "bf16", "sglang", "0.5.9"): GemmFloor(3.3e-6, 0.13e-9),
     ("blackwell", "fp8", "sglang", "0.5.9"): GemmFloor(5.8e-6, 0.60e-9),
-    ("blackwell", "fp8_block", "sglang", "0.5.9"): GemmFloor(23.1e-6, 0.82e-9),
     ("blackwell", "nvfp4", "sglang", "0.5.9"): GemmFloor(5.7e-6, 0.66e-9),
     ("blackwell", "bf16", "sglang", "0.5.14"): GemmFloor(3.6e-6, 0.13e-9),
     ("blackwell", "fp8", "sglang", "0.5.14"): GemmFloor(5.6e-6, 0.60e-9),
-    # measured again after 0.12 (aiconfigurator @4fabb773; 0.12's table gave 9.7 µs alone)
-    ("blackwell", "fp8_block", "sglang", "0.5.14"): GemmFloor(16.5e-6, 0.63e-9),
+    # block-fp8 as collected again (BLACKWELL_SGLANG_BLOCK_FP8_SOURCE), every SGLang release's
+    # on Blackwell: 0.5.9's table (23.1 µs + 0.82 ns) and 0.5.14's at @4fabb773 (16.5 µs + 0.63
+    # ns) timed the load-time packing of the weights' scales inside every call
+    ("blackwell", "fp8_block", "sglang", "0.5.14"): GemmFloor(5.7e-6, 0.66e-9),
     ("blackwell", "nvfp4", "sglang", "0.5.14"): GemmFloor(4.5e-6, 0.57e-9),
 }
+BLACKWELL_SGLANG_BLOCK_FP8_SOURCE = (
+    "NVIDIA aiconfigurator (Apache-2.0) commit 1c99f788f (2026-08-13, AIC-1744; the table the "
+    "0.12 wheel ships), b200_sxm gemm/sglang/0.5.14/gemm_perf.parquet: every fp8_block row "
+    "collected again, 'the prior rows billed load-time UE8M0 weight-scale packing inside every "
+    "timed call (~9 us on a ~7 us gemm)'; the timed op is now the input's per-token-group quant "
+    "and the DeepGEMM GEMM (collection_meta.yaml). Fitted by bench/dense_gemm_fit.py: 5.7 µs + "
+    "0.66 ns an input, 14 % RMS log error (the earlier table 16.5 µs + 0.63 ns, 23 %)"
+)
 # TensorRT-LLM's earliest release measured on Hopper and Blackwell at aiconfigurator @4fabb773
 EARLIEST_TRTLLM = "1.2.0rc5"
 # (family, format): TensorRT-LLM's PyTorch flow, every engine's unless it has its own below: on
@@ -182,8 +192,8 @@ RELEASE_DENSE_GEMM_SOURCE = (
     "fp8 scaled mm, FlashInfer CuTe-DSL nvfp4); SGLang 0.5.9 (sglang) and 0.5.14 on B200; "
     "floors and costs per input fitted together by bench/dense_gemm_fit.py on 1-16 tokens and "
     "4-300 MB of weights at the card's measured bandwidth (RMS log errors 5-32 %, a floor alone "
-    "5-62 %); each release line priced by the release "
-    "measured nearest at or before it, else the earliest"
+    "5-62 %); each release line priced by the release measured nearest at or before it, else "
+    "the earliest"
 )
 AMD_DENSE_GEMM_SOURCE = (
     "ROCm/aiter (MIT) @e4048607 tuned GEMM tables, aiter/configs/a8w8_blockscale_tuned_gemm.csv "
@@ -219,6 +229,8 @@ def dense_gemm_source(key: tuple) -> str:
     family, kind = key[:2]
     if key[2:] == ("aiter-triton",):
         return TRITON_DEFAULT_TILE_SOURCE
+    if key == ("blackwell", "fp8_block", "sglang", "0.5.14"):
+        return BLACKWELL_SGLANG_BLOCK_FP8_SOURCE
     if len(key) == 4:
         return RELEASE_DENSE_GEMM_SOURCE
     if family == "ampere":
@@ -229,13 +241,17 @@ def dense_gemm_source(key: tuple) -> str:
 
 
 def dense_gemm_cost(
-    gpu: str, weight: str, engine: str = "", version: str | None = None
+    gpu: str, weight: str, engine: str = "", version: str | None = None, gemms=None
 ) -> GemmFloor:
     r"""What a decode-sized dense GEMM of ``weight`` pays on ``gpu`` beyond its weight stream.
 
     The row :func:`core.catalog.kernels.priced_row` picks (the engine's own floor measured on
     the card's family, else its own on a measured family, else the family's engine-neutral
-    one), else the kernel floor alone.
+    one), else the kernel floor alone. ``gemms`` are the (outputs, inputs) of the GEMMs on one
+    card the figure prices together (None: a shape the release holds no tile of its own for);
+    where the release's AMD dense kernels hold tuned tiles for some of them
+    (:func:`core.catalog.release_kernels.amd_tuned_gemm_shapes`), those are priced with the
+    tuned rows, the floor by count and the cost per input by the inputs they walk.
 
     Notes
     -----
@@ -245,18 +261,33 @@ def dense_gemm_cost(
     :math:`c`, then its weights streamed at the card's bandwidth.
     """
     floor, _, _ = _priced_floor(gpu, weight, engine, version)
-    return UNMEASURED if floor is None else floor
+    floor = UNMEASURED if floor is None else floor
+    counted, walked = 0.0, 0.0
+    if gemms and amd_dense_kernels(gpu, engine, version):
+        shapes = amd_tuned_gemm_shapes(engine, engine_version(engine, version).version)
+        counted, walked = tuned_shares(shapes, gemms)
+    if not counted:
+        return floor
+    tuned, _, _ = _priced_floor(gpu, weight, engine, version, library=False)
+    tuned = UNMEASURED if tuned is None else tuned
+    if counted == 1.0:
+        return tuned
+    return GemmFloor(
+        floor.floor_s + counted * (tuned.floor_s - floor.floor_s),
+        floor.per_input_s + walked * (tuned.per_input_s - floor.per_input_s),
+    )
 
 
-def _priced_floor(gpu: str, weight: str, engine: str, version: str | None):
+def _priced_floor(gpu: str, weight: str, engine: str, version: str | None, library: bool = True):
     """(the row that prices a ``weight`` GEMM on ``gpu``, the family that measured it, whose
-    table holds it): the release's own rows, else :func:`core.catalog.kernels.priced_row`'s
-    (an engine's own row, else TensorRT-LLM's engine-neutral one); (None, family, "") where no
-    table holds one."""
+    table holds it): the release's own rows, else (with ``library``) the rows of the other
+    kernels it runs on AMD cards (:func:`amd_dense_kernels`), else
+    :func:`core.catalog.kernels.priced_row`'s (an engine's own row, else TensorRT-LLM's
+    engine-neutral one); (None, family, "") where no table holds one."""
     released = release_floor(gpu, weight, engine, version)
     if released is not None:
         return released, card_family(gpu), engine
-    library = amd_dense_kernels(gpu, engine, version)
+    library = amd_dense_kernels(gpu, engine, version) if library else ""
     own = ENGINE_DENSE_GEMM_FLOORS.get((card_family(gpu), weight, library)) if library else None
     if own is not None:
         return own, card_family(gpu), library
@@ -356,10 +387,12 @@ class DenseGemmRow(NamedTuple):
     fused_quant_s: float
 
 
-def dense_gemm_row(gpu: str, weight: str, engine: str, version: str | None) -> DenseGemmRow:
-    """:class:`DenseGemmRow` of a ``weight`` GEMM on ``gpu`` under ``engine``'s release, its
-    pricing table picked once."""
-    floor, family, whose = _priced_floor(gpu, weight, engine, version)
+def dense_gemm_row(
+    gpu: str, weight: str, engine: str, version: str | None, gemms=None
+) -> DenseGemmRow:
+    """:class:`DenseGemmRow` of ``weight`` GEMMs on ``gpu`` under ``engine``'s release, its
+    pricing table picked once (``gemms``: as :func:`dense_gemm_cost` reads them)."""
+    _, family, whose = _priced_floor(gpu, weight, engine, version)
     fuses = weight == "fp8" and engine_version(engine, version).fuses_input_quant
     quantiser = STATIC_QUANT_S.get((family, whose), 0.0) if fuses else 0.0
-    return DenseGemmRow(*(UNMEASURED if floor is None else floor), quantiser)
+    return DenseGemmRow(*dense_gemm_cost(gpu, weight, engine, version, gemms), quantiser)

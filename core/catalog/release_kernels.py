@@ -137,8 +137,10 @@ SGLANG_04_ROCM_SOURCE = (
 # v0.1.12.post1 in PR #22264 (2026-04-07), and InferenceX PR #811 names 0.5.10's ROCm image as the
 # first with them. Catalog releases: 0.5.6 (PR #13617 is in it: aiconfigurator timed 0.5.6.post2 by
 # 2025-12-23; a 0.5.5 patch cut after 2025-11-20 would carry it too, and none is typed) and 0.5.10,
-# priced with AITER's tuned rows again: only DeepSeek's three attention GEMMs gained tiles (its
-# dense layers' MLPs and other models' shapes still walk the default one; not priced).
+# which still runs Triton but holds those three tiles (AMD_TUNED_GEMM_SHAPES, issue 37's
+# sixty-fifth round): a GEMM of those shapes on one card is priced with AITER's tuned rows, every
+# other (DeepSeek's dense layers' MLPs, its projections unsplit under attention data parallelism or
+# split four ways, other models' shapes) walks the default tile as 0.5.6-0.5.9's do.
 SGLANG_TRITON_GEMM_SOURCE = (
     "sgl-project/sglang PR #13617 (2025-11-20): fp8_utils.py aiter_w8a8_block_fp8_linear runs "
     "AITER's Triton gemm_a8w8_blockscale on gfx942 (use_triton = True off gfx95); the images' "
@@ -147,9 +149,16 @@ SGLANG_TRITON_GEMM_SOURCE = (
 )
 SGLANG_TUNED_GEMM_SOURCE = (
     "ROCm/aiter PR #2024 (2026-02-12, v0.1.12): gfx942 tiles for DeepSeek's attention GEMMs "
-    "(N=2112 K=7168, 3072 x 1536, 7168 x 2048); sgl-project/sglang PR #22264 pins v0.1.12.post1 "
-    "(2026-04-07); SemiAnalysisAI/InferenceX PR #811: the 0.5.10 ROCm image has them, 0.5.9's not"
+    "(N=2112 K=7168, 3072 x 1536, 7168 x 2048; v0.1.12.post1's aiter/ops/triton/configs/gemm/ "
+    "holds no other gfx942-GEMM-A8W8_BLOCKSCALE-N=...-K=... file); sgl-project/sglang PR #22264 "
+    "pins v0.1.12.post1 (2026-04-07); SemiAnalysisAI/InferenceX PR #811: the 0.5.10 ROCm image "
+    "has them, 0.5.9's not; every other shape walks the default tile"
 )
+AMD_TUNED_GEMM_SHAPES: dict[tuple[str, str], frozenset[tuple[int, int]]] = {
+    ("sglang", "0.5.10"): frozenset({(2112, 7168), (3072, 1536), (7168, 2048)}),
+}
+"""{(engine, catalog release): the (outputs, inputs) of the GEMMs on one card its AMD dense
+kernels hold tuned tiles for}: AITER v0.1.12.post1's gfx942 configs, SGLang 0.5.10's pin."""
 SGLANG_TRITON_GEMM = {
     "version": "0.5.6", "runtime": "to 0.5.9: Triton GEMMs on MI300",
     "source": "SGLang 0.5.6-0.5.9: " + SGLANG_TRITON_GEMM_SOURCE,
@@ -158,7 +167,24 @@ SGLANG_TRITON_GEMM = {
 SGLANG_TUNED_GEMM = {
     "version": "0.5.10", "runtime": "overlap scheduler, the current release line",
     "source": "SGLang 0.5.10 on: " + SGLANG_TUNED_GEMM_SOURCE,
+    "amd_dense_kernels": "aiter-triton", "amd_dense_kernels_source": SGLANG_TUNED_GEMM_SOURCE,
 }  # fmt: skip
+
+
+def amd_tuned_gemm_shapes(engine: str, version: str) -> frozenset[tuple[int, int]]:
+    """The (outputs, inputs) on one card whose tiles ``engine``'s catalog release ``version``
+    holds for its AMD dense kernels (:data:`AMD_TUNED_GEMM_SHAPES`; none where it lists none)."""
+    return AMD_TUNED_GEMM_SHAPES.get((engine, version), frozenset())
+
+
+def tuned_shares(shapes: frozenset[tuple[int, int]], gemms) -> tuple[float, float]:
+    """(the share of ``gemms``, the share of the inputs they walk) whose (outputs, inputs) on one
+    card are among the tuned ``shapes``."""
+    tuned = [(round(outputs), round(inputs)) in shapes for outputs, inputs in gemms]
+    inputs = [inputs for _, inputs in gemms]
+    walked = sum(k for k, hit in zip(inputs, tuned, strict=True) if hit) / max(sum(inputs), 1.0)
+    return sum(tuned) / max(len(tuned), 1), walked
+
 
 # -- SGLang's expert kernel on Blackwell before flashinfer_trtllm (issue 37, twenty-fifth round;
 # set before any case was scored with it). On SM100, SGLang ran its own Triton fused MoE for

@@ -269,3 +269,20 @@ class GemmShapes:
             ranks, limit = float(ranks), float(limit)
         pads = np.asarray(self.graph_padding)
         return ranks, limit, bool(any_true(pads)), bool(np.all(pads))
+
+
+def card_gemms(model, attention: bool, split: float) -> tuple[tuple[float, float], ...]:
+    """The (outputs, inputs) on one card of a layer's attention projections (``attention``) or
+    of its dense MLP's GEMMs, for a catalog ``model`` split over ``split`` cards: the shapes the
+    module docstring gives, latent attention's fused q_a/kv_a (its query's and cache's ranks and
+    the rotary part), q_b (every head's key width from the query's rank) and o_proj; none for a
+    mixture's MLP without shared experts."""
+    heads, size, hidden = model.query_heads, model.head_dim, model.hidden
+    if attention and model.kv_lora_rank:
+        fused = LATENT_QUERY_RANK + model.kv_lora_rank + model.qk_rope_head_dim
+        query = heads * (size + model.qk_rope_head_dim) / split
+        return (fused, hidden), (query, LATENT_QUERY_RANK), (hidden, heads * size / split)
+    if attention:
+        return ((heads + 2 * model.kv_heads) * size / split, hidden), (hidden, heads * size / split)
+    width = model.intermediate * (model.shared_experts if model.experts > 1 else 1)
+    return ((2 * width / split, hidden), (hidden, width / split)) if width else ()

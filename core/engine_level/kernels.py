@@ -27,6 +27,7 @@ from core.catalog.release_kernels import expert_launch_tokens
 from core.engine_level.attention_fields import attention_fields
 from core.engine_level.bench_sizing import trtllm_bench_settings
 from core.engine_level.formats import dense_format, expert_format
+from core.engine_level.gemm_shapes import card_gemms
 from core.engine_level.lookups import lookup, lookup_rows, release_field
 from core.engine_level.memory import engine_memory_bytes, sglang_reserve_bytes
 from core.engine_level.release_defaults import prefill_chunking, running_limit
@@ -116,18 +117,21 @@ def _launch_tokens(shapes):
     return tokens
 
 
-def _gemm_cost_fields(shapes, gpu, weight, shape, engine, version) -> dict:
+def _gemm_cost_fields(shapes, gpu, weight, shape, engine, version, split) -> dict:
     """The Node's dense GEMM fields: the floor, cost per input and fused quantiser
     (:func:`core.catalog.dense_gemms.dense_gemm_row`) of the dense GEMMs' kernel and of the
     attention projections' (:func:`~core.engine_level.formats.dense_format`), each (card,
-    format, model, release)'s row looked up once."""
+    format, model, release, cards each matrix is split over)'s row looked up once, the GEMMs'
+    shapes on one card (:func:`~core.engine_level.gemm_shapes.card_gemms`) read where a release
+    tuned some."""
     fields = {}
     for attention, prefix in ((False, ""), (True, "attention_")):
         field = lookup_rows(
-            lambda g, w, name, e, v, attention=attention: dense_gemm_row(
-                g, dense_format(shapes[name], w, attention), e, v
+            lambda g, w, name, e, v, s, attention=attention: dense_gemm_row(
+                g, dense_format(shapes[name], w, attention), e, v,
+                card_gemms(shapes[name], attention, s),
             ),
-            gpu, weight, shape, engine, version,
+            gpu, weight, shape, engine, version, split,
         )  # fmt: skip
         fields[f"{prefix}gemm_floor_s"] = field("floor_s")
         fields[f"{prefix}gemm_input_cost_s"] = field("per_input_s")
@@ -174,7 +178,9 @@ def kernel_fields(pool, gpu, weight, engine, layout, shape, shapes, version=None
         "gathered_bytes": lookup(_gathered_bytes(shapes), engine, weight, shape),
         "expert_ranks": np.where(expert_parallel, pool.cards, 1.0),
         **_expert_fields(gpu, weight, shape, engine, version, shapes, pool, expert_parallel),
-        **_gemm_cost_fields(shapes, gpu, weight, shape, engine, version),
+        **_gemm_cost_fields(
+            shapes, gpu, weight, shape, engine, version, np.where(data_parallel, 1.0, pool.cards)
+        ),
         **attention_fields(pool, gpu, weight, shape, engine, shapes, version),
         "gemm_table": lookup(_gemm_table(shapes), gpu, weight, shape, engine, version),
         "gemm_tile_rows": lookup(_tile_rows(shapes), gpu, weight, shape, engine, version),

@@ -15,9 +15,9 @@ def _tile() -> float:
 
 def test_every_rounds_rule_since_the_fifty_first_has_a_switch_in_order():
     """The registry holds one switch a round with a rule, the fifty-first to the fifty-eighth,
-    the sixty-first and the sixty-fourth (the fifty-ninth, sixtieth, sixty-second and
-    sixty-third typed rows, no rule), in order."""
-    assert list(rules()) == [*range(51, 59), 61, 64]
+    the sixty-first, the sixty-fourth and the sixty-fifth (the fifty-ninth, sixtieth,
+    sixty-second and sixty-third typed rows, no rule), in order."""
+    assert list(rules()) == [*range(51, 59), 61, 64, 65]
 
 
 def test_as_round_switches_off_every_later_rule_and_asked_its_own():

@@ -146,7 +146,7 @@ def test_a_stated_patch_number_maps_to_the_newest_patch_release_at_or_below_it(t
 
 def test_a_patch_release_is_its_line_but_for_what_it_changed():
     """SGLang 0.5.6 and 0.5.10 copy the 0.5 line's every field but their name, their words and
-    (0.5.6) the kernels their block-fp8 GEMMs run on AMD cards; they sort after the line."""
+    the kernels their block-fp8 GEMMs run on AMD cards; they sort after the line."""
     line = engine_version("sglang", "0.5")
     own = {"version", "runtime", "source", "amd_dense_kernels", "amd_dense_kernels_source"}
     for name in ("0.5.6", "0.5.10"):
@@ -155,5 +155,6 @@ def test_a_patch_release_is_its_line_but_for_what_it_changed():
             assert getattr(patch, field) == getattr(line, field), (name, field)
         assert release_key(name) > release_key("0.5")
     assert engine_version("sglang", "0.5.6").amd_dense_kernels == "aiter-triton"
-    assert engine_version("sglang", "0.5.10").amd_dense_kernels == ""
+    assert engine_version("sglang", "0.5.10").amd_dense_kernels == "aiter-triton"
+    assert engine_version("sglang", "0.5").amd_dense_kernels == ""
     assert newest_version("sglang") == "0.5.10"

@@ -123,3 +123,18 @@ def test_vllm_without_aiter_runs_its_triton_rows_on_cdna3_cards():
             assert family == "cdna3" and "ROCm/triton PR #685" in kernel.source
         kernel, _ = expert_kernel(gpu, "fp8_block", "vllm", "0.19-aiter")
         assert "ROCm/aiter" in kernel.source
+
+
+def test_a_release_lists_the_gemm_shapes_its_amd_kernels_hold_tuned_tiles_for():
+    """SGLang 0.5.10's AITER holds gfx942 tiles for DeepSeek's three TP8 attention GEMMs and no
+    other shape; 0.5.6 and every other release list none; the shares count GEMMs and the inputs
+    they walk."""
+    from core.catalog.release_kernels import amd_tuned_gemm_shapes, tuned_shares
+
+    shapes = amd_tuned_gemm_shapes("sglang", "0.5.10")
+    assert shapes == {(2112, 7168), (3072, 1536), (7168, 2048)}
+    assert not amd_tuned_gemm_shapes("sglang", "0.5.6")
+    assert not amd_tuned_gemm_shapes("vllm", newest_version("vllm"))
+    assert tuned_shares(shapes, ((2112.0, 7168.0), (4608.0, 7168.0))) == (0.5, 0.5)
+    assert tuned_shares(shapes, ((3072.0, 1536.0), (7168.0, 2304.0))) == (0.5, 1536 / 3840)
+    assert tuned_shares(shapes, ()) == (0.0, 0.0)

@@ -62,35 +62,37 @@ def test_hopper_int4_pays_tensorrt_llms_weight_only_gemm_measured_on_an_h200():
 
 
 def test_sglang_on_amd_cards_pays_aiters_block_fp8_floor_measured_there():
-    """SGLang's block-fp8 GEMMs on MI300-class and MI355X cards pay AITER's floors, cited to
-    AITER on the Sources page; vLLM there keeps the borrowed Hopper floor."""
+    """SGLang's block-fp8 GEMMs on MI300-class and MI355X cards pay AITER's floors (its 0.5 line,
+    before Triton's), cited to AITER on the Sources page; vLLM there keeps the borrowed Hopper
+    floor."""
     from core.evidence.engine_sources import dense_gemm_rows
 
     for gpu, family in (("MI300X", "cdna3"), ("MI325X", "cdna3"), ("MI355X", "cdna4")):
         own = ENGINE_DENSE_GEMM_FLOORS[(family, "fp8_block", "aiter")]
-        assert dense_gemm_cost(gpu, "fp8_block", "sglang") == own
+        assert dense_gemm_cost(gpu, "fp8_block", "sglang", "0.5") == own
         assert dense_gemm_cost(gpu, "fp8_block", "vllm") != own
     rows = {row.constant: row for row in dense_gemm_rows()}
     assert "ROCm/aiter" in rows["dense GEMM floor, cdna3 fp8_block, aiter"].source
     assert "aiconfigurator" in rows["dense GEMM floor, hopper fp8_block, sglang"].source
 
 
-def test_sglang_056_to_059_walk_the_default_triton_tile_on_cdna3_only():
-    """SGLang 0.5.6-0.5.9's block-fp8 GEMMs on MI300-class cards pay AITER's Triton default tile
-    (a cost an input one workgroup's walk takes, from AITER's timed rows), cited on the Sources
-    page; the same releases on an MI355X or an H100, and 0.5 and 0.5.10 on an MI300X, keep
-    their line's rows."""
+def test_sglang_056_and_on_walk_the_default_triton_tile_on_cdna3_only():
+    """SGLang 0.5.6-0.5.9's block-fp8 GEMMs on MI300-class cards, and 0.5.10's of a shape it
+    holds no tile for, pay AITER's Triton default tile (a cost an input one workgroup's walk
+    takes, from AITER's timed rows), cited on the Sources page; the same releases on an MI355X
+    or an H100, and the 0.5 line on an MI300X, keep their line's rows."""
     from core.evidence.engine_sources import dense_gemm_rows
 
     triton = ENGINE_DENSE_GEMM_FLOORS[("cdna3", "fp8_block", "aiter-triton")]
     times = list(TRITON_DEFAULT_TILE_TIMES_S.values())
     assert_allclose(triton.per_input_s, sum(times) / len(times) / 7168)
     for gpu in ("MI300X", "MI325X"):
-        assert dense_gemm_cost(gpu, "fp8_block", "sglang", "0.5.6") == triton
-        for line in ("0.5", "0.5.10"):
-            assert dense_gemm_cost(gpu, "fp8_block", "sglang", line) == dense_gemm_cost(
-                gpu, "fp8_block", "sglang", "0.5"
-            )
+        for release in ("0.5.6", "0.5.10"):
+            assert dense_gemm_cost(gpu, "fp8_block", "sglang", release) == triton
+        assert (
+            dense_gemm_cost(gpu, "fp8_block", "sglang", "0.5")
+            == ENGINE_DENSE_GEMM_FLOORS[("cdna3", "fp8_block", "aiter")]
+        )
     for gpu in ("MI355X", "H100 SXM", "B200"):
         assert dense_gemm_cost(gpu, "fp8_block", "sglang", "0.5.6") == dense_gemm_cost(
             gpu, "fp8_block", "sglang", "0.5"
@@ -237,7 +239,7 @@ def test_each_release_pays_the_floors_of_the_release_measured_nearest_before_it(
     )
     assert dense_gemm_cost("L40S", "fp8", "vllm", "0.19") == DENSE_GEMM_FLOORS[("hopper", "fp8")]
     sources = {row.constant: row.source for row in dense_gemm_rows()}
-    for name in ("hopper fp8_block, vllm 0.14.0", "blackwell fp8_block, sglang 0.5.9"):
+    for name in ("hopper fp8_block, vllm 0.14.0", "blackwell fp8, sglang 0.5.9"):
         assert "@4fabb773" in sources[f"dense GEMM floor, {name}"]
 
 
@@ -296,3 +298,42 @@ def test_a_measured_latent_block_holds_its_projections_cost_per_input():
     cheaper = dataclasses.replace(node, attention_gemm_input_cost_s=0.0)
     assert_allclose(cheaper.fixed_seconds(ALL_TERMS), node.fixed_seconds(ALL_TERMS))
     assert float(node.attention_gemm_input_cost_s) > 0  # there was a cost to hold
+
+
+def test_sglang_0510_prices_the_shapes_its_aiter_tuned_with_the_tuned_rows():
+    """SGLang 0.5.10 on an MI300-class card prices DeepSeek's three TP8 attention GEMMs (AITER's
+    tuned gfx942 tiles) with AITER's tuned row; a mix of a tuned and an untuned shape takes the
+    tuned row's floor for half the GEMMs and its cost per input for the tuned one's inputs; 0.5.6,
+    which pins no tuned tile, walks the default tile for all."""
+    tuned = ENGINE_DENSE_GEMM_FLOORS[("cdna3", "fp8_block", "aiter")]
+    triton = ENGINE_DENSE_GEMM_FLOORS[("cdna3", "fp8_block", "aiter-triton")]
+    attention = ((2112, 7168), (3072, 1536), (7168, 2048))
+    assert dense_gemm_cost("MI325X", "fp8_block", "sglang", "0.5.10", attention) == tuned
+    assert dense_gemm_cost("MI325X", "fp8_block", "sglang", "0.5.6", attention) == triton
+    mixed = dense_gemm_cost("MI300X", "fp8_block", "sglang", "0.5.10", ((2112, 7168), (512, 7168)))
+    assert_allclose(mixed.floor_s, (tuned.floor_s + triton.floor_s) / 2)
+    assert_allclose(mixed.per_input_s, (tuned.per_input_s + triton.per_input_s) / 2)
+    assert dense_gemm_cost("MI355X", "fp8_block", "sglang", "0.5.10", attention) == (
+        dense_gemm_cost("MI355X", "fp8_block", "sglang", "0.5")
+    )
+
+
+def test_sglang_block_fp8_on_blackwell_is_the_table_collected_without_the_scale_packing():
+    """Every SGLang release's block-fp8 GEMM on a B200 pays the corrected table's floor (5.7 µs,
+    not the 16.5-23.1 µs of the tables that timed the weights' scale packing in every call),
+    cited to the aiconfigurator commit that collected it again; its bf16 and fp8 keep their
+    releases' own."""
+    from core.evidence.engine_sources import dense_gemm_rows
+
+    corrected = RELEASE_DENSE_GEMM_FLOORS[("blackwell", "fp8_block", "sglang", "0.5.14")]
+    assert_allclose(corrected.floor_s, 5.7e-6)
+    assert ("blackwell", "fp8_block", "sglang", "0.5.9") not in RELEASE_DENSE_GEMM_FLOORS
+    for release in ("0.4", "0.5", "0.5.6", "0.5.10", None):
+        assert dense_gemm_cost("B200", "fp8_block", "sglang", release) == corrected
+    assert (
+        dense_gemm_cost("B200", "bf16", "sglang", "0.5")
+        == (RELEASE_DENSE_GEMM_FLOORS[("blackwell", "bf16", "sglang", "0.5.9")])
+    )
+    rows = {row.constant: row for row in dense_gemm_rows()}
+    source = rows["dense GEMM floor, blackwell fp8_block, sglang 0.5.14"].source
+    assert "1c99f788f" in source and "packing" in source

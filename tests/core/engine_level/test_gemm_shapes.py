@@ -245,3 +245,39 @@ def test_sglangs_block_fp8_tile_takes_deepgemms_measured_rate_from_04():
         assert_allclose(gemm_tile_rows("H20", "fp8_block", "sglang", line), 64.0 / share)
     assert gemm_tile_rows("H20", "fp8_block", "sglang", "0.3") == 64.0
     assert gemm_tile_rows("H20", "fp8_block", "vllm", "0.10") == 128.0
+
+
+def test_a_layers_gemms_on_one_card_are_its_projections_and_mlp_split_over_the_cards():
+    """DeepSeek-V3's latent attention at TP8 is the fused q_a/kv_a (2,112 x 7,168), q_b
+    (3,072 x 1,536) and o_proj (7,168 x 2,048), whole under attention data parallelism; its MLP
+    GEMMs are its shared expert's; Llama-3-70B's are QKV and out, gate-up and down; a mixture
+    without shared experts has no dense MLP GEMM."""
+    from core.catalog.models import MODELS
+    from core.engine_level.gemm_shapes import card_gemms
+
+    deepseek = MODELS["DeepSeek-V3"]
+    assert card_gemms(deepseek, True, 8) == ((2112, 7168), (3072, 1536), (7168, 2048))
+    assert card_gemms(deepseek, True, 1) == ((2112, 7168), (24576, 1536), (7168, 16384))
+    assert card_gemms(deepseek, False, 8) == ((512, 7168), (7168, 256))
+    assert card_gemms(MODELS["Llama-3-70B"], True, 4) == ((2560, 8192), (8192, 2048))
+    assert card_gemms(MODELS["Llama-3-70B"], False, 4) == ((14336, 8192), (8192, 7168))
+    assert card_gemms(MODELS["Qwen3-235B-A22B"], False, 8) == ()
+
+
+def test_sglang_0510_on_an_mi325x_tunes_deepseeks_attention_but_not_its_mlps():
+    """Under SGLang 0.5.10 on eight MI325X, DeepSeek-R1's attention projections pay AITER's tuned
+    row and its dense MLPs the default tile's cost per input; under data-parallel attention the
+    unsplit q_b and o_proj walk the default tile too, the fused q_a/kv_a (the same shape either
+    way) keeping its tuned tile for its 7,168 of the three's inputs."""
+    from core.catalog.dense_gemms import ENGINE_DENSE_GEMM_FLOORS
+
+    tuned = ENGINE_DENSE_GEMM_FLOORS[("cdna3", "fp8_block", "aiter")].per_input_s
+    triton = ENGINE_DENSE_GEMM_FLOORS[("cdna3", "fp8_block", "aiter-triton")].per_input_s
+    knobs = dict(model="DeepSeek-R1", gpu="MI325X", weight_dtype="fp8", realism="engine",
+                 engine="sglang", engine_version="0.5.10", cards=8)  # fmt: skip
+    node = engine_node(Scenario(**knobs))
+    assert_allclose(node.attention_gemm_input_cost_s, tuned)
+    assert_allclose(node.gemm_input_cost_s, triton)
+    node = engine_node(Scenario(**knobs, layout="dep"))
+    tuned_share = 7168 / (7168 + 1536 + 16384)
+    assert_allclose(node.attention_gemm_input_cost_s, triton + tuned_share * (tuned - triton))
