@@ -1,6 +1,6 @@
 """The second development set: published measurements of 2024-26 engines and models.
 
-479 published rows, each naming the public page it came from: vLLM (0.5 to V1) and ROCm vLLM,
+487 published rows, each naming the public page it came from: vLLM (0.5 to V1) and ROCm vLLM,
 SGLang and TensorRT-LLM (0.12 to 1.x) serving mixtures of experts (gpt-oss, DeepSeek-R1, Qwen3,
 Llama 4, Mixtral) and dense models on H100, H200, B200, H20, A100, MI300X, MI355X and L40S. Each
 case is typed in as a ``Scenario`` call; what today's Scenario cannot say (a checkpoint that mixes
@@ -13,7 +13,7 @@ not a steady load: :mod:`core.evidence.cases_found`), AMD's MI300X throughput ro
 D67-D74 (run with multi-step scheduling, which the rule below leaves out: found in issue 37's
 thirteenth round), and the rows each module below says it shows only (D154-D164, D166-D205,
 D210-D213, D217-D219, D413-D442, D447-D452, D459-D461, D468-D469, D476-D478) and the three Qwen2.5
-rows run eagerly (D322, D328, D331), which leaves 338 scored cases.
+rows run eagerly (D322, D328, D331), which leaves 346 scored cases.
 
 D34-D43 are rows from publishers the set did not have (issue 37, item 5): Oracle's cloud blog
 (vLLM on eight MI300X) and NVIDIA's technical blog (TensorRT-LLM on eight H200), both Llama 3.1
@@ -68,7 +68,9 @@ InferenceX's bot on eight B200 (:mod:`core.evidence.cases_inferencex_b200`: SGLa
 serving DeepSeek-R1 in nvfp4 at 4-64 users), D443-D446 scored, the rest shown. D453-D469 and
 D470-D479, typed so in the sixty-second and sixty-third, are more of SGLang's cookbook pages
 (:mod:`core.evidence.cases_sglang_cookbook`, ``cases_sglang_cookbook_mi300x``: DeepSeek-R1 on
-B200, Llama 3.1 70B on A100, DeepSeek-V3.1 and V3 on MI300X), their one-user first tokens shown.
+B200, Llama 3.1 70B on A100, DeepSeek-V3.1 and V3 on MI300X), their one-user first tokens shown;
+D480-D487, typed blind in the sixty-sixth, a vLLM contributor's bf16 baselines (:mod:`core.
+evidence.cases_vllm_latency`: Llama 3.1 8B on one H100, Llama 3.3 70B on four, batches 1-16).
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ from core.evidence.cases_sglang_cookbook_mi300x import SGLANG_COOKBOOK_MI300X
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
 from core.evidence.cases_trtllm_issue import TRTLLM_ISSUE
+from core.evidence.cases_vllm_latency import VLLM_LATENCY
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.configs import DEEPSEEK_FP8 as _DEEPSEEK_FP8
 from core.evidence.configs import GPT_OSS_MIX as _GPT_OSS_MIX
@@ -365,8 +368,7 @@ SECOND: list[PublishedCase] = [
        _NV_V, _NV_BLOG, "Input | Output 120,000 | 2,048 ... Official Llama FP8 Recipe | 49.6",
        **_405B, layout="TP8", weight_formats=_META_FP8, assumed=_NV_ASSUMED + "; KV bf16"),
 ]  # fmt: skip
-"""The second set's cases D01-D43, in the file's order (D11-D15 shown but not scored); the
-rows of core/evidence/cases_found.py are appended below."""
+"""The second set's cases D01-D43 in the file's order (D11-D15 shown only); the modules' follow."""
 
 SECOND += FOUND  # D44 on: rows found in issue 37's second round (core/evidence/cases_found.py)
 SECOND += GPUSTACK  # D99 on: GPUStack's performance lab (core/evidence/cases_gpustack.py)
@@ -391,9 +393,8 @@ SECOND += GPUSTACK_BURSTS  # D369 on: GPUStack's random bursts (cases_gpustack_b
 SECOND += ATOM_DASHBOARD_FIRST_TOKENS  # D413 on: its first tokens, shown only (the dashboard's)
 SECOND += INFERENCEX_B200  # D443 on: InferenceX's bot on eight B200 (cases_inferencex_b200)
 SECOND += SGLANG_COOKBOOK  # D453 on: two more of SGLang's cookbook pages (cases_sglang_cookbook)
-SECOND += (
-    SGLANG_COOKBOOK_MI300X  # D470 on: its pages on eight MI300X (cases_sglang_cookbook_mi300x)
-)
+SECOND += SGLANG_COOKBOOK_MI300X  # D470 on: the cookbook on MI300X (cases_sglang_cookbook_mi300x)
+SECOND += VLLM_LATENCY  # D480 on: a vLLM contributor's bf16 baselines (cases_vllm_latency)
 
 SCORED_SECOND: list[PublishedCase] = [case for case in SECOND if case.scored]
 """The cases the second set is scored on (``scored`` ones, in key order)."""

@@ -38,6 +38,8 @@ Which publisher each development case has (scored cases in brackets):
 - EmbeddedLLM (vLLM PRs #17530 and #17535, Qwen3-30B-A3B-FP8 on one MI300X and
   Qwen3-235B-A22B-FP8 on four): D235-D237, D239-D240 (5)
 - a vLLM contributor (vLLM PR #23151, Qwen3-30B-A3B on one H100): D238 (1)
+- a vLLM contributor (vLLM PR #21865, Llama 3.1 8B on one H100 and Llama 3.3 70B on four, bf16,
+  batches of 1 to 16): D480-D487 (8)
 - SGLang contributors (SGLang PRs #6885, #6939, #7631, #10467 and #12343: DeepSeek-V3 on eight
   H20 and eight B200, Qwen3-30B-A3B-FP8 on four H200, Qwen3-Next-80B-A3B on four and eight
   H20): D241-D244, D249-D250 (6)
@@ -64,6 +66,7 @@ PUBLISHERS: tuple[tuple[str, str], ...] = (
     ("TensorRT-LLM docs/source", "NVIDIA TensorRT-LLM docs"),
     ("vllm-project/vllm-project.github.io", "vLLM blog"),
     ("vllm-project/vllm/pull/17530", "EmbeddedLLM (vLLM PRs #17530, #17535)"),
+    ("vllm-project/vllm/pull/21865", "a vLLM contributor (vLLM PR #21865)"),
     ("vllm-project/vllm/pull/17535", "EmbeddedLLM (vLLM PRs #17530, #17535)"),
     ("vllm-project/vllm/pull/23151", "a vLLM contributor (vLLM PR #23151)"),
     # contributors' pull requests, before the project's own pages
