@@ -127,6 +127,7 @@ from core.evidence.cases_sglang_cookbook import SGLANG_COOKBOOK
 from core.evidence.cases_sglang_cookbook_mi300x import SGLANG_COOKBOOK_MI300X
 from core.evidence.cases_sglang_prs import SGLANG_HYBRID_PRS, SGLANG_PRS
 from core.evidence.cases_trtllm_blog import TRTLLM_BLOG
+from core.evidence.cases_vllm_latency import VLLM_LATENCY
 from core.evidence.cases_vllm_prs import VLLM_PRS
 from core.evidence.check_cases_2026 import CHECK_TRT_1X
 from core.evidence.check_cases_sc25 import CHECK_SC25
@@ -148,7 +149,10 @@ FORTY_EIGHTH_ROUND = GPUSTACK_BURSTS
 SIXTIETH_ROUND = INFERENCEX_B200
 SIXTY_SECOND_ROUND = SGLANG_COOKBOOK
 SIXTY_THIRD_ROUND = SGLANG_COOKBOOK_MI300X
-BEFORE_SIXTY_THIRD = frozenset(case.key for case in SIXTY_THIRD_ROUND)
+# the sixty-sixth's: a vLLM contributor's bf16 baselines (D480-D487)
+SIXTY_SIXTH_ROUND = VLLM_LATENCY
+BEFORE_SIXTY_SIXTH = frozenset(case.key for case in SIXTY_SIXTH_ROUND)
+BEFORE_SIXTY_THIRD = frozenset(case.key for case in SIXTY_THIRD_ROUND) | BEFORE_SIXTY_SIXTH
 BEFORE_SIXTY_SECOND = frozenset(case.key for case in SIXTY_SECOND_ROUND) | BEFORE_SIXTY_THIRD
 BEFORE_SIXTIETH = frozenset(case.key for case in SIXTIETH_ROUND) | BEFORE_SIXTY_SECOND
 BEFORE_FORTY_EIGHTH = frozenset(case.key for case in FORTY_EIGHTH_ROUND) | BEFORE_SIXTIETH
@@ -177,7 +181,7 @@ def _kept(rounds) -> list[int]:
     """Both sets' indices in the report, less the cases ``rounds`` of rows typed (and the
     sixtieth round's and later, which every caller's round came before)."""
     whole = report()
-    later = (SIXTIETH_ROUND, SIXTY_SECOND_ROUND, SIXTY_THIRD_ROUND)
+    later = (SIXTIETH_ROUND, SIXTY_SECOND_ROUND, SIXTY_THIRD_ROUND, SIXTY_SIXTH_ROUND)
     left = {case.key for cases in (*rounds, *later) for case in cases}
     return [i for i in whole.sets["both"] if whole.cases[i].key not in left]
 
@@ -1324,7 +1328,8 @@ def sixty_third_round_figures() -> tuple:
     cases, low and high. Ratios two decimals."""
     tokens = [case for case in SIXTY_THIRD_ROUND if case.metric == "ttft"]
     with as_round(63):  # before the sixty-fourth round's Triton GEMMs (its own figures quote them)
-        before, after = scored_figures(BEFORE_SIXTY_THIRD), scored_figures()
+        before = scored_figures(BEFORE_SIXTY_THIRD)
+        after = scored_figures(BEFORE_SIXTY_SIXTH)
         token_ratios = predictions(tokens) / [case.measured for case in tokens]
     scored = [case for case in SIXTY_THIRD_ROUND if case.scored]
     steps = [case for case in scored if case.metric == "itl"]
@@ -1359,7 +1364,7 @@ def sixty_fourth_round_figures() -> tuple:
     within and cases after; held out before and after (two decimals); the AMD family after
     (whole per cent). Ratios two decimals."""
     with as_round(64):  # before the sixty-fifth round's tables (its own figures quote them)
-        before, after = triton_tile_figures()
+        before, after = triton_tile_figures(BEFORE_SIXTY_SIXTH)
         check = pr_1930_check()
         tuned = dense_gemm_cost("MI300X", "fp8_block", "sglang", "0.5.10").per_input_s
     amd_keys = {case.key for case in PUBLISHED if vendor(case) == "AMD"}
@@ -1391,7 +1396,7 @@ def sixty_fifth_round_figures() -> tuple:
     MI325X rows before and after (lowest, highest); both sets before and after (three
     decimals), within and cases after; held out before and after (two decimals)."""
     with as_round(65):  # before any later round's rule (its own figures quote them)
-        before, after = corrected_table_figures()
+        before, after = corrected_table_figures(BEFORE_SIXTY_SIXTH)
     corrected = RELEASE_DENSE_GEMM_FLOORS[("blackwell", "fp8_block", "sglang", "0.5.14")]
     earlier = [EARLIER_BLACKWELL_ROWS[("blackwell", "fp8_block", "sglang", release)].floor_s
                for release in ("0.5.14", "0.5.9")]  # fmt: skip
@@ -1409,4 +1414,27 @@ def sixty_fifth_round_figures() -> tuple:
         *spans_before_after(before, after, mi325x),
         round(100 * error, 3), round(100 * error_after, 3), within, cases,
         round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+    )  # fmt: skip
+
+
+def sixty_sixth_round_figures() -> tuple:
+    """A vLLM contributor's bf16 baselines (D480-D487), as typed: the engine level at batch 1
+    (lowest, highest) and at 4-16 (lowest, highest), the whiteboard's over all eight (lowest,
+    highest); both sets before and after (three decimals), within and cases after; held out
+    before and after (two decimals); the publisher's own error (whole per cent). Ratios two
+    decimals."""
+    before, after = scored_figures(BEFORE_SIXTY_SIXTH), scored_figures()
+    one = [case.key for case in SIXTY_SIXTH_ROUND if case.load_value == 1]
+    more = [case.key for case in SIXTY_SIXTH_ROUND if case.load_value > 1]
+    board = predictions(SIXTY_SIXTH_ROUND, "whiteboard") / [
+        case.measured for case in SIXTY_SIXTH_ROUND
+    ]
+    own = summarise(np.array([after["ratios"][case.key] for case in SIXTY_SIXTH_ROUND]))
+    (error, _, _), (error_after, within, cases) = before["both"], after["both"]
+    return (
+        *ratio_span(after, one), *ratio_span(after, more),
+        round(float(min(board)), 2), round(float(max(board)), 2),
+        round(100 * error, 3), round(100 * error_after, 3), within, cases,
+        round(100 * before["held_out"][0], 2), round(100 * after["held_out"][0], 2),
+        round(100 * own.geometric_mean_error),
     )  # fmt: skip

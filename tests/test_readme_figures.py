@@ -55,6 +55,7 @@ from tests.readme_rounds import (
     sixty_first_round_figures,
     sixty_fourth_round_figures,
     sixty_second_round_figures,
+    sixty_sixth_round_figures,
     sixty_third_round_figures,
     thirty_eighth_round_attention_figures,
     thirty_eighth_round_figures,
@@ -509,6 +510,14 @@ FIGURES = {
         r"sets go from ([\d.]+) % to\s+([\d.]+) % \((\d+) of (\d+)\), further over the 15 % "
         r"target, and held out from ([\d.]+) % to ([\d.]+) %",
         sixty_fifth_round_figures,
+    ),
+    "sixty-sixth round": (
+        r"July 2025 \(the 0\.10 line\)\. At batch 1 they read x([\d.]+)-([\d.]+); at 4 to 16 "
+        r"x([\d.]+)-([\d.]+), the engine\s+level.*? the whiteboard reads the eight "
+        r"x([\d.]+)-([\d.]+)\.\s+Both sets go from ([\d.]+) % to ([\d.]+) % \((\d+) of "
+        r"(\d+)\) and held out from ([\d.]+) % to ([\d.]+) %, the\s+new publisher's own "
+        r"error (\d+) %",
+        sixty_sixth_round_figures,
     ),
     "fifty-seventh round": (
         r"runs at ([\d.]+)-([\d.]+) of the card's bf16 peak in (\d+) of its (\d+) shapes,\s+"

@@ -68,8 +68,10 @@ def test_the_set_up_is_deepseeks_fp8_checkpoint_on_eight_mi300x_under_sglang_05(
     assert {case.layout for case in V31} == {"TP8"}
 
 
-def test_the_rows_follow_d469_and_close_the_second_set():
-    """D470-D479 come after the sixty-second round's rows, the last of the second set."""
+def test_the_rows_follow_d469_and_come_before_the_sixty_sixth_rounds():
+    """D470-D479 come after the sixty-second round's rows and before the sixty-sixth's (D480)."""
     keys = [case.key for case in SECOND]
     assert keys.index("D470") == keys.index("D469") + 1
-    assert SECOND[keys.index("D470") :] == SGLANG_COOKBOOK_MI300X
+    start = keys.index("D470")
+    assert SECOND[start : start + len(SGLANG_COOKBOOK_MI300X)] == SGLANG_COOKBOOK_MI300X
+    assert keys[start + len(SGLANG_COOKBOOK_MI300X)] == "D480"
