@@ -29,12 +29,11 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.fused_quant import both_and_held_out, moved, scored_without
+from bench.fused_quant import print_moved, scored_without
 from core.catalog import dense_gemms
 from core.catalog.dense_gemms import GemmFloor
 from core.catalog.engine_versions import engine_version
 from core.catalog.release_kernels import amd_tuned_gemm_shapes
-from core.evidence.fidelity import PUBLISHED
 
 # The rows the engine level read before: SGLang's block-fp8 GEMM on Blackwell as aiconfigurator
 # @4fabb773 measured it, the load-time packing of the weights' scales inside every timed call.
@@ -73,16 +72,10 @@ def figures(leaving=frozenset()) -> tuple[dict, dict]:
 
 
 def main() -> None:
-    by_key = {case.key: case for case in PUBLISHED}
     before, after = figures()
-    print("rows the two move (priced / measured): without them -> with them")
-    for key in moved(before, after, 0.005):
-        case = by_key[key]
-        print(f"  {key} {case.gpu:7s} {case.engine_version[:24]:24s} {case.metric:10s} "
-              f"{int(case.load_value or 1):3d} users  x{before['ratios'][key]:.2f} -> "
-              f"x{after['ratios'][key]:.2f}")  # fmt: skip
-    print(f"before: {both_and_held_out(before)}")
-    print(f"after:  {both_and_held_out(after)}")
+    print_moved(
+        before, after, "rows the two move (priced / measured): without them -> with them", 0.005
+    )
 
 
 if __name__ == "__main__":

@@ -81,6 +81,22 @@ def moved(before: dict, after: dict, least: float = 1e-9) -> list[str]:
             if abs(after["ratios"][key] / ratio - 1.0) >= least]  # fmt: skip
 
 
+def print_moved(before: dict, after: dict, heading: str, least: float = 1e-9) -> None:
+    """Print ``heading``, each row moved (:func:`moved`) with its ratio before and after, and
+    both sets before and after: what a round's bench prints of its rule."""
+    from core.evidence.fidelity import PUBLISHED
+
+    by_key = {case.key: case for case in PUBLISHED}
+    print(heading)
+    for key in moved(before, after, least):
+        case = by_key[key]
+        print(f"  {key} {case.gpu:7s} {case.engine_version[:24]:24s} {case.metric:10s} "
+              f"{int(case.load_value or 1):3d} users  x{before['ratios'][key]:.2f} -> "
+              f"x{after['ratios'][key]:.2f}")  # fmt: skip
+    print(f"before: {both_and_held_out(before)}")
+    print(f"after:  {both_and_held_out(after)}")
+
+
 def both_and_held_out(found: dict) -> str:
     """Both sets and their held-out figure, as a round's bench prints them."""
     (error, within, cases), (held, share) = found["both"], found["held_out"]

@@ -26,10 +26,9 @@ if __package__ in (None, ""):
     # Run as a file, this folder would shadow the `core` package it measures.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.fused_quant import both_and_held_out, moved, scored_without
+from bench.fused_quant import print_moved, scored_without
 from core.catalog.dense_gemms import dense_gemm_cost
 from core.catalog.models import MODELS
-from core.evidence.fidelity import PUBLISHED
 
 # AITER PR #1930 (ROCm/aiter, 2026-01-29): "Add tune config on Mi300x/Mi325x for
 # gemm_A8W8_blockscale used in Deepseek models": the Triton kernel's tile tuned for N=2112,
@@ -82,16 +81,8 @@ def pr_1930_check(users: int = 4) -> TuningCheck:
 
 
 def main() -> None:
-    by_key = {case.key: case for case in PUBLISHED}
     before, after = figures()
-    print("rows the rule moves (priced / measured): without it -> with it")
-    for key in moved(before, after):
-        case = by_key[key]
-        print(f"  {key} {case.gpu:7s} {case.engine_version[:24]:24s} {case.metric:10s} "
-              f"{int(case.load_value or 1):3d} users  x{before['ratios'][key]:.2f} -> "
-              f"x{after['ratios'][key]:.2f}")  # fmt: skip
-    print(f"before: {both_and_held_out(before)}")
-    print(f"after:  {both_and_held_out(after)}")
+    print_moved(before, after, "rows the rule moves (priced / measured): without it -> with it")
     check = pr_1930_check()
     print(f"AITER PR #1930, one shape tuned, 4 users: the step saves {check.priced_s * 1e3:.2f} ms "
           f"priced, {check.measured_s * 1e3:.2f} ms measured (x{check.ratio:.2f})")  # fmt: skip
