@@ -261,21 +261,23 @@ def dense_gemm_cost(
     :math:`c`, then its weights streamed at the card's bandwidth.
     """
     floor, _, _ = _priced_floor(gpu, weight, engine, version)
+    return _with_tuned_shapes(floor, gpu, weight, engine, version, gemms)
+
+
+def _with_tuned_shapes(floor, gpu, weight, engine, version, gemms) -> GemmFloor:
+    """``floor`` (None: the kernel floor), ``gemms`` of tuned shapes at the tuned rows (above)."""
     floor = UNMEASURED if floor is None else floor
-    counted, walked = 0.0, 0.0
-    if gemms and amd_dense_kernels(gpu, engine, version):
-        shapes = amd_tuned_gemm_shapes(engine, engine_version(engine, version).version)
-        counted, walked = tuned_shares(shapes, gemms)
+    if not (gemms and amd_dense_kernels(gpu, engine, version)):
+        return floor
+    shapes = amd_tuned_gemm_shapes(engine, engine_version(engine, version).version)
+    counted, walked = tuned_shares(shapes, gemms)
     if not counted:
         return floor
-    tuned, _, _ = _priced_floor(gpu, weight, engine, version, library=False)
-    tuned = UNMEASURED if tuned is None else tuned
+    tuned = _priced_floor(gpu, weight, engine, version, library=False)[0] or UNMEASURED
     if counted == 1.0:
         return tuned
-    return GemmFloor(
-        floor.floor_s + counted * (tuned.floor_s - floor.floor_s),
-        floor.per_input_s + walked * (tuned.per_input_s - floor.per_input_s),
-    )
+    return GemmFloor(floor.floor_s + counted * (tuned.floor_s - floor.floor_s),
+                     floor.per_input_s + walked * (tuned.per_input_s - floor.per_input_s))  # fmt: skip
 
 
 def _priced_floor(gpu: str, weight: str, engine: str, version: str | None, library: bool = True):
@@ -392,7 +394,7 @@ def dense_gemm_row(
 ) -> DenseGemmRow:
     """:class:`DenseGemmRow` of ``weight`` GEMMs on ``gpu`` under ``engine``'s release, its
     pricing table picked once (``gemms``: as :func:`dense_gemm_cost` reads them)."""
-    _, family, whose = _priced_floor(gpu, weight, engine, version)
+    floor, family, whose = _priced_floor(gpu, weight, engine, version)
     fuses = weight == "fp8" and engine_version(engine, version).fuses_input_quant
     quantiser = STATIC_QUANT_S.get((family, whose), 0.0) if fuses else 0.0
-    return DenseGemmRow(*dense_gemm_cost(gpu, weight, engine, version, gemms), quantiser)
+    return DenseGemmRow(*_with_tuned_shapes(floor, gpu, weight, engine, version, gemms), quantiser)

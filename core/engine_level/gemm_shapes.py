@@ -284,5 +284,5 @@ def card_gemms(model, attention: bool, split: float) -> tuple[tuple[float, float
         return (fused, hidden), (query, LATENT_QUERY_RANK), (hidden, heads * size / split)
     if attention:
         return ((heads + 2 * model.kv_heads) * size / split, hidden), (hidden, heads * size / split)
-    width = model.intermediate * (model.shared_experts if model.experts > 1 else 1)
+    width = float(mlp_width(model))  # a catalog model has the fields a node's width reads
     return ((2 * width / split, hidden), (hidden, width / split)) if width else ()
