@@ -7,9 +7,9 @@ import re
 import pytest
 
 from core.catalog.release_lines import release_line
-from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_inferencex_b200 import INFERENCEX_B200, USERS
 from core.evidence.cases_inferencex_sweep import INFERENCEX_SWEEP
+from tests.core.evidence.set_order import rows_after
 
 POINTS = INFERENCEX_B200[: len(USERS)]
 FIRST_TOKENS = INFERENCEX_B200[len(USERS) :]
@@ -17,10 +17,7 @@ FIRST_TOKENS = INFERENCEX_B200[len(USERS) :]
 
 def test_the_rows_follow_d442():
     """D443-D452 come right after every earlier row (the sixty-second round's follow them)."""
-    keys = [case.key for case in SECOND]
-    assert keys.index("D443") == keys.index("D442") + 1
-    start = keys.index("D443")
-    assert SECOND[start : start + len(INFERENCEX_B200)] == INFERENCEX_B200
+    assert rows_after("D442", INFERENCEX_B200)[0] == "D453"
 
 
 def test_the_points_come_first_then_their_first_tokens_in_key_order():

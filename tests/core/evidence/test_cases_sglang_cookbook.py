@@ -15,6 +15,7 @@ from core.evidence.cases_sglang_cookbook import (
     taken,
 )
 from core.evidence.cases_sglang_cookbook_mi300x import SGLANG_COOKBOOK_MI300X
+from tests.core.evidence.set_order import rows_after
 
 SCORED = [case for case in SGLANG_COOKBOOK if case.scored]
 SHOWN = [case for case in SGLANG_COOKBOOK if not case.scored]
@@ -103,10 +104,7 @@ def test_both_pages_are_one_publisher_with_the_cookbooks_other_rows():
 
 def test_the_rows_follow_d452():
     """D453-D469 come right after InferenceX's B200 rows (the sixty-third round's follow them)."""
-    keys = [case.key for case in SECOND]
-    assert keys.index("D453") == keys.index("D452") + 1
-    start = keys.index("D453")
-    assert SECOND[start : start + len(SGLANG_COOKBOOK)] == SGLANG_COOKBOOK
+    assert rows_after("D452", SGLANG_COOKBOOK)[0] == "D470"
 
 
 def test_the_second_sets_docstring_counts_its_rows_and_scored_cases():

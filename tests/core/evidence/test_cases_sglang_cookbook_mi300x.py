@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from core.evidence.cases import layout_knob
-from core.evidence.cases_2026 import SECOND
 from core.evidence.cases_sglang_cookbook import taken
 from core.evidence.cases_sglang_cookbook_mi300x import (
     SGLANG_COOKBOOK_MI300X,
     V3_DEP_RUN,
     V31_RUNS,
 )
+from tests.core.evidence.set_order import rows_after
 
 V31 = SGLANG_COOKBOOK_MI300X[:9]
 V3 = SGLANG_COOKBOOK_MI300X[9]
@@ -70,8 +70,4 @@ def test_the_set_up_is_deepseeks_fp8_checkpoint_on_eight_mi300x_under_sglang_05(
 
 def test_the_rows_follow_d469_and_come_before_the_sixty_sixth_rounds():
     """D470-D479 come after the sixty-second round's rows and before the sixty-sixth's (D480)."""
-    keys = [case.key for case in SECOND]
-    assert keys.index("D470") == keys.index("D469") + 1
-    start = keys.index("D470")
-    assert SECOND[start : start + len(SGLANG_COOKBOOK_MI300X)] == SGLANG_COOKBOOK_MI300X
-    assert keys[start + len(SGLANG_COOKBOOK_MI300X)] == "D480"
+    assert rows_after("D469", SGLANG_COOKBOOK_MI300X)[0] == "D480"
